@@ -1,0 +1,124 @@
+import { Link } from "@tanstack/react-router";
+import { ChevronDown, LogOut, Settings, UserRound } from "lucide-react";
+
+import { Avatar, AvatarFallback, AvatarImage, getInitials } from "~/components/ui/avatar";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuGroup,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "~/components/ui/dropdown-menu";
+
+type ShellUser = {
+  name: string;
+  email: string;
+  image?: string | null;
+  /** One role or several joined by commas, e.g. "admin" or "admin,organizer". */
+  role: string;
+};
+
+/** Splits a comma-joined role string into trimmed, lower-case role names. */
+function parseRoles(role: string): string[] {
+  return role
+    .split(",")
+    .map((r) => r.trim().toLowerCase())
+    .filter(Boolean);
+}
+
+function formatRole(role: string): string {
+  return role
+    .split(/[_\s-]+/)
+    .filter(Boolean)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(" ");
+}
+
+function RoleBadges({ role }: { role: string }) {
+  const roles = parseRoles(role);
+  if (roles.length === 0) return null;
+  return (
+    <span className="flex flex-wrap gap-1">
+      {roles.map((r) => (
+        <Badge key={r} variant={r === "admin" ? "default" : "secondary"} className="capitalize">
+          {formatRole(r)}
+        </Badge>
+      ))}
+    </span>
+  );
+}
+
+function UserAvatar({ user, className }: { user: ShellUser; className?: string }) {
+  return (
+    <Avatar className={className}>
+      {user.image ? <AvatarImage src={user.image} alt="" /> : null}
+      <AvatarFallback className="bg-primary/10 font-semibold text-primary">
+        {getInitials(user.name, user.email)}
+      </AvatarFallback>
+    </Avatar>
+  );
+}
+
+type UserMenuProps = {
+  user: ShellUser;
+  onSignOut: () => void;
+};
+
+/** Avatar button in the header opening the account menu (profile, settings, sign out). */
+function UserMenu({ user, onSignOut }: UserMenuProps) {
+  const displayName = user.name.trim() || user.email;
+
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button
+          variant="ghost"
+          className="h-10 gap-2 rounded-full px-1 sm:rounded-md sm:pr-2 sm:pl-1.5"
+          aria-label={`Account menu for ${displayName}`}
+        >
+          <UserAvatar user={user} />
+          <span className="hidden max-w-40 truncate font-medium text-sm lg:inline">{displayName}</span>
+          <ChevronDown className="hidden text-muted-foreground sm:block" aria-hidden="true" />
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end" className="w-64 max-w-[calc(100vw-1rem)]">
+        <DropdownMenuLabel className="font-normal">
+          <div className="flex items-start gap-3 py-1">
+            <UserAvatar user={user} className="size-10" />
+            <div className="grid min-w-0 flex-1 gap-1">
+              <span className="truncate font-medium text-sm">{displayName}</span>
+              <span className="truncate text-muted-foreground text-xs">{user.email}</span>
+              <RoleBadges role={user.role} />
+            </div>
+          </div>
+        </DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        <DropdownMenuGroup>
+          <DropdownMenuItem asChild>
+            <Link to={"/profile" as never}>
+              <UserRound aria-hidden="true" />
+              Profile
+            </Link>
+          </DropdownMenuItem>
+          <DropdownMenuItem asChild>
+            <Link to={"/settings" as never}>
+              <Settings aria-hidden="true" />
+              Settings
+            </Link>
+          </DropdownMenuItem>
+        </DropdownMenuGroup>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={() => onSignOut()}>
+          <LogOut aria-hidden="true" />
+          Sign out
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
+
+export { formatRole, parseRoles, RoleBadges, type ShellUser, UserAvatar, UserMenu, type UserMenuProps };

@@ -1,0 +1,8 @@
+export {
+  Field,
+  type FieldControlProps,
+  FieldDescription,
+  FieldError,
+  type FieldErrorValue,
+  type FieldProps,
+} from "~/components/ui/form-field";

@@ -1,0 +1,27 @@
+/**
+ * The Worker's bindings and vars. Declared on the global `Cloudflare.Env` so that
+ * `import { env } from "cloudflare:workers"` is typed everywhere (SSR, tRPC, tests).
+ */
+declare global {
+  namespace Cloudflare {
+    interface Env {
+      DB: D1Database;
+      KV: KVNamespace;
+      /** HMAC/AES key material for cookies and stored tokens. `npm run dev` writes one to .dev.vars. */
+      AUTH_SECRET: string;
+      APP_URL?: string;
+      ENVIRONMENT?: string;
+      MAIL_TRANSPORT?: string;
+      MAIL_FROM?: string;
+      MAIL_HTTP_ENDPOINT?: string;
+      MAIL_HTTP_TOKEN?: string;
+      TRUSTED_ORIGINS?: string;
+      ADMIN_USER_IDS?: string;
+      /** Any other policy override of app.config.ts (see envNameFor). */
+      [key: string]: unknown;
+    }
+  }
+  type Env = Cloudflare.Env;
+}
+
+export {};
