@@ -1,0 +1,66 @@
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+
+export const BASE_URL = process.env.E2E_BASE_URL ?? "http://127.0.0.1:3000";
+export const DEMO_PASSWORD = "almoner-demo-2026";
+export const SCREENSHOTS = join(process.cwd(), "e2e", "screenshots");
+
+export interface Session {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and page errors seen so far. */
+  errors: string[];
+  close: () => Promise<void>;
+  shot: (name: string) => Promise<void>;
+}
+
+/** A fresh Chromium profile per test: the system browser, never a downloaded one. */
+export async function openBrowser(
+  opts: { viewport?: { width: number; height: number } } = {},
+): Promise<Session> {
+  const userDataDir = mkdtempSync(join(tmpdir(), "almoner-chrome-"));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    headless: true,
+    viewport: opts.viewport ?? { width: 1280, height: 800 },
+    baseURL: BASE_URL,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors: string[] = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error") errors.push(msg.text());
+  });
+  page.on("pageerror", (err) => errors.push(String(err)));
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return {
+    context,
+    page,
+    errors,
+    shot: async (name) => {
+      await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+    },
+    close: async () => {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {
+  await page.goto("/login");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}

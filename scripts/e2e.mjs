@@ -1,0 +1,83 @@
+// `npm run e2e`: builds the app, starts the built worker (vite preview, workerd) on a free port
+// with its own migrated and seeded local state, runs e2e/*.test.ts in real Chromium, stops it.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ensureChromium } from "./ensure-chromium.mjs";
+import { ensureDevVars, migrateLocal, quietEnv, root, run, start } from "./lib.mjs";
+
+const chromium = ensureChromium();
+ensureDevVars();
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url, ms) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`server did not answer ${url} within ${ms} ms`);
+}
+
+const stateDir = mkdtempSync(join(tmpdir(), "almoner-e2e-"));
+const env = { ...quietEnv, ALMONER_STATE_DIR: stateDir };
+if (!process.argv.includes("--no-build")) run("npx", ["vite", "build", "--logLevel", "warn"], { env });
+migrateLocal(stateDir);
+run(process.execPath, ["scripts/seed.mjs"], { env });
+
+const port = await freePort();
+const server = start(
+  "npx",
+  ["vite", "preview", "--port", String(port), "--strictPort", "--host", "127.0.0.1"],
+  {
+    env,
+    detached: true,
+    stdio: ["ignore", "ignore", "inherit"],
+  },
+);
+let status = 1;
+try {
+  await waitFor(`http://127.0.0.1:${port}/api/auth/ok`, 60_000);
+  const files = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+  const res = spawnSync(
+    process.execPath,
+    [
+      "--test",
+      "--test-concurrency=1",
+      ...(files.length
+        ? files
+        : readdirSync(join(root, "e2e"))
+            .filter((f) => f.endsWith(".test.ts"))
+            .sort()
+            .map((f) => `e2e/${f}`)),
+    ],
+    {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...env, E2E_BASE_URL: `http://127.0.0.1:${port}`, CHROMIUM_PATH: chromium },
+    },
+  );
+  status = res.status ?? 1;
+} finally {
+  try {
+    process.kill(-server.pid, "SIGTERM");
+  } catch {}
+  rmSync(stateDir, { recursive: true, force: true });
+}
+process.exit(status);

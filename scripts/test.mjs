@@ -1,0 +1,30 @@
+// `npm test`: the whole suite, in the order that fails fastest: typecheck, lint + format,
+// unit and integration tests inside workerd, then end-to-end in Chromium (set up if missing).
+import { spawnSync } from "node:child_process";
+import { ensureChromium } from "./ensure-chromium.mjs";
+import { quietEnv, root } from "./lib.mjs";
+
+const steps = [
+  ["typecheck", "npx", ["tsc", "--noEmit"]],
+  ["lint + format", "npx", ["biome", "check", "."]],
+  ["unit + integration (workerd)", "npx", ["vitest", "run"]],
+  ["end-to-end (Chromium)", process.execPath, ["scripts/e2e.mjs"]],
+];
+
+ensureChromium();
+const results = [];
+for (const [name, cmd, args] of steps) {
+  const started = Date.now();
+  console.log(`\n▶ ${name}`);
+  const res = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env: quietEnv });
+  const ok = res.status === 0;
+  results.push({ name, ok, seconds: ((Date.now() - started) / 1000).toFixed(1) });
+  if (!ok) break;
+}
+console.log("\nSummary");
+for (const r of results) console.log(`  ${r.ok ? "✔" : "✖"} ${r.name} (${r.seconds} s)`);
+const failed = results.filter((r) => !r.ok).length;
+console.log(
+  `${results.length - failed} passed, ${failed} failed${results.length < steps.length ? `, ${steps.length - results.length} not run` : ""}`,
+);
+process.exit(failed ? 1 : 0);

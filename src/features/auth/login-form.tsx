@@ -1,0 +1,83 @@
+import { Link, useNavigate } from "@tanstack/react-router";
+import { AlertCircle } from "lucide-react";
+import * as React from "react";
+import { z } from "zod";
+import { Alert, AlertDescription } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { Checkbox } from "~/components/ui/checkbox";
+import { Field } from "~/components/ui/form-field";
+import { Input } from "~/components/ui/input";
+import { Spinner } from "~/components/ui/spinner";
+import { AuthError } from "~/lib/auth/types";
+import { useAuth } from "~/lib/auth/use-auth";
+
+const schema = z.object({
+  email: z.email("Enter a valid e-mail address"),
+  password: z.string().min(1, "Enter your password"),
+});
+
+export function LoginForm({
+  redirectTo,
+  initialError,
+}: {
+  redirectTo: string;
+  initialError?: string | null;
+}) {
+  const auth = useAuth();
+  const navigate = useNavigate();
+  const [pending, setPending] = React.useState(false);
+  const [error, setError] = React.useState<string | null>(initialError ?? null);
+  const [fieldErrors, setFieldErrors] = React.useState<{ email?: string; password?: string }>({});
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const parsed = schema.safeParse({ email: form.get("email"), password: form.get("password") });
+    if (!parsed.success) {
+      const flat = z.flattenError(parsed.error).fieldErrors;
+      setFieldErrors({ email: flat.email?.[0], password: flat.password?.[0] });
+      return;
+    }
+    setFieldErrors({});
+    setError(null);
+    setPending(true);
+    try {
+      await auth.signIn(parsed.data.email, parsed.data.password, form.get("rememberMe") === "on");
+      await navigate({ to: redirectTo, replace: true });
+    } catch (err) {
+      setError(err instanceof AuthError || err instanceof Error ? err.message : "Sign in failed");
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-busy={pending}>
+      {error ? (
+        <Alert variant="destructive" role="alert">
+          <AlertCircle />
+          <AlertDescription>{error}</AlertDescription>
+        </Alert>
+      ) : null}
+      <Field label="E-mail" error={fieldErrors.email} required>
+        <Input name="email" type="email" autoComplete="username" inputMode="email" autoFocus />
+      </Field>
+      <Field label="Password" error={fieldErrors.password} required>
+        <Input name="password" type="password" autoComplete="current-password" />
+      </Field>
+      <div className="flex items-center justify-between gap-2">
+        <label className="flex items-center gap-2 text-sm">
+          <Checkbox name="rememberMe" defaultChecked />
+          Remember me
+        </label>
+        <Link to="/forgot-password" className="text-primary text-sm underline-offset-4 hover:underline">
+          Forgot password?
+        </Link>
+      </div>
+      <Button type="submit" disabled={pending} className="w-full">
+        {pending ? <Spinner className="size-4" /> : null}
+        {pending ? "Signing in..." : "Sign in"}
+      </Button>
+    </form>
+  );
+}

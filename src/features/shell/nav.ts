@@ -1,0 +1,44 @@
+import {
+  Award,
+  BadgeCheck,
+  Building2,
+  HandCoins,
+  LayoutDashboard,
+  Megaphone,
+  Settings,
+  Shield,
+  UserCircle,
+  Users,
+  UsersRound,
+} from "lucide-react";
+import type { NavSection } from "~/components/layout/sidebar-nav";
+
+/** Every route of SPEC §2 that a sidebar should reach; admin-only items are hidden from others. */
+export const portalNav: NavSection[] = [
+  {
+    title: "Fundraising",
+    items: [
+      { label: "Dashboard", to: "/dashboard", icon: LayoutDashboard },
+      { label: "Campaigns", to: "/campaigns", icon: Megaphone },
+      { label: "Donations", to: "/donations", icon: HandCoins },
+      { label: "Donors", to: "/donors", icon: UsersRound },
+    ],
+  },
+  {
+    title: "Organization",
+    items: [
+      { label: "Organization", to: "/organization", icon: Building2 },
+      { label: "Organizers", to: "/organizers", icon: Users, adminOnly: true },
+      { label: "Organization badges", to: "/organization-badges", icon: BadgeCheck, adminOnly: true },
+      { label: "Donor tiers", to: "/donor-tiers", icon: Award, adminOnly: true },
+      { label: "Users", to: "/admin/users", icon: Shield, adminOnly: true },
+    ],
+  },
+  {
+    title: "Account",
+    items: [
+      { label: "Profile", to: "/profile", icon: UserCircle },
+      { label: "Settings", to: "/settings", icon: Settings },
+    ],
+  },
+];

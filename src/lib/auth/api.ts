@@ -1,0 +1,84 @@
+/**
+ * The portal's auth calls (SPEC §7), a thin fetch client over /api/auth. Errors come back as
+ * AuthError with the server's {code, message}; network failures keep their TypeError.
+ */
+import { AuthError, type Membership, type SessionPayload } from "./types";
+
+export const AUTH_BASE = "/api/auth";
+export const ADMIN_AUTH_BASE = "/api/auth/admin";
+
+async function call<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
+  const { json, ...rest } = init;
+  const res = await fetch(path, {
+    credentials: "include",
+    ...rest,
+    method: rest.method ?? (json === undefined ? "GET" : "POST"),
+    headers: { ...(json === undefined ? {} : { "content-type": "application/json" }), ...rest.headers },
+    body: json === undefined ? rest.body : JSON.stringify(json),
+  });
+  const text = await res.text();
+  const data = text ? safeJson(text) : null;
+  if (!res.ok) {
+    const body = (data ?? {}) as { code?: string; message?: string };
+    throw new AuthError(body.code ?? `HTTP_${res.status}`, body.message ?? res.statusText, res.status);
+  }
+  return data as T;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+export const authApi = {
+  getSession: (opts: { disableCookieCache?: boolean } = {}) =>
+    call<SessionPayload | null>(
+      `${AUTH_BASE}/get-session${opts.disableCookieCache ? "?disableCookieCache=true" : ""}`,
+    ),
+  signInEmail: (body: { email: string; password: string; rememberMe?: boolean }) =>
+    call<{ redirect: boolean; token: string; url?: string; user: SessionPayload["user"] }>(
+      `${ADMIN_AUTH_BASE}/sign-in/email`,
+      { json: body },
+    ),
+  signUpEmail: (body: { name: string; email: string; password: string }) =>
+    call<{ token: string | null; user: SessionPayload["user"] }>(`${AUTH_BASE}/sign-up/email`, {
+      json: body,
+    }),
+  signOut: () => call<{ success: boolean }>(`${ADMIN_AUTH_BASE}/sign-out`, { json: {} }),
+  impersonateUser: (userId: string) =>
+    call<{ session: SessionPayload["session"]; user: SessionPayload["user"] }>(
+      `${ADMIN_AUTH_BASE}/impersonate-user`,
+      { json: { userId } },
+    ),
+  stopImpersonating: () =>
+    call<{ session: SessionPayload["session"]; user: SessionPayload["user"] }>(
+      `${ADMIN_AUTH_BASE}/stop-impersonating`,
+      { json: {} },
+    ),
+  myMemberships: () => call<{ memberships: Membership[] }>("/api/organizations/my-memberships"),
+  requestPasswordReset: (email: string, redirectTo: string) =>
+    call<{ status: boolean }>(`${AUTH_BASE}/request-password-reset`, { json: { email, redirectTo } }),
+  resetPassword: (newPassword: string, token: string) =>
+    call<{ status: boolean }>(`${AUTH_BASE}/reset-password`, { json: { newPassword, token } }),
+  sendVerificationEmail: (email: string, callbackURL?: string) =>
+    call<{ status: boolean }>(`${AUTH_BASE}/send-verification-email`, { json: { email, callbackURL } }),
+  updateUser: (body: { name?: string; image?: string | null }) =>
+    call<{ status: boolean }>(`${AUTH_BASE}/update-user`, { json: body }),
+  changePassword: (body: { currentPassword: string; newPassword: string; revokeOtherSessions?: boolean }) =>
+    call<{ token: string | null }>(`${AUTH_BASE}/change-password`, { json: body }),
+  changeEmail: (newEmail: string, callbackURL?: string) =>
+    call<{ status: boolean }>(`${AUTH_BASE}/change-email`, { json: { newEmail, callbackURL } }),
+  listSessions: () => call<SessionPayload["session"][]>(`${AUTH_BASE}/list-sessions`),
+  revokeSession: (token: string) =>
+    call<{ status: boolean }>(`${AUTH_BASE}/revoke-session`, { json: { token } }),
+  revokeOtherSessions: () => call<{ status: boolean }>(`${AUTH_BASE}/revoke-other-sessions`, { json: {} }),
+  deleteUser: (body: { password?: string; callbackURL?: string }) =>
+    call<{ success: boolean; message: string }>(`${AUTH_BASE}/delete-user`, { json: body }),
+  listAccounts: () =>
+    call<{ id: string; providerId: string; accountId: string; scopes: string[]; createdAt: string }[]>(
+      `${AUTH_BASE}/list-accounts`,
+    ),
+};

@@ -1,0 +1,58 @@
+export interface AuthUser {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: boolean;
+  image?: string | null;
+  role: string;
+  banned?: boolean | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface AuthSession {
+  id: string;
+  userId: string;
+  expiresAt: string;
+  token?: string;
+  ipAddress?: string | null;
+  userAgent?: string | null;
+  impersonatedBy?: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SessionPayload {
+  session: AuthSession;
+  user: AuthUser;
+}
+
+export interface Membership {
+  id: string;
+  organizationId: string;
+  organizationName: string;
+  organizationSlug: string;
+  role: string;
+}
+
+/** SPEC §3 "Client auth state". */
+export interface AuthState {
+  isAuthenticated: boolean;
+  isLoading: boolean;
+  user: AuthUser | null;
+  sessionChecked: boolean;
+  error: string | null;
+  isImpersonating: boolean;
+}
+
+/** An error with the spec's {code, message} shape and the HTTP status it came with. */
+export class AuthError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = "AuthError";
+  }
+}

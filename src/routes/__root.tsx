@@ -1,0 +1,46 @@
+/// <reference types="vite/client" />
+import type { QueryClient } from "@tanstack/react-query";
+import { createRootRouteWithContext, HeadContent, Outlet, Scripts } from "@tanstack/react-router";
+import type { TRPCOptionsProxy } from "@trpc/tanstack-react-query";
+import type * as React from "react";
+import { Toaster } from "~/components/ui/sonner";
+import appCss from "~/styles.css?url";
+import type { AppRouter } from "../../worker/trpc/router";
+
+export interface RouterContext {
+  queryClient: QueryClient;
+  trpc: TRPCOptionsProxy<AppRouter>;
+}
+
+export const Route = createRootRouteWithContext<RouterContext>()({
+  head: () => ({
+    meta: [
+      { charSet: "utf-8" },
+      { name: "viewport", content: "width=device-width, initial-scale=1" },
+      { title: "Almoner" },
+      { name: "description", content: "Almoner: campaigns, donors and donations for nonprofit teams." },
+      { name: "color-scheme", content: "light dark" },
+    ],
+    links: [
+      { rel: "stylesheet", href: appCss },
+      { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+    ],
+  }),
+  shellComponent: RootDocument,
+  component: Outlet,
+});
+
+function RootDocument({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        <HeadContent />
+      </head>
+      <body className="min-h-dvh bg-background font-sans text-foreground antialiased">
+        {children}
+        <Toaster richColors closeButton />
+        <Scripts />
+      </body>
+    </html>
+  );
+}

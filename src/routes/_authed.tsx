@@ -1,0 +1,33 @@
+import { createFileRoute, Outlet } from "@tanstack/react-router";
+import { AppShell } from "~/components/layout/app-shell";
+import { ImpersonationBanner } from "~/features/shell/impersonation-banner";
+import { portalNav } from "~/features/shell/nav";
+import { isPlatformAdmin } from "~/lib/auth/access";
+import { requireUser } from "~/lib/auth/guards";
+import { useAuth } from "~/lib/auth/use-auth";
+
+/** Everything signed-in: the guard of SPEC §2 and the layout every screen shares. */
+export const Route = createFileRoute("/_authed")({
+  beforeLoad: async ({ context, location }) => {
+    const payload = await requireUser(context, location);
+    return { user: payload.user, session: payload.session };
+  },
+  component: AuthedLayout,
+});
+
+function AuthedLayout() {
+  const auth = useAuth();
+  const { user: initialUser } = Route.useRouteContext();
+  const user = auth.user ?? initialUser;
+  return (
+    <AppShell
+      nav={portalNav}
+      user={{ name: user.name, email: user.email, image: user.image, role: user.role }}
+      isAdmin={isPlatformAdmin(user)}
+      onSignOut={() => void auth.signOut()}
+      banner={<ImpersonationBanner />}
+    >
+      <Outlet />
+    </AppShell>
+  );
+}

@@ -1,0 +1,44 @@
+import { createFileRoute, redirect } from "@tanstack/react-router";
+import * as React from "react";
+import { z } from "zod";
+import { AuthCard } from "~/features/auth/auth-card";
+import { LoginForm } from "~/features/auth/login-form";
+import { hasPortalAccess, NO_PORTAL_ACCESS_MESSAGE } from "~/lib/auth/access";
+import { safeRedirect } from "~/lib/auth/guards";
+import { sessionQueryOptions } from "~/lib/auth/session";
+import { useAuth } from "~/lib/auth/use-auth";
+
+export const Route = createFileRoute("/login")({
+  validateSearch: z.object({
+    redirect: z.string().optional(),
+    denied: z.boolean().optional(),
+  }),
+  beforeLoad: async ({ context, search }) => {
+    const snapshot = await context.queryClient.ensureQueryData(sessionQueryOptions());
+    const user = snapshot.payload?.user;
+    // Guests only: a signed-in user with portal access goes to the redirect, else /dashboard.
+    if (user && hasPortalAccess(user, snapshot.memberships)) {
+      throw redirect({ href: safeRedirect(search.redirect), replace: true });
+    }
+  },
+  head: () => ({ meta: [{ title: "Sign in · Almoner" }] }),
+  component: LoginPage,
+});
+
+function LoginPage() {
+  const search = Route.useSearch();
+  const auth = useAuth();
+  const deniedSession = auth.isAuthenticated; // signed in but refused by the guard above
+  React.useEffect(() => {
+    // SPEC §4: a user without portal access is signed out at once.
+    if (deniedSession) void auth.signOut();
+  }, [deniedSession, auth.signOut]);
+  return (
+    <AuthCard title="Sign in" description="Sign in to manage campaigns, donors and donations.">
+      <LoginForm
+        redirectTo={safeRedirect(search.redirect)}
+        initialError={search.denied || deniedSession ? NO_PORTAL_ACCESS_MESSAGE : null}
+      />
+    </AuthCard>
+  );
+}

@@ -1,0 +1,4 @@
+import { applyD1Migrations, env } from "cloudflare:test";
+
+// Idempotent: applyD1Migrations records what it applied in d1_migrations.
+await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);

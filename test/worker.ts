@@ -1,0 +1,3 @@
+import { createWorker } from "../worker/app";
+
+export default createWorker(null);

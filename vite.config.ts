@@ -1,0 +1,22 @@
+import { cloudflare } from "@cloudflare/vite-plugin";
+import tailwindcss from "@tailwindcss/vite";
+import { tanstackStart } from "@tanstack/react-start/plugin/vite";
+import viteReact from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+export default defineConfig({
+  server: { port: 3000, strictPort: true },
+  preview: { port: 3000, strictPort: true },
+  resolve: { tsconfigPaths: true },
+  plugins: [
+    // Must come before tanstackStart (Cloudflare's TanStack guide). The e2e and bench harnesses
+    // point ALMONER_STATE_DIR at their own folder so they never touch the dev database.
+    cloudflare({
+      viteEnvironment: { name: "ssr" },
+      persistState: process.env.ALMONER_STATE_DIR ? { path: process.env.ALMONER_STATE_DIR } : true,
+    }),
+    tailwindcss(),
+    tanstackStart({ srcDirectory: "src" }),
+    viteReact(),
+  ],
+});

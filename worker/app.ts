@@ -1,0 +1,85 @@
+/**
+ * The Worker's front door (DESIGN §1): request id, timing and security headers, then the API
+ * routes ahead of TanStack Start's SSR handler. `startFetch` is null in the vitest worker, which
+ * cannot load Start's virtual server entry (stack-facts G8); everything else is the same code.
+ */
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { handleAuthRequest } from "./auth";
+import { handleMyMemberships } from "./auth/memberships";
+import { applySecurityHeaders, json } from "./http/headers";
+import { handleDevOutbox } from "./mail/outbox";
+import { runScheduled } from "./scheduled";
+import { createContext } from "./trpc/context";
+import { appRouter } from "./trpc/router";
+
+export type StartFetch = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response> | Response;
+
+async function route(request: Request, env: Env, ctx: ExecutionContext, startFetch: StartFetch | null) {
+  const url = new URL(request.url);
+  const path = url.pathname;
+  if (path === "/api/auth" || path.startsWith("/api/auth/")) {
+    return handleAuthRequest(request, env, ctx);
+  }
+  if (path.startsWith("/api/trpc/") || path === "/api/trpc") {
+    return fetchRequestHandler({
+      endpoint: "/api/trpc",
+      req: request,
+      router: appRouter,
+      createContext: ({ resHeaders }) => createContext({ request, env, ctx, resHeaders }),
+      onError({ error, path: procedure }) {
+        if (error.code === "INTERNAL_SERVER_ERROR") {
+          console.error(`tRPC ${procedure ?? "?"} failed`, error.cause ?? error);
+        }
+      },
+    });
+  }
+  if (path === "/api/organizations/my-memberships") {
+    return handleMyMemberships(request, env);
+  }
+  if (path === "/api/dev/outbox") {
+    return handleDevOutbox(request, env);
+  }
+  if (path === "/api" || path.startsWith("/api/")) {
+    return json({ code: "NOT_FOUND", message: "Not Found" }, { status: 404 });
+  }
+  if (path === "/" && request.method === "GET" && !hasSessionCookie(request)) {
+    // No session cookie: the session check has one possible answer, so give it at once (302)
+    // instead of sending the client-side "Initializing..." check on a round trip.
+    return new Response(null, { status: 302, headers: { Location: "/login" } });
+  }
+  if (!startFetch) return new Response("Not Found", { status: 404 });
+  return startFetch(request, env, ctx);
+}
+
+function hasSessionCookie(request: Request) {
+  return /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=/.test(request.headers.get("cookie") ?? "");
+}
+
+export function createWorker(startFetch: StartFetch | null) {
+  return {
+    async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+      const started = performance.now();
+      const requestId = request.headers.get("x-request-id")?.slice(0, 64) || crypto.randomUUID();
+      let response: Response;
+      try {
+        response = await route(request, env, ctx, startFetch);
+      } catch (error) {
+        console.error(`[${requestId}] unhandled`, error);
+        response = json({ code: "INTERNAL_SERVER_ERROR", message: "Something went wrong!" }, { status: 500 });
+      }
+      // Responses from fetch() or caches can be immutable; copy the headers once.
+      const headers = new Headers(response.headers);
+      applySecurityHeaders(headers, new URL(request.url));
+      headers.set("x-request-id", requestId);
+      headers.append("Server-Timing", `total;dur=${(performance.now() - started).toFixed(1)}`);
+      return new Response(response.body, {
+        status: response.status,
+        statusText: response.statusText,
+        headers,
+      });
+    },
+    async scheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext) {
+      ctx.waitUntil(runScheduled(controller.cron, env, new Date(controller.scheduledTime)));
+    },
+  };
+}
