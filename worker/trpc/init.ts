@@ -5,9 +5,17 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { ZodError } from "zod";
+import { hasOrgPermission, hasPermission, type Permissions } from "../access/permissions";
 import type { Context } from "./context";
+import { resolveOrganization } from "./org";
 
-const t = initTRPC.context<Context>().create({
+export interface ProcedureMeta {
+  /** Which rung of the ladder built the procedure; the router-inventory test reads it. */
+  guard?: "authed" | "org" | "admin";
+  permissions?: Permissions;
+}
+
+const t = initTRPC.context<Context>().meta<ProcedureMeta>().create({
   transformer: superjson,
   errorFormatter({ shape, error }) {
     const zod = error.cause instanceof ZodError ? error.cause : null;
@@ -57,14 +65,56 @@ export function fail(code: TRPCError["code"], message: string, details?: unknown
 export const router = t.router;
 export const middleware = t.middleware;
 export const createCallerFactory = t.createCallerFactory;
-/** Marks a procedure as guarded; the inventory test reads it. */
-export const GUARD = Symbol.for("almoner.guard");
-
 export const publicProcedure = t.procedure;
 
-export const authedProcedure = t.procedure.use(async ({ ctx, next }) => {
-  if (!ctx.user || !ctx.session) {
-    throw new TRPCError({ code: "UNAUTHORIZED", message: "Unauthorized" });
-  }
-  return next({ ctx: { ...ctx, user: ctx.user, session: ctx.session } });
-});
+export const authedProcedure = t.procedure
+  .use(async ({ ctx, next }) => {
+    if (!ctx.user || !ctx.session) {
+      throw new TRPCError({ code: "UNAUTHORIZED", message: "Unauthorized" });
+    }
+    return next({ ctx: { ...ctx, user: ctx.user, session: ctx.session } });
+  })
+  .meta({ guard: "authed" });
+
+function firstResource(permissions: Permissions) {
+  return Object.keys(permissions)[0] ?? "resource";
+}
+
+/**
+ * Business procedures: the caller's organization (from membership, never from input) must grant
+ * every listed permission. `ctx.org` carries the tenant; queries must filter by `ctx.org.id`.
+ */
+export function orgProcedure(permissions: Permissions) {
+  return authedProcedure
+    .use(async ({ ctx, next }) => {
+      const org = await resolveOrganization(ctx.env.DB, ctx.user, ctx.config);
+      if (!org) {
+        throw new TRPCError({ code: "FORBIDDEN", message: "You are not a member of any organization" });
+      }
+      const caller = { userId: ctx.user.id, role: ctx.user.role };
+      if (!hasOrgPermission(caller, org.role, permissions, ctx.config.auth.adminUserIds)) {
+        throw new TRPCError({
+          code: "FORBIDDEN",
+          message: `You are not allowed to access resource: ${firstResource(permissions)}`,
+        });
+      }
+      return next({ ctx: { ...ctx, org, impersonatorId: ctx.session.impersonatedBy ?? null } });
+    })
+    .meta({ guard: "org", permissions });
+}
+
+/** Platform administration (users, organizers, badges, tiers): platform roles only, never an org role. */
+export function adminProcedure(permissions: Permissions) {
+  return authedProcedure
+    .use(async ({ ctx, next }) => {
+      const caller = { userId: ctx.user.id, role: ctx.user.role };
+      if (!hasPermission(caller, permissions, { adminUserIds: ctx.config.auth.adminUserIds })) {
+        throw new TRPCError({
+          code: "FORBIDDEN",
+          message: `You are not allowed to access resource: ${firstResource(permissions)}`,
+        });
+      }
+      return next({ ctx: { ...ctx, impersonatorId: ctx.session.impersonatedBy ?? null } });
+    })
+    .meta({ guard: "admin", permissions });
+}
