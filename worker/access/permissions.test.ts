@@ -5,7 +5,9 @@ const u = (role: string, userId = "u1") => ({ userId, role });
 
 describe("platform roles (SPEC §6)", () => {
   it("gives admin every statement", () => {
-    expect(hasPermission(u("admin"), { user: ["ban", "impersonate", "set-password"], session: ["revoke"] })).toBe(true);
+    expect(
+      hasPermission(u("admin"), { user: ["ban", "impersonate", "set-password"], session: ["revoke"] }),
+    ).toBe(true);
     expect(hasPermission(u("admin"), { campaign: ["delete"], donation: ["update"] })).toBe(true);
   });
   it("gives user donation create/view and profile only", () => {

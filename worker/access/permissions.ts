@@ -6,7 +6,19 @@
  * organization role of a membership adds business rights inside that organization only.
  */
 export const statements = {
-  user: ["create", "list", "set-role", "ban", "unban", "impersonate", "delete", "set-password", "get", "update", "view"],
+  user: [
+    "create",
+    "list",
+    "set-role",
+    "ban",
+    "unban",
+    "impersonate",
+    "delete",
+    "set-password",
+    "get",
+    "update",
+    "view",
+  ],
   session: ["list", "revoke", "delete"],
   donation: ["create", "view", "update", "delete"],
   profile: ["view", "update"],
@@ -32,7 +44,11 @@ const view = Object.fromEntries(Object.keys(statements).map((r) => [r, ["view"]]
 /** Platform roles (SPEC §6): the names of the spec's two "other roles" are organizer and user. */
 export const platformRoles: Record<string, Grants> = {
   admin: all,
-  organizer: { donation: ["view"], profile: ["view", "update"], campaign: ["create", "view", "update", "delete"] },
+  organizer: {
+    donation: ["view"],
+    profile: ["view", "update"],
+    campaign: ["create", "view", "update", "delete"],
+  },
   user: { donation: ["create", "view"], profile: ["view", "update"] },
 };
 

@@ -15,23 +15,26 @@ export interface ProcedureMeta {
   permissions?: Permissions;
 }
 
-const t = initTRPC.context<Context>().meta<ProcedureMeta>().create({
-  transformer: superjson,
-  errorFormatter({ shape, error }) {
-    const zod = error.cause instanceof ZodError ? error.cause : null;
-    return {
-      ...shape,
-      message: zod ? "Invalid input" : shape.message,
-      data: {
-        ...shape.data,
-        // Field errors a form can show next to its inputs: { "title": ["Too short"] }.
-        fieldErrors: zod ? fieldErrorsOf(zod) : undefined,
-        // Extra detail a refusal carries (e.g. allowed status transitions).
-        details: (error.cause as { details?: unknown } | undefined)?.details,
-      },
-    };
-  },
-});
+const t = initTRPC
+  .context<Context>()
+  .meta<ProcedureMeta>()
+  .create({
+    transformer: superjson,
+    errorFormatter({ shape, error }) {
+      const zod = error.cause instanceof ZodError ? error.cause : null;
+      return {
+        ...shape,
+        message: zod ? "Invalid input" : shape.message,
+        data: {
+          ...shape.data,
+          // Field errors a form can show next to its inputs: { "title": ["Too short"] }.
+          fieldErrors: zod ? fieldErrorsOf(zod) : undefined,
+          // Extra detail a refusal carries (e.g. allowed status transitions).
+          details: (error.cause as { details?: unknown } | undefined)?.details,
+        },
+      };
+    },
+  });
 
 function fieldErrorsOf(error: ZodError): Record<string, string[]> {
   const out: Record<string, string[]> = {};

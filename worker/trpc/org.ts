@@ -3,8 +3,9 @@
  * A user with several memberships picks one (remembered in user.active_organization_id); platform
  * admins may act on any organization.
  */
-import { isPlatformAdmin } from "../access/permissions";
+
 import type { AppConfig } from "../../app.config";
+import { isPlatformAdmin } from "../access/permissions";
 
 export interface OrgContext {
   id: string;

@@ -1,0 +1,461 @@
+/**
+ * Sessions after Lucia's design (lucia-auth.com) on the better-auth 1.3 wire contract: random
+ * tokens, looked up by SHA-256, kept AES-GCM encrypted (the contract hands tokens back), signed
+ * cookies, a compact `session_data` cookie cache and a KV copy, both 60 s.
+ */
+import type { AppConfig } from "../../app.config";
+import { getConfig } from "../config";
+import {
+  decryptString,
+  encryptString,
+  generateId,
+  hmacBase64url,
+  safeEqual,
+  sha256Hex,
+  signCookieValue,
+  verifyCookieValue,
+} from "./crypto";
+import { AuthApiError } from "./errors";
+
+export interface UserRow {
+  id: string;
+  name: string;
+  email: string;
+  email_verified: number;
+  image: string | null;
+  role: string;
+  banned: number;
+  ban_reason: string | null;
+  ban_expires: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SessionRow {
+  id: string;
+  token_hash: string;
+  token_enc: string;
+  user_id: string;
+  expires_at: number;
+  ip_address: string | null;
+  user_agent: string | null;
+  impersonated_by: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface UserRecord {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: boolean;
+  image: string | null;
+  role: string;
+  banned: boolean;
+  banReason: string | null;
+  banExpires: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SessionRecord {
+  id: string;
+  token: string;
+  userId: string;
+  expiresAt: string;
+  ipAddress: string | null;
+  userAgent: string | null;
+  impersonatedBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export function toUser(row: UserRow): UserRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    emailVerified: !!row.email_verified,
+    image: row.image,
+    role: row.role,
+    banned: !!row.banned,
+    banReason: row.ban_reason,
+    banExpires: iso(row.ban_expires),
+    createdAt: iso(row.created_at) as string,
+    updatedAt: iso(row.updated_at) as string,
+  };
+}
+
+export function toSession(row: SessionRow, token: string): SessionRecord {
+  return {
+    id: row.id,
+    token,
+    userId: row.user_id,
+    expiresAt: iso(row.expires_at) as string,
+    ipAddress: row.ip_address,
+    userAgent: row.user_agent,
+    impersonatedBy: row.impersonated_by,
+    createdAt: iso(row.created_at) as string,
+    updatedAt: iso(row.updated_at) as string,
+  };
+}
+
+/** Everything one auth request needs. `now` is injectable so expiry can be tested with a clock. */
+export class AuthContext {
+  readonly config: AppConfig;
+  readonly url: URL;
+  readonly secure: boolean;
+  readonly headers = new Headers();
+  readonly cookies: Map<string, string>;
+  readonly db: D1Database;
+  readonly secret: string;
+
+  constructor(
+    readonly request: Request,
+    readonly env: Env,
+    readonly now: () => number = Date.now,
+  ) {
+    this.config = getConfig(env);
+    this.url = new URL(request.url);
+    this.secure = this.config.app.url.startsWith("https://") || this.url.protocol === "https:";
+    this.cookies = parseCookies(request.headers.get("cookie"));
+    this.db = env.DB;
+    const secret = env.AUTH_SECRET;
+    if (!secret || (this.config.app.environment === "production" && secret.length < 32)) {
+      throw new Error("AUTH_SECRET is missing or too short");
+    }
+    this.secret = secret;
+  }
+
+  cookieName(name: string) {
+    return `${this.secure ? "__Secure-" : ""}${this.config.cookie.prefix}.${name}`;
+  }
+
+  readCookie(name: string) {
+    return (
+      this.cookies.get(this.cookieName(name)) ?? this.cookies.get(`${this.config.cookie.prefix}.${name}`)
+    );
+  }
+
+  setCookie(name: string, value: string, maxAge: number | null) {
+    const parts = [`${this.cookieName(name)}=${value}`, "Path=/", "HttpOnly", "SameSite=Lax"];
+    if (maxAge !== null) parts.push(`Max-Age=${Math.min(Math.floor(maxAge), this.config.cookie.maxAgeCap)}`);
+    if (this.secure) parts.push("Secure");
+    this.headers.append("Set-Cookie", parts.join("; "));
+  }
+
+  expireCookie(name: string) {
+    this.setCookie(name, "", 0);
+  }
+
+  ip(): string | null {
+    const raw = this.request.headers.get("cf-connecting-ip") ?? this.request.headers.get("x-forwarded-for");
+    const first = raw?.split(",")[0]?.trim();
+    return first || null;
+  }
+}
+
+export function parseCookies(header: string | null): Map<string, string> {
+  const map = new Map<string, string>();
+  if (!header) return map;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    const name = part.slice(0, eq).trim();
+    if (name && !map.has(name)) map.set(name, part.slice(eq + 1).trim());
+  }
+  return map;
+}
+
+/* ---------------------------------------------------------------- users */
+
+export async function findUserByEmail(db: D1Database, email: string) {
+  return db.prepare("SELECT * FROM user WHERE email = ?").bind(email.toLowerCase()).first<UserRow>();
+}
+
+export async function findUserById(db: D1Database, id: string) {
+  return db.prepare("SELECT * FROM user WHERE id = ?").bind(id).first<UserRow>();
+}
+
+/** An expired ban lifts itself at the next sign-in (contract §6); a live one refuses the session. */
+export async function assertNotBanned(ctx: AuthContext, user: UserRow) {
+  if (!user.banned) return;
+  if (user.ban_expires !== null && user.ban_expires <= ctx.now()) {
+    await ctx.db
+      .prepare(
+        "UPDATE user SET banned = 0, ban_reason = NULL, ban_expires = NULL, updated_at = ? WHERE id = ?",
+      )
+      .bind(ctx.now(), user.id)
+      .run();
+    user.banned = 0;
+    user.ban_reason = null;
+    user.ban_expires = null;
+    return;
+  }
+  throw new AuthApiError(
+    403,
+    "BANNED_USER",
+    "You have been banned from this application. Please contact support if you believe this is an error.",
+  );
+}
+
+/* ------------------------------------------------------------- sessions */
+
+export interface SessionOptions {
+  dontRemember?: boolean;
+  impersonatedBy?: string | null;
+  expiresIn?: number;
+}
+
+export async function insertSession(ctx: AuthContext, userId: string, opts: SessionOptions = {}) {
+  const token = generateId();
+  const now = ctx.now();
+  const expiresIn =
+    opts.expiresIn ??
+    (opts.dontRemember ? ctx.config.session.dontRememberExpiresIn : ctx.config.session.expiresIn);
+  const row: SessionRow = {
+    id: generateId(),
+    token_hash: sha256Hex(token),
+    token_enc: await encryptString(ctx.secret, token),
+    user_id: userId,
+    expires_at: now + expiresIn * 1000,
+    ip_address: ctx.ip(),
+    user_agent: ctx.request.headers.get("user-agent"),
+    impersonated_by: opts.impersonatedBy ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+  await ctx.db
+    .prepare(
+      `INSERT INTO session (id, token_hash, token_enc, user_id, expires_at, ip_address, user_agent, impersonated_by, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .bind(
+      row.id,
+      row.token_hash,
+      row.token_enc,
+      row.user_id,
+      row.expires_at,
+      row.ip_address,
+      row.user_agent,
+      row.impersonated_by,
+      row.created_at,
+      row.updated_at,
+    )
+    .run();
+  return { row, token };
+}
+
+/** Creates a session and sets its cookies (SPEC §4: rememberMe false → no Max-Age + dont_remember). */
+export async function createSessionWithCookies(ctx: AuthContext, user: UserRow, opts: SessionOptions = {}) {
+  const { row, token } = await insertSession(ctx, user.id, opts);
+  await setSessionCookies(ctx, row, token, user, !!opts.dontRemember);
+  return { session: toSession(row, token), user: toUser(user), token };
+}
+
+export async function setSessionCookies(
+  ctx: AuthContext,
+  row: SessionRow,
+  token: string,
+  user: UserRow,
+  dontRemember: boolean,
+) {
+  const maxAge = dontRemember ? null : Math.max(0, Math.round((row.expires_at - ctx.now()) / 1000));
+  ctx.setCookie("session_token", encodeURIComponent(await signCookieValue(token, ctx.secret)), maxAge);
+  if (dontRemember) {
+    ctx.setCookie("dont_remember", encodeURIComponent(await signCookieValue("true", ctx.secret)), null);
+  }
+  await setCookieCache(ctx, row, token, user, dontRemember);
+}
+
+export function clearSessionCookies(ctx: AuthContext) {
+  ctx.expireCookie("session_token");
+  ctx.expireCookie("session_data");
+  ctx.expireCookie("dont_remember");
+}
+
+async function readSignedCookie(ctx: AuthContext, name: string) {
+  const raw = ctx.readCookie(name);
+  if (!raw) return null;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+  return verifyCookieValue(decoded, ctx.secret);
+}
+
+export const readSessionToken = (ctx: AuthContext) => readSignedCookie(ctx, "session_token");
+export const readDontRemember = async (ctx: AuthContext) =>
+  (await readSignedCookie(ctx, "dont_remember")) === "true";
+
+export async function findSessionByToken(db: D1Database, token: string) {
+  return db.prepare("SELECT * FROM session WHERE token_hash = ?").bind(sha256Hex(token)).first<SessionRow>();
+}
+
+export async function deleteSessionRows(ctx: AuthContext, rows: Pick<SessionRow, "id" | "token_hash">[]) {
+  if (!rows.length) return;
+  const stmts = rows.map((r) => ctx.db.prepare("DELETE FROM session WHERE id = ?").bind(r.id));
+  await ctx.db.batch(stmts);
+  await Promise.all(rows.map((r) => ctx.env.KV.delete(kvKey(r.token_hash))));
+}
+
+export async function deleteUserSessions(ctx: AuthContext, userId: string, exceptId?: string) {
+  const { results } = await ctx.db
+    .prepare("SELECT id, token_hash FROM session WHERE user_id = ?")
+    .bind(userId)
+    .all<Pick<SessionRow, "id" | "token_hash">>();
+  await deleteSessionRows(
+    ctx,
+    results.filter((r) => r.id !== exceptId),
+  );
+}
+
+/* --------------------------------------------------------- cookie cache */
+
+const kvKey = (tokenHash: string) => `session:${tokenHash}`;
+const CACHE_VERSION = "1";
+
+interface CachedSession {
+  session: SessionRecord;
+  user: UserRecord;
+}
+
+async function setCookieCache(
+  ctx: AuthContext,
+  row: SessionRow,
+  token: string,
+  user: UserRow,
+  dontRemember: boolean,
+) {
+  const maxAge = ctx.config.cookie.cacheMaxAge;
+  if (maxAge <= 0) return;
+  const payload = { session: toSession(row, token), user: toUser(user) };
+  const updatedAt = ctx.now();
+  const expiresAt = updatedAt + maxAge * 1000;
+  const session = { session: payload.session, user: payload.user, updatedAt, version: CACHE_VERSION };
+  const signature = await hmacBase64url(ctx.secret, JSON.stringify({ ...session, expiresAt }));
+  const value = btoa(JSON.stringify({ session, expiresAt, signature }))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+  // Too big for one cookie (SPEC §5: below ~4093 chars): skip the cookie, KV still caches.
+  if (value.length <= ctx.config.cookie.cacheMaxLength) {
+    ctx.setCookie("session_data", value, dontRemember ? null : maxAge);
+  }
+  await ctx.env.KV.put(kvKey(row.token_hash), JSON.stringify(payload), {
+    expirationTtl: Math.max(60, maxAge),
+  });
+}
+
+async function readCookieCache(ctx: AuthContext, token: string): Promise<CachedSession | null> {
+  const raw = ctx.readCookie("session_data");
+  if (!raw) return null;
+  try {
+    const parsed = JSON.parse(atob(raw.replace(/-/g, "+").replace(/_/g, "/"))) as {
+      session: { session: SessionRecord; user: UserRecord; updatedAt: number; version: string };
+      expiresAt: number;
+      signature: string;
+    };
+    const expected = await hmacBase64url(
+      ctx.secret,
+      JSON.stringify({ ...parsed.session, expiresAt: parsed.expiresAt }),
+    );
+    if (!safeEqual(expected, parsed.signature)) return null;
+    if (parsed.session.version !== CACHE_VERSION) return null;
+    if (parsed.expiresAt <= ctx.now()) return null;
+    if (parsed.session.session.token !== token) return null;
+    if (Date.parse(parsed.session.session.expiresAt) <= ctx.now()) return null;
+    return { session: parsed.session.session, user: parsed.session.user };
+  } catch {
+    return null;
+  }
+}
+
+/* -------------------------------------------------------- get session */
+
+export interface LoadedSession {
+  session: SessionRecord;
+  user: UserRecord;
+  row: SessionRow | null;
+  userRow: UserRow | null;
+}
+
+/**
+ * Resolves the caller's session. `fresh` (sensitive endpoints, admin calls) always reads D1;
+ * otherwise the signed cookie cache, then KV, then D1. Refreshes near expiry unless told not to.
+ */
+export async function loadSession(
+  ctx: AuthContext,
+  opts: { fresh?: boolean; disableRefresh?: boolean; disableCookieCache?: boolean } = {},
+): Promise<LoadedSession | null> {
+  const token = await readSessionToken(ctx);
+  if (!token) return null;
+  if (!opts.fresh && !opts.disableCookieCache) {
+    const cached = (await readCookieCache(ctx, token)) ?? (await readKvCache(ctx, token));
+    if (cached) return { ...cached, row: null, userRow: null };
+  }
+  const row = await findSessionByToken(ctx.db, token);
+  if (!row) {
+    if (ctx.readCookie("session_data")) ctx.expireCookie("session_data");
+    return null;
+  }
+  if (row.expires_at <= ctx.now()) {
+    await deleteSessionRows(ctx, [row]);
+    clearSessionCookies(ctx);
+    return null;
+  }
+  const user = await findUserById(ctx.db, row.user_id);
+  if (!user) return null;
+  const dontRemember = await readDontRemember(ctx);
+  const { expiresIn, updateAge } = ctx.config.session;
+  const due = row.expires_at - expiresIn * 1000 + updateAge * 1000 <= ctx.now();
+  if (due && !dontRemember && !opts.disableRefresh && !row.impersonated_by) {
+    row.expires_at = ctx.now() + expiresIn * 1000;
+    row.updated_at = ctx.now();
+    await ctx.db
+      .prepare("UPDATE session SET expires_at = ?, updated_at = ? WHERE id = ?")
+      .bind(row.expires_at, row.updated_at, row.id)
+      .run();
+    await setSessionCookies(ctx, row, token, user, false);
+  } else if (!opts.fresh) {
+    await setCookieCache(ctx, row, token, user, dontRemember);
+  }
+  return { session: toSession(row, token), user: toUser(user), row, userRow: user };
+}
+
+async function readKvCache(ctx: AuthContext, token: string): Promise<CachedSession | null> {
+  const cached = await ctx.env.KV.get<CachedSession>(kvKey(sha256Hex(token)), "json");
+  if (!cached) return null;
+  if (Date.parse(cached.session.expiresAt) <= ctx.now()) return null;
+  return cached;
+}
+
+/** Session is fresh when created within freshAge (0 disables the rule). */
+export function isFresh(ctx: AuthContext, session: SessionRecord) {
+  const freshAge = ctx.config.session.freshAge;
+  if (freshAge === 0) return true;
+  return Date.parse(session.createdAt) >= ctx.now() - freshAge * 1000;
+}
+
+export async function requireSession(ctx: AuthContext, fresh = false) {
+  const loaded = await loadSession(ctx, { fresh });
+  if (!loaded) throw new AuthApiError(401, "UNAUTHORIZED", "Unauthorized");
+  return loaded;
+}
+
+/** Drops the cached copies of a user's sessions after a change to the user (role, ban, name…). */
+export async function invalidateUserCache(ctx: AuthContext, userId: string) {
+  const { results } = await ctx.db
+    .prepare("SELECT token_hash FROM session WHERE user_id = ?")
+    .bind(userId)
+    .all<{ token_hash: string }>();
+  await Promise.all(results.map((r) => ctx.env.KV.delete(kvKey(r.token_hash))));
+}
+
+export async function decryptSessionToken(ctx: AuthContext, row: SessionRow) {
+  return decryptString(ctx.secret, row.token_enc);
+}

@@ -1,0 +1,150 @@
+/**
+ * Auth primitives on @oslojs and WebCrypto (Lucia's design) plus native scrypt for passwords in
+ * better-auth's format, so users exported from a better-auth database sign in unchanged.
+ */
+import { scrypt } from "node:crypto";
+import { sha256 } from "@oslojs/crypto/sha2";
+import { decodeBase64, encodeBase64, encodeBase64urlNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
+
+const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+const LOWER_DIGITS = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+/** Uniform random string (rejection sampling, no modulo bias). 32 alnum chars ≈ 190 bits. */
+export function randomString(length: number, alphabet = ALNUM): string {
+  const out: string[] = [];
+  const limit = 256 - (256 % alphabet.length);
+  while (out.length < length) {
+    const bytes = crypto.getRandomValues(new Uint8Array(length * 2));
+    for (const b of bytes) {
+      if (b < limit && out.length < length) out.push(alphabet[b % alphabet.length] as string);
+    }
+  }
+  return out.join("");
+}
+
+export const generateId = () => randomString(32);
+export const generateDeleteToken = (length: number) => randomString(length, LOWER_DIGITS);
+
+export function sha256Hex(value: string): string {
+  return encodeHexLowerCase(sha256(new TextEncoder().encode(value)));
+}
+
+const hmacKeys = new Map<string, Promise<CryptoKey>>();
+function hmacKey(secret: string) {
+  let key = hmacKeys.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey(
+      "raw",
+      new TextEncoder().encode(secret),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign"],
+    );
+    hmacKeys.set(secret, key);
+  }
+  return key;
+}
+
+export async function hmacBase64(secret: string, message: string): Promise<string> {
+  const sig = await crypto.subtle.sign("HMAC", await hmacKey(secret), new TextEncoder().encode(message));
+  return encodeBase64(new Uint8Array(sig));
+}
+
+export async function hmacBase64url(secret: string, message: string): Promise<string> {
+  const sig = await crypto.subtle.sign("HMAC", await hmacKey(secret), new TextEncoder().encode(message));
+  return encodeBase64urlNoPadding(new Uint8Array(sig));
+}
+
+/** Constant-time string comparison (same length required). */
+export function safeEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+/** better-call's signed cookie value: value + "." + base64(HMAC-SHA256(secret, value)). */
+export async function signCookieValue(value: string, secret: string): Promise<string> {
+  return `${value}.${await hmacBase64(secret, value)}`;
+}
+
+export async function verifyCookieValue(signed: string, secret: string): Promise<string | null> {
+  const dot = signed.lastIndexOf(".");
+  if (dot < 1) return null;
+  const value = signed.slice(0, dot);
+  const sig = signed.slice(dot + 1);
+  if (sig.length !== 44 || !sig.endsWith("=")) return null;
+  return safeEqual(sig, await hmacBase64(secret, value)) ? value : null;
+}
+
+const aesKeys = new Map<string, Promise<CryptoKey>>();
+function aesKey(secret: string) {
+  let key = aesKeys.get(secret);
+  if (!key) {
+    const material = sha256(new TextEncoder().encode(`almoner:token-encryption:${secret}`));
+    key = crypto.subtle.importKey("raw", new Uint8Array(material), { name: "AES-GCM" }, false, [
+      "encrypt",
+      "decrypt",
+    ]);
+    aesKeys.set(secret, key);
+  }
+  return key;
+}
+
+/** AES-GCM with a random 96-bit IV; output base64(iv ‖ ciphertext). */
+export async function encryptString(secret: string, plain: string): Promise<string> {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const ct = new Uint8Array(
+    await crypto.subtle.encrypt(
+      { name: "AES-GCM", iv },
+      await aesKey(secret),
+      new TextEncoder().encode(plain),
+    ),
+  );
+  const out = new Uint8Array(iv.length + ct.length);
+  out.set(iv);
+  out.set(ct, iv.length);
+  return encodeBase64(out);
+}
+
+export async function decryptString(secret: string, encoded: string): Promise<string> {
+  const bytes = decodeBase64(encoded);
+  const plain = await crypto.subtle.decrypt(
+    { name: "AES-GCM", iv: bytes.slice(0, 12) },
+    await aesKey(secret),
+    bytes.slice(12),
+  );
+  return new TextDecoder().decode(plain);
+}
+
+/** better-auth's scrypt parameters (N=16384, r=16, p=1, 64-byte key); N·r·p = 2^18 ≤ workerd's 2^20. */
+export const SCRYPT = { N: 16384, r: 16, p: 1, keyLength: 64, maxmem: 64 * 1024 * 1024 } as const;
+
+function scryptHex(password: string, saltHex: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    scrypt(
+      password.normalize("NFKC"),
+      saltHex,
+      SCRYPT.keyLength,
+      { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p, maxmem: SCRYPT.maxmem },
+      (err, key) => (err ? reject(err) : resolve(key.toString("hex"))),
+    );
+  });
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = encodeHexLowerCase(crypto.getRandomValues(new Uint8Array(16)));
+  return `${salt}:${await scryptHex(password, salt)}`;
+}
+
+export async function verifyPassword(stored: string, password: string): Promise<boolean> {
+  const [salt, key] = stored.split(":");
+  if (!salt || !key) return false;
+  return safeEqual(await scryptHex(password, salt), key);
+}
+
+/** Spent on unknown users so timing does not tell who has an account. */
+const DUMMY_HASH = `${"0".repeat(32)}:${"0".repeat(128)}`;
+export async function burnPasswordCheck(password: string) {
+  await verifyPassword(DUMMY_HASH, password);
+}

@@ -1,0 +1,729 @@
+/**
+ * The better-auth 1.3 endpoints under /api/auth (SPEC §7), except social sign-in and the admin
+ * plugin. Shapes, status codes and messages follow research/better-auth-contract.md.
+ */
+import { z } from "zod";
+import { getMailer, renderMail } from "../mail";
+import {
+  type AuthContext,
+  assertNotBanned,
+  clearSessionCookies,
+  createSessionWithCookies,
+  decryptSessionToken,
+  deleteSessionRows,
+  deleteUserSessions,
+  findSessionByToken,
+  findUserByEmail,
+  findUserById,
+  invalidateUserCache,
+  isFresh,
+  loadSession,
+  readDontRemember,
+  requireSession,
+  type SessionRow,
+  setSessionCookies,
+  toSession,
+  toUser,
+  type UserRow,
+} from "./core";
+import {
+  burnPasswordCheck,
+  generateDeleteToken,
+  generateId,
+  hashPassword,
+  randomString,
+  verifyPassword,
+} from "./crypto";
+import { AuthApiError, E } from "./errors";
+import { checkUrls, isTrustedUrl, readBody, readQuery } from "./guards";
+import { consumeToken, peekToken, storeToken } from "./tokens";
+
+export type Handler = (ctx: AuthContext) => Promise<Response>;
+
+export function ok(ctx: AuthContext, body: unknown, status = 200): Response {
+  ctx.headers.set("content-type", "application/json");
+  return new Response(JSON.stringify(body), { status, headers: ctx.headers });
+}
+
+export function redirect(ctx: AuthContext, location: string): Response {
+  ctx.headers.set("Location", location);
+  return new Response(null, { status: 302, headers: ctx.headers });
+}
+
+const emailSchema = z.string().trim().toLowerCase().pipe(z.email());
+const optionalUrl = z.string().optional();
+
+/** Absolute URL for a trusted callback, resolving relative paths against the app URL. */
+export function absolute(ctx: AuthContext, url: string) {
+  return new URL(url, ctx.config.app.url).toString();
+}
+
+function withParam(ctx: AuthContext, url: string, key: string, value: string) {
+  const u = new URL(url, ctx.config.app.url);
+  u.searchParams.set(key, value);
+  return url.startsWith("/") ? `${u.pathname}${u.search}${u.hash}` : u.toString();
+}
+
+function checkNewPassword(ctx: AuthContext, password: string) {
+  if (password.length < ctx.config.password.minLength) throw E.PASSWORD_TOO_SHORT();
+  if (password.length > ctx.config.password.maxLength) throw E.PASSWORD_TOO_LONG();
+}
+
+async function credentialAccount(ctx: AuthContext, userId: string) {
+  return ctx.db
+    .prepare("SELECT id, password FROM account WHERE user_id = ? AND provider_id = 'credential'")
+    .bind(userId)
+    .first<{ id: string; password: string | null }>();
+}
+
+/** Server-side only, like better-auth's `auth.api.setPassword` (not exposed over HTTP). */
+export async function setPassword(ctx: AuthContext, userId: string, newPassword: string) {
+  checkNewPassword(ctx, newPassword);
+  const existing = await credentialAccount(ctx, userId);
+  if (existing?.password) throw new AuthApiError(400, "PASSWORD_ALREADY_SET", "user already has a password");
+  const hash = await hashPassword(newPassword);
+  const now = ctx.now();
+  if (existing) {
+    await ctx.db
+      .prepare("UPDATE account SET password = ?, updated_at = ? WHERE id = ?")
+      .bind(hash, now, existing.id)
+      .run();
+  } else {
+    await ctx.db
+      .prepare(
+        "INSERT INTO account (id, account_id, provider_id, user_id, password, created_at, updated_at) VALUES (?, ?, 'credential', ?, ?, ?, ?)",
+      )
+      .bind(generateId(), userId, userId, hash, now, now)
+      .run();
+  }
+  return { status: true };
+}
+
+async function sendVerificationMail(
+  ctx: AuthContext,
+  user: { id: string; email: string; name: string },
+  callbackURL?: string,
+  extra: Record<string, unknown> = {},
+) {
+  const token = randomString(32);
+  await storeToken(
+    ctx,
+    "verify-email",
+    token,
+    { userId: user.id, email: user.email, ...extra },
+    ctx.config.tokens.verificationExpiresIn,
+  );
+  const url = `${ctx.config.app.url}${ctx.config.auth.basePath}/verify-email?token=${token}&callbackURL=${encodeURIComponent(callbackURL ?? "/")}`;
+  const confirmation = extra.requestType === "change-email-confirmation";
+  await getMailer(ctx.env).send(
+    renderMail({
+      to: user.email,
+      subject: confirmation ? "Confirm your new e-mail address" : "Verify your e-mail address",
+      intro: confirmation
+        ? `Hello ${user.name}, someone asked to change the e-mail of your Almoner account to ${String(extra.updateTo)}. If that was you, confirm below.`
+        : `Hello ${user.name}, please confirm that ${user.email} is your e-mail address.`,
+      action: { label: confirmation ? "Approve the change" : "Verify e-mail", url },
+      outro: `The link works once and expires in ${Math.round(ctx.config.tokens.verificationExpiresIn / 60)} minutes.`,
+    }),
+  );
+}
+
+/* ---------------------------------------------------------------- sign-up / sign-in */
+
+const signUpBody = z.object({
+  name: z.string().trim().min(1).max(200),
+  email: z.string(),
+  password: z.string(),
+  image: z.string().url().optional().nullable(),
+  callbackURL: optionalUrl,
+  rememberMe: z.boolean().optional(),
+});
+
+export const signUpEmail: Handler = async (ctx) => {
+  const body = await readBody(ctx, signUpBody);
+  if (!ctx.config.features.emailAndPassword || !ctx.config.features.signUp) {
+    throw new AuthApiError(
+      400,
+      "EMAIL_PASSWORD_SIGN_UP_DISABLED",
+      "Email and password sign up is not enabled",
+    );
+  }
+  checkUrls(ctx, body);
+  const email = emailSchema.safeParse(body.email);
+  if (!email.success) throw E.VALIDATION_BODY();
+  checkNewPassword(ctx, body.password);
+  if (await findUserByEmail(ctx.db, email.data)) throw E.USER_ALREADY_EXISTS();
+  const now = ctx.now();
+  const user: UserRow = {
+    id: generateId(),
+    name: body.name,
+    email: email.data,
+    email_verified: 0,
+    image: body.image ?? null,
+    role: "user",
+    banned: 0,
+    ban_reason: null,
+    ban_expires: null,
+    created_at: now,
+    updated_at: now,
+  };
+  const hash = await hashPassword(body.password);
+  try {
+    await ctx.db.batch([
+      ctx.db
+        .prepare(
+          "INSERT INTO user (id, name, email, email_verified, image, role, created_at, updated_at) VALUES (?, ?, ?, 0, ?, 'user', ?, ?)",
+        )
+        .bind(user.id, user.name, user.email, user.image, now, now),
+      ctx.db
+        .prepare(
+          "INSERT INTO account (id, account_id, provider_id, user_id, password, created_at, updated_at) VALUES (?, ?, 'credential', ?, ?, ?, ?)",
+        )
+        .bind(generateId(), user.id, user.id, hash, now, now),
+    ]);
+  } catch (error) {
+    // Two sign-ups racing for one address: the unique index decides, the loser gets the 422.
+    if (String(error).includes("UNIQUE")) throw E.USER_ALREADY_EXISTS();
+    throw error;
+  }
+  if (ctx.config.features.verificationEmail) {
+    await sendVerificationMail(ctx, user, body.callbackURL);
+  }
+  const created = await createSessionWithCookies(ctx, user, { dontRemember: body.rememberMe === false });
+  return ok(ctx, { token: created.token, user: created.user });
+};
+
+const signInBody = z.object({
+  email: z.string(),
+  password: z.string(),
+  callbackURL: optionalUrl,
+  rememberMe: z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]).optional(),
+});
+
+export const signInEmail: Handler = async (ctx) => {
+  const body = await readBody(ctx, signInBody);
+  if (!ctx.config.features.emailAndPassword) throw E.EMAIL_PASSWORD_DISABLED();
+  checkUrls(ctx, body);
+  const email = emailSchema.safeParse(body.email);
+  if (!email.success) throw E.INVALID_EMAIL();
+  if (body.password.length > ctx.config.password.maxLength) throw E.PASSWORD_TOO_LONG();
+  const user = await findUserByEmail(ctx.db, email.data);
+  if (!user) {
+    await burnPasswordCheck(body.password);
+    throw E.INVALID_EMAIL_OR_PASSWORD();
+  }
+  const account = await credentialAccount(ctx, user.id);
+  if (!account?.password) {
+    await burnPasswordCheck(body.password);
+    throw E.INVALID_EMAIL_OR_PASSWORD();
+  }
+  if (!(await verifyPassword(account.password, body.password))) throw E.INVALID_EMAIL_OR_PASSWORD();
+  await assertNotBanned(ctx, user);
+  const created = await createSessionWithCookies(ctx, user, { dontRemember: body.rememberMe === false });
+  const res: Record<string, unknown> = {
+    redirect: !!body.callbackURL,
+    token: created.token,
+    user: created.user,
+  };
+  if (body.callbackURL) res.url = body.callbackURL;
+  return ok(ctx, res);
+};
+
+/* ---------------------------------------------------------------- sessions */
+
+const boolQuery = z
+  .enum(["true", "false", ""])
+  .optional()
+  .transform((v) => v === "true");
+
+export const getSession: Handler = async (ctx) => {
+  const q = readQuery(ctx, z.object({ disableCookieCache: boolQuery, disableRefresh: boolQuery }).loose());
+  const loaded = await loadSession(ctx, {
+    disableCookieCache: q.disableCookieCache,
+    disableRefresh: q.disableRefresh,
+  });
+  ctx.headers.set("cache-control", "no-store");
+  return ok(ctx, loaded ? { session: loaded.session, user: loaded.user } : null);
+};
+
+export const signOut: Handler = async (ctx) => {
+  const loaded = await loadSession(ctx, { fresh: true, disableRefresh: true });
+  if (loaded?.row) await deleteSessionRows(ctx, [loaded.row]);
+  clearSessionCookies(ctx);
+  return ok(ctx, { success: true });
+};
+
+async function userSessions(ctx: AuthContext, userId: string) {
+  const { results } = await ctx.db
+    .prepare("SELECT * FROM session WHERE user_id = ? AND expires_at > ? ORDER BY created_at DESC")
+    .bind(userId, ctx.now())
+    .all<SessionRow>();
+  return results;
+}
+
+export const listSessions: Handler = async (ctx) => {
+  const { user } = await requireSession(ctx);
+  const rows = (await userSessions(ctx, user.id)).filter((r) => !r.impersonated_by);
+  const out = await Promise.all(rows.map(async (r) => toSession(r, await decryptSessionToken(ctx, r))));
+  return ok(ctx, out);
+};
+
+export const revokeSession: Handler = async (ctx) => {
+  const { user, session } = await requireSession(ctx, true);
+  const body = await readBody(ctx, z.object({ token: z.string().min(1) }));
+  const row = await findSessionByToken(ctx.db, body.token);
+  if (!row || row.user_id !== user.id) throw new AuthApiError(400, "SESSION_NOT_FOUND", "Session not found");
+  await deleteSessionRows(ctx, [row]);
+  if (row.id === session.id) clearSessionCookies(ctx);
+  return ok(ctx, { status: true });
+};
+
+export const revokeSessions: Handler = async (ctx) => {
+  const { user } = await requireSession(ctx, true);
+  await deleteUserSessions(ctx, user.id);
+  clearSessionCookies(ctx);
+  return ok(ctx, { status: true });
+};
+
+export const revokeOtherSessions: Handler = async (ctx) => {
+  const { user, session } = await requireSession(ctx, true);
+  await deleteUserSessions(ctx, user.id, session.id);
+  return ok(ctx, { status: true });
+};
+
+/* ---------------------------------------------------------------- user */
+
+const updateUserBody = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    image: z.string().url().nullable().optional(),
+  })
+  .loose();
+
+export const updateUser: Handler = async (ctx) => {
+  const loaded = await requireSession(ctx, true);
+  const body = await readBody(ctx, updateUserBody);
+  if ("email" in body) throw new AuthApiError(400, "EMAIL_CAN_NOT_BE_UPDATED", "Email can not be updated");
+  const extra = Object.keys(body).filter((k) => k !== "name" && k !== "image");
+  if (extra.length) throw new AuthApiError(400, "FIELD_NOT_ALLOWED", `${extra[0]} is not allowed to be set`);
+  if (body.name === undefined && body.image === undefined) {
+    return ok(ctx, { message: "No fields to update" }, 400);
+  }
+  const now = ctx.now();
+  await ctx.db
+    .prepare(
+      "UPDATE user SET name = COALESCE(?, name), image = CASE WHEN ? THEN ? ELSE image END, updated_at = ? WHERE id = ?",
+    )
+    .bind(body.name ?? null, body.image !== undefined ? 1 : 0, body.image ?? null, now, loaded.user.id)
+    .run();
+  await refreshCookies(ctx, loaded.row as SessionRow, loaded.session.token);
+  return ok(ctx, { status: true });
+};
+
+async function refreshCookies(ctx: AuthContext, row: SessionRow, token: string) {
+  const user = await findUserById(ctx.db, row.user_id);
+  if (!user) return;
+  await invalidateUserCache(ctx, user.id);
+  const dontRemember = await readDontRemember(ctx);
+  await setSessionCookies(ctx, row, token, user, dontRemember);
+}
+
+const changePasswordBody = z.object({
+  currentPassword: z.string(),
+  newPassword: z.string(),
+  revokeOtherSessions: z.boolean().optional(),
+});
+
+export const changePassword: Handler = async (ctx) => {
+  const loaded = await requireSession(ctx, true);
+  const body = await readBody(ctx, changePasswordBody);
+  checkNewPassword(ctx, body.newPassword);
+  if (body.currentPassword.length > ctx.config.password.maxLength) throw E.PASSWORD_TOO_LONG();
+  const account = await credentialAccount(ctx, loaded.user.id);
+  if (!account?.password) throw E.CREDENTIAL_ACCOUNT_NOT_FOUND();
+  if (!(await verifyPassword(account.password, body.currentPassword))) throw E.INVALID_PASSWORD();
+  await ctx.db
+    .prepare("UPDATE account SET password = ?, updated_at = ? WHERE id = ?")
+    .bind(await hashPassword(body.newPassword), ctx.now(), account.id)
+    .run();
+  let token: string | null = null;
+  if (body.revokeOtherSessions) {
+    await deleteUserSessions(ctx, loaded.user.id);
+    const user = await findUserById(ctx.db, loaded.user.id);
+    if (!user) throw E.UNAUTHORIZED();
+    const created = await createSessionWithCookies(ctx, user, { dontRemember: await readDontRemember(ctx) });
+    token = created.token;
+  }
+  return ok(ctx, { token, user: loaded.user });
+};
+
+/* ---------------------------------------------------------------- e-mail verification */
+
+const sendVerificationBody = z.object({ email: z.string(), callbackURL: optionalUrl });
+
+export const sendVerificationEmail: Handler = async (ctx) => {
+  if (!ctx.config.features.verificationEmail) throw E.VERIFICATION_DISABLED();
+  const body = await readBody(ctx, sendVerificationBody);
+  checkUrls(ctx, body);
+  const email = emailSchema.safeParse(body.email);
+  if (!email.success) throw E.VALIDATION_BODY();
+  const loaded = await loadSession(ctx);
+  if (loaded) {
+    if (loaded.user.email !== email.data) {
+      throw new AuthApiError(
+        400,
+        "EMAIL_MISMATCH",
+        "You can only send a verification email to your own email",
+      );
+    }
+    if (loaded.user.emailVerified) {
+      throw new AuthApiError(
+        400,
+        "EMAIL_ALREADY_VERIFIED",
+        "You can only send a verification email to an unverified email",
+      );
+    }
+    await sendVerificationMail(ctx, loaded.user, body.callbackURL);
+    return ok(ctx, { status: true });
+  }
+  // Signed out: the same answer for unknown and verified addresses (no account enumeration).
+  const user = await findUserByEmail(ctx.db, email.data);
+  if (user && !user.email_verified) await sendVerificationMail(ctx, user, body.callbackURL);
+  return ok(ctx, { status: true });
+};
+
+interface VerifyValue {
+  userId: string;
+  email: string;
+  updateTo?: string;
+  requestType?: "change-email-confirmation";
+}
+
+export const verifyEmail: Handler = async (ctx) => {
+  const q = readQuery(ctx, z.object({ token: z.string(), callbackURL: optionalUrl }));
+  if (q.callbackURL && !isTrustedUrl(ctx, q.callbackURL)) {
+    throw new AuthApiError(403, "INVALID_CALLBACKURL", "Invalid callbackURL");
+  }
+  const fail = (status: number, code: string, message: string, redirectCode: string) =>
+    q.callbackURL
+      ? redirect(ctx, withParam(ctx, q.callbackURL, "error", redirectCode))
+      : (() => {
+          throw new AuthApiError(status, code, message);
+        })();
+  const consumed = await consumeToken<VerifyValue>(ctx, "verify-email", q.token);
+  if (consumed.status === "expired") return fail(401, "TOKEN_EXPIRED", "Token expired", "token_expired");
+  if (consumed.status === "invalid") return fail(401, "INVALID_TOKEN", "Invalid token", "invalid_token");
+  const value = consumed.value;
+  const user = await findUserById(ctx.db, value.userId);
+  if (!user) return fail(401, "USER_NOT_FOUND", "User not found", "user_not_found");
+  if (user.email !== value.email) return fail(401, "INVALID_USER", "Unauthorized", "unauthorized");
+  const now = ctx.now();
+  if (value.requestType === "change-email-confirmation" && value.updateTo) {
+    const taken = await findUserByEmail(ctx.db, value.updateTo);
+    if (taken) return fail(400, "USER_ALREADY_EXISTS", "Couldn't update your email", "unauthorized");
+    await ctx.db
+      .prepare("UPDATE user SET email = ?, email_verified = 0, updated_at = ? WHERE id = ?")
+      .bind(value.updateTo, now, user.id)
+      .run();
+    await invalidateUserCache(ctx, user.id);
+    await sendVerificationMail(ctx, { id: user.id, email: value.updateTo, name: user.name }, q.callbackURL);
+  } else {
+    await ctx.db
+      .prepare("UPDATE user SET email_verified = 1, updated_at = ? WHERE id = ?")
+      .bind(now, user.id)
+      .run();
+    await invalidateUserCache(ctx, user.id);
+  }
+  const updated = await findUserById(ctx.db, user.id);
+  const loaded = await loadSession(ctx, { fresh: true, disableRefresh: true });
+  if (loaded?.row && loaded.row.user_id === user.id && updated) {
+    await setSessionCookies(ctx, loaded.row, loaded.session.token, updated, await readDontRemember(ctx));
+  }
+  if (q.callbackURL) return redirect(ctx, q.callbackURL);
+  return ok(ctx, { status: true, user: updated ? toUser(updated) : null });
+};
+
+/* ---------------------------------------------------------------- password reset */
+
+const resetRequestBody = z.object({ email: z.string(), redirectTo: optionalUrl });
+
+async function requestReset(ctx: AuthContext) {
+  if (!ctx.config.features.resetPassword) throw E.RESET_DISABLED();
+  const body = await readBody(ctx, resetRequestBody);
+  checkUrls(ctx, body);
+  const email = emailSchema.safeParse(body.email);
+  if (!email.success) throw E.VALIDATION_BODY();
+  const user = await findUserByEmail(ctx.db, email.data);
+  if (user) {
+    const token = randomString(ctx.config.tokens.resetPasswordLength);
+    await storeToken(
+      ctx,
+      "reset-password",
+      token,
+      { userId: user.id },
+      ctx.config.tokens.resetPasswordExpiresIn,
+    );
+    const url = `${ctx.config.app.url}${ctx.config.auth.basePath}/reset-password/${token}?callbackURL=${encodeURIComponent(body.redirectTo ?? "")}`;
+    await getMailer(ctx.env).send(
+      renderMail({
+        to: user.email,
+        subject: "Reset your password",
+        intro: `Hello ${user.name}, we received a request to reset the password of your Almoner account.`,
+        action: { label: "Choose a new password", url },
+        outro: "If you did not ask for this, ignore this message: your password stays as it is.",
+      }),
+    );
+  }
+}
+
+export const requestPasswordReset: Handler = async (ctx) => {
+  await requestReset(ctx);
+  return ok(ctx, {
+    status: true,
+    message: "If this email exists in our system, check your email for the reset link",
+  });
+};
+
+export const forgetPassword: Handler = async (ctx) => {
+  await requestReset(ctx);
+  return ok(ctx, { status: true });
+};
+
+export const resetPasswordLink =
+  (token: string): Handler =>
+  async (ctx) => {
+    const q = readQuery(ctx, z.object({ callbackURL: z.string().optional() }).loose());
+    if (q.callbackURL && !isTrustedUrl(ctx, q.callbackURL)) {
+      throw new AuthApiError(403, "INVALID_CALLBACKURL", "Invalid callbackURL");
+    }
+    const valid = await peekToken<{ userId: string }>(ctx, "reset-password", token);
+    if (!q.callbackURL) {
+      return redirect(
+        ctx,
+        valid ? `/reset-password?token=${token}` : `${ctx.config.auth.basePath}/error?error=INVALID_TOKEN`,
+      );
+    }
+    return redirect(
+      ctx,
+      absolute(
+        ctx,
+        withParam(ctx, q.callbackURL, valid ? "token" : "error", valid ? token : "INVALID_TOKEN"),
+      ),
+    );
+  };
+
+export const resetPassword: Handler = async (ctx) => {
+  const body = await readBody(ctx, z.object({ newPassword: z.string(), token: z.string().optional() }));
+  const token = body.token ?? ctx.url.searchParams.get("token") ?? "";
+  if (!token) throw E.INVALID_TOKEN();
+  checkNewPassword(ctx, body.newPassword); // before consuming: a too-short password keeps the token
+  const consumed = await consumeToken<{ userId: string }>(ctx, "reset-password", token);
+  if (consumed.status !== "ok") throw E.INVALID_TOKEN();
+  const user = await findUserById(ctx.db, consumed.value.userId);
+  if (!user) throw new AuthApiError(400, "USER_NOT_FOUND", "User not found");
+  const hash = await hashPassword(body.newPassword);
+  const account = await credentialAccount(ctx, user.id);
+  const now = ctx.now();
+  if (account) {
+    await ctx.db
+      .prepare("UPDATE account SET password = ?, updated_at = ? WHERE id = ?")
+      .bind(hash, now, account.id)
+      .run();
+  } else {
+    await ctx.db
+      .prepare(
+        "INSERT INTO account (id, account_id, provider_id, user_id, password, created_at, updated_at) VALUES (?, ?, 'credential', ?, ?, ?, ?)",
+      )
+      .bind(generateId(), user.id, user.id, hash, now, now)
+      .run();
+  }
+  if (ctx.config.features.revokeSessionsOnPasswordReset) await deleteUserSessions(ctx, user.id);
+  return ok(ctx, { status: true });
+};
+
+/* ---------------------------------------------------------------- change e-mail */
+
+export const changeEmail: Handler = async (ctx) => {
+  if (!ctx.config.features.changeEmail) throw E.CHANGE_EMAIL_DISABLED();
+  const loaded = await requireSession(ctx, true);
+  const body = await readBody(ctx, z.object({ newEmail: z.string(), callbackURL: optionalUrl }));
+  checkUrls(ctx, body);
+  const email = emailSchema.safeParse(body.newEmail);
+  if (!email.success) throw E.VALIDATION_BODY();
+  if (email.data === loaded.user.email) return ok(ctx, { message: "Email is the same" }, 400);
+  if (await findUserByEmail(ctx.db, email.data)) {
+    throw new AuthApiError(400, "USER_ALREADY_EXISTS", "Couldn't update your email");
+  }
+  if (!loaded.user.emailVerified) {
+    // SPEC §4: an unverified user's address changes at once and a new verification mail goes out.
+    await ctx.db
+      .prepare("UPDATE user SET email = ?, updated_at = ? WHERE id = ?")
+      .bind(email.data, ctx.now(), loaded.user.id)
+      .run();
+    await refreshCookies(ctx, loaded.row as SessionRow, loaded.session.token);
+    if (ctx.config.features.verificationEmail) {
+      await sendVerificationMail(ctx, { ...loaded.user, email: email.data }, body.callbackURL);
+    }
+    return ok(ctx, { status: true });
+  }
+  if (!ctx.config.features.verificationEmail) throw E.VERIFICATION_DISABLED();
+  await sendVerificationMail(ctx, loaded.user, body.callbackURL, {
+    updateTo: email.data,
+    requestType: "change-email-confirmation",
+  });
+  return ok(ctx, { status: true });
+};
+
+/* ---------------------------------------------------------------- delete user */
+
+async function deleteUserNow(ctx: AuthContext, userId: string) {
+  const { results } = await ctx.db
+    .prepare("SELECT id, token_hash FROM session WHERE user_id = ?")
+    .bind(userId)
+    .all<Pick<SessionRow, "id" | "token_hash">>();
+  await deleteSessionRows(ctx, results);
+  await ctx.db.prepare("DELETE FROM user WHERE id = ?").bind(userId).run();
+  clearSessionCookies(ctx);
+}
+
+export const deleteUser: Handler = async (ctx) => {
+  if (!ctx.config.features.deleteUser) throw E.NOT_FOUND();
+  const loaded = await requireSession(ctx, true);
+  const body = await readBody(
+    ctx,
+    z.object({ callbackURL: optionalUrl, password: z.string().optional(), token: z.string().optional() }),
+  );
+  checkUrls(ctx, body);
+  if (body.password !== undefined) {
+    if (body.password.length > ctx.config.password.maxLength) throw E.PASSWORD_TOO_LONG();
+    const account = await credentialAccount(ctx, loaded.user.id);
+    if (!account?.password) throw E.CREDENTIAL_ACCOUNT_NOT_FOUND();
+    if (!(await verifyPassword(account.password, body.password))) throw E.INVALID_PASSWORD();
+    await deleteUserNow(ctx, loaded.user.id);
+    return ok(ctx, { success: true, message: "User deleted" });
+  }
+  if (body.token !== undefined) {
+    const consumed = await consumeToken<{ userId: string }>(ctx, "delete-account", body.token);
+    if (consumed.status !== "ok" || consumed.value.userId !== loaded.user.id) throw E.INVALID_TOKEN(404);
+    await deleteUserNow(ctx, loaded.user.id);
+    return ok(ctx, { success: true, message: "User deleted" });
+  }
+  if (isFresh(ctx, loaded.session)) {
+    await deleteUserNow(ctx, loaded.user.id);
+    return ok(ctx, { success: true, message: "User deleted" });
+  }
+  // A stale session may still delete through a link mailed to a verified address.
+  if (!loaded.user.emailVerified) throw E.SESSION_EXPIRED();
+  const token = generateDeleteToken(ctx.config.tokens.deleteAccountLength);
+  await storeToken(
+    ctx,
+    "delete-account",
+    token,
+    { userId: loaded.user.id },
+    ctx.config.tokens.deleteAccountExpiresIn,
+  );
+  const url = `${ctx.config.app.url}${ctx.config.auth.basePath}/delete-user/callback?token=${token}&callbackURL=${encodeURIComponent(body.callbackURL ?? "/")}`;
+  await getMailer(ctx.env).send(
+    renderMail({
+      to: loaded.user.email,
+      subject: "Confirm the deletion of your account",
+      intro: `Hello ${loaded.user.name}, confirm that you want to delete your Almoner account. This cannot be undone.`,
+      action: { label: "Delete my account", url },
+    }),
+  );
+  return ok(ctx, { success: true, message: "Verification email sent" });
+};
+
+export const deleteUserCallback: Handler = async (ctx) => {
+  if (!ctx.config.features.deleteUser) throw E.NOT_FOUND();
+  const q = readQuery(ctx, z.object({ token: z.string(), callbackURL: optionalUrl }));
+  if (q.callbackURL && !isTrustedUrl(ctx, q.callbackURL)) {
+    throw new AuthApiError(403, "INVALID_CALLBACKURL", "Invalid callbackURL");
+  }
+  const loaded = await loadSession(ctx, { fresh: true });
+  if (!loaded) throw new AuthApiError(404, "FAILED_TO_GET_USER_INFO", "Failed to get user info");
+  const consumed = await consumeToken<{ userId: string }>(ctx, "delete-account", q.token);
+  if (consumed.status !== "ok" || consumed.value.userId !== loaded.user.id) throw E.INVALID_TOKEN(404);
+  await deleteUserNow(ctx, loaded.user.id);
+  if (q.callbackURL) return redirect(ctx, q.callbackURL);
+  return ok(ctx, { success: true, message: "User deleted" });
+};
+
+/* ---------------------------------------------------------------- accounts */
+
+export const listAccounts: Handler = async (ctx) => {
+  const { user } = await requireSession(ctx);
+  const { results } = await ctx.db
+    .prepare(
+      "SELECT id, provider_id, account_id, scope, created_at, updated_at FROM account WHERE user_id = ? ORDER BY created_at",
+    )
+    .bind(user.id)
+    .all<{
+      id: string;
+      provider_id: string;
+      account_id: string;
+      scope: string | null;
+      created_at: number;
+      updated_at: number;
+    }>();
+  return ok(
+    ctx,
+    results.map((a) => ({
+      id: a.id,
+      providerId: a.provider_id,
+      createdAt: new Date(a.created_at).toISOString(),
+      updatedAt: new Date(a.updated_at).toISOString(),
+      accountId: a.account_id,
+      scopes: a.scope
+        ? a.scope
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : [],
+    })),
+  );
+};
+
+export const unlinkAccount: Handler = async (ctx) => {
+  const loaded = await requireSession(ctx, true);
+  const body = await readBody(
+    ctx,
+    z.object({ providerId: z.string().min(1), accountId: z.string().optional() }),
+  );
+  if (!isFresh(ctx, loaded.session)) throw E.SESSION_NOT_FRESH();
+  const { results } = await ctx.db
+    .prepare("SELECT id, provider_id, account_id FROM account WHERE user_id = ?")
+    .bind(loaded.user.id)
+    .all<{ id: string; provider_id: string; account_id: string }>();
+  if (results.length === 1 && !ctx.config.features.allowUnlinkingAll) throw E.FAILED_TO_UNLINK_LAST_ACCOUNT();
+  const target = results.find(
+    (a) =>
+      a.provider_id === body.providerId && (body.accountId === undefined || a.account_id === body.accountId),
+  );
+  if (!target) throw E.ACCOUNT_NOT_FOUND();
+  await ctx.db.prepare("DELETE FROM account WHERE id = ?").bind(target.id).run();
+  return ok(ctx, { status: true });
+};
+
+/* ---------------------------------------------------------------- pages */
+
+function escapeHtml(s: string) {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export const errorPage: Handler = async (ctx) => {
+  const raw = ctx.url.searchParams.get("error") ?? "";
+  const code = /^['A-Za-z0-9_-]+$/.test(raw) ? raw : "Unknown";
+  const description = ctx.url.searchParams.get("error_description");
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Error · Almoner</title>
+<style>body{font-family:system-ui,sans-serif;display:grid;place-items:center;min-height:100vh;margin:0;background:#f8fafc;color:#0f172a}main{max-width:28rem;padding:2rem;text-align:center}code{background:#e2e8f0;padding:.2rem .4rem;border-radius:.25rem}a{color:#0f766e}</style></head>
+<body><main><h1>Something went wrong</h1><p>Sorry, we could not complete your request. Please try again.</p>
+<p>Error code: <code>${escapeHtml(code)}</code></p>${description ? `<p>${escapeHtml(description)}</p>` : ""}
+<p><a href="/">Return to Application</a></p></main></body></html>`;
+  ctx.headers.set("content-type", "text/html; charset=utf-8");
+  return new Response(html, { status: 200, headers: ctx.headers });
+};
+
+export const okEndpoint: Handler = async (ctx) => ok(ctx, { ok: true });
+
+export { assertNotBanned };

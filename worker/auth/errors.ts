@@ -1,0 +1,59 @@
+/** The auth API's error shape `{code, message}` (better-auth 1.3) and its catalogue (SPEC §8). */
+export class AuthApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string | null,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const E = {
+  VALIDATION_BODY: () => new AuthApiError(400, "VALIDATION_ERROR", "Invalid body parameters"),
+  VALIDATION_QUERY: () => new AuthApiError(400, "VALIDATION_ERROR", "Invalid query parameters"),
+  UNAUTHORIZED: () => new AuthApiError(401, "UNAUTHORIZED", "Unauthorized"),
+  INVALID_EMAIL: () => new AuthApiError(400, "INVALID_EMAIL", "Invalid email"),
+  INVALID_EMAIL_OR_PASSWORD: () =>
+    new AuthApiError(401, "INVALID_EMAIL_OR_PASSWORD", "Invalid email or password"),
+  INVALID_PASSWORD: () => new AuthApiError(400, "INVALID_PASSWORD", "Invalid password"),
+  PASSWORD_TOO_SHORT: () => new AuthApiError(400, "PASSWORD_TOO_SHORT", "Password too short"),
+  PASSWORD_TOO_LONG: () => new AuthApiError(400, "PASSWORD_TOO_LONG", "Password too long"),
+  USER_ALREADY_EXISTS: () =>
+    new AuthApiError(422, "USER_ALREADY_EXISTS", "User already exists. Use another email."),
+  CREDENTIAL_ACCOUNT_NOT_FOUND: () =>
+    new AuthApiError(400, "CREDENTIAL_ACCOUNT_NOT_FOUND", "Credential account not found"),
+  SESSION_EXPIRED: () =>
+    new AuthApiError(400, "SESSION_EXPIRED", "Session expired. Re-authenticate to perform this action."),
+  SESSION_NOT_FRESH: () => new AuthApiError(403, "SESSION_NOT_FRESH", "Session is not fresh"),
+  INVALID_TOKEN: (status = 400) => new AuthApiError(status, "INVALID_TOKEN", "Invalid token"),
+  FAILED_TO_UNLINK_LAST_ACCOUNT: () =>
+    new AuthApiError(400, "FAILED_TO_UNLINK_LAST_ACCOUNT", "You can't unlink your last account"),
+  ACCOUNT_NOT_FOUND: () => new AuthApiError(400, "ACCOUNT_NOT_FOUND", "Account not found"),
+  EMAIL_PASSWORD_DISABLED: () =>
+    new AuthApiError(400, "EMAIL_PASSWORD_DISABLED", "Email and password is not enabled"),
+  VERIFICATION_DISABLED: () =>
+    new AuthApiError(400, "VERIFICATION_EMAIL_NOT_ENABLED", "Verification email isn't enabled"),
+  RESET_DISABLED: () => new AuthApiError(400, "RESET_PASSWORD_DISABLED", "Reset password isn't enabled"),
+  CHANGE_EMAIL_DISABLED: () => new AuthApiError(400, "CHANGE_EMAIL_DISABLED", "Change email is disabled"),
+  FAILED_TO_CREATE_SESSION: () =>
+    new AuthApiError(500, "FAILED_TO_CREATE_SESSION", "Failed to create session"),
+  BANNED_USER: () =>
+    new AuthApiError(
+      403,
+      "BANNED_USER",
+      "You have been banned from this application. Please contact support if you believe this is an error.",
+    ),
+  RATE_LIMITED: () => new AuthApiError(429, null, "Too many requests. Please try again later."),
+  NOT_FOUND: () => new AuthApiError(404, null, ""),
+};
+
+export function errorResponse(error: AuthApiError, headers: Headers): Response {
+  headers.set("content-type", "application/json");
+  const body =
+    error.code === null ? { message: error.message } : { code: error.code, message: error.message };
+  if (error.status === 404 && error.code === null && error.message === "") {
+    return new Response(null, { status: 404, headers });
+  }
+  return new Response(JSON.stringify(body), { status: error.status, headers });
+}

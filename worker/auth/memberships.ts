@@ -1,0 +1,18 @@
+import { json } from "../http/headers";
+import { getSessionFromRequest } from "./index";
+
+/** GET /api/organizations/my-memberships (SPEC §7): the caller's memberships, 401 when signed out. */
+export async function handleMyMemberships(request: Request, env: Env): Promise<Response> {
+  if (request.method !== "GET")
+    return json({ code: "METHOD_NOT_ALLOWED", message: "Method not allowed" }, { status: 405 });
+  const auth = await getSessionFromRequest(request, env);
+  if (!auth) return json({ code: "UNAUTHORIZED", message: "Unauthorized" }, { status: 401 });
+  const { results } = await env.DB.prepare(
+    `SELECT m.id, m.organization_id AS organizationId, o.name AS organizationName, o.slug AS organizationSlug, m.role
+       FROM membership m JOIN organization o ON o.id = m.organization_id
+      WHERE m.user_id = ? ORDER BY o.name`,
+  )
+    .bind(auth.user.id)
+    .all();
+  return json({ memberships: results }, { headers: { "cache-control": "no-store" } });
+}
