@@ -28,7 +28,8 @@ export const Route = createFileRoute("/login")({
 function LoginPage() {
   const search = Route.useSearch();
   const auth = useAuth();
-  const deniedSession = auth.isAuthenticated; // signed in but refused by the guard above
+  // Signed in but without portal access (the guard above let them stay): sign out at once.
+  const deniedSession = !!auth.user && !hasPortalAccess(auth.user, auth.memberships);
   React.useEffect(() => {
     // SPEC §4: a user without portal access is signed out at once.
     if (deniedSession) void auth.signOut();

@@ -189,3 +189,4 @@ export const mailOutbox = sqliteTable(
   },
   (t) => [index("mail_outbox_to_idx").on(t.to, t.createdAt)],
 );
+export * from "./domain";

@@ -28,6 +28,10 @@ export function LoginForm({
   const [pending, setPending] = React.useState(false);
   const [error, setError] = React.useState<string | null>(initialError ?? null);
   const [fieldErrors, setFieldErrors] = React.useState<{ email?: string; password?: string }>({});
+  // Until hydration the form cannot run its handler; a native submit would put the password in
+  // the URL. So it posts (never GET) and the button waits for the app.
+  const [hydrated, setHydrated] = React.useState(false);
+  React.useEffect(() => setHydrated(true), []);
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -52,7 +56,7 @@ export function LoginForm({
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-busy={pending}>
+    <form method="post" onSubmit={onSubmit} noValidate className="flex flex-col gap-4" aria-busy={pending}>
       {error ? (
         <Alert variant="destructive" role="alert">
           <AlertCircle />
@@ -74,7 +78,7 @@ export function LoginForm({
           Forgot password?
         </Link>
       </div>
-      <Button type="submit" disabled={pending} className="w-full">
+      <Button type="submit" disabled={pending || !hydrated} className="w-full">
         {pending ? <Spinner className="size-4" /> : null}
         {pending ? "Signing in..." : "Sign in"}
       </Button>

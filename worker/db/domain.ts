@@ -1,0 +1,384 @@
+/**
+ * The business domain (DESIGN §4). Every business row carries organization_id; money is integer
+ * minor units with an ISO 4217 currency; instants are UTC epoch ms. Indexes lead with
+ * organization_id because every list and every analytic is tenant-scoped.
+ */
+import { sql } from "drizzle-orm";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { organization } from "./schema";
+
+const timestamps = {
+  createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+};
+const orgId = () =>
+  text("organization_id")
+    .notNull()
+    .references(() => organization.id, { onDelete: "cascade" });
+
+export const invitation = sqliteTable(
+  "invitation",
+  {
+    id: text("id").primaryKey(),
+    organizationId: orgId(),
+    email: text("email").notNull(),
+    role: text("role").notNull(),
+    invitedBy: text("invited_by"),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    acceptedAt: integer("accepted_at", { mode: "timestamp_ms" }),
+    revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+    ...timestamps,
+  },
+  (t) => [
+    index("invitation_org_idx").on(t.organizationId, t.createdAt),
+    check("invitation_role_valid", sql`${t.role} in ('owner','admin','organizer','viewer')`),
+    check("invitation_email_lower", sql`${t.email} = lower(${t.email})`),
+  ],
+);
+
+export const organizationBadge = sqliteTable(
+  "organization_badge",
+  {
+    id: text("id").primaryKey(),
+    organizationId: orgId(),
+    badge: text("badge").notNull(),
+    grantedBy: text("granted_by"),
+    reason: text("reason"),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }),
+    revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+    ...timestamps,
+  },
+  (t) => [
+    index("organization_badge_org_idx").on(t.organizationId, t.badge),
+    check(
+      "organization_badge_known",
+      sql`${t.badge} in ('verified_organization','registered_charity','transparent','top_fundraiser','goal_achiever')`,
+    ),
+  ],
+);
+
+export const campaign = sqliteTable(
+  "campaign",
+  {
+    id: text("id").primaryKey(),
+    organizationId: orgId(),
+    title: text("title").notNull(),
+    slug: text("slug").notNull(),
+    shortDescription: text("short_description"),
+    description: text("description"),
+    coverUrl: text("cover_url"),
+    currency: text("currency").notNull(),
+    goalType: text("goal_type").notNull().default("none"),
+    goalAmountMinor: integer("goal_amount_minor"),
+    goalCount: integer("goal_count"),
+    startAt: integer("start_at", { mode: "timestamp_ms" }),
+    endAt: integer("end_at", { mode: "timestamp_ms" }),
+    acceptAfterEnd: integer("accept_after_end", { mode: "boolean" }).notNull().default(false),
+    completeOnGoal: integer("complete_on_goal", { mode: "boolean" }).notNull().default(false),
+    suggestedAmounts: text("suggested_amounts").notNull().default("[]"),
+    minAmountMinor: integer("min_amount_minor").notNull().default(100),
+    maxAmountMinor: integer("max_amount_minor").notNull().default(99_999_999),
+    allowRecurring: integer("allow_recurring", { mode: "boolean" }).notNull().default(true),
+    visibility: text("visibility").notNull().default("public"),
+    status: text("status").notNull().default("draft"),
+    createdBy: text("created_by"),
+    publishedAt: integer("published_at", { mode: "timestamp_ms" }),
+    archivedAt: integer("archived_at", { mode: "timestamp_ms" }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("campaign_org_slug_unique").on(t.organizationId, t.slug),
+    index("campaign_org_status_idx").on(t.organizationId, t.status, t.createdAt),
+    index("campaign_org_created_idx").on(t.organizationId, t.createdAt),
+    check("campaign_status_valid", sql`${t.status} in ('draft','active','paused','completed','archived')`),
+    check("campaign_goal_type_valid", sql`${t.goalType} in ('none','amount','donations','donors')`),
+    check(
+      "campaign_goal_positive",
+      sql`(${t.goalType} = 'none') or (${t.goalType} = 'amount' and ${t.goalAmountMinor} > 0) or (${t.goalType} in ('donations','donors') and ${t.goalCount} > 0)`,
+    ),
+    check("campaign_title_len", sql`length(${t.title}) between 3 and 128`),
+    check("campaign_currency_len", sql`length(${t.currency}) = 3`),
+    check("campaign_amount_range", sql`${t.minAmountMinor} >= 1 and ${t.maxAmountMinor} >= ${t.minAmountMinor}`),
+    check("campaign_dates", sql`${t.endAt} is null or ${t.startAt} is null or ${t.endAt} > ${t.startAt}`),
+    check("campaign_visibility_valid", sql`${t.visibility} in ('public','unlisted','private')`),
+  ],
+);
+
+/** Old slugs keep redirecting to their campaign. */
+export const campaignSlug = sqliteTable(
+  "campaign_slug",
+  {
+    organizationId: orgId(),
+    slug: text("slug").notNull(),
+    campaignId: text("campaign_id")
+      .notNull()
+      .references(() => campaign.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.slug] })],
+);
+
+export const campaignItem = sqliteTable(
+  "campaign_item",
+  {
+    id: text("id").primaryKey(),
+    organizationId: orgId(),
+    campaignId: text("campaign_id")
+      .notNull()
+      .references(() => campaign.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    description: text("description"),
+    imageUrl: text("image_url"),
+    unitAmountMinor: integer("unit_amount_minor").notNull(),
+    quantityNeeded: integer("quantity_needed"),
+    allowOverfunding: integer("allow_overfunding", { mode: "boolean" }).notNull().default(true),
+    sortOrder: integer("sort_order").notNull().default(0),
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
+    archivedAt: integer("archived_at", { mode: "timestamp_ms" }),
+    ...timestamps,
+  },
+  (t) => [
+    index("campaign_item_campaign_idx").on(t.campaignId, t.sortOrder),
+    check("campaign_item_unit_positive", sql`${t.unitAmountMinor} > 0`),
+    check("campaign_item_quantity_positive", sql`${t.quantityNeeded} is null or ${t.quantityNeeded} > 0`),
+    check("campaign_item_title_len", sql`length(${t.title}) between 1 and 128`),
+  ],
+);
+
+export const donorTier = sqliteTable(
+  "donor_tier",
+  {
+    id: text("id").primaryKey(),
+    organizationId: orgId(),
+    name: text("name").notNull(),
+    basis: text("basis").notNull().default("lifetime"),
+    minMinor: integer("min_minor").notNull(),
+    maxMinor: integer("max_minor"),
+    color: text("color").notNull().default("#64748b"),
+    sortOrder: integer("sort_order").notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    index("donor_tier_org_idx").on(t.organizationId, t.minMinor),
+    check("donor_tier_basis_valid", sql`${t.basis} in ('lifetime','rolling_12m')`),
+    check("donor_tier_range", sql`${t.minMinor} >= 0 and (${t.maxMinor} is null or ${t.maxMinor} > ${t.minMinor})`),
+  ],
+);
+
+export const donor = sqliteTable(
+  "donor",
+  {
+    id: text("id").primaryKey(),
+    organizationId: orgId(),
+    type: text("type").notNull().default("individual"),
+    firstName: text("first_name"),
+    lastName: text("last_name"),
+    company: text("company"),
+    email: text("email"),
+    phone: text("phone"),
+    addressLine1: text("address_line1"),
+    addressLine2: text("address_line2"),
+    city: text("city"),
+    region: text("region"),
+    postalCode: text("postal_code"),
+    country: text("country"),
+    emailOptIn: integer("email_opt_in", { mode: "boolean" }).notNull().default(false),
+    phoneOptIn: integer("phone_opt_in", { mode: "boolean" }).notNull().default(false),
+    mailOptIn: integer("mail_opt_in", { mode: "boolean" }).notNull().default(false),
+    externalId: text("external_id"),
+    anonymizedAt: integer("anonymized_at", { mode: "timestamp_ms" }),
+    mergedIntoId: text("merged_into_id"),
+    tierId: text("tier_id"),
+    previousTierId: text("previous_tier_id"),
+    tierLocked: integer("tier_locked", { mode: "boolean" }).notNull().default(false),
+    lifetimeMinor: integer("lifetime_minor").notNull().default(0),
+    donationCount: integer("donation_count").notNull().default(0),
+    largestGiftMinor: integer("largest_gift_minor").notNull().default(0),
+    firstGiftAt: integer("first_gift_at", { mode: "timestamp_ms" }),
+    lastGiftAt: integer("last_gift_at", { mode: "timestamp_ms" }),
+    createdBy: text("created_by"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("donor_org_email_unique").on(t.organizationId, t.email),
+    index("donor_org_name_idx").on(t.organizationId, t.lastName, t.firstName),
+    index("donor_org_lifetime_idx").on(t.organizationId, t.lifetimeMinor),
+    index("donor_org_last_gift_idx").on(t.organizationId, t.lastGiftAt),
+    index("donor_org_created_idx").on(t.organizationId, t.createdAt),
+    index("donor_org_tier_idx").on(t.organizationId, t.tierId),
+    check("donor_type_valid", sql`${t.type} in ('individual','organization')`),
+    check("donor_email_lower", sql`${t.email} is null or ${t.email} = lower(${t.email})`),
+    check("donor_has_name", sql`${t.anonymizedAt} is not null or coalesce(${t.firstName}, ${t.lastName}, ${t.company}, ${t.email}) is not null`),
+    check("donor_stats_nonneg", sql`${t.lifetimeMinor} >= 0 and ${t.donationCount} >= 0`),
+  ],
+);
+
+export const donorTag = sqliteTable(
+  "donor_tag",
+  {
+    id: text("id").primaryKey(),
+    organizationId: orgId(),
+    name: text("name").notNull(),
+    color: text("color").notNull().default("#0f766e"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("donor_tag_org_name_unique").on(t.organizationId, sql`lower(${t.name})`),
+    check("donor_tag_name_len", sql`length(trim(${t.name})) between 1 and 40`),
+  ],
+);
+
+export const donorTagAssignment = sqliteTable(
+  "donor_tag_assignment",
+  {
+    donorId: text("donor_id")
+      .notNull()
+      .references(() => donor.id, { onDelete: "cascade" }),
+    tagId: text("tag_id")
+      .notNull()
+      .references(() => donorTag.id, { onDelete: "cascade" }),
+    organizationId: orgId(),
+  },
+  (t) => [primaryKey({ columns: [t.donorId, t.tagId] }), index("donor_tag_assignment_tag_idx").on(t.tagId, t.donorId)],
+);
+
+export const donorNote = sqliteTable(
+  "donor_note",
+  {
+    id: text("id").primaryKey(),
+    organizationId: orgId(),
+    donorId: text("donor_id")
+      .notNull()
+      .references(() => donor.id, { onDelete: "cascade" }),
+    authorId: text("author_id"),
+    body: text("body").notNull(),
+    visibility: text("visibility").notNull().default("internal"),
+    pinned: integer("pinned", { mode: "boolean" }).notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [
+    index("donor_note_donor_idx").on(t.donorId, t.createdAt),
+    check("donor_note_body_len", sql`length(${t.body}) between 1 and 5000`),
+    check("donor_note_visibility_valid", sql`${t.visibility} in ('internal','shared')`),
+  ],
+);
+
+export const donation = sqliteTable(
+  "donation",
+  {
+    id: text("id").primaryKey(),
+    organizationId: orgId(),
+    number: integer("number").notNull(),
+    donorId: text("donor_id").references(() => donor.id, { onDelete: "set null" }),
+    campaignId: text("campaign_id").references(() => campaign.id, { onDelete: "set null" }),
+    campaignItemId: text("campaign_item_id").references(() => campaignItem.id, { onDelete: "set null" }),
+    itemQuantity: integer("item_quantity").notNull().default(0),
+    amountMinor: integer("amount_minor").notNull(),
+    feeCoveredMinor: integer("fee_covered_minor").notNull().default(0),
+    processingFeeMinor: integer("processing_fee_minor").notNull().default(0),
+    platformFeeMinor: integer("platform_fee_minor").notNull().default(0),
+    refundedMinor: integer("refunded_minor").notNull().default(0),
+    currency: text("currency").notNull(),
+    status: text("status").notNull().default("pending"),
+    frequency: text("frequency").notNull().default("one_time"),
+    paymentMethod: text("payment_method").notNull().default("card"),
+    gateway: text("gateway"),
+    gatewayTransactionId: text("gateway_transaction_id"),
+    source: text("source").notNull().default("manual"),
+    mode: text("mode").notNull().default("live"),
+    anonymous: integer("anonymous", { mode: "boolean" }).notNull().default(false),
+    message: text("message"),
+    tributeType: text("tribute_type"),
+    tributeName: text("tribute_name"),
+    internalNote: text("internal_note"),
+    donatedAt: integer("donated_at", { mode: "timestamp_ms" }).notNull(),
+    trashedAt: integer("trashed_at", { mode: "timestamp_ms" }),
+    createdBy: text("created_by"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("donation_org_number_unique").on(t.organizationId, t.number),
+    uniqueIndex("donation_gateway_tx_unique").on(t.organizationId, t.gatewayTransactionId),
+    index("donation_org_date_idx").on(t.organizationId, t.donatedAt),
+    index("donation_org_status_date_idx").on(t.organizationId, t.status, t.donatedAt),
+    index("donation_org_amount_idx").on(t.organizationId, t.amountMinor),
+    index("donation_campaign_idx").on(t.campaignId, t.status, t.donatedAt),
+    index("donation_donor_idx").on(t.donorId, t.donatedAt),
+    check("donation_amount_positive", sql`${t.amountMinor} > 0`),
+    check(
+      "donation_money_nonneg",
+      sql`${t.feeCoveredMinor} >= 0 and ${t.processingFeeMinor} >= 0 and ${t.platformFeeMinor} >= 0 and ${t.refundedMinor} >= 0`,
+    ),
+    check("donation_refund_le_amount", sql`${t.refundedMinor} <= ${t.amountMinor}`),
+    check("donation_currency_len", sql`length(${t.currency}) = 3`),
+    check(
+      "donation_status_valid",
+      sql`${t.status} in ('pending','processing','completed','failed','cancelled','abandoned','refunded','partially_refunded','disputed')`,
+    ),
+    check("donation_frequency_valid", sql`${t.frequency} in ('one_time','monthly','quarterly','annually')`),
+    check("donation_mode_valid", sql`${t.mode} in ('live','test')`),
+    check("donation_source_valid", sql`${t.source} in ('manual','online','import','webhook')`),
+    check("donation_item_quantity", sql`${t.itemQuantity} >= 0`),
+  ],
+);
+
+/** Append-only history of every change (DESIGN §4), written in the same batch as the change. */
+export const auditEvent = sqliteTable(
+  "audit_event",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id"),
+    actorId: text("actor_id"),
+    impersonatorId: text("impersonator_id"),
+    action: text("action").notNull(),
+    entityType: text("entity_type").notNull(),
+    entityId: text("entity_id").notNull(),
+    before: text("before"),
+    after: text("after"),
+    reason: text("reason"),
+    ip: text("ip"),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("audit_event_entity_idx").on(t.organizationId, t.entityType, t.entityId, t.at)],
+);
+
+/** Rollups kept in the same batch as each donation change; rebuildable from donations. */
+export const campaignStats = sqliteTable("campaign_stats", {
+  campaignId: text("campaign_id")
+    .primaryKey()
+    .references(() => campaign.id, { onDelete: "cascade" }),
+  organizationId: orgId(),
+  raisedMinor: integer("raised_minor").notNull().default(0),
+  donationCount: integer("donation_count").notNull().default(0),
+  donorCount: integer("donor_count").notNull().default(0),
+  refundedMinor: integer("refunded_minor").notNull().default(0),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+});
+
+export const orgDaily = sqliteTable(
+  "org_daily",
+  {
+    organizationId: orgId(),
+    campaignId: text("campaign_id").notNull().default(""),
+    day: text("day").notNull(),
+    currency: text("currency").notNull(),
+    raisedMinor: integer("raised_minor").notNull().default(0),
+    donationCount: integer("donation_count").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.campaignId, t.day, t.currency] }),
+    index("org_daily_day_idx").on(t.organizationId, t.day),
+  ],
+);
+
+export const orgCounter = sqliteTable(
+  "org_counter",
+  {
+    organizationId: orgId(),
+    name: text("name").notNull(),
+    value: integer("value").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.name] })],
+);
+
+
