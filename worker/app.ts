@@ -6,6 +6,7 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { handleAuthRequest } from "./auth";
 import { handleMyMemberships } from "./auth/memberships";
+import { handleDonationExport } from "./http/export";
 import { applySecurityHeaders, json } from "./http/headers";
 import { handleDevOutbox } from "./mail/outbox";
 import { runScheduled } from "./scheduled";
@@ -35,6 +36,9 @@ async function route(request: Request, env: Env, ctx: ExecutionContext, startFet
   }
   if (path === "/api/organizations/my-memberships") {
     return handleMyMemberships(request, env);
+  }
+  if (path === "/api/export/donations.csv") {
+    return handleDonationExport(request, env);
   }
   if (path === "/api/dev/outbox") {
     return handleDevOutbox(request, env);

@@ -13,8 +13,41 @@ const every15Minutes: Job[] = [
       env.DB.prepare("DELETE FROM rate_limit WHERE window_start < ?").bind(t - 3600_000),
     ]);
   },
+  // Pending donations older than the configured window become abandoned (DESIGN §4).
+  async (env, now) => {
+    const { getConfig } = await import("./config");
+    const cutoff = now.getTime() - getConfig(env).donations.abandonAfterHours * 3600_000;
+    await env.DB.prepare(
+      "UPDATE donation SET status = 'abandoned', updated_at = ? WHERE status = 'pending' AND created_at < ?",
+    )
+      .bind(now.getTime(), cutoff)
+      .run();
+  },
+  // Campaigns past their end date complete unless they accept gifts after the end; goal-reached
+  // campaigns complete when configured.
+  async (env, now) => {
+    const t = now.getTime();
+    await env.DB.prepare(
+      `UPDATE campaign SET status = 'completed', updated_at = ?1
+        WHERE status IN ('active','paused') AND (
+          (end_at IS NOT NULL AND end_at <= ?1 AND accept_after_end = 0)
+          OR (complete_on_goal = 1 AND EXISTS (SELECT 1 FROM campaign_stats s WHERE s.campaign_id = campaign.id AND (
+               (campaign.goal_type = 'amount' AND s.raised_minor >= campaign.goal_amount_minor)
+            OR (campaign.goal_type = 'donations' AND s.donation_count >= campaign.goal_count)
+            OR (campaign.goal_type = 'donors' AND s.donor_count >= campaign.goal_count)))))`,
+    )
+      .bind(t)
+      .run();
+  },
 ];
-const nightly: Job[] = [];
+const nightly: Job[] = [
+  // Rolling-12-month tiers drift with time alone: recompute every organization's tiers.
+  async (env) => {
+    const { tierStatement } = await import("./services/donor-stats");
+    const { results } = await env.DB.prepare("SELECT id FROM organization").all<{ id: string }>();
+    for (const o of results) await tierStatement(env.DB, o.id, null).run();
+  },
+];
 
 export const scheduledJobs = { every15Minutes, nightly };
 

@@ -98,7 +98,10 @@ export const campaign = sqliteTable(
     ),
     check("campaign_title_len", sql`length(${t.title}) between 3 and 128`),
     check("campaign_currency_len", sql`length(${t.currency}) = 3`),
-    check("campaign_amount_range", sql`${t.minAmountMinor} >= 1 and ${t.maxAmountMinor} >= ${t.minAmountMinor}`),
+    check(
+      "campaign_amount_range",
+      sql`${t.minAmountMinor} >= 1 and ${t.maxAmountMinor} >= ${t.minAmountMinor}`,
+    ),
     check("campaign_dates", sql`${t.endAt} is null or ${t.startAt} is null or ${t.endAt} > ${t.startAt}`),
     check("campaign_visibility_valid", sql`${t.visibility} in ('public','unlisted','private')`),
   ],
@@ -161,7 +164,10 @@ export const donorTier = sqliteTable(
   (t) => [
     index("donor_tier_org_idx").on(t.organizationId, t.minMinor),
     check("donor_tier_basis_valid", sql`${t.basis} in ('lifetime','rolling_12m')`),
-    check("donor_tier_range", sql`${t.minMinor} >= 0 and (${t.maxMinor} is null or ${t.maxMinor} > ${t.minMinor})`),
+    check(
+      "donor_tier_range",
+      sql`${t.minMinor} >= 0 and (${t.maxMinor} is null or ${t.maxMinor} > ${t.minMinor})`,
+    ),
   ],
 );
 
@@ -208,7 +214,10 @@ export const donor = sqliteTable(
     index("donor_org_tier_idx").on(t.organizationId, t.tierId),
     check("donor_type_valid", sql`${t.type} in ('individual','organization')`),
     check("donor_email_lower", sql`${t.email} is null or ${t.email} = lower(${t.email})`),
-    check("donor_has_name", sql`${t.anonymizedAt} is not null or coalesce(${t.firstName}, ${t.lastName}, ${t.company}, ${t.email}) is not null`),
+    check(
+      "donor_has_name",
+      sql`${t.anonymizedAt} is not null or coalesce(${t.firstName}, ${t.lastName}, ${t.company}, ${t.email}) is not null`,
+    ),
     check("donor_stats_nonneg", sql`${t.lifetimeMinor} >= 0 and ${t.donationCount} >= 0`),
   ],
 );
@@ -239,7 +248,10 @@ export const donorTagAssignment = sqliteTable(
       .references(() => donorTag.id, { onDelete: "cascade" }),
     organizationId: orgId(),
   },
-  (t) => [primaryKey({ columns: [t.donorId, t.tagId] }), index("donor_tag_assignment_tag_idx").on(t.tagId, t.donorId)],
+  (t) => [
+    primaryKey({ columns: [t.donorId, t.tagId] }),
+    index("donor_tag_assignment_tag_idx").on(t.tagId, t.donorId),
+  ],
 );
 
 export const donorNote = sqliteTable(
@@ -380,5 +392,3 @@ export const orgCounter = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.name] })],
 );
-
-

@@ -1,8 +1,17 @@
 import { router } from "./init";
+import { campaignsRouter } from "./routers/campaigns";
+import { dashboardRouter, donationsRouter } from "./routers/donations";
+import { donorsRouter } from "./routers/donors";
+import { organizationRouter } from "./routers/organization";
 import { systemRouter } from "./routers/system";
 
 export const appRouter = router({
   system: systemRouter,
+  organization: organizationRouter,
+  campaigns: campaignsRouter,
+  donors: donorsRouter,
+  donations: donationsRouter,
+  dashboard: dashboardRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,41 @@
+import { createContext } from "../../worker/trpc/context";
+import { createCallerFactory } from "../../worker/trpc/init";
+import { appRouter } from "../../worker/trpc/router";
+import { CookieJar, setRole, signUp, uniqueEmail } from "../auth/jar";
+import { BASE_URL, testEnv } from "../helpers";
+
+const createCaller = createCallerFactory(appRouter);
+
+export async function callerFor(jar: CookieJar | null) {
+  const request = new Request(`${BASE_URL}/api/trpc`, { headers: jar ? { cookie: jar.header() } : {} });
+  return createCaller(await createContext({ request, env: testEnv, resHeaders: new Headers() }));
+}
+
+let n = 0;
+export async function makeOrg(opts: { timeZone?: string; currency?: string } = {}) {
+  n += 1;
+  const id = `org-${Date.now().toString(36)}-${n}`;
+  const now = Date.now();
+  await testEnv.DB.prepare(
+    "INSERT INTO organization (id, name, slug, default_currency, time_zone, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'active', ?, ?)",
+  )
+    .bind(id, `Org ${n}`, id, opts.currency ?? "USD", opts.timeZone ?? "UTC", now, now)
+    .run();
+  return id;
+}
+
+export async function member(
+  orgId: string,
+  role: "owner" | "admin" | "organizer" | "viewer",
+  platformRole = "user",
+) {
+  const s = await signUp(new CookieJar(), uniqueEmail(role));
+  if (platformRole !== "user") await setRole(s.user.id, platformRole);
+  await testEnv.DB.prepare(
+    "INSERT INTO membership (id, organization_id, user_id, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+  )
+    .bind(`m-${s.user.id}`, orgId, s.user.id, role, Date.now(), Date.now())
+    .run();
+  s.jar.cookies.delete("better-auth.session_data");
+  return { ...s, caller: await callerFor(s.jar) };
+}

@@ -1,0 +1,51 @@
+/** Status machines (DESIGN §4). A refused transition answers 422 with the allowed targets. */
+export const campaignStatuses = ["draft", "active", "paused", "completed", "archived"] as const;
+export type CampaignStatus = (typeof campaignStatuses)[number];
+
+export const campaignTransitions: Record<CampaignStatus, CampaignStatus[]> = {
+  draft: ["active", "archived"],
+  active: ["paused", "completed"],
+  paused: ["active", "completed"],
+  completed: ["archived"],
+  archived: ["draft"],
+};
+
+export const donationStatuses = [
+  "pending",
+  "processing",
+  "completed",
+  "failed",
+  "cancelled",
+  "abandoned",
+  "refunded",
+  "partially_refunded",
+  "disputed",
+] as const;
+export type DonationStatus = (typeof donationStatuses)[number];
+
+export const donationTransitions: Record<DonationStatus, DonationStatus[]> = {
+  pending: ["processing", "completed", "failed", "cancelled", "abandoned"],
+  processing: ["completed", "failed"],
+  failed: ["pending"],
+  completed: ["partially_refunded", "refunded", "disputed", "cancelled"],
+  partially_refunded: ["refunded", "disputed"],
+  disputed: ["completed", "refunded"],
+  refunded: [],
+  cancelled: [],
+  abandoned: [],
+};
+
+/** Cancelling a completed gift is only for manual entries (a processor gift is refunded instead). */
+export function allowedDonationTargets(status: DonationStatus, source: string): DonationStatus[] {
+  const all = donationTransitions[status];
+  return status === "completed" && source !== "manual" ? all.filter((s) => s !== "cancelled") : all;
+}
+
+/** DESIGN §4 "counted donations": completed or partially refunded, live, not trashed; net of refunds. */
+export const COUNTED_STATUSES: DonationStatus[] = ["completed", "partially_refunded"];
+export const COUNTED_SQL = (alias = "donation") =>
+  `${alias}.status IN ('completed','partially_refunded') AND ${alias}.mode = 'live' AND ${alias}.trashed_at IS NULL`;
+
+export function isCounted(d: { status: string; mode: string; trashedAt: number | null }) {
+  return (COUNTED_STATUSES as string[]).includes(d.status) && d.mode === "live" && d.trashedAt === null;
+}

@@ -1,0 +1,80 @@
+/**
+ * One list helper for every server-side table (DESIGN §4 lists): page sizes 10/25/50/100 (default
+ * 25), a whitelisted sort with a stable tiebreak on id, and the total of the filtered set.
+ */
+import { z } from "zod";
+import { defaultConfig } from "../../app.config";
+
+export const pageSchema = {
+  page: z.number().int().min(1).max(100_000).default(1),
+  pageSize: z
+    .number()
+    .int()
+    .refine((n) => defaultConfig.lists.pageSizes.includes(n), "Page size must be 10, 25, 50 or 100")
+    .default(defaultConfig.lists.defaultPageSize),
+  desc: z.boolean().default(true),
+  q: z.string().trim().max(200).optional(),
+};
+
+export interface Where {
+  sql: string[];
+  params: unknown[];
+}
+
+export const where = (): Where => ({ sql: [], params: [] });
+
+export function add(w: Where, clause: string, ...params: unknown[]) {
+  w.sql.push(clause);
+  w.params.push(...params);
+}
+
+export function likeEscape(s: string) {
+  return `%${s.replace(/[\\%_]/g, (c) => `\\${c}`).toLowerCase()}%`;
+}
+
+export async function runList<T>(
+  db: D1Database,
+  opts: {
+    select: string;
+    from: string;
+    where: Where;
+    orderBy: string;
+    desc: boolean;
+    page: number;
+    pageSize: number;
+    totals?: string;
+    /** Stable tiebreak column (qualify it when the FROM joins tables). */
+    tiebreak?: string;
+  },
+): Promise<{
+  rows: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+  totals: Record<string, number> | null;
+}> {
+  const whereSql = opts.where.sql.length ? `WHERE ${opts.where.sql.join(" AND ")}` : "";
+  const dir = opts.desc ? "DESC" : "ASC";
+  const offset = (opts.page - 1) * opts.pageSize;
+  const [rows, count] = await db.batch([
+    db
+      .prepare(
+        `SELECT ${opts.select} FROM ${opts.from} ${whereSql} ORDER BY ${opts.orderBy} ${dir}, ${opts.tiebreak ?? "id"} ${dir} LIMIT ? OFFSET ?`,
+      )
+      .bind(...opts.where.params, opts.pageSize, offset),
+    db
+      .prepare(
+        `SELECT count(*) AS total${opts.totals ? `, ${opts.totals}` : ""} FROM ${opts.from} ${whereSql}`,
+      )
+      .bind(...opts.where.params),
+  ]);
+  const agg = (count?.results[0] ?? { total: 0 }) as Record<string, number>;
+  const { total, ...totals } = agg;
+  return {
+    rows: (rows?.results ?? []) as T[],
+    total: total ?? 0,
+    page: opts.page,
+    pageSize: opts.pageSize,
+    totals: opts.totals ? totals : null,
+  };
+}

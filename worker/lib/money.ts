@@ -1,0 +1,67 @@
+/** Money as integer minor units + ISO 4217 code (DESIGN §4). Never floats in storage. */
+const EXPONENTS: Record<string, number> = {
+  JPY: 0,
+  KRW: 0,
+  VND: 0,
+  CLP: 0,
+  ISK: 0,
+  UGX: 0,
+  KWD: 3,
+  BHD: 3,
+  OMR: 3,
+  JOD: 3,
+  TND: 3,
+};
+
+export const CURRENCIES = [
+  "USD",
+  "EUR",
+  "GBP",
+  "CAD",
+  "AUD",
+  "CHF",
+  "JPY",
+  "KWD",
+  "NZD",
+  "SEK",
+  "NOK",
+  "DKK",
+  "INR",
+  "BRL",
+  "MXN",
+  "ZAR",
+] as const;
+
+export function exponentOf(currency: string): number {
+  return EXPONENTS[currency.toUpperCase()] ?? 2;
+}
+
+/** "12.34" (major units, as typed) → 1234. Refuses more decimals than the currency has. */
+export function toMinor(major: string | number, currency: string): number {
+  const exp = exponentOf(currency);
+  const text = typeof major === "number" ? major.toFixed(exp) : major.trim();
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!m) throw new Error("Not an amount");
+  const frac = m[2] ?? "";
+  if (frac.length > exp) throw new Error(`At most ${exp} decimals for ${currency}`);
+  return Number(m[1]) * 10 ** exp + Number((frac + "0".repeat(exp)).slice(0, exp) || "0");
+}
+
+export function toMajorString(minor: number, currency: string): string {
+  const exp = exponentOf(currency);
+  const sign = minor < 0 ? "-" : "";
+  const abs = Math.abs(minor);
+  if (exp === 0) return `${sign}${abs}`;
+  const s = String(abs).padStart(exp + 1, "0");
+  return `${sign}${s.slice(0, -exp)}.${s.slice(-exp)}`;
+}
+
+export function formatMoney(minor: number, currency: string, locale = "en-US"): string {
+  const exp = exponentOf(currency);
+  return new Intl.NumberFormat(locale, {
+    style: "currency",
+    currency,
+    minimumFractionDigits: exp,
+    maximumFractionDigits: exp,
+  }).format(minor / 10 ** exp);
+}

@@ -1,0 +1,52 @@
+/**
+ * Donor stats and tier, recomputed in SQL in the same batch as the donation change (DESIGN §4).
+ * Tier: the ladder rung whose [min, max) holds the donor's amount on the rung's basis (lifetime or
+ * the last 12 months); a locked tier stays; the previous tier is kept when it changes.
+ */
+import { COUNTED_SQL } from "../domain/status";
+
+export function donorStatsStatements(
+  db: D1Database,
+  organizationId: string,
+  donorIds: string[],
+): D1PreparedStatement[] {
+  const out: D1PreparedStatement[] = [];
+  for (const id of new Set(donorIds.filter(Boolean))) {
+    out.push(
+      db
+        .prepare(
+          `UPDATE donor SET
+             lifetime_minor = (SELECT COALESCE(SUM(d.amount_minor - d.refunded_minor), 0) FROM donation d WHERE d.donor_id = ?1 AND ${COUNTED_SQL("d")}),
+             donation_count = (SELECT COUNT(*) FROM donation d WHERE d.donor_id = ?1 AND ${COUNTED_SQL("d")}),
+             largest_gift_minor = (SELECT COALESCE(MAX(d.amount_minor - d.refunded_minor), 0) FROM donation d WHERE d.donor_id = ?1 AND ${COUNTED_SQL("d")}),
+             first_gift_at = (SELECT MIN(d.donated_at) FROM donation d WHERE d.donor_id = ?1 AND ${COUNTED_SQL("d")}),
+             last_gift_at = (SELECT MAX(d.donated_at) FROM donation d WHERE d.donor_id = ?1 AND ${COUNTED_SQL("d")}),
+             updated_at = ?3
+           WHERE id = ?1 AND organization_id = ?2`,
+        )
+        .bind(id, organizationId, Date.now()),
+    );
+    out.push(tierStatement(db, organizationId, id));
+  }
+  return out;
+}
+
+const NEW_TIER = `(SELECT t.id FROM donor_tier t WHERE t.organization_id = donor.organization_id AND t.min_minor <=
+    CASE t.basis WHEN 'lifetime' THEN donor.lifetime_minor ELSE
+      (SELECT COALESCE(SUM(d.amount_minor - d.refunded_minor), 0) FROM donation d WHERE d.donor_id = donor.id AND ${COUNTED_SQL("d")} AND d.donated_at >= ?3) END
+    AND (t.max_minor IS NULL OR t.max_minor >
+    CASE t.basis WHEN 'lifetime' THEN donor.lifetime_minor ELSE
+      (SELECT COALESCE(SUM(d.amount_minor - d.refunded_minor), 0) FROM donation d WHERE d.donor_id = donor.id AND ${COUNTED_SQL("d")} AND d.donated_at >= ?3) END)
+    ORDER BY t.min_minor DESC LIMIT 1)`;
+
+export function tierStatement(db: D1Database, organizationId: string, donorId: string | null) {
+  const since = Date.now() - 365 * 86400_000;
+  return db
+    .prepare(
+      `UPDATE donor SET
+         previous_tier_id = CASE WHEN ${NEW_TIER} IS NOT tier_id THEN tier_id ELSE previous_tier_id END,
+         tier_id = ${NEW_TIER}
+       WHERE organization_id = ?1 AND tier_locked = 0 AND (?2 IS NULL OR id = ?2)`,
+    )
+    .bind(organizationId, donorId, since);
+}

@@ -1,0 +1,134 @@
+/**
+ * Analytics rollups, maintained in the same D1 batch as every donation change (DESIGN §4): deltas
+ * into org_daily (org × campaign × local day × currency) and a recount of the campaign's stats row.
+ * `rebuildRollups` recomputes everything from donations; tests prove both agree.
+ */
+import { COUNTED_SQL, isCounted } from "../domain/status";
+import { localDay } from "../lib/time";
+
+export interface DonationFacts {
+  organizationId: string;
+  campaignId: string | null;
+  donorId: string | null;
+  status: string;
+  mode: string;
+  trashedAt: number | null;
+  amountMinor: number;
+  refundedMinor: number;
+  currency: string;
+  donatedAt: number;
+}
+
+function contribution(f: DonationFacts | null, timeZone: string) {
+  if (!f || !isCounted(f)) return null;
+  return {
+    key: `${f.campaignId ?? ""}|${localDay(f.donatedAt, timeZone)}|${f.currency}`,
+    campaignId: f.campaignId ?? "",
+    day: localDay(f.donatedAt, timeZone),
+    currency: f.currency,
+    amount: f.amountMinor - f.refundedMinor,
+  };
+}
+
+export function rollupStatements(
+  db: D1Database,
+  before: DonationFacts | null,
+  after: DonationFacts | null,
+  timeZone: string,
+): D1PreparedStatement[] {
+  const org = (after ?? before)?.organizationId;
+  if (!org) return [];
+  const b = contribution(before, timeZone);
+  const a = contribution(after, timeZone);
+  const deltas = new Map<
+    string,
+    { campaignId: string; day: string; currency: string; amount: number; count: number }
+  >();
+  for (const [c, sign] of [
+    [b, -1],
+    [a, 1],
+  ] as const) {
+    if (!c) continue;
+    const d = deltas.get(c.key) ?? {
+      campaignId: c.campaignId,
+      day: c.day,
+      currency: c.currency,
+      amount: 0,
+      count: 0,
+    };
+    d.amount += sign * c.amount;
+    d.count += sign;
+    deltas.set(c.key, d);
+  }
+  const stmts: D1PreparedStatement[] = [];
+  for (const d of deltas.values()) {
+    if (d.amount === 0 && d.count === 0) continue;
+    stmts.push(
+      db
+        .prepare(
+          `INSERT INTO org_daily (organization_id, campaign_id, day, currency, raised_minor, donation_count) VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT (organization_id, campaign_id, day, currency) DO UPDATE SET
+             raised_minor = raised_minor + excluded.raised_minor, donation_count = donation_count + excluded.donation_count`,
+        )
+        .bind(org, d.campaignId, d.day, d.currency, d.amount, d.count),
+    );
+  }
+  const campaigns = new Set([before?.campaignId, after?.campaignId].filter((c): c is string => !!c));
+  for (const c of campaigns) stmts.push(campaignStatsStatement(db, org, c));
+  return stmts;
+}
+
+export function campaignStatsStatement(db: D1Database, org: string, campaignId: string) {
+  return db
+    .prepare(
+      `INSERT INTO campaign_stats (campaign_id, organization_id, raised_minor, donation_count, donor_count, refunded_minor, updated_at)
+       SELECT ?1, ?2,
+         COALESCE(SUM(CASE WHEN ${COUNTED_SQL("d")} THEN d.amount_minor - d.refunded_minor END), 0),
+         COUNT(CASE WHEN ${COUNTED_SQL("d")} THEN 1 END),
+         COUNT(DISTINCT CASE WHEN ${COUNTED_SQL("d")} THEN d.donor_id END),
+         COALESCE(SUM(CASE WHEN d.mode = 'live' AND d.trashed_at IS NULL THEN d.refunded_minor END), 0),
+         ?3
+       FROM donation d WHERE d.campaign_id = ?1
+       ON CONFLICT (campaign_id) DO UPDATE SET raised_minor = excluded.raised_minor, donation_count = excluded.donation_count,
+         donor_count = excluded.donor_count, refunded_minor = excluded.refunded_minor, updated_at = excluded.updated_at`,
+    )
+    .bind(campaignId, org, Date.now());
+}
+
+/** Brute-force rebuild of one organization's rollups from its donations. */
+export async function rebuildRollups(db: D1Database, organizationId: string, timeZone: string) {
+  const { results } = await db
+    .prepare(
+      `SELECT campaign_id AS campaignId, donated_at AS donatedAt, currency, amount_minor - refunded_minor AS amount
+         FROM donation d WHERE d.organization_id = ? AND ${COUNTED_SQL("d")}`,
+    )
+    .bind(organizationId)
+    .all<{ campaignId: string | null; donatedAt: number; currency: string; amount: number }>();
+  const buckets = new Map<string, [string, string, string, number, number]>();
+  for (const r of results) {
+    const day = localDay(r.donatedAt, timeZone);
+    const key = `${r.campaignId ?? ""}|${day}|${r.currency}`;
+    const cur = buckets.get(key) ?? [r.campaignId ?? "", day, r.currency, 0, 0];
+    cur[3] += r.amount;
+    cur[4] += 1;
+    buckets.set(key, cur);
+  }
+  const stmts: D1PreparedStatement[] = [
+    db.prepare("DELETE FROM org_daily WHERE organization_id = ?").bind(organizationId),
+  ];
+  for (const [c, day, cur, amount, count] of buckets.values()) {
+    stmts.push(
+      db
+        .prepare(
+          "INSERT INTO org_daily (organization_id, campaign_id, day, currency, raised_minor, donation_count) VALUES (?, ?, ?, ?, ?, ?)",
+        )
+        .bind(organizationId, c, day, cur, amount, count),
+    );
+  }
+  const { results: campaigns } = await db
+    .prepare("SELECT id FROM campaign WHERE organization_id = ?")
+    .bind(organizationId)
+    .all<{ id: string }>();
+  for (const c of campaigns) stmts.push(campaignStatsStatement(db, organizationId, c.id));
+  for (let i = 0; i < stmts.length; i += 500) await db.batch(stmts.slice(i, i + 500));
+}

@@ -1,0 +1,748 @@
+import { z } from "zod";
+import { generateId } from "../../auth/crypto";
+import { type CampaignStatus, COUNTED_SQL, campaignStatuses, campaignTransitions } from "../../domain/status";
+import { auditStatement } from "../../lib/audit";
+import { add, likeEscape, pageSchema, runList, where } from "../../lib/list";
+import { CURRENCIES } from "../../lib/money";
+import { addDays, localDay, startOfLocalDay } from "../../lib/time";
+import { fail, orgProcedure, publicProcedure, router } from "../init";
+
+export interface CampaignRow {
+  id: string;
+  organization_id: string;
+  title: string;
+  slug: string;
+  short_description: string | null;
+  description: string | null;
+  cover_url: string | null;
+  currency: string;
+  goal_type: "none" | "amount" | "donations" | "donors";
+  goal_amount_minor: number | null;
+  goal_count: number | null;
+  start_at: number | null;
+  end_at: number | null;
+  accept_after_end: number;
+  complete_on_goal: number;
+  suggested_amounts: string;
+  min_amount_minor: number;
+  max_amount_minor: number;
+  visibility: string;
+  status: CampaignStatus;
+  created_at: number;
+  updated_at: number;
+  raised_minor?: number;
+  donation_count?: number;
+  donor_count?: number;
+}
+
+const slugify = (s: string) =>
+  s
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60) || "campaign";
+
+/** The one campaign schema shared by the form and the API (DESIGN §5.3). */
+export const campaignInput = z
+  .object({
+    title: z.string().trim().min(3, "At least 3 characters").max(128, "At most 128 characters"),
+    slug: z
+      .string()
+      .trim()
+      .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "Lower-case letters, digits and dashes")
+      .max(60)
+      .optional(),
+    shortDescription: z.string().trim().max(120, "At most 120 characters").optional().nullable(),
+    description: z.string().trim().max(20_000).optional().nullable(),
+    coverUrl: z.url().optional().nullable(),
+    currency: z.enum(CURRENCIES),
+    goalType: z.enum(["none", "amount", "donations", "donors"]).default("none"),
+    goalAmountMinor: z.number().int().positive().max(99_999_999_999).optional().nullable(),
+    goalCount: z.number().int().positive().max(10_000_000).optional().nullable(),
+    startAt: z.number().int().optional().nullable(),
+    endAt: z.number().int().optional().nullable(),
+    acceptAfterEnd: z.boolean().default(false),
+    completeOnGoal: z.boolean().default(false),
+    suggestedAmounts: z.array(z.number().int().positive()).max(8).default([]),
+    minAmountMinor: z.number().int().min(100, "At least 1.00").default(100),
+    maxAmountMinor: z.number().int().max(99_999_999, "At most 999,999.99").default(99_999_999),
+    visibility: z.enum(["public", "unlisted", "private"]).default("public"),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.goalType === "amount" && !v.goalAmountMinor)
+      ctx.addIssue({ code: "custom", path: ["goalAmountMinor"], message: "Enter the goal amount" });
+    if ((v.goalType === "donations" || v.goalType === "donors") && !v.goalCount)
+      ctx.addIssue({ code: "custom", path: ["goalCount"], message: "Enter the goal" });
+    if (v.startAt && v.endAt && v.endAt <= v.startAt)
+      ctx.addIssue({ code: "custom", path: ["endAt"], message: "End must be after start" });
+    if (v.maxAmountMinor < v.minAmountMinor)
+      ctx.addIssue({ code: "custom", path: ["maxAmountMinor"], message: "Below the minimum" });
+  });
+
+function phaseOf(c: CampaignRow, now = Date.now()) {
+  if (c.start_at && c.start_at > now) return "scheduled";
+  if (c.end_at && c.end_at <= now) return "ended";
+  const progress = goalProgress(c);
+  if (progress !== null && progress >= 1) return "goal_reached";
+  return "live";
+}
+
+function goalProgress(c: CampaignRow): number | null {
+  const raised = c.raised_minor ?? 0;
+  if (c.goal_type === "amount" && c.goal_amount_minor) return raised / c.goal_amount_minor;
+  if (c.goal_type === "donations" && c.goal_count) return (c.donation_count ?? 0) / c.goal_count;
+  if (c.goal_type === "donors" && c.goal_count) return (c.donor_count ?? 0) / c.goal_count;
+  return null;
+}
+
+export function presentCampaign(c: CampaignRow) {
+  return {
+    id: c.id,
+    title: c.title,
+    slug: c.slug,
+    shortDescription: c.short_description,
+    description: c.description,
+    coverUrl: c.cover_url,
+    currency: c.currency,
+    goalType: c.goal_type,
+    goalAmountMinor: c.goal_amount_minor,
+    goalCount: c.goal_count,
+    startAt: c.start_at,
+    endAt: c.end_at,
+    acceptAfterEnd: !!c.accept_after_end,
+    completeOnGoal: !!c.complete_on_goal,
+    suggestedAmounts: JSON.parse(c.suggested_amounts || "[]") as number[],
+    minAmountMinor: c.min_amount_minor,
+    maxAmountMinor: c.max_amount_minor,
+    visibility: c.visibility,
+    status: c.status,
+    phase: phaseOf(c),
+    allowedTransitions: campaignTransitions[c.status],
+    raisedMinor: c.raised_minor ?? 0,
+    donationCount: c.donation_count ?? 0,
+    donorCount: c.donor_count ?? 0,
+    goalProgress: goalProgress(c),
+    createdAt: c.created_at,
+    updatedAt: c.updated_at,
+  };
+}
+
+const SELECT = `c.*, COALESCE(s.raised_minor, 0) AS raised_minor, COALESCE(s.donation_count, 0) AS donation_count, COALESCE(s.donor_count, 0) AS donor_count`;
+const FROM = "campaign c LEFT JOIN campaign_stats s ON s.campaign_id = c.id";
+
+async function loadCampaign(db: D1Database, orgId: string, id: string) {
+  const row = await db
+    .prepare(`SELECT ${SELECT} FROM ${FROM} WHERE c.organization_id = ? AND c.id = ?`)
+    .bind(orgId, id)
+    .first<CampaignRow>();
+  if (!row) fail("NOT_FOUND", "Campaign not found");
+  return row;
+}
+
+const sorts = {
+  created: "c.created_at",
+  title: "c.title",
+  raised: "raised_minor",
+  donors: "donor_count",
+  donations: "donation_count",
+  endDate: "c.end_at",
+} as const;
+
+async function transition(
+  ctx: Parameters<Parameters<ReturnType<typeof orgProcedure>["mutation"]>[0]>[0]["ctx"],
+  id: string,
+  to: CampaignStatus,
+  action: string,
+) {
+  const c = await loadCampaign(ctx.env.DB, ctx.org.id, id);
+  const allowed = campaignTransitions[c.status];
+  if (!allowed.includes(to)) {
+    fail("UNPROCESSABLE_CONTENT", `A ${c.status} campaign cannot become ${to}`, { from: c.status, allowed });
+  }
+  const now = Date.now();
+  const res = await ctx.env.DB.batch([
+    ctx.env.DB.prepare(
+      `UPDATE campaign SET status = ?, updated_at = ?, published_at = CASE WHEN ? = 'active' AND published_at IS NULL THEN ? ELSE published_at END,
+           archived_at = CASE WHEN ? = 'archived' THEN ? WHEN ? = 'draft' THEN NULL ELSE archived_at END
+         WHERE id = ? AND organization_id = ? AND status = ?`,
+    ).bind(to, now, to, now, to, now, to, id, ctx.org.id, c.status),
+    auditStatement(ctx, {
+      action: `campaign.${action}`,
+      entityType: "campaign",
+      entityId: id,
+      before: { status: c.status },
+      after: { status: to },
+    }),
+  ]);
+  // Guarded by the old status: a concurrent change makes this a no-op, not a silent overwrite.
+  if (!res[0]?.meta.changes) fail("CONFLICT", "The campaign changed meanwhile; reload and try again");
+  return presentCampaign(await loadCampaign(ctx.env.DB, ctx.org.id, id));
+}
+
+const idInput = z.object({ id: z.string().min(1) });
+
+export const campaignsRouter = router({
+  list: orgProcedure({ campaign: ["view"] })
+    .input(
+      z.object({
+        ...pageSchema,
+        sort: z.enum(Object.keys(sorts) as [keyof typeof sorts]).default("created"),
+        status: z.array(z.enum(campaignStatuses)).optional(),
+        goalReached: z.boolean().optional(),
+      }),
+    )
+    .query(async ({ ctx, input }) => {
+      const w = where();
+      add(w, "c.organization_id = ?", ctx.org.id);
+      if (input.status?.length)
+        add(w, `c.status IN (${input.status.map(() => "?").join(",")})`, ...input.status);
+      if (input.q)
+        add(
+          w,
+          "(lower(c.title) LIKE ? ESCAPE '\\' OR c.slug LIKE ? ESCAPE '\\')",
+          likeEscape(input.q),
+          likeEscape(input.q),
+        );
+      if (input.goalReached !== undefined) {
+        const reached = `(c.goal_type = 'amount' AND COALESCE(s.raised_minor,0) >= c.goal_amount_minor) OR (c.goal_type = 'donations' AND COALESCE(s.donation_count,0) >= c.goal_count) OR (c.goal_type = 'donors' AND COALESCE(s.donor_count,0) >= c.goal_count)`;
+        add(w, input.goalReached ? `(${reached})` : `NOT (${reached})`);
+      }
+      const res = await runList<CampaignRow>(ctx.env.DB, {
+        select: SELECT,
+        from: FROM,
+        where: w,
+        orderBy: sorts[input.sort],
+        desc: input.desc,
+        page: input.page,
+        pageSize: input.pageSize,
+        tiebreak: "c.id",
+      });
+      return { ...res, rows: res.rows.map(presentCampaign) };
+    }),
+
+  byId: orgProcedure({ campaign: ["view"] })
+    .input(idInput)
+    .query(async ({ ctx, input }) => presentCampaign(await loadCampaign(ctx.env.DB, ctx.org.id, input.id))),
+
+  create: orgProcedure({ campaign: ["create"] })
+    .input(campaignInput)
+    .mutation(async ({ ctx, input }) => {
+      const id = generateId();
+      const slug = input.slug ?? slugify(input.title);
+      const taken = await ctx.env.DB.batch([
+        ctx.env.DB.prepare("SELECT 1 FROM campaign WHERE organization_id = ? AND slug = ?").bind(
+          ctx.org.id,
+          slug,
+        ),
+        ctx.env.DB.prepare("SELECT 1 FROM campaign_slug WHERE organization_id = ? AND slug = ?").bind(
+          ctx.org.id,
+          slug,
+        ),
+      ]);
+      if (taken.some((r) => r.results.length))
+        fail("CONFLICT", "This slug is already used by another campaign", { field: "slug" });
+      const now = Date.now();
+      await ctx.env.DB.batch([
+        ctx.env.DB.prepare(
+          `INSERT INTO campaign (id, organization_id, title, slug, short_description, description, cover_url, currency, goal_type, goal_amount_minor, goal_count,
+               start_at, end_at, accept_after_end, complete_on_goal, suggested_amounts, min_amount_minor, max_amount_minor, allow_recurring, visibility, status, created_by, created_at, updated_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, 'draft', ?, ?, ?)`,
+        ).bind(
+          id,
+          ctx.org.id,
+          input.title,
+          slug,
+          input.shortDescription ?? null,
+          input.description ?? null,
+          input.coverUrl ?? null,
+          input.currency,
+          input.goalType,
+          input.goalType === "amount" ? input.goalAmountMinor : null,
+          input.goalType === "donations" || input.goalType === "donors" ? input.goalCount : null,
+          input.startAt ?? null,
+          input.endAt ?? null,
+          input.acceptAfterEnd ? 1 : 0,
+          input.completeOnGoal ? 1 : 0,
+          JSON.stringify(input.suggestedAmounts),
+          input.minAmountMinor,
+          input.maxAmountMinor,
+          input.visibility,
+          ctx.user.id,
+          now,
+          now,
+        ),
+        auditStatement(ctx, {
+          action: "campaign.create",
+          entityType: "campaign",
+          entityId: id,
+          after: { ...input, slug },
+        }),
+      ]);
+      return presentCampaign(await loadCampaign(ctx.env.DB, ctx.org.id, id));
+    }),
+
+  update: orgProcedure({ campaign: ["update"] })
+    .input(z.object({ id: z.string().min(1), data: campaignInput }))
+    .mutation(async ({ ctx, input }) => {
+      const before = await loadCampaign(ctx.env.DB, ctx.org.id, input.id);
+      const d = input.data;
+      if (d.currency !== before.currency) {
+        const any = await ctx.env.DB.prepare("SELECT 1 FROM donation WHERE campaign_id = ? LIMIT 1")
+          .bind(input.id)
+          .first();
+        if (any)
+          fail("UNPROCESSABLE_CONTENT", "The currency cannot change once the campaign has donations", {
+            field: "currency",
+          });
+      }
+      const slug = d.slug ?? before.slug;
+      const stmts: D1PreparedStatement[] = [];
+      if (slug !== before.slug) {
+        const taken = await ctx.env.DB.prepare(
+          "SELECT 1 FROM campaign WHERE organization_id = ?1 AND slug = ?2 AND id != ?3 UNION SELECT 1 FROM campaign_slug WHERE organization_id = ?1 AND slug = ?2 AND campaign_id != ?3",
+        )
+          .bind(ctx.org.id, slug, input.id)
+          .first();
+        if (taken) fail("CONFLICT", "This slug is already used by another campaign", { field: "slug" });
+        stmts.push(
+          ctx.env.DB.prepare(
+            "INSERT OR REPLACE INTO campaign_slug (organization_id, slug, campaign_id, created_at) VALUES (?, ?, ?, ?)",
+          ).bind(ctx.org.id, before.slug, input.id, Date.now()),
+          ctx.env.DB.prepare("DELETE FROM campaign_slug WHERE organization_id = ? AND slug = ?").bind(
+            ctx.org.id,
+            slug,
+          ),
+        );
+      }
+      stmts.push(
+        ctx.env.DB.prepare(
+          `UPDATE campaign SET title = ?, slug = ?, short_description = ?, description = ?, cover_url = ?, currency = ?, goal_type = ?, goal_amount_minor = ?, goal_count = ?,
+               start_at = ?, end_at = ?, accept_after_end = ?, complete_on_goal = ?, suggested_amounts = ?, min_amount_minor = ?, max_amount_minor = ?, visibility = ?, updated_at = ?
+             WHERE id = ? AND organization_id = ?`,
+        ).bind(
+          d.title,
+          slug,
+          d.shortDescription ?? null,
+          d.description ?? null,
+          d.coverUrl ?? null,
+          d.currency,
+          d.goalType,
+          d.goalType === "amount" ? d.goalAmountMinor : null,
+          d.goalType === "donations" || d.goalType === "donors" ? d.goalCount : null,
+          d.startAt ?? null,
+          d.endAt ?? null,
+          d.acceptAfterEnd ? 1 : 0,
+          d.completeOnGoal ? 1 : 0,
+          JSON.stringify(d.suggestedAmounts),
+          d.minAmountMinor,
+          d.maxAmountMinor,
+          d.visibility,
+          Date.now(),
+          input.id,
+          ctx.org.id,
+        ),
+        auditStatement(ctx, {
+          action: "campaign.update",
+          entityType: "campaign",
+          entityId: input.id,
+          before: presentCampaign(before),
+          after: d,
+        }),
+      );
+      await ctx.env.DB.batch(stmts);
+      return presentCampaign(await loadCampaign(ctx.env.DB, ctx.org.id, input.id));
+    }),
+
+  delete: orgProcedure({ campaign: ["delete"] })
+    .input(idInput)
+    .mutation(async ({ ctx, input }) => {
+      const c = await loadCampaign(ctx.env.DB, ctx.org.id, input.id);
+      const any = await ctx.env.DB.prepare("SELECT 1 FROM donation WHERE campaign_id = ? LIMIT 1")
+        .bind(input.id)
+        .first();
+      if (any) {
+        fail(
+          "UNPROCESSABLE_CONTENT",
+          "This campaign has donations and cannot be deleted. Archive it instead.",
+          {
+            allowed: ["archive"],
+          },
+        );
+      }
+      await ctx.env.DB.batch([
+        ctx.env.DB.prepare("DELETE FROM campaign WHERE id = ? AND organization_id = ?").bind(
+          input.id,
+          ctx.org.id,
+        ),
+        auditStatement(ctx, {
+          action: "campaign.delete",
+          entityType: "campaign",
+          entityId: input.id,
+          before: presentCampaign(c),
+        }),
+      ]);
+      return { id: input.id };
+    }),
+
+  /** SPEC's toggleStatus: active ⇄ paused; any other state is refused with what it allows. */
+  toggleStatus: orgProcedure({ campaign: ["update"] })
+    .input(idInput)
+    .mutation(async ({ ctx, input }) => {
+      const c = await loadCampaign(ctx.env.DB, ctx.org.id, input.id);
+      if (c.status !== "active" && c.status !== "paused") {
+        fail(
+          "UNPROCESSABLE_CONTENT",
+          `Only active or paused campaigns can be toggled; this one is ${c.status}`,
+          {
+            from: c.status,
+            allowed: campaignTransitions[c.status],
+          },
+        );
+      }
+      return transition(ctx, input.id, c.status === "active" ? "paused" : "active", "toggle");
+    }),
+
+  setStatus: orgProcedure({ campaign: ["update"] })
+    .input(
+      z.object({
+        id: z.string().min(1),
+        action: z.enum(["publish", "pause", "resume", "complete", "archive", "unarchive"]),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const target: Record<typeof input.action, CampaignStatus> = {
+        publish: "active",
+        pause: "paused",
+        resume: "active",
+        complete: "completed",
+        archive: "archived",
+        unarchive: "draft",
+      };
+      return transition(ctx, input.id, target[input.action], input.action);
+    }),
+
+  items: router({
+    list: orgProcedure({ campaign: ["view"] })
+      .input(z.object({ campaignId: z.string().min(1) }))
+      .query(async ({ ctx, input }) => {
+        await loadCampaign(ctx.env.DB, ctx.org.id, input.campaignId);
+        const { results } = await ctx.env.DB.prepare(
+          `SELECT i.*, COALESCE((SELECT SUM(d.item_quantity) FROM donation d WHERE d.campaign_item_id = i.id AND ${COUNTED_SQL("d")}), 0) AS funded
+             FROM campaign_item i WHERE i.campaign_id = ? AND i.organization_id = ? ORDER BY i.archived_at IS NOT NULL, i.sort_order, i.created_at`,
+        )
+          .bind(input.campaignId, ctx.org.id)
+          .all<Record<string, unknown> & { funded: number; quantity_needed: number | null }>();
+        return results.map((i) => ({
+          id: i.id as string,
+          title: i.title as string,
+          description: i.description as string | null,
+          unitAmountMinor: i.unit_amount_minor as number,
+          quantityNeeded: i.quantity_needed,
+          quantityFunded: i.funded,
+          fullyFunded: i.quantity_needed !== null && i.funded >= i.quantity_needed,
+          allowOverfunding: !!i.allow_overfunding,
+          active: !!i.active,
+          archived: i.archived_at !== null,
+          sortOrder: i.sort_order as number,
+        }));
+      }),
+    create: orgProcedure({ campaign: ["update"] })
+      .input(
+        z.object({
+          campaignId: z.string().min(1),
+          title: z.string().trim().min(1).max(128),
+          description: z.string().trim().max(2000).optional().nullable(),
+          unitAmountMinor: z.number().int().min(100).max(99_999_999),
+          quantityNeeded: z.number().int().positive().optional().nullable(),
+          allowOverfunding: z.boolean().default(true),
+        }),
+      )
+      .mutation(async ({ ctx, input }) => {
+        await loadCampaign(ctx.env.DB, ctx.org.id, input.campaignId);
+        const id = generateId();
+        const now = Date.now();
+        await ctx.env.DB.batch([
+          ctx.env.DB.prepare(
+            `INSERT INTO campaign_item (id, organization_id, campaign_id, title, description, unit_amount_minor, quantity_needed, allow_overfunding, sort_order, active, created_at, updated_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(sort_order), 0) + 1 FROM campaign_item WHERE campaign_id = ?), 1, ?, ?)`,
+          ).bind(
+            id,
+            ctx.org.id,
+            input.campaignId,
+            input.title,
+            input.description ?? null,
+            input.unitAmountMinor,
+            input.quantityNeeded ?? null,
+            input.allowOverfunding ? 1 : 0,
+            input.campaignId,
+            now,
+            now,
+          ),
+          auditStatement(ctx, {
+            action: "campaign_item.create",
+            entityType: "campaign",
+            entityId: input.campaignId,
+            after: input,
+          }),
+        ]);
+        return { id };
+      }),
+    update: orgProcedure({ campaign: ["update"] })
+      .input(
+        z.object({
+          id: z.string().min(1),
+          title: z.string().trim().min(1).max(128).optional(),
+          unitAmountMinor: z.number().int().min(100).max(99_999_999).optional(),
+          quantityNeeded: z.number().int().positive().nullable().optional(),
+          active: z.boolean().optional(),
+          archived: z.boolean().optional(),
+        }),
+      )
+      .mutation(async ({ ctx, input }) => {
+        const item = await ctx.env.DB.prepare(
+          "SELECT * FROM campaign_item WHERE id = ? AND organization_id = ?",
+        )
+          .bind(input.id, ctx.org.id)
+          .first<Record<string, unknown>>();
+        if (!item) fail("NOT_FOUND", "Item not found");
+        await ctx.env.DB.batch([
+          ctx.env.DB.prepare(
+            `UPDATE campaign_item SET title = COALESCE(?, title), unit_amount_minor = COALESCE(?, unit_amount_minor),
+                 quantity_needed = CASE WHEN ? THEN ? ELSE quantity_needed END, active = COALESCE(?, active),
+                 archived_at = CASE WHEN ? IS NULL THEN archived_at WHEN ? THEN ? ELSE NULL END, updated_at = ? WHERE id = ?`,
+          ).bind(
+            input.title ?? null,
+            input.unitAmountMinor ?? null,
+            input.quantityNeeded !== undefined ? 1 : 0,
+            input.quantityNeeded ?? null,
+            input.active === undefined ? null : input.active ? 1 : 0,
+            input.archived === undefined ? null : 1,
+            input.archived ? 1 : 0,
+            Date.now(),
+            Date.now(),
+            input.id,
+          ),
+          auditStatement(ctx, {
+            action: "campaign_item.update",
+            entityType: "campaign",
+            entityId: item.campaign_id as string,
+            before: item,
+            after: input,
+          }),
+        ]);
+        return { id: input.id };
+      }),
+    reorder: orgProcedure({ campaign: ["update"] })
+      .input(z.object({ campaignId: z.string().min(1), ids: z.array(z.string().min(1)).min(1).max(500) }))
+      .mutation(async ({ ctx, input }) => {
+        await loadCampaign(ctx.env.DB, ctx.org.id, input.campaignId);
+        await ctx.env.DB.batch(
+          input.ids.map((id, i) =>
+            ctx.env.DB.prepare(
+              "UPDATE campaign_item SET sort_order = ? WHERE id = ? AND campaign_id = ? AND organization_id = ?",
+            ).bind(i + 1, id, input.campaignId, ctx.org.id),
+          ),
+        );
+        return { ok: true };
+      }),
+  }),
+
+  analytics: orgProcedure({ campaign: ["view"] })
+    .input(z.object({ id: z.string().min(1), days: z.number().int().min(0).max(3650).default(30) }))
+    .query(async ({ ctx, input }) => {
+      const c = await loadCampaign(ctx.env.DB, ctx.org.id, input.id);
+      return campaignAnalytics(ctx.env.DB, ctx.org, c, input.days);
+    }),
+
+  /** The public page: no sign-in, no personal data beyond display names; anonymous donors hidden. */
+  public: publicProcedure
+    .input(z.object({ organizationSlug: z.string().min(1), slug: z.string().min(1) }))
+    .query(async ({ ctx, input }) => {
+      const org = await ctx.env.DB.prepare(
+        "SELECT id, name, slug, logo_url FROM organization WHERE slug = ? AND status = 'active'",
+      )
+        .bind(input.organizationSlug)
+        .first<{ id: string; name: string; slug: string; logo_url: string | null }>();
+      if (!org) fail("NOT_FOUND", "Campaign not found");
+      let row = await ctx.env.DB.prepare(
+        `SELECT ${SELECT} FROM ${FROM} WHERE c.organization_id = ? AND c.slug = ?`,
+      )
+        .bind(org.id, input.slug)
+        .first<CampaignRow>();
+      if (!row) {
+        const old = await ctx.env.DB.prepare(
+          "SELECT campaign_id FROM campaign_slug WHERE organization_id = ? AND slug = ?",
+        )
+          .bind(org.id, input.slug)
+          .first<{ campaign_id: string }>();
+        if (old)
+          row = await ctx.env.DB.prepare(`SELECT ${SELECT} FROM ${FROM} WHERE c.id = ?`)
+            .bind(old.campaign_id)
+            .first<CampaignRow>();
+      }
+      if (!row || row.visibility === "private" || row.status === "draft")
+        fail("NOT_FOUND", "Campaign not found");
+      const { results: recent } = await ctx.env.DB.prepare(
+        `SELECT d.amount_minor AS amount, d.currency, d.donated_at AS at, d.message, d.anonymous,
+                CASE WHEN d.anonymous = 1 THEN NULL ELSE COALESCE(dn.first_name, dn.company) END AS name
+           FROM donation d LEFT JOIN donor dn ON dn.id = d.donor_id
+          WHERE d.campaign_id = ? AND ${COUNTED_SQL("d")} ORDER BY d.donated_at DESC LIMIT 10`,
+      )
+        .bind(row.id)
+        .all<{
+          amount: number;
+          currency: string;
+          at: number;
+          message: string | null;
+          anonymous: number;
+          name: string | null;
+        }>();
+      const { results: badges } = await ctx.env.DB.prepare(
+        "SELECT badge FROM organization_badge WHERE organization_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)",
+      )
+        .bind(org.id, Date.now())
+        .all<{ badge: string }>();
+      const p = presentCampaign(row);
+      return {
+        organization: {
+          name: org.name,
+          slug: org.slug,
+          logoUrl: org.logo_url,
+          badges: badges.map((b) => b.badge),
+        },
+        campaign: {
+          title: p.title,
+          slug: row.slug,
+          shortDescription: p.shortDescription,
+          description: p.description,
+          coverUrl: p.coverUrl,
+          currency: p.currency,
+          goalType: p.goalType,
+          goalAmountMinor: p.goalAmountMinor,
+          goalCount: p.goalCount,
+          raisedMinor: p.raisedMinor,
+          donationCount: p.donationCount,
+          donorCount: p.donorCount,
+          goalProgress: p.goalProgress,
+          closed: row.status === "archived" || row.status === "completed",
+          status: row.status,
+        },
+        recent: recent.map((r) => ({
+          name: r.anonymous ? "Anonymous" : (r.name ?? "A friend"),
+          amountMinor: r.amount,
+          currency: r.currency,
+          at: r.at,
+          message: r.anonymous ? null : r.message,
+        })),
+      };
+    }),
+});
+
+export async function campaignAnalytics(
+  db: D1Database,
+  org: { id: string; timeZone: string },
+  c: CampaignRow,
+  days: number,
+) {
+  const today = localDay(Date.now(), org.timeZone);
+  const from = days > 0 ? addDays(today, -(days - 1)) : null;
+  const prevFrom = days > 0 ? addDays(today, -(2 * days - 1)) : null;
+  const series = await db
+    .prepare(
+      `SELECT day, SUM(raised_minor) AS raised, SUM(donation_count) AS count FROM org_daily
+        WHERE organization_id = ? AND campaign_id = ? AND currency = ? ${from ? "AND day >= ?" : ""} GROUP BY day ORDER BY day`,
+    )
+    .bind(...[org.id, c.id, c.currency, ...(from ? [from] : [])])
+    .all<{ day: string; raised: number; count: number }>();
+  const prev = prevFrom
+    ? await db
+        .prepare(
+          "SELECT COALESCE(SUM(raised_minor),0) AS raised, COALESCE(SUM(donation_count),0) AS count FROM org_daily WHERE organization_id = ? AND campaign_id = ? AND currency = ? AND day >= ? AND day < ?",
+        )
+        .bind(org.id, c.id, c.currency, prevFrom, from)
+        .first<{ raised: number; count: number }>()
+    : null;
+  const sinceMs = from ? startOfLocalDay(from, org.timeZone) : 0;
+  const [amounts, top, recent] = await db.batch([
+    db
+      .prepare(
+        `SELECT amount_minor - refunded_minor AS a, donor_id FROM donation d WHERE d.campaign_id = ? AND ${COUNTED_SQL("d")} AND d.donated_at >= ? ORDER BY a`,
+      )
+      .bind(c.id, sinceMs),
+    db
+      .prepare(
+        `SELECT dn.id, TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')) AS name, dn.company, SUM(d.amount_minor - d.refunded_minor) AS total, COUNT(*) AS gifts
+           FROM donation d JOIN donor dn ON dn.id = d.donor_id WHERE d.campaign_id = ? AND ${COUNTED_SQL("d")} AND d.donated_at >= ?
+          GROUP BY dn.id ORDER BY total DESC LIMIT 5`,
+      )
+      .bind(c.id, sinceMs),
+    db
+      .prepare(
+        `SELECT d.id, d.number, d.amount_minor AS amount, d.currency, d.status, d.donated_at AS at, d.anonymous,
+                TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')) AS name
+           FROM donation d LEFT JOIN donor dn ON dn.id = d.donor_id WHERE d.campaign_id = ? AND d.trashed_at IS NULL ORDER BY d.donated_at DESC LIMIT 10`,
+      )
+      .bind(c.id),
+  ]);
+  const list = (amounts?.results ?? []) as { a: number; donor_id: string | null }[];
+  const raised = list.reduce((s, r) => s + r.a, 0);
+  const median = list.length
+    ? list.length % 2
+      ? (list[(list.length - 1) / 2]?.a ?? 0)
+      : Math.round(((list[list.length / 2 - 1]?.a ?? 0) + (list[list.length / 2]?.a ?? 0)) / 2)
+    : 0;
+  const byDay = new Map(series.results.map((r) => [r.day, r]));
+  const filled: { day: string; raised: number; count: number }[] = [];
+  if (from) {
+    for (let d = from; d <= today; d = addDays(d, 1))
+      filled.push({ day: d, raised: byDay.get(d)?.raised ?? 0, count: byDay.get(d)?.count ?? 0 });
+  } else {
+    filled.push(...series.results);
+  }
+  const change = (now: number, before: number | undefined) =>
+    before === undefined || before === 0 ? null : (now - before) / before;
+  const items = await db
+    .prepare(
+      `SELECT i.id, i.title, i.quantity_needed AS needed, COALESCE(SUM(CASE WHEN ${COUNTED_SQL("d")} THEN d.item_quantity END), 0) AS funded
+         FROM campaign_item i LEFT JOIN donation d ON d.campaign_item_id = i.id WHERE i.campaign_id = ? AND i.archived_at IS NULL GROUP BY i.id ORDER BY i.sort_order`,
+    )
+    .bind(c.id)
+    .all<{ id: string; title: string; needed: number | null; funded: number }>();
+  return {
+    currency: c.currency,
+    raisedMinor: raised,
+    donations: list.length,
+    uniqueDonors: new Set(list.map((r) => r.donor_id).filter(Boolean)).size,
+    averageMinor: list.length ? Math.round(raised / list.length) : 0,
+    medianMinor: median,
+    change: prev ? { raised: change(raised, prev.raised), donations: change(list.length, prev.count) } : null,
+    goal: presentCampaign(c).goalProgress,
+    series: filled,
+    items: items.results,
+    topDonors: (top?.results ?? []) as {
+      id: string;
+      name: string;
+      company: string | null;
+      total: number;
+      gifts: number;
+    }[],
+    recent: (
+      (recent?.results ?? []) as {
+        id: string;
+        number: number;
+        amount: number;
+        currency: string;
+        status: string;
+        at: number;
+        anonymous: number;
+        name: string;
+      }[]
+    ).map((r) => ({
+      ...r,
+      name: r.anonymous ? "Anonymous" : r.name || "Unknown donor",
+    })),
+  };
+}

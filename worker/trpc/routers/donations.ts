@@ -1,0 +1,731 @@
+import { z } from "zod";
+import { generateId } from "../../auth/crypto";
+import {
+  allowedDonationTargets,
+  COUNTED_SQL,
+  type DonationStatus,
+  donationStatuses,
+} from "../../domain/status";
+import { auditStatement } from "../../lib/audit";
+import { add, likeEscape, pageSchema, runList, type Where, where } from "../../lib/list";
+import { CURRENCIES } from "../../lib/money";
+import { addDays, localDay, startOfLocalDay } from "../../lib/time";
+import { donorStatsStatements } from "../../services/donor-stats";
+import { type DonationFacts, rollupStatements } from "../../services/rollups";
+import { fail, orgProcedure, router } from "../init";
+
+export interface DonationRow {
+  id: string;
+  organization_id: string;
+  number: number;
+  donor_id: string | null;
+  campaign_id: string | null;
+  campaign_item_id: string | null;
+  item_quantity: number;
+  amount_minor: number;
+  fee_covered_minor: number;
+  processing_fee_minor: number;
+  platform_fee_minor: number;
+  refunded_minor: number;
+  currency: string;
+  status: DonationStatus;
+  frequency: string;
+  payment_method: string;
+  gateway: string | null;
+  gateway_transaction_id: string | null;
+  source: string;
+  mode: string;
+  anonymous: number;
+  message: string | null;
+  tribute_type: string | null;
+  tribute_name: string | null;
+  internal_note: string | null;
+  donated_at: number;
+  trashed_at: number | null;
+  created_at: number;
+  updated_at: number;
+  donor_name?: string | null;
+  donor_email?: string | null;
+  campaign_title?: string | null;
+}
+
+export const facts = (d: DonationRow): DonationFacts => ({
+  organizationId: d.organization_id,
+  campaignId: d.campaign_id,
+  donorId: d.donor_id,
+  status: d.status,
+  mode: d.mode,
+  trashedAt: d.trashed_at,
+  amountMinor: d.amount_minor,
+  refundedMinor: d.refunded_minor,
+  currency: d.currency,
+  donatedAt: d.donated_at,
+});
+
+export function presentDonation(d: DonationRow) {
+  return {
+    id: d.id,
+    number: d.number,
+    donorId: d.donor_id,
+    donorName: d.donor_name ?? null,
+    donorEmail: d.donor_email ?? null,
+    campaignId: d.campaign_id,
+    campaignTitle: d.campaign_title ?? null,
+    campaignItemId: d.campaign_item_id,
+    itemQuantity: d.item_quantity,
+    amountMinor: d.amount_minor,
+    feeCoveredMinor: d.fee_covered_minor,
+    processingFeeMinor: d.processing_fee_minor,
+    platformFeeMinor: d.platform_fee_minor,
+    refundedMinor: d.refunded_minor,
+    netMinor: d.amount_minor - d.refunded_minor - d.processing_fee_minor - d.platform_fee_minor,
+    currency: d.currency,
+    status: d.status,
+    allowedTransitions: d.trashed_at ? [] : allowedDonationTargets(d.status, d.source),
+    frequency: d.frequency,
+    paymentMethod: d.payment_method,
+    gateway: d.gateway,
+    gatewayTransactionId: d.gateway_transaction_id,
+    source: d.source,
+    mode: d.mode,
+    anonymous: !!d.anonymous,
+    message: d.message,
+    tributeType: d.tribute_type,
+    tributeName: d.tribute_name,
+    internalNote: d.internal_note,
+    donatedAt: d.donated_at,
+    trashed: d.trashed_at !== null,
+    createdAt: d.created_at,
+    updatedAt: d.updated_at,
+  };
+}
+
+export const SELECT = `d.*, CASE WHEN dn.anonymized_at IS NOT NULL THEN 'Anonymized' ELSE TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')) END AS donor_name,
+  dn.email AS donor_email, c.title AS campaign_title`;
+export const FROM =
+  "donation d LEFT JOIN donor dn ON dn.id = d.donor_id LEFT JOIN campaign c ON c.id = d.campaign_id";
+
+async function loadDonation(db: D1Database, orgId: string, id: string) {
+  const row = await db
+    .prepare(`SELECT ${SELECT} FROM ${FROM} WHERE d.organization_id = ? AND d.id = ?`)
+    .bind(orgId, id)
+    .first<DonationRow>();
+  if (!row) fail("NOT_FOUND", "Donation not found");
+  return row;
+}
+
+const sorts = {
+  date: "d.donated_at",
+  amount: "d.amount_minor",
+  status: "d.status",
+  number: "d.number",
+} as const;
+
+export const donationFilters = z.object({
+  status: z.array(z.enum(donationStatuses)).optional(),
+  campaignId: z.string().optional(),
+  donorId: z.string().optional(),
+  from: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
+  to: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
+  minAmountMinor: z.number().int().min(0).optional(),
+  maxAmountMinor: z.number().int().min(0).optional(),
+  currency: z.string().length(3).optional(),
+  paymentMethod: z.string().max(30).optional(),
+  frequency: z.enum(["one_time", "monthly", "quarterly", "annually"]).optional(),
+  mode: z.enum(["live", "test"]).optional(),
+  source: z.string().max(20).optional(),
+  trashed: z.boolean().default(false),
+  q: z.string().trim().max(200).optional(),
+});
+
+export function donationWhere(orgId: string, timeZone: string, f: z.infer<typeof donationFilters>): Where {
+  const w = where();
+  add(w, "d.organization_id = ?", orgId);
+  add(w, f.trashed ? "d.trashed_at IS NOT NULL" : "d.trashed_at IS NULL");
+  if (f.status?.length) add(w, `d.status IN (${f.status.map(() => "?").join(",")})`, ...f.status);
+  if (f.campaignId) add(w, "d.campaign_id = ?", f.campaignId);
+  if (f.donorId) add(w, "d.donor_id = ?", f.donorId);
+  // Date filters are calendar days in the organization's time zone.
+  if (f.from) add(w, "d.donated_at >= ?", startOfLocalDay(f.from, timeZone));
+  if (f.to) add(w, "d.donated_at < ?", startOfLocalDay(addDays(f.to, 1), timeZone));
+  if (f.minAmountMinor !== undefined) add(w, "d.amount_minor >= ?", f.minAmountMinor);
+  if (f.maxAmountMinor !== undefined) add(w, "d.amount_minor <= ?", f.maxAmountMinor);
+  if (f.currency) add(w, "d.currency = ?", f.currency.toUpperCase());
+  if (f.paymentMethod) add(w, "d.payment_method = ?", f.paymentMethod);
+  if (f.frequency) add(w, "d.frequency = ?", f.frequency);
+  if (f.mode) add(w, "d.mode = ?", f.mode);
+  if (f.source) add(w, "d.source = ?", f.source);
+  if (f.q) {
+    const n = Number(f.q.replace(/^#/, ""));
+    if (Number.isInteger(n) && n > 0) add(w, "d.number = ?", n);
+    else {
+      const p = likeEscape(f.q);
+      add(
+        w,
+        "(lower(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')) LIKE ? ESCAPE '\\' OR dn.email LIKE ? ESCAPE '\\' OR d.gateway_transaction_id = ?)",
+        p,
+        p,
+        f.q,
+      );
+    }
+  }
+  return w;
+}
+
+/** Every donation change in one batch: the row, rollups, donor stats and tier, audit. */
+export function changeStatements(
+  ctx: { env: Env; org: { id: string; timeZone: string } },
+  before: DonationRow | null,
+  after: DonationRow | null,
+): D1PreparedStatement[] {
+  const org = ctx.org.id;
+  return [
+    ...rollupStatements(
+      ctx.env.DB,
+      before ? facts(before) : null,
+      after ? facts(after) : null,
+      ctx.org.timeZone,
+    ),
+    ...donorStatsStatements(
+      ctx.env.DB,
+      org,
+      [before?.donor_id, after?.donor_id].filter((x): x is string => !!x),
+    ),
+  ];
+}
+
+const manualInput = z
+  .object({
+    donorId: z.string().min(1).nullable(),
+    campaignId: z.string().min(1).nullable(),
+    campaignItemId: z.string().min(1).nullable().optional(),
+    itemQuantity: z.number().int().min(0).max(10_000).default(0),
+    amountMinor: z.number().int().min(100, "At least 1.00").max(99_999_999, "At most 999,999.99"),
+    currency: z.enum(CURRENCIES),
+    paymentMethod: z.enum(["cash", "check", "bank_transfer", "card", "other"]),
+    status: z.enum(["pending", "completed"]).default("completed"),
+    frequency: z.enum(["one_time", "monthly", "quarterly", "annually"]).default("one_time"),
+    donatedAt: z.number().int(),
+    anonymous: z.boolean().default(false),
+    message: z.string().trim().max(1000).optional().nullable(),
+    tributeType: z.enum(["in_honor", "in_memory"]).optional().nullable(),
+    tributeName: z.string().trim().max(200).optional().nullable(),
+    internalNote: z.string().trim().max(2000).optional().nullable(),
+    mode: z.enum(["live", "test"]).default("live"),
+  })
+  .strict();
+
+export const donationsRouter = router({
+  list: orgProcedure({ donation: ["view"] })
+    .input(
+      donationFilters.extend({
+        ...pageSchema,
+        sort: z.enum(Object.keys(sorts) as [keyof typeof sorts]).default("date"),
+      }),
+    )
+    .query(async ({ ctx, input }) => {
+      const res = await runList<DonationRow>(ctx.env.DB, {
+        select: SELECT,
+        from: FROM,
+        where: donationWhere(ctx.org.id, ctx.org.timeZone, input),
+        orderBy: sorts[input.sort],
+        desc: input.desc,
+        page: input.page,
+        pageSize: input.pageSize,
+        tiebreak: "d.id",
+        totals: `COALESCE(SUM(CASE WHEN ${COUNTED_SQL("d")} THEN d.amount_minor - d.refunded_minor END), 0) AS countedMinor, COUNT(DISTINCT d.currency) AS currencies`,
+      });
+      return { ...res, rows: res.rows.map(presentDonation) };
+    }),
+
+  byId: orgProcedure({ donation: ["view"] })
+    .input(z.object({ id: z.string().min(1) }))
+    .query(async ({ ctx, input }) => presentDonation(await loadDonation(ctx.env.DB, ctx.org.id, input.id))),
+
+  /** Manual/offline gifts (cash, check, bank transfer) by those with donation:create. */
+  create: orgProcedure({ donation: ["create"] })
+    .input(manualInput)
+    .mutation(async ({ ctx, input }) => {
+      const db = ctx.env.DB;
+      if (
+        input.donorId &&
+        !(await db
+          .prepare("SELECT 1 FROM donor WHERE id = ? AND organization_id = ?")
+          .bind(input.donorId, ctx.org.id)
+          .first())
+      )
+        fail("NOT_FOUND", "Donor not found");
+      if (input.campaignId) {
+        const c = await db
+          .prepare("SELECT currency, status FROM campaign WHERE id = ? AND organization_id = ?")
+          .bind(input.campaignId, ctx.org.id)
+          .first<{ currency: string; status: string }>();
+        if (!c) fail("NOT_FOUND", "Campaign not found");
+        if (c.currency !== input.currency)
+          fail("BAD_REQUEST", `This campaign collects ${c.currency}`, { field: "currency" });
+      }
+      if (input.campaignItemId) {
+        const item = await db
+          .prepare("SELECT 1 FROM campaign_item WHERE id = ? AND campaign_id = ? AND organization_id = ?")
+          .bind(input.campaignItemId, input.campaignId, ctx.org.id)
+          .first();
+        if (!item) fail("NOT_FOUND", "Item not found");
+      }
+      if (input.donatedAt > Date.now() + 60_000)
+        fail("BAD_REQUEST", "The gift date cannot be in the future", { field: "donatedAt" });
+      const id = generateId();
+      const now = Date.now();
+      const row: DonationRow = {
+        id,
+        organization_id: ctx.org.id,
+        number: 0,
+        donor_id: input.donorId,
+        campaign_id: input.campaignId,
+        campaign_item_id: input.campaignItemId ?? null,
+        item_quantity: input.campaignItemId ? Math.max(1, input.itemQuantity) : 0,
+        amount_minor: input.amountMinor,
+        fee_covered_minor: 0,
+        processing_fee_minor: 0,
+        platform_fee_minor: 0,
+        refunded_minor: 0,
+        currency: input.currency,
+        status: input.status,
+        frequency: input.frequency,
+        payment_method: input.paymentMethod,
+        gateway: null,
+        gateway_transaction_id: null,
+        source: "manual",
+        mode: input.mode,
+        anonymous: input.anonymous ? 1 : 0,
+        message: input.message ?? null,
+        tribute_type: input.tributeType ?? null,
+        tribute_name: input.tributeName ?? null,
+        internal_note: input.internalNote ?? null,
+        donated_at: input.donatedAt,
+        trashed_at: null,
+        created_at: now,
+        updated_at: now,
+      };
+      await db.batch([
+        db
+          .prepare(
+            "INSERT INTO org_counter (organization_id, name, value) VALUES (?, 'donation', 1) ON CONFLICT DO UPDATE SET value = value + 1",
+          )
+          .bind(ctx.org.id),
+        db
+          .prepare(
+            `INSERT INTO donation (id, organization_id, number, donor_id, campaign_id, campaign_item_id, item_quantity, amount_minor, currency, status, frequency, payment_method, source, mode,
+               anonymous, message, tribute_type, tribute_name, internal_note, donated_at, created_by, created_at, updated_at)
+             VALUES (?, ?, (SELECT value FROM org_counter WHERE organization_id = ? AND name = 'donation'), ?, ?, ?, ?, ?, ?, ?, ?, ?, 'manual', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          )
+          .bind(
+            id,
+            ctx.org.id,
+            ctx.org.id,
+            row.donor_id,
+            row.campaign_id,
+            row.campaign_item_id,
+            row.item_quantity,
+            row.amount_minor,
+            row.currency,
+            row.status,
+            row.frequency,
+            row.payment_method,
+            row.mode,
+            row.anonymous,
+            row.message,
+            row.tribute_type,
+            row.tribute_name,
+            row.internal_note,
+            row.donated_at,
+            ctx.user.id,
+            now,
+            now,
+          ),
+        ...changeStatements(ctx, null, row),
+        auditStatement(ctx, {
+          action: "donation.create",
+          entityType: "donation",
+          entityId: id,
+          after: input,
+        }),
+      ]);
+      return presentDonation(await loadDonation(db, ctx.org.id, id));
+    }),
+
+  update: orgProcedure({ donation: ["update"] })
+    .input(
+      z.object({
+        id: z.string().min(1),
+        data: z
+          .object({
+            message: z.string().trim().max(1000).nullable().optional(),
+            internalNote: z.string().trim().max(2000).nullable().optional(),
+            tributeType: z.enum(["in_honor", "in_memory"]).nullable().optional(),
+            tributeName: z.string().trim().max(200).nullable().optional(),
+            anonymous: z.boolean().optional(),
+            campaignId: z.string().min(1).nullable().optional(),
+            amountMinor: z.number().int().min(100).max(99_999_999).optional(),
+          })
+          .strict(),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const db = ctx.env.DB;
+      const before = await loadDonation(db, ctx.org.id, input.id);
+      const d = input.data;
+      if (d.amountMinor !== undefined && before.source !== "manual")
+        fail("UNPROCESSABLE_CONTENT", "Only manual entries can change their amount", {
+          field: "amountMinor",
+        });
+      if (d.amountMinor !== undefined && d.amountMinor < before.refunded_minor)
+        fail("BAD_REQUEST", "Below the amount already refunded", { field: "amountMinor" });
+      if (d.campaignId) {
+        const c = await db
+          .prepare("SELECT currency FROM campaign WHERE id = ? AND organization_id = ?")
+          .bind(d.campaignId, ctx.org.id)
+          .first<{ currency: string }>();
+        if (!c) fail("NOT_FOUND", "Campaign not found");
+        if (c.currency !== before.currency)
+          fail("BAD_REQUEST", `This campaign collects ${c.currency}`, { field: "campaignId" });
+      }
+      const after: DonationRow = {
+        ...before,
+        message: d.message !== undefined ? d.message : before.message,
+        internal_note: d.internalNote !== undefined ? d.internalNote : before.internal_note,
+        tribute_type: d.tributeType !== undefined ? d.tributeType : before.tribute_type,
+        tribute_name: d.tributeName !== undefined ? d.tributeName : before.tribute_name,
+        anonymous: d.anonymous !== undefined ? (d.anonymous ? 1 : 0) : before.anonymous,
+        campaign_id: d.campaignId !== undefined ? d.campaignId : before.campaign_id,
+        campaign_item_id:
+          d.campaignId !== undefined && d.campaignId !== before.campaign_id ? null : before.campaign_item_id,
+        amount_minor: d.amountMinor ?? before.amount_minor,
+        updated_at: Date.now(),
+      };
+      await db.batch([
+        db
+          .prepare(
+            "UPDATE donation SET message = ?, internal_note = ?, tribute_type = ?, tribute_name = ?, anonymous = ?, campaign_id = ?, campaign_item_id = ?, amount_minor = ?, updated_at = ? WHERE id = ? AND organization_id = ?",
+          )
+          .bind(
+            after.message,
+            after.internal_note,
+            after.tribute_type,
+            after.tribute_name,
+            after.anonymous,
+            after.campaign_id,
+            after.campaign_item_id,
+            after.amount_minor,
+            after.updated_at,
+            before.id,
+            ctx.org.id,
+          ),
+        ...changeStatements(ctx, before, after),
+        auditStatement(ctx, {
+          action: "donation.update",
+          entityType: "donation",
+          entityId: before.id,
+          before: presentDonation(before),
+          after: d,
+        }),
+      ]);
+      return presentDonation(await loadDonation(db, ctx.org.id, before.id));
+    }),
+
+  /** The status machine of DESIGN §4; refused transitions answer 422 with the allowed targets. */
+  updateStatus: orgProcedure({ donation: ["update"] })
+    .input(
+      z.object({
+        id: z.string().min(1),
+        status: z.enum(donationStatuses),
+        refundAmountMinor: z.number().int().positive().optional(),
+        reason: z.string().trim().max(500).optional(),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const db = ctx.env.DB;
+      const before = await loadDonation(db, ctx.org.id, input.id);
+      if (before.trashed_at)
+        fail("UNPROCESSABLE_CONTENT", "Restore the donation from the trash first", { allowed: [] });
+      const allowed = allowedDonationTargets(before.status, before.source);
+      if (!allowed.includes(input.status)) {
+        fail(
+          "UNPROCESSABLE_CONTENT",
+          `A ${before.status.replace("_", " ")} donation cannot become ${input.status.replace("_", " ")}`,
+          { from: before.status, allowed },
+        );
+      }
+      if (["refunded", "partially_refunded", "cancelled"].includes(input.status) && !input.reason) {
+        fail("BAD_REQUEST", "Give a reason", { field: "reason" });
+      }
+      let refunded = before.refunded_minor;
+      if (input.status === "refunded") refunded = before.amount_minor;
+      if (input.status === "partially_refunded") {
+        const amount = input.refundAmountMinor;
+        if (!amount) fail("BAD_REQUEST", "Enter the amount refunded", { field: "refundAmountMinor" });
+        if (refunded + amount >= before.amount_minor)
+          fail("BAD_REQUEST", "That refunds everything: choose Refund instead", {
+            field: "refundAmountMinor",
+          });
+        refunded += amount;
+      }
+      const after: DonationRow = {
+        ...before,
+        status: input.status,
+        refunded_minor: refunded,
+        updated_at: Date.now(),
+      };
+      const res = await db.batch([
+        db
+          .prepare(
+            "UPDATE donation SET status = ?, refunded_minor = ?, updated_at = ? WHERE id = ? AND organization_id = ? AND status = ? AND refunded_minor = ?",
+          )
+          .bind(
+            after.status,
+            after.refunded_minor,
+            after.updated_at,
+            before.id,
+            ctx.org.id,
+            before.status,
+            before.refunded_minor,
+          ),
+        ...changeStatements(ctx, before, after),
+        auditStatement(ctx, {
+          action: "donation.status",
+          entityType: "donation",
+          entityId: before.id,
+          before: { status: before.status, refundedMinor: before.refunded_minor },
+          after: { status: after.status, refundedMinor: refunded },
+          reason: input.reason,
+        }),
+      ]);
+      if (!res[0]?.meta.changes) fail("CONFLICT", "The donation changed meanwhile; reload and try again");
+      return presentDonation(await loadDonation(db, ctx.org.id, before.id));
+    }),
+
+  /** Moves to the trash (restorable); platform admins may delete permanently. */
+  delete: orgProcedure({ donation: ["delete"] })
+    .input(z.object({ id: z.string().min(1), permanent: z.boolean().default(false) }))
+    .mutation(async ({ ctx, input }) => {
+      const db = ctx.env.DB;
+      const before = await loadDonation(db, ctx.org.id, input.id);
+      if (input.permanent) {
+        if (!ctx.org.isPlatformAdmin)
+          fail("FORBIDDEN", "Only platform admins can delete donations permanently");
+        await db.batch([
+          db.prepare("DELETE FROM donation WHERE id = ?").bind(before.id),
+          ...changeStatements(ctx, before, null),
+          auditStatement(ctx, {
+            action: "donation.purge",
+            entityType: "donation",
+            entityId: before.id,
+            before: presentDonation(before),
+          }),
+        ]);
+        return { id: before.id };
+      }
+      if (before.trashed_at) return { id: before.id };
+      const after = { ...before, trashed_at: Date.now() };
+      await db.batch([
+        db
+          .prepare("UPDATE donation SET trashed_at = ?, updated_at = ? WHERE id = ?")
+          .bind(after.trashed_at, after.trashed_at, before.id),
+        ...changeStatements(ctx, before, after),
+        auditStatement(ctx, { action: "donation.trash", entityType: "donation", entityId: before.id }),
+      ]);
+      return { id: before.id };
+    }),
+
+  restore: orgProcedure({ donation: ["delete"] })
+    .input(z.object({ id: z.string().min(1) }))
+    .mutation(async ({ ctx, input }) => {
+      const db = ctx.env.DB;
+      const before = await loadDonation(db, ctx.org.id, input.id);
+      if (!before.trashed_at) return presentDonation(before);
+      const after = { ...before, trashed_at: null };
+      await db.batch([
+        db
+          .prepare("UPDATE donation SET trashed_at = NULL, updated_at = ? WHERE id = ?")
+          .bind(Date.now(), before.id),
+        ...changeStatements(ctx, before, after),
+        auditStatement(ctx, { action: "donation.restore", entityType: "donation", entityId: before.id }),
+      ]);
+      return presentDonation(await loadDonation(db, ctx.org.id, before.id));
+    }),
+
+  history: orgProcedure({ donation: ["view"] })
+    .input(z.object({ entityType: z.enum(["donation", "donor", "campaign"]), entityId: z.string().min(1) }))
+    .query(async ({ ctx, input }) => {
+      const { results } = await ctx.env.DB.prepare(
+        `SELECT a.id, a.action, a.before, a.after, a.reason, a.at, u.name AS actor, iu.name AS impersonator
+           FROM audit_event a LEFT JOIN user u ON u.id = a.actor_id LEFT JOIN user iu ON iu.id = a.impersonator_id
+          WHERE a.organization_id = ? AND a.entity_type = ? AND a.entity_id = ? ORDER BY a.at DESC LIMIT 100`,
+      )
+        .bind(ctx.org.id, input.entityType, input.entityId)
+        .all<{
+          id: string;
+          action: string;
+          before: string | null;
+          after: string | null;
+          reason: string | null;
+          at: number;
+          actor: string | null;
+          impersonator: string | null;
+        }>();
+      return results;
+    }),
+});
+
+/* ------------------------------------------------------------------ dashboard */
+
+export const dashboardRouter = router({
+  summary: orgProcedure({ donation: ["view"] })
+    .input(z.object({ days: z.number().int().min(0).max(3650).default(30) }))
+    .query(async ({ ctx, input }) => {
+      const db = ctx.env.DB;
+      const org = ctx.org;
+      const today = localDay(Date.now(), org.timeZone);
+      const from = input.days > 0 ? addDays(today, -(input.days - 1)) : "0000-01-01";
+      const prevFrom = input.days > 0 ? addDays(today, -(2 * input.days - 1)) : null;
+      const currency = org.defaultCurrency;
+      const fromMs = input.days > 0 ? startOfLocalDay(from, org.timeZone) : 0;
+      const prevMs = prevFrom ? startOfLocalDay(prevFrom, org.timeZone) : 0;
+      const [
+        series,
+        prev,
+        amounts,
+        prevDonors,
+        byStatus,
+        byMethod,
+        topCampaigns,
+        topDonors,
+        recent,
+        retention,
+      ] = await db.batch([
+        db
+          .prepare(
+            "SELECT day, SUM(raised_minor) AS raised, SUM(donation_count) AS count FROM org_daily WHERE organization_id = ? AND currency = ? AND day >= ? GROUP BY day ORDER BY day",
+          )
+          .bind(org.id, currency, from),
+        db
+          .prepare(
+            "SELECT COALESCE(SUM(raised_minor),0) AS raised, COALESCE(SUM(donation_count),0) AS count FROM org_daily WHERE organization_id = ? AND currency = ? AND day >= ? AND day < ?",
+          )
+          .bind(org.id, currency, prevFrom ?? "9999", from),
+        db
+          .prepare(
+            `SELECT d.amount_minor - d.refunded_minor AS a, d.donor_id FROM donation d WHERE d.organization_id = ? AND d.currency = ? AND ${COUNTED_SQL("d")} AND d.donated_at >= ? ORDER BY a`,
+          )
+          .bind(org.id, currency, fromMs),
+        db
+          .prepare(
+            `SELECT COUNT(DISTINCT d.donor_id) AS n FROM donation d WHERE d.organization_id = ? AND ${COUNTED_SQL("d")} AND d.donated_at >= ? AND d.donated_at < ?`,
+          )
+          .bind(org.id, prevMs, fromMs),
+        db
+          .prepare(
+            "SELECT d.status, COUNT(*) AS count, SUM(d.amount_minor) AS amount FROM donation d WHERE d.organization_id = ? AND d.trashed_at IS NULL AND d.mode = 'live' AND d.donated_at >= ? GROUP BY d.status",
+          )
+          .bind(org.id, fromMs),
+        db
+          .prepare(
+            `SELECT d.payment_method AS method, COUNT(*) AS count, SUM(d.amount_minor - d.refunded_minor) AS amount, SUM(CASE WHEN d.frequency = 'one_time' THEN 0 ELSE 1 END) AS recurring FROM donation d WHERE d.organization_id = ? AND ${COUNTED_SQL("d")} AND d.donated_at >= ? GROUP BY d.payment_method ORDER BY amount DESC`,
+          )
+          .bind(org.id, fromMs),
+        db
+          .prepare(
+            "SELECT c.id, c.title, c.currency, SUM(o.raised_minor) AS raised, SUM(o.donation_count) AS count FROM org_daily o JOIN campaign c ON c.id = o.campaign_id WHERE o.organization_id = ? AND o.day >= ? GROUP BY c.id ORDER BY raised DESC LIMIT 5",
+          )
+          .bind(org.id, from),
+        db
+          .prepare(
+            `SELECT dn.id, TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')) AS name, dn.company, SUM(d.amount_minor - d.refunded_minor) AS total, COUNT(*) AS gifts FROM donation d JOIN donor dn ON dn.id = d.donor_id WHERE d.organization_id = ? AND d.currency = ? AND ${COUNTED_SQL("d")} AND d.donated_at >= ? GROUP BY dn.id ORDER BY total DESC LIMIT 5`,
+          )
+          .bind(org.id, currency, fromMs),
+        db
+          .prepare(
+            `SELECT ${SELECT} FROM ${FROM} WHERE d.organization_id = ? AND d.trashed_at IS NULL ORDER BY d.donated_at DESC LIMIT 8`,
+          )
+          .bind(org.id),
+        db
+          .prepare(
+            `SELECT COUNT(*) AS base, SUM(CASE WHEN EXISTS (SELECT 1 FROM donation y WHERE y.donor_id = x.donor_id AND ${COUNTED_SQL("y")} AND y.donated_at >= ?2) THEN 1 ELSE 0 END) AS retained
+               FROM (SELECT DISTINCT d.donor_id FROM donation d WHERE d.organization_id = ?1 AND ${COUNTED_SQL("d")} AND d.donor_id IS NOT NULL AND d.donated_at >= ?3 AND d.donated_at < ?2) x`,
+          )
+          .bind(org.id, Date.now() - 365 * 86400_000, Date.now() - 730 * 86400_000),
+      ]);
+      const list = (amounts?.results ?? []) as { a: number; donor_id: string | null }[];
+      const raised = list.reduce((s, r) => s + r.a, 0);
+      const mid = list.length >> 1;
+      const median = list.length
+        ? list.length % 2
+          ? (list[mid]?.a ?? 0)
+          : Math.round(((list[mid - 1]?.a ?? 0) + (list[mid]?.a ?? 0)) / 2)
+        : 0;
+      const donors = new Set(list.map((r) => r.donor_id).filter(Boolean)).size;
+      const p = prev?.results[0] as { raised: number; count: number } | undefined;
+      const change = (now: number, before: number | undefined) =>
+        !prevFrom || !before ? null : (now - before) / before;
+      const byDay = new Map(
+        ((series?.results ?? []) as { day: string; raised: number; count: number }[]).map((r) => [r.day, r]),
+      );
+      const points: { day: string; raised: number; count: number }[] = [];
+      if (input.days > 0)
+        for (let d = from; d <= today; d = addDays(d, 1))
+          points.push({ day: d, raised: byDay.get(d)?.raised ?? 0, count: byDay.get(d)?.count ?? 0 });
+      else points.push(...byDay.values());
+      const ret = retention?.results[0] as { base: number; retained: number } | undefined;
+      return {
+        currency,
+        days: input.days,
+        from,
+        to: today,
+        raisedMinor: raised,
+        donations: list.length,
+        uniqueDonors: donors,
+        averageMinor: list.length ? Math.round(raised / list.length) : 0,
+        medianMinor: median,
+        change: {
+          raised: change(raised, p?.raised),
+          donations: change(list.length, p?.count),
+          donors: change(donors, (prevDonors?.results[0] as { n: number } | undefined)?.n),
+        },
+        series: points,
+        byStatus: (byStatus?.results ?? []) as { status: string; count: number; amount: number }[],
+        byMethod: (byMethod?.results ?? []) as {
+          method: string;
+          count: number;
+          amount: number;
+          recurring: number;
+        }[],
+        topCampaigns: (topCampaigns?.results ?? []) as {
+          id: string;
+          title: string;
+          currency: string;
+          raised: number;
+          count: number;
+        }[],
+        topDonors: (topDonors?.results ?? []) as {
+          id: string;
+          name: string;
+          company: string | null;
+          total: number;
+          gifts: number;
+        }[],
+        recent: ((recent?.results ?? []) as DonationRow[]).map(presentDonation),
+        retention: {
+          base: ret?.base ?? 0,
+          retained: ret?.retained ?? 0,
+          rate: ret?.base ? (ret.retained ?? 0) / ret.base : null,
+        },
+      };
+    }),
+});
+
+export { donationStatuses };

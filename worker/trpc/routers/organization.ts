@@ -1,0 +1,125 @@
+import { z } from "zod";
+import { auditStatement } from "../../lib/audit";
+import { CURRENCIES } from "../../lib/money";
+import { authedProcedure, fail, orgProcedure, router } from "../init";
+import { listSelectableOrganizations } from "../org";
+
+export const organizationInput = z
+  .object({
+    name: z.string().trim().min(2).max(120),
+    legalName: z.string().trim().max(200).nullable().optional(),
+    type: z.enum(["nonprofit", "charity", "foundation", "community_group", "school", "religious", "other"]),
+    registrationId: z.string().trim().max(60).nullable().optional(),
+    taxId: z.string().trim().max(60).nullable().optional(),
+    country: z.string().trim().length(2).nullable().optional().or(z.literal("")),
+    city: z.string().trim().max(100).nullable().optional(),
+    contactEmail: z
+      .union([z.email(), z.literal("")])
+      .nullable()
+      .optional(),
+    contactPhone: z.string().trim().max(40).nullable().optional(),
+    website: z
+      .union([z.url(), z.literal("")])
+      .nullable()
+      .optional(),
+    mission: z.string().trim().max(500).nullable().optional(),
+    description: z.string().trim().max(5000).nullable().optional(),
+    defaultCurrency: z.enum(CURRENCIES),
+    timeZone: z.string().refine((tz) => {
+      try {
+        new Intl.DateTimeFormat("en", { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, "Unknown time zone"),
+    fiscalYearStartMonth: z.number().int().min(1).max(12),
+  })
+  .strict();
+
+export const organizationRouter = router({
+  /** Organizations the caller can switch between (memberships; all for platform admins). */
+  mine: authedProcedure.query(async ({ ctx }) =>
+    listSelectableOrganizations(ctx.env.DB, ctx.user, ctx.config),
+  ),
+
+  setActive: authedProcedure
+    .input(z.object({ organizationId: z.string().min(1) }))
+    .mutation(async ({ ctx, input }) => {
+      const options = await listSelectableOrganizations(ctx.env.DB, ctx.user, ctx.config);
+      if (!options.some((o) => o.id === input.organizationId)) fail("NOT_FOUND", "Organization not found");
+      await ctx.env.DB.prepare("UPDATE user SET active_organization_id = ? WHERE id = ?")
+        .bind(input.organizationId, ctx.user.id)
+        .run();
+      return { organizationId: input.organizationId };
+    }),
+
+  current: orgProcedure({ organization: ["view"] }).query(async ({ ctx }) => {
+    const o = await ctx.env.DB.prepare("SELECT * FROM organization WHERE id = ?")
+      .bind(ctx.org.id)
+      .first<Record<string, unknown>>();
+    if (!o) fail("NOT_FOUND", "Organization not found");
+    return {
+      id: o.id as string,
+      name: o.name as string,
+      slug: o.slug as string,
+      legalName: o.legal_name as string | null,
+      type: o.type as string,
+      registrationId: o.registration_id as string | null,
+      taxId: o.tax_id as string | null,
+      country: o.country as string | null,
+      city: o.city as string | null,
+      contactEmail: o.contact_email as string | null,
+      contactPhone: o.contact_phone as string | null,
+      website: o.website as string | null,
+      mission: o.mission as string | null,
+      description: o.description as string | null,
+      defaultCurrency: o.default_currency as string,
+      timeZone: o.time_zone as string,
+      fiscalYearStartMonth: o.fiscal_year_start_month as number,
+      status: o.status as string,
+      role: ctx.org.role,
+      canEdit: ctx.org.isPlatformAdmin || ctx.org.role === "owner" || ctx.org.role === "admin",
+    };
+  }),
+
+  update: orgProcedure({ organization: ["update"] })
+    .input(organizationInput)
+    .mutation(async ({ ctx, input }) => {
+      const before = await ctx.env.DB.prepare("SELECT * FROM organization WHERE id = ?")
+        .bind(ctx.org.id)
+        .first();
+      await ctx.env.DB.batch([
+        ctx.env.DB.prepare(
+          `UPDATE organization SET name = ?, legal_name = ?, type = ?, registration_id = ?, tax_id = ?, country = ?, city = ?, contact_email = ?, contact_phone = ?, website = ?,
+               mission = ?, description = ?, default_currency = ?, time_zone = ?, fiscal_year_start_month = ?, updated_at = ? WHERE id = ?`,
+        ).bind(
+          input.name,
+          input.legalName || null,
+          input.type,
+          input.registrationId || null,
+          input.taxId || null,
+          input.country || null,
+          input.city || null,
+          input.contactEmail || null,
+          input.contactPhone || null,
+          input.website || null,
+          input.mission || null,
+          input.description || null,
+          input.defaultCurrency,
+          input.timeZone,
+          input.fiscalYearStartMonth,
+          Date.now(),
+          ctx.org.id,
+        ),
+        auditStatement(ctx, {
+          action: "organization.update",
+          entityType: "organization",
+          entityId: ctx.org.id,
+          before,
+          after: input,
+        }),
+      ]);
+      return { id: ctx.org.id };
+    }),
+});
