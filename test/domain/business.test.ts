@@ -27,7 +27,10 @@ describe("router inventory", () => {
   it("guards every procedure except the public allow-list, and refuses anonymous callers", async () => {
     const PUBLIC = new Set(["system.health", "campaigns.public"]);
     const procedures = Object.entries(
-      appRouter._def.procedures as Record<string, { _def: { meta?: { guard?: string }; type: string } }>,
+      appRouter._def.procedures as unknown as Record<
+        string,
+        { _def: { meta?: { guard?: string }; type: string } }
+      >,
     );
     expect(procedures.length).toBeGreaterThan(30);
     const anon = await callerFor(null);

@@ -391,9 +391,9 @@ export const donorsRouter = router({
       const preview = {
         source: { id: source.id, name: donorName(source) },
         target: { id: target.id, name: donorName(target) },
-        donations: (counts[0]?.results[0] as { n: number }).n,
-        notes: (counts[1]?.results[0] as { n: number }).n,
-        tags: (counts[2]?.results[0] as { n: number }).n,
+        donations: ((counts[0]?.results[0] ?? { n: 0 }) as { n: number }).n,
+        notes: ((counts[1]?.results[0] ?? { n: 0 }) as { n: number }).n,
+        tags: ((counts[2]?.results[0] ?? { n: 0 }) as { n: number }).n,
       };
       if (input.dryRun) return { dryRun: true, ...preview };
       const now = Date.now();
@@ -508,8 +508,10 @@ export const donorsRouter = router({
             `SELECT count(*) AS n FROM donor_tag WHERE organization_id = ? AND id IN (SELECT value FROM json_each(?))`,
           ).bind(ctx.org.id, JSON.stringify(tagIds)),
         ]);
-        if ((donors?.results[0] as { n: number }).n !== donorIds.length) fail("NOT_FOUND", "Donor not found");
-        if ((tags?.results[0] as { n: number }).n !== tagIds.length) fail("NOT_FOUND", "Tag not found");
+        if (((donors?.results[0] ?? { n: 0 }) as { n: number }).n !== donorIds.length)
+          fail("NOT_FOUND", "Donor not found");
+        if (((tags?.results[0] ?? { n: 0 }) as { n: number }).n !== tagIds.length)
+          fail("NOT_FOUND", "Tag not found");
         const stmts: D1PreparedStatement[] = [];
         const dj = JSON.stringify(donorIds);
         const tj = JSON.stringify(tagIds);
