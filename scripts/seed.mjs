@@ -19,10 +19,17 @@ export async function seed({ force = false, quiet = false } = {}) {
   const now = Date.now();
   const orgId = newId();
   const ids = Object.fromEntries(demoUsers.map((u) => [u.key, newId()]));
-  const statements = [
+  const statements = [];
+  if (force) {
+    // --force starts over: organizations cascade to every business row, users to their sessions.
+    for (const table of ["audit_event", "mail_outbox", "verification", "rate_limit", "organization", "user"]) {
+      statements.push(`DELETE FROM ${table};`);
+    }
+  }
+  statements.push(
     `INSERT INTO organization (id, name, slug, legal_name, type, country, city, contact_email, website, mission, default_currency, time_zone, status, created_at, updated_at)
      VALUES (${[orgId, "Harbor Light Foundation", "harbor-light", "Harbor Light Foundation, Inc.", "nonprofit", "US", "Portland", "hello@harborlight.example", "https://harborlight.example", "Warm meals and safe beds for everyone on the waterfront.", "USD", "America/Los_Angeles", "active", now, now].map(sqlString).join(", ")});`,
-  ];
+  );
   for (const u of demoUsers) {
     const id = ids[u.key];
     statements.push(
