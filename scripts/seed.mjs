@@ -22,7 +22,14 @@ export async function seed({ force = false, quiet = false } = {}) {
   const statements = [];
   if (force) {
     // --force starts over: organizations cascade to every business row, users to their sessions.
-    for (const table of ["audit_event", "mail_outbox", "verification", "rate_limit", "organization", "user"]) {
+    for (const table of [
+      "audit_event",
+      "mail_outbox",
+      "verification",
+      "rate_limit",
+      "organization",
+      "user",
+    ]) {
       statements.push(`DELETE FROM ${table};`);
     }
   }

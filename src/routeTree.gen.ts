@@ -14,6 +14,7 @@ import { Route as AuthedRouteImport } from './routes/_authed'
 import { Route as AcceptInvitationRouteImport } from './routes/accept-invitation'
 import { Route as ForgotPasswordRouteImport } from './routes/forgot-password'
 import { Route as LoginRouteImport } from './routes/login'
+import { Route as ResetPasswordRouteImport } from './routes/reset-password'
 import { Route as StatusRouteImport } from './routes/status'
 import { Route as AuthedDashboardRouteImport } from './routes/_authed/dashboard'
 import { Route as AuthedOrganizationRouteImport } from './routes/_authed/organization'
@@ -29,6 +30,7 @@ import { Route as AuthedDonorsCreateRouteImport } from './routes/_authed/donors/
 import { Route as AuthedOrganizationBadgesIndexRouteImport } from './routes/_authed/organization-badges/index'
 import { Route as AuthedOrganizersIndexRouteImport } from './routes/_authed/organizers/index'
 import { Route as AuthedOrganizersCreateRouteImport } from './routes/_authed/organizers/create'
+import { Route as POrgSlugSlugRouteImport } from './routes/p/$orgSlug/$slug'
 import { Route as AuthedCampaignsCampaignIdIndexRouteImport } from './routes/_authed/campaigns/$campaignId/index'
 import { Route as AuthedCampaignsCampaignIdAnalyticsRouteImport } from './routes/_authed/campaigns/$campaignId/analytics'
 import { Route as AuthedCampaignsCampaignIdItemsRouteImport } from './routes/_authed/campaigns/$campaignId/items'
@@ -60,6 +62,11 @@ const ForgotPasswordRoute = ForgotPasswordRouteImport.update({
 const LoginRoute = LoginRouteImport.update({
   id: '/login',
   path: '/login',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ResetPasswordRoute = ResetPasswordRouteImport.update({
+  id: '/reset-password',
+  path: '/reset-password',
   getParentRoute: () => rootRouteImport,
 } as any)
 const StatusRoute = StatusRouteImport.update({
@@ -138,6 +145,11 @@ const AuthedOrganizersCreateRoute = AuthedOrganizersCreateRouteImport.update({
   path: '/organizers/create',
   getParentRoute: () => AuthedRoute,
 } as any)
+const POrgSlugSlugRoute = POrgSlugSlugRouteImport.update({
+  id: '/p/$orgSlug/$slug',
+  path: '/p/$orgSlug/$slug',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const AuthedCampaignsCampaignIdIndexRoute =
   AuthedCampaignsCampaignIdIndexRouteImport.update({
     id: '/campaigns/$campaignId/',
@@ -191,6 +203,7 @@ export interface FileRoutesByFullPath {
   '/accept-invitation': typeof AcceptInvitationRoute
   '/forgot-password': typeof ForgotPasswordRoute
   '/login': typeof LoginRoute
+  '/reset-password': typeof ResetPasswordRoute
   '/status': typeof StatusRoute
   '/dashboard': typeof AuthedDashboardRoute
   '/organization': typeof AuthedOrganizationRoute
@@ -200,6 +213,7 @@ export interface FileRoutesByFullPath {
   '/campaigns/create': typeof AuthedCampaignsCreateRoute
   '/donors/create': typeof AuthedDonorsCreateRoute
   '/organizers/create': typeof AuthedOrganizersCreateRoute
+  '/p/$orgSlug/$slug': typeof POrgSlugSlugRoute
   '/campaigns/': typeof AuthedCampaignsIndexRoute
   '/donations/': typeof AuthedDonationsIndexRoute
   '/donor-tiers/': typeof AuthedDonorTiersIndexRoute
@@ -220,6 +234,7 @@ export interface FileRoutesByTo {
   '/accept-invitation': typeof AcceptInvitationRoute
   '/forgot-password': typeof ForgotPasswordRoute
   '/login': typeof LoginRoute
+  '/reset-password': typeof ResetPasswordRoute
   '/status': typeof StatusRoute
   '/dashboard': typeof AuthedDashboardRoute
   '/organization': typeof AuthedOrganizationRoute
@@ -229,6 +244,7 @@ export interface FileRoutesByTo {
   '/campaigns/create': typeof AuthedCampaignsCreateRoute
   '/donors/create': typeof AuthedDonorsCreateRoute
   '/organizers/create': typeof AuthedOrganizersCreateRoute
+  '/p/$orgSlug/$slug': typeof POrgSlugSlugRoute
   '/campaigns': typeof AuthedCampaignsIndexRoute
   '/donations': typeof AuthedDonationsIndexRoute
   '/donor-tiers': typeof AuthedDonorTiersIndexRoute
@@ -251,6 +267,7 @@ export interface FileRoutesById {
   '/accept-invitation': typeof AcceptInvitationRoute
   '/forgot-password': typeof ForgotPasswordRoute
   '/login': typeof LoginRoute
+  '/reset-password': typeof ResetPasswordRoute
   '/status': typeof StatusRoute
   '/_authed/dashboard': typeof AuthedDashboardRoute
   '/_authed/organization': typeof AuthedOrganizationRoute
@@ -260,6 +277,7 @@ export interface FileRoutesById {
   '/_authed/campaigns/create': typeof AuthedCampaignsCreateRoute
   '/_authed/donors/create': typeof AuthedDonorsCreateRoute
   '/_authed/organizers/create': typeof AuthedOrganizersCreateRoute
+  '/p/$orgSlug/$slug': typeof POrgSlugSlugRoute
   '/_authed/campaigns/': typeof AuthedCampaignsIndexRoute
   '/_authed/donations/': typeof AuthedDonationsIndexRoute
   '/_authed/donor-tiers/': typeof AuthedDonorTiersIndexRoute
@@ -282,6 +300,7 @@ export interface FileRouteTypes {
     | '/accept-invitation'
     | '/forgot-password'
     | '/login'
+    | '/reset-password'
     | '/status'
     | '/dashboard'
     | '/organization'
@@ -291,6 +310,7 @@ export interface FileRouteTypes {
     | '/campaigns/create'
     | '/donors/create'
     | '/organizers/create'
+    | '/p/$orgSlug/$slug'
     | '/campaigns/'
     | '/donations/'
     | '/donor-tiers/'
@@ -311,6 +331,7 @@ export interface FileRouteTypes {
     | '/accept-invitation'
     | '/forgot-password'
     | '/login'
+    | '/reset-password'
     | '/status'
     | '/dashboard'
     | '/organization'
@@ -320,6 +341,7 @@ export interface FileRouteTypes {
     | '/campaigns/create'
     | '/donors/create'
     | '/organizers/create'
+    | '/p/$orgSlug/$slug'
     | '/campaigns'
     | '/donations'
     | '/donor-tiers'
@@ -341,6 +363,7 @@ export interface FileRouteTypes {
     | '/accept-invitation'
     | '/forgot-password'
     | '/login'
+    | '/reset-password'
     | '/status'
     | '/_authed/dashboard'
     | '/_authed/organization'
@@ -350,6 +373,7 @@ export interface FileRouteTypes {
     | '/_authed/campaigns/create'
     | '/_authed/donors/create'
     | '/_authed/organizers/create'
+    | '/p/$orgSlug/$slug'
     | '/_authed/campaigns/'
     | '/_authed/donations/'
     | '/_authed/donor-tiers/'
@@ -372,7 +396,9 @@ export interface RootRouteChildren {
   AcceptInvitationRoute: typeof AcceptInvitationRoute
   ForgotPasswordRoute: typeof ForgotPasswordRoute
   LoginRoute: typeof LoginRoute
+  ResetPasswordRoute: typeof ResetPasswordRoute
   StatusRoute: typeof StatusRoute
+  POrgSlugSlugRoute: typeof POrgSlugSlugRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -410,6 +436,13 @@ declare module '@tanstack/react-router' {
       path: '/login'
       fullPath: '/login'
       preLoaderRoute: typeof LoginRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/reset-password': {
+      id: '/reset-password'
+      path: '/reset-password'
+      fullPath: '/reset-password'
+      preLoaderRoute: typeof ResetPasswordRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/status': {
@@ -516,6 +549,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/organizers/create'
       preLoaderRoute: typeof AuthedOrganizersCreateRouteImport
       parentRoute: typeof AuthedRoute
+    }
+    '/p/$orgSlug/$slug': {
+      id: '/p/$orgSlug/$slug'
+      path: '/p/$orgSlug/$slug'
+      fullPath: '/p/$orgSlug/$slug'
+      preLoaderRoute: typeof POrgSlugSlugRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/_authed/campaigns/$campaignId/': {
       id: '/_authed/campaigns/$campaignId/'
@@ -636,7 +676,9 @@ const rootRouteChildren: RootRouteChildren = {
   AcceptInvitationRoute: AcceptInvitationRoute,
   ForgotPasswordRoute: ForgotPasswordRoute,
   LoginRoute: LoginRoute,
+  ResetPasswordRoute: ResetPasswordRoute,
   StatusRoute: StatusRoute,
+  POrgSlugSlugRoute: POrgSlugSlugRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -1,4 +1,5 @@
 import { router } from "./init";
+import { badgesRouter } from "./routers/badges";
 import { campaignsRouter } from "./routers/campaigns";
 import { dashboardRouter, donationsRouter } from "./routers/donations";
 import { donorsRouter } from "./routers/donors";
@@ -12,6 +13,7 @@ export const appRouter = router({
   donors: donorsRouter,
   donations: donationsRouter,
   dashboard: dashboardRouter,
+  badges: badgesRouter,
 });
 
 export type AppRouter = typeof appRouter;

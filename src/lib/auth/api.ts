@@ -77,6 +77,45 @@ export const authApi = {
   revokeOtherSessions: () => call<{ status: boolean }>(`${AUTH_BASE}/revoke-other-sessions`, { json: {} }),
   deleteUser: (body: { password?: string; callbackURL?: string }) =>
     call<{ success: boolean; message: string }>(`${AUTH_BASE}/delete-user`, { json: body }),
+  admin: {
+    listUsers: (q: Record<string, string | number | undefined>) =>
+      call<{
+        users: (SessionPayload["user"] & { banReason: string | null; banExpires: string | null })[];
+        total: number;
+        limit: number;
+        offset: number;
+      }>(
+        `${AUTH_BASE}/admin/list-users?${new URLSearchParams(
+          Object.entries(q)
+            .filter((e): e is [string, string | number] => e[1] !== undefined && e[1] !== "")
+            .map(([k, v]) => [k, String(v)]),
+        )}`,
+      ),
+    getUser: (id: string) =>
+      call<SessionPayload["user"] & { banReason: string | null }>(
+        `${AUTH_BASE}/admin/get-user?id=${encodeURIComponent(id)}`,
+      ),
+    createUser: (body: { email: string; password?: string; name: string; role?: string }) =>
+      call<{ user: SessionPayload["user"] }>(`${AUTH_BASE}/admin/create-user`, { json: body }),
+    setRole: (userId: string, role: string) =>
+      call<{ user: SessionPayload["user"] }>(`${AUTH_BASE}/admin/set-role`, { json: { userId, role } }),
+    banUser: (userId: string, banReason?: string, banExpiresIn?: number) =>
+      call<{ user: SessionPayload["user"] }>(`${AUTH_BASE}/admin/ban-user`, {
+        json: { userId, banReason, banExpiresIn },
+      }),
+    unbanUser: (userId: string) =>
+      call<{ user: SessionPayload["user"] }>(`${AUTH_BASE}/admin/unban-user`, { json: { userId } }),
+    listUserSessions: (userId: string) =>
+      call<{ sessions: SessionPayload["session"][] }>(`${AUTH_BASE}/admin/list-user-sessions`, {
+        json: { userId },
+      }),
+    revokeUserSessions: (userId: string) =>
+      call<{ success: boolean }>(`${AUTH_BASE}/admin/revoke-user-sessions`, { json: { userId } }),
+    removeUser: (userId: string) =>
+      call<{ success: boolean }>(`${AUTH_BASE}/admin/remove-user`, { json: { userId } }),
+    setUserPassword: (userId: string, newPassword: string) =>
+      call<{ status: boolean }>(`${AUTH_BASE}/admin/set-user-password`, { json: { userId, newPassword } }),
+  },
   listAccounts: () =>
     call<{ id: string; providerId: string; accountId: string; scopes: string[]; createdAt: string }[]>(
       `${AUTH_BASE}/list-accounts`,

@@ -1,7 +1,171 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { createFileRoute } from "@tanstack/react-router";
-import { PlaceholderPage } from "~/components/layout/placeholder-page";
+import * as React from "react";
+import { toast } from "sonner";
+import { PageHeader } from "~/components/layout/page-header";
+import { Alert, AlertDescription } from "~/components/ui/alert";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { Field } from "~/components/ui/form-field";
+import { Input } from "~/components/ui/input";
+import { authApi } from "~/lib/auth/api";
+import { sessionQueryKey } from "~/lib/auth/session";
+import { useAuth } from "~/lib/auth/use-auth";
 
 export const Route = createFileRoute("/_authed/profile")({
   head: () => ({ meta: [{ title: "Profile · Almoner" }] }),
-  component: () => <PlaceholderPage title="Profile" description="Your name, e-mail and password." />,
+  component: Profile,
 });
+
+function useAction<T>(fn: (v: T) => Promise<unknown>, success: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: async () => {
+      toast.success(success);
+      await qc.invalidateQueries({ queryKey: sessionQueryKey });
+    },
+    onError: (e) => toast.error(e instanceof Error ? e.message : "Failed"),
+  });
+}
+
+function Profile() {
+  const auth = useAuth();
+  const user = auth.user;
+  const [pwError, setPwError] = React.useState<string | null>(null);
+  const rename = useAction((name: string) => authApi.updateUser({ name }), "Name saved");
+  const verify = useAction(
+    () => authApi.sendVerificationEmail(user?.email ?? "", "/settings"),
+    "Verification e-mail sent",
+  );
+  const email = useAction(
+    (e: string) => authApi.changeEmail(e, "/profile"),
+    "Check your inbox to confirm the change",
+  );
+  const password = useMutation({
+    mutationFn: (v: { currentPassword: string; newPassword: string; revokeOtherSessions: boolean }) =>
+      authApi.changePassword(v),
+    onSuccess: () => {
+      setPwError(null);
+      toast.success("Password changed");
+    },
+    onError: (e) => setPwError(e instanceof Error ? e.message : "Failed"),
+  });
+  if (!user) return null;
+  return (
+    <>
+      <PageHeader title="Profile" description="Your name, e-mail and password." />
+      {!user.emailVerified ? (
+        <Alert>
+          <AlertDescription className="flex flex-wrap items-center gap-2">
+            Your e-mail is not verified yet; settings open once it is.
+            <Button
+              size="sm"
+              variant="outline"
+              onClick={() => verify.mutate(undefined)}
+              disabled={verify.isPending}
+            >
+              Send verification e-mail
+            </Button>
+          </AlertDescription>
+        </Alert>
+      ) : null}
+      <div className="grid gap-4 lg:grid-cols-2">
+        <Card>
+          <CardHeader>
+            <CardTitle>Name</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <form
+              className="flex gap-2"
+              onSubmit={(e) => {
+                e.preventDefault();
+                rename.mutate(String(new FormData(e.currentTarget).get("name") ?? ""));
+              }}
+            >
+              <Input name="name" aria-label="Name" defaultValue={user.name} required />
+              <Button type="submit" disabled={rename.isPending}>
+                Save
+              </Button>
+            </form>
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>E-mail</CardTitle>
+            <CardDescription>
+              {user.email}
+              {user.emailVerified ? " · verified" : " · not verified"}
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <form
+              className="flex gap-2"
+              onSubmit={(e) => {
+                e.preventDefault();
+                email.mutate(String(new FormData(e.currentTarget).get("email") ?? ""));
+              }}
+            >
+              <Input
+                name="email"
+                type="email"
+                aria-label="New e-mail"
+                placeholder="new@example.org"
+                required
+              />
+              <Button type="submit" disabled={email.isPending}>
+                Change
+              </Button>
+            </form>
+          </CardContent>
+        </Card>
+        <Card className="lg:col-span-2">
+          <CardHeader>
+            <CardTitle>Password</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <form
+              className="grid max-w-xl gap-3"
+              onSubmit={(e) => {
+                e.preventDefault();
+                const f = new FormData(e.currentTarget);
+                password.mutate({
+                  currentPassword: String(f.get("current")),
+                  newPassword: String(f.get("next")),
+                  revokeOtherSessions: f.get("revoke") === "on",
+                });
+              }}
+            >
+              <Field label="Current password">
+                <Input name="current" type="password" autoComplete="current-password" required />
+              </Field>
+              <Field label="New password" description="8 to 128 characters.">
+                <Input
+                  name="next"
+                  type="password"
+                  autoComplete="new-password"
+                  minLength={8}
+                  maxLength={128}
+                  required
+                />
+              </Field>
+              <label className="flex items-center gap-2 text-sm">
+                <input type="checkbox" name="revoke" defaultChecked /> Sign out my other devices
+              </label>
+              {pwError ? (
+                <p role="alert" className="text-destructive text-sm">
+                  {pwError}
+                </p>
+              ) : null}
+              <div>
+                <Button type="submit" disabled={password.isPending}>
+                  Change password
+                </Button>
+              </div>
+            </form>
+          </CardContent>
+        </Card>
+      </div>
+    </>
+  );
+}

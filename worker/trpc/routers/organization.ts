@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { generateId } from "../../auth/crypto";
 import { auditStatement } from "../../lib/audit";
 import { CURRENCIES } from "../../lib/money";
-import { authedProcedure, fail, orgProcedure, router } from "../init";
+import { adminProcedure, authedProcedure, fail, orgProcedure, router } from "../init";
 import { listSelectableOrganizations } from "../org";
 
 export const organizationInput = z
@@ -38,6 +39,94 @@ export const organizationInput = z
   .strict();
 
 export const organizationRouter = router({
+  members: orgProcedure({ member: ["view"] }).query(async ({ ctx }) => {
+    const { results } = await ctx.env.DB.prepare(
+      "SELECT m.id, m.role, m.created_at AS createdAt, u.id AS userId, u.name, u.email, u.role AS platformRole FROM membership m JOIN user u ON u.id = m.user_id WHERE m.organization_id = ? ORDER BY u.name",
+    )
+      .bind(ctx.org.id)
+      .all<{
+        id: string;
+        role: string;
+        createdAt: number;
+        userId: string;
+        name: string;
+        email: string;
+        platformRole: string;
+      }>();
+    return results;
+  }),
+
+  /** Organizers of SPEC §2 are users with role organizer and a membership (admin only). */
+  memberships: adminProcedure({ user: ["get"] })
+    .input(z.object({ userId: z.string().min(1) }))
+    .query(async ({ ctx, input }) => {
+      const { results } = await ctx.env.DB.prepare(
+        "SELECT m.id, m.role, o.id AS organizationId, o.name AS organizationName FROM membership m JOIN organization o ON o.id = m.organization_id WHERE m.user_id = ? ORDER BY o.name",
+      )
+        .bind(input.userId)
+        .all<{ id: string; role: string; organizationId: string; organizationName: string }>();
+      return results;
+    }),
+
+  addMember: adminProcedure({ user: ["update"] })
+    .input(
+      z.object({
+        userId: z.string().min(1),
+        organizationId: z.string().min(1),
+        role: z.enum(["owner", "admin", "organizer", "viewer"]),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const [u, o] = await ctx.env.DB.batch([
+        ctx.env.DB.prepare("SELECT id FROM user WHERE id = ?").bind(input.userId),
+        ctx.env.DB.prepare("SELECT id FROM organization WHERE id = ?").bind(input.organizationId),
+      ]);
+      if (!u?.results.length) fail("NOT_FOUND", "User not found");
+      if (!o?.results.length) fail("NOT_FOUND", "Organization not found");
+      const id = generateId();
+      await ctx.env.DB.batch([
+        ctx.env.DB.prepare(
+          "INSERT INTO membership (id, organization_id, user_id, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (organization_id, user_id) DO UPDATE SET role = excluded.role, updated_at = excluded.updated_at",
+        ).bind(id, input.organizationId, input.userId, input.role, Date.now(), Date.now()),
+        auditStatement(ctx, {
+          action: "member.add",
+          entityType: "user",
+          entityId: input.userId,
+          after: input,
+          organizationId: input.organizationId,
+        }),
+      ]);
+      return { ok: true };
+    }),
+
+  /** Removing an organizer removes the membership; their history stays (DESIGN §4). */
+  removeMember: adminProcedure({ user: ["update"] })
+    .input(z.object({ membershipId: z.string().min(1) }))
+    .mutation(async ({ ctx, input }) => {
+      const m = await ctx.env.DB.prepare("SELECT * FROM membership WHERE id = ?")
+        .bind(input.membershipId)
+        .first<{ organization_id: string; user_id: string }>();
+      if (!m) fail("NOT_FOUND", "Membership not found");
+      await ctx.env.DB.batch([
+        ctx.env.DB.prepare("DELETE FROM membership WHERE id = ?").bind(input.membershipId),
+        auditStatement(ctx, {
+          action: "member.remove",
+          entityType: "user",
+          entityId: m.user_id,
+          before: m,
+          organizationId: m.organization_id,
+        }),
+      ]);
+      return { ok: true };
+    }),
+
+  all: adminProcedure({ user: ["list"] }).query(async ({ ctx }) => {
+    const { results } = await ctx.env.DB.prepare(
+      "SELECT id, name, slug FROM organization ORDER BY name LIMIT 500",
+    ).all<{ id: string; name: string; slug: string }>();
+    return results;
+  }),
+
   /** Organizations the caller can switch between (memberships; all for platform admins). */
   mine: authedProcedure.query(async ({ ctx }) =>
     listSelectableOrganizations(ctx.env.DB, ctx.user, ctx.config),

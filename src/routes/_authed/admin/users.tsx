@@ -1,9 +1,21 @@
-import { createFileRoute } from "@tanstack/react-router";
-import { PlaceholderPage } from "~/components/layout/placeholder-page";
+import { createFileRoute, useNavigate } from "@tanstack/react-router";
+import { listSearch } from "~/components/data-table/data-table";
+import { PageHeader } from "~/components/layout/page-header";
+import { UsersTable } from "~/features/admin/users-table";
 import { requireAdmin } from "~/lib/auth/guards";
 
 export const Route = createFileRoute("/_authed/admin/users")({
+  validateSearch: listSearch,
   beforeLoad: ({ context }) => requireAdmin(context),
   head: () => ({ meta: [{ title: "Users · Almoner" }] }),
-  component: () => <PlaceholderPage title="Users" description="Accounts, roles, bans and sessions." />,
+  component: () => {
+    const s = Route.useSearch();
+    const navigate = useNavigate({ from: Route.fullPath });
+    return (
+      <>
+        <PageHeader title="Users" description="Accounts, roles, bans and sessions." />
+        <UsersTable state={s} onStateChange={(n) => navigate({ search: (p) => ({ ...p, ...n }) })} />
+      </>
+    );
+  },
 });

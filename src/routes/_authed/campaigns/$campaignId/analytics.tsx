@@ -1,7 +1,167 @@
-import { createFileRoute } from "@tanstack/react-router";
-import { PlaceholderPage } from "~/components/layout/placeholder-page";
+import { useQuery } from "@tanstack/react-query";
+import { createFileRoute, Link, useNavigate } from "@tanstack/react-router";
+import { z } from "zod";
+import { PageHeader } from "~/components/layout/page-header";
+import { StatusBadge } from "~/components/status-badge";
+import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { Progress } from "~/components/ui/progress";
+import { Tabs, TabsList, TabsTrigger } from "~/components/ui/tabs";
+import { CampaignTabs } from "~/features/campaigns/campaign-tabs";
+import { RevenueChart } from "~/features/charts/revenue-chart";
+import { Kpi } from "~/features/dashboard/kpi";
+import { formatDate, formatMoney, formatPercent } from "~/lib/format";
+import { useTRPC } from "~/lib/trpc";
+
+const PERIODS = [
+  { days: 1, label: "Today" },
+  { days: 7, label: "7 days" },
+  { days: 30, label: "30 days" },
+  { days: 90, label: "90 days" },
+  { days: 0, label: "All" },
+];
 
 export const Route = createFileRoute("/_authed/campaigns/$campaignId/analytics")({
+  validateSearch: z.object({ days: z.number().int().catch(30).default(30) }),
   head: () => ({ meta: [{ title: "Campaign analytics · Almoner" }] }),
-  component: () => <PlaceholderPage title="Campaign analytics" />,
+  component: AnalyticsPage,
 });
+
+function AnalyticsPage() {
+  const { campaignId } = Route.useParams();
+  const { days } = Route.useSearch();
+  const navigate = useNavigate({ from: Route.fullPath });
+  const trpc = useTRPC();
+  const campaign = useQuery(trpc.campaigns.byId.queryOptions({ id: campaignId }));
+  const q = useQuery(trpc.campaigns.analytics.queryOptions({ id: campaignId, days }));
+  const a = q.data;
+  const money = (v: number) => formatMoney(v, a?.currency ?? "USD");
+  return (
+    <>
+      <PageHeader
+        title={campaign.data?.title ?? "Campaign"}
+        description="Counted gifts only: completed or partly refunded, live, not in the trash."
+        actions={
+          <Tabs value={String(days)} onValueChange={(v) => navigate({ search: { days: Number(v) } })}>
+            <TabsList>
+              {PERIODS.map((p) => (
+                <TabsTrigger key={p.days} value={String(p.days)}>
+                  {p.label}
+                </TabsTrigger>
+              ))}
+            </TabsList>
+          </Tabs>
+        }
+      />
+      <CampaignTabs campaignId={campaignId} />
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+        <Kpi
+          label="Raised"
+          value={a ? money(a.raisedMinor) : "…"}
+          change={a?.change ? a.change.raised : undefined}
+        />
+        <Kpi
+          label="Donations"
+          value={a?.donations ?? "…"}
+          change={a?.change ? a.change.donations : undefined}
+        />
+        <Kpi label="Unique donors" value={a?.uniqueDonors ?? "…"} />
+        <Kpi
+          label="Average / median"
+          value={a ? `${money(a.averageMinor)} / ${money(a.medianMinor)}` : "…"}
+        />
+      </div>
+      <div className="grid gap-4 lg:grid-cols-3">
+        <Card className="lg:col-span-2">
+          <CardHeader>
+            <CardTitle>Revenue</CardTitle>
+          </CardHeader>
+          <CardContent>{a ? <RevenueChart series={a.series} currency={a.currency} /> : null}</CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>Goal and items</CardTitle>
+          </CardHeader>
+          <CardContent className="flex flex-col gap-3 text-sm">
+            {a?.goal !== null && a?.goal !== undefined ? (
+              <div>
+                <div className="flex justify-between">
+                  <span>Goal</span>
+                  <span>{formatPercent(a.goal)}</span>
+                </div>
+                <Progress value={Math.min(100, a.goal * 100)} aria-label="Goal progress" />
+              </div>
+            ) : (
+              <p className="text-muted-foreground">No goal set.</p>
+            )}
+            {a?.items.map((i) => (
+              <div key={i.id}>
+                <div className="flex justify-between">
+                  <span>{i.title}</span>
+                  <span className="tabular-nums">
+                    {i.funded}
+                    {i.needed ? ` / ${i.needed}` : ""}
+                  </span>
+                </div>
+                {i.needed ? (
+                  <Progress
+                    className="h-2"
+                    value={Math.min(100, (i.funded / i.needed) * 100)}
+                    aria-label={`${i.title} progress`}
+                  />
+                ) : null}
+              </div>
+            ))}
+          </CardContent>
+        </Card>
+      </div>
+      <div className="grid gap-4 lg:grid-cols-2">
+        <Card>
+          <CardHeader>
+            <CardTitle>Top donors</CardTitle>
+          </CardHeader>
+          <CardContent className="flex flex-col gap-2 text-sm">
+            {a?.topDonors.length ? (
+              a.topDonors.map((d) => (
+                <Link
+                  key={d.id}
+                  to="/donors/$donorId"
+                  params={{ donorId: d.id }}
+                  className="flex justify-between hover:underline"
+                >
+                  <span>{d.name || d.company}</span>
+                  <span className="tabular-nums">{money(d.total)}</span>
+                </Link>
+              ))
+            ) : (
+              <p className="text-muted-foreground">No donors in this period.</p>
+            )}
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>Recent donations</CardTitle>
+          </CardHeader>
+          <CardContent className="flex flex-col gap-2 text-sm">
+            {a?.recent.map((r) => (
+              <Link
+                key={r.id}
+                to="/donations/$donationId"
+                params={{ donationId: r.id }}
+                className="flex items-center justify-between gap-2 hover:underline"
+              >
+                <span>
+                  #{r.number} {r.name}
+                </span>
+                <span className="flex items-center gap-2">
+                  <StatusBadge status={r.status} />
+                  <span className="tabular-nums">{formatMoney(r.amount, r.currency)}</span>
+                  <span className="text-muted-foreground">{formatDate(r.at)}</span>
+                </span>
+              </Link>
+            ))}
+          </CardContent>
+        </Card>
+      </div>
+    </>
+  );
+}

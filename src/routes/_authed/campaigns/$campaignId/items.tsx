@@ -1,7 +1,201 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createFileRoute } from "@tanstack/react-router";
-import { PlaceholderPage } from "~/components/layout/placeholder-page";
+import { ArrowDown, ArrowUp, Plus } from "lucide-react";
+import * as React from "react";
+import { toast } from "sonner";
+import { PageHeader } from "~/components/layout/page-header";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent } from "~/components/ui/card";
+import { Dialog, DialogContent, DialogFooter, DialogHeader, DialogTitle } from "~/components/ui/dialog";
+import { Field } from "~/components/ui/form-field";
+import { Input } from "~/components/ui/input";
+import { Progress } from "~/components/ui/progress";
+import { CampaignTabs } from "~/features/campaigns/campaign-tabs";
+import { errorInfo, formatMoney, toMinor } from "~/lib/format";
+import { useTRPC } from "~/lib/trpc";
 
 export const Route = createFileRoute("/_authed/campaigns/$campaignId/items")({
   head: () => ({ meta: [{ title: "Campaign items · Almoner" }] }),
-  component: () => <PlaceholderPage title="Campaign items" />,
+  component: ItemsPage,
 });
+
+function ItemsPage() {
+  const { campaignId } = Route.useParams();
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const campaign = useQuery(trpc.campaigns.byId.queryOptions({ id: campaignId }));
+  const items = useQuery(trpc.campaigns.items.list.queryOptions({ campaignId }));
+  const [open, setOpen] = React.useState(false);
+  const [fields, setFields] = React.useState<Record<string, string>>({});
+  const refresh = () =>
+    qc.invalidateQueries({ queryKey: trpc.campaigns.items.list.queryKey({ campaignId }) });
+  const create = useMutation(
+    trpc.campaigns.items.create.mutationOptions({
+      onSuccess: async () => {
+        setOpen(false);
+        toast.success("Item added");
+        await refresh();
+      },
+      onError: (e) => setFields({ ...errorInfo(e).fields, _: errorInfo(e).message }),
+    }),
+  );
+  const update = useMutation(
+    trpc.campaigns.items.update.mutationOptions({
+      onSuccess: refresh,
+      onError: (e) => toast.error(errorInfo(e).message),
+    }),
+  );
+  const reorder = useMutation(trpc.campaigns.items.reorder.mutationOptions({ onSuccess: refresh }));
+  const currency = campaign.data?.currency ?? "USD";
+  const list = items.data ?? [];
+  const move = (i: number, dir: -1 | 1) => {
+    const ids = list.filter((x) => !x.archived).map((x) => x.id);
+    const j = i + dir;
+    if (j < 0 || j >= ids.length) return;
+    [ids[i], ids[j]] = [ids[j] as string, ids[i] as string];
+    reorder.mutate({ campaignId, ids });
+  };
+  return (
+    <>
+      <PageHeader
+        title={campaign.data?.title ?? "Campaign"}
+        description="Fundable items donors can choose."
+        actions={
+          <Button
+            onClick={() => {
+              setFields({});
+              setOpen(true);
+            }}
+          >
+            <Plus className="size-4" /> Add item
+          </Button>
+        }
+      />
+      <CampaignTabs campaignId={campaignId} />
+      {list.length === 0 ? <p className="py-10 text-center text-muted-foreground">No items yet.</p> : null}
+      <div className="flex flex-col gap-3">
+        {list.map((item, i) => (
+          <Card key={item.id} className={item.archived ? "opacity-60" : undefined}>
+            <CardContent className="flex flex-wrap items-center gap-4 p-4">
+              <div className="flex flex-col">
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  className="size-6"
+                  aria-label="Move up"
+                  disabled={item.archived || i === 0}
+                  onClick={() => move(i, -1)}
+                >
+                  <ArrowUp className="size-3.5" />
+                </Button>
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  className="size-6"
+                  aria-label="Move down"
+                  disabled={item.archived}
+                  onClick={() => move(i, 1)}
+                >
+                  <ArrowDown className="size-3.5" />
+                </Button>
+              </div>
+              <div className="min-w-40 flex-1">
+                <p className="flex items-center gap-2 font-medium">
+                  {item.title}
+                  {item.fullyFunded ? <Badge>Fully funded</Badge> : null}
+                  {!item.active ? <Badge variant="secondary">Inactive</Badge> : null}
+                  {item.archived ? <Badge variant="secondary">Archived</Badge> : null}
+                </p>
+                <p className="text-muted-foreground text-sm">
+                  {formatMoney(item.unitAmountMinor, currency)} each · {item.quantityFunded}
+                  {item.quantityNeeded ? ` of ${item.quantityNeeded}` : ""} funded
+                </p>
+                {item.quantityNeeded ? (
+                  <Progress
+                    className="mt-2 h-2"
+                    value={Math.min(100, (item.quantityFunded / item.quantityNeeded) * 100)}
+                    aria-label={`${item.title} progress`}
+                  />
+                ) : null}
+              </div>
+              <div className="flex gap-2">
+                <Button
+                  size="sm"
+                  variant="outline"
+                  onClick={() => update.mutate({ id: item.id, active: !item.active })}
+                >
+                  {item.active ? "Deactivate" : "Activate"}
+                </Button>
+                <Button
+                  size="sm"
+                  variant="outline"
+                  onClick={() => update.mutate({ id: item.id, archived: !item.archived })}
+                >
+                  {item.archived ? "Unarchive" : "Archive"}
+                </Button>
+              </div>
+            </CardContent>
+          </Card>
+        ))}
+      </div>
+      <Dialog open={open} onOpenChange={setOpen}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>Add an item</DialogTitle>
+          </DialogHeader>
+          <form
+            id="item-form"
+            className="flex flex-col gap-3"
+            noValidate
+            onSubmit={(e) => {
+              e.preventDefault();
+              const f = new FormData(e.currentTarget);
+              let unit: number;
+              try {
+                unit = toMinor(String(f.get("unit") ?? ""), currency);
+              } catch {
+                setFields({ unitAmountMinor: "Enter an amount like 25.00" });
+                return;
+              }
+              const need = Number(f.get("need"));
+              create.mutate({
+                campaignId,
+                title: String(f.get("title") ?? ""),
+                unitAmountMinor: unit,
+                quantityNeeded: need > 0 ? need : null,
+                allowOverfunding: f.get("over") === "on",
+              });
+            }}
+          >
+            <Field label="Title" required error={fields.title}>
+              <Input name="title" />
+            </Field>
+            <Field label={`Unit amount (${currency})`} required error={fields.unitAmountMinor}>
+              <Input name="unit" inputMode="decimal" />
+            </Field>
+            <Field
+              label="Quantity needed"
+              description="Leave empty for no limit."
+              error={fields.quantityNeeded}
+            >
+              <Input name="need" type="number" min={1} />
+            </Field>
+            <label className="flex items-center gap-2 text-sm">
+              <input type="checkbox" name="over" defaultChecked className="size-4" /> Accept gifts beyond the
+              quantity needed
+            </label>
+          </form>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" form="item-form" disabled={create.isPending}>
+              Add item
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    </>
+  );
+}

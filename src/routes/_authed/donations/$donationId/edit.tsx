@@ -1,7 +1,115 @@
-import { createFileRoute } from "@tanstack/react-router";
-import { PlaceholderPage } from "~/components/layout/placeholder-page";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { createFileRoute, useNavigate } from "@tanstack/react-router";
+import * as React from "react";
+import { toast } from "sonner";
+import { PageHeader } from "~/components/layout/page-header";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent } from "~/components/ui/card";
+import { Field } from "~/components/ui/form-field";
+import { Input } from "~/components/ui/input";
+import { Textarea } from "~/components/ui/textarea";
+import { errorInfo, toMajorString, toMinor } from "~/lib/format";
+import { useTRPC } from "~/lib/trpc";
 
 export const Route = createFileRoute("/_authed/donations/$donationId/edit")({
+  loader: ({ context, params }) =>
+    context.queryClient.ensureQueryData(context.trpc.donations.byId.queryOptions({ id: params.donationId })),
   head: () => ({ meta: [{ title: "Edit donation · Almoner" }] }),
-  component: () => <PlaceholderPage title="Edit donation" />,
+  component: EditDonation,
 });
+
+function EditDonation() {
+  const { donationId } = Route.useParams();
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const q = useQuery(trpc.donations.byId.queryOptions({ id: donationId }));
+  const [fields, setFields] = React.useState<Record<string, string>>({});
+  const save = useMutation(
+    trpc.donations.update.mutationOptions({
+      onSuccess: async () => {
+        toast.success("Donation saved");
+        await qc.invalidateQueries();
+        await navigate({ to: "/donations/$donationId", params: { donationId } });
+      },
+      onError: (e) => setFields({ ...errorInfo(e).fields, _: errorInfo(e).message }),
+    }),
+  );
+  const d = q.data;
+  if (!d) return null;
+  return (
+    <>
+      <PageHeader
+        title={`Edit donation #${d.number}`}
+        description="Amounts can only change on manual entries."
+      />
+      <Card>
+        <CardContent className="pt-6">
+          <form
+            className="flex max-w-xl flex-col gap-4"
+            noValidate
+            onSubmit={(e) => {
+              e.preventDefault();
+              const f = new FormData(e.currentTarget);
+              const data: Record<string, unknown> = {
+                message: String(f.get("message") ?? "") || null,
+                internalNote: String(f.get("internalNote") ?? "") || null,
+                tributeName: String(f.get("tributeName") ?? "") || null,
+                anonymous: f.get("anonymous") === "on",
+              };
+              if (d.source === "manual") {
+                try {
+                  data.amountMinor = toMinor(String(f.get("amount")), d.currency);
+                } catch {
+                  setFields({ amountMinor: "Enter an amount like 25.00" });
+                  return;
+                }
+              }
+              save.mutate({ id: d.id, data });
+            }}
+          >
+            {d.source === "manual" ? (
+              <Field label={`Amount (${d.currency})`} error={fields.amountMinor}>
+                <Input
+                  name="amount"
+                  defaultValue={toMajorString(d.amountMinor, d.currency)}
+                  inputMode="decimal"
+                />
+              </Field>
+            ) : null}
+            <Field label="Message from the donor" error={fields.message}>
+              <Textarea name="message" defaultValue={d.message ?? ""} rows={3} />
+            </Field>
+            <Field label="In honor or memory of" error={fields.tributeName}>
+              <Input name="tributeName" defaultValue={d.tributeName ?? ""} />
+            </Field>
+            <Field label="Internal note" error={fields.internalNote}>
+              <Textarea name="internalNote" defaultValue={d.internalNote ?? ""} rows={3} />
+            </Field>
+            <label className="flex items-center gap-2 text-sm">
+              <input type="checkbox" name="anonymous" defaultChecked={d.anonymous} className="size-4" />{" "}
+              Anonymous on public pages
+            </label>
+            {fields._ && Object.keys(fields).length === 1 ? (
+              <p role="alert" className="text-destructive text-sm">
+                {fields._}
+              </p>
+            ) : null}
+            <div className="flex gap-2">
+              <Button type="submit" disabled={save.isPending}>
+                Save
+              </Button>
+              <Button
+                type="button"
+                variant="outline"
+                onClick={() => navigate({ to: "/donations/$donationId", params: { donationId } })}
+              >
+                Cancel
+              </Button>
+            </div>
+          </form>
+        </CardContent>
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,304 @@
+/**
+ * The one list table (DESIGN §4 lists): TanStack Table with server-side sorting and pagination,
+ * URL state owned by the route (see `listSearch`), debounced search, optional row selection with a
+ * bulk-actions bar, and empty / loading / error states. Usage:
+ *
+ *   <DataTable columns={columns} data={q.data?.rows} total={q.data?.total} state={search}
+ *     onStateChange={(next) => navigate({ search: (s) => ({ ...s, ...next }) })} isLoading={q.isPending} />
+ */
+import {
+  type ColumnDef,
+  flexRender,
+  getCoreRowModel,
+  type RowSelectionState,
+  useReactTable,
+} from "@tanstack/react-table";
+import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight, Search } from "lucide-react";
+import * as React from "react";
+import { z } from "zod";
+import { Button } from "~/components/ui/button";
+import { Checkbox } from "~/components/ui/checkbox";
+import { Input } from "~/components/ui/input";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "~/components/ui/select";
+import { Skeleton } from "~/components/ui/skeleton";
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableFooter,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from "~/components/ui/table";
+import { cn } from "~/lib/utils";
+
+/** The URL search schema every list route starts from. */
+export const listSearch = z.object({
+  page: z.number().int().min(1).catch(1).default(1),
+  pageSize: z
+    .union([z.literal(10), z.literal(25), z.literal(50), z.literal(100)])
+    .catch(25)
+    .default(25),
+  sort: z.string().optional(),
+  desc: z.boolean().catch(true).default(true),
+  q: z.string().optional(),
+});
+export type ListState = z.infer<typeof listSearch>;
+
+declare module "@tanstack/react-table" {
+  // biome-ignore lint/correctness/noUnusedVariables: the generics must match TanStack's declaration
+  interface ColumnMeta<TData, TValue> {
+    /** Server sort key for this column; the header becomes a sort button. */
+    sortKey?: string;
+    align?: "right";
+  }
+}
+
+export function DataTable<T extends { id: string }>({
+  columns,
+  data,
+  total,
+  state,
+  onStateChange,
+  isLoading,
+  error,
+  emptyMessage = "Nothing here yet.",
+  searchPlaceholder = "Search…",
+  toolbar,
+  bulkActions,
+  footer,
+  onRowClick,
+}: {
+  columns: ColumnDef<T, unknown>[];
+  data: T[] | undefined;
+  total: number | undefined;
+  state: ListState;
+  onStateChange: (next: Partial<ListState>) => void;
+  isLoading?: boolean;
+  error?: string | null;
+  emptyMessage?: string;
+  searchPlaceholder?: string;
+  toolbar?: React.ReactNode;
+  bulkActions?: (selected: T[], clear: () => void) => React.ReactNode;
+  footer?: React.ReactNode;
+  onRowClick?: (row: T) => void;
+}) {
+  const [selection, setSelection] = React.useState<RowSelectionState>({});
+  const [query, setQuery] = React.useState(state.q ?? "");
+  const stateRef = React.useRef(onStateChange);
+  stateRef.current = onStateChange;
+  React.useEffect(() => {
+    if ((state.q ?? "") === query) return;
+    const t = setTimeout(() => stateRef.current({ q: query || undefined, page: 1 }), 300);
+    return () => clearTimeout(t);
+  }, [query, state.q]);
+
+  const selectColumn: ColumnDef<T, unknown> = {
+    id: "_select",
+    header: ({ table }) => (
+      <Checkbox
+        aria-label="Select all rows on this page"
+        checked={table.getIsAllPageRowsSelected() || (table.getIsSomePageRowsSelected() && "indeterminate")}
+        onCheckedChange={(v) => table.toggleAllPageRowsSelected(!!v)}
+      />
+    ),
+    cell: ({ row }) => (
+      <Checkbox
+        aria-label="Select row"
+        checked={row.getIsSelected()}
+        onClick={(e) => e.stopPropagation()}
+        onCheckedChange={(v) => row.toggleSelected(!!v)}
+      />
+    ),
+  };
+  const table = useReactTable({
+    data: data ?? [],
+    columns: bulkActions ? [selectColumn, ...columns] : columns,
+    getCoreRowModel: getCoreRowModel(),
+    getRowId: (r) => r.id,
+    manualPagination: true,
+    manualSorting: true,
+    enableRowSelection: !!bulkActions,
+    state: { rowSelection: selection },
+    onRowSelectionChange: setSelection,
+  });
+  const selected = table.getSelectedRowModel().rows.map((r) => r.original);
+  const pages = Math.max(1, Math.ceil((total ?? 0) / state.pageSize));
+  const colCount = table.getAllLeafColumns().length;
+
+  return (
+    <div className="flex flex-col gap-3">
+      <div className="flex flex-wrap items-center gap-2">
+        <div className="relative w-full sm:w-72">
+          <Search
+            className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-muted-foreground"
+            aria-hidden
+          />
+          <Input
+            aria-label="Search"
+            placeholder={searchPlaceholder}
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            className="pl-8"
+          />
+        </div>
+        {toolbar}
+      </div>
+      {bulkActions && selected.length > 0 ? (
+        <div
+          className="flex flex-wrap items-center gap-2 rounded-md border bg-muted/50 px-3 py-2 text-sm"
+          role="region"
+          aria-label="Bulk actions"
+        >
+          <span className="font-medium">{selected.length} selected</span>
+          {bulkActions(selected, () => setSelection({}))}
+          <Button variant="ghost" size="sm" onClick={() => setSelection({})}>
+            Clear
+          </Button>
+        </div>
+      ) : null}
+      <div className="overflow-x-auto rounded-md border bg-card">
+        <Table>
+          <TableHeader>
+            {table.getHeaderGroups().map((hg) => (
+              <TableRow key={hg.id}>
+                {hg.headers.map((h) => {
+                  const key = h.column.columnDef.meta?.sortKey;
+                  const active = key && state.sort === key;
+                  return (
+                    <TableHead
+                      key={h.id}
+                      className={cn(h.column.columnDef.meta?.align === "right" && "text-right")}
+                      aria-sort={active ? (state.desc ? "descending" : "ascending") : undefined}
+                    >
+                      {key ? (
+                        <button
+                          type="button"
+                          className="-ml-1 inline-flex items-center gap-1 rounded px-1 hover:text-foreground"
+                          onClick={() =>
+                            onStateChange({ sort: key, desc: active ? !state.desc : true, page: 1 })
+                          }
+                        >
+                          {flexRender(h.column.columnDef.header, h.getContext())}
+                          {active ? (
+                            state.desc ? (
+                              <ArrowDown className="size-3.5" />
+                            ) : (
+                              <ArrowUp className="size-3.5" />
+                            )
+                          ) : (
+                            <ArrowUpDown className="size-3.5 opacity-40" />
+                          )}
+                        </button>
+                      ) : (
+                        flexRender(h.column.columnDef.header, h.getContext())
+                      )}
+                    </TableHead>
+                  );
+                })}
+              </TableRow>
+            ))}
+          </TableHeader>
+          <TableBody>
+            {error ? (
+              <TableRow>
+                <TableCell colSpan={colCount} className="py-10 text-center text-destructive" role="alert">
+                  {error}
+                </TableCell>
+              </TableRow>
+            ) : isLoading && !data ? (
+              Array.from({ length: 5 }, (_, i) => (
+                <TableRow key={`sk-${i}`}>
+                  {Array.from({ length: colCount }, (_, j) => (
+                    <TableCell key={`sk-${i}-${j}`}>
+                      <Skeleton className="h-4 w-full max-w-32" />
+                    </TableCell>
+                  ))}
+                </TableRow>
+              ))
+            ) : table.getRowModel().rows.length === 0 ? (
+              <TableRow>
+                <TableCell colSpan={colCount} className="py-10 text-center text-muted-foreground">
+                  {emptyMessage}
+                </TableCell>
+              </TableRow>
+            ) : (
+              table.getRowModel().rows.map((row) => (
+                <TableRow
+                  key={row.id}
+                  data-state={row.getIsSelected() ? "selected" : undefined}
+                  className={cn(onRowClick && "cursor-pointer")}
+                  onClick={onRowClick ? () => onRowClick(row.original) : undefined}
+                >
+                  {row.getVisibleCells().map((cell) => (
+                    <TableCell
+                      key={cell.id}
+                      className={cn(
+                        cell.column.columnDef.meta?.align === "right" && "text-right tabular-nums",
+                      )}
+                    >
+                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                    </TableCell>
+                  ))}
+                </TableRow>
+              ))
+            )}
+          </TableBody>
+          {footer ? (
+            <TableFooter>
+              <TableRow>
+                <TableCell colSpan={colCount}>{footer}</TableCell>
+              </TableRow>
+            </TableFooter>
+          ) : null}
+        </Table>
+      </div>
+      <div className="flex flex-wrap items-center justify-between gap-2 text-muted-foreground text-sm">
+        <span>
+          {total === undefined ? "…" : `${total.toLocaleString("en-US")} ${total === 1 ? "row" : "rows"}`}
+        </span>
+        <div className="flex items-center gap-2">
+          <span className="hidden sm:inline">Rows per page</span>
+          <Select
+            value={String(state.pageSize)}
+            onValueChange={(v) => onStateChange({ pageSize: Number(v) as ListState["pageSize"], page: 1 })}
+          >
+            <SelectTrigger className="h-8 w-20" aria-label="Rows per page">
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              {[10, 25, 50, 100].map((n) => (
+                <SelectItem key={n} value={String(n)}>
+                  {n}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+          <span>
+            Page {Math.min(state.page, pages)} of {pages}
+          </span>
+          <Button
+            variant="outline"
+            size="icon"
+            className="size-8"
+            aria-label="Previous page"
+            disabled={state.page <= 1}
+            onClick={() => onStateChange({ page: state.page - 1 })}
+          >
+            <ChevronLeft className="size-4" />
+          </Button>
+          <Button
+            variant="outline"
+            size="icon"
+            className="size-8"
+            aria-label="Next page"
+            disabled={state.page >= pages}
+            onClick={() => onStateChange({ page: state.page + 1 })}
+          >
+            <ChevronRight className="size-4" />
+          </Button>
+        </div>
+      </div>
+    </div>
+  );
+}

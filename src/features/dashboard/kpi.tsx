@@ -1,0 +1,70 @@
+import { Link } from "@tanstack/react-router";
+import { TrendingDown, TrendingUp } from "lucide-react";
+import type * as React from "react";
+import { Card, CardContent } from "~/components/ui/card";
+import { formatPercent } from "~/lib/format";
+import { cn } from "~/lib/utils";
+
+export function Kpi({
+  label,
+  value,
+  change,
+  to,
+  search,
+}: {
+  label: string;
+  value: React.ReactNode;
+  change?: number | null;
+  to?: string;
+  search?: Record<string, unknown>;
+}) {
+  const body = (
+    <Card className={cn("h-full transition-colors", to && "hover:border-primary/50")}>
+      <CardContent className="flex flex-col gap-1 p-4">
+        <span className="text-muted-foreground text-sm">{label}</span>
+        <span className="font-semibold text-2xl tabular-nums">{value}</span>
+        {change === undefined ? null : (
+          <span
+            className={cn(
+              "flex items-center gap-1 text-xs",
+              change === null
+                ? "text-muted-foreground"
+                : change >= 0
+                  ? "text-emerald-700 dark:text-emerald-400"
+                  : "text-red-700 dark:text-red-400",
+            )}
+          >
+            {change === null ? (
+              "No earlier period to compare"
+            ) : (
+              <>
+                {change >= 0 ? <TrendingUp className="size-3.5" /> : <TrendingDown className="size-3.5" />}
+                {change >= 0 ? "+" : ""}
+                {formatPercent(change, 1)} vs previous period
+              </>
+            )}
+          </span>
+        )}
+      </CardContent>
+    </Card>
+  );
+  return to ? (
+    <Link
+      to={to as never}
+      search={search as never}
+      className="rounded-xl outline-none focus-visible:ring-2 focus-visible:ring-ring"
+    >
+      {body}
+    </Link>
+  ) : (
+    body
+  );
+}
+
+export const PERIODS = [
+  { days: 7, label: "7 days" },
+  { days: 30, label: "30 days" },
+  { days: 90, label: "90 days" },
+  { days: 365, label: "12 months" },
+  { days: 0, label: "All time" },
+] as const;

@@ -1,0 +1,155 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useNavigate } from "@tanstack/react-router";
+import { Plus } from "lucide-react";
+import * as React from "react";
+import { toast } from "sonner";
+import { Button } from "~/components/ui/button";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from "~/components/ui/dialog";
+import { Field } from "~/components/ui/form-field";
+import { Input } from "~/components/ui/input";
+import { Textarea } from "~/components/ui/textarea";
+import { errorInfo, toMinor } from "~/lib/format";
+import { useTRPC } from "~/lib/trpc";
+
+const selectClass = "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs";
+
+/** Manual/offline gift: cash, check or bank transfer (donation:create). */
+export function RecordDonationDialog({ donorId }: { donorId?: string }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const [open, setOpen] = React.useState(false);
+  const [fields, setFields] = React.useState<Record<string, string>>({});
+  const campaigns = useQuery({
+    ...trpc.campaigns.list.queryOptions({ pageSize: 100, status: ["active", "paused", "completed"] }),
+    enabled: open,
+  });
+  const org = useQuery({ ...trpc.organization.current.queryOptions(), enabled: open });
+  const donors = useQuery({
+    ...trpc.donors.list.queryOptions({ pageSize: 100, sort: "name", desc: false }),
+    enabled: open && !donorId,
+  });
+  const create = useMutation(
+    trpc.donations.create.mutationOptions({
+      onSuccess: async (d) => {
+        toast.success(`Donation #${d.number} recorded`);
+        setOpen(false);
+        await qc.invalidateQueries();
+        await navigate({ to: "/donations/$donationId", params: { donationId: d.id } });
+      },
+      onError: (e) => setFields(errorInfo(e).fields),
+    }),
+  );
+  function submit(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const campaignId = String(f.get("campaignId") || "") || null;
+    const currency = campaignId
+      ? (campaigns.data?.rows.find((c) => c.id === campaignId)?.currency ?? "USD")
+      : (org.data?.defaultCurrency ?? "USD");
+    let amountMinor: number;
+    try {
+      amountMinor = toMinor(String(f.get("amount") ?? ""), currency);
+    } catch {
+      setFields({ amountMinor: `Enter an amount like 25.00 (${currency})` });
+      return;
+    }
+    const date = String(f.get("donatedAt") || "");
+    create.mutate({
+      donorId: donorId ?? (String(f.get("donorId") || "") || null),
+      campaignId,
+      amountMinor,
+      currency: currency as never,
+      paymentMethod: String(f.get("paymentMethod")) as never,
+      donatedAt: date ? Date.parse(`${date}T12:00:00`) : Date.now(),
+      message: String(f.get("message") || "") || null,
+      anonymous: f.get("anonymous") === "on",
+    });
+  }
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(o) => {
+        setOpen(o);
+        setFields({});
+      }}
+    >
+      <DialogTrigger asChild>
+        <Button>
+          <Plus className="size-4" /> Record a donation
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Record a donation</DialogTitle>
+          <DialogDescription>For gifts received offline: cash, check or bank transfer.</DialogDescription>
+        </DialogHeader>
+        <form id="record-donation" onSubmit={submit} className="flex flex-col gap-3" noValidate>
+          {!donorId ? (
+            <Field label="Donor">
+              <select name="donorId" className={selectClass} defaultValue="">
+                <option value="">No donor (anonymous cash)</option>
+                {donors.data?.rows.map((d) => (
+                  <option key={d.id} value={d.id}>
+                    {d.name}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          ) : null}
+          <Field label="Campaign">
+            <select name="campaignId" className={selectClass} defaultValue="">
+              <option value="">General fund</option>
+              {campaigns.data?.rows.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.title} ({c.currency})
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Amount" required error={fields.amountMinor ?? fields.currency}>
+            <Input name="amount" inputMode="decimal" placeholder="25.00" />
+          </Field>
+          <Field label="Payment method">
+            <select name="paymentMethod" className={selectClass} defaultValue="check">
+              <option value="check">Check</option>
+              <option value="cash">Cash</option>
+              <option value="bank_transfer">Bank transfer</option>
+              <option value="other">Other</option>
+            </select>
+          </Field>
+          <Field label="Date received" error={fields.donatedAt}>
+            <Input name="donatedAt" type="date" defaultValue={new Date().toISOString().slice(0, 10)} />
+          </Field>
+          <Field label="Message">
+            <Textarea name="message" rows={2} />
+          </Field>
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" name="anonymous" className="size-4" /> Anonymous on public pages
+          </label>
+          {create.error && !Object.keys(fields).length ? (
+            <p role="alert" className="text-destructive text-sm">
+              {errorInfo(create.error).message}
+            </p>
+          ) : null}
+        </form>
+        <DialogFooter>
+          <Button variant="outline" onClick={() => setOpen(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" form="record-donation" disabled={create.isPending}>
+            {create.isPending ? "Saving…" : "Record donation"}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

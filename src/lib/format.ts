@@ -1,0 +1,39 @@
+/** Display helpers shared by every screen. Money math itself is the pure module the API uses. */
+import { formatMoney, toMajorString, toMinor } from "../../worker/lib/money";
+
+export { formatMoney, toMajorString, toMinor };
+
+export function formatDate(
+  ms: number | null | undefined,
+  opts: Intl.DateTimeFormatOptions = { dateStyle: "medium" },
+) {
+  if (!ms) return "—";
+  return new Intl.DateTimeFormat("en-US", opts).format(new Date(ms));
+}
+
+export function formatDateTime(ms: number | null | undefined) {
+  return formatDate(ms, { dateStyle: "medium", timeStyle: "short" });
+}
+
+export function formatPercent(ratio: number | null | undefined, digits = 0) {
+  if (ratio === null || ratio === undefined || !Number.isFinite(ratio)) return "—";
+  return `${(ratio * 100).toFixed(digits)}%`;
+}
+
+export function titleCase(s: string) {
+  return s.replace(/_/g, " ").replace(/^\w/, (c) => c.toUpperCase());
+}
+
+/** tRPC/zod error → message and per-field messages a form can show. */
+export function errorInfo(error: unknown): { message: string; fields: Record<string, string> } {
+  const e = error as {
+    message?: string;
+    data?: { fieldErrors?: Record<string, string[]>; details?: { field?: string } };
+  } | null;
+  const fields: Record<string, string> = {};
+  for (const [k, v] of Object.entries(e?.data?.fieldErrors ?? {}))
+    if (v[0]) fields[k.replace(/^data\./, "")] = v[0];
+  const field = e?.data?.details?.field;
+  if (field && e?.message) fields[field] = e.message;
+  return { message: e?.message ?? "Something went wrong!", fields };
+}

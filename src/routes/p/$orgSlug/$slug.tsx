@@ -1,0 +1,96 @@
+import { useSuspenseQuery } from "@tanstack/react-query";
+import { createFileRoute } from "@tanstack/react-router";
+import { BadgeCheck } from "lucide-react";
+import { Brand } from "~/components/layout/brand";
+import { Badge } from "~/components/ui/badge";
+import { Card, CardContent } from "~/components/ui/card";
+import { Progress } from "~/components/ui/progress";
+import { formatDate, formatMoney, formatPercent, titleCase } from "~/lib/format";
+import { useTRPC } from "~/lib/trpc";
+
+/** The public campaign page: no sign-in, no personal data beyond display names. */
+export const Route = createFileRoute("/p/$orgSlug/$slug")({
+  loader: ({ context, params }) =>
+    context.queryClient.ensureQueryData(
+      context.trpc.campaigns.public.queryOptions({ organizationSlug: params.orgSlug, slug: params.slug }),
+    ),
+  head: ({ loaderData }) => ({
+    meta: [
+      {
+        title: `${loaderData?.campaign.title ?? "Campaign"} · ${loaderData?.organization.name ?? "Almoner"}`,
+      },
+    ],
+  }),
+  component: PublicCampaign,
+});
+
+function PublicCampaign() {
+  const { orgSlug, slug } = Route.useParams();
+  const trpc = useTRPC();
+  const { data } = useSuspenseQuery(trpc.campaigns.public.queryOptions({ organizationSlug: orgSlug, slug }));
+  const c = data.campaign;
+  const money = (v: number) => formatMoney(v, c.currency);
+  return (
+    <main className="mx-auto flex min-h-dvh max-w-3xl flex-col gap-6 px-4 py-8">
+      <header className="flex flex-wrap items-center justify-between gap-2">
+        <div>
+          <p className="font-semibold">{data.organization.name}</p>
+          <div className="mt-1 flex flex-wrap gap-1">
+            {data.organization.badges.map((b) => (
+              <Badge key={b} variant="secondary">
+                <BadgeCheck className="size-3.5" /> {titleCase(b)}
+              </Badge>
+            ))}
+          </div>
+        </div>
+        <Brand />
+      </header>
+      {c.closed ? (
+        <p className="rounded-md bg-muted p-3 text-center font-medium" role="status">
+          This campaign is closed. Thank you to everyone who gave.
+        </p>
+      ) : null}
+      <h1 className="font-bold text-3xl">{c.title}</h1>
+      {c.shortDescription ? <p className="text-lg text-muted-foreground">{c.shortDescription}</p> : null}
+      <Card>
+        <CardContent className="flex flex-col gap-2 p-5">
+          <p className="font-semibold text-2xl tabular-nums">{money(c.raisedMinor)} raised</p>
+          {c.goalProgress !== null ? (
+            <>
+              <Progress value={Math.min(100, c.goalProgress * 100)} aria-label="Goal progress" />
+              <p className="text-muted-foreground text-sm">
+                {formatPercent(c.goalProgress)} of{" "}
+                {c.goalType === "amount" ? money(c.goalAmountMinor ?? 0) : `${c.goalCount} ${c.goalType}`}
+              </p>
+            </>
+          ) : null}
+          <p className="text-muted-foreground text-sm">
+            {c.donationCount} donations from {c.donorCount} donors
+          </p>
+        </CardContent>
+      </Card>
+      {c.description ? <p className="whitespace-pre-wrap leading-relaxed">{c.description}</p> : null}
+      <section aria-labelledby="recent">
+        <h2 id="recent" className="mb-2 font-semibold text-lg">
+          Recent gifts
+        </h2>
+        <ul className="divide-y rounded-md border">
+          {data.recent.length ? (
+            data.recent.map((r, i) => (
+              <li key={`${r.at}-${i}`} className="flex flex-col gap-1 p-3 text-sm">
+                <span className="flex justify-between">
+                  <span className="font-medium">{r.name}</span>
+                  <span className="tabular-nums">{formatMoney(r.amountMinor, r.currency)}</span>
+                </span>
+                {r.message ? <span className="text-muted-foreground">“{r.message}”</span> : null}
+                <span className="text-muted-foreground text-xs">{formatDate(r.at)}</span>
+              </li>
+            ))
+          ) : (
+            <li className="p-3 text-muted-foreground text-sm">Be the first to give.</li>
+          )}
+        </ul>
+      </section>
+    </main>
+  );
+}

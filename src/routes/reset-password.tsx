@@ -1,0 +1,66 @@
+import { createFileRoute, Link, useNavigate } from "@tanstack/react-router";
+import * as React from "react";
+import { z } from "zod";
+import { Button } from "~/components/ui/button";
+import { Field } from "~/components/ui/form-field";
+import { Input } from "~/components/ui/input";
+import { AuthCard } from "~/features/auth/auth-card";
+import { authApi } from "~/lib/auth/api";
+
+export const Route = createFileRoute("/reset-password")({
+  validateSearch: z.object({ token: z.string().optional(), error: z.string().optional() }),
+  head: () => ({ meta: [{ title: "Choose a new password · Almoner" }] }),
+  component: Reset,
+});
+
+function Reset() {
+  const { token, error } = Route.useSearch();
+  const navigate = useNavigate();
+  const [problem, setProblem] = React.useState<string | null>(
+    error === "INVALID_TOKEN" ? "This link is invalid or has expired. Ask for a new one." : null,
+  );
+  const [pending, setPending] = React.useState(false);
+  return (
+    <AuthCard
+      title="Choose a new password"
+      footer={
+        <Link to="/forgot-password" className="hover:underline">
+          Ask for a new link
+        </Link>
+      }
+    >
+      <form
+        method="post"
+        className="flex flex-col gap-4"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          if (!token) return;
+          setPending(true);
+          try {
+            await authApi.resetPassword(String(new FormData(e.currentTarget).get("password")), token);
+            await navigate({ to: "/login" });
+          } catch (err) {
+            setProblem(err instanceof Error ? err.message : "Failed");
+          } finally {
+            setPending(false);
+          }
+        }}
+      >
+        <Field label="New password" description="8 to 128 characters." required error={problem ?? undefined}>
+          <Input
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            minLength={8}
+            maxLength={128}
+            required
+            disabled={!token}
+          />
+        </Field>
+        <Button type="submit" disabled={!token || pending}>
+          Save password
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}
