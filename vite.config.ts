@@ -8,6 +8,25 @@ export default defineConfig({
   server: { port: 3000, strictPort: true },
   preview: { port: 3000, strictPort: true },
   resolve: { tsconfigPaths: true },
+  // Pre-bundle everything the routes import lazily, so the dev optimizer never discovers a
+  // dependency mid-session (that reload gives a second React copy: "Invalid hook call").
+  optimizeDeps: {
+    include: [
+      "recharts",
+      "@tanstack/react-table",
+      "@tanstack/react-query",
+      "@trpc/client",
+      "@trpc/tanstack-react-query",
+      "radix-ui",
+      "lucide-react",
+      "sonner",
+      "superjson",
+      "zod",
+      "clsx",
+      "tailwind-merge",
+      "class-variance-authority",
+    ],
+  },
   plugins: [
     // Must come before tanstackStart (Cloudflare's TanStack guide). The e2e and bench harnesses
     // point ALMONER_STATE_DIR at their own folder so they never touch the dev database.

@@ -58,8 +58,14 @@ export async function openBrowser(
   };
 }
 
+/** Navigates and waits until React has hydrated (before that, clicks hit server HTML only). */
+export async function go(page: Page, url: string) {
+  await page.goto(url);
+  await page.waitForSelector('html[data-hydrated="true"]');
+}
+
 export async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {
-  await page.goto("/login");
+  await go(page, "/login");
   await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();

@@ -2,7 +2,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { createRootRouteWithContext, HeadContent, Outlet, Scripts } from "@tanstack/react-router";
 import type { TRPCOptionsProxy } from "@trpc/tanstack-react-query";
-import type * as React from "react";
+import * as React from "react";
 import { Toaster } from "~/components/ui/sonner";
 import appCss from "~/styles.css?url";
 import type { AppRouter } from "../../worker/trpc/router";
@@ -31,6 +31,10 @@ export const Route = createRootRouteWithContext<RouterContext>()({
 });
 
 function RootDocument({ children }: { children: React.ReactNode }) {
+  // Marks the document once React has hydrated: end-to-end tests wait for it before clicking.
+  React.useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return (
     <html lang="en" suppressHydrationWarning>
       <head>

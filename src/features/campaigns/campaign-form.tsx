@@ -90,6 +90,11 @@ export function CampaignForm({
       maxAmountMinor: money("max", "maxAmountMinor", 99_999_999) ?? 99_999_999,
       visibility: String(f.get("visibility")) as CampaignFormValue["visibility"],
     };
+    // The same bounds as the API's schema, checked here first so a typo costs no round trip.
+    if (value.title.trim().length < 3) problems.title = "At least 3 characters";
+    if (value.title.trim().length > 128) problems.title = "At most 128 characters";
+    if (goalType === "amount" && !value.goalAmountMinor && !problems.goalAmountMinor)
+      problems.goalAmountMinor = "Enter the goal amount";
     setLocal(problems);
     if (!Object.keys(problems).length) onSubmit(value);
   }

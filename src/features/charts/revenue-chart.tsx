@@ -1,6 +1,9 @@
 import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { formatMoney } from "~/lib/format";
 
+// SVG presentation attributes cannot read CSS variables; the brand teal is fixed here.
+const COLOR = "#0f766e";
+
 /** Revenue per local day (zero-filled by the API). */
 export function RevenueChart({
   series,
@@ -17,8 +20,8 @@ export function RevenueChart({
         <AreaChart data={series} margin={{ left: 8, right: 8, top: 8, bottom: 0 }}>
           <defs>
             <linearGradient id="rev" x1="0" y1="0" x2="0" y2="1">
-              <stop offset="5%" stopColor="var(--color-primary)" stopOpacity={0.35} />
-              <stop offset="95%" stopColor="var(--color-primary)" stopOpacity={0} />
+              <stop offset="5%" stopColor={COLOR} stopOpacity={0.35} />
+              <stop offset="95%" stopColor={COLOR} stopOpacity={0} />
             </linearGradient>
           </defs>
           <CartesianGrid strokeDasharray="3 3" vertical={false} className="stroke-border" />
@@ -42,7 +45,7 @@ export function RevenueChart({
             type="monotone"
             dataKey="raised"
             name="Raised"
-            stroke="var(--color-primary)"
+            stroke={COLOR}
             fill="url(#rev)"
             strokeWidth={2}
           />

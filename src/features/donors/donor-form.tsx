@@ -111,10 +111,10 @@ export function DonorForm({
       <fieldset className="flex flex-wrap gap-4 text-sm sm:col-span-2">
         <legend className="mb-1 font-medium">Consent</legend>
         <label className="flex items-center gap-2">
-          <input type="checkbox" name="emailOptIn" defaultChecked={initial?.emailOptIn} /> E-mail
+          <input type="checkbox" name="emailOptIn" defaultChecked={initial?.emailOptIn} /> E-mail updates
         </label>
         <label className="flex items-center gap-2">
-          <input type="checkbox" name="phoneOptIn" defaultChecked={initial?.phoneOptIn} /> Phone
+          <input type="checkbox" name="phoneOptIn" defaultChecked={initial?.phoneOptIn} /> Phone calls
         </label>
         <label className="flex items-center gap-2">
           <input type="checkbox" name="mailOptIn" defaultChecked={initial?.mailOptIn} /> Post

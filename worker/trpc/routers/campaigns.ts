@@ -674,7 +674,7 @@ export async function campaignAnalytics(
       .bind(c.id, sinceMs),
     db
       .prepare(
-        `SELECT dn.id, TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')) AS name, dn.company, SUM(d.amount_minor - d.refunded_minor) AS total, COUNT(*) AS gifts
+        `SELECT dn.id, COALESCE(NULLIF(TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')), ''), dn.company, 'Anonymized') AS name, dn.company, SUM(d.amount_minor - d.refunded_minor) AS total, COUNT(*) AS gifts
            FROM donation d JOIN donor dn ON dn.id = d.donor_id WHERE d.campaign_id = ? AND ${COUNTED_SQL("d")} AND d.donated_at >= ?
           GROUP BY dn.id ORDER BY total DESC LIMIT 5`,
       )
@@ -682,7 +682,7 @@ export async function campaignAnalytics(
     db
       .prepare(
         `SELECT d.id, d.number, d.amount_minor AS amount, d.currency, d.status, d.donated_at AS at, d.anonymous,
-                TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')) AS name
+                COALESCE(NULLIF(TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')), ''), dn.company, 'Anonymized') AS name
            FROM donation d LEFT JOIN donor dn ON dn.id = d.donor_id WHERE d.campaign_id = ? AND d.trashed_at IS NULL ORDER BY d.donated_at DESC LIMIT 10`,
       )
       .bind(c.id),

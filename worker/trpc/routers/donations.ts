@@ -100,7 +100,7 @@ export function presentDonation(d: DonationRow) {
   };
 }
 
-export const SELECT = `d.*, CASE WHEN dn.anonymized_at IS NOT NULL THEN 'Anonymized' ELSE TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')) END AS donor_name,
+export const SELECT = `d.*, CASE WHEN dn.anonymized_at IS NOT NULL THEN 'Anonymized' ELSE COALESCE(NULLIF(TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')), ''), dn.company, dn.email) END AS donor_name,
   dn.email AS donor_email, c.title AS campaign_title`;
 export const FROM =
   "donation d LEFT JOIN donor dn ON dn.id = d.donor_id LEFT JOIN campaign c ON c.id = d.campaign_id";
@@ -645,7 +645,7 @@ export const dashboardRouter = router({
           .bind(org.id, from),
         db
           .prepare(
-            `SELECT dn.id, TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')) AS name, dn.company, SUM(d.amount_minor - d.refunded_minor) AS total, COUNT(*) AS gifts FROM donation d JOIN donor dn ON dn.id = d.donor_id WHERE d.organization_id = ? AND d.currency = ? AND ${COUNTED_SQL("d")} AND d.donated_at >= ? GROUP BY dn.id ORDER BY total DESC LIMIT 5`,
+            `SELECT dn.id, COALESCE(NULLIF(TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')), ''), dn.company, 'Anonymized') AS name, dn.company, SUM(d.amount_minor - d.refunded_minor) AS total, COUNT(*) AS gifts FROM donation d JOIN donor dn ON dn.id = d.donor_id WHERE d.organization_id = ? AND d.currency = ? AND ${COUNTED_SQL("d")} AND d.donated_at >= ? GROUP BY dn.id ORDER BY total DESC LIMIT 5`,
           )
           .bind(org.id, currency, fromMs),
         db

@@ -6,13 +6,16 @@ import { Badge } from "~/components/ui/badge";
 import { Card, CardContent } from "~/components/ui/card";
 import { Progress } from "~/components/ui/progress";
 import { formatDate, formatMoney, formatPercent, titleCase } from "~/lib/format";
+import { or404 } from "~/lib/loaders";
 import { useTRPC } from "~/lib/trpc";
 
 /** The public campaign page: no sign-in, no personal data beyond display names. */
 export const Route = createFileRoute("/p/$orgSlug/$slug")({
   loader: ({ context, params }) =>
-    context.queryClient.ensureQueryData(
-      context.trpc.campaigns.public.queryOptions({ organizationSlug: params.orgSlug, slug: params.slug }),
+    or404(
+      context.queryClient.ensureQueryData(
+        context.trpc.campaigns.public.queryOptions({ organizationSlug: params.orgSlug, slug: params.slug }),
+      ),
     ),
   head: ({ loaderData }) => ({
     meta: [

@@ -12,11 +12,16 @@ import { Progress } from "~/components/ui/progress";
 import { CampaignForm } from "~/features/campaigns/campaign-form";
 import { CampaignTabs } from "~/features/campaigns/campaign-tabs";
 import { errorInfo, formatDate, formatMoney, formatPercent, titleCase } from "~/lib/format";
+import { or404 } from "~/lib/loaders";
 import { useTRPC } from "~/lib/trpc";
 
 export const Route = createFileRoute("/_authed/campaigns/$campaignId/")({
   loader: ({ context, params }) =>
-    context.queryClient.ensureQueryData(context.trpc.campaigns.byId.queryOptions({ id: params.campaignId })),
+    or404(
+      context.queryClient.ensureQueryData(
+        context.trpc.campaigns.byId.queryOptions({ id: params.campaignId }),
+      ),
+    ),
   head: () => ({ meta: [{ title: "Campaign · Almoner" }] }),
   component: CampaignPage,
 });

@@ -9,11 +9,16 @@ import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
 import { Textarea } from "~/components/ui/textarea";
 import { errorInfo, toMajorString, toMinor } from "~/lib/format";
+import { or404 } from "~/lib/loaders";
 import { useTRPC } from "~/lib/trpc";
 
 export const Route = createFileRoute("/_authed/donations/$donationId/edit")({
   loader: ({ context, params }) =>
-    context.queryClient.ensureQueryData(context.trpc.donations.byId.queryOptions({ id: params.donationId })),
+    or404(
+      context.queryClient.ensureQueryData(
+        context.trpc.donations.byId.queryOptions({ id: params.donationId }),
+      ),
+    ),
   head: () => ({ meta: [{ title: "Edit donation · Almoner" }] }),
   component: EditDonation,
 });

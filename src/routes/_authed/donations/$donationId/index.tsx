@@ -12,11 +12,16 @@ import { Dialog, DialogContent, DialogFooter, DialogHeader, DialogTitle } from "
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
 import { errorInfo, formatDateTime, formatMoney, titleCase, toMinor } from "~/lib/format";
+import { or404 } from "~/lib/loaders";
 import { useTRPC } from "~/lib/trpc";
 
 export const Route = createFileRoute("/_authed/donations/$donationId/")({
   loader: ({ context, params }) =>
-    context.queryClient.ensureQueryData(context.trpc.donations.byId.queryOptions({ id: params.donationId })),
+    or404(
+      context.queryClient.ensureQueryData(
+        context.trpc.donations.byId.queryOptions({ id: params.donationId }),
+      ),
+    ),
   head: () => ({ meta: [{ title: "Donation · Almoner" }] }),
   component: DonationPage,
 });

@@ -6,11 +6,12 @@ import { PageHeader } from "~/components/layout/page-header";
 import { Card, CardContent } from "~/components/ui/card";
 import { DonorForm } from "~/features/donors/donor-form";
 import { errorInfo } from "~/lib/format";
+import { or404 } from "~/lib/loaders";
 import { useTRPC } from "~/lib/trpc";
 
 export const Route = createFileRoute("/_authed/donors/$donorId/edit")({
   loader: ({ context, params }) =>
-    context.queryClient.ensureQueryData(context.trpc.donors.byId.queryOptions({ id: params.donorId })),
+    or404(context.queryClient.ensureQueryData(context.trpc.donors.byId.queryOptions({ id: params.donorId }))),
   head: () => ({ meta: [{ title: "Edit donor · Almoner" }] }),
   component: EditDonor,
 });

@@ -21,11 +21,12 @@ import { Input } from "~/components/ui/input";
 import { Textarea } from "~/components/ui/textarea";
 import { RecordDonationDialog } from "~/features/donations/record-donation-dialog";
 import { errorInfo, formatDate, formatDateTime, formatMoney } from "~/lib/format";
+import { or404 } from "~/lib/loaders";
 import { useTRPC } from "~/lib/trpc";
 
 export const Route = createFileRoute("/_authed/donors/$donorId/")({
   loader: ({ context, params }) =>
-    context.queryClient.ensureQueryData(context.trpc.donors.byId.queryOptions({ id: params.donorId })),
+    or404(context.queryClient.ensureQueryData(context.trpc.donors.byId.queryOptions({ id: params.donorId }))),
   head: () => ({ meta: [{ title: "Donor · Almoner" }] }),
   component: DonorPage,
 });
