@@ -18,6 +18,7 @@ export default defineConfig({
           ENVIRONMENT: "test",
           APP_URL: "http://localhost:3000",
           MAIL_TRANSPORT: "outbox",
+          WEBHOOK_SECRET: "whsec-test-0123456789",
         },
       },
     }),

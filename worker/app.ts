@@ -8,6 +8,7 @@ import { handleAuthRequest } from "./auth";
 import { handleMyMemberships } from "./auth/memberships";
 import { handleDonationExport } from "./http/export";
 import { applySecurityHeaders, json } from "./http/headers";
+import { handleDonationWebhook } from "./http/webhook";
 import { handleDevOutbox } from "./mail/outbox";
 import { runScheduled } from "./scheduled";
 import { createContext } from "./trpc/context";
@@ -39,6 +40,9 @@ async function route(request: Request, env: Env, ctx: ExecutionContext, startFet
   }
   if (path === "/api/export/donations.csv") {
     return handleDonationExport(request, env);
+  }
+  if (path === "/api/webhooks/donations") {
+    return handleDonationWebhook(request, env);
   }
   if (path === "/api/dev/outbox") {
     return handleDevOutbox(request, env);

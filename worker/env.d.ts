@@ -17,6 +17,8 @@ declare global {
       MAIL_HTTP_TOKEN?: string;
       TRUSTED_ORIGINS?: string;
       ADMIN_USER_IDS?: string;
+      /** HMAC key of POST /api/webhooks/donations (a secret). */
+      WEBHOOK_SECRET?: string;
       /** Any other policy override of app.config.ts (see envNameFor). */
       [key: string]: unknown;
     }

@@ -274,6 +274,29 @@ describe("donations", () => {
     expect(list.rows.map((r) => r.id)).toEqual([d1.id]);
   });
 
+  it("lets exactly one of two racing refunds win, and counts it once", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    const d = await caller.donations.create({
+      donorId: null,
+      campaignId: null,
+      amountMinor: 8_000,
+      currency: "USD",
+      paymentMethod: "cash",
+      donatedAt: Date.now(),
+    });
+    const results = await Promise.allSettled(
+      [0, 1, 2].map(() => caller.donations.updateStatus({ id: d.id, status: "refunded", reason: "race" })),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const daily = await testEnv.DB.prepare(
+      "SELECT SUM(raised_minor) AS s, SUM(donation_count) AS n FROM org_daily WHERE organization_id = ?",
+    )
+      .bind(org)
+      .first();
+    expect(daily).toEqual({ s: 0, n: 0 });
+  });
+
   it("exports the filtered list as escaped CSV", async () => {
     expect(csvCell("=SUM(A1)")).toBe("'=SUM(A1)");
     expect(csvCell('He said "hi", twice')).toBe('"He said ""hi"", twice"');

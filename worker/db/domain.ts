@@ -306,6 +306,8 @@ export const donation = sqliteTable(
     donatedAt: integer("donated_at", { mode: "timestamp_ms" }).notNull(),
     trashedAt: integer("trashed_at", { mode: "timestamp_ms" }),
     createdBy: text("created_by"),
+    /** Random per write: statements later in the same batch apply only if this write won a race. */
+    changeToken: text("change_token"),
     ...timestamps,
   },
   (t) => [

@@ -35,6 +35,11 @@ export function rollupStatements(
   before: DonationFacts | null,
   after: DonationFacts | null,
   timeZone: string,
+  /**
+   * Apply only if this donation's write won: the row exists and carries this change token (an
+   * idempotent insert may have been ignored, a guarded update may have matched nothing).
+   */
+  guard?: { donationId: string; token: string },
 ): D1PreparedStatement[] {
   const org = (after ?? before)?.organizationId;
   if (!org) return [];
@@ -66,11 +71,21 @@ export function rollupStatements(
     stmts.push(
       db
         .prepare(
-          `INSERT INTO org_daily (organization_id, campaign_id, day, currency, raised_minor, donation_count) VALUES (?, ?, ?, ?, ?, ?)
+          `INSERT INTO org_daily (organization_id, campaign_id, day, currency, raised_minor, donation_count)
+           SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE ?7 IS NULL OR EXISTS (SELECT 1 FROM donation WHERE id = ?7 AND change_token = ?8)
            ON CONFLICT (organization_id, campaign_id, day, currency) DO UPDATE SET
              raised_minor = raised_minor + excluded.raised_minor, donation_count = donation_count + excluded.donation_count`,
         )
-        .bind(org, d.campaignId, d.day, d.currency, d.amount, d.count),
+        .bind(
+          org,
+          d.campaignId,
+          d.day,
+          d.currency,
+          d.amount,
+          d.count,
+          guard?.donationId ?? null,
+          guard?.token ?? null,
+        ),
     );
   }
   const campaigns = new Set([before?.campaignId, after?.campaignId].filter((c): c is string => !!c));

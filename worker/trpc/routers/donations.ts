@@ -183,6 +183,7 @@ export function changeStatements(
   ctx: { env: Env; org: { id: string; timeZone: string } },
   before: DonationRow | null,
   after: DonationRow | null,
+  guard?: { donationId: string; token: string },
 ): D1PreparedStatement[] {
   const org = ctx.org.id;
   return [
@@ -191,6 +192,7 @@ export function changeStatements(
       before ? facts(before) : null,
       after ? facts(after) : null,
       ctx.org.timeZone,
+      guard,
     ),
     ...donorStatsStatements(
       ctx.env.DB,
@@ -481,21 +483,24 @@ export const donationsRouter = router({
         refunded_minor: refunded,
         updated_at: Date.now(),
       };
+      // The change token makes the rollup statements below apply only if this update won a race.
+      const token = generateId();
       const res = await db.batch([
         db
           .prepare(
-            "UPDATE donation SET status = ?, refunded_minor = ?, updated_at = ? WHERE id = ? AND organization_id = ? AND status = ? AND refunded_minor = ?",
+            "UPDATE donation SET status = ?, refunded_minor = ?, updated_at = ?, change_token = ? WHERE id = ? AND organization_id = ? AND status = ? AND refunded_minor = ?",
           )
           .bind(
             after.status,
             after.refunded_minor,
             after.updated_at,
+            token,
             before.id,
             ctx.org.id,
             before.status,
             before.refunded_minor,
           ),
-        ...changeStatements(ctx, before, after),
+        ...changeStatements(ctx, before, after, { donationId: before.id, token }),
         auditStatement(ctx, {
           action: "donation.status",
           entityType: "donation",

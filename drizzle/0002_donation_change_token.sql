@@ -1,0 +1,1 @@
+ALTER TABLE `donation` ADD `change_token` text;

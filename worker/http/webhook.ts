@@ -1,0 +1,309 @@
+/**
+ * POST /api/webhooks/donations: a payment processor reports gifts (DESIGN §4, issue 8).
+ *
+ * Signature: header `X-Almoner-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(WEBHOOK_SECRET, "<t>.<raw body>")>`.
+ * Deliveries older than `donations.webhookToleranceSeconds` (300 s) are refused (replays). The
+ * gateway transaction id makes delivery idempotent: the same event twice changes nothing, and
+ * concurrent duplicates race on a unique index so exactly one donation is created.
+ */
+import { z } from "zod";
+import { generateId, safeEqual } from "../auth/crypto";
+import { getConfig } from "../config";
+import { allowedDonationTargets, type DonationStatus } from "../domain/status";
+import { toMinor } from "../lib/money";
+import { donorStatsStatements } from "../services/donor-stats";
+import { rollupStatements } from "../services/rollups";
+import { type DonationRow, facts } from "../trpc/routers/donations";
+import { json } from "./headers";
+
+const payload = z.object({
+  id: z.string().min(1).max(100),
+  type: z.enum([
+    "donation.succeeded",
+    "donation.pending",
+    "donation.failed",
+    "donation.refunded",
+    "donation.disputed",
+  ]),
+  data: z.object({
+    organization: z.string().min(1),
+    gatewayTransactionId: z.string().min(1).max(200),
+    amount: z.string().regex(/^\d+(\.\d+)?$/),
+    currency: z
+      .string()
+      .length(3)
+      .transform((c) => c.toUpperCase()),
+    refundedAmount: z
+      .string()
+      .regex(/^\d+(\.\d+)?$/)
+      .optional(),
+    donatedAt: z.iso.datetime(),
+    campaignSlug: z.string().optional(),
+    frequency: z.enum(["one_time", "monthly", "quarterly", "annually"]).default("one_time"),
+    paymentMethod: z.string().max(30).default("card"),
+    gateway: z.string().max(40).default("processor"),
+    processingFee: z
+      .string()
+      .regex(/^\d+(\.\d+)?$/)
+      .optional(),
+    mode: z.enum(["live", "test"]).default("live"),
+    anonymous: z.boolean().default(false),
+    message: z.string().max(1000).optional(),
+    donor: z
+      .object({
+        email: z.email(),
+        firstName: z.string().max(100).optional(),
+        lastName: z.string().max(100).optional(),
+      })
+      .optional(),
+  }),
+});
+
+const STATUS: Record<z.infer<typeof payload>["type"], DonationStatus> = {
+  "donation.succeeded": "completed",
+  "donation.pending": "pending",
+  "donation.failed": "failed",
+  "donation.refunded": "refunded",
+  "donation.disputed": "disputed",
+};
+
+async function hmacHex(secret: string, message: string) {
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const sig = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(message)));
+  return [...sig].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export async function signWebhook(secret: string, body: string, t = Math.floor(Date.now() / 1000)) {
+  return `t=${t},v1=${await hmacHex(secret, `${t}.${body}`)}`;
+}
+
+export async function handleDonationWebhook(request: Request, env: Env): Promise<Response> {
+  if (request.method !== "POST")
+    return json({ code: "METHOD_NOT_ALLOWED", message: "Method not allowed" }, { status: 405 });
+  const secret = String(env.WEBHOOK_SECRET ?? "");
+  if (!secret) return json({ code: "NOT_FOUND", message: "Webhooks are not configured" }, { status: 404 });
+  const body = await request.text();
+  const header = request.headers.get("x-almoner-signature") ?? "";
+  const parts = Object.fromEntries(header.split(",").map((p) => p.trim().split("=") as [string, string]));
+  const t = Number(parts.t);
+  if (!parts.v1 || !Number.isInteger(t))
+    return json({ code: "UNAUTHORIZED", message: "Missing signature" }, { status: 401 });
+  if (!safeEqual(await hmacHex(secret, `${t}.${body}`), parts.v1))
+    return json({ code: "UNAUTHORIZED", message: "Invalid signature" }, { status: 401 });
+  const tolerance = getConfig(env).donations.webhookToleranceSeconds;
+  if (Math.abs(Date.now() / 1000 - t) > tolerance)
+    return json({ code: "UNAUTHORIZED", message: "Signature too old" }, { status: 401 });
+  let parsed: z.infer<typeof payload>;
+  try {
+    parsed = payload.parse(JSON.parse(body));
+  } catch {
+    return json({ code: "BAD_REQUEST", message: "Invalid payload" }, { status: 400 });
+  }
+  const d = parsed.data;
+  const db = env.DB;
+  const org = await db
+    .prepare("SELECT id, time_zone FROM organization WHERE slug = ?")
+    .bind(d.organization)
+    .first<{ id: string; time_zone: string }>();
+  if (!org) return json({ code: "NOT_FOUND", message: "Organization not found" }, { status: 404 });
+  let amountMinor: number;
+  let refundedMinor = 0;
+  let feeMinor = 0;
+  try {
+    amountMinor = toMinor(d.amount, d.currency);
+    if (d.refundedAmount) refundedMinor = toMinor(d.refundedAmount, d.currency);
+    if (d.processingFee) feeMinor = toMinor(d.processingFee, d.currency);
+  } catch {
+    return json({ code: "BAD_REQUEST", message: "Invalid amount for the currency" }, { status: 400 });
+  }
+  if (amountMinor <= 0 || refundedMinor > amountMinor)
+    return json({ code: "BAD_REQUEST", message: "Invalid amount" }, { status: 400 });
+  const status = STATUS[parsed.type];
+  const existing = await db
+    .prepare("SELECT * FROM donation WHERE organization_id = ? AND gateway_transaction_id = ?")
+    .bind(org.id, d.gatewayTransactionId)
+    .first<DonationRow>();
+  if (existing) {
+    if (existing.status === status) return json({ received: true, duplicate: true, id: existing.id });
+    if (!allowedDonationTargets(existing.status, existing.source).includes(status)) {
+      return json(
+        {
+          code: "UNPROCESSABLE_CONTENT",
+          message: `Cannot move a ${existing.status} donation to ${status}`,
+          allowed: allowedDonationTargets(existing.status, existing.source),
+        },
+        { status: 422 },
+      );
+    }
+    const after: DonationRow = {
+      ...existing,
+      status,
+      refunded_minor: status === "refunded" ? existing.amount_minor : existing.refunded_minor,
+      updated_at: Date.now(),
+    };
+    const token = generateId();
+    const res = await db.batch([
+      db
+        .prepare(
+          "UPDATE donation SET status = ?, refunded_minor = ?, updated_at = ?, change_token = ? WHERE id = ? AND status = ?",
+        )
+        .bind(after.status, after.refunded_minor, after.updated_at, token, existing.id, existing.status),
+      ...rollupStatements(db, facts(existing), facts(after), org.time_zone, {
+        donationId: existing.id,
+        token,
+      }),
+      ...(existing.donor_id ? donorStatsStatements(db, org.id, [existing.donor_id]) : []),
+      auditRow(
+        db,
+        org.id,
+        existing.id,
+        "donation.webhook_status",
+        { status: existing.status },
+        { status },
+        parsed.id,
+        { donationId: existing.id, token },
+      ),
+    ]);
+    return json({ received: true, id: existing.id, changed: !!res[0]?.meta.changes });
+  }
+  const campaign = d.campaignSlug
+    ? await db
+        .prepare("SELECT id, currency FROM campaign WHERE organization_id = ? AND slug = ?")
+        .bind(org.id, d.campaignSlug)
+        .first<{ id: string; currency: string }>()
+    : null;
+  if (d.campaignSlug && !campaign)
+    return json({ code: "NOT_FOUND", message: "Campaign not found" }, { status: 404 });
+  if (campaign && campaign.currency !== d.currency)
+    return json(
+      { code: "BAD_REQUEST", message: `This campaign collects ${campaign.currency}` },
+      { status: 400 },
+    );
+  const now = Date.now();
+  const id = generateId();
+  const email = d.donor?.email.toLowerCase() ?? null;
+  const stmts: D1PreparedStatement[] = [];
+  if (email) {
+    stmts.push(
+      db
+        .prepare(
+          "INSERT OR IGNORE INTO donor (id, organization_id, first_name, last_name, email, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(
+          generateId(),
+          org.id,
+          d.donor?.firstName ?? null,
+          d.donor?.lastName ?? (d.donor?.firstName ? null : email),
+          email,
+          now,
+          now,
+        ),
+    );
+  }
+  const donorSql = email ? "(SELECT id FROM donor WHERE organization_id = ?4 AND email = ?5)" : "NULL";
+  stmts.push(
+    db
+      .prepare(
+        "INSERT INTO org_counter (organization_id, name, value) VALUES (?, 'donation', 1) ON CONFLICT DO UPDATE SET value = value + 1",
+      )
+      .bind(org.id),
+    db
+      .prepare(
+        `INSERT INTO donation (id, organization_id, number, donor_id, campaign_id, amount_minor, refunded_minor, processing_fee_minor, currency, status, frequency, payment_method, gateway,
+           gateway_transaction_id, source, mode, anonymous, message, donated_at, created_at, updated_at, change_token)
+         VALUES (?1, ?4, (SELECT value FROM org_counter WHERE organization_id = ?4 AND name = 'donation'), ${donorSql}, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?2, 'webhook', ?15, ?16, ?17, ?18, ?3, ?3, ?1)
+         ON CONFLICT (organization_id, gateway_transaction_id) DO NOTHING`,
+      )
+      .bind(
+        id,
+        d.gatewayTransactionId,
+        now,
+        org.id,
+        email,
+        campaign?.id ?? null,
+        amountMinor,
+        refundedMinor,
+        feeMinor,
+        d.currency,
+        status,
+        d.frequency,
+        d.paymentMethod,
+        d.gateway,
+        d.mode,
+        d.anonymous ? 1 : 0,
+        d.message ?? null,
+        Date.parse(d.donatedAt),
+      ),
+  );
+  const row = {
+    organization_id: org.id,
+    campaign_id: campaign?.id ?? null,
+    donor_id: null,
+    status,
+    mode: d.mode,
+    trashed_at: null,
+    amount_minor: amountMinor,
+    refunded_minor: refundedMinor,
+    currency: d.currency,
+    donated_at: Date.parse(d.donatedAt),
+  } as unknown as DonationRow;
+  stmts.push(...rollupStatements(db, null, facts(row), org.time_zone, { donationId: id, token: id }));
+  stmts.push(
+    auditRow(
+      db,
+      org.id,
+      id,
+      "donation.webhook_create",
+      null,
+      { gatewayTransactionId: d.gatewayTransactionId, status },
+      parsed.id,
+      { donationId: id, token: id },
+    ),
+  );
+  await db.batch(stmts);
+  // Donor stats depend on the donor id the batch resolved; recompute them in a second, idempotent step.
+  const created = await db
+    .prepare("SELECT id, donor_id FROM donation WHERE organization_id = ? AND gateway_transaction_id = ?")
+    .bind(org.id, d.gatewayTransactionId)
+    .first<{ id: string; donor_id: string | null }>();
+  if (created?.donor_id) await db.batch(donorStatsStatements(db, org.id, [created.donor_id]));
+  return json(
+    { received: true, id: created?.id ?? id, duplicate: created?.id !== id },
+    { status: created?.id === id ? 201 : 200 },
+  );
+}
+
+function auditRow(
+  db: D1Database,
+  orgId: string,
+  entityId: string,
+  action: string,
+  before: unknown,
+  after: unknown,
+  eventId: string,
+  guard: { donationId: string; token: string },
+) {
+  return db
+    .prepare(
+      `INSERT INTO audit_event (id, organization_id, actor_id, action, entity_type, entity_id, before, after, reason, at)
+       SELECT ?1, ?2, NULL, ?3, 'donation', ?4, ?5, ?6, ?7, ?8 WHERE EXISTS (SELECT 1 FROM donation WHERE id = ?9 AND change_token = ?10)`,
+    )
+    .bind(
+      generateId(),
+      orgId,
+      action,
+      entityId,
+      before === null ? null : JSON.stringify(before),
+      JSON.stringify(after),
+      `webhook event ${eventId}`,
+      Date.now(),
+      guard.donationId,
+      guard.token,
+    );
+}
