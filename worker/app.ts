@@ -8,6 +8,7 @@ import { handleAuthRequest } from "./auth";
 import { handleMyMemberships } from "./auth/memberships";
 import { handleDonationExport } from "./http/export";
 import { applySecurityHeaders, json } from "./http/headers";
+import { handleInvitation } from "./http/invitations";
 import { handleDonationWebhook } from "./http/webhook";
 import { handleDevOutbox } from "./mail/outbox";
 import { runScheduled } from "./scheduled";
@@ -40,6 +41,10 @@ async function route(request: Request, env: Env, ctx: ExecutionContext, startFet
   }
   if (path === "/api/export/donations.csv") {
     return handleDonationExport(request, env);
+  }
+  const invitation = /^\/api\/invitations\/([A-Za-z0-9]{16,64})(\/accept)?$/.exec(path);
+  if (invitation) {
+    return handleInvitation(request, env, invitation[1] as string, invitation[2] ? "accept" : "view");
   }
   if (path === "/api/webhooks/donations") {
     return handleDonationWebhook(request, env);

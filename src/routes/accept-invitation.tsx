@@ -1,13 +1,95 @@
-import { createFileRoute } from "@tanstack/react-router";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { createFileRoute, Link, useNavigate } from "@tanstack/react-router";
 import { z } from "zod";
+import { Button } from "~/components/ui/button";
 import { AuthCard } from "~/features/auth/auth-card";
+import { sessionQueryKey } from "~/lib/auth/session";
+import { useAuth } from "~/lib/auth/use-auth";
+import { titleCase } from "~/lib/format";
+
+async function call(path: string, init?: RequestInit) {
+  const res = await fetch(path, { credentials: "include", ...init });
+  const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+  if (!res.ok) throw Object.assign(new Error(String(body.message ?? res.statusText)), { status: res.status });
+  return body;
+}
 
 export const Route = createFileRoute("/accept-invitation")({
   validateSearch: z.object({ id: z.string() }),
   head: () => ({ meta: [{ title: "Invitation · Almoner" }] }),
-  component: () => (
-    <AuthCard title="Invitation" description="Invitations are not available yet.">
-      <p className="text-muted-foreground text-sm">Ask the person who invited you to add you directly.</p>
-    </AuthCard>
-  ),
+  component: Accept,
 });
+
+function Accept() {
+  const { id } = Route.useSearch();
+  const auth = useAuth();
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const here = `/accept-invitation?id=${encodeURIComponent(id)}`;
+  const q = useQuery({
+    queryKey: ["invitation", id],
+    queryFn: () =>
+      call(`/api/invitations/${encodeURIComponent(id)}`) as Promise<{
+        organizationName: string;
+        role: string;
+        email: string;
+      }>,
+    enabled: auth.isAuthenticated,
+    retry: false,
+  });
+  const accept = useMutation({
+    mutationFn: () => call(`/api/invitations/${encodeURIComponent(id)}/accept`, { method: "POST" }),
+    onSuccess: async () => {
+      await qc.invalidateQueries({ queryKey: sessionQueryKey });
+      await navigate({ to: "/dashboard" });
+    },
+  });
+  if (auth.isLoading)
+    return (
+      <AuthCard title="Invitation">
+        <p className="text-muted-foreground text-sm">Loading…</p>
+      </AuthCard>
+    );
+  if (!auth.isAuthenticated) {
+    return (
+      <AuthCard
+        title="You're invited"
+        description="Sign in with the e-mail address the invitation was sent to."
+      >
+        <Button asChild className="w-full">
+          <Link to="/login" search={{ redirect: here }}>
+            Sign in to accept
+          </Link>
+        </Button>
+      </AuthCard>
+    );
+  }
+  const err = (q.error ?? accept.error) as (Error & { status?: number }) | null;
+  return (
+    <AuthCard
+      title="You're invited"
+      footer={
+        <Link to="/dashboard" className="hover:underline">
+          Go to the dashboard
+        </Link>
+      }
+    >
+      {err ? (
+        <p role="alert" className="text-destructive text-sm">
+          {err.message}
+        </p>
+      ) : q.data ? (
+        <div className="flex flex-col gap-4">
+          <p className="text-sm">
+            Join <strong>{q.data.organizationName}</strong> as <strong>{titleCase(q.data.role)}</strong>.
+          </p>
+          <Button onClick={() => accept.mutate()} disabled={accept.isPending}>
+            Accept invitation
+          </Button>
+        </div>
+      ) : (
+        <p className="text-muted-foreground text-sm">Loading…</p>
+      )}
+    </AuthCard>
+  );
+}

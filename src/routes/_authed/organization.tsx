@@ -44,6 +44,17 @@ function OrganizationPage() {
       },
     }),
   );
+  const members = useQuery(trpc.organization.members.queryOptions());
+  const invitations = useQuery(trpc.organization.invitations.queryOptions());
+  const invite = useMutation(
+    trpc.organization.invite.mutationOptions({
+      onSuccess: async () => {
+        toast.success("Invitation sent");
+        await qc.invalidateQueries({ queryKey: trpc.organization.invitations.queryKey() });
+      },
+      onError: (e) => toast.error(errorInfo(e).message),
+    }),
+  );
   const o = org.data;
   if (org.error)
     return (

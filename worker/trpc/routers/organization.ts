@@ -2,6 +2,7 @@ import { z } from "zod";
 import { generateId } from "../../auth/crypto";
 import { auditStatement } from "../../lib/audit";
 import { CURRENCIES } from "../../lib/money";
+import { getMailer, renderMail } from "../../mail";
 import { adminProcedure, authedProcedure, fail, orgProcedure, router } from "../init";
 import { listSelectableOrganizations } from "../org";
 
@@ -118,6 +119,74 @@ export const organizationRouter = router({
         }),
       ]);
       return { ok: true };
+    }),
+
+  invitations: orgProcedure({ member: ["view"] }).query(async ({ ctx }) => {
+    const { results } = await ctx.env.DB.prepare(
+      "SELECT id, email, role, expires_at AS expiresAt, accepted_at AS acceptedAt, created_at AS createdAt FROM invitation WHERE organization_id = ? AND revoked_at IS NULL ORDER BY created_at DESC LIMIT 100",
+    )
+      .bind(ctx.org.id)
+      .all<{
+        id: string;
+        email: string;
+        role: string;
+        expiresAt: number;
+        acceptedAt: number | null;
+        createdAt: number;
+      }>();
+    return results;
+  }),
+
+  /** Invites by e-mail with a 7-day link to /accept-invitation?id=… (DESIGN §4). */
+  invite: orgProcedure({ member: ["create"] })
+    .input(
+      z.object({
+        email: z.email().transform((e) => e.toLowerCase()),
+        role: z.enum(["admin", "organizer", "viewer"]),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const id = generateId();
+      const now = Date.now();
+      const expiresAt = now + ctx.config.organizations.invitationExpiresIn * 1000;
+      await ctx.env.DB.batch([
+        ctx.env.DB.prepare(
+          "UPDATE invitation SET revoked_at = ? WHERE organization_id = ? AND email = ? AND accepted_at IS NULL AND revoked_at IS NULL",
+        ).bind(now, ctx.org.id, input.email),
+        ctx.env.DB.prepare(
+          "INSERT INTO invitation (id, organization_id, email, role, invited_by, expires_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        ).bind(id, ctx.org.id, input.email, input.role, ctx.user.id, expiresAt, now, now),
+        auditStatement(ctx, {
+          action: "member.invite",
+          entityType: "organization",
+          entityId: ctx.org.id,
+          after: input,
+        }),
+      ]);
+      const url = `${ctx.config.app.url}/accept-invitation?id=${id}`;
+      await getMailer(ctx.env).send(
+        renderMail({
+          to: input.email,
+          subject: `You're invited to ${ctx.org.name} on Almoner`,
+          intro: `${ctx.user.name} invited you to join ${ctx.org.name} as ${input.role}.`,
+          action: { label: "Accept the invitation", url },
+          outro:
+            "The invitation expires in 7 days. Sign in (or create an account) with this e-mail address to accept it.",
+        }),
+      );
+      return { id, expiresAt };
+    }),
+
+  revokeInvitation: orgProcedure({ member: ["delete"] })
+    .input(z.object({ id: z.string().min(1) }))
+    .mutation(async ({ ctx, input }) => {
+      const r = await ctx.env.DB.prepare(
+        "UPDATE invitation SET revoked_at = ? WHERE id = ? AND organization_id = ? AND accepted_at IS NULL",
+      )
+        .bind(Date.now(), input.id, ctx.org.id)
+        .run();
+      if (!r.meta.changes) fail("NOT_FOUND", "Invitation not found");
+      return { id: input.id };
     }),
 
   all: adminProcedure({ user: ["list"] }).query(async ({ ctx }) => {
