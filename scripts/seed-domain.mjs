@@ -208,6 +208,10 @@ export function rollupSql(orgId, timeZone) {
        FROM donation d LEFT JOIN tz ON tz.day = strftime('%Y-%m-%d', d.donated_at / 1000, 'unixepoch')
       WHERE d.organization_id = ${q(orgId)} AND ${counted}
       GROUP BY 1, 2, 3, 4;`,
+    // Organization-wide rows (campaign_id '*'), what the dashboard reads.
+    `INSERT INTO org_daily (organization_id, campaign_id, day, currency, raised_minor, donation_count)
+     SELECT organization_id, '*', day, currency, SUM(raised_minor), SUM(donation_count) FROM org_daily
+      WHERE organization_id = ${q(orgId)} AND campaign_id != '*' GROUP BY organization_id, day, currency;`,
     `INSERT OR REPLACE INTO campaign_stats (campaign_id, organization_id, raised_minor, donation_count, donor_count, refunded_minor, updated_at)
      SELECT c.id, c.organization_id,
        COALESCE((SELECT SUM(d.amount_minor - d.refunded_minor) FROM donation d WHERE d.campaign_id = c.id AND ${counted}), 0),

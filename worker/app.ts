@@ -6,7 +6,7 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { handleAuthRequest } from "./auth";
 import { handleMyMemberships } from "./auth/memberships";
-import { handleDonationExport } from "./http/export";
+import { handleDonationExport, handleDonorExport } from "./http/export";
 import { applySecurityHeaders, json } from "./http/headers";
 import { handleInvitation } from "./http/invitations";
 import { handleDonationWebhook } from "./http/webhook";
@@ -38,6 +38,9 @@ async function route(request: Request, env: Env, ctx: ExecutionContext, startFet
   }
   if (path === "/api/organizations/my-memberships") {
     return handleMyMemberships(request, env);
+  }
+  if (path === "/api/export/donors.csv") {
+    return handleDonorExport(request, env);
   }
   if (path === "/api/export/donations.csv") {
     return handleDonationExport(request, env);

@@ -41,6 +41,10 @@ const every15Minutes: Job[] = [
   },
 ];
 const nightly: Job[] = [
+  async (env, now) => {
+    const { recomputeAutomaticBadges } = await import("./services/badges");
+    await recomputeAutomaticBadges(env.DB, now.getTime());
+  },
   // Rolling-12-month tiers drift with time alone: recompute every organization's tiers.
   async (env) => {
     const { tierStatement } = await import("./services/donor-stats");

@@ -248,7 +248,7 @@ describe("donations", () => {
       .first();
     expect(stats).toEqual({ raised_minor: 7_500, donation_count: 1, donor_count: 1 });
     const day = await testEnv.DB.prepare(
-      "SELECT day, raised_minor FROM org_daily WHERE organization_id = ? AND raised_minor != 0",
+      "SELECT day, raised_minor FROM org_daily WHERE organization_id = ? AND campaign_id = '*' AND raised_minor != 0",
     )
       .bind(org)
       .all();
@@ -274,6 +274,13 @@ describe("donations", () => {
     expect(list.rows.map((r) => r.id)).toEqual([d1.id]);
   });
 
+  it("refuses offset pages past the 100 000th row with a 400 instead of timing out", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "viewer");
+    expect(await codeOf(caller.donations.list({ page: 1001, pageSize: 100 }))).toBe("BAD_REQUEST");
+    expect(await codeOf(caller.donations.list({ page: 1000, pageSize: 100 }))).toBe("OK");
+  });
+
   it("lets exactly one of two racing refunds win, and counts it once", async () => {
     const org = await makeOrg();
     const { caller } = await member(org, "owner");
@@ -290,7 +297,7 @@ describe("donations", () => {
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const daily = await testEnv.DB.prepare(
-      "SELECT SUM(raised_minor) AS s, SUM(donation_count) AS n FROM org_daily WHERE organization_id = ?",
+      "SELECT SUM(raised_minor) AS s, SUM(donation_count) AS n FROM org_daily WHERE organization_id = ? AND campaign_id = '*'",
     )
       .bind(org)
       .first();
@@ -393,5 +400,88 @@ describe("donors", () => {
     const after = await caller.donors.byId({ id: d.id });
     expect(after.tier?.name).toBe("Major");
     expect(after.previousTierId).not.toBeNull();
+  });
+});
+
+describe("donor export", () => {
+  it("streams every donor of the filter as escaped CSV, anonymized ones without personal data", async () => {
+    const org = await makeOrg();
+    const owner = await member(org, "owner");
+    const a = await owner.caller.donors.create({
+      data: { firstName: "=Evil", lastName: "Formula", email: "evil@example.test" },
+    });
+    const b = await owner.caller.donors.create({
+      data: { firstName: "Gone", lastName: "Person", email: "gone@example.test" },
+    });
+    if (!a.created || !b.created) throw new Error("unreachable");
+    await owner.caller.donors.anonymize({ id: b.id, confirm: "gone@example.test" });
+    const res = await appFetch("/api/export/donors.csv", { headers: { cookie: owner.jar.header() } });
+    const text = new TextDecoder().decode(await res.arrayBuffer());
+    const lines = text.trim().split("\r\n");
+    expect(lines).toHaveLength(3);
+    expect(text).toContain("'=Evil Formula");
+    expect(text).toContain("Anonymized");
+    expect(text).not.toContain("gone@example.test");
+  });
+});
+
+describe("campaign items", () => {
+  it("counts funded quantity, enforces the overfunding rule and deletes only unused items", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    const c = await caller.campaigns.create(campaign);
+    const { id: itemId } = await caller.campaigns.items.create({
+      campaignId: c.id,
+      title: "Blanket",
+      unitAmountMinor: 2500,
+      quantityNeeded: 3,
+      allowOverfunding: false,
+    });
+    const gift = (qty: number) =>
+      caller.donations.create({
+        donorId: null,
+        campaignId: c.id,
+        campaignItemId: itemId,
+        itemQuantity: qty,
+        amountMinor: 2500 * qty,
+        currency: "USD",
+        paymentMethod: "cash",
+        donatedAt: Date.now(),
+      });
+    await gift(2);
+    expect(await codeOf(gift(2))).toBe("UNPROCESSABLE_CONTENT");
+    await gift(1);
+    const [item] = await caller.campaigns.items.list({ campaignId: c.id });
+    expect(item).toMatchObject({ quantityFunded: 3, fullyFunded: true });
+    expect(await codeOf(caller.campaigns.items.delete({ id: itemId }))).toBe("UNPROCESSABLE_CONTENT");
+    const spare = await caller.campaigns.items.create({
+      campaignId: c.id,
+      title: "Spare",
+      unitAmountMinor: 500,
+    });
+    expect(await codeOf(caller.campaigns.items.delete({ id: spare.id }))).toBe("OK");
+  });
+});
+
+describe("donor notes", () => {
+  it("lets the author or an org admin edit or delete a note, nobody else", async () => {
+    const org = await makeOrg();
+    const owner = await member(org, "owner");
+    const organizer = await member(org, "organizer", "organizer");
+    const other = await member(org, "organizer", "organizer");
+    const d = await owner.caller.donors.create({ data: { firstName: "Noa", lastName: "Te" } });
+    if (!d.created) throw new Error("unreachable");
+    const { id } = await organizer.caller.donors.notes.create({
+      donorId: d.id,
+      body: "First call went well",
+    });
+    expect(await codeOf(other.caller.donors.notes.update({ id, body: "hijack" }))).toBe("FORBIDDEN");
+    expect(await codeOf(other.caller.donors.notes.delete({ id }))).toBe("FORBIDDEN");
+    expect(
+      await codeOf(organizer.caller.donors.notes.update({ id, pinned: true, body: "Second call too" })),
+    ).toBe("OK");
+    const [note] = await owner.caller.donors.notes.list({ donorId: d.id });
+    expect(note).toMatchObject({ body: "Second call too", pinned: 1 });
+    expect(await codeOf(owner.caller.donors.notes.delete({ id }))).toBe("OK");
   });
 });

@@ -61,7 +61,7 @@ describe("donation ingestion webhook", () => {
       .first();
     expect(donor).toEqual({ email: "payer@example.test", lifetime_minor: 4250 });
     const daily = await testEnv.DB.prepare(
-      "SELECT SUM(raised_minor) AS s, SUM(donation_count) AS n FROM org_daily WHERE organization_id = ?",
+      "SELECT SUM(raised_minor) AS s, SUM(donation_count) AS n FROM org_daily WHERE organization_id = ? AND campaign_id = '*'",
     )
       .bind(org)
       .first();
@@ -83,7 +83,7 @@ describe("donation ingestion webhook", () => {
       .first();
     expect(row).toEqual({ status: "refunded", refunded_minor: 4250 });
     const daily = await testEnv.DB.prepare(
-      "SELECT SUM(raised_minor) AS s FROM org_daily WHERE organization_id = ?",
+      "SELECT SUM(raised_minor) AS s FROM org_daily WHERE organization_id = ? AND campaign_id = '*'",
     )
       .bind(org)
       .first<{ s: number }>();

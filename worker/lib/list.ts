@@ -2,6 +2,7 @@
  * One list helper for every server-side table (DESIGN §4 lists): page sizes 10/25/50/100 (default
  * 25), a whitelisted sort with a stable tiebreak on id, and the total of the filtered set.
  */
+import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { defaultConfig } from "../../app.config";
 
@@ -15,6 +16,8 @@ export const pageSchema = {
   desc: z.boolean().default(true),
   q: z.string().trim().max(200).optional(),
 };
+
+export const MAX_OFFSET = 100_000;
 
 export interface Where {
   sql: string[];
@@ -45,6 +48,8 @@ export async function runList<T>(
     totals?: string;
     /** Stable tiebreak column (qualify it when the FROM joins tables). */
     tiebreak?: string;
+    /** A cheaper FROM for the count/totals (no joins) when the filters do not need the joins. */
+    countFrom?: string;
   },
 ): Promise<{
   rows: T[];
@@ -56,6 +61,13 @@ export async function runList<T>(
   const whereSql = opts.where.sql.length ? `WHERE ${opts.where.sql.join(" AND ")}` : "";
   const dir = opts.desc ? "DESC" : "ASC";
   const offset = (opts.page - 1) * opts.pageSize;
+  if (offset >= MAX_OFFSET) {
+    // Offset pages cost O(offset): past this depth the answer is a clear refusal, not a timeout.
+    throw new TRPCError({
+      code: "BAD_REQUEST",
+      message: `Only the first ${MAX_OFFSET.toLocaleString("en-US")} rows can be paged; narrow the filters or reverse the sort`,
+    });
+  }
   const [rows, count] = await db.batch([
     db
       .prepare(

@@ -19,6 +19,12 @@ export interface DonationFacts {
   donatedAt: number;
 }
 
+/**
+ * org_daily also keeps one row per day and currency with campaign_id = '*': the organization-wide
+ * total, so the dashboard reads one row per day instead of one per campaign per day.
+ */
+export const ALL_CAMPAIGNS = "*";
+
 function contribution(f: DonationFacts | null, timeZone: string) {
   if (!f || !isCounted(f)) return null;
   return {
@@ -49,11 +55,12 @@ export function rollupStatements(
     string,
     { campaignId: string; day: string; currency: string; amount: number; count: number }
   >();
+  const expand = (c: ReturnType<typeof contribution>) =>
+    c ? [c, { ...c, campaignId: ALL_CAMPAIGNS, key: `${ALL_CAMPAIGNS}|${c.day}|${c.currency}` }] : [];
   for (const [c, sign] of [
-    [b, -1],
-    [a, 1],
-  ] as const) {
-    if (!c) continue;
+    ...expand(b).map((x) => [x, -1] as const),
+    ...expand(a).map((x) => [x, 1] as const),
+  ]) {
     const d = deltas.get(c.key) ?? {
       campaignId: c.campaignId,
       day: c.day,
@@ -122,11 +129,13 @@ export async function rebuildRollups(db: D1Database, organizationId: string, tim
   const buckets = new Map<string, [string, string, string, number, number]>();
   for (const r of results) {
     const day = localDay(r.donatedAt, timeZone);
-    const key = `${r.campaignId ?? ""}|${day}|${r.currency}`;
-    const cur = buckets.get(key) ?? [r.campaignId ?? "", day, r.currency, 0, 0];
-    cur[3] += r.amount;
-    cur[4] += 1;
-    buckets.set(key, cur);
+    for (const campaign of [r.campaignId ?? "", ALL_CAMPAIGNS]) {
+      const key = `${campaign}|${day}|${r.currency}`;
+      const cur = buckets.get(key) ?? [campaign, day, r.currency, 0, 0];
+      cur[3] += r.amount;
+      cur[4] += 1;
+      buckets.set(key, cur);
+    }
   }
   const stmts: D1PreparedStatement[] = [
     db.prepare("DELETE FROM org_daily WHERE organization_id = ?").bind(organizationId),

@@ -12,12 +12,19 @@ import {
   getCoreRowModel,
   type RowSelectionState,
   useReactTable,
+  type VisibilityState,
 } from "@tanstack/react-table";
-import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight, Search } from "lucide-react";
+import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight, Columns3, Search } from "lucide-react";
 import * as React from "react";
 import { z } from "zod";
 import { Button } from "~/components/ui/button";
 import { Checkbox } from "~/components/ui/checkbox";
+import {
+  DropdownMenu,
+  DropdownMenuCheckboxItem,
+  DropdownMenuContent,
+  DropdownMenuTrigger,
+} from "~/components/ui/dropdown-menu";
 import { Input } from "~/components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "~/components/ui/select";
 import { Skeleton } from "~/components/ui/skeleton";
@@ -84,6 +91,7 @@ export function DataTable<T extends { id: string }>({
   onRowClick?: (row: T) => void;
 }) {
   const [selection, setSelection] = React.useState<RowSelectionState>({});
+  const [visibility, setVisibility] = React.useState<VisibilityState>({});
   const [query, setQuery] = React.useState(state.q ?? "");
   const stateRef = React.useRef(onStateChange);
   stateRef.current = onStateChange;
@@ -119,12 +127,13 @@ export function DataTable<T extends { id: string }>({
     manualPagination: true,
     manualSorting: true,
     enableRowSelection: !!bulkActions,
-    state: { rowSelection: selection },
+    state: { rowSelection: selection, columnVisibility: visibility },
     onRowSelectionChange: setSelection,
+    onColumnVisibilityChange: setVisibility,
   });
   const selected = table.getSelectedRowModel().rows.map((r) => r.original);
   const pages = Math.max(1, Math.ceil((total ?? 0) / state.pageSize));
-  const colCount = table.getAllLeafColumns().length;
+  const colCount = table.getVisibleLeafColumns().length;
 
   return (
     <div className="flex flex-col gap-3">
@@ -143,6 +152,27 @@ export function DataTable<T extends { id: string }>({
           />
         </div>
         {toolbar}
+        <DropdownMenu>
+          <DropdownMenuTrigger asChild>
+            <Button variant="outline" size="sm" className="ml-auto h-9">
+              <Columns3 className="size-4" /> Columns
+            </Button>
+          </DropdownMenuTrigger>
+          <DropdownMenuContent align="end">
+            {table
+              .getAllLeafColumns()
+              .filter((c) => typeof c.columnDef.header === "string")
+              .map((c) => (
+                <DropdownMenuCheckboxItem
+                  key={c.id}
+                  checked={c.getIsVisible()}
+                  onCheckedChange={(v) => c.toggleVisibility(!!v)}
+                >
+                  {String(c.columnDef.header)}
+                </DropdownMenuCheckboxItem>
+              ))}
+          </DropdownMenuContent>
+        </DropdownMenu>
       </div>
       {bulkActions && selected.length > 0 ? (
         <div

@@ -28,6 +28,7 @@ function Dashboard() {
   const navigate = useNavigate({ from: Route.fullPath });
   const trpc = useTRPC();
   const q = useQuery(trpc.dashboard.summary.queryOptions({ days }));
+  const retention = useQuery(trpc.dashboard.retention.queryOptions());
   const d = q.data;
   const money = (v: number) => formatMoney(v, d?.currency ?? "USD");
   const range = d && days > 0 ? { from: d.from, to: d.to } : {};
@@ -174,9 +175,9 @@ function Dashboard() {
             <CardDescription>Donors who gave 13–24 months ago and again in the last 12.</CardDescription>
           </CardHeader>
           <CardContent>
-            <p className="font-semibold text-3xl tabular-nums">{formatPercent(d?.retention.rate)}</p>
+            <p className="font-semibold text-3xl tabular-nums">{formatPercent(retention.data?.rate)}</p>
             <p className="text-muted-foreground text-sm">
-              {d ? `${d.retention.retained} of ${d.retention.base} donors` : "…"}
+              {retention.data ? `${retention.data.retained} of ${retention.data.base} donors` : "…"}
             </p>
           </CardContent>
         </Card>

@@ -535,6 +535,36 @@ export const campaignsRouter = router({
         ]);
         return { id: input.id };
       }),
+    /** Only items nobody gave to can be deleted; the others are archived. */
+    delete: orgProcedure({ campaign: ["update"] })
+      .input(z.object({ id: z.string().min(1) }))
+      .mutation(async ({ ctx, input }) => {
+        const item = await ctx.env.DB.prepare(
+          "SELECT id, campaign_id FROM campaign_item WHERE id = ? AND organization_id = ?",
+        )
+          .bind(input.id, ctx.org.id)
+          .first<{ id: string; campaign_id: string }>();
+        if (!item) fail("NOT_FOUND", "Item not found");
+        const used = await ctx.env.DB.prepare("SELECT 1 FROM donation WHERE campaign_item_id = ? LIMIT 1")
+          .bind(input.id)
+          .first();
+        if (used)
+          fail(
+            "UNPROCESSABLE_CONTENT",
+            "This item has donations and cannot be deleted. Archive it instead.",
+            { allowed: ["archive"] },
+          );
+        await ctx.env.DB.batch([
+          ctx.env.DB.prepare("DELETE FROM campaign_item WHERE id = ?").bind(input.id),
+          auditStatement(ctx, {
+            action: "campaign_item.delete",
+            entityType: "campaign",
+            entityId: item.campaign_id,
+            before: item,
+          }),
+        ]);
+        return { id: input.id };
+      }),
     reorder: orgProcedure({ campaign: ["update"] })
       .input(z.object({ campaignId: z.string().min(1), ids: z.array(z.string().min(1)).min(1).max(500) }))
       .mutation(async ({ ctx, input }) => {

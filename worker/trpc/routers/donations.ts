@@ -241,6 +241,8 @@ export const donationsRouter = router({
         page: input.page,
         pageSize: input.pageSize,
         tiebreak: "d.id",
+        // Only a text search needs the donor join to count; everything else filters donation alone.
+        countFrom: input.q ? "donation d LEFT JOIN donor dn ON dn.id = d.donor_id" : "donation d",
         totals: `COALESCE(SUM(CASE WHEN ${COUNTED_SQL("d")} THEN d.amount_minor - d.refunded_minor END), 0) AS countedMinor, COUNT(DISTINCT d.currency) AS currencies`,
       });
       return { ...res, rows: res.rows.map(presentDonation) };
@@ -274,10 +276,35 @@ export const donationsRouter = router({
       }
       if (input.campaignItemId) {
         const item = await db
-          .prepare("SELECT 1 FROM campaign_item WHERE id = ? AND campaign_id = ? AND organization_id = ?")
+          .prepare(
+            `SELECT i.active, i.archived_at, i.quantity_needed, i.allow_overfunding,
+                    COALESCE((SELECT SUM(d.item_quantity) FROM donation d WHERE d.campaign_item_id = i.id AND ${COUNTED_SQL("d")}), 0) AS funded
+               FROM campaign_item i WHERE i.id = ? AND i.campaign_id = ? AND i.organization_id = ?`,
+          )
           .bind(input.campaignItemId, input.campaignId, ctx.org.id)
-          .first();
+          .first<{
+            active: number;
+            archived_at: number | null;
+            quantity_needed: number | null;
+            allow_overfunding: number;
+            funded: number;
+          }>();
         if (!item) fail("NOT_FOUND", "Item not found");
+        if (!item.active || item.archived_at)
+          fail("UNPROCESSABLE_CONTENT", "This item no longer takes gifts", { field: "campaignItemId" });
+        // Overfunding rule: an item that does not allow it refuses quantities beyond what it needs.
+        const qty = Math.max(1, input.itemQuantity);
+        if (
+          !item.allow_overfunding &&
+          item.quantity_needed !== null &&
+          item.funded + qty > item.quantity_needed
+        ) {
+          fail(
+            "UNPROCESSABLE_CONTENT",
+            `Only ${Math.max(0, item.quantity_needed - item.funded)} more of this item are needed`,
+            { field: "itemQuantity" },
+          );
+        }
       }
       if (input.donatedAt > Date.now() + 60_000)
         fail("BAD_REQUEST", "The gift date cannot be in the future", { field: "donatedAt" });
@@ -601,70 +628,54 @@ export const dashboardRouter = router({
       const currency = org.defaultCurrency;
       const fromMs = input.days > 0 ? startOfLocalDay(from, org.timeZone) : 0;
       const prevMs = prevFrom ? startOfLocalDay(prevFrom, org.timeZone) : 0;
-      const [
-        series,
-        prev,
-        amounts,
-        prevDonors,
-        byStatus,
-        byMethod,
-        topCampaigns,
-        topDonors,
-        recent,
-        retention,
-      ] = await db.batch([
-        db
-          .prepare(
-            "SELECT day, SUM(raised_minor) AS raised, SUM(donation_count) AS count FROM org_daily WHERE organization_id = ? AND currency = ? AND day >= ? GROUP BY day ORDER BY day",
-          )
-          .bind(org.id, currency, from),
-        db
-          .prepare(
-            "SELECT COALESCE(SUM(raised_minor),0) AS raised, COALESCE(SUM(donation_count),0) AS count FROM org_daily WHERE organization_id = ? AND currency = ? AND day >= ? AND day < ?",
-          )
-          .bind(org.id, currency, prevFrom ?? "9999", from),
-        db
-          .prepare(
-            `SELECT d.amount_minor - d.refunded_minor AS a, d.donor_id FROM donation d WHERE d.organization_id = ? AND d.currency = ? AND ${COUNTED_SQL("d")} AND d.donated_at >= ? ORDER BY a`,
-          )
-          .bind(org.id, currency, fromMs),
-        db
-          .prepare(
-            `SELECT COUNT(DISTINCT d.donor_id) AS n FROM donation d WHERE d.organization_id = ? AND ${COUNTED_SQL("d")} AND d.donated_at >= ? AND d.donated_at < ?`,
-          )
-          .bind(org.id, prevMs, fromMs),
-        db
-          .prepare(
-            "SELECT d.status, COUNT(*) AS count, SUM(d.amount_minor) AS amount FROM donation d WHERE d.organization_id = ? AND d.trashed_at IS NULL AND d.mode = 'live' AND d.donated_at >= ? GROUP BY d.status",
-          )
-          .bind(org.id, fromMs),
-        db
-          .prepare(
-            `SELECT d.payment_method AS method, COUNT(*) AS count, SUM(d.amount_minor - d.refunded_minor) AS amount, SUM(CASE WHEN d.frequency = 'one_time' THEN 0 ELSE 1 END) AS recurring FROM donation d WHERE d.organization_id = ? AND ${COUNTED_SQL("d")} AND d.donated_at >= ? GROUP BY d.payment_method ORDER BY amount DESC`,
-          )
-          .bind(org.id, fromMs),
-        db
-          .prepare(
-            "SELECT c.id, c.title, c.currency, SUM(o.raised_minor) AS raised, SUM(o.donation_count) AS count FROM org_daily o JOIN campaign c ON c.id = o.campaign_id WHERE o.organization_id = ? AND o.day >= ? GROUP BY c.id ORDER BY raised DESC LIMIT 5",
-          )
-          .bind(org.id, from),
-        db
-          .prepare(
-            `SELECT dn.id, COALESCE(NULLIF(TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')), ''), dn.company, 'Anonymized') AS name, dn.company, SUM(d.amount_minor - d.refunded_minor) AS total, COUNT(*) AS gifts FROM donation d JOIN donor dn ON dn.id = d.donor_id WHERE d.organization_id = ? AND d.currency = ? AND ${COUNTED_SQL("d")} AND d.donated_at >= ? GROUP BY dn.id ORDER BY total DESC LIMIT 5`,
-          )
-          .bind(org.id, currency, fromMs),
-        db
-          .prepare(
-            `SELECT ${SELECT} FROM ${FROM} WHERE d.organization_id = ? AND d.trashed_at IS NULL ORDER BY d.donated_at DESC LIMIT 8`,
-          )
-          .bind(org.id),
-        db
-          .prepare(
-            `SELECT COUNT(*) AS base, SUM(CASE WHEN EXISTS (SELECT 1 FROM donation y WHERE y.donor_id = x.donor_id AND ${COUNTED_SQL("y")} AND y.donated_at >= ?2) THEN 1 ELSE 0 END) AS retained
-               FROM (SELECT DISTINCT d.donor_id FROM donation d WHERE d.organization_id = ?1 AND ${COUNTED_SQL("d")} AND d.donor_id IS NOT NULL AND d.donated_at >= ?3 AND d.donated_at < ?2) x`,
-          )
-          .bind(org.id, Date.now() - 365 * 86400_000, Date.now() - 730 * 86400_000),
-      ]);
+      const [series, prev, amounts, prevDonors, byStatus, byMethod, topCampaigns, topDonors, recent] =
+        await db.batch([
+          db
+            .prepare(
+              "SELECT day, raised_minor AS raised, donation_count AS count FROM org_daily WHERE organization_id = ? AND campaign_id = '*' AND currency = ? AND day >= ? ORDER BY day",
+            )
+            .bind(org.id, currency, from),
+          db
+            .prepare(
+              "SELECT COALESCE(SUM(raised_minor),0) AS raised, COALESCE(SUM(donation_count),0) AS count FROM org_daily WHERE organization_id = ? AND campaign_id = '*' AND currency = ? AND day >= ? AND day < ?",
+            )
+            .bind(org.id, currency, prevFrom ?? "9999", from),
+          db
+            .prepare(
+              `SELECT d.amount_minor - d.refunded_minor AS a, d.donor_id FROM donation d WHERE d.organization_id = ? AND d.currency = ? AND ${COUNTED_SQL("d")} AND d.donated_at >= ? ORDER BY a`,
+            )
+            .bind(org.id, currency, fromMs),
+          db
+            .prepare(
+              `SELECT COUNT(DISTINCT d.donor_id) AS n FROM donation d WHERE d.organization_id = ? AND ${COUNTED_SQL("d")} AND d.donated_at >= ? AND d.donated_at < ?`,
+            )
+            .bind(org.id, prevMs, fromMs),
+          db
+            .prepare(
+              "SELECT d.status, COUNT(*) AS count, SUM(d.amount_minor) AS amount FROM donation d WHERE d.organization_id = ? AND d.trashed_at IS NULL AND d.mode = 'live' AND d.donated_at >= ? GROUP BY d.status",
+            )
+            .bind(org.id, fromMs),
+          db
+            .prepare(
+              `SELECT d.payment_method AS method, COUNT(*) AS count, SUM(d.amount_minor - d.refunded_minor) AS amount, SUM(CASE WHEN d.frequency = 'one_time' THEN 0 ELSE 1 END) AS recurring FROM donation d WHERE d.organization_id = ? AND ${COUNTED_SQL("d")} AND d.donated_at >= ? GROUP BY d.payment_method ORDER BY amount DESC`,
+            )
+            .bind(org.id, fromMs),
+          db
+            .prepare(
+              "SELECT c.id, c.title, c.currency, SUM(o.raised_minor) AS raised, SUM(o.donation_count) AS count FROM org_daily o JOIN campaign c ON c.id = o.campaign_id WHERE o.organization_id = ? AND o.day >= ? GROUP BY c.id ORDER BY raised DESC LIMIT 5",
+            )
+            .bind(org.id, from),
+          db
+            .prepare(
+              `SELECT dn.id, COALESCE(NULLIF(TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')), ''), dn.company, 'Anonymized') AS name, dn.company, SUM(d.amount_minor - d.refunded_minor) AS total, COUNT(*) AS gifts FROM donation d JOIN donor dn ON dn.id = d.donor_id WHERE d.organization_id = ? AND d.currency = ? AND ${COUNTED_SQL("d")} AND d.donated_at >= ? GROUP BY dn.id ORDER BY total DESC LIMIT 5`,
+            )
+            .bind(org.id, currency, fromMs),
+          db
+            .prepare(
+              `SELECT ${SELECT} FROM ${FROM} WHERE d.organization_id = ? AND d.trashed_at IS NULL ORDER BY d.donated_at DESC LIMIT 8`,
+            )
+            .bind(org.id),
+        ]);
       const list = (amounts?.results ?? []) as { a: number; donor_id: string | null }[];
       const raised = list.reduce((s, r) => s + r.a, 0);
       const mid = list.length >> 1;
@@ -685,7 +696,6 @@ export const dashboardRouter = router({
         for (let d = from; d <= today; d = addDays(d, 1))
           points.push({ day: d, raised: byDay.get(d)?.raised ?? 0, count: byDay.get(d)?.count ?? 0 });
       else points.push(...byDay.values());
-      const ret = retention?.results[0] as { base: number; retained: number } | undefined;
       return {
         currency,
         days: input.days,
@@ -724,13 +734,29 @@ export const dashboardRouter = router({
           gifts: number;
         }[],
         recent: ((recent?.results ?? []) as DonationRow[]).map(presentDonation),
-        retention: {
-          base: ret?.base ?? 0,
-          retained: ret?.retained ?? 0,
-          rate: ret?.base ? (ret.retained ?? 0) / ret.base : null,
-        },
       };
     }),
+
+  /**
+   * Retention (gave 13–24 months ago and again in the last 12) reads two years of gifts: it has
+   * its own procedure so the dashboard's tiles and chart never wait for it (docs/performance.md).
+   */
+  retention: orgProcedure({ donation: ["view"] }).query(async ({ ctx }) => {
+    const db = ctx.env.DB;
+    const org = ctx.org;
+    const ret = await db
+      .prepare(
+        `SELECT COUNT(*) AS base, SUM(CASE WHEN EXISTS (SELECT 1 FROM donation y WHERE y.donor_id = x.donor_id AND ${COUNTED_SQL("y")} AND y.donated_at >= ?2) THEN 1 ELSE 0 END) AS retained
+               FROM (SELECT DISTINCT d.donor_id FROM donation d WHERE d.organization_id = ?1 AND ${COUNTED_SQL("d")} AND d.donor_id IS NOT NULL AND d.donated_at >= ?3 AND d.donated_at < ?2) x`,
+      )
+      .bind(org.id, Date.now() - 365 * 86400_000, Date.now() - 730 * 86400_000)
+      .first<{ base: number; retained: number }>();
+    return {
+      base: ret?.base ?? 0,
+      retained: ret?.retained ?? 0,
+      rate: ret?.base ? (ret.retained ?? 0) / ret.base : null,
+    };
+  }),
 });
 
 export { donationStatuses };

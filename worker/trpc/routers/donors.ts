@@ -602,6 +602,44 @@ export const donorsRouter = router({
         ]);
         return { id };
       }),
+    update: orgProcedure({ note: ["update"] })
+      .input(
+        z.object({
+          id: z.string().min(1),
+          body: z.string().trim().min(1, "Write something").max(5000, "At most 5,000 characters").optional(),
+          visibility: z.enum(["internal", "shared"]).optional(),
+          pinned: z.boolean().optional(),
+        }),
+      )
+      .mutation(async ({ ctx, input }) => {
+        const note = await ctx.env.DB.prepare(
+          "SELECT id, donor_id, author_id FROM donor_note WHERE id = ? AND organization_id = ?",
+        )
+          .bind(input.id, ctx.org.id)
+          .first<{ id: string; donor_id: string; author_id: string }>();
+        if (!note) fail("NOT_FOUND", "Note not found");
+        const orgAdmin = ctx.org.isPlatformAdmin || ctx.org.role === "owner" || ctx.org.role === "admin";
+        if (note.author_id !== ctx.user.id && !orgAdmin)
+          fail("FORBIDDEN", "Only the author or an organization admin can edit this note");
+        await ctx.env.DB.batch([
+          ctx.env.DB.prepare(
+            "UPDATE donor_note SET body = COALESCE(?, body), visibility = COALESCE(?, visibility), pinned = COALESCE(?, pinned), updated_at = ? WHERE id = ?",
+          ).bind(
+            input.body ?? null,
+            input.visibility ?? null,
+            input.pinned === undefined ? null : input.pinned ? 1 : 0,
+            Date.now(),
+            note.id,
+          ),
+          auditStatement(ctx, {
+            action: "note.update",
+            entityType: "donor",
+            entityId: note.donor_id,
+            after: { id: note.id },
+          }),
+        ]);
+        return { id: note.id };
+      }),
     delete: orgProcedure({ note: ["delete"] })
       .input(z.object({ id: z.string().min(1) }))
       .mutation(async ({ ctx, input }) => {

@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createFileRoute, Link, useNavigate } from "@tanstack/react-router";
 import type { ColumnDef } from "@tanstack/react-table";
-import { Plus } from "lucide-react";
+import { Download, Plus } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
 import { z } from "zod";
@@ -107,11 +107,21 @@ function DonorsPage() {
         title="Donors"
         description="Everyone who has given to your organization."
         actions={
-          <Button asChild>
-            <Link to="/donors/create">
-              <Plus className="size-4" /> New donor
-            </Link>
-          </Button>
+          <>
+            <Button variant="outline" asChild>
+              <a
+                download
+                href={`/api/export/donors.csv?${new URLSearchParams(Object.entries({ q: s.q, tagId: s.tagId, tierId: s.tierId }).filter((e): e is [string, string] => !!e[1]))}`}
+              >
+                <Download className="size-4" /> Export CSV
+              </a>
+            </Button>
+            <Button asChild>
+              <Link to="/donors/create">
+                <Plus className="size-4" /> New donor
+              </Link>
+            </Button>
+          </>
         }
       />
       <DataTable<Row>

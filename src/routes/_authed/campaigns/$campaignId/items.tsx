@@ -47,6 +47,15 @@ function ItemsPage() {
     }),
   );
   const reorder = useMutation(trpc.campaigns.items.reorder.mutationOptions({ onSuccess: refresh }));
+  const remove = useMutation(
+    trpc.campaigns.items.delete.mutationOptions({
+      onSuccess: async () => {
+        toast.success("Item deleted");
+        await refresh();
+      },
+      onError: (e) => toast.error(errorInfo(e).message),
+    }),
+  );
   const currency = campaign.data?.currency ?? "USD";
   const list = items.data ?? [];
   const move = (i: number, dir: -1 | 1) => {
@@ -134,6 +143,17 @@ function ItemsPage() {
                 >
                   {item.archived ? "Unarchive" : "Archive"}
                 </Button>
+                {item.quantityFunded === 0 ? (
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    onClick={() =>
+                      window.confirm(`Delete "${item.title}"?`) && remove.mutate({ id: item.id })
+                    }
+                  >
+                    Delete
+                  </Button>
+                ) : null}
               </div>
             </CardContent>
           </Card>

@@ -1,0 +1,394 @@
+// `npm run bench`: builds, seeds a separate local D1 at scale (BENCH_DONATIONS, default 1 000 000
+// donations, 100 000 donors, 500 campaigns), runs the production build in workerd (vite preview)
+// on loopback, measures, prints one table and writes bench/results.json + docs/performance.md.
+// Benchmarks report; they never fail the test suite.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { gzipSync } from "node:zlib";
+import autocannon from "autocannon";
+import { chromium } from "playwright-core";
+import { DEMO_PASSWORD } from "./demo-users.mjs";
+import { ensureChromium } from "./ensure-chromium.mjs";
+import {
+  capture,
+  d1ExecFile,
+  d1Query,
+  ensureDevVars,
+  migrateLocal,
+  quietEnv,
+  root,
+  run,
+  start,
+} from "./lib.mjs";
+
+const DONATIONS = Number(process.env.BENCH_DONATIONS ?? 1_000_000);
+const DONORS = Number(process.env.BENCH_DONORS ?? 100_000);
+const CAMPAIGNS = Number(process.env.BENCH_CAMPAIGNS ?? 500);
+const results = {
+  machine: {
+    cpus: cpus().length,
+    model: cpus()[0]?.model,
+    memGiB: +(totalmem() / 2 ** 30).toFixed(1),
+    node: process.version,
+    at: new Date().toISOString(),
+  },
+  scale: { donations: DONATIONS, donors: DONORS, campaigns: CAMPAIGNS },
+  rows: [],
+};
+const row = (group, name, value, budget = "", ok = null) => {
+  results.rows.push({ group, name, value, budget, ok });
+  console.log(
+    `  ${group.padEnd(10)} ${name.padEnd(58)} ${String(value).padStart(16)}  ${budget}${ok === null ? "" : ok ? "  ✔" : "  ✖"}`,
+  );
+};
+const pct = (arr, p) => {
+  const s = [...arr].sort((a, b) => a - b);
+  return +(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0).toFixed(2);
+};
+
+ensureDevVars();
+const chromiumPath = ensureChromium();
+const stateDir = mkdtempSync(join(tmpdir(), "almoner-bench-"));
+const env = { ...quietEnv, ALMONER_STATE_DIR: stateDir };
+
+console.log("Building…");
+run("npx", ["vite", "build", "--logLevel", "warn"], { env });
+const dry = capture("npx", ["wrangler", "deploy", "--dry-run", "--config", "dist/server/wrangler.json"]);
+const m = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(dry);
+console.log("\nResults");
+if (m) {
+  row("bundle", "Worker upload (wrangler --dry-run)", `${m[1]} KiB`);
+  row("bundle", "Worker upload gzip", `${m[2]} KiB`, "≤ 1024 KiB", Number(m[2]) <= 1024);
+}
+
+console.log(`Seeding ${DONATIONS.toLocaleString()} donations…`);
+migrateLocal(stateDir);
+run(process.execPath, ["scripts/seed.mjs"], { env, stdio: ["ignore", "ignore", "inherit"] });
+const [{ id: orgId }] = d1Query("SELECT id FROM organization WHERE slug = 'harbor-light'", stateDir);
+const T = Date.now();
+const seedStarted = performance.now();
+const sql = `
+WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${CAMPAIGNS})
+INSERT INTO campaign (id, organization_id, title, slug, currency, goal_type, goal_amount_minor, status, suggested_amounts, created_at, updated_at)
+SELECT 'bc' || n, '${orgId}', 'Bench campaign ' || n, 'bench-' || n, 'USD', 'amount', 10000000, 'active', '[]', ${T}, ${T} FROM s;
+WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${DONORS})
+INSERT INTO donor (id, organization_id, type, first_name, last_name, email, created_at, updated_at)
+SELECT 'bd' || n, '${orgId}', 'individual', 'Donor', 'Number' || n, 'donor' || n || '@bench.test', ${T} - n * 1000, ${T} FROM s;
+INSERT INTO donor_tag (id, organization_id, name, color, created_at, updated_at) VALUES ('btag1', '${orgId}', 'Bench tag', '#0f766e', ${T}, ${T});
+INSERT INTO donor_tag_assignment (donor_id, tag_id, organization_id) SELECT id, 'btag1', organization_id FROM donor WHERE id LIKE 'bd%' AND (CAST(substr(id, 3) AS INTEGER) % 7) = 0;
+WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${DONATIONS})
+INSERT INTO donation (id, organization_id, number, donor_id, campaign_id, amount_minor, refunded_minor, currency, status, frequency, payment_method, source, mode, donated_at, created_at, updated_at)
+SELECT 'bx' || n, '${orgId}', 100000 + n, 'bd' || (1 + (n * 7919) % ${DONORS}), 'bc' || (1 + n % ${CAMPAIGNS}), amt,
+  CASE WHEN n % 29 = 0 THEN amt ELSE 0 END, 'USD',
+  CASE WHEN n % 29 = 0 THEN 'refunded' WHEN n % 31 = 0 THEN 'failed' ELSE 'completed' END,
+  CASE WHEN n % 5 = 0 THEN 'monthly' ELSE 'one_time' END, CASE WHEN n % 4 = 0 THEN 'check' ELSE 'card' END, 'online', 'live',
+  ${T} - (n * 63113) % 63072000000, ${T}, ${T}
+FROM (SELECT n, 100 + (n * 2654435761) % 49900 AS amt FROM s);
+UPDATE org_counter SET value = ${100000 + DONATIONS} WHERE organization_id = '${orgId}' AND name = 'donation';
+`;
+const { rollupSql } = await import("./seed-domain.mjs");
+const dir = mkdtempSync(join(tmpdir(), "almoner-bench-sql-"));
+writeFileSync(join(dir, "bulk.sql"), sql);
+writeFileSync(join(dir, "rollups.sql"), rollupSql(orgId, "America/Los_Angeles").join("\n"));
+d1ExecFile(join(dir, "bulk.sql"), stateDir);
+d1ExecFile(join(dir, "rollups.sql"), stateDir);
+rmSync(dir, { recursive: true, force: true });
+row(
+  "seed",
+  `bulk seed + rollups (${DONATIONS.toLocaleString()} donations)`,
+  `${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
+);
+
+// The same engine and file, without the server: index/rollup path vs a forced full scan.
+function sqliteFile() {
+  const base = join(stateDir, "v3", "d1");
+  const stack = [base];
+  let best = null;
+  while (stack.length) {
+    const d = stack.pop();
+    for (const f of readdirSync(d)) {
+      const p = join(d, f);
+      const st = statSync(p);
+      if (st.isDirectory()) stack.push(p);
+      else if (f.endsWith(".sqlite") && (!best || st.size > statSync(best).size)) best = p;
+    }
+  }
+  return best;
+}
+const db = new DatabaseSync(sqliteFile(), { readOnly: true });
+const timeQuery = (q, params, n = 20) => {
+  const st = db.prepare(q);
+  st.all(...params);
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    st.all(...params);
+    times.push(performance.now() - t0);
+  }
+  return pct(times, 50);
+};
+const since30 = T - 30 * 86400_000;
+const listIdx = timeQuery(
+  `SELECT * FROM donation d WHERE d.organization_id = ? AND d.trashed_at IS NULL AND d.status IN ('completed') AND d.donated_at >= ? ORDER BY d.amount_minor DESC, d.id DESC LIMIT 25`,
+  [orgId, since30],
+);
+const listScan = timeQuery(
+  `SELECT * FROM donation d NOT INDEXED WHERE d.organization_id = ? AND d.trashed_at IS NULL AND d.status IN ('completed') AND d.donated_at >= ? ORDER BY d.amount_minor DESC, d.id DESC LIMIT 25`,
+  [orgId, since30],
+  3,
+);
+row("sqlite", "donations page (status + 30 d, sort amount) via index, p50", `${listIdx} ms`);
+row(
+  "sqlite",
+  "same page by full scan (baseline), p50",
+  `${listScan} ms`,
+  "≥ 20× slower",
+  listScan / Math.max(listIdx, 0.001) >= 20,
+);
+const day30 = new Date(since30).toISOString().slice(0, 10);
+const dashRollup = timeQuery(
+  `SELECT day, SUM(raised_minor), SUM(donation_count) FROM org_daily WHERE organization_id = ? AND currency = 'USD' AND day >= ? GROUP BY day`,
+  [orgId, day30],
+);
+const dashScanAll = timeQuery(
+  `SELECT date(donated_at / 1000, 'unixepoch'), SUM(amount_minor - refunded_minor), COUNT(*) FROM donation NOT INDEXED WHERE organization_id = ? AND status IN ('completed','partially_refunded') AND mode = 'live' AND trashed_at IS NULL GROUP BY 1`,
+  [orgId],
+  3,
+);
+const dashRollupAll = timeQuery(
+  `SELECT day, SUM(raised_minor), SUM(donation_count) FROM org_daily WHERE organization_id = ? AND currency = 'USD' GROUP BY day`,
+  [orgId],
+);
+row("sqlite", "revenue series all time from rollups, p50", `${dashRollupAll} ms`);
+row(
+  "sqlite",
+  "revenue series all time by full scan (baseline), p50",
+  `${dashScanAll} ms`,
+  "≥ 20× slower",
+  dashScanAll / Math.max(dashRollupAll, 0.001) >= 20,
+);
+row("sqlite", "revenue series 30 days from rollups, p50", `${dashRollup} ms`);
+db.close();
+
+async function freePort() {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const server = start(
+  "npx",
+  ["vite", "preview", "--port", String(port), "--strictPort", "--host", "127.0.0.1"],
+  { env, detached: true, stdio: ["ignore", "ignore", "inherit"] },
+);
+const workerdRss = () => {
+  const out = spawnSync(
+    "sh",
+    [
+      "-c",
+      `for p in $(pgrep -f 'workerd serve'); do grep -E 'VmHWM|VmRSS' /proc/$p/status | tr '\\n' ' '; echo; done`,
+    ],
+    { encoding: "utf8" },
+  ).stdout;
+  return out.trim();
+};
+try {
+  for (let i = 0; i < 240; i++) {
+    try {
+      if ((await fetch(`${base}/api/auth/ok`)).ok) break;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const signIn = await fetch(`${base}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: "admin@almoner.test", password: DEMO_PASSWORD }),
+  });
+  const cookie = signIn.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const tokenOnly = signIn.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .filter((c) => c.includes("session_token"))
+    .join("; ");
+  const input = (o) => `?input=${encodeURIComponent(JSON.stringify({ json: o }))}`;
+  async function lat(name, path, n = 60, budgetMs = null, headers = { cookie }) {
+    const times = [];
+    for (let i = 0; i < n + 5; i++) {
+      const t0 = performance.now();
+      const res = await fetch(base + path, { headers });
+      await res.arrayBuffer();
+      if (!res.ok) throw new Error(`${path} → ${res.status}`);
+      if (i >= 5) times.push(performance.now() - t0);
+    }
+    const p95 = pct(times, 95);
+    row(
+      "http",
+      `${name} p50 / p95`,
+      `${pct(times, 50)} / ${p95} ms`,
+      budgetMs ? `p95 ≤ ${budgetMs} ms` : "",
+      budgetMs ? p95 <= budgetMs : null,
+    );
+  }
+  const from = new Date(since30).toISOString().slice(0, 10);
+  await lat(
+    "donations.list (completed, 30 d, sort amount)",
+    `/api/trpc/donations.list${input({ status: ["completed"], from, sort: "amount" })}`,
+    60,
+    25,
+  );
+  await lat(
+    "donations.list deepest allowed page (row 100 000, sort date)",
+    `/api/trpc/donations.list${input({ page: 1000, pageSize: 100 })}`,
+    10,
+  );
+  await lat("donors.list with a tag filter", `/api/trpc/donors.list${input({ tagId: "btag1" })}`, 30);
+  await lat("dashboard.summary 30 days", `/api/trpc/dashboard.summary${input({ days: 30 })}`, 30, 50);
+  await lat("dashboard.retention (separate card)", `/api/trpc/dashboard.retention`, 5);
+  await lat("dashboard.summary all time", `/api/trpc/dashboard.summary${input({ days: 0 })}`, 5);
+  await lat(
+    "campaigns.analytics 30 days",
+    `/api/trpc/campaigns.analytics${input({ id: "bc1", days: 30 })}`,
+    30,
+  );
+  await lat("SSR /dashboard (TTFB + body)", "/dashboard", 20);
+  await lat("SSR /donations (TTFB + body)", "/donations", 20);
+
+  // CSV export of every donation: rows per second and the Worker's memory.
+  const before = workerdRss();
+  const t0 = performance.now();
+  const res = await fetch(`${base}/api/export/donations.csv`, { headers: { cookie } });
+  let bytes = 0;
+  let lines = 0;
+  for await (const chunk of res.body) {
+    bytes += chunk.length;
+    for (const b of chunk) if (b === 10) lines++;
+  }
+  const secs = (performance.now() - t0) / 1000;
+  row(
+    "export",
+    `CSV of all donations (${(lines - 1).toLocaleString()} rows, ${(bytes / 2 ** 20).toFixed(0)} MiB)`,
+    `${Math.round((lines - 1) / secs).toLocaleString()} rows/s`,
+    "≥ 100 000 rows/s",
+    (lines - 1) / secs >= 100_000,
+  );
+  results.memory = { beforeExport: before, afterExport: workerdRss() };
+
+  // Throughput of get-session: warm cookie cache vs the D1 path.
+  async function ac(name, path, headers, connections) {
+    const r = await autocannon({ url: base + path, connections, duration: 5, headers });
+    row(
+      "load",
+      `${name} @${connections}`,
+      `${Math.round(r.requests.average)} req/s`,
+      `p50 ${r.latency.p50} / p99 ${r.latency.p99} ms`,
+    );
+    return r.requests.average;
+  }
+  for (const c of [1, 10, 50]) {
+    const warm = await ac("get-session, warm cookie cache", "/api/auth/get-session", { cookie }, c);
+    const d1 = await ac(
+      "get-session, disableCookieCache (D1)",
+      "/api/auth/get-session?disableCookieCache=true",
+      { cookie: tokenOnly },
+      c,
+    );
+    row("load", `warm / D1 throughput ratio @${c}`, `${(warm / d1).toFixed(2)}×`, "≥ 3×", warm / d1 >= 3);
+  }
+  const si = await autocannon({
+    url: `${base}/api/auth/sign-in/email`,
+    method: "POST",
+    connections: 10,
+    duration: 5,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: "admin@almoner.test", password: DEMO_PASSWORD }),
+  });
+  row(
+    "load",
+    "sign-in (scrypt) @10",
+    `${Math.round(si.requests.average)} req/s`,
+    `p50 ${si.latency.p50} / p99 ${si.latency.p99} ms`,
+  );
+
+  // Client JS per route, gzip, as Chromium actually loads it.
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ["--headless", "--no-sandbox", "--disable-gpu"],
+  });
+  const context = await browser.newContext({ baseURL: base });
+  await context.addCookies(
+    cookie
+      .split("; ")
+      .map((kv) => ({ name: kv.split("=")[0], value: kv.slice(kv.indexOf("=") + 1), url: base })),
+  );
+  for (const [name, path, budget] of [
+    ["/login", "/login", 150],
+    ["/dashboard", "/dashboard", 250],
+    ["/donations", "/donations", 250],
+    ["/campaigns/{id}/analytics", "/campaigns/bc1/analytics", 250],
+  ]) {
+    const page = await context.newPage();
+    const bodies = [];
+    page.on("response", async (r) => {
+      if (r.url().endsWith(".js") || r.request().resourceType() === "script")
+        bodies.push(r.body().catch(() => Buffer.alloc(0)));
+    });
+    if (path === "/login") await context.clearCookies();
+    await page.goto(path, { waitUntil: "networkidle" });
+    const gz = (await Promise.all(bodies)).reduce((s, b) => s + gzipSync(b).length, 0) / 1024;
+    row("bundle", `client JS for ${name} (gzip)`, `${gz.toFixed(1)} KiB`, `≤ ${budget} KiB`, gz <= budget);
+    if (path === "/login")
+      await context.addCookies(
+        cookie
+          .split("; ")
+          .map((kv) => ({ name: kv.split("=")[0], value: kv.slice(kv.indexOf("=") + 1), url: base })),
+      );
+    await page.close();
+  }
+  await browser.close();
+} finally {
+  try {
+    process.kill(-server.pid, "SIGTERM");
+  } catch {}
+  rmSync(stateDir, { recursive: true, force: true });
+}
+
+mkdirSync(join(root, "bench"), { recursive: true });
+writeFileSync(join(root, "bench", "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+const md = [
+  "# Performance",
+  "",
+  `Measured by \`npm run bench\` on ${results.machine.at.slice(0, 10)}: ${results.machine.cpus} × ${results.machine.model}, ${results.machine.memGiB} GiB, Node ${results.machine.node}.`,
+  `Scale: ${DONATIONS.toLocaleString()} donations, ${DONORS.toLocaleString()} donors, ${CAMPAIGNS} campaigns. The server is the production build in local workerd (vite preview) on loopback;`,
+  "every request also crosses the Node preview proxy, so absolute numbers are for regression tracking, not production capacity.",
+  "",
+  "| group | measure | value | budget | met |",
+  "|---|---|---|---|---|",
+  ...results.rows.map(
+    (r) =>
+      `| ${r.group} | ${r.name} | ${r.value} | ${r.budget} | ${r.ok === null ? "" : r.ok ? "yes" : "no"} |`,
+  ),
+  "",
+  `Worker memory (VmHWM/VmRSS of workerd) before / after the full CSV export: \`${results.memory?.beforeExport ?? "?"}\` / \`${results.memory?.afterExport ?? "?"}\`.`,
+  "",
+];
+const perf = join(root, "docs", "performance.md");
+let notes = "";
+try {
+  const old = readFileSync(perf, "utf8");
+  const i = old.indexOf("## Notes");
+  if (i >= 0) notes = old.slice(i);
+} catch {}
+writeFileSync(perf, md.join("\n") + (notes ? `\n${notes}` : ""));
+console.log("\nWrote bench/results.json and docs/performance.md");
