@@ -151,7 +151,7 @@ row(
 );
 const day30 = new Date(since30).toISOString().slice(0, 10);
 const dashRollup = timeQuery(
-  `SELECT day, SUM(raised_minor), SUM(donation_count) FROM org_daily WHERE organization_id = ? AND currency = 'USD' AND day >= ? GROUP BY day`,
+  `SELECT day, raised_minor, donation_count FROM org_daily WHERE organization_id = ? AND campaign_id = '*' AND currency = 'USD' AND day >= ?`,
   [orgId, day30],
 );
 const dashScanAll = timeQuery(
@@ -160,7 +160,7 @@ const dashScanAll = timeQuery(
   3,
 );
 const dashRollupAll = timeQuery(
-  `SELECT day, SUM(raised_minor), SUM(donation_count) FROM org_daily WHERE organization_id = ? AND currency = 'USD' GROUP BY day`,
+  `SELECT day, raised_minor, donation_count FROM org_daily WHERE organization_id = ? AND campaign_id = '*' AND currency = 'USD'`,
   [orgId],
 );
 row("sqlite", "revenue series all time from rollups, p50", `${dashRollupAll} ms`);
@@ -229,7 +229,10 @@ try {
       const t0 = performance.now();
       const res = await fetch(base + path, { headers });
       await res.arrayBuffer();
-      if (!res.ok) throw new Error(`${path} → ${res.status}`);
+      if (!res.ok) {
+        row("http", `${name}`, `HTTP ${res.status}`, "no 5xx", false);
+        return;
+      }
       if (i >= 5) times.push(performance.now() - t0);
     }
     const p95 = pct(times, 95);
@@ -249,8 +252,8 @@ try {
     25,
   );
   await lat(
-    "donations.list deepest allowed page (row 100 000, sort date)",
-    `/api/trpc/donations.list${input({ page: 1000, pageSize: 100 })}`,
+    "donations.list deepest allowed page (row 10 000, sort date)",
+    `/api/trpc/donations.list${input({ page: 100, pageSize: 100 })}`,
     10,
   );
   await lat("donors.list with a tag filter", `/api/trpc/donors.list${input({ tagId: "btag1" })}`, 30);

@@ -15,12 +15,14 @@ import { Route as AcceptInvitationRouteImport } from './routes/accept-invitation
 import { Route as ForgotPasswordRouteImport } from './routes/forgot-password'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as ResetPasswordRouteImport } from './routes/reset-password'
+import { Route as SignUpRouteImport } from './routes/sign-up'
 import { Route as StatusRouteImport } from './routes/status'
 import { Route as AuthedDashboardRouteImport } from './routes/_authed/dashboard'
 import { Route as AuthedOrganizationRouteImport } from './routes/_authed/organization'
 import { Route as AuthedProfileRouteImport } from './routes/_authed/profile'
 import { Route as AuthedSettingsRouteImport } from './routes/_authed/settings'
-import { Route as AuthedAdminUsersRouteImport } from './routes/_authed/admin/users'
+import { Route as AuthedUsersRouteImport } from './routes/_authed/users'
+import { Route as DevMailRouteImport } from './routes/dev/mail'
 import { Route as AuthedCampaignsIndexRouteImport } from './routes/_authed/campaigns/index'
 import { Route as AuthedCampaignsCreateRouteImport } from './routes/_authed/campaigns/create'
 import { Route as AuthedDonationsIndexRouteImport } from './routes/_authed/donations/index'
@@ -30,6 +32,7 @@ import { Route as AuthedDonorsCreateRouteImport } from './routes/_authed/donors/
 import { Route as AuthedOrganizationBadgesIndexRouteImport } from './routes/_authed/organization-badges/index'
 import { Route as AuthedOrganizersIndexRouteImport } from './routes/_authed/organizers/index'
 import { Route as AuthedOrganizersCreateRouteImport } from './routes/_authed/organizers/create'
+import { Route as AuthedUsersUserIdRouteImport } from './routes/_authed/users_.$userId'
 import { Route as POrgSlugSlugRouteImport } from './routes/p/$orgSlug/$slug'
 import { Route as AuthedCampaignsCampaignIdIndexRouteImport } from './routes/_authed/campaigns/$campaignId/index'
 import { Route as AuthedCampaignsCampaignIdAnalyticsRouteImport } from './routes/_authed/campaigns/$campaignId/analytics'
@@ -69,6 +72,11 @@ const ResetPasswordRoute = ResetPasswordRouteImport.update({
   path: '/reset-password',
   getParentRoute: () => rootRouteImport,
 } as any)
+const SignUpRoute = SignUpRouteImport.update({
+  id: '/sign-up',
+  path: '/sign-up',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const StatusRoute = StatusRouteImport.update({
   id: '/status',
   path: '/status',
@@ -94,10 +102,15 @@ const AuthedSettingsRoute = AuthedSettingsRouteImport.update({
   path: '/settings',
   getParentRoute: () => AuthedRoute,
 } as any)
-const AuthedAdminUsersRoute = AuthedAdminUsersRouteImport.update({
-  id: '/admin/users',
-  path: '/admin/users',
+const AuthedUsersRoute = AuthedUsersRouteImport.update({
+  id: '/users',
+  path: '/users',
   getParentRoute: () => AuthedRoute,
+} as any)
+const DevMailRoute = DevMailRouteImport.update({
+  id: '/dev/mail',
+  path: '/dev/mail',
+  getParentRoute: () => rootRouteImport,
 } as any)
 const AuthedCampaignsIndexRoute = AuthedCampaignsIndexRouteImport.update({
   id: '/campaigns/',
@@ -143,6 +156,11 @@ const AuthedOrganizersIndexRoute = AuthedOrganizersIndexRouteImport.update({
 const AuthedOrganizersCreateRoute = AuthedOrganizersCreateRouteImport.update({
   id: '/organizers/create',
   path: '/organizers/create',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedUsersUserIdRoute = AuthedUsersUserIdRouteImport.update({
+  id: '/users_/$userId',
+  path: '/users/$userId',
   getParentRoute: () => AuthedRoute,
 } as any)
 const POrgSlugSlugRoute = POrgSlugSlugRouteImport.update({
@@ -204,15 +222,18 @@ export interface FileRoutesByFullPath {
   '/forgot-password': typeof ForgotPasswordRoute
   '/login': typeof LoginRoute
   '/reset-password': typeof ResetPasswordRoute
+  '/sign-up': typeof SignUpRoute
   '/status': typeof StatusRoute
   '/dashboard': typeof AuthedDashboardRoute
   '/organization': typeof AuthedOrganizationRoute
   '/profile': typeof AuthedProfileRoute
   '/settings': typeof AuthedSettingsRoute
-  '/admin/users': typeof AuthedAdminUsersRoute
+  '/users': typeof AuthedUsersRoute
+  '/dev/mail': typeof DevMailRoute
   '/campaigns/create': typeof AuthedCampaignsCreateRoute
   '/donors/create': typeof AuthedDonorsCreateRoute
   '/organizers/create': typeof AuthedOrganizersCreateRoute
+  '/users/$userId': typeof AuthedUsersUserIdRoute
   '/p/$orgSlug/$slug': typeof POrgSlugSlugRoute
   '/campaigns/': typeof AuthedCampaignsIndexRoute
   '/donations/': typeof AuthedDonationsIndexRoute
@@ -235,15 +256,18 @@ export interface FileRoutesByTo {
   '/forgot-password': typeof ForgotPasswordRoute
   '/login': typeof LoginRoute
   '/reset-password': typeof ResetPasswordRoute
+  '/sign-up': typeof SignUpRoute
   '/status': typeof StatusRoute
   '/dashboard': typeof AuthedDashboardRoute
   '/organization': typeof AuthedOrganizationRoute
   '/profile': typeof AuthedProfileRoute
   '/settings': typeof AuthedSettingsRoute
-  '/admin/users': typeof AuthedAdminUsersRoute
+  '/users': typeof AuthedUsersRoute
+  '/dev/mail': typeof DevMailRoute
   '/campaigns/create': typeof AuthedCampaignsCreateRoute
   '/donors/create': typeof AuthedDonorsCreateRoute
   '/organizers/create': typeof AuthedOrganizersCreateRoute
+  '/users/$userId': typeof AuthedUsersUserIdRoute
   '/p/$orgSlug/$slug': typeof POrgSlugSlugRoute
   '/campaigns': typeof AuthedCampaignsIndexRoute
   '/donations': typeof AuthedDonationsIndexRoute
@@ -268,15 +292,18 @@ export interface FileRoutesById {
   '/forgot-password': typeof ForgotPasswordRoute
   '/login': typeof LoginRoute
   '/reset-password': typeof ResetPasswordRoute
+  '/sign-up': typeof SignUpRoute
   '/status': typeof StatusRoute
   '/_authed/dashboard': typeof AuthedDashboardRoute
   '/_authed/organization': typeof AuthedOrganizationRoute
   '/_authed/profile': typeof AuthedProfileRoute
   '/_authed/settings': typeof AuthedSettingsRoute
-  '/_authed/admin/users': typeof AuthedAdminUsersRoute
+  '/_authed/users': typeof AuthedUsersRoute
+  '/dev/mail': typeof DevMailRoute
   '/_authed/campaigns/create': typeof AuthedCampaignsCreateRoute
   '/_authed/donors/create': typeof AuthedDonorsCreateRoute
   '/_authed/organizers/create': typeof AuthedOrganizersCreateRoute
+  '/_authed/users_/$userId': typeof AuthedUsersUserIdRoute
   '/p/$orgSlug/$slug': typeof POrgSlugSlugRoute
   '/_authed/campaigns/': typeof AuthedCampaignsIndexRoute
   '/_authed/donations/': typeof AuthedDonationsIndexRoute
@@ -301,15 +328,18 @@ export interface FileRouteTypes {
     | '/forgot-password'
     | '/login'
     | '/reset-password'
+    | '/sign-up'
     | '/status'
     | '/dashboard'
     | '/organization'
     | '/profile'
     | '/settings'
-    | '/admin/users'
+    | '/users'
+    | '/dev/mail'
     | '/campaigns/create'
     | '/donors/create'
     | '/organizers/create'
+    | '/users/$userId'
     | '/p/$orgSlug/$slug'
     | '/campaigns/'
     | '/donations/'
@@ -332,15 +362,18 @@ export interface FileRouteTypes {
     | '/forgot-password'
     | '/login'
     | '/reset-password'
+    | '/sign-up'
     | '/status'
     | '/dashboard'
     | '/organization'
     | '/profile'
     | '/settings'
-    | '/admin/users'
+    | '/users'
+    | '/dev/mail'
     | '/campaigns/create'
     | '/donors/create'
     | '/organizers/create'
+    | '/users/$userId'
     | '/p/$orgSlug/$slug'
     | '/campaigns'
     | '/donations'
@@ -364,15 +397,18 @@ export interface FileRouteTypes {
     | '/forgot-password'
     | '/login'
     | '/reset-password'
+    | '/sign-up'
     | '/status'
     | '/_authed/dashboard'
     | '/_authed/organization'
     | '/_authed/profile'
     | '/_authed/settings'
-    | '/_authed/admin/users'
+    | '/_authed/users'
+    | '/dev/mail'
     | '/_authed/campaigns/create'
     | '/_authed/donors/create'
     | '/_authed/organizers/create'
+    | '/_authed/users_/$userId'
     | '/p/$orgSlug/$slug'
     | '/_authed/campaigns/'
     | '/_authed/donations/'
@@ -397,7 +433,9 @@ export interface RootRouteChildren {
   ForgotPasswordRoute: typeof ForgotPasswordRoute
   LoginRoute: typeof LoginRoute
   ResetPasswordRoute: typeof ResetPasswordRoute
+  SignUpRoute: typeof SignUpRoute
   StatusRoute: typeof StatusRoute
+  DevMailRoute: typeof DevMailRoute
   POrgSlugSlugRoute: typeof POrgSlugSlugRoute
 }
 
@@ -445,6 +483,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ResetPasswordRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/sign-up': {
+      id: '/sign-up'
+      path: '/sign-up'
+      fullPath: '/sign-up'
+      preLoaderRoute: typeof SignUpRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/status': {
       id: '/status'
       path: '/status'
@@ -480,12 +525,19 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedSettingsRouteImport
       parentRoute: typeof AuthedRoute
     }
-    '/_authed/admin/users': {
-      id: '/_authed/admin/users'
-      path: '/admin/users'
-      fullPath: '/admin/users'
-      preLoaderRoute: typeof AuthedAdminUsersRouteImport
+    '/_authed/users': {
+      id: '/_authed/users'
+      path: '/users'
+      fullPath: '/users'
+      preLoaderRoute: typeof AuthedUsersRouteImport
       parentRoute: typeof AuthedRoute
+    }
+    '/dev/mail': {
+      id: '/dev/mail'
+      path: '/dev/mail'
+      fullPath: '/dev/mail'
+      preLoaderRoute: typeof DevMailRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/_authed/campaigns/': {
       id: '/_authed/campaigns/'
@@ -548,6 +600,13 @@ declare module '@tanstack/react-router' {
       path: '/organizers/create'
       fullPath: '/organizers/create'
       preLoaderRoute: typeof AuthedOrganizersCreateRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/users_/$userId': {
+      id: '/_authed/users_/$userId'
+      path: '/users/$userId'
+      fullPath: '/users/$userId'
+      preLoaderRoute: typeof AuthedUsersUserIdRouteImport
       parentRoute: typeof AuthedRoute
     }
     '/p/$orgSlug/$slug': {
@@ -621,10 +680,11 @@ interface AuthedRouteChildren {
   AuthedOrganizationRoute: typeof AuthedOrganizationRoute
   AuthedProfileRoute: typeof AuthedProfileRoute
   AuthedSettingsRoute: typeof AuthedSettingsRoute
-  AuthedAdminUsersRoute: typeof AuthedAdminUsersRoute
+  AuthedUsersRoute: typeof AuthedUsersRoute
   AuthedCampaignsCreateRoute: typeof AuthedCampaignsCreateRoute
   AuthedDonorsCreateRoute: typeof AuthedDonorsCreateRoute
   AuthedOrganizersCreateRoute: typeof AuthedOrganizersCreateRoute
+  AuthedUsersUserIdRoute: typeof AuthedUsersUserIdRoute
   AuthedCampaignsIndexRoute: typeof AuthedCampaignsIndexRoute
   AuthedDonationsIndexRoute: typeof AuthedDonationsIndexRoute
   AuthedDonorTiersIndexRoute: typeof AuthedDonorTiersIndexRoute
@@ -646,10 +706,11 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedOrganizationRoute: AuthedOrganizationRoute,
   AuthedProfileRoute: AuthedProfileRoute,
   AuthedSettingsRoute: AuthedSettingsRoute,
-  AuthedAdminUsersRoute: AuthedAdminUsersRoute,
+  AuthedUsersRoute: AuthedUsersRoute,
   AuthedCampaignsCreateRoute: AuthedCampaignsCreateRoute,
   AuthedDonorsCreateRoute: AuthedDonorsCreateRoute,
   AuthedOrganizersCreateRoute: AuthedOrganizersCreateRoute,
+  AuthedUsersUserIdRoute: AuthedUsersUserIdRoute,
   AuthedCampaignsIndexRoute: AuthedCampaignsIndexRoute,
   AuthedDonationsIndexRoute: AuthedDonationsIndexRoute,
   AuthedDonorTiersIndexRoute: AuthedDonorTiersIndexRoute,
@@ -677,7 +738,9 @@ const rootRouteChildren: RootRouteChildren = {
   ForgotPasswordRoute: ForgotPasswordRoute,
   LoginRoute: LoginRoute,
   ResetPasswordRoute: ResetPasswordRoute,
+  SignUpRoute: SignUpRoute,
   StatusRoute: StatusRoute,
+  DevMailRoute: DevMailRoute,
   POrgSlugSlugRoute: POrgSlugSlugRoute,
 }
 export const routeTree = rootRouteImport

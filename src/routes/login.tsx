@@ -1,4 +1,4 @@
-import { createFileRoute, redirect } from "@tanstack/react-router";
+import { createFileRoute, Link, redirect } from "@tanstack/react-router";
 import * as React from "react";
 import { z } from "zod";
 import { AuthCard } from "~/features/auth/auth-card";
@@ -35,7 +35,15 @@ function LoginPage() {
     if (deniedSession) void auth.signOut();
   }, [deniedSession, auth.signOut]);
   return (
-    <AuthCard title="Sign in" description="Sign in to manage campaigns, donors and donations.">
+    <AuthCard
+      title="Sign in"
+      description="Sign in to manage campaigns, donors and donations."
+      footer={
+        <Link to="/sign-up" search={{ redirect: search.redirect }} className="hover:underline">
+          Create an account
+        </Link>
+      }
+    >
       <LoginForm
         redirectTo={safeRedirect(search.redirect)}
         initialError={search.denied || deniedSession ? NO_PORTAL_ACCESS_MESSAGE : null}

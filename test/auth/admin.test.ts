@@ -151,3 +151,30 @@ describe("admin plugin through the official client, with both bases", () => {
     expect(no.data).toEqual({ error: null, success: false });
   });
 });
+
+describe("impersonation rules", () => {
+  it("records the reason, refuses credential changes, and ends when the impersonator loses the admin role", async () => {
+    const admin = await makeAdmin();
+    const target = await signUp();
+    const started = await admin.jar.post("/api/auth/admin/impersonate-user", {
+      userId: target.user.id,
+      reason: "support ticket 42",
+    });
+    expect(started.status).toBe(200);
+    const row = await testEnv.DB.prepare(
+      "SELECT reason FROM audit_event WHERE action = 'user.impersonate' AND entity_id = ?",
+    )
+      .bind(target.user.id)
+      .first();
+    expect(row).toEqual({ reason: "support ticket 42" });
+    const change = await admin.jar.post("/api/auth/change-password", {
+      currentPassword: PASSWORD,
+      newPassword: "another password",
+    });
+    expect(change.status).toBe(403);
+    await testEnv.DB.prepare("UPDATE user SET role = 'user' WHERE id = ?").bind(admin.user.id).run();
+    admin.jar.cookies.delete("better-auth.session_data");
+    const after = await admin.jar.get("/api/auth/get-session?disableCookieCache=true");
+    expect(await after.text()).toBe("null");
+  });
+});

@@ -27,6 +27,31 @@ import { type Handler, ok } from "./endpoints";
 import { AuthApiError, E } from "./errors";
 import { readBody, readQuery } from "./guards";
 
+/** Audit rows for admin actions (DESIGN §3/§4): actor, impersonator, target, reason, IP, time. */
+function audit(
+  ctx: AuthContext,
+  actorId: string,
+  action: string,
+  targetId: string,
+  after?: unknown,
+  reason?: string | null,
+) {
+  return ctx.db
+    .prepare(
+      "INSERT INTO audit_event (id, organization_id, actor_id, impersonator_id, action, entity_type, entity_id, after, reason, ip, at) VALUES (?, NULL, ?, NULL, ?, 'user', ?, ?, ?, ?, ?)",
+    )
+    .bind(
+      generateId(),
+      actorId,
+      action,
+      targetId,
+      after === undefined ? null : JSON.stringify(after),
+      reason ?? null,
+      ctx.ip(),
+      ctx.now(),
+    );
+}
+
 async function requireAdmin(ctx: AuthContext, permissions: Permissions, code: string, message: string) {
   const loaded = await loadSession(ctx, { fresh: true });
   if (!loaded) throw new AuthApiError(401, null, "");
@@ -273,7 +298,7 @@ export const adminUpdateUser: Handler = async (ctx) => {
 };
 
 export const setRole: Handler = async (ctx) => {
-  await requireAdmin(
+  const admin = await requireAdmin(
     ctx,
     { user: ["set-role"] },
     "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE",
@@ -308,17 +333,26 @@ export const banUser: Handler = async (ctx) => {
     throw new AuthApiError(400, "YOU_CANNOT_BAN_YOURSELF", "You cannot ban yourself");
   await mustFindUser(ctx, body.userId);
   const expires = body.banExpiresIn ? ctx.now() + body.banExpiresIn * 1000 : null;
-  await ctx.db
-    .prepare("UPDATE user SET banned = 1, ban_reason = ?, ban_expires = ?, updated_at = ? WHERE id = ?")
-    .bind(body.banReason ?? "No reason", expires, ctx.now(), body.userId)
-    .run();
+  await ctx.db.batch([
+    ctx.db
+      .prepare("UPDATE user SET banned = 1, ban_reason = ?, ban_expires = ?, updated_at = ? WHERE id = ?")
+      .bind(body.banReason ?? "No reason", expires, ctx.now(), body.userId),
+    audit(
+      ctx,
+      loaded.user.id,
+      "user.ban",
+      body.userId,
+      { banExpires: expires },
+      body.banReason ?? "No reason",
+    ),
+  ]);
   // Every session of a banned user ends at once (including cached copies).
   await deleteUserSessions(ctx, body.userId);
   return ok(ctx, { user: toUser((await findUserById(ctx.db, body.userId)) as UserRow) });
 };
 
 export const unbanUser: Handler = async (ctx) => {
-  await requireAdmin(
+  const admin = await requireAdmin(
     ctx,
     { user: ["ban"] },
     "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS",
@@ -326,10 +360,14 @@ export const unbanUser: Handler = async (ctx) => {
   );
   const body = await readBody(ctx, z.object({ userId: z.string().min(1) }));
   await mustFindUser(ctx, body.userId);
-  await ctx.db
-    .prepare("UPDATE user SET banned = 0, ban_reason = NULL, ban_expires = NULL, updated_at = ? WHERE id = ?")
-    .bind(ctx.now(), body.userId)
-    .run();
+  await ctx.db.batch([
+    ctx.db
+      .prepare(
+        "UPDATE user SET banned = 0, ban_reason = NULL, ban_expires = NULL, updated_at = ? WHERE id = ?",
+      )
+      .bind(ctx.now(), body.userId),
+    audit(ctx, admin.user.id, "user.unban", body.userId),
+  ]);
   return ok(ctx, { user: toUser((await findUserById(ctx.db, body.userId)) as UserRow) });
 };
 
@@ -388,12 +426,15 @@ export const removeUser: Handler = async (ctx) => {
     throw new AuthApiError(400, "YOU_CANNOT_REMOVE_YOURSELF", "You cannot remove yourself");
   await mustFindUser(ctx, body.userId);
   await deleteUserSessions(ctx, body.userId);
-  await ctx.db.prepare("DELETE FROM user WHERE id = ?").bind(body.userId).run();
+  await ctx.db.batch([
+    ctx.db.prepare("DELETE FROM user WHERE id = ?").bind(body.userId),
+    audit(ctx, loaded.user.id, "user.remove", body.userId),
+  ]);
   return ok(ctx, { success: true });
 };
 
 export const setUserPassword: Handler = async (ctx) => {
-  await requireAdmin(
+  const admin = await requireAdmin(
     ctx,
     { user: ["set-password"] },
     "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD",
@@ -421,6 +462,7 @@ export const setUserPassword: Handler = async (ctx) => {
       .bind(generateId(), body.userId, body.userId, hash, now, now)
       .run();
   }
+  await audit(ctx, admin.user.id, "user.set_password", body.userId).run();
   return ok(ctx, { status: true });
 };
 
@@ -462,7 +504,11 @@ export const impersonateUser: Handler = async (ctx) => {
     "YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS",
     "You are not allowed to impersonate users",
   );
-  const body = await readBody(ctx, z.object({ userId: z.string().min(1) }));
+  // `reason` is an optional extra field: a contract client that sends none still works.
+  const body = await readBody(
+    ctx,
+    z.object({ userId: z.string().min(1), reason: z.string().trim().max(500).optional() }),
+  );
   if (loaded.session.impersonatedBy) {
     throw new AuthApiError(
       400,
@@ -493,6 +539,7 @@ export const impersonateUser: Handler = async (ctx) => {
     impersonatedBy: loaded.user.id,
     expiresIn: ctx.config.session.impersonationExpiresIn,
   });
+  await audit(ctx, loaded.user.id, "user.impersonate", target.id, undefined, body.reason ?? null).run();
   ctx.setCookie(
     "admin_session",
     encodeURIComponent(await signCookieValue(`${adminToken}:${dontRememberRaw}`, ctx.secret)),
@@ -523,6 +570,7 @@ export const stopImpersonating: Handler = async (ctx) => {
     throw new AuthApiError(500, "FAILED_TO_FIND_ADMIN_SESSION", "Failed to find admin session");
   }
   const admin = (await findUserById(ctx.db, adminRow.user_id)) as UserRow;
+  await audit(ctx, admin.id, "user.stop_impersonating", loaded.user.id).run();
   const dontRemember = !!value?.split(":")[1];
   ctx.expireCookie("dont_remember");
   await setSessionCookies(ctx, adminRow, adminToken, admin, dontRemember);

@@ -410,6 +410,18 @@ export async function loadSession(
   }
   const user = await findUserById(ctx.db, row.user_id);
   if (!user) return null;
+  if (row.impersonated_by) {
+    // DESIGN §3: an impersonator who lost the admin role ends the impersonation at once.
+    const by = await findUserById(ctx.db, row.impersonated_by);
+    const stillAdmin =
+      !!by &&
+      (ctx.config.auth.adminUserIds.includes(by.id) || by.role.split(",").some((r) => r.trim() === "admin"));
+    if (!stillAdmin) {
+      await deleteSessionRows(ctx, [row]);
+      clearSessionCookies(ctx);
+      return null;
+    }
+  }
   const dontRemember = await readDontRemember(ctx);
   const { expiresIn, updateAge } = ctx.config.session;
   const due = row.expires_at - expiresIn * 1000 + updateAge * 1000 <= ctx.now();

@@ -40,6 +40,11 @@ import { consumeToken, peekToken, storeToken } from "./tokens";
 
 export type Handler = (ctx: AuthContext) => Promise<Response>;
 
+/** DESIGN §3: credential and e-mail changes are refused while an admin impersonates. */
+function refuseWhileImpersonating(session: { impersonatedBy: string | null }) {
+  if (session.impersonatedBy) throw new AuthApiError(403, "IMPERSONATION_RESTRICTED", "Not authorized");
+}
+
 export function ok(ctx: AuthContext, body: unknown, status = 200): Response {
   ctx.headers.set("content-type", "application/json");
   return new Response(JSON.stringify(body), { status, headers: ctx.headers });
@@ -53,9 +58,9 @@ export function redirect(ctx: AuthContext, location: string): Response {
 const emailSchema = z.string().trim().toLowerCase().pipe(z.email());
 const optionalUrl = z.string().optional();
 
-/** Absolute URL for a trusted callback, resolving relative paths against the app URL. */
+/** Absolute URL for a trusted callback, resolving relative paths against the origin that was asked. */
 export function absolute(ctx: AuthContext, url: string) {
-  return new URL(url, ctx.config.app.url).toString();
+  return new URL(url, ctx.url.origin).toString();
 }
 
 function withParam(ctx: AuthContext, url: string, key: string, value: string) {
@@ -336,6 +341,7 @@ const changePasswordBody = z.object({
 
 export const changePassword: Handler = async (ctx) => {
   const loaded = await requireSession(ctx, true);
+  refuseWhileImpersonating(loaded.session);
   const body = await readBody(ctx, changePasswordBody);
   checkNewPassword(ctx, body.newPassword);
   if (body.currentPassword.length > ctx.config.password.maxLength) throw E.PASSWORD_TOO_LONG();
@@ -546,6 +552,7 @@ export const resetPassword: Handler = async (ctx) => {
 export const changeEmail: Handler = async (ctx) => {
   if (!ctx.config.features.changeEmail) throw E.CHANGE_EMAIL_DISABLED();
   const loaded = await requireSession(ctx, true);
+  refuseWhileImpersonating(loaded.session);
   const body = await readBody(ctx, z.object({ newEmail: z.string(), callbackURL: optionalUrl }));
   checkUrls(ctx, body);
   const email = emailSchema.safeParse(body.newEmail);
@@ -589,6 +596,7 @@ async function deleteUserNow(ctx: AuthContext, userId: string) {
 export const deleteUser: Handler = async (ctx) => {
   if (!ctx.config.features.deleteUser) throw E.NOT_FOUND();
   const loaded = await requireSession(ctx, true);
+  refuseWhileImpersonating(loaded.session);
   const body = await readBody(
     ctx,
     z.object({ callbackURL: optionalUrl, password: z.string().optional(), token: z.string().optional() }),
@@ -686,6 +694,7 @@ export const listAccounts: Handler = async (ctx) => {
 
 export const unlinkAccount: Handler = async (ctx) => {
   const loaded = await requireSession(ctx, true);
+  refuseWhileImpersonating(loaded.session);
   const body = await readBody(
     ctx,
     z.object({ providerId: z.string().min(1), accountId: z.string().optional() }),

@@ -40,6 +40,11 @@ const COLUMNS = [
 export async function handleDonationExport(request: Request, env: Env): Promise<Response> {
   const auth = await getSessionFromRequest(request, env);
   if (!auth) return json({ code: "UNAUTHORIZED", message: "Unauthorized" }, { status: 401 });
+  if (auth.session.impersonatedBy)
+    return json(
+      { code: "FORBIDDEN", message: "Exports are not available while impersonating" },
+      { status: 403 },
+    );
   const config = getConfig(env);
   const org = await resolveOrganization(env.DB, auth.user, config);
   if (
@@ -150,6 +155,11 @@ const DONOR_COLUMNS = [
 export async function handleDonorExport(request: Request, env: Env): Promise<Response> {
   const auth = await getSessionFromRequest(request, env);
   if (!auth) return json({ code: "UNAUTHORIZED", message: "Unauthorized" }, { status: 401 });
+  if (auth.session.impersonatedBy)
+    return json(
+      { code: "FORBIDDEN", message: "Exports are not available while impersonating" },
+      { status: 403 },
+    );
   const config = getConfig(env);
   const org = await resolveOrganization(env.DB, auth.user, config);
   if (

@@ -17,7 +17,7 @@ export const pageSchema = {
   q: z.string().trim().max(200).optional(),
 };
 
-export const MAX_OFFSET = 100_000;
+export const MAX_OFFSET = 10_000;
 
 export interface Where {
   sql: string[];

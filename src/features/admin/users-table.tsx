@@ -72,7 +72,13 @@ export function UsersTable({
             {row.original.name}
           </Link>
         ) : (
-          <span className="font-medium">{row.original.name}</span>
+          <Link
+            to="/users/$userId"
+            params={{ userId: row.original.id }}
+            className="font-medium hover:underline"
+          >
+            {row.original.name}
+          </Link>
         ),
     },
     { header: "E-mail", meta: { sortKey: "email" }, cell: ({ row }) => row.original.email },
@@ -122,7 +128,15 @@ export function UsersTable({
             <DropdownMenuContent align="end">
               {!self && !u.role.includes("admin") && !u.banned ? (
                 <DropdownMenuItem
-                  onSelect={() => auth.impersonate(u.id).catch((e: Error) => toast.error(e.message))}
+                  onSelect={() =>
+                    auth
+                      .impersonate(
+                        u.id,
+                        window.prompt("Why are you impersonating this user? (recorded in the audit log)") ??
+                          undefined,
+                      )
+                      .catch((e: Error) => toast.error(e.message))
+                  }
                 >
                   Impersonate
                 </DropdownMenuItem>

@@ -31,7 +31,7 @@ export const portalNav: NavSection[] = [
       { label: "Organizers", to: "/organizers", icon: Users, adminOnly: true },
       { label: "Organization badges", to: "/organization-badges", icon: BadgeCheck, adminOnly: true },
       { label: "Donor tiers", to: "/donor-tiers", icon: Award, adminOnly: true },
-      { label: "Users", to: "/admin/users", icon: Shield, adminOnly: true },
+      { label: "Users", to: "/users", icon: Shield, adminOnly: true },
     ],
   },
   {

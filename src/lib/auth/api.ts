@@ -48,10 +48,10 @@ export const authApi = {
       json: body,
     }),
   signOut: () => call<{ success: boolean }>(`${ADMIN_AUTH_BASE}/sign-out`, { json: {} }),
-  impersonateUser: (userId: string) =>
+  impersonateUser: (userId: string, reason?: string) =>
     call<{ session: SessionPayload["session"]; user: SessionPayload["user"] }>(
       `${ADMIN_AUTH_BASE}/impersonate-user`,
-      { json: { userId } },
+      { json: { userId, reason } },
     ),
   stopImpersonating: () =>
     call<{ session: SessionPayload["session"]; user: SessionPayload["user"] }>(

@@ -65,9 +65,9 @@ export function useAuth() {
   }, [queryClient, router]);
 
   const impersonate = useCallback(
-    async (userId: string) => {
+    async (userId: string, reason?: string) => {
       try {
-        const res = await authApi.impersonateUser(userId);
+        const res = await authApi.impersonateUser(userId, reason);
         if (!res?.user) throw new AuthError("IMPERSONATION_ERROR", "Impersonation failed");
       } catch (error) {
         if (error instanceof AuthError && error.code === "IMPERSONATION_ERROR") throw error;

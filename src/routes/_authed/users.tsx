@@ -4,7 +4,7 @@ import { PageHeader } from "~/components/layout/page-header";
 import { UsersTable } from "~/features/admin/users-table";
 import { requireAdmin } from "~/lib/auth/guards";
 
-export const Route = createFileRoute("/_authed/admin/users")({
+export const Route = createFileRoute("/_authed/users")({
   validateSearch: listSearch,
   beforeLoad: ({ context }) => requireAdmin(context),
   head: () => ({ meta: [{ title: "Users · Almoner" }] }),

@@ -1,0 +1,110 @@
+/** One user as platform admins see them: memberships, sessions, impersonation. */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { toast } from "sonner";
+import { PageHeader } from "~/components/layout/page-header";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { authApi } from "~/lib/auth/api";
+import { useAuth } from "~/lib/auth/use-auth";
+import { formatDateTime, titleCase } from "~/lib/format";
+import { useTRPC } from "~/lib/trpc";
+
+export function UserDetail({ userId: organizerId }: { userId: string }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const auth = useAuth();
+  const user = useQuery({
+    queryKey: ["admin", "user", organizerId],
+    queryFn: () => authApi.admin.getUser(organizerId),
+  });
+  const sessions = useQuery({
+    queryKey: ["admin", "sessions", organizerId],
+    queryFn: () => authApi.admin.listUserSessions(organizerId),
+  });
+  const memberships = useQuery(trpc.organization.memberships.queryOptions({ userId: organizerId }));
+  const remove = useMutation(
+    trpc.organization.removeMember.mutationOptions({
+      onSuccess: async () => {
+        toast.success("Removed from the organization; history kept");
+        await qc.invalidateQueries();
+      },
+    }),
+  );
+  const u = user.data;
+  if (user.error)
+    return (
+      <p role="alert" className="text-destructive">
+        {(user.error as Error).message}
+      </p>
+    );
+  if (!u) return null;
+  return (
+    <>
+      <PageHeader
+        title={u.name}
+        description={`${u.email} · ${u.role}`}
+        actions={
+          !u.banned && !u.role.includes("admin") ? (
+            <Button
+              onClick={() =>
+                auth
+                  .impersonate(
+                    u.id,
+                    window.prompt("Why are you impersonating this user? (recorded in the audit log)") ??
+                      undefined,
+                  )
+                  .catch((e: Error) => toast.error(e.message))
+              }
+            >
+              Impersonate
+            </Button>
+          ) : null
+        }
+      />
+      <div className="grid gap-4 lg:grid-cols-2">
+        <Card>
+          <CardHeader>
+            <CardTitle>Organizations</CardTitle>
+          </CardHeader>
+          <CardContent className="flex flex-col gap-2 text-sm">
+            {memberships.data?.map((m) => (
+              <div key={m.id} className="flex items-center justify-between">
+                <span>
+                  {m.organizationName} · {titleCase(m.role)}
+                </span>
+                <Button
+                  size="sm"
+                  variant="outline"
+                  onClick={() =>
+                    window.confirm(`Remove from ${m.organizationName}?`) &&
+                    remove.mutate({ membershipId: m.id })
+                  }
+                >
+                  Remove
+                </Button>
+              </div>
+            ))}
+            {memberships.data?.length === 0 ? <p className="text-muted-foreground">No memberships.</p> : null}
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>Active sessions</CardTitle>
+          </CardHeader>
+          <CardContent className="flex flex-col gap-2 text-sm">
+            {sessions.data?.sessions.map((s) => (
+              <p key={s.id}>
+                {s.userAgent?.slice(0, 60) ?? "Unknown device"} · {s.ipAddress ?? "?"} · since{" "}
+                {formatDateTime(Date.parse(s.createdAt))}
+                {s.impersonatedBy ? " (impersonation)" : ""}
+              </p>
+            ))}
+            {sessions.data?.sessions.length === 0 ? (
+              <p className="text-muted-foreground">Not signed in anywhere.</p>
+            ) : null}
+          </CardContent>
+        </Card>
+      </div>
+    </>
+  );
+}
