@@ -12,6 +12,7 @@ test("an admin signs in, lands on the dashboard, sees admin navigation and signs
     await s.shot("dashboard-admin");
     // Reloading keeps the session (server-side guard reads the cookie).
     await s.page.reload();
+    await s.page.waitForSelector('html[data-hydrated="true"]');
     await s.page.getByRole("heading", { name: "Dashboard" }).first().waitFor();
     await s.page
       .getByRole("button", { name: /account|Ada Admin/i })

@@ -99,7 +99,7 @@ test("a donor is created, the duplicate warning shows, and a tag is added in bul
     }
     await s.page.getByText("A donor with this e-mail already exists.").waitFor();
     await s.shot("donor-duplicate-360");
-    await s.page.goto(`/donors?q=${encodeURIComponent(email)}`);
+    await go(s.page, `/donors?q=${encodeURIComponent(email)}`);
     await s.page.getByRole("checkbox", { name: "Select row" }).first().check();
     await s.page.getByLabel("Tag to apply").selectOption({ label: "Board" });
     await s.page.getByRole("button", { name: "Add tag" }).click();
