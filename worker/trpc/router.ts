@@ -5,6 +5,7 @@ import { dashboardRouter, donationsRouter } from "./routers/donations";
 import { donorsRouter } from "./routers/donors";
 import { organizationRouter } from "./routers/organization";
 import { systemRouter } from "./routers/system";
+import { usersRouter } from "./routers/users";
 
 export const appRouter = router({
   system: systemRouter,
@@ -14,6 +15,7 @@ export const appRouter = router({
   donations: donationsRouter,
   dashboard: dashboardRouter,
   badges: badgesRouter,
+  users: usersRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -22,6 +22,15 @@ export function UserDetail({ userId: organizerId }: { userId: string }) {
     queryFn: () => authApi.admin.listUserSessions(organizerId),
   });
   const memberships = useQuery(trpc.organization.memberships.queryOptions({ userId: organizerId }));
+  const accounts = useQuery(trpc.users.accounts.queryOptions({ userId: organizerId }));
+  const history = useQuery(trpc.users.history.queryOptions({ userId: organizerId }));
+  const revokeAll = useMutation({
+    mutationFn: () => authApi.admin.revokeUserSessions(organizerId),
+    onSuccess: async () => {
+      toast.success("Signed out everywhere");
+      await qc.invalidateQueries({ queryKey: ["admin", "sessions", organizerId] });
+    },
+  });
   const remove = useMutation(
     trpc.organization.removeMember.mutationOptions({
       onSuccess: async () => {
@@ -101,6 +110,47 @@ export function UserDetail({ userId: organizerId }: { userId: string }) {
             ))}
             {sessions.data?.sessions.length === 0 ? (
               <p className="text-muted-foreground">Not signed in anywhere.</p>
+            ) : null}
+          </CardContent>
+        </Card>
+      </div>
+      <div className="grid gap-4 lg:grid-cols-2">
+        <Card>
+          <CardHeader>
+            <CardTitle>Sign-in methods</CardTitle>
+          </CardHeader>
+          <CardContent className="flex flex-col gap-1 text-sm">
+            {accounts.data?.map((a) => (
+              <p key={a.id}>
+                {a.providerId === "credential" ? "E-mail and password" : a.providerId} · since{" "}
+                {formatDateTime(a.createdAt)}
+              </p>
+            ))}
+            {accounts.data?.length === 0 ? <p className="text-muted-foreground">No sign-in method.</p> : null}
+            <Button
+              size="sm"
+              variant="outline"
+              className="mt-2 self-start"
+              onClick={() => revokeAll.mutate()}
+            >
+              Sign out everywhere
+            </Button>
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>History</CardTitle>
+          </CardHeader>
+          <CardContent className="flex flex-col gap-2 text-sm">
+            {history.data?.map((h) => (
+              <p key={h.id}>
+                <strong>{titleCase(h.action.split(".")[1] ?? h.action)}</strong> · {h.actor ?? "system"} ·{" "}
+                {formatDateTime(h.at)}
+                {h.reason ? <span className="text-muted-foreground"> — {h.reason}</span> : null}
+              </p>
+            ))}
+            {history.data?.length === 0 ? (
+              <p className="text-muted-foreground">Nothing recorded yet.</p>
             ) : null}
           </CardContent>
         </Card>

@@ -1,5 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { createFileRoute, Link, useNavigate } from "@tanstack/react-router";
+import * as React from "react";
+import { toast } from "sonner";
 import { z } from "zod";
 import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
@@ -24,8 +26,13 @@ export const Route = createFileRoute("/_authed/dashboard")({
 });
 
 function Dashboard() {
-  const { days } = Route.useSearch();
+  const { days, forbidden } = Route.useSearch();
   const navigate = useNavigate({ from: Route.fullPath });
+  React.useEffect(() => {
+    if (!forbidden) return;
+    toast.error("That page is for platform admins.");
+    void navigate({ search: (s) => ({ ...s, forbidden: undefined }), replace: true });
+  }, [forbidden, navigate]);
   const trpc = useTRPC();
   const q = useQuery(trpc.dashboard.summary.queryOptions({ days }));
   const retention = useQuery(trpc.dashboard.retention.queryOptions());
