@@ -45,9 +45,10 @@ async function route(request: Request, env: Env, ctx: ExecutionContext, startFet
   if (path === "/api/export/donations.csv") {
     return handleDonationExport(request, env);
   }
-  const invitation = /^\/api\/invitations\/([A-Za-z0-9]{16,64})(\/accept)?$/.exec(path);
+  const invitation = /^\/api\/invitations\/([A-Za-z0-9]{16,64})(?:\/(accept|decline))?$/.exec(path);
   if (invitation) {
-    return handleInvitation(request, env, invitation[1] as string, invitation[2] ? "accept" : "view");
+    const action = (invitation[2] as "accept" | "decline" | undefined) ?? "view";
+    return handleInvitation(request, env, invitation[1] as string, action);
   }
   if (path === "/api/webhooks/donations") {
     return handleDonationWebhook(request, env);

@@ -44,6 +44,10 @@ function Accept() {
       await navigate({ to: "/dashboard" });
     },
   });
+  const decline = useMutation({
+    mutationFn: () => call(`/api/invitations/${encodeURIComponent(id)}/decline`, { method: "POST" }),
+    onSuccess: () => navigate({ to: "/" }),
+  });
   if (auth.isLoading)
     return (
       <AuthCard title="Invitation">

@@ -44,3 +44,35 @@ describe("invitations", () => {
     expect(gone.status).toBe(410);
   });
 });
+
+describe("organization owners and declined invitations", () => {
+  it("never removes or demotes the last owner, and a declined invitation cannot be accepted", async () => {
+    const org = await makeOrg();
+    const owner = await member(org, "owner");
+    const { makeAdmin } = await import("../auth/jar");
+    const admin = await makeAdmin();
+    const { callerFor } = await import("./fixtures");
+    const adminCaller = await callerFor(admin.jar);
+    const m = await testEnv.DB.prepare("SELECT id FROM membership WHERE organization_id = ? AND user_id = ?")
+      .bind(org, owner.user.id)
+      .first<{ id: string }>();
+    await expect(adminCaller.organization.removeMember({ membershipId: m?.id ?? "" })).rejects.toMatchObject({
+      code: "UNPROCESSABLE_CONTENT",
+    });
+    await expect(
+      adminCaller.organization.addMember({ userId: owner.user.id, organizationId: org, role: "viewer" }),
+    ).rejects.toMatchObject({ code: "UNPROCESSABLE_CONTENT" });
+    const second = await member(org, "owner");
+    await expect(adminCaller.organization.removeMember({ membershipId: m?.id ?? "" })).resolves.toEqual({
+      ok: true,
+    });
+    expect(second.user.id).toBeTruthy();
+
+    const email = `decliner-${Date.now().toString(36)}@example.test`;
+    const { id } = await second.caller.organization.invite({ email, role: "viewer" });
+    const invitee = await signUp(new CookieJar(), email);
+    const headers = { cookie: invitee.jar.header() };
+    expect((await appFetch(`/api/invitations/${id}/decline`, { method: "POST", headers })).status).toBe(200);
+    expect((await appFetch(`/api/invitations/${id}/accept`, { method: "POST", headers })).status).toBe(404);
+  });
+});

@@ -21,7 +21,7 @@ export async function handleInvitation(
   request: Request,
   env: Env,
   id: string,
-  action: "view" | "accept",
+  action: "view" | "accept" | "decline",
 ): Promise<Response> {
   const auth = await getSessionFromRequest(request, env, { fresh: true });
   if (!auth)
@@ -49,6 +49,16 @@ export async function handleInvitation(
       { code: "GONE", message: "This invitation has expired. Ask for a new one." },
       { status: 410 },
     );
+  if (action === "decline") {
+    if (request.method !== "POST")
+      return json({ code: "METHOD_NOT_ALLOWED", message: "Method not allowed" }, { status: 405 });
+    await env.DB.prepare(
+      "UPDATE invitation SET revoked_at = ?, updated_at = ? WHERE id = ? AND accepted_at IS NULL",
+    )
+      .bind(Date.now(), Date.now(), id)
+      .run();
+    return json({ declined: true });
+  }
   if (action === "view") {
     return json({
       id: inv.id,

@@ -39,6 +39,23 @@ export const organizationInput = z
   })
   .strict();
 
+/** An organization always keeps at least one owner: the last one cannot leave or be demoted. */
+async function assertNotLastOwner(
+  db: D1Database,
+  organizationId: string,
+  userId: string,
+  role: string,
+  newRole: string | null,
+) {
+  if (role !== "owner" || newRole === "owner") return;
+  const other = await db
+    .prepare("SELECT 1 FROM membership WHERE organization_id = ? AND role = 'owner' AND user_id != ? LIMIT 1")
+    .bind(organizationId, userId)
+    .first();
+  if (!other)
+    fail("UNPROCESSABLE_CONTENT", "An organization needs at least one owner: make someone else owner first");
+}
+
 export const organizationRouter = router({
   members: orgProcedure({ member: ["view"] }).query(async ({ ctx }) => {
     const { results } = await ctx.env.DB.prepare(
@@ -84,6 +101,13 @@ export const organizationRouter = router({
       ]);
       if (!u?.results.length) fail("NOT_FOUND", "User not found");
       if (!o?.results.length) fail("NOT_FOUND", "Organization not found");
+      const current = await ctx.env.DB.prepare(
+        "SELECT role FROM membership WHERE organization_id = ? AND user_id = ?",
+      )
+        .bind(input.organizationId, input.userId)
+        .first<{ role: string }>();
+      if (current)
+        await assertNotLastOwner(ctx.env.DB, input.organizationId, input.userId, current.role, input.role);
       const id = generateId();
       await ctx.env.DB.batch([
         ctx.env.DB.prepare(
@@ -106,8 +130,9 @@ export const organizationRouter = router({
     .mutation(async ({ ctx, input }) => {
       const m = await ctx.env.DB.prepare("SELECT * FROM membership WHERE id = ?")
         .bind(input.membershipId)
-        .first<{ organization_id: string; user_id: string }>();
+        .first<{ organization_id: string; user_id: string; role: string }>();
       if (!m) fail("NOT_FOUND", "Membership not found");
+      await assertNotLastOwner(ctx.env.DB, m.organization_id, m.user_id, m.role, null);
       await ctx.env.DB.batch([
         ctx.env.DB.prepare("DELETE FROM membership WHERE id = ?").bind(input.membershipId),
         auditStatement(ctx, {
