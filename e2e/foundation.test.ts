@@ -30,7 +30,8 @@ test("/ shows the Initializing... spinner while the session check runs", async (
       await route.continue();
     });
     await s.page.goto("/");
-    const spinner = s.page.getByText("Initializing...");
+    // The pending view and the route component render the same spinner during the hand-over.
+    const spinner = s.page.getByText("Initializing...").first();
     await spinner.waitFor({ state: "visible" });
     await s.shot("initializing");
     release();
