@@ -43,6 +43,10 @@ export async function openBrowser(
     if (msg.type() === "error") errors.push(msg.text());
   });
   page.on("pageerror", (err) => errors.push(String(err)));
+  // Name the request behind a "Failed to load resource" console line.
+  page.on("response", (res) => {
+    if (res.status() >= 400) errors.push(`${res.status()} ${res.request().method()} ${res.url()}`);
+  });
   mkdirSync(SCREENSHOTS, { recursive: true });
   return {
     context,

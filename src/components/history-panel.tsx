@@ -1,42 +1,85 @@
-import { useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
-import { formatDateTime, titleCase } from "~/lib/format";
+import { Skeleton } from "~/components/ui/skeleton";
+import { errorInfo, formatDateTime, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
+import type { AuditEntityType } from "../../worker/trpc/routers/audit";
 
-/** The audit trail of one record (DESIGN §4): who did what, when, and on whose behalf. */
+/**
+ * The audit trail of one record (DESIGN §4): who did what, when, on whose behalf, and which fields
+ * changed. Works for any audited entity of the current organization (`audit.list`); 50 per page.
+ */
 export function HistoryPanel({
   entityType,
   entityId,
+  title = "History",
 }: {
-  entityType: "donation" | "donor" | "campaign";
+  entityType: AuditEntityType;
   entityId: string;
+  title?: string;
 }) {
   const trpc = useTRPC();
-  const q = useQuery(trpc.donations.history.queryOptions({ entityType, entityId }));
+  const q = useInfiniteQuery(
+    trpc.audit.list.infiniteQueryOptions(
+      { entityType, entityId },
+      { getNextPageParam: (last) => last.nextCursor },
+    ),
+  );
+  const rows = q.data?.pages.flatMap((p) => p.rows) ?? [];
   return (
     <Card>
       <CardHeader>
-        <CardTitle>History</CardTitle>
+        <CardTitle>{title}</CardTitle>
       </CardHeader>
       <CardContent>
-        {q.data?.length ? (
+        {q.isPending ? (
+          <div className="flex flex-col gap-2" aria-busy="true">
+            <Skeleton className="h-4 w-2/3" />
+            <Skeleton className="h-4 w-1/2" />
+          </div>
+        ) : q.error ? (
+          <p role="alert" className="text-destructive text-sm">
+            {errorInfo(q.error).message}
+          </p>
+        ) : rows.length ? (
           <ol className="flex flex-col gap-3 border-l pl-4">
-            {q.data.map((e) => (
+            {rows.map((e) => (
               <li key={e.id} className="text-sm">
-                <p className="font-medium">{titleCase(e.action.split(".")[1] ?? e.action)}</p>
+                <p className="font-medium">{titleCase(e.action.split(".").slice(1).join(" ") || e.action)}</p>
                 <p className="text-muted-foreground">
                   {e.actor ?? "System"}
                   {e.impersonator ? ` (impersonated by ${e.impersonator})` : ""} · {formatDateTime(e.at)}
+                  {e.ip ? ` · ${e.ip}` : ""}
                 </p>
+                {e.changes.length ? (
+                  <ul className="mt-1 flex flex-col gap-0.5 text-muted-foreground text-xs">
+                    {e.changes.map((c) => (
+                      <li key={c.field} className="break-words">
+                        <span className="font-medium text-foreground">{titleCase(c.field)}</span>:{" "}
+                        {c.from === null ? "—" : c.from} → {c.to === null ? "—" : c.to}
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
                 {e.reason ? <p className="text-muted-foreground">Reason: {e.reason}</p> : null}
               </li>
             ))}
           </ol>
         ) : (
-          <p className="text-muted-foreground text-sm">
-            {q.isPending ? "Loading…" : "No changes recorded yet."}
-          </p>
+          <p className="text-muted-foreground text-sm">No changes recorded yet.</p>
         )}
+        {q.hasNextPage ? (
+          <Button
+            variant="ghost"
+            size="sm"
+            className="mt-3"
+            disabled={q.isFetchingNextPage}
+            onClick={() => void q.fetchNextPage()}
+          >
+            Show older
+          </Button>
+        ) : null}
       </CardContent>
     </Card>
   );

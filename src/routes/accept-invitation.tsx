@@ -33,6 +33,8 @@ function Accept() {
         organizationName: string;
         role: string;
         email: string;
+        /** The inviter's name, when the API provides it. */
+        invitedBy?: string | null;
       }>,
     enabled: auth.isAuthenticated,
     retry: false,
@@ -65,10 +67,16 @@ function Accept() {
             Sign in to accept
           </Link>
         </Button>
+        <p className="text-center text-muted-foreground text-sm">
+          No account yet?{" "}
+          <Link to="/sign-up" search={{ redirect: here }} className="underline">
+            Create one with that address
+          </Link>
+        </p>
       </AuthCard>
     );
   }
-  const err = (q.error ?? accept.error) as (Error & { status?: number }) | null;
+  const err = (q.error ?? accept.error ?? decline.error) as (Error & { status?: number }) | null;
   return (
     <AuthCard
       title="You're invited"
@@ -79,16 +87,33 @@ function Accept() {
       }
     >
       {err ? (
-        <p role="alert" className="text-destructive text-sm">
-          {err.message}
-        </p>
+        <div role="alert" className="flex flex-col gap-1 text-sm">
+          <p className="font-medium text-destructive">
+            {err.status === 410
+              ? "This invitation has expired"
+              : err.status === 403
+                ? "This invitation is for someone else"
+                : err.status === 404
+                  ? "This invitation is no longer valid"
+                  : "The invitation could not be opened"}
+          </p>
+          <p className="text-muted-foreground">{err.message}</p>
+        </div>
       ) : q.data ? (
         <div className="flex flex-col gap-4">
           <p className="text-sm">
-            Join <strong>{q.data.organizationName}</strong> as <strong>{titleCase(q.data.role)}</strong>.
+            {q.data.invitedBy ? `${q.data.invitedBy} invited you to join ` : "Join "}
+            <strong>{q.data.organizationName}</strong> as <strong>{titleCase(q.data.role)}</strong>.
           </p>
-          <Button onClick={() => accept.mutate()} disabled={accept.isPending}>
+          <Button onClick={() => accept.mutate()} disabled={accept.isPending || decline.isPending}>
             Accept invitation
+          </Button>
+          <Button
+            variant="outline"
+            onClick={() => decline.mutate()}
+            disabled={accept.isPending || decline.isPending}
+          >
+            Decline
           </Button>
         </div>
       ) : (

@@ -17,6 +17,50 @@ export const pageSchema = {
   q: z.string().trim().max(200).optional(),
 };
 
+/**
+ * The input schema of one list procedure: page/pageSize/desc/q, a whitelisted `sort` (unknown keys
+ * are a 400, never interpolated) and the list's filters. Strict, so no tenant id can be smuggled in.
+ *   const input = listInput({ sorts: { created: "created_at", name: "lower(name)" }, defaultSort: "created",
+ *                             filters: { status: z.array(z.enum(statuses)).max(10).optional() } });
+ *   ... .input(input).query(({ input }) => runList(db, { ..., orderBy: sortColumn(sorts, input.sort) }))
+ */
+export function listInput<
+  const S extends Record<string, string>,
+  F extends z.ZodRawShape = Record<never, z.ZodType>,
+>(opts: { sorts: S; defaultSort: keyof S & string; filters?: F }) {
+  const keys = Object.keys(opts.sorts) as [keyof S & string, ...(keyof S & string)[]];
+  return z
+    .object({
+      ...pageSchema,
+      sort: z.enum(keys).default(opts.defaultSort),
+      ...((opts.filters ?? {}) as F),
+    })
+    .strict();
+}
+
+/** The SQL expression of a whitelisted sort key (the schema already refused anything else). */
+export function sortColumn<S extends Record<string, string>>(sorts: S, key: keyof S): string {
+  const col = sorts[key];
+  if (!col) throw new TRPCError({ code: "BAD_REQUEST", message: "Unknown sort" });
+  return col;
+}
+
+/** D1 binds at most 100 parameters per statement (developers.cloudflare.com/d1/platform/limits). */
+export const D1_MAX_PARAMS = 100;
+
+/** Splits bulk values so each statement stays under D1's bound-parameter limit. */
+export function chunk<T>(items: readonly T[], size = D1_MAX_PARAMS - 10): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** `column IN (?, ?, …)` for a facet; callers cap the value count in the schema (≤ 50). */
+export function addIn(w: Where, column: string, values: readonly unknown[] | undefined) {
+  if (!values?.length) return;
+  add(w, `${column} IN (${values.map(() => "?").join(", ")})`, ...values);
+}
+
 export const MAX_OFFSET = 10_000;
 
 export interface Where {

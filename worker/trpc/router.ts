@@ -1,9 +1,11 @@
 import { router } from "./init";
+import { auditRouter } from "./routers/audit";
 import { badgesRouter } from "./routers/badges";
 import { campaignsRouter } from "./routers/campaigns";
 import { dashboardRouter, donationsRouter } from "./routers/donations";
 import { donorsRouter } from "./routers/donors";
 import { organizationRouter } from "./routers/organization";
+import { organizersRouter } from "./routers/organizers";
 import { systemRouter } from "./routers/system";
 import { usersRouter } from "./routers/users";
 
@@ -16,6 +18,8 @@ export const appRouter = router({
   dashboard: dashboardRouter,
   badges: badgesRouter,
   users: usersRouter,
+  audit: auditRouter,
+  organizers: organizersRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,10 +1,29 @@
 /**
  * The one list table (DESIGN §4 lists): TanStack Table with server-side sorting and pagination,
- * URL state owned by the route (see `listSearch`), debounced search, optional row selection with a
- * bulk-actions bar, and empty / loading / error states. Usage:
+ * URL state owned by the route, debounced search (300 ms), faceted filters, column visibility,
+ * optional row selection with a bulk-actions bar, and empty / loading (skeleton) / error states.
+ * The server side is worker/lib/list.ts (`listInput` + `runList`). Usage in a route file:
  *
- *   <DataTable columns={columns} data={q.data?.rows} total={q.data?.total} state={search}
- *     onStateChange={(next) => navigate({ search: (s) => ({ ...s, ...next }) })} isLoading={q.isPending} />
+ *   const search = listSearchWith(["created", "name"], "created", { status: facetParam(statuses) });
+ *   export const Route = createFileRoute("/_authed/things/")({ validateSearch: search, component: Page });
+ *   function Page() {
+ *     const [s, setS] = useListState(Route);            // URL state + navigate({ search })
+ *     const q = useQuery({ ...trpc.things.list.queryOptions(s), placeholderData: keepPreviousData });
+ *     return (
+ *       <DataTable columns={columns} data={q.data?.rows} total={q.data?.total} state={s} onStateChange={setS}
+ *         isLoading={q.isPending} error={q.error ? errorInfo(q.error).message : null}
+ *         facets={[{ id: "status", title: "Status", options, value: s.status,
+ *                    onChange: (status) => setS({ status, page: 1 }) }]}
+ *         bulkActions={(rows, clear) => (
+ *           <ConfirmButton title={`Archive ${rows.length}?`} onConfirm={async () => { ...; clear(); }}>
+ *             Archive
+ *           </ConfirmButton>)} />
+ *     );
+ *   }
+ *
+ * Columns: `{ header: "Name", meta: { sortKey: "name", align: "right" }, cell: ... }` — a `sortKey`
+ * makes the header a sort button writing `sort`/`desc` to the URL; string headers appear in the
+ * Columns menu; `id`-less columns are fine (rows are keyed by `row.id`).
  */
 import {
   type ColumnDef,
@@ -16,7 +35,6 @@ import {
 } from "@tanstack/react-table";
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight, Columns3, Search } from "lucide-react";
 import * as React from "react";
-import { z } from "zod";
 import { Button } from "~/components/ui/button";
 import { Checkbox } from "~/components/ui/checkbox";
 import {
@@ -38,22 +56,21 @@ import {
   TableRow,
 } from "~/components/ui/table";
 import { cn } from "~/lib/utils";
+import { type Facet, FacetedFilter } from "./faceted-filter";
+import type { ListState } from "./list-search";
 
-/** The URL search schema every list route starts from. */
-export const listSearch = z.object({
-  page: z.number().int().min(1).catch(1).default(1),
-  pageSize: z
-    .union([z.literal(10), z.literal(25), z.literal(50), z.literal(100)])
-    .catch(25)
-    .default(25),
-  sort: z.string().optional(),
-  desc: z.boolean().catch(true).default(true),
-  q: z.string().optional(),
-});
-export type ListState = z.infer<typeof listSearch>;
+export { ConfirmButton } from "./confirm-button";
+export { type Facet, FacetedFilter, type FacetOption } from "./faceted-filter";
+export {
+  facetParam,
+  type ListState,
+  listSearch,
+  listSearchSchema,
+  listSearchWith,
+  useListState,
+} from "./list-search";
 
 declare module "@tanstack/react-table" {
-  // biome-ignore lint/correctness/noUnusedVariables: the generics must match TanStack's declaration
   interface ColumnMeta<TData, TValue> {
     /** Server sort key for this column; the header becomes a sort button. */
     sortKey?: string;
@@ -72,6 +89,7 @@ export function DataTable<T extends { id: string }>({
   emptyMessage = "Nothing here yet.",
   searchPlaceholder = "Search…",
   toolbar,
+  facets,
   bulkActions,
   footer,
   onRowClick,
@@ -86,6 +104,8 @@ export function DataTable<T extends { id: string }>({
   emptyMessage?: string;
   searchPlaceholder?: string;
   toolbar?: React.ReactNode;
+  /** Multi-select filters shown as popovers before the toolbar (values live in the URL). */
+  facets?: Facet[];
   bulkActions?: (selected: T[], clear: () => void) => React.ReactNode;
   footer?: React.ReactNode;
   onRowClick?: (row: T) => void;
@@ -151,6 +171,15 @@ export function DataTable<T extends { id: string }>({
             className="pl-8"
           />
         </div>
+        {facets?.map((f) => (
+          <FacetedFilter
+            key={f.id}
+            title={f.title}
+            options={f.options}
+            value={f.value}
+            onChange={f.onChange}
+          />
+        ))}
         {toolbar}
         <DropdownMenu>
           <DropdownMenuTrigger asChild>

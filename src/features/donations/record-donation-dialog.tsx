@@ -69,7 +69,7 @@ export function RecordDonationDialog({ donorId }: { donorId?: string }) {
       amountMinor,
       currency: currency as never,
       paymentMethod: String(f.get("paymentMethod")) as never,
-      donatedAt: date ? Date.parse(`${date}T12:00:00`) : Date.now(),
+      donatedAt: receivedAt(date),
       message: String(f.get("message") || "") || null,
       anonymous: f.get("anonymous") === "on",
     });
@@ -127,7 +127,12 @@ export function RecordDonationDialog({ donorId }: { donorId?: string }) {
             </select>
           </Field>
           <Field label="Date received" error={fields.donatedAt}>
-            <Input name="donatedAt" type="date" defaultValue={new Date().toISOString().slice(0, 10)} />
+            <Input
+              name="donatedAt"
+              type="date"
+              defaultValue={localDay(new Date())}
+              max={localDay(new Date())}
+            />
           </Field>
           <Field label="Message">
             <Textarea name="message" rows={2} />
@@ -152,4 +157,16 @@ export function RecordDonationDialog({ donorId }: { donorId?: string }) {
       </DialogContent>
     </Dialog>
   );
+}
+
+/** The local calendar day of a moment, as the yyyy-mm-dd a date input holds. */
+function localDay(d: Date): string {
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+}
+
+/** Today means now; an earlier day means its local noon, so the day never shifts across zones. */
+function receivedAt(day: string): number {
+  if (!day || day === localDay(new Date())) return Date.now();
+  return Math.min(Date.parse(`${day}T12:00:00`), Date.now());
 }

@@ -12,8 +12,31 @@ export const BADGES = {
   goal_achiever: { name: "Goal achiever", kind: "automatic" },
 } as const;
 const manual = ["verified_organization", "registered_charity", "transparent"] as const;
+const DESCRIPTIONS: Record<keyof typeof BADGES, string> = {
+  verified_organization: "Identity and bank details checked by the platform.",
+  registered_charity: "Registration with a charity regulator confirmed.",
+  transparent: "Publishes finances and reports on how gifts are used.",
+  top_fundraiser: "Automatic: top 10 % of organizations by gifts in the last 12 months.",
+  goal_achiever: "Automatic: has a campaign that reached its goal.",
+};
 
 export const badgesRouter = router({
+  /** The platform's badge definitions with how many organizations currently hold each. */
+  definitions: adminProcedure({ user: ["list"] }).query(async ({ ctx }) => {
+    const { results } = await ctx.env.DB.prepare(
+      "SELECT badge, count(*) AS holders FROM organization_badge WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?) GROUP BY badge",
+    )
+      .bind(Date.now())
+      .all<{ badge: string; holders: number }>();
+    const held = new Map(results.map((r) => [r.badge, r.holders]));
+    return Object.entries(BADGES).map(([key, b]) => ({
+      key,
+      name: b.name,
+      kind: b.kind,
+      description: DESCRIPTIONS[key as keyof typeof BADGES],
+      holders: held.get(key) ?? 0,
+    }));
+  }),
   list: adminProcedure({ user: ["list"] }).query(async ({ ctx }) => {
     const { results } = await ctx.env.DB.prepare(
       `SELECT b.id, b.badge, b.reason, b.expires_at AS expiresAt, b.created_at AS grantedAt, o.id AS organizationId, o.name AS organizationName, u.name AS grantedBy
@@ -40,6 +63,7 @@ export const badgesRouter = router({
       z.object({
         organizationId: z.string().min(1),
         badge: z.enum(manual),
+        /** Evidence: what was checked, a registry link… */
         reason: z.string().trim().max(500).optional(),
         expiresAt: z.number().int().nullable().optional(),
       }),
@@ -82,7 +106,14 @@ export const badgesRouter = router({
       return { id };
     }),
   revoke: adminProcedure({ user: ["update"] })
-    .input(z.object({ id: z.string().min(1), reason: z.string().trim().max(500).optional() }))
+    .input(
+      z
+        .object({
+          id: z.string().min(1).max(100),
+          reason: z.string().trim().min(3, "Say why the badge is revoked").max(500),
+        })
+        .strict(),
+    )
     .mutation(async ({ ctx, input }) => {
       const b = await ctx.env.DB.prepare(
         "SELECT organization_id, badge FROM organization_badge WHERE id = ? AND revoked_at IS NULL",

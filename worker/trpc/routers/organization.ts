@@ -1,43 +1,12 @@
 import { z } from "zod";
 import { generateId } from "../../auth/crypto";
 import { auditStatement } from "../../lib/audit";
-import { CURRENCIES } from "../../lib/money";
-import { getMailer, renderMail } from "../../mail";
+import { createInvitation, mailInvitation } from "../../lib/invitations";
+import { organizationInput } from "../../lib/organization-schema";
 import { adminProcedure, authedProcedure, fail, orgProcedure, router } from "../init";
 import { listSelectableOrganizations } from "../org";
 
-export const organizationInput = z
-  .object({
-    name: z.string().trim().min(2).max(120),
-    legalName: z.string().trim().max(200).nullable().optional(),
-    type: z.enum(["nonprofit", "charity", "foundation", "community_group", "school", "religious", "other"]),
-    registrationId: z.string().trim().max(60).nullable().optional(),
-    taxId: z.string().trim().max(60).nullable().optional(),
-    country: z.string().trim().length(2).nullable().optional().or(z.literal("")),
-    city: z.string().trim().max(100).nullable().optional(),
-    contactEmail: z
-      .union([z.email(), z.literal("")])
-      .nullable()
-      .optional(),
-    contactPhone: z.string().trim().max(40).nullable().optional(),
-    website: z
-      .union([z.url(), z.literal("")])
-      .nullable()
-      .optional(),
-    mission: z.string().trim().max(500).nullable().optional(),
-    description: z.string().trim().max(5000).nullable().optional(),
-    defaultCurrency: z.enum(CURRENCIES),
-    timeZone: z.string().refine((tz) => {
-      try {
-        new Intl.DateTimeFormat("en", { timeZone: tz });
-        return true;
-      } catch {
-        return false;
-      }
-    }, "Unknown time zone"),
-    fiscalYearStartMonth: z.number().int().min(1).max(12),
-  })
-  .strict();
+export { organizationInput };
 
 /** An organization always keeps at least one owner: the last one cannot leave or be demoted. */
 async function assertNotLastOwner(
@@ -54,6 +23,12 @@ async function assertNotLastOwner(
     .first();
   if (!other)
     fail("UNPROCESSABLE_CONTENT", "An organization needs at least one owner: make someone else owner first");
+}
+
+/** Only owners (and platform admins) hand out or take away the owner role. */
+function assertMayGrant(org: { role: string | null; isPlatformAdmin: boolean }, role: string) {
+  if (role === "owner" && org.role !== "owner" && !org.isPlatformAdmin)
+    fail("FORBIDDEN", "Only an owner can make or change owners");
 }
 
 export const organizationRouter = router({
@@ -146,9 +121,13 @@ export const organizationRouter = router({
       return { ok: true };
     }),
 
+  /** Open invitations (not accepted, not revoked); expired ones stay visible so they can be resent. */
   invitations: orgProcedure({ member: ["view"] }).query(async ({ ctx }) => {
     const { results } = await ctx.env.DB.prepare(
-      "SELECT id, email, role, expires_at AS expiresAt, accepted_at AS acceptedAt, created_at AS createdAt FROM invitation WHERE organization_id = ? AND revoked_at IS NULL ORDER BY created_at DESC LIMIT 100",
+      `SELECT i.id, i.email, i.role, i.expires_at AS expiresAt, i.created_at AS createdAt, u.name AS invitedBy
+         FROM invitation i LEFT JOIN user u ON u.id = i.invited_by
+        WHERE i.organization_id = ? AND i.revoked_at IS NULL AND i.accepted_at IS NULL
+        ORDER BY i.created_at DESC LIMIT 100`,
     )
       .bind(ctx.org.id)
       .all<{
@@ -156,61 +135,193 @@ export const organizationRouter = router({
         email: string;
         role: string;
         expiresAt: number;
-        acceptedAt: number | null;
         createdAt: number;
+        invitedBy: string | null;
       }>();
-    return results;
+    const now = Date.now();
+    return results.map((r) => ({ ...r, expired: r.expiresAt <= now }));
   }),
 
   /** Invites by e-mail with a 7-day link to /accept-invitation?id=… (DESIGN §4). */
   invite: orgProcedure({ member: ["create"] })
     .input(
-      z.object({
-        email: z.email().transform((e) => e.toLowerCase()),
-        role: z.enum(["admin", "organizer", "viewer"]),
-      }),
+      z
+        .object({
+          email: z.email().max(254),
+          role: z.enum(["owner", "admin", "organizer", "viewer"]),
+        })
+        .strict(),
     )
     .mutation(async ({ ctx, input }) => {
-      const id = generateId();
-      const now = Date.now();
-      const expiresAt = now + ctx.config.organizations.invitationExpiresIn * 1000;
-      await ctx.env.DB.batch([
-        ctx.env.DB.prepare(
-          "UPDATE invitation SET revoked_at = ? WHERE organization_id = ? AND email = ? AND accepted_at IS NULL AND revoked_at IS NULL",
-        ).bind(now, ctx.org.id, input.email),
-        ctx.env.DB.prepare(
-          "INSERT INTO invitation (id, organization_id, email, role, invited_by, expires_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        ).bind(id, ctx.org.id, input.email, input.role, ctx.user.id, expiresAt, now, now),
-        auditStatement(ctx, {
-          action: "member.invite",
-          entityType: "organization",
-          entityId: ctx.org.id,
-          after: input,
-        }),
-      ]);
-      const url = `${ctx.config.app.url}/accept-invitation?id=${id}`;
-      await getMailer(ctx.env).send(
-        renderMail({
-          to: input.email,
-          subject: `You're invited to ${ctx.org.name} on Almoner`,
-          intro: `${ctx.user.name} invited you to join ${ctx.org.name} as ${input.role}.`,
-          action: { label: "Accept the invitation", url },
-          outro:
-            "The invitation expires in 7 days. Sign in (or create an account) with this e-mail address to accept it.",
-        }),
-      );
-      return { id, expiresAt };
+      assertMayGrant(ctx.org, input.role);
+      const res = await createInvitation(ctx, {
+        organizationId: ctx.org.id,
+        organizationName: ctx.org.name,
+        email: input.email,
+        role: input.role,
+      });
+      if ("alreadyMember" in res)
+        fail("CONFLICT", "This person is already a member of the organization", { field: "email" });
+      return res;
     }),
 
-  revokeInvitation: orgProcedure({ member: ["delete"] })
-    .input(z.object({ id: z.string().min(1) }))
+  /** Mails the link of an open invitation again and restarts its 7 days. */
+  resendInvitation: orgProcedure({ member: ["create"] })
+    .input(z.object({ id: z.string().min(1).max(100) }).strict())
     .mutation(async ({ ctx, input }) => {
-      const r = await ctx.env.DB.prepare(
-        "UPDATE invitation SET revoked_at = ? WHERE id = ? AND organization_id = ? AND accepted_at IS NULL",
+      const now = Date.now();
+      const expiresAt = now + ctx.config.organizations.invitationExpiresIn * 1000;
+      const inv = await ctx.env.DB.prepare(
+        "SELECT id, email, role, expires_at FROM invitation WHERE id = ? AND organization_id = ? AND accepted_at IS NULL AND revoked_at IS NULL",
       )
-        .bind(Date.now(), input.id, ctx.org.id)
-        .run();
-      if (!r.meta.changes) fail("NOT_FOUND", "Invitation not found");
+        .bind(input.id, ctx.org.id)
+        .first<{ id: string; email: string; role: string; expires_at: number }>();
+      if (!inv) fail("NOT_FOUND", "Invitation not found");
+      await ctx.env.DB.batch([
+        ctx.env.DB.prepare("UPDATE invitation SET expires_at = ?, updated_at = ? WHERE id = ?").bind(
+          expiresAt,
+          now,
+          inv.id,
+        ),
+        auditStatement(ctx, {
+          action: "member.resend_invitation",
+          entityType: "invitation",
+          entityId: inv.id,
+          before: { expiresAt: inv.expires_at },
+          after: { expiresAt },
+        }),
+      ]);
+      await mailInvitation(ctx, { ...inv, organizationName: ctx.org.name });
+      return { id: inv.id, expiresAt };
+    }),
+
+  /** Org owners and admins change a member's role; owners alone make or unmake owners. */
+  setMemberRole: orgProcedure({ member: ["update"] })
+    .input(
+      z
+        .object({
+          membershipId: z.string().min(1).max(100),
+          role: z.enum(["owner", "admin", "organizer", "viewer"]),
+        })
+        .strict(),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const m = await ctx.env.DB.prepare(
+        "SELECT id, user_id, role FROM membership WHERE id = ? AND organization_id = ?",
+      )
+        .bind(input.membershipId, ctx.org.id)
+        .first<{ id: string; user_id: string; role: string }>();
+      if (!m) fail("NOT_FOUND", "Member not found");
+      if (m.role === input.role) return { id: m.id, role: m.role };
+      assertMayGrant(ctx.org, m.role);
+      assertMayGrant(ctx.org, input.role);
+      await assertNotLastOwner(ctx.env.DB, ctx.org.id, m.user_id, m.role, input.role);
+      const now = Date.now();
+      // The role guard in the WHERE makes a concurrent demotion of the other owner lose cleanly.
+      const [r] = await ctx.env.DB.batch([
+        ctx.env.DB.prepare(
+          `UPDATE membership SET role = ?, updated_at = ? WHERE id = ? AND role = ?
+             AND (role != 'owner' OR ? = 'owner' OR EXISTS (SELECT 1 FROM membership o WHERE o.organization_id = membership.organization_id AND o.role = 'owner' AND o.id != membership.id))`,
+        ).bind(input.role, now, m.id, m.role, input.role),
+        auditStatement(ctx, {
+          action: "member.set_role",
+          entityType: "user",
+          entityId: m.user_id,
+          before: { role: m.role },
+          after: { role: input.role },
+        }),
+      ]);
+      if (!r?.meta.changes) fail("CONFLICT", "The member changed meanwhile; reload and try again");
+      return { id: m.id, role: input.role };
+    }),
+
+  /** Removes a member from this organization; their past actions and records stay (DESIGN §4). */
+  removeOrgMember: orgProcedure({ member: ["delete"] })
+    .input(
+      z
+        .object({ membershipId: z.string().min(1).max(100), reason: z.string().trim().max(500).optional() })
+        .strict(),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const m = await ctx.env.DB.prepare(
+        "SELECT id, user_id, role FROM membership WHERE id = ? AND organization_id = ?",
+      )
+        .bind(input.membershipId, ctx.org.id)
+        .first<{ id: string; user_id: string; role: string }>();
+      if (!m) fail("NOT_FOUND", "Member not found");
+      assertMayGrant(ctx.org, m.role);
+      await assertNotLastOwner(ctx.env.DB, ctx.org.id, m.user_id, m.role, null);
+      await ctx.env.DB.batch([
+        ctx.env.DB.prepare(
+          `DELETE FROM membership WHERE id = ? AND (role != 'owner' OR EXISTS (SELECT 1 FROM membership o WHERE o.organization_id = membership.organization_id AND o.role = 'owner' AND o.id != membership.id))`,
+        ).bind(m.id),
+        ctx.env.DB.prepare(
+          "UPDATE user SET active_organization_id = NULL WHERE id = ? AND active_organization_id = ?",
+        ).bind(m.user_id, ctx.org.id),
+        auditStatement(ctx, {
+          action: "member.remove",
+          entityType: "user",
+          entityId: m.user_id,
+          before: { role: m.role },
+          reason: input.reason,
+        }),
+      ]);
+      return { ok: true };
+    }),
+
+  /** The caller leaves the current organization (the last owner cannot). */
+  leave: orgProcedure({ organization: ["view"] }).mutation(async ({ ctx }) => {
+    if (!ctx.org.role) fail("NOT_FOUND", "You are not a member of this organization");
+    await assertNotLastOwner(ctx.env.DB, ctx.org.id, ctx.user.id, ctx.org.role, null);
+    await ctx.env.DB.batch([
+      ctx.env.DB.prepare("DELETE FROM membership WHERE organization_id = ? AND user_id = ?").bind(
+        ctx.org.id,
+        ctx.user.id,
+      ),
+      ctx.env.DB.prepare("UPDATE user SET active_organization_id = NULL WHERE id = ?").bind(ctx.user.id),
+      auditStatement(ctx, {
+        action: "member.leave",
+        entityType: "user",
+        entityId: ctx.user.id,
+        before: { role: ctx.org.role },
+      }),
+    ]);
+    return { ok: true };
+  }),
+
+  /** Badges the current organization holds (shown on its profile). */
+  badges: orgProcedure({ organization: ["view"] }).query(async ({ ctx }) => {
+    const { results } = await ctx.env.DB.prepare(
+      "SELECT id, badge, expires_at AS expiresAt, created_at AS grantedAt FROM organization_badge WHERE organization_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?) ORDER BY badge",
+    )
+      .bind(ctx.org.id, Date.now())
+      .all<{ id: string; badge: string; expiresAt: number | null; grantedAt: number }>();
+    return results;
+  }),
+
+  revokeInvitation: orgProcedure({ member: ["delete"] })
+    .input(z.object({ id: z.string().min(1).max(100) }).strict())
+    .mutation(async ({ ctx, input }) => {
+      const inv = await ctx.env.DB.prepare(
+        "SELECT id, email, role FROM invitation WHERE id = ? AND organization_id = ? AND accepted_at IS NULL AND revoked_at IS NULL",
+      )
+        .bind(input.id, ctx.org.id)
+        .first<{ id: string; email: string; role: string }>();
+      if (!inv) fail("NOT_FOUND", "Invitation not found");
+      const now = Date.now();
+      await ctx.env.DB.batch([
+        ctx.env.DB.prepare("UPDATE invitation SET revoked_at = ?, updated_at = ? WHERE id = ?").bind(
+          now,
+          now,
+          inv.id,
+        ),
+        auditStatement(ctx, {
+          action: "member.revoke_invitation",
+          entityType: "invitation",
+          entityId: inv.id,
+          before: inv,
+        }),
+      ]);
       return { id: input.id };
     }),
 
@@ -251,7 +362,12 @@ export const organizationRouter = router({
       registrationId: o.registration_id as string | null,
       taxId: o.tax_id as string | null,
       country: o.country as string | null,
+      addressLine1: o.address_line1 as string | null,
+      addressLine2: o.address_line2 as string | null,
       city: o.city as string | null,
+      region: o.region as string | null,
+      postalCode: o.postal_code as string | null,
+      logoUrl: o.logo_url as string | null,
       contactEmail: o.contact_email as string | null,
       contactPhone: o.contact_phone as string | null,
       website: o.website as string | null,
@@ -274,19 +390,24 @@ export const organizationRouter = router({
         .first();
       await ctx.env.DB.batch([
         ctx.env.DB.prepare(
-          `UPDATE organization SET name = ?, legal_name = ?, type = ?, registration_id = ?, tax_id = ?, country = ?, city = ?, contact_email = ?, contact_phone = ?, website = ?,
-               mission = ?, description = ?, default_currency = ?, time_zone = ?, fiscal_year_start_month = ?, updated_at = ? WHERE id = ?`,
+          `UPDATE organization SET name = ?, legal_name = ?, type = ?, registration_id = ?, tax_id = ?, country = ?, address_line1 = ?, address_line2 = ?, city = ?, region = ?, postal_code = ?,
+               contact_email = ?, contact_phone = ?, website = ?, logo_url = ?, mission = ?, description = ?, default_currency = ?, time_zone = ?, fiscal_year_start_month = ?, updated_at = ? WHERE id = ?`,
         ).bind(
           input.name,
           input.legalName || null,
           input.type,
           input.registrationId || null,
           input.taxId || null,
-          input.country || null,
+          input.country ? input.country.toUpperCase() : null,
+          input.addressLine1 || null,
+          input.addressLine2 || null,
           input.city || null,
+          input.region || null,
+          input.postalCode || null,
           input.contactEmail || null,
           input.contactPhone || null,
           input.website || null,
+          input.logoUrl || null,
           input.mission || null,
           input.description || null,
           input.defaultCurrency,

@@ -1,9 +1,18 @@
 import { createFileRoute } from "@tanstack/react-router";
 import { UserDetail } from "~/features/admin/user-detail";
+import { OrganizerCampaigns } from "~/features/organizers/organizer-campaigns";
 import { requireAdmin } from "~/lib/auth/guards";
 
 export const Route = createFileRoute("/_authed/organizers/$organizerId/")({
   beforeLoad: ({ context }) => requireAdmin(context),
   head: () => ({ meta: [{ title: "Organizer · Almoner" }] }),
-  component: () => <UserDetail userId={Route.useParams().organizerId} />,
+  component: () => {
+    const { organizerId } = Route.useParams();
+    return (
+      <>
+        <UserDetail userId={organizerId} />
+        <OrganizerCampaigns userId={organizerId} />
+      </>
+    );
+  },
 });

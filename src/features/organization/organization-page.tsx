@@ -1,0 +1,101 @@
+/** /organization: switcher (several memberships), badges, profile, members and invitations, history. */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { BadgeCheck } from "lucide-react";
+import { toast } from "sonner";
+import { HistoryPanel } from "~/components/history-panel";
+import { PageHeader } from "~/components/layout/page-header";
+import { Badge } from "~/components/ui/badge";
+import { Skeleton } from "~/components/ui/skeleton";
+import { errorInfo, titleCase } from "~/lib/format";
+import { useTRPC } from "~/lib/trpc";
+import { MembersCard } from "./members-card";
+import { ProfileForm } from "./profile-form";
+
+const BADGE_NAMES: Record<string, string> = {
+  verified_organization: "Verified organization",
+  registered_charity: "Registered charity",
+  transparent: "Transparent",
+  top_fundraiser: "Top fundraiser",
+  goal_achiever: "Goal achiever",
+};
+
+export function OrganizationSwitcher() {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const org = useQuery(trpc.organization.current.queryOptions());
+  const mine = useQuery(trpc.organization.mine.queryOptions());
+  const switchOrg = useMutation(
+    trpc.organization.setActive.mutationOptions({
+      onSuccess: async () => {
+        // Every cached business query belonged to the previous tenant.
+        await qc.invalidateQueries();
+        toast.success("Switched organization");
+      },
+      onError: (e) => toast.error(errorInfo(e).message),
+    }),
+  );
+  if ((mine.data?.length ?? 0) < 2 || !org.data) return null;
+  return (
+    <select
+      aria-label="Organization"
+      className="h-9 w-full max-w-xs rounded-md border border-input bg-transparent px-3 text-sm"
+      value={org.data.id}
+      disabled={switchOrg.isPending}
+      onChange={(e) => switchOrg.mutate({ organizationId: e.target.value })}
+    >
+      {mine.data?.map((m) => (
+        <option key={m.id} value={m.id}>
+          {m.name}
+          {m.role ? ` (${m.role})` : ""}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+export function OrganizationPage() {
+  const trpc = useTRPC();
+  const org = useQuery(trpc.organization.current.queryOptions());
+  const badges = useQuery(trpc.organization.badges.queryOptions());
+  const o = org.data;
+  if (org.error)
+    return (
+      <p role="alert" className="text-destructive">
+        {errorInfo(org.error).message}
+      </p>
+    );
+  if (!o)
+    return (
+      <div className="flex flex-col gap-3" aria-busy="true">
+        <Skeleton className="h-8 w-64" />
+        <Skeleton className="h-64 w-full" />
+      </div>
+    );
+  return (
+    <>
+      <PageHeader
+        title={o.name}
+        description={`Your role: ${o.role ? titleCase(o.role) : "platform admin"} · ${titleCase(o.status)}`}
+        actions={<OrganizationSwitcher />}
+      />
+      {badges.data?.length ? (
+        <ul className="flex flex-wrap gap-2" aria-label="Badges">
+          {badges.data.map((b) => (
+            <li key={b.id}>
+              <Badge variant="secondary" className="gap-1">
+                <BadgeCheck className="size-3.5 text-primary" aria-hidden />
+                {BADGE_NAMES[b.badge] ?? titleCase(b.badge)}
+              </Badge>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {o.logoUrl ? (
+        <img src={o.logoUrl} alt={`${o.name} logo`} className="size-16 rounded-md border object-contain" />
+      ) : null}
+      <ProfileForm key={o.id} org={o} />
+      <MembersCard canManage={o.canEdit} isOwner={o.role === "owner" || o.role === null} />
+      {o.canEdit ? <HistoryPanel entityType="organization" entityId={o.id} /> : null}
+    </>
+  );
+}

@@ -1,0 +1,149 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import * as React from "react";
+import { toast } from "sonner";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { Field } from "~/components/ui/form-field";
+import { Input } from "~/components/ui/input";
+import { Textarea } from "~/components/ui/textarea";
+import { errorInfo, titleCase } from "~/lib/format";
+import { useTRPC } from "~/lib/trpc";
+import { CURRENCIES } from "../../../worker/lib/money";
+import { organizationInput, organizationTypes } from "../../../worker/lib/organization-schema";
+
+const sel = "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm disabled:opacity-50";
+type Org = Record<string, string | number | boolean | null> & { canEdit: boolean };
+
+const TEXT_FIELDS: { name: string; label: string; type?: string; wide?: boolean; max?: number }[] = [
+  { name: "name", label: "Name" },
+  { name: "legalName", label: "Legal name" },
+  { name: "registrationId", label: "Registration number" },
+  { name: "taxId", label: "Tax id" },
+  { name: "addressLine1", label: "Address", wide: true },
+  { name: "addressLine2", label: "Address (line 2)", wide: true },
+  { name: "city", label: "City" },
+  { name: "region", label: "Region / state" },
+  { name: "postalCode", label: "Postal code" },
+  { name: "country", label: "Country (2 letters)", max: 2 },
+  { name: "contactEmail", label: "Contact e-mail", type: "email" },
+  { name: "contactPhone", label: "Contact phone", type: "tel" },
+  { name: "website", label: "Website", type: "url" },
+  { name: "logoUrl", label: "Logo URL (https)", type: "url" },
+  { name: "mission", label: "Mission", wide: true },
+];
+
+/** The organization profile (DESIGN §4), validated in the browser by the API's own zod schema. */
+export function ProfileForm({ org }: { org: Org }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const [errors, setErrors] = React.useState<Record<string, string>>({});
+  const save = useMutation(
+    trpc.organization.update.mutationOptions({
+      onSuccess: async () => {
+        toast.success("Organization saved");
+        setErrors({});
+        await qc.invalidateQueries();
+      },
+      onError: (e) => {
+        const info = errorInfo(e);
+        setErrors({ ...info.fields, _: info.message });
+      },
+    }),
+  );
+  const v = (k: string) => (org[k] === null || org[k] === undefined ? "" : String(org[k]));
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Profile</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <form
+          noValidate
+          className="grid max-w-3xl gap-4 sm:grid-cols-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const f = new FormData(e.currentTarget);
+            const s = (k: string) => String(f.get(k) ?? "").trim();
+            const raw: Record<string, unknown> = {
+              type: s("type"),
+              defaultCurrency: s("defaultCurrency"),
+              timeZone: s("timeZone"),
+              fiscalYearStartMonth: Number(s("fiscalYearStartMonth")),
+              description: s("description") || null,
+            };
+            for (const t of TEXT_FIELDS) raw[t.name] = t.name === "name" ? s("name") : s(t.name) || null;
+            const parsed = organizationInput.safeParse(raw);
+            if (!parsed.success) {
+              const fields: Record<string, string> = {};
+              for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
+              setErrors({ ...fields, _: "Check the highlighted fields" });
+              return;
+            }
+            save.mutate(parsed.data);
+          }}
+        >
+          <fieldset disabled={!org.canEdit} className="contents">
+            {TEXT_FIELDS.map((t) => (
+              <Field
+                key={t.name}
+                label={t.label}
+                required={t.name === "name"}
+                error={errors[t.name]}
+                className={t.wide ? "sm:col-span-2" : undefined}
+              >
+                <Input name={t.name} type={t.type ?? "text"} maxLength={t.max} defaultValue={v(t.name)} />
+              </Field>
+            ))}
+            <Field label="Type" error={errors.type}>
+              <select name="type" className={sel} defaultValue={v("type")}>
+                {organizationTypes.map((t) => (
+                  <option key={t} value={t}>
+                    {titleCase(t)}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field label="Default currency" error={errors.defaultCurrency}>
+              <select name="defaultCurrency" className={sel} defaultValue={v("defaultCurrency")}>
+                {CURRENCIES.map((c) => (
+                  <option key={c}>{c}</option>
+                ))}
+              </select>
+            </Field>
+            <Field label="Time zone" description="Reports and date filters use it." error={errors.timeZone}>
+              <Input name="timeZone" defaultValue={v("timeZone")} />
+            </Field>
+            <Field label="Fiscal year starts in" error={errors.fiscalYearStartMonth}>
+              <select name="fiscalYearStartMonth" className={sel} defaultValue={v("fiscalYearStartMonth")}>
+                {Array.from({ length: 12 }, (_, i) => (
+                  <option key={i + 1} value={i + 1}>
+                    {new Date(2026, i, 1).toLocaleString("en-US", { month: "long" })}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field label="About" error={errors.description} className="sm:col-span-2">
+              <Textarea name="description" rows={4} maxLength={5000} defaultValue={v("description")} />
+            </Field>
+          </fieldset>
+          {errors._ ? (
+            <p role="alert" className="text-destructive text-sm sm:col-span-2">
+              {errors._}
+            </p>
+          ) : null}
+          {org.canEdit ? (
+            <div className="sm:col-span-2">
+              <Button type="submit" disabled={save.isPending}>
+                Save
+              </Button>
+            </div>
+          ) : (
+            <p className="text-muted-foreground text-sm sm:col-span-2">
+              Only owners and admins of the organization can edit its profile.
+            </p>
+          )}
+        </form>
+      </CardContent>
+    </Card>
+  );
+}

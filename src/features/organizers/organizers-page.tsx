@@ -1,0 +1,212 @@
+/** /organizers (platform admins): every organizer per organization, with invitations, and the export. */
+import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import type { ColumnDef } from "@tanstack/react-table";
+import { Download, Plus } from "lucide-react";
+import * as React from "react";
+import { toast } from "sonner";
+import { ConfirmButton, DataTable, type ListState } from "~/components/data-table/data-table";
+import { PageHeader } from "~/components/layout/page-header";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Progress } from "~/components/ui/progress";
+import { errorInfo, formatDate, formatDateTime, titleCase } from "~/lib/format";
+import { useTRPC, useTRPCClient } from "~/lib/trpc";
+import type { OrganizerRow } from "../../../worker/trpc/routers/organizers";
+import { organizerCsvLines, organizerCsvStart } from "./export";
+
+export const organizerStatuses = ["active", "banned", "invited", "expired"] as const;
+export const organizerSorts = ["joined", "name", "email", "organization", "status"] as const;
+
+export type OrganizersSearch = ListState & {
+  sort: (typeof organizerSorts)[number];
+  status?: (typeof organizerStatuses)[number][];
+  organizationId?: string;
+};
+
+const STATUS_VARIANT: Record<string, "secondary" | "destructive" | "outline"> = {
+  active: "secondary",
+  banned: "destructive",
+  invited: "outline",
+  expired: "outline",
+};
+
+export function OrganizersPage({
+  search: s,
+  setSearch,
+}: {
+  search: OrganizersSearch;
+  setSearch: (next: Partial<OrganizersSearch>) => void;
+}) {
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const q = useQuery({
+    ...trpc.organizers.list.queryOptions({ ...s, q: s.q || undefined }),
+    placeholderData: keepPreviousData,
+  });
+  const orgs = useQuery(trpc.organization.all.queryOptions());
+  const revoke = useMutation(trpc.organizers.revokeInvitation.mutationOptions());
+  const [progress, setProgress] = React.useState<{ done: number; total: number } | null>(null);
+
+  async function exportCsv() {
+    const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const filters = { q: s.q || undefined, organizationId: s.organizationId, status: s.status };
+    const parts: string[] = [organizerCsvStart()];
+    let after: string | undefined;
+    let done = 0;
+    let total = 0;
+    setProgress({ done: 0, total: 0 });
+    try {
+      // Keyset pages of 500 until the server says there is no next page: never truncated.
+      do {
+        const page = await client.organizers.exportPage.mutate({ ...filters, after });
+        if (page.total !== undefined) total = page.total;
+        parts.push(organizerCsvLines(page.rows, timeZone));
+        done += page.rows.length;
+        setProgress({ done, total });
+        after = page.next;
+      } while (after);
+      const a = document.createElement("a");
+      a.href = URL.createObjectURL(new Blob(parts, { type: "text/csv;charset=utf-8" }));
+      a.download = `organizers-${new Date().toISOString().slice(0, 10)}.csv`;
+      a.click();
+      URL.revokeObjectURL(a.href);
+      toast.success(`Exported ${done.toLocaleString("en-US")} rows`);
+    } catch (e) {
+      toast.error(errorInfo(e).message);
+    } finally {
+      setProgress(null);
+    }
+  }
+
+  const columns: ColumnDef<OrganizerRow, unknown>[] = [
+    {
+      header: "Name",
+      meta: { sortKey: "name" },
+      cell: ({ row }) =>
+        row.original.userId ? (
+          <Link
+            to="/organizers/$organizerId"
+            params={{ organizerId: row.original.userId }}
+            className="font-medium hover:underline"
+          >
+            {row.original.name}
+          </Link>
+        ) : (
+          <span className="text-muted-foreground">Invited</span>
+        ),
+    },
+    {
+      header: "E-mail",
+      meta: { sortKey: "email" },
+      cell: ({ row }) => <span className="break-all">{row.original.email}</span>,
+    },
+    {
+      header: "Organization",
+      meta: { sortKey: "organization" },
+      cell: ({ row }) => row.original.organizationName,
+    },
+    { header: "Role", cell: ({ row }) => titleCase(row.original.role) },
+    {
+      header: "Status",
+      meta: { sortKey: "status" },
+      cell: ({ row }) => (
+        <Badge variant={STATUS_VARIANT[row.original.status]}>{titleCase(row.original.status)}</Badge>
+      ),
+    },
+    { header: "Invited by", cell: ({ row }) => row.original.invitedBy ?? "—" },
+    { header: "Joined", meta: { sortKey: "joined" }, cell: ({ row }) => formatDate(row.original.joinedAt) },
+    { header: "Last active", cell: ({ row }) => formatDateTime(row.original.lastActiveAt) },
+    { header: "Campaigns", meta: { align: "right" }, cell: ({ row }) => row.original.campaignsOwned },
+  ];
+
+  return (
+    <>
+      <PageHeader
+        title="Organizers"
+        description="People who run campaigns for organizations, and open invitations."
+        actions={
+          <>
+            <Button variant="outline" disabled={!!progress} onClick={() => void exportCsv()}>
+              <Download className="size-4" /> Export CSV
+            </Button>
+            <Button asChild>
+              <Link to="/organizers/create">
+                <Plus className="size-4" /> New organizer
+              </Link>
+            </Button>
+          </>
+        }
+      />
+      {progress ? (
+        <div className="flex flex-col gap-1 text-sm" role="status" aria-live="polite">
+          <span>
+            Exporting… {progress.done.toLocaleString("en-US")}
+            {progress.total ? ` of ${progress.total.toLocaleString("en-US")}` : ""} rows
+          </span>
+          <Progress value={progress.total ? (progress.done / progress.total) * 100 : 0} />
+        </div>
+      ) : null}
+      <DataTable<OrganizerRow>
+        columns={columns}
+        data={q.data?.rows}
+        total={q.data?.total}
+        state={s}
+        onStateChange={(next) => setSearch(next as Partial<OrganizersSearch>)}
+        isLoading={q.isPending}
+        error={q.error ? errorInfo(q.error).message : null}
+        searchPlaceholder="Search name or e-mail"
+        emptyMessage="No organizers match."
+        facets={[
+          {
+            id: "status",
+            title: "Status",
+            options: organizerStatuses.map((v) => ({ value: v, label: titleCase(v) })),
+            value: s.status,
+            onChange: (status) => setSearch({ status: status as OrganizersSearch["status"], page: 1 }),
+          },
+        ]}
+        toolbar={
+          <select
+            aria-label="Organization"
+            className="h-9 max-w-48 rounded-md border border-input bg-transparent px-2 text-sm"
+            value={s.organizationId ?? ""}
+            onChange={(e) => setSearch({ organizationId: e.target.value || undefined, page: 1 })}
+          >
+            <option value="">All organizations</option>
+            {orgs.data?.map((o) => (
+              <option key={o.id} value={o.id}>
+                {o.name}
+              </option>
+            ))}
+          </select>
+        }
+        bulkActions={(rows, clear) => {
+          const open = rows.filter((r) => r.status === "invited" || r.status === "expired");
+          return (
+            <ConfirmButton
+              disabled={open.length === 0}
+              title={`Revoke ${open.length} invitation(s)?`}
+              description="Only open invitations among the selected rows are revoked; members are not touched."
+              confirmLabel="Revoke"
+              destructive
+              reasonLabel="Reason"
+              onConfirm={async (reason) => {
+                const res = await Promise.allSettled(
+                  open.map((r) => revoke.mutateAsync({ id: r.id, reason })),
+                );
+                const ok = res.filter((r) => r.status === "fulfilled").length;
+                if (ok) toast.success(`${ok} invitation(s) revoked`);
+                if (ok < open.length) toast.error(`${open.length - ok} could not be revoked`);
+                clear();
+                await q.refetch();
+              }}
+            >
+              Revoke invitations
+            </ConfirmButton>
+          );
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { CSV_BOM, csvCell, csvRow, isoWithOffset } from "../../worker/lib/csv";
+import { chunk, listInput, sortColumn } from "../../worker/lib/list";
+
+describe("csv", () => {
+  it("quotes per RFC 4180 and defuses formula cells", () => {
+    expect(csvCell('He said "hi", then left')).toBe('"He said ""hi"", then left"');
+    expect(csvCell("line\r\nbreak")).toBe('"line\r\nbreak"');
+    for (const lead of ["=", "+", "-", "@", "\t", "\r", "\0"])
+      expect(csvCell(`${lead}1+1`).startsWith("'") || csvCell(`${lead}1+1`).startsWith(`"'`)).toBe(true);
+    expect(csvCell('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
+    expect(csvCell(null)).toBe("");
+    expect(csvCell(0)).toBe("0");
+    expect(csvRow(["a", 1, null])).toBe("a,1,\r\n");
+    expect(CSV_BOM).toBe("\uFEFF");
+  });
+
+  it("writes ISO dates with the time zone's offset", () => {
+    const t = Date.UTC(2026, 0, 15, 12, 0, 0);
+    expect(isoWithOffset(t, "UTC")).toBe("2026-01-15T12:00:00+00:00");
+    expect(isoWithOffset(t, "America/New_York")).toBe("2026-01-15T07:00:00-05:00");
+    expect(isoWithOffset(Date.UTC(2026, 6, 1, 0, 0, 0), "Asia/Kolkata")).toBe("2026-07-01T05:30:00+05:30");
+    expect(isoWithOffset(null)).toBe("");
+  });
+});
+
+describe("list input", () => {
+  const input = listInput({
+    sorts: { created: "created_at", name: "lower(name)" },
+    defaultSort: "created",
+    filters: { status: z.array(z.enum(["a", "b"])).optional() },
+  });
+  it("defaults to 25 rows, page 1 and the default sort; whitelists sorts and page sizes", () => {
+    expect(input.parse({})).toEqual({ page: 1, pageSize: 25, desc: true, sort: "created" });
+    expect(input.safeParse({ sort: "password" }).success).toBe(false);
+    expect(input.safeParse({ pageSize: 30 }).success).toBe(false);
+    expect(input.safeParse({ pageSize: 100 }).success).toBe(true);
+    expect(input.safeParse({ organizationId: "x" }).success).toBe(false);
+    expect(sortColumn({ name: "lower(name)" }, "name")).toBe("lower(name)");
+  });
+  it("chunks bulk values under D1's 100 bound parameters", () => {
+    const parts = chunk(Array.from({ length: 250 }, (_, i) => i));
+    expect(parts.map((p) => p.length)).toEqual([90, 90, 70]);
+    expect(parts.flat()).toHaveLength(250);
+  });
+});
