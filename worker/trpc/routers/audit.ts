@@ -118,15 +118,7 @@ export const auditRouter = router({
               AND (a.at < ? OR (a.at = ? AND a.id < ?))
             ORDER BY a.at DESC, a.id DESC LIMIT ?`,
         )
-        .bind(
-          ctx.org.id,
-          input.entityType,
-          input.entityId,
-          cursorAt,
-          cursorAt,
-          cursorId,
-          input.limit + 1,
-        )
+        .bind(ctx.org.id, input.entityType, input.entityId, cursorAt, cursorAt, cursorId, input.limit + 1)
         .all<{
           id: string;
           action: string;
