@@ -68,9 +68,50 @@ export function fail(code: TRPCError["code"], message: string, details?: unknown
 export const router = t.router;
 export const middleware = t.middleware;
 export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure;
 
-export const authedProcedure = t.procedure
+/**
+ * The database's own rules (UNIQUE indexes, CHECKs, integrity triggers) are the last line behind
+ * the procedures' checks. When two requests race past a check (two creates with one slug), the
+ * refusal must reach the caller as 409/422 with the rule's name, never as a 500.
+ */
+export function constraintRefusal(error: unknown): TRPCError | null {
+  const messages: string[] = [];
+  for (let e: unknown = error, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) {
+    if (e instanceof Error) messages.push(e.message);
+  }
+  const text = messages.join(" | ");
+  const unique = /UNIQUE constraint failed: ([\w.]+(?:, [\w.]+)*)/.exec(text);
+  if (unique) {
+    return new TRPCError({
+      code: "CONFLICT",
+      message: `This conflicts with an existing record (${unique[1]}); reload and try again`,
+      cause: new DetailedError("conflict", { rule: unique[1] }),
+    });
+  }
+  const rule = /(CHECK|FOREIGN KEY|NOT NULL) constraint failed(?:: ([\w.]+))?/.exec(text);
+  if (rule) {
+    const name = rule[2] ?? (rule[1] ?? "constraint").toLowerCase();
+    return new TRPCError({
+      code: "UNPROCESSABLE_CONTENT",
+      message: `The change breaks a data rule (${name}); nothing was saved`,
+      cause: new DetailedError("constraint", { rule: name }),
+    });
+  }
+  return null;
+}
+
+const base = t.procedure.use(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.code === "INTERNAL_SERVER_ERROR") {
+    const refusal = constraintRefusal(result.error);
+    if (refusal) throw refusal;
+  }
+  return result;
+});
+
+export const publicProcedure = base;
+
+export const authedProcedure = base
   .use(async ({ ctx, next }) => {
     if (!ctx.user || !ctx.session) {
       throw new TRPCError({ code: "UNAUTHORIZED", message: "Unauthorized" });
