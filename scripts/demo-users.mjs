@@ -2,21 +2,68 @@
 export const DEMO_PASSWORD = "almoner-demo-2026";
 
 export const demoUsers = [
-  { key: "admin", name: "Ada Admin", email: "admin@almoner.test", role: "admin", membership: "owner" },
+  {
+    key: "admin",
+    name: "Ada Admin",
+    email: "admin@almoner.test",
+    role: "admin",
+    org: "harbor",
+    membership: "owner",
+  },
   {
     key: "organizer",
     name: "Oscar Organizer",
     email: "organizer@almoner.test",
     role: "organizer",
+    org: "harbor",
     membership: "organizer",
   },
-  { key: "member", name: "Mia Member", email: "member@almoner.test", role: "user", membership: "viewer" },
-  { key: "outsider", name: "Otto Outsider", email: "outsider@almoner.test", role: "user", membership: null },
+  {
+    key: "member",
+    name: "Mia Member",
+    email: "member@almoner.test",
+    role: "user",
+    org: "harbor",
+    membership: "viewer",
+  },
+  {
+    key: "outsider",
+    name: "Otto Outsider",
+    email: "outsider@almoner.test",
+    role: "user",
+    org: null,
+    membership: null,
+  },
+  // Owners of the other demo organizations (EUR, GBP, JPY).
+  {
+    key: "lumiere",
+    name: "Léa Laurent",
+    email: "lumiere@almoner.test",
+    role: "user",
+    org: "lumiere",
+    membership: "owner",
+  },
+  {
+    key: "thames",
+    name: "Tom Hughes",
+    email: "thames@almoner.test",
+    role: "user",
+    org: "thames",
+    membership: "owner",
+  },
+  {
+    key: "koyo",
+    name: "Kenji Sato",
+    email: "koyo@almoner.test",
+    role: "user",
+    org: "koyo",
+    membership: "owner",
+  },
 ];
 
 export function printDemoLogins(url = "http://localhost:3000") {
   const rows = demoUsers.map((u) => [
-    u.role + (u.membership ? "" : " (no organization)"),
+    u.role + (u.membership ? ` (${u.membership} of ${u.org})` : " (no organization)"),
     u.email,
     DEMO_PASSWORD,
   ]);

@@ -1,203 +1,549 @@
-// Realistic demo data for the demo organization: tiers, tags, campaigns with items, donors and
-// ~18 months of donations (with refunds, a test-mode gift and a trashed one), plus the rollups.
-import { randomBytes } from "node:crypto";
-import { sqlString as q } from "./lib.mjs";
+// The demo world, generated deterministically from a seed number: the same seed and the same
+// `now` give the same organizations, people, campaigns, donors and donations (ids included).
+// `generateDomain` yields rows ({ table, row }); scripts/seed.mjs writes them to the local D1
+// file (node:sqlite, any size) or to a SQL file of multi-row INSERTs for a remote D1.
 
-function rng(seed) {
-  let s = seed >>> 0;
+/** mulberry32: a small, fast, well-distributed 32-bit PRNG. */
+export function rng(seed) {
+  let a = seed >>> 0;
   return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
   };
 }
-const id = () => randomBytes(12).toString("hex");
+
+// biome-ignore format: a word list
 const FIRST = [
-  "Ava",
-  "Liam",
-  "Mia",
-  "Noah",
-  "Zoe",
-  "Eli",
-  "Ivy",
-  "Leo",
-  "Ada",
-  "Kai",
-  "Nia",
-  "Omar",
-  "Rosa",
-  "Sam",
-  "Tess",
-  "Yuki",
-  "Ines",
-  "Raj",
-  "Lena",
-  "Theo",
+  "Ava", "Liam", "Mia", "Noah", "Zoe", "Eli", "Ivy", "Leo", "Ada", "Kai", "Nia", "Omar", "Rosa", "Sam",
+  "Tess", "Yuki", "Ines", "Raj", "Lena", "Theo", "Amara", "Bruno", "Chloé", "Dmitri", "Esther", "Farah",
+  "Gustav", "Hana", "Ibrahim", "Jonas", "Keiko", "Lucía", "Malik", "Nora", "Olu", "Priya", "Quentin",
+  "Rania", "Sven", "Tariq", "Ursula", "Viktor", "Wen", "Ximena", "Yara", "Zaid",
 ];
+// biome-ignore format: a word list
 const LAST = [
-  "Nguyen",
-  "Garcia",
-  "Okafor",
-  "Smith",
-  "Kowalski",
-  "Haddad",
-  "Silva",
-  "Chen",
-  "Murphy",
-  "Larsen",
-  "Patel",
-  "Brown",
-  "Ito",
-  "Moreau",
-  "Novak",
+  "Nguyen", "Garcia", "Okafor", "Smith", "Kowalski", "Haddad", "Silva", "Chen", "Murphy", "Larsen", "Patel",
+  "Brown", "Ito", "Moreau", "Novak", "O'Brien", "Dubois", "Schmidt", "Rossi", "Tanaka", "Mensah", "Kim",
+  "Andersson", "Costa", "Fischer", "Yilmaz", "Hughes", "Jansen", "Leclerc", "Müller",
 ];
 
-export function domainSeedSql({
-  orgId,
-  adminId,
-  organizerId,
-  now = Date.now(),
-  donors: donorCount = 40,
-  donations: donationCount = 220,
-  seed = 7,
-}) {
-  const r = rng(seed);
+/**
+ * The organizations of the demo. The first is the demo logins' organization (slug harbor-light,
+ * which the e2e tests and the benchmark look up); the others give several currencies and zones.
+ */
+export const ORGANIZATIONS = [
+  {
+    key: "harbor",
+    name: "Harbor Light Foundation",
+    slug: "harbor-light",
+    legal: "Harbor Light Foundation, Inc.",
+    type: "nonprofit",
+    country: "US",
+    city: "Portland",
+    region: "OR",
+    email: "hello@harborlight.example",
+    website: "https://harborlight.example",
+    mission: "Warm meals and safe beds for everyone on the waterfront.",
+    currency: "USD",
+    zone: "America/Los_Angeles",
+    fiscal: 7,
+    registration: "EIN 93-1234567",
+    badges: ["verified_organization", "registered_charity", "transparent"],
+    scale: 1,
+  },
+  {
+    key: "lumiere",
+    name: "Fondation Lumière",
+    slug: "fondation-lumiere",
+    legal: "Fondation Lumière pour l'enfance",
+    type: "foundation",
+    country: "FR",
+    city: "Lyon",
+    region: "Auvergne-Rhône-Alpes",
+    email: "contact@lumiere.example",
+    website: "https://lumiere.example",
+    mission: "Des livres et des ateliers pour chaque enfant.",
+    currency: "EUR",
+    zone: "Europe/Paris",
+    fiscal: 1,
+    registration: "RNA W691234567",
+    badges: ["verified_organization"],
+    scale: 0.15,
+  },
+  {
+    key: "thames",
+    name: "Thames Reading Trust",
+    slug: "thames-reading",
+    legal: "Thames Reading Trust CIO",
+    type: "charity",
+    country: "GB",
+    city: "London",
+    region: "Greater London",
+    email: "info@thamesreading.example",
+    website: "https://thamesreading.example",
+    mission: "Reading volunteers in every primary school along the river.",
+    currency: "GBP",
+    zone: "Europe/London",
+    fiscal: 4,
+    registration: "Charity 1187654",
+    badges: ["registered_charity"],
+    scale: 0.1,
+  },
+  {
+    key: "koyo",
+    name: "Kōyō Disaster Relief",
+    slug: "koyo-relief",
+    legal: "NPO Kōyō Disaster Relief",
+    type: "nonprofit",
+    country: "JP",
+    city: "Sendai",
+    region: "Miyagi",
+    email: "office@koyo.example",
+    website: "https://koyo.example",
+    mission: "Ready kits and shelters before the next earthquake.",
+    currency: "JPY",
+    zone: "Asia/Tokyo",
+    fiscal: 4,
+    registration: "NPO 3700-05-012345",
+    badges: [],
+    scale: 0.1,
+  },
+];
+
+/** Minor units per major unit, and the gift ladder in major units, per currency. */
+const CURRENCY = {
+  USD: { minor: 100, gifts: [10, 25, 25, 50, 50, 100, 100, 250, 500, 1000, 2500] },
+  EUR: { minor: 100, gifts: [10, 20, 30, 50, 50, 100, 150, 300, 500, 1000] },
+  GBP: { minor: 100, gifts: [5, 10, 20, 25, 50, 100, 250, 500] },
+  JPY: { minor: 1, gifts: [1000, 3000, 5000, 10000, 10000, 30000, 50000, 100000] },
+};
+
+// biome-ignore format: a table
+const CAMPAIGNS = {
+  harbor: [
+    ["Winter Shelter 2026", "winter-shelter-2026", "Warm beds and meals through the cold months.", "active", 50_000, -120, 60, [["Warm blanket", 25, 400], ["Night in a shelter bed", 40, 600], ["Hot meal", 8, null]]],
+    ["Harbor Kitchen Renovation", "harbor-kitchen", "A new kitchen to serve 400 meals a day.", "active", 120_000, -700, null, [["Commercial oven", 6_000, 2], ["Set of pans", 150, 20]]],
+    ["Back to School Kits", "school-kits", "Backpacks and supplies for 300 children.", "completed", 15_000, -500, -300, [["School kit", 45, 300]]],
+    ["Summer Reading Camp", "summer-reading", "Two weeks of books and boats for 60 kids.", "paused", 20_000, -200, 120, []],
+    ["Gala 2025", "gala-2025", "Our annual waterfront gala.", "archived", 40_000, -420, -360, []],
+    ["Spring Clean-up Day", "spring-clean-up", "Draft for next spring.", "draft", null, null, null, []],
+  ],
+  lumiere: [
+    ["Bibliothèques de quartier", "bibliotheques", "Une bibliothèque dans chaque quartier.", "active", 80_000, -600, null, [["Étagère", 120, 50]]],
+    ["Ateliers d'été", "ateliers-ete", "Ateliers d'écriture pour l'été.", "completed", 10_000, -400, -330, []],
+    ["Rentrée 2027", "rentree-2027", "En préparation.", "draft", 25_000, null, null, []],
+  ],
+  thames: [
+    ["Volunteer Readers 2026", "volunteer-readers", "Training 200 reading volunteers.", "active", 30_000, -300, 90, []],
+    ["Book Boat", "book-boat", "A floating library on the Thames.", "paused", 60_000, -500, null, [["Shelf of books", 75, 80]]],
+  ],
+  koyo: [
+    ["Earthquake Ready Kits", "ready-kits", "A kit for every household on the coast.", "active", 5_000_000, -650, null, [["Family kit", 8_000, 500]]],
+    ["Shelter Beds 2025", "shelter-beds-2025", "Folding beds for the school gyms.", "archived", 2_000_000, -700, -500, []],
+  ],
+};
+
+const DAY = 86_400_000;
+const STATUS_WEIGHTS = [
+  ["completed", 0.84],
+  ["failed", 0.03],
+  ["refunded", 0.02],
+  ["partially_refunded", 0.02],
+  ["cancelled", 0.015],
+  ["processing", 0.01],
+  ["disputed", 0.005],
+  ["pending", 0.06], // becomes abandoned when older than 72 h, as the cron would make it
+];
+
+/**
+ * @param {{ seed?: number, now?: number, donations?: number, donors?: number, campaigns?: number,
+ *   users: Record<string, string>, memberships: Array<{ org: string, user: string, role: string }> }} o
+ */
+export function* generateDomain(o) {
+  const r = rng(o.seed ?? 1);
+  const now = o.now ?? Date.now();
   const pick = (a) => a[Math.floor(r() * a.length)];
-  const out = [];
-  const tiers = [
-    { id: id(), name: "General", min: 0, max: 50_000, color: "#64748b" },
-    { id: id(), name: "Mid-level", min: 50_000, max: 500_000, color: "#0f766e" },
-    { id: id(), name: "Major", min: 500_000, max: null, color: "#b45309" },
-  ];
-  for (const [i, t] of tiers.entries()) {
-    out.push(
-      `INSERT INTO donor_tier (id, organization_id, name, basis, min_minor, max_minor, color, sort_order, created_at, updated_at) VALUES (${[t.id, orgId, t.name, "lifetime", t.min, t.max, t.color, i, now, now].map(q).join(",")});`,
+  const hex = (n = 24) => {
+    let s = "";
+    while (s.length < n) s += Math.floor(r() * 2 ** 32).toString(36);
+    return s.slice(0, n);
+  };
+  const weighted = (pairs) => {
+    let x = r();
+    for (const [v, w] of pairs) {
+      x -= w;
+      if (x < 0) return v;
+    }
+    return pairs[pairs.length - 1][0];
+  };
+  const totalDonations = o.donations ?? 20_000;
+  const totalDonors = o.donors ?? 2_500;
+  const extraCampaigns = Math.max(0, (o.campaigns ?? 0) - CAMPAIGNS.harbor.length);
+  const orgIds = {};
+
+  for (const org of ORGANIZATIONS) {
+    const orgId = o.orgIds?.[org.key] ?? hex();
+    orgIds[org.key] = orgId;
+    const created = now - 800 * DAY;
+    const cur = CURRENCY[org.currency];
+    yield {
+      table: "organization",
+      row: {
+        id: orgId,
+        name: org.name,
+        slug: org.slug,
+        legal_name: org.legal,
+        type: org.type,
+        registration_id: org.registration,
+        country: org.country,
+        city: org.city,
+        region: org.region,
+        contact_email: org.email,
+        website: org.website,
+        mission: org.mission,
+        description: `${org.mission} Founded by neighbours, run by volunteers, funded by people like you.`,
+        default_currency: org.currency,
+        time_zone: org.zone,
+        fiscal_year_start_month: org.fiscal,
+        status: "active",
+        created_at: created,
+        updated_at: created,
+      },
+    };
+    for (const m of o.memberships.filter((x) => x.org === org.key)) {
+      yield {
+        table: "membership",
+        row: {
+          id: hex(),
+          organization_id: orgId,
+          user_id: o.users[m.user],
+          role: m.role,
+          created_at: created,
+          updated_at: created,
+        },
+      };
+    }
+    for (const badge of org.badges) {
+      yield {
+        table: "organization_badge",
+        row: {
+          id: hex(),
+          organization_id: orgId,
+          badge,
+          granted_by: o.users.admin,
+          reason:
+            badge === "registered_charity"
+              ? `Registration ${org.registration} checked`
+              : "Documents reviewed",
+          expires_at: badge === "verified_organization" ? now + 300 * DAY : null,
+          created_at: now - 200 * DAY,
+          updated_at: now - 200 * DAY,
+        },
+      };
+    }
+    const pendingInvite = org.key === "harbor";
+    if (pendingInvite) {
+      yield {
+        table: "invitation",
+        row: {
+          id: hex(32),
+          organization_id: orgId,
+          email: "new.volunteer@example.org",
+          role: "organizer",
+          invited_by: o.users.admin,
+          expires_at: now + 5 * DAY,
+          created_at: now - 2 * DAY,
+          updated_at: now - 2 * DAY,
+        },
+      };
+    }
+
+    // Tiers (lifetime ladder in the org's currency) and tags.
+    const m = cur.minor;
+    const tiers = [
+      ["Friend", 0, 500 * m, "#64748b"],
+      ["Supporter", 500 * m, 5_000 * m, "#0f766e"],
+      ["Major donor", 5_000 * m, null, "#b45309"],
+    ].map(([name, min, max, color], i) => ({ id: hex(), name, min, max, color, i }));
+    for (const t of tiers) {
+      yield {
+        table: "donor_tier",
+        row: {
+          id: t.id,
+          organization_id: orgId,
+          name: t.name,
+          basis: "lifetime",
+          min_minor: t.min,
+          max_minor: t.max,
+          color: t.color,
+          sort_order: t.i,
+          created_at: created,
+          updated_at: created,
+        },
+      };
+    }
+    const tags = ["Board", "Volunteer", "Monthly giver", "Gala guest", "Corporate", "Newsletter"].map(
+      (name, i) => ({
+        id: hex(),
+        name,
+        color: ["#0f766e", "#7c3aed", "#db2777", "#2563eb", "#b45309", "#475569"][i],
+      }),
     );
+    for (const t of tags) {
+      yield {
+        table: "donor_tag",
+        row: {
+          id: t.id,
+          organization_id: orgId,
+          name: t.name,
+          color: t.color,
+          created_at: created,
+          updated_at: created,
+        },
+      };
+    }
+
+    // Campaigns in every status, with items.
+    const specs = [...CAMPAIGNS[org.key]];
+    if (org.key === "harbor") {
+      for (let i = 1; i <= extraCampaigns; i++)
+        specs.push([
+          `Neighbourhood appeal ${i}`,
+          `appeal-${i}`,
+          "A local appeal.",
+          "active",
+          10_000,
+          -Math.floor(r() * 700),
+          null,
+          [],
+        ]);
+    }
+    const campaigns = [];
+    const items = [];
+    for (const [title, slug, short, status, goal, startDays, endDays, itemSpecs] of specs) {
+      const c = {
+        id: hex(),
+        status,
+        start: startDays === null ? null : now + startDays * DAY,
+        end: endDays === null ? null : now + endDays * DAY,
+        items: [],
+      };
+      campaigns.push(c);
+      yield {
+        table: "campaign",
+        row: {
+          id: c.id,
+          organization_id: orgId,
+          title,
+          slug,
+          short_description: short,
+          description: `${short} Every gift goes straight to the program, and we publish what it bought.`,
+          currency: org.currency,
+          goal_type: goal ? "amount" : "none",
+          goal_amount_minor: goal ? goal * m : null,
+          start_at: c.start,
+          end_at: c.end,
+          suggested_amounts: JSON.stringify(cur.gifts.slice(1, 4).map((g) => g * m)),
+          allow_recurring: 1,
+          visibility: "public",
+          status,
+          created_by: o.users.organizer,
+          published_at: status === "draft" ? null : c.start,
+          archived_at: status === "archived" ? now - 30 * DAY : null,
+          created_at: c.start ?? now - 10 * DAY,
+          updated_at: now - DAY,
+        },
+      };
+      for (const [k, [itemTitle, unit, need]] of itemSpecs.entries()) {
+        const it = { id: hex(), unit: unit * m };
+        c.items.push(it);
+        items.push(it);
+        yield {
+          table: "campaign_item",
+          row: {
+            id: it.id,
+            organization_id: orgId,
+            campaign_id: c.id,
+            title: itemTitle,
+            unit_amount_minor: it.unit,
+            quantity_needed: need,
+            allow_overfunding: need ? 0 : 1,
+            sort_order: k + 1,
+            created_at: c.start ?? now,
+            updated_at: c.start ?? now,
+          },
+        };
+      }
+    }
+
+    // Donors with tags, notes and a few locked tiers.
+    const donorCount = Math.max(10, Math.round(totalDonors * org.scale));
+    const donors = [];
+    for (let i = 0; i < donorCount; i++) {
+      const corp = r() < 0.08;
+      const first = pick(FIRST);
+      const last = pick(LAST);
+      const d = { id: hex(), corp };
+      donors.push(d);
+      const email = corp
+        ? `giving${i}@${last.toLowerCase().replace(/[^a-z]/g, "")}-co.example`
+        : `${first}.${last}.${i}@example.org`
+            .toLowerCase()
+            .normalize("NFKD")
+            .replace(/[^a-z0-9.@-]/g, "");
+      const since = now - Math.floor(r() * 760) * DAY;
+      yield {
+        table: "donor",
+        row: {
+          id: d.id,
+          organization_id: orgId,
+          type: corp ? "organization" : "individual",
+          first_name: corp ? null : first,
+          last_name: corp ? null : last,
+          company: corp ? `${last} & Partners` : null,
+          email,
+          phone: r() < 0.4 ? `+1 503 555 ${String(1000 + i).slice(-4)}` : null,
+          city: org.city,
+          region: org.region,
+          postal_code: `${97200 + (i % 90)}`,
+          country: org.country,
+          email_opt_in: r() < 0.6 ? 1 : 0,
+          phone_opt_in: r() < 0.2 ? 1 : 0,
+          mail_opt_in: r() < 0.3 ? 1 : 0,
+          tier_locked: i % 97 === 5 ? 1 : 0,
+          tier_id: i % 97 === 5 ? tiers[2].id : null,
+          created_by: o.users.admin,
+          created_at: since,
+          updated_at: since,
+        },
+      };
+      const tagged = new Set();
+      while (r() < 0.45 && tagged.size < 3) tagged.add(pick(tags).id);
+      for (const tagId of tagged)
+        yield {
+          table: "donor_tag_assignment",
+          row: { donor_id: d.id, tag_id: tagId, organization_id: orgId },
+        };
+      if (r() < 0.12) {
+        yield {
+          table: "donor_note",
+          row: {
+            id: hex(),
+            organization_id: orgId,
+            donor_id: d.id,
+            author_id: pick([o.users.admin, o.users.organizer]),
+            body: pick([
+              "Prefers a phone call before the gala.",
+              "Interested in the kitchen project; ask about a matching gift.",
+              "Thanked in person at the open day.",
+              "Asked to receive the annual report by post.",
+              "Volunteer on Saturdays since 2024.",
+            ]),
+            visibility: r() < 0.2 ? "shared" : "internal",
+            pinned: r() < 0.15 ? 1 : 0,
+            created_at: since + DAY,
+            updated_at: since + DAY,
+          },
+        };
+      }
+    }
+
+    // Donations over two years, every status, several frequencies and methods.
+    const donationCount = Math.max(20, Math.round(totalDonations * org.scale));
+    const live = campaigns.filter((c) => c.status !== "draft");
+    for (let n = 1; n <= donationCount; n++) {
+      const c = pick(live);
+      const from = c.start ?? now - 730 * DAY;
+      const to = Math.min(c.end ?? now, now);
+      // Recent days are busier: a square bias toward `to`.
+      const at = Math.floor(to - (1 - Math.sqrt(r())) * (to - from));
+      const donor = r() < 0.04 ? null : pick(donors);
+      const gift = pick(cur.gifts) * m * (donor?.corp ? 5 : 1);
+      let status = weighted(STATUS_WEIGHTS);
+      if (status === "pending" && at < now - 3 * DAY) status = "abandoned";
+      const refunded =
+        status === "refunded" ? gift : status === "partially_refunded" ? Math.floor(gift / 4) : 0;
+      const item = c.items.length && r() < 0.4 ? pick(c.items) : null;
+      const online = r() < 0.8;
+      const method = online
+        ? pick(["card", "card", "card", "paypal", "bank_transfer"])
+        : pick(["cash", "check", "bank_transfer"]);
+      yield {
+        table: "donation",
+        row: {
+          id: hex(),
+          organization_id: orgId,
+          number: n,
+          donor_id: donor?.id ?? null,
+          campaign_id: c.id,
+          campaign_item_id: item?.id ?? null,
+          item_quantity: item ? Math.max(1, Math.floor(gift / item.unit)) : 0,
+          amount_minor: gift,
+          fee_covered_minor: online && r() < 0.3 ? Math.round(gift * 0.03) : 0,
+          processing_fee_minor: online ? Math.round(gift * 0.029) + 30 * (m === 1 ? 0 : 1) : 0,
+          platform_fee_minor: 0,
+          refunded_minor: refunded,
+          currency: org.currency,
+          status,
+          frequency: weighted([
+            ["one_time", 0.8],
+            ["monthly", 0.15],
+            ["quarterly", 0.025],
+            ["annually", 0.025],
+          ]),
+          payment_method: method,
+          gateway: online ? (method === "paypal" ? "paypal" : "stripe") : null,
+          gateway_transaction_id: online ? `${method === "paypal" ? "PAY" : "ch"}_${hex(20)}` : null,
+          source: online ? "online" : "manual",
+          mode: r() < 0.01 ? "test" : "live",
+          anonymous: r() < 0.08 ? 1 : 0,
+          message:
+            r() < 0.12
+              ? pick([
+                  "Keep up the good work!",
+                  "In memory of my father.",
+                  "For the kids.",
+                  "=SUM(A1) is not a formula here",
+                ])
+              : null,
+          tribute_type: r() < 0.03 ? "in_memory" : null,
+          tribute_name: null,
+          donated_at: at,
+          trashed_at: r() < 0.005 ? now - DAY : null,
+          created_by: online ? null : o.users.organizer,
+          created_at: at,
+          updated_at: at,
+        },
+      };
+    }
+    yield { table: "org_counter", row: { organization_id: orgId, name: "donation", value: donationCount } };
   }
-  const tags = ["Board", "Volunteer", "Monthly giver", "Gala 2026", "Corporate"].map((name, i) => ({
-    id: id(),
-    name,
-    color: ["#0f766e", "#7c3aed", "#db2777", "#2563eb", "#b45309"][i],
-  }));
-  for (const t of tags)
-    out.push(
-      `INSERT INTO donor_tag (id, organization_id, name, color, created_at, updated_at) VALUES (${[t.id, orgId, t.name, t.color, now, now].map(q).join(",")});`,
-    );
-  const day = 86400_000;
-  const campaigns = [
-    {
-      id: id(),
-      title: "Winter Shelter 2026",
-      slug: "winter-shelter-2026",
-      short: "Warm beds and meals through the cold months.",
-      goal: 5_000_000,
-      status: "active",
-      start: now - 120 * day,
-      end: now + 60 * day,
-    },
-    {
-      id: id(),
-      title: "Harbor Kitchen Renovation",
-      slug: "harbor-kitchen",
-      short: "A new kitchen to serve 400 meals a day.",
-      goal: 12_000_000,
-      status: "active",
-      start: now - 400 * day,
-      end: null,
-    },
-    {
-      id: id(),
-      title: "Back to School Kits",
-      slug: "school-kits",
-      short: "Backpacks and supplies for 300 children.",
-      goal: 1_500_000,
-      status: "completed",
-      start: now - 500 * day,
-      end: now - 300 * day,
-    },
-    {
-      id: id(),
-      title: "Spring Clean-up Day",
-      slug: "spring-clean-up",
-      short: "Draft for next spring.",
-      goal: null,
-      status: "draft",
-      start: null,
-      end: null,
-    },
-  ];
-  const items = [];
-  for (const c of campaigns) {
-    out.push(
-      `INSERT INTO campaign (id, organization_id, title, slug, short_description, description, currency, goal_type, goal_amount_minor, start_at, end_at, suggested_amounts, status, created_by, published_at, created_at, updated_at) VALUES (${[c.id, orgId, c.title, c.slug, c.short, `${c.short} Every gift goes straight to the program.`, "USD", c.goal ? "amount" : "none", c.goal, c.start, c.end, "[2500,5000,10000]", c.status, organizerId, c.status === "draft" ? null : c.start, c.start ?? now, now].map(q).join(",")});`,
-    );
-  }
-  for (const [i, [title, unit, need]] of [
-    ["Warm blanket", 2_500, 400],
-    ["Night in a shelter bed", 4_000, 600],
-    ["Hot meal", 800, null],
-  ].entries()) {
-    const it = { id: id(), campaignId: campaigns[0].id, unit };
-    items.push(it);
-    out.push(
-      `INSERT INTO campaign_item (id, organization_id, campaign_id, title, unit_amount_minor, quantity_needed, sort_order, created_at, updated_at) VALUES (${[it.id, orgId, it.campaignId, title, unit, need, i + 1, now, now].map(q).join(",")});`,
-    );
-  }
-  const donors = [];
-  for (let i = 0; i < donorCount; i++) {
-    const corp = i % 9 === 8;
-    const first = pick(FIRST);
-    const last = pick(LAST);
-    const d = { id: id(), corp };
-    donors.push(d);
-    const email = corp ? `giving${i}@company${i}.example` : `${first}.${last}.${i}@example.org`.toLowerCase();
-    out.push(
-      `INSERT INTO donor (id, organization_id, type, first_name, last_name, company, email, city, postal_code, country, email_opt_in, created_by, created_at, updated_at) VALUES (${[d.id, orgId, corp ? "organization" : "individual", corp ? null : first, corp ? null : last, corp ? `${last} & Co.` : null, email, pick(["Portland", "Seattle", "Eugene", "Salem"]), `97${String(200 + i).padStart(3, "0")}`, "US", r() < 0.6 ? 1 : 0, adminId, now - Math.floor(r() * 540) * day, now].map(q).join(",")});`,
-    );
-    if (r() < 0.5)
-      out.push(
-        `INSERT OR IGNORE INTO donor_tag_assignment (donor_id, tag_id, organization_id) VALUES (${[d.id, pick(tags).id, orgId].map(q).join(",")});`,
-      );
-  }
-  out.push(
-    `INSERT INTO donor_note (id, organization_id, donor_id, author_id, body, visibility, pinned, created_at, updated_at) VALUES (${[id(), orgId, donors[0].id, adminId, "Prefers a phone call before the gala. Interested in the kitchen project.", "internal", 1, now, now].map(q).join(",")});`,
-  );
-  for (let n = 1; n <= donationCount; n++) {
-    const c = pick(campaigns.slice(0, 3));
-    const donor = pick(donors);
-    const at =
-      c.id === campaigns[2].id
-        ? now - (300 + Math.floor(r() * 200)) * day
-        : now - Math.floor(r() * (c.id === campaigns[0].id ? 120 : 400)) * day - Math.floor(r() * day);
-    const amount =
-      pick([2_500, 5_000, 5_000, 10_000, 10_000, 25_000, 50_000, 100_000, 250_000]) +
-      (donor.corp ? 200_000 : 0);
-    let status = r() < 0.88 ? "completed" : pick(["pending", "failed", "refunded", "partially_refunded"]);
-    if (status === "pending" && at < now - 3 * day) status = "abandoned";
-    const refunded =
-      status === "refunded" ? amount : status === "partially_refunded" ? Math.floor(amount / 4) : 0;
-    const item = c.id === campaigns[0].id && r() < 0.4 ? pick(items) : null;
-    out.push(
-      `INSERT INTO donation (id, organization_id, number, donor_id, campaign_id, campaign_item_id, item_quantity, amount_minor, refunded_minor, processing_fee_minor, currency, status, frequency, payment_method, source, mode, anonymous, message, donated_at, trashed_at, created_at, updated_at) VALUES (${[id(), orgId, n, donor.id, c.id, item?.id ?? null, item ? Math.max(1, Math.floor(amount / item.unit)) : 0, amount, refunded, Math.round(amount * 0.029) + 30, "USD", status, r() < 0.2 ? "monthly" : "one_time", pick(["card", "card", "card", "bank_transfer", "check", "cash"]), pick(["online", "online", "manual"]), n === donationCount ? "test" : "live", r() < 0.1 ? 1 : 0, r() < 0.15 ? pick(["Keep up the good work!", "In memory of my father.", "For the kids."]) : null, at, n === donationCount - 1 ? now : null, at, at].map(q).join(",")});`,
-    );
-  }
-  out.push(
-    `INSERT INTO org_counter (organization_id, name, value) VALUES (${q(orgId)}, 'donation', ${donationCount});`,
-  );
-  out.push(...rollupSql(orgId, "America/Los_Angeles"));
-  return out;
+  return orgIds;
 }
 
 /** Rebuilds rollups, donor stats and tiers in SQL (the seed bypasses the API). */
 export function rollupSql(orgId, timeZone) {
+  const q = (s) => `'${String(s).replaceAll("'", "''")}'`;
   const counted =
     "d.status IN ('completed','partially_refunded') AND d.mode = 'live' AND d.trashed_at IS NULL";
-  // Local day via the zone's UTC offset: the demo zone's offset is applied per row from a small table.
+  // Local day via the zone's UTC offset at each UTC day (a small table; exact outside DST switch hours).
   const offsets = [];
-  const start = Date.UTC(2024, 0, 1);
-  for (let t = start; t < Date.UTC(2028, 0, 1); t += 86400_000) {
-    const local = new Date(new Date(t).toLocaleString("en-US", { timeZone }));
-    const utc = new Date(new Date(t).toLocaleString("en-US", { timeZone: "UTC" }));
-    offsets.push([new Date(t).toISOString().slice(0, 10), local.getTime() - utc.getTime()]);
+  const fmt = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+  });
+  const start = Date.UTC(2023, 0, 1);
+  for (let t = start; t < Date.UTC(2029, 0, 1); t += 86400_000) {
+    const p = Object.fromEntries(fmt.formatToParts(t).map((x) => [x.type, Number(x.value)]));
+    const local = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute);
+    offsets.push([new Date(t).toISOString().slice(0, 10), local - t]);
   }
   const values = offsets.map(([d, o]) => `('${d}',${o})`).join(",");
   return [

@@ -349,6 +349,10 @@ describe("organizers (platform admin)", () => {
     expect(rows.sort()).toEqual([direct.email, email].sort());
     expect(total).toBe(2);
     expect(await auditCount(org, "organizer.export")).toBe(1);
+    // The detail page's export: one organizer's rows only.
+    const one = await adminCaller.organizers.exportPage({ userId: direct.user.id });
+    expect(one.rows.map((r) => r.email)).toEqual([direct.email]);
+    expect(one.total).toBe(1);
 
     // Organizers and org owners cannot use the admin list.
     expect(await codeOf(direct.caller.organizers.list({}))).toBe("FORBIDDEN");

@@ -21,9 +21,17 @@ const sel = "h-9 w-full rounded-md border border-input bg-transparent px-2 text-
 function OrganizationSelect({ error }: { error?: string }) {
   const trpc = useTRPC();
   const orgs = useQuery(trpc.organization.all.queryOptions());
+  // Preselect the organization the admin is working in, not whichever sorts first.
+  const current = useQuery(trpc.organization.current.queryOptions());
   return (
     <Field label="Organization" required error={error}>
-      <select name="organizationId" className={sel} required>
+      <select
+        key={`${orgs.data?.length ?? 0}:${current.data?.id ?? ""}`}
+        name="organizationId"
+        className={sel}
+        required
+        defaultValue={current.data?.id}
+      >
         {orgs.data?.map((o) => (
           <option key={o.id} value={o.id}>
             {o.name}

@@ -13,7 +13,7 @@ import { Progress } from "~/components/ui/progress";
 import { errorInfo, formatDate, formatDateTime, titleCase } from "~/lib/format";
 import { useTRPC, useTRPCClient } from "~/lib/trpc";
 import type { OrganizerRow } from "../../../worker/trpc/routers/organizers";
-import { organizerCsvLines, organizerCsvStart } from "./export";
+import { downloadCsv, organizerCsv } from "./export";
 
 export const organizerStatuses = ["active", "banned", "invited", "expired"] as const;
 export const organizerSorts = ["joined", "name", "email", "organization", "status"] as const;
@@ -49,29 +49,15 @@ export function OrganizersPage({
   const [progress, setProgress] = React.useState<{ done: number; total: number } | null>(null);
 
   async function exportCsv() {
-    const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     const filters = { q: s.q || undefined, organizationId: s.organizationId, status: s.status };
-    const parts: string[] = [organizerCsvStart()];
-    let after: string | undefined;
-    let done = 0;
-    let total = 0;
-    setProgress({ done: 0, total: 0 });
     try {
-      // Keyset pages of 500 until the server says there is no next page: never truncated.
-      do {
-        const page = await client.organizers.exportPage.mutate({ ...filters, after });
-        if (page.total !== undefined) total = page.total;
-        parts.push(organizerCsvLines(page.rows, timeZone));
-        done += page.rows.length;
-        setProgress({ done, total });
-        after = page.next;
-      } while (after);
-      const a = document.createElement("a");
-      a.href = URL.createObjectURL(new Blob(parts, { type: "text/csv;charset=utf-8" }));
-      a.download = `organizers-${new Date().toISOString().slice(0, 10)}.csv`;
-      a.click();
-      URL.revokeObjectURL(a.href);
-      toast.success(`Exported ${done.toLocaleString("en-US")} rows`);
+      const { parts, rows } = await organizerCsv(
+        (input) => client.organizers.exportPage.mutate(input),
+        filters,
+        (done, total) => setProgress({ done, total }),
+      );
+      downloadCsv(parts, "organizers");
+      toast.success(`Exported ${rows.toLocaleString("en-US")} rows`);
     } catch (e) {
       toast.error(errorInfo(e).message);
     } finally {

@@ -66,7 +66,10 @@ export interface OrganizerRow {
   campaignsOwned: number;
 }
 
-function organizerWhere(now: number, input: { q?: string; organizationId?: string; status?: string[] }) {
+function organizerWhere(
+  now: number,
+  input: { q?: string; organizationId?: string; status?: string[]; userId?: string },
+) {
   const w = where();
   // ?1 of ROWS: bound first so the positional parameters after it line up.
   w.params.push(now);
@@ -78,6 +81,7 @@ function organizerWhere(now: number, input: { q?: string; organizationId?: strin
       likeEscape(input.q),
     );
   if (input.organizationId) add(w, "x.organizationId = ?", input.organizationId);
+  if (input.userId) add(w, "x.userId = ?", input.userId);
   addIn(w, "x.status", input.status);
   return w;
 }
@@ -109,6 +113,8 @@ export const organizersRouter = router({
           q: z.string().trim().max(200).optional(),
           organizationId: filters.organizationId,
           status: filters.status,
+          /** One organizer's rows (the export on /organizers/{id}). */
+          userId: z.string().min(1).max(100).optional(),
           after: z.string().max(100).optional(),
           limit: z.number().int().min(1).max(1000).default(500),
         })
