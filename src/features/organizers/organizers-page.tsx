@@ -15,8 +15,9 @@ import { useTRPC, useTRPCClient } from "~/lib/trpc";
 import type { OrganizerRow } from "../../../worker/trpc/routers/organizers";
 import { downloadCsv, organizerCsv } from "./export";
 
-export const organizerStatuses = ["active", "banned", "invited", "expired"] as const;
-export const organizerSorts = ["joined", "name", "email", "organization", "status"] as const;
+import { organizerSorts, organizerStatuses } from "./search";
+
+export { organizerSorts, organizerStatuses };
 
 export type OrganizersSearch = ListState & {
   sort: (typeof organizerSorts)[number];

@@ -1,5 +1,5 @@
 import { createFileRoute, useNavigate } from "@tanstack/react-router";
-import { listSearch } from "~/components/data-table/data-table";
+import { listSearch } from "~/components/data-table/list-search";
 import { PageHeader } from "~/components/layout/page-header";
 import { UsersTable } from "~/features/admin/users-table";
 import { requireAdmin } from "~/lib/auth/guards";

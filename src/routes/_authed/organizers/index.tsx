@@ -1,7 +1,8 @@
 import { createFileRoute } from "@tanstack/react-router";
 import { z } from "zod";
-import { facetParam, listSearchWith, useListState } from "~/components/data-table/data-table";
-import { OrganizersPage, organizerSorts, organizerStatuses } from "~/features/organizers/organizers-page";
+import { facetParam, listSearchWith, useListState } from "~/components/data-table/list-search";
+import { OrganizersPage } from "~/features/organizers/organizers-page";
+import { organizerSorts, organizerStatuses } from "~/features/organizers/search";
 import { requireAdmin } from "~/lib/auth/guards";
 
 export const Route = createFileRoute("/_authed/organizers/")({
