@@ -368,7 +368,10 @@ try {
 
   // 60 s of mixed traffic at 50 connections: sign-in, get-session, lists, analytics, a mutation.
   const { rows: donorRows } = {
-    rows: d1Query("SELECT id FROM donor WHERE id GLOB 'bd[0-9]*' AND substr(id, 3) NOT GLOB '*[^0-9]*' LIMIT 50", stateDir),
+    rows: d1Query(
+      "SELECT id FROM donor WHERE id GLOB 'bd[0-9]*' AND substr(id, 3) NOT GLOB '*[^0-9]*' LIMIT 50",
+      stateDir,
+    ),
   };
   let noteN = 0;
   const trpcGet = (proc, o) => ({ method: "GET", path: `/api/trpc/${proc}${input(o)}`, headers: { cookie } });
