@@ -181,6 +181,32 @@ async function checkCover(db: D1Database, orgId: string, coverUrl: string | null
   if (!own) fail("BAD_REQUEST", "That image was not found; upload it again", { field: "coverUrl" });
 }
 
+/** A title's slug, suffixed -2, -3, … past the ones this organization uses or used (old slugs redirect). */
+async function freeSlug(db: D1Database, orgId: string, base: string) {
+  const { results } = await db
+    .prepare(
+      `SELECT slug FROM campaign WHERE organization_id = ?1 AND (slug = ?2 OR slug LIKE ?3)
+       UNION SELECT slug FROM campaign_slug WHERE organization_id = ?1 AND (slug = ?2 OR slug LIKE ?3)`,
+    )
+    .bind(orgId, base, `${base}-%`)
+    .all<{ slug: string }>();
+  const used = new Set(results.map((r) => r.slug));
+  let slug = base;
+  for (let n = 2; used.has(slug); n++) slug = `${base.slice(0, 54)}-${n}`;
+  return slug;
+}
+
+/** Two requests racing for one slug: the unique index lets one win; the other gets a 409, not a 500. */
+async function slugRace(db: D1Database, stmts: D1PreparedStatement[]) {
+  try {
+    await db.batch(stmts);
+  } catch (e) {
+    if (String(e).includes("UNIQUE constraint failed: campaign.organization_id, campaign.slug"))
+      fail("CONFLICT", "This slug is already used by another campaign", { field: "slug" });
+    throw e;
+  }
+}
+
 /** SQL for the derived phase, mirroring phaseOf (s = campaign_stats, ?now bound by the caller). */
 const REACHED_SQL = `((c.goal_type = 'amount' AND COALESCE(s.raised_minor,0) >= c.goal_amount_minor) OR (c.goal_type = 'donations' AND COALESCE(s.donation_count,0) >= c.goal_count) OR (c.goal_type = 'donors' AND COALESCE(s.donor_count,0) >= c.goal_count))`;
 function phaseSql(phase: (typeof campaignPhases)[number]) {
@@ -288,7 +314,9 @@ export const campaignsRouter = router({
           likeEscape(input.q),
           likeEscape(input.q),
         );
-      if (input.goalReached !== undefined) add(w, input.goalReached ? REACHED_SQL : `NOT ${REACHED_SQL}`);
+      // Only campaigns with a goal can have reached it or not.
+      if (input.goalReached !== undefined)
+        add(w, input.goalReached ? REACHED_SQL : `(c.goal_type != 'none' AND NOT ${REACHED_SQL})`);
       const res = await runList<CampaignRow>(ctx.env.DB, {
         select: SELECT,
         from: FROM,
@@ -310,7 +338,7 @@ export const campaignsRouter = router({
     .input(campaignInput)
     .mutation(async ({ ctx, input }) => {
       const id = generateId();
-      const slug = input.slug ?? slugify(input.title);
+      const slug = input.slug ?? (await freeSlug(ctx.env.DB, ctx.org.id, slugify(input.title)));
       const taken = await ctx.env.DB.batch([
         ctx.env.DB.prepare("SELECT 1 FROM campaign WHERE organization_id = ? AND slug = ?").bind(
           ctx.org.id,
@@ -325,7 +353,7 @@ export const campaignsRouter = router({
         fail("CONFLICT", "This slug is already used by another campaign", { field: "slug" });
       await checkCover(ctx.env.DB, ctx.org.id, input.coverUrl);
       const now = Date.now();
-      await ctx.env.DB.batch([
+      await slugRace(ctx.env.DB, [
         ctx.env.DB.prepare(
           `INSERT INTO campaign (id, organization_id, title, slug, short_description, description, cover_url, currency, goal_type, goal_amount_minor, goal_count,
                start_at, end_at, accept_after_end, complete_on_goal, suggested_amounts, min_amount_minor, max_amount_minor, allow_recurring, visibility, status, created_by, created_at, updated_at)
@@ -435,7 +463,7 @@ export const campaignsRouter = router({
           after: d,
         }),
       );
-      await ctx.env.DB.batch(stmts);
+      await slugRace(ctx.env.DB, stmts);
       return presentCampaign(await loadCampaign(ctx.env.DB, ctx.org.id, input.id));
     }),
 
