@@ -123,10 +123,17 @@ for (const viewport of [
       await s.page.getByText("No campaigns match these filters.").waitFor();
 
       // The public page, signed out of nothing: cover, items with progress, suggested amounts.
+      // Edit in place: a new web address; the old one keeps working by redirecting.
       await go(s.page, campaignUrl);
-      const href = await s.page.getByRole("link", { name: "Public page" }).getAttribute("href");
-      assert.match(href ?? "", /^\/p\/[a-z0-9-]+\/coat-drive-/);
-      await go(s.page, href as string);
+      const oldHref = await s.page.getByRole("link", { name: "Public page" }).getAttribute("href");
+      assert.match(oldHref ?? "", /^\/p\/[a-z0-9-]+\/coat-drive-/);
+      const oldSlug = (oldHref as string).split("/").at(-1) as string;
+      await s.page.getByRole("button", { name: "Edit" }).click();
+      await s.page.getByLabel("Web address (slug)").fill(`${oldSlug}-moved`);
+      await s.page.getByRole("button", { name: "Save changes" }).click();
+      await s.page.getByText("Campaign saved").waitFor();
+      await go(s.page, oldHref as string);
+      await s.page.waitForURL((u) => u.pathname.endsWith(`/${oldSlug}-moved`));
       await s.page.getByRole("heading", { name: title }).waitFor();
       await s.page.getByText("What your gift funds").waitFor();
       await s.page.getByText("0 of 25 funded").waitFor();

@@ -43,6 +43,145 @@ function gift(
   });
 }
 
+describe("campaign status machine", () => {
+  // DESIGN §4, written out here rather than imported, so a change to the machine fails this test.
+  const MACHINE: Record<string, string[]> = {
+    draft: ["active", "archived"],
+    active: ["paused", "completed"],
+    paused: ["active", "completed"],
+    completed: ["archived"],
+    archived: ["draft"],
+  };
+  const ACTIONS = {
+    publish: "active",
+    pause: "paused",
+    resume: "active",
+    complete: "completed",
+    archive: "archived",
+    unarchive: "draft",
+  } as const;
+
+  it("allows exactly the machine's transitions from every status, and toggles only active ⇄ paused", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "organizer");
+    const c = await caller.campaigns.create(base);
+    const force = (status: string) =>
+      testEnv.DB.prepare("UPDATE campaign SET status = ? WHERE id = ?").bind(status, c.id).run();
+    for (const [from, allowed] of Object.entries(MACHINE)) {
+      for (const [action, to] of Object.entries(ACTIONS)) {
+        await force(from);
+        const res = await caller.campaigns
+          .setStatus({ id: c.id, action: action as keyof typeof ACTIONS })
+          .catch((e: TRPCError) => e);
+        // An action is one edge: publish leaves draft, resume leaves paused, both reach active.
+        const edge = action === "publish" ? from === "draft" : action === "resume" ? from === "paused" : true;
+        if (allowed.includes(to) && edge) {
+          expect(res, `${from} --${action}--> ${to}`).not.toBeInstanceOf(TRPCError);
+          expect((res as { status: string }).status).toBe(to);
+        } else {
+          expect(res, `${from} --${action}--> ${to}`).toBeInstanceOf(TRPCError);
+          expect((res as TRPCError).code).toBe("UNPROCESSABLE_CONTENT");
+          expect(
+            (res as TRPCError & { cause: { details: { allowed: string[] } } }).cause.details.allowed,
+          ).toEqual(allowed);
+          expect((await caller.campaigns.byId({ id: c.id })).status).toBe(from);
+        }
+      }
+      await force(from);
+      const toggled = await caller.campaigns.toggleStatus({ id: c.id }).catch((e: TRPCError) => e);
+      if (from === "active" || from === "paused") {
+        expect((toggled as { status: string }).status).toBe(from === "active" ? "paused" : "active");
+      } else {
+        expect((toggled as TRPCError).code).toBe("UNPROCESSABLE_CONTENT");
+        expect((await caller.campaigns.byId({ id: c.id })).status).toBe(from);
+      }
+    }
+    const audited = await testEnv.DB.prepare(
+      "SELECT COUNT(*) AS n FROM audit_event WHERE entity_id = ? AND action LIKE 'campaign.%' AND action != 'campaign.create'",
+    )
+      .bind(c.id)
+      .first<{ n: number }>();
+    // One audit row per successful change: 8 allowed setStatus calls plus 2 toggles.
+    expect(audited?.n).toBe(10);
+  });
+
+  it("refuses to publish a campaign whose end date has passed unless it accepts gifts after the end", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    const past = { ...base, startAt: Date.now() - 10 * DAY, endAt: Date.now() - DAY };
+    const c = await caller.campaigns.create(past);
+    expect(await codeOf(caller.campaigns.setStatus({ id: c.id, action: "publish" }))).toBe(
+      "UNPROCESSABLE_CONTENT",
+    );
+    expect((await caller.campaigns.byId({ id: c.id })).status).toBe("draft");
+    const open = await caller.campaigns.create({ ...past, title: "Open after end", acceptAfterEnd: true });
+    expect((await caller.campaigns.setStatus({ id: open.id, action: "publish" })).status).toBe("active");
+  });
+
+  it("refuses every mutation to viewers and every call on another tenant's campaign", async () => {
+    const orgA = await makeOrg();
+    const orgB = await makeOrg();
+    const a = await member(orgA, "owner");
+    const viewer = await member(orgA, "viewer");
+    const b = await member(orgB, "owner");
+    const c = await a.caller.campaigns.create(base);
+    const item = await a.caller.campaigns.items.create({
+      campaignId: c.id,
+      title: "Coat",
+      unitAmountMinor: 4500,
+    });
+    const calls = (x: Caller) => ({
+      update: () => x.campaigns.update({ id: c.id, data: { ...base, title: "Taken over" } }),
+      delete: () => x.campaigns.delete({ id: c.id }),
+      toggle: () => x.campaigns.toggleStatus({ id: c.id }),
+      publish: () => x.campaigns.setStatus({ id: c.id, action: "publish" }),
+      itemCreate: () => x.campaigns.items.create({ campaignId: c.id, title: "X", unitAmountMinor: 100 }),
+      itemUpdate: () => x.campaigns.items.update({ id: item.id, title: "X" }),
+      itemDelete: () => x.campaigns.items.delete({ id: item.id }),
+      reorder: () => x.campaigns.items.reorder({ campaignId: c.id, ids: [item.id] }),
+    });
+    for (const [name, call] of Object.entries(calls(viewer.caller)))
+      expect(await codeOf(call()), `viewer ${name}`).toBe("FORBIDDEN");
+    expect(await codeOf(viewer.caller.campaigns.create(base))).toBe("FORBIDDEN");
+    const reads = {
+      byId: () => b.caller.campaigns.byId({ id: c.id }),
+      analytics: () => b.caller.campaigns.analytics({ id: c.id, days: 30 }),
+      items: () => b.caller.campaigns.items.list({ campaignId: c.id }),
+    };
+    for (const [name, call] of Object.entries({ ...calls(b.caller), ...reads }))
+      expect(await codeOf(call()), `other tenant ${name}`).toBe("NOT_FOUND");
+    const after = await a.caller.campaigns.byId({ id: c.id });
+    expect(after).toMatchObject({ title: base.title, status: "draft" });
+    expect(await a.caller.campaigns.items.list({ campaignId: c.id })).toEqual([
+      expect.objectContaining({ title: "Coat" }),
+    ]);
+  });
+
+  it("reorders items in one audited batch and refuses duplicates", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    const c = await caller.campaigns.create(base);
+    const ids: string[] = [];
+    for (const title of ["One", "Two", "Three"])
+      ids.push((await caller.campaigns.items.create({ campaignId: c.id, title, unitAmountMinor: 500 })).id);
+    await caller.campaigns.items.reorder({ campaignId: c.id, ids: [ids[2], ids[0], ids[1]] as string[] });
+    expect((await caller.campaigns.items.list({ campaignId: c.id })).map((i) => i.title)).toEqual([
+      "Three",
+      "One",
+      "Two",
+    ]);
+    expect(
+      await codeOf(caller.campaigns.items.reorder({ campaignId: c.id, ids: [ids[0], ids[0]] as string[] })),
+    ).toBe("BAD_REQUEST");
+    const audit = await testEnv.DB.prepare(
+      "SELECT after FROM audit_event WHERE entity_id = ? AND action = 'campaign_item.reorder'",
+    )
+      .bind(c.id)
+      .all<{ after: string }>();
+    expect(audit.results.map((r) => JSON.parse(r.after).ids)).toEqual([[ids[2], ids[0], ids[1]]]);
+  });
+});
+
 describe("campaign list filters", () => {
   it("filters by derived phase, by the dates a campaign runs and by goal reached", async () => {
     const org = await makeOrg({ timeZone: "Pacific/Auckland" });

@@ -240,13 +240,22 @@ async function transition(
   id: string,
   to: CampaignStatus,
   action: string,
+  /** Statuses the named action starts from (e.g. "resume" only from paused); default: any. */
+  from?: readonly CampaignStatus[],
 ) {
   const c = await loadCampaign(ctx.env.DB, ctx.org.id, id);
   const allowed = campaignTransitions[c.status];
-  if (!allowed.includes(to)) {
+  if (!allowed.includes(to) || (from && !from.includes(c.status))) {
     fail("UNPROCESSABLE_CONTENT", `A ${c.status} campaign cannot become ${to}`, { from: c.status, allowed });
   }
   const now = Date.now();
+  // Publishing a campaign that has already ended would only have the cron complete it again.
+  if (c.status === "draft" && to === "active" && c.end_at !== null && c.end_at <= now && !c.accept_after_end)
+    fail("UNPROCESSABLE_CONTENT", "The end date has passed; move it into the future before publishing", {
+      field: "endAt",
+      from: c.status,
+      allowed: campaignTransitions[c.status],
+    });
   const res = await ctx.env.DB.batch([
     ctx.env.DB.prepare(
       `UPDATE campaign SET status = ?, updated_at = ?, published_at = CASE WHEN ? = 'active' AND published_at IS NULL THEN ? ELSE published_at END,
@@ -524,15 +533,18 @@ export const campaignsRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      const target: Record<typeof input.action, CampaignStatus> = {
-        publish: "active",
-        pause: "paused",
-        resume: "active",
-        complete: "completed",
-        archive: "archived",
-        unarchive: "draft",
+      // Each action names one edge of the machine: "publish" and "resume" both lead to active, but
+      // only from draft and from paused respectively.
+      const edges: Record<typeof input.action, [CampaignStatus, CampaignStatus[]]> = {
+        publish: ["active", ["draft"]],
+        pause: ["paused", ["active"]],
+        resume: ["active", ["paused"]],
+        complete: ["completed", ["active", "paused"]],
+        archive: ["archived", ["draft", "completed"]],
+        unarchive: ["draft", ["archived"]],
       };
-      return transition(ctx, input.id, target[input.action], input.action);
+      const [to, from] = edges[input.action];
+      return transition(ctx, input.id, to, input.action, from);
     }),
 
   items: router({
@@ -688,13 +700,21 @@ export const campaignsRouter = router({
       .input(z.object({ campaignId: z.string().min(1), ids: z.array(z.string().min(1)).min(1).max(500) }))
       .mutation(async ({ ctx, input }) => {
         await loadCampaign(ctx.env.DB, ctx.org.id, input.campaignId);
-        await ctx.env.DB.batch(
-          input.ids.map((id, i) =>
+        if (new Set(input.ids).size !== input.ids.length)
+          fail("BAD_REQUEST", "Each item may appear only once", { field: "ids" });
+        await ctx.env.DB.batch([
+          ...input.ids.map((id, i) =>
             ctx.env.DB.prepare(
-              "UPDATE campaign_item SET sort_order = ? WHERE id = ? AND campaign_id = ? AND organization_id = ?",
-            ).bind(i + 1, id, input.campaignId, ctx.org.id),
+              "UPDATE campaign_item SET sort_order = ?, updated_at = ? WHERE id = ? AND campaign_id = ? AND organization_id = ?",
+            ).bind(i + 1, Date.now(), id, input.campaignId, ctx.org.id),
           ),
-        );
+          auditStatement(ctx, {
+            action: "campaign_item.reorder",
+            entityType: "campaign",
+            entityId: input.campaignId,
+            after: { ids: input.ids },
+          }),
+        ]);
         return { ok: true };
       }),
   }),

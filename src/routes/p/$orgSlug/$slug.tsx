@@ -1,5 +1,5 @@
 import { useSuspenseQuery } from "@tanstack/react-query";
-import { createFileRoute } from "@tanstack/react-router";
+import { createFileRoute, redirect } from "@tanstack/react-router";
 import { BadgeCheck } from "lucide-react";
 import { Brand } from "~/components/layout/brand";
 import { Badge } from "~/components/ui/badge";
@@ -11,12 +11,22 @@ import { useTRPC } from "~/lib/trpc";
 
 /** The public campaign page: no sign-in, no personal data beyond display names. */
 export const Route = createFileRoute("/p/$orgSlug/$slug")({
-  loader: ({ context, params }) =>
-    or404(
+  loader: async ({ context, params }) => {
+    const data = await or404(
       context.queryClient.ensureQueryData(
         context.trpc.campaigns.public.queryOptions({ organizationSlug: params.orgSlug, slug: params.slug }),
       ),
-    ),
+    );
+    // An old slug answers with the campaign under its current one: move the address there for good.
+    if (data.campaign.slug !== params.slug)
+      throw redirect({
+        to: "/p/$orgSlug/$slug",
+        params: { orgSlug: params.orgSlug, slug: data.campaign.slug },
+        statusCode: 301,
+        replace: true,
+      });
+    return data;
+  },
   head: ({ loaderData }) => ({
     meta: [
       {
