@@ -6,7 +6,7 @@ import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
 import { Textarea } from "~/components/ui/textarea";
 import { formatMoney, toMajorString, toMinor } from "~/lib/format";
-import { CURRENCIES } from "../../../worker/lib/money";
+import { CURRENCIES, exponentOf } from "../../../worker/lib/money";
 import { addDays, localDay, startOfLocalDay } from "../../../worker/lib/time";
 
 const selectClass = "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs";
@@ -180,7 +180,12 @@ export function CampaignForm({
           className={selectClass}
           value={currency}
           disabled={currencyLocked}
-          onChange={(e) => setCurrency(e.target.value)}
+          onChange={(e) => {
+            // Keep the suggested amounts' face value (25.00 USD → 25.00 EUR, 2500 JPY → 25.00 USD).
+            const shift = exponentOf(e.target.value) - exponentOf(currency);
+            setSuggested((list) => list.map((a) => Math.max(1, Math.round(a * 10 ** shift))));
+            setCurrency(e.target.value);
+          }}
           aria-label="Currency"
         >
           {CURRENCIES.map((c) => (
