@@ -11,6 +11,7 @@ import { applySecurityHeaders, json } from "./http/headers";
 import { handleInvitation } from "./http/invitations";
 import { handleDonationWebhook } from "./http/webhook";
 import { handleDevOutbox } from "./mail/outbox";
+import { handleMedia } from "./media";
 import { runScheduled } from "./scheduled";
 import { createContext } from "./trpc/context";
 import { appRouter } from "./trpc/router";
@@ -52,6 +53,9 @@ async function route(request: Request, env: Env, ctx: ExecutionContext, startFet
   }
   if (path === "/api/webhooks/donations") {
     return handleDonationWebhook(request, env);
+  }
+  if (path === "/api/media" || path.startsWith("/api/media/")) {
+    return handleMedia(request, env, path);
   }
   if (path === "/api/dev/outbox") {
     return handleDevOutbox(request, env);

@@ -46,8 +46,13 @@ export const organizationInput = z
       .union([z.url(), z.literal("")])
       .nullable()
       .optional(),
+    // An image uploaded to /api/media (docs/decisions/008-media-in-d1.md) or an https URL.
     logoUrl: z
-      .union([z.url({ protocol: /^https$/ }), z.literal("")])
+      .union([
+        z.string().regex(/^\/api\/media\/[A-Za-z0-9_-]{16,64}$/),
+        z.url({ protocol: /^https$/ }),
+        z.literal(""),
+      ])
       .nullable()
       .optional(),
     mission: z.string().trim().max(500).nullable().optional(),

@@ -1,10 +1,13 @@
+import { X } from "lucide-react";
 import * as React from "react";
+import { ImageUpload } from "~/components/image-upload";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
 import { Textarea } from "~/components/ui/textarea";
-import { toMajorString, toMinor } from "~/lib/format";
-import { CURRENCIES } from "../../../worker/lib/money";
+import { formatMoney, toMajorString, toMinor } from "~/lib/format";
+import { CURRENCIES, exponentOf } from "../../../worker/lib/money";
+import { addDays, localDay, startOfLocalDay } from "../../../worker/lib/time";
 
 const selectClass = "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs";
 
@@ -13,6 +16,7 @@ export interface CampaignFormValue {
   slug?: string;
   shortDescription?: string | null;
   description?: string | null;
+  coverUrl?: string | null;
   currency: string;
   goalType: "none" | "amount" | "donations" | "donors";
   goalAmountMinor?: number | null;
@@ -22,10 +26,18 @@ export interface CampaignFormValue {
   suggestedAmounts: number[];
   minAmountMinor: number;
   maxAmountMinor: number;
+  allowRecurring: boolean;
+  acceptAfterEnd: boolean;
+  completeOnGoal: boolean;
   visibility: "public" | "unlisted" | "private";
 }
 
-const day = (ms: number | null | undefined) => (ms ? new Date(ms).toISOString().slice(0, 10) : "");
+/**
+ * Dates are whole days in the organization's time zone: a campaign starts at local midnight of its
+ * first day and ends at local midnight after its last day (so "ends 31 March" includes 31 March).
+ */
+const startDay = (ms: number | null | undefined, tz: string) => (ms ? localDay(ms, tz) : "");
+const endDay = (ms: number | null | undefined, tz: string) => (ms ? localDay(ms - 1, tz) : "");
 
 /** One form for create and edit; amounts typed in major units with the currency's decimals. */
 export function CampaignForm({
@@ -35,6 +47,7 @@ export function CampaignForm({
   errors,
   submitLabel,
   currencyLocked,
+  timeZone,
 }: {
   initial?: Partial<CampaignFormValue>;
   onSubmit: (v: CampaignFormValue) => void;
@@ -42,10 +55,37 @@ export function CampaignForm({
   errors: Record<string, string>;
   submitLabel: string;
   currencyLocked?: boolean;
+  /** The organization's IANA time zone; the dates are its days. */
+  timeZone: string;
 }) {
   const [goalType, setGoalType] = React.useState(initial?.goalType ?? "amount");
   const [currency, setCurrency] = React.useState(initial?.currency ?? "USD");
+  const [cover, setCover] = React.useState<string | null>(initial?.coverUrl ?? null);
+  const [suggested, setSuggested] = React.useState<number[]>(initial?.suggestedAmounts ?? []);
+  const [draftAmount, setDraftAmount] = React.useState("");
   const [local, setLocal] = React.useState<Record<string, string>>({});
+  function addSuggested() {
+    const raw = draftAmount.trim();
+    if (!raw) return;
+    let minor: number;
+    try {
+      minor = toMinor(raw, currency);
+    } catch {
+      setLocal((l) => ({ ...l, suggestedAmounts: `Enter an amount like ${toMajorString(2500, currency)}` }));
+      return;
+    }
+    if (minor <= 0 || suggested.includes(minor)) {
+      setLocal((l) => ({ ...l, suggestedAmounts: minor <= 0 ? "Above zero" : "Already in the list" }));
+      return;
+    }
+    if (suggested.length >= 8) {
+      setLocal((l) => ({ ...l, suggestedAmounts: "At most 8 amounts" }));
+      return;
+    }
+    setSuggested([...suggested, minor].sort((a, b) => a - b));
+    setDraftAmount("");
+    setLocal(({ suggestedAmounts: _, ...rest }) => rest);
+  }
   const err = (k: string) => local[k] ?? errors[k];
   function submit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -61,33 +101,25 @@ export function CampaignForm({
         return undefined;
       }
     };
-    const suggested = String(f.get("suggested") ?? "")
-      .split(",")
-      .map((s) => s.trim())
-      .filter(Boolean)
-      .map((s) => {
-        try {
-          return toMinor(s, currency);
-        } catch {
-          problems.suggestedAmounts = "Separate amounts with commas, e.g. 25, 50, 100";
-          return 0;
-        }
-      });
     const value: CampaignFormValue = {
       title: String(f.get("title") ?? ""),
       slug: String(f.get("slug") ?? "") || undefined,
       shortDescription: String(f.get("shortDescription") ?? "") || null,
       description: String(f.get("description") ?? "") || null,
+      coverUrl: cover,
       currency,
       goalType,
       goalAmountMinor: goalType === "amount" ? (money("goal", "goalAmountMinor") ?? null) : null,
       goalCount:
         goalType === "donations" || goalType === "donors" ? Number(f.get("goalCount")) || null : null,
-      startAt: f.get("startAt") ? Date.parse(String(f.get("startAt"))) : null,
-      endAt: f.get("endAt") ? Date.parse(String(f.get("endAt"))) : null,
+      startAt: f.get("startAt") ? startOfLocalDay(String(f.get("startAt")), timeZone) : null,
+      endAt: f.get("endAt") ? startOfLocalDay(addDays(String(f.get("endAt")), 1), timeZone) : null,
       suggestedAmounts: suggested,
       minAmountMinor: money("min", "minAmountMinor", 100) ?? 100,
       maxAmountMinor: money("max", "maxAmountMinor", 99_999_999) ?? 99_999_999,
+      allowRecurring: f.get("allowRecurring") === "on",
+      acceptAfterEnd: f.get("acceptAfterEnd") === "on",
+      completeOnGoal: f.get("completeOnGoal") === "on",
       visibility: String(f.get("visibility")) as CampaignFormValue["visibility"],
     };
     // The same bounds as the API's schema, checked here first so a typo costs no round trip.
@@ -95,6 +127,16 @@ export function CampaignForm({
     if (value.title.trim().length > 128) problems.title = "At most 128 characters";
     if (goalType === "amount" && !value.goalAmountMinor && !problems.goalAmountMinor)
       problems.goalAmountMinor = "Enter the goal amount";
+    if ((goalType === "donations" || goalType === "donors") && !value.goalCount)
+      problems.goalCount = "Enter the goal";
+    if (value.startAt && value.endAt && value.endAt <= value.startAt)
+      problems.endAt = "End must be after start";
+    if (value.minAmountMinor < 100) problems.minAmountMinor = "At least 1.00";
+    if (value.maxAmountMinor > 99_999_999) problems.maxAmountMinor = "At most 999,999.99";
+    if (!problems.maxAmountMinor && value.maxAmountMinor < value.minAmountMinor)
+      problems.maxAmountMinor = "Below the minimum";
+    if (suggested.some((a) => a < value.minAmountMinor || a > value.maxAmountMinor))
+      problems.suggestedAmounts = "Each suggested amount must lie between the minimum and maximum gift";
     setLocal(problems);
     if (!Object.keys(problems).length) onSubmit(value);
   }
@@ -114,6 +156,14 @@ export function CampaignForm({
       <Field label="Story" error={err("description")} className="sm:col-span-2">
         <Textarea name="description" defaultValue={initial?.description ?? ""} rows={5} />
       </Field>
+      <ImageUpload
+        label="Cover image"
+        description="PNG, JPEG or WebP up to 1 MB; shown on the public page."
+        value={cover}
+        onChange={setCover}
+        error={err("coverUrl")}
+        className="sm:col-span-2"
+      />
       <Field
         label="Web address (slug)"
         description="Lower-case letters, digits and dashes. Old addresses keep working."
@@ -130,7 +180,12 @@ export function CampaignForm({
           className={selectClass}
           value={currency}
           disabled={currencyLocked}
-          onChange={(e) => setCurrency(e.target.value)}
+          onChange={(e) => {
+            // Keep the suggested amounts' face value (25.00 USD → 25.00 EUR, 2500 JPY → 25.00 USD).
+            const shift = exponentOf(e.target.value) - exponentOf(currency);
+            setSuggested((list) => list.map((a) => Math.max(1, Math.round(a * 10 ** shift))));
+            setCurrency(e.target.value);
+          }}
           aria-label="Currency"
         >
           {CURRENCIES.map((c) => (
@@ -166,21 +221,65 @@ export function CampaignForm({
           <Input name="goalCount" type="number" min={1} defaultValue={initial?.goalCount ?? ""} />
         </Field>
       )}
-      <Field label="Starts" error={err("startAt")}>
-        <Input name="startAt" type="date" defaultValue={day(initial?.startAt)} />
+      <Field label="Starts" description={`First day, ${timeZone} time.`} error={err("startAt")}>
+        <Input name="startAt" type="date" defaultValue={startDay(initial?.startAt, timeZone)} />
       </Field>
-      <Field label="Ends" error={err("endAt")}>
-        <Input name="endAt" type="date" defaultValue={day(initial?.endAt)} />
+      <Field label="Ends" description="Last day included; leave empty for no end." error={err("endAt")}>
+        <Input name="endAt" type="date" defaultValue={endDay(initial?.endAt, timeZone)} />
       </Field>
       <Field
-        label="Suggested amounts"
-        description="Comma-separated, e.g. 25, 50, 100"
+        label={`Suggested amounts (${currency})`}
+        description="Up to 8 amounts donors can pick with one tap."
         error={err("suggestedAmounts")}
+        className="sm:col-span-2"
       >
-        <Input
-          name="suggested"
-          defaultValue={(initial?.suggestedAmounts ?? []).map((a) => toMajorString(a, currency)).join(", ")}
-        />
+        {(control) => (
+          <div className="flex flex-col gap-2">
+            <div className="flex gap-2">
+              <Input
+                {...control}
+                inputMode="decimal"
+                placeholder={toMajorString(2500, currency)}
+                value={draftAmount}
+                onChange={(e) => setDraftAmount(e.target.value)}
+                onKeyDown={(e) => {
+                  if (e.key === "Enter") {
+                    e.preventDefault();
+                    addSuggested();
+                  }
+                }}
+                className="max-w-40"
+              />
+              <Button type="button" variant="outline" onClick={addSuggested}>
+                Add amount
+              </Button>
+            </div>
+            {suggested.length ? (
+              <ul className="flex flex-wrap gap-2" aria-label="Suggested amounts">
+                {suggested.map((a) => (
+                  <li
+                    key={a}
+                    className="flex items-center gap-1 rounded-full border bg-muted py-0.5 pr-1 pl-3 text-sm tabular-nums"
+                  >
+                    {formatMoney(a, currency)}
+                    <Button
+                      type="button"
+                      variant="ghost"
+                      size="icon"
+                      className="size-6 rounded-full"
+                      aria-label={`Remove ${formatMoney(a, currency)}`}
+                      onClick={() => setSuggested(suggested.filter((x) => x !== a))}
+                    >
+                      <X className="size-3.5" />
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="text-muted-foreground text-sm">No suggested amounts: donors type their own.</p>
+            )}
+          </div>
+        )}
       </Field>
       <Field label="Visibility">
         <select name="visibility" className={selectClass} defaultValue={initial?.visibility ?? "public"}>
@@ -203,6 +302,44 @@ export function CampaignForm({
           defaultValue={toMajorString(initial?.maxAmountMinor ?? 99_999_999, currency)}
         />
       </Field>
+      <fieldset className="flex flex-col gap-2 sm:col-span-2">
+        <legend className="mb-1 font-medium text-sm">Options</legend>
+        <label className="flex items-start gap-2 text-sm">
+          <input
+            type="checkbox"
+            name="allowRecurring"
+            defaultChecked={initial?.allowRecurring ?? true}
+            className="mt-0.5 size-4"
+          />
+          <span>
+            Allow recurring gifts
+            <span className="block text-muted-foreground">Monthly, quarterly or annually.</span>
+          </span>
+        </label>
+        <label className="flex items-start gap-2 text-sm">
+          <input
+            type="checkbox"
+            name="acceptAfterEnd"
+            defaultChecked={initial?.acceptAfterEnd ?? false}
+            className="mt-0.5 size-4"
+          />
+          <span>
+            Keep accepting gifts after the end date
+            <span className="block text-muted-foreground">
+              Otherwise the campaign completes when it ends.
+            </span>
+          </span>
+        </label>
+        <label className="flex items-start gap-2 text-sm">
+          <input
+            type="checkbox"
+            name="completeOnGoal"
+            defaultChecked={initial?.completeOnGoal ?? false}
+            className="mt-0.5 size-4"
+          />
+          <span>Complete the campaign when its goal is reached</span>
+        </label>
+      </fieldset>
       {errors._ ? (
         <p role="alert" className="text-destructive text-sm sm:col-span-2">
           {errors._}

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import * as React from "react";
 import { toast } from "sonner";
+import { ImageUpload } from "~/components/image-upload";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Field } from "~/components/ui/form-field";
@@ -28,7 +29,6 @@ const TEXT_FIELDS: { name: string; label: string; type?: string; wide?: boolean;
   { name: "contactEmail", label: "Contact e-mail", type: "email" },
   { name: "contactPhone", label: "Contact phone", type: "tel" },
   { name: "website", label: "Website", type: "url" },
-  { name: "logoUrl", label: "Logo URL (https)", type: "url" },
   { name: "mission", label: "Mission", wide: true },
 ];
 
@@ -37,6 +37,7 @@ export function ProfileForm({ org }: { org: Org }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const [errors, setErrors] = React.useState<Record<string, string>>({});
+  const [logo, setLogo] = React.useState<string | null>((org.logoUrl as string | null) ?? null);
   const save = useMutation(
     trpc.organization.update.mutationOptions({
       onSuccess: async () => {
@@ -72,6 +73,7 @@ export function ProfileForm({ org }: { org: Org }) {
               description: s("description") || null,
             };
             for (const t of TEXT_FIELDS) raw[t.name] = t.name === "name" ? s("name") : s(t.name) || null;
+            raw.logoUrl = logo;
             const parsed = organizationInput.safeParse(raw);
             if (!parsed.success) {
               const fields: Record<string, string> = {};
@@ -94,6 +96,16 @@ export function ProfileForm({ org }: { org: Org }) {
                 <Input name={t.name} type={t.type ?? "text"} maxLength={t.max} defaultValue={v(t.name)} />
               </Field>
             ))}
+            <ImageUpload
+              label="Logo"
+              description="PNG, JPEG or WebP up to 1 MB; shown on public campaign pages."
+              shape="square"
+              value={logo}
+              onChange={setLogo}
+              error={errors.logoUrl}
+              disabled={!org.canEdit}
+              className="sm:col-span-2"
+            />
             <Field label="Type" error={errors.type}>
               <select name="type" className={sel} defaultValue={v("type")}>
                 {organizationTypes.map((t) => (

@@ -5,6 +5,7 @@ import { auditStatement } from "../../lib/audit";
 import { add, likeEscape, pageSchema, runList, where } from "../../lib/list";
 import { CURRENCIES } from "../../lib/money";
 import { addDays, localDay, startOfLocalDay } from "../../lib/time";
+import { MEDIA_PATH } from "../../media";
 import { fail, orgProcedure, publicProcedure, router } from "../init";
 
 export interface CampaignRow {
@@ -26,6 +27,7 @@ export interface CampaignRow {
   suggested_amounts: string;
   min_amount_minor: number;
   max_amount_minor: number;
+  allow_recurring: number;
   visibility: string;
   status: CampaignStatus;
   created_at: number;
@@ -44,6 +46,15 @@ const slugify = (s: string) =>
     .replace(/^-+|-+$/g, "")
     .slice(0, 60) || "campaign";
 
+/**
+ * A cover is an image uploaded to /api/media (the usual case, checked to belong to the caller's
+ * organization) or an https URL; never another scheme, so a stored value cannot smuggle script.
+ */
+const coverUrlSchema = z.union(
+  [z.string().regex(MEDIA_PATH, "Upload the image again"), z.url({ protocol: /^https$/ })],
+  { error: "Upload an image or give an https address" },
+);
+
 /** The one campaign schema shared by the form and the API (DESIGN §5.3). */
 export const campaignInput = z
   .object({
@@ -56,7 +67,7 @@ export const campaignInput = z
       .optional(),
     shortDescription: z.string().trim().max(120, "At most 120 characters").optional().nullable(),
     description: z.string().trim().max(20_000).optional().nullable(),
-    coverUrl: z.url().optional().nullable(),
+    coverUrl: coverUrlSchema.optional().nullable(),
     currency: z.enum(CURRENCIES),
     goalType: z.enum(["none", "amount", "donations", "donors"]).default("none"),
     goalAmountMinor: z.number().int().positive().max(99_999_999_999).optional().nullable(),
@@ -65,9 +76,10 @@ export const campaignInput = z
     endAt: z.number().int().optional().nullable(),
     acceptAfterEnd: z.boolean().default(false),
     completeOnGoal: z.boolean().default(false),
-    suggestedAmounts: z.array(z.number().int().positive()).max(8).default([]),
+    suggestedAmounts: z.array(z.number().int().positive()).max(8, "At most 8 amounts").default([]),
     minAmountMinor: z.number().int().min(100, "At least 1.00").default(100),
     maxAmountMinor: z.number().int().max(99_999_999, "At most 999,999.99").default(99_999_999),
+    allowRecurring: z.boolean().default(true),
     visibility: z.enum(["public", "unlisted", "private"]).default("public"),
   })
   .strict()
@@ -80,7 +92,21 @@ export const campaignInput = z
       ctx.addIssue({ code: "custom", path: ["endAt"], message: "End must be after start" });
     if (v.maxAmountMinor < v.minAmountMinor)
       ctx.addIssue({ code: "custom", path: ["maxAmountMinor"], message: "Below the minimum" });
+    if (v.suggestedAmounts.some((a) => a < v.minAmountMinor || a > v.maxAmountMinor))
+      ctx.addIssue({
+        code: "custom",
+        path: ["suggestedAmounts"],
+        message: "Each suggested amount must lie between the minimum and maximum gift",
+      });
+    if (new Set(v.suggestedAmounts).size !== v.suggestedAmounts.length)
+      ctx.addIssue({ code: "custom", path: ["suggestedAmounts"], message: "Each amount only once" });
   });
+
+/** Recurring gifts a campaign that allows them offers: the donation frequencies other than one-time. */
+export const RECURRING_FREQUENCIES = ["monthly", "quarterly", "annually"] as const;
+
+/** Derived display phase (research/domain.md §2.1): computed at read time, never stored. */
+export const campaignPhases = ["scheduled", "live", "goal_reached", "ended"] as const;
 
 function phaseOf(c: CampaignRow, now = Date.now()) {
   if (c.start_at && c.start_at > now) return "scheduled";
@@ -117,6 +143,8 @@ export function presentCampaign(c: CampaignRow) {
     suggestedAmounts: JSON.parse(c.suggested_amounts || "[]") as number[],
     minAmountMinor: c.min_amount_minor,
     maxAmountMinor: c.max_amount_minor,
+    allowRecurring: !!c.allow_recurring,
+    recurringFrequencies: c.allow_recurring ? [...RECURRING_FREQUENCIES] : [],
     visibility: c.visibility,
     status: c.status,
     phase: phaseOf(c),
@@ -142,6 +170,62 @@ async function loadCampaign(db: D1Database, orgId: string, id: string) {
   return row;
 }
 
+/** An uploaded cover must be this organization's image: another tenant's id is refused, not linked. */
+async function checkCover(db: D1Database, orgId: string, coverUrl: string | null | undefined) {
+  const id = coverUrl ? MEDIA_PATH.exec(coverUrl)?.[1] : undefined;
+  if (!id) return;
+  const own = await db
+    .prepare("SELECT 1 FROM media WHERE id = ? AND organization_id = ?")
+    .bind(id, orgId)
+    .first();
+  if (!own) fail("BAD_REQUEST", "That image was not found; upload it again", { field: "coverUrl" });
+}
+
+/** A title's slug, suffixed -2, -3, … past the ones this organization uses or used (old slugs redirect). */
+async function freeSlug(db: D1Database, orgId: string, base: string) {
+  const { results } = await db
+    .prepare(
+      `SELECT slug FROM campaign WHERE organization_id = ?1 AND (slug = ?2 OR slug LIKE ?3)
+       UNION SELECT slug FROM campaign_slug WHERE organization_id = ?1 AND (slug = ?2 OR slug LIKE ?3)`,
+    )
+    .bind(orgId, base, `${base}-%`)
+    .all<{ slug: string }>();
+  const used = new Set(results.map((r) => r.slug));
+  let slug = base;
+  for (let n = 2; used.has(slug); n++) slug = `${base.slice(0, 54)}-${n}`;
+  return slug;
+}
+
+/** Two requests racing for one slug: the unique index lets one win; the other gets a 409, not a 500. */
+async function slugRace(db: D1Database, stmts: D1PreparedStatement[]) {
+  try {
+    await db.batch(stmts);
+  } catch (e) {
+    if (String(e).includes("UNIQUE constraint failed: campaign.organization_id, campaign.slug"))
+      fail("CONFLICT", "This slug is already used by another campaign", { field: "slug" });
+    throw e;
+  }
+}
+
+/** SQL for the derived phase, mirroring phaseOf (s = campaign_stats, ?now bound by the caller). */
+const REACHED_SQL = `((c.goal_type = 'amount' AND COALESCE(s.raised_minor,0) >= c.goal_amount_minor) OR (c.goal_type = 'donations' AND COALESCE(s.donation_count,0) >= c.goal_count) OR (c.goal_type = 'donors' AND COALESCE(s.donor_count,0) >= c.goal_count))`;
+function phaseSql(phase: (typeof campaignPhases)[number]) {
+  const scheduled = "(c.start_at IS NOT NULL AND c.start_at > ?)";
+  const ended = "(c.end_at IS NOT NULL AND c.end_at <= ?)";
+  switch (phase) {
+    case "scheduled":
+      return { sql: scheduled, n: 1 };
+    case "ended":
+      return { sql: `(NOT ${scheduled} AND ${ended})`, n: 2 };
+    case "goal_reached":
+      return { sql: `(NOT ${scheduled} AND NOT ${ended} AND ${REACHED_SQL})`, n: 2 };
+    case "live":
+      return { sql: `(NOT ${scheduled} AND NOT ${ended} AND NOT ${REACHED_SQL})`, n: 2 };
+  }
+}
+
+const dayString = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Use YYYY-MM-DD");
+
 const sorts = {
   created: "c.created_at",
   title: "c.title",
@@ -156,13 +240,22 @@ async function transition(
   id: string,
   to: CampaignStatus,
   action: string,
+  /** Statuses the named action starts from (e.g. "resume" only from paused); default: any. */
+  from?: readonly CampaignStatus[],
 ) {
   const c = await loadCampaign(ctx.env.DB, ctx.org.id, id);
   const allowed = campaignTransitions[c.status];
-  if (!allowed.includes(to)) {
+  if (!allowed.includes(to) || (from && !from.includes(c.status))) {
     fail("UNPROCESSABLE_CONTENT", `A ${c.status} campaign cannot become ${to}`, { from: c.status, allowed });
   }
   const now = Date.now();
+  // Publishing a campaign that has already ended would only have the cron complete it again.
+  if (c.status === "draft" && to === "active" && c.end_at !== null && c.end_at <= now && !c.accept_after_end)
+    fail("UNPROCESSABLE_CONTENT", "The end date has passed; move it into the future before publishing", {
+      field: "endAt",
+      from: c.status,
+      allowed: campaignTransitions[c.status],
+    });
   const res = await ctx.env.DB.batch([
     ctx.env.DB.prepare(
       `UPDATE campaign SET status = ?, updated_at = ?, published_at = CASE WHEN ? = 'active' AND published_at IS NULL THEN ? ELSE published_at END,
@@ -191,12 +284,36 @@ export const campaignsRouter = router({
         ...pageSchema,
         sort: z.enum(Object.keys(sorts) as [keyof typeof sorts]).default("created"),
         status: z.array(z.enum(campaignStatuses)).optional(),
+        phase: z.array(z.enum(campaignPhases)).optional(),
         goalReached: z.boolean().optional(),
+        /** Campaigns running at some point between these local days (org time zone), inclusive. */
+        from: dayString.optional(),
+        to: dayString.optional(),
       }),
     )
     .query(async ({ ctx, input }) => {
+      if (input.from && input.to && input.to < input.from)
+        fail("BAD_REQUEST", "The end of the range is before its start", { field: "to" });
       const w = where();
       add(w, "c.organization_id = ?", ctx.org.id);
+      const now = Date.now();
+      if (input.phase?.length) {
+        const parts = input.phase.map(phaseSql);
+        add(
+          w,
+          `(${parts.map((p) => p.sql).join(" OR ")})`,
+          ...parts.flatMap((p) => Array.from({ length: p.n }, () => now)),
+        );
+      }
+      // A campaign runs from its start (or, without one, its creation) until its end (or forever).
+      if (input.from)
+        add(w, "(c.end_at IS NULL OR c.end_at > ?)", startOfLocalDay(input.from, ctx.org.timeZone));
+      if (input.to)
+        add(
+          w,
+          "COALESCE(c.start_at, c.created_at) < ?",
+          startOfLocalDay(addDays(input.to, 1), ctx.org.timeZone),
+        );
       if (input.status?.length)
         add(w, `c.status IN (${input.status.map(() => "?").join(",")})`, ...input.status);
       if (input.q)
@@ -206,10 +323,9 @@ export const campaignsRouter = router({
           likeEscape(input.q),
           likeEscape(input.q),
         );
-      if (input.goalReached !== undefined) {
-        const reached = `(c.goal_type = 'amount' AND COALESCE(s.raised_minor,0) >= c.goal_amount_minor) OR (c.goal_type = 'donations' AND COALESCE(s.donation_count,0) >= c.goal_count) OR (c.goal_type = 'donors' AND COALESCE(s.donor_count,0) >= c.goal_count)`;
-        add(w, input.goalReached ? `(${reached})` : `NOT (${reached})`);
-      }
+      // Only campaigns with a goal can have reached it or not.
+      if (input.goalReached !== undefined)
+        add(w, input.goalReached ? REACHED_SQL : `(c.goal_type != 'none' AND NOT ${REACHED_SQL})`);
       const res = await runList<CampaignRow>(ctx.env.DB, {
         select: SELECT,
         from: FROM,
@@ -231,7 +347,7 @@ export const campaignsRouter = router({
     .input(campaignInput)
     .mutation(async ({ ctx, input }) => {
       const id = generateId();
-      const slug = input.slug ?? slugify(input.title);
+      const slug = input.slug ?? (await freeSlug(ctx.env.DB, ctx.org.id, slugify(input.title)));
       const taken = await ctx.env.DB.batch([
         ctx.env.DB.prepare("SELECT 1 FROM campaign WHERE organization_id = ? AND slug = ?").bind(
           ctx.org.id,
@@ -244,12 +360,13 @@ export const campaignsRouter = router({
       ]);
       if (taken.some((r) => r.results.length))
         fail("CONFLICT", "This slug is already used by another campaign", { field: "slug" });
+      await checkCover(ctx.env.DB, ctx.org.id, input.coverUrl);
       const now = Date.now();
-      await ctx.env.DB.batch([
+      await slugRace(ctx.env.DB, [
         ctx.env.DB.prepare(
           `INSERT INTO campaign (id, organization_id, title, slug, short_description, description, cover_url, currency, goal_type, goal_amount_minor, goal_count,
                start_at, end_at, accept_after_end, complete_on_goal, suggested_amounts, min_amount_minor, max_amount_minor, allow_recurring, visibility, status, created_by, created_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, 'draft', ?, ?, ?)`,
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'draft', ?, ?, ?)`,
         ).bind(
           id,
           ctx.org.id,
@@ -269,6 +386,7 @@ export const campaignsRouter = router({
           JSON.stringify(input.suggestedAmounts),
           input.minAmountMinor,
           input.maxAmountMinor,
+          input.allowRecurring ? 1 : 0,
           input.visibility,
           ctx.user.id,
           now,
@@ -298,6 +416,7 @@ export const campaignsRouter = router({
             field: "currency",
           });
       }
+      if (d.coverUrl !== before.cover_url) await checkCover(ctx.env.DB, ctx.org.id, d.coverUrl);
       const slug = d.slug ?? before.slug;
       const stmts: D1PreparedStatement[] = [];
       if (slug !== before.slug) {
@@ -320,7 +439,7 @@ export const campaignsRouter = router({
       stmts.push(
         ctx.env.DB.prepare(
           `UPDATE campaign SET title = ?, slug = ?, short_description = ?, description = ?, cover_url = ?, currency = ?, goal_type = ?, goal_amount_minor = ?, goal_count = ?,
-               start_at = ?, end_at = ?, accept_after_end = ?, complete_on_goal = ?, suggested_amounts = ?, min_amount_minor = ?, max_amount_minor = ?, visibility = ?, updated_at = ?
+               start_at = ?, end_at = ?, accept_after_end = ?, complete_on_goal = ?, suggested_amounts = ?, min_amount_minor = ?, max_amount_minor = ?, allow_recurring = ?, visibility = ?, updated_at = ?
              WHERE id = ? AND organization_id = ?`,
         ).bind(
           d.title,
@@ -339,6 +458,7 @@ export const campaignsRouter = router({
           JSON.stringify(d.suggestedAmounts),
           d.minAmountMinor,
           d.maxAmountMinor,
+          d.allowRecurring ? 1 : 0,
           d.visibility,
           Date.now(),
           input.id,
@@ -352,7 +472,7 @@ export const campaignsRouter = router({
           after: d,
         }),
       );
-      await ctx.env.DB.batch(stmts);
+      await slugRace(ctx.env.DB, stmts);
       return presentCampaign(await loadCampaign(ctx.env.DB, ctx.org.id, input.id));
     }),
 
@@ -413,15 +533,18 @@ export const campaignsRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      const target: Record<typeof input.action, CampaignStatus> = {
-        publish: "active",
-        pause: "paused",
-        resume: "active",
-        complete: "completed",
-        archive: "archived",
-        unarchive: "draft",
+      // Each action names one edge of the machine: "publish" and "resume" both lead to active, but
+      // only from draft and from paused respectively.
+      const edges: Record<typeof input.action, [CampaignStatus, CampaignStatus[]]> = {
+        publish: ["active", ["draft"]],
+        pause: ["paused", ["active"]],
+        resume: ["active", ["paused"]],
+        complete: ["completed", ["active", "paused"]],
+        archive: ["archived", ["draft", "completed"]],
+        unarchive: ["draft", ["archived"]],
       };
-      return transition(ctx, input.id, target[input.action], input.action);
+      const [to, from] = edges[input.action];
+      return transition(ctx, input.id, to, input.action, from);
     }),
 
   items: router({
@@ -492,14 +615,18 @@ export const campaignsRouter = router({
       }),
     update: orgProcedure({ campaign: ["update"] })
       .input(
-        z.object({
-          id: z.string().min(1),
-          title: z.string().trim().min(1).max(128).optional(),
-          unitAmountMinor: z.number().int().min(100).max(99_999_999).optional(),
-          quantityNeeded: z.number().int().positive().nullable().optional(),
-          active: z.boolean().optional(),
-          archived: z.boolean().optional(),
-        }),
+        z
+          .object({
+            id: z.string().min(1),
+            title: z.string().trim().min(1).max(128).optional(),
+            description: z.string().trim().max(2000).nullable().optional(),
+            unitAmountMinor: z.number().int().min(100).max(99_999_999).optional(),
+            quantityNeeded: z.number().int().positive().nullable().optional(),
+            allowOverfunding: z.boolean().optional(),
+            active: z.boolean().optional(),
+            archived: z.boolean().optional(),
+          })
+          .strict(),
       )
       .mutation(async ({ ctx, input }) => {
         const item = await ctx.env.DB.prepare(
@@ -512,6 +639,7 @@ export const campaignsRouter = router({
           ctx.env.DB.prepare(
             `UPDATE campaign_item SET title = COALESCE(?, title), unit_amount_minor = COALESCE(?, unit_amount_minor),
                  quantity_needed = CASE WHEN ? THEN ? ELSE quantity_needed END, active = COALESCE(?, active),
+                 description = CASE WHEN ? THEN ? ELSE description END, allow_overfunding = COALESCE(?, allow_overfunding),
                  archived_at = CASE WHEN ? IS NULL THEN archived_at WHEN ? THEN ? ELSE NULL END, updated_at = ? WHERE id = ?`,
           ).bind(
             input.title ?? null,
@@ -519,6 +647,9 @@ export const campaignsRouter = router({
             input.quantityNeeded !== undefined ? 1 : 0,
             input.quantityNeeded ?? null,
             input.active === undefined ? null : input.active ? 1 : 0,
+            input.description !== undefined ? 1 : 0,
+            input.description ?? null,
+            input.allowOverfunding === undefined ? null : input.allowOverfunding ? 1 : 0,
             input.archived === undefined ? null : 1,
             input.archived ? 1 : 0,
             Date.now(),
@@ -569,13 +700,21 @@ export const campaignsRouter = router({
       .input(z.object({ campaignId: z.string().min(1), ids: z.array(z.string().min(1)).min(1).max(500) }))
       .mutation(async ({ ctx, input }) => {
         await loadCampaign(ctx.env.DB, ctx.org.id, input.campaignId);
-        await ctx.env.DB.batch(
-          input.ids.map((id, i) =>
+        if (new Set(input.ids).size !== input.ids.length)
+          fail("BAD_REQUEST", "Each item may appear only once", { field: "ids" });
+        await ctx.env.DB.batch([
+          ...input.ids.map((id, i) =>
             ctx.env.DB.prepare(
-              "UPDATE campaign_item SET sort_order = ? WHERE id = ? AND campaign_id = ? AND organization_id = ?",
-            ).bind(i + 1, id, input.campaignId, ctx.org.id),
+              "UPDATE campaign_item SET sort_order = ?, updated_at = ? WHERE id = ? AND campaign_id = ? AND organization_id = ?",
+            ).bind(i + 1, Date.now(), id, input.campaignId, ctx.org.id),
           ),
-        );
+          auditStatement(ctx, {
+            action: "campaign_item.reorder",
+            entityType: "campaign",
+            entityId: input.campaignId,
+            after: { ids: input.ids },
+          }),
+        ]);
         return { ok: true };
       }),
   }),
@@ -630,6 +769,22 @@ export const campaignsRouter = router({
           anonymous: number;
           name: string | null;
         }>();
+      const { results: items } = await ctx.env.DB.prepare(
+        `SELECT i.id, i.title, i.description, i.image_url, i.unit_amount_minor, i.quantity_needed,
+                COALESCE((SELECT SUM(d.item_quantity) FROM donation d WHERE d.campaign_item_id = i.id AND ${COUNTED_SQL("d")}), 0) AS funded
+           FROM campaign_item i WHERE i.campaign_id = ? AND i.active = 1 AND i.archived_at IS NULL
+          ORDER BY i.sort_order, i.created_at`,
+      )
+        .bind(row.id)
+        .all<{
+          id: string;
+          title: string;
+          description: string | null;
+          image_url: string | null;
+          unit_amount_minor: number;
+          quantity_needed: number | null;
+          funded: number;
+        }>();
       const { results: badges } = await ctx.env.DB.prepare(
         "SELECT badge FROM organization_badge WHERE organization_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)",
       )
@@ -659,7 +814,25 @@ export const campaignsRouter = router({
           goalProgress: p.goalProgress,
           closed: row.status === "archived" || row.status === "completed",
           status: row.status,
+          phase: p.phase,
+          startAt: p.startAt,
+          endAt: p.endAt,
+          suggestedAmounts: p.suggestedAmounts,
+          minAmountMinor: p.minAmountMinor,
+          maxAmountMinor: p.maxAmountMinor,
+          allowRecurring: p.allowRecurring,
+          recurringFrequencies: p.recurringFrequencies,
         },
+        items: items.map((i) => ({
+          id: i.id,
+          title: i.title,
+          description: i.description,
+          imageUrl: i.image_url,
+          unitAmountMinor: i.unit_amount_minor,
+          quantityNeeded: i.quantity_needed,
+          quantityFunded: i.funded,
+          fullyFunded: i.quantity_needed !== null && i.funded >= i.quantity_needed,
+        })),
         recent: recent.map((r) => ({
           name: r.anonymous ? "Anonymous" : (r.name ?? "A friend"),
           amountMinor: r.amount,
@@ -671,87 +844,156 @@ export const campaignsRouter = router({
     }),
 });
 
+export type Bucket = "day" | "month" | "year";
+
+/** GiveWP's rule (research/domain.md §4.1): under 6 months by day, under 5 years by month, else by year. */
+export function bucketFor(fromDay: string, toDay: string): Bucket {
+  const span = (Date.parse(toDay) - Date.parse(fromDay)) / 86_400_000 + 1;
+  return span < 183 ? "day" : span < 5 * 365 ? "month" : "year";
+}
+
+const bucketKey = (day: string, b: Bucket) =>
+  b === "day" ? day : b === "month" ? day.slice(0, 7) : day.slice(0, 4);
+
+function nextBucket(key: string, b: Bucket) {
+  if (b === "day") return addDays(key, 1);
+  if (b === "year") return String(Number(key) + 1);
+  const [y, m] = key.split("-").map(Number) as [number, number];
+  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, "0")}`;
+}
+
+interface Agg {
+  n: number;
+  raised: number;
+  donors: number;
+  median: number | null;
+}
+
+/**
+ * Campaign analytics on the counted-donations definition (DESIGN §4), in the campaign's currency.
+ * The period is `days` local days ending today in the organization's time zone (0 = all time); the
+ * previous period is the same length just before it. Series come from the org_daily rollup; the
+ * aggregates (with the median) are computed in SQL so the Worker never receives the period's rows.
+ * Refunds are the refunded amounts of live, non-trashed gifts made in the period (the donation row
+ * keeps no refund date, so a refund is attributed to the day of its gift, as GiveWP's reports do).
+ */
 export async function campaignAnalytics(
   db: D1Database,
   org: { id: string; timeZone: string },
   c: CampaignRow,
   days: number,
+  now = Date.now(),
 ) {
-  const today = localDay(Date.now(), org.timeZone);
+  const tz = org.timeZone;
+  const today = localDay(now, tz);
   const from = days > 0 ? addDays(today, -(days - 1)) : null;
   const prevFrom = days > 0 ? addDays(today, -(2 * days - 1)) : null;
-  const series = await db
-    .prepare(
-      `SELECT day, SUM(raised_minor) AS raised, SUM(donation_count) AS count FROM org_daily
-        WHERE organization_id = ? AND campaign_id = ? AND currency = ? ${from ? "AND day >= ?" : ""} GROUP BY day ORDER BY day`,
-    )
-    .bind(...[org.id, c.id, c.currency, ...(from ? [from] : [])])
-    .all<{ day: string; raised: number; count: number }>();
-  const prev = prevFrom
-    ? await db
-        .prepare(
-          "SELECT COALESCE(SUM(raised_minor),0) AS raised, COALESCE(SUM(donation_count),0) AS count FROM org_daily WHERE organization_id = ? AND campaign_id = ? AND currency = ? AND day >= ? AND day < ?",
-        )
-        .bind(org.id, c.id, c.currency, prevFrom, from)
-        .first<{ raised: number; count: number }>()
-    : null;
-  const sinceMs = from ? startOfLocalDay(from, org.timeZone) : 0;
-  const [amounts, top, recent] = await db.batch([
+  const fromMs = from ? startOfLocalDay(from, tz) : 0;
+  const prevMs = prevFrom ? startOfLocalDay(prevFrom, tz) : 0;
+  const untilMs = startOfLocalDay(addDays(today, 1), tz);
+  const aggSql = `WITH x AS (SELECT d.amount_minor - d.refunded_minor AS a, d.donor_id FROM donation d
+                   WHERE d.campaign_id = ?1 AND d.currency = ?2 AND ${COUNTED_SQL("d")} AND d.donated_at >= ?3 AND d.donated_at < ?4)
+     SELECT (SELECT COUNT(*) FROM x) AS n, (SELECT COALESCE(SUM(a), 0) FROM x) AS raised,
+            (SELECT COUNT(DISTINCT donor_id) FROM x) AS donors,
+            (SELECT AVG(a) FROM (SELECT a FROM x ORDER BY a LIMIT 2 - (SELECT COUNT(*) FROM x) % 2 OFFSET (SELECT (COUNT(*) - 1) / 2 FROM x))) AS median`;
+  const refundSql = `SELECT COUNT(*) AS count, COALESCE(SUM(d.refunded_minor), 0) AS amount FROM donation d
+     WHERE d.campaign_id = ?1 AND d.currency = ?2 AND d.mode = 'live' AND d.trashed_at IS NULL AND d.refunded_minor > 0
+       AND d.donated_at >= ?3 AND d.donated_at < ?4`;
+  const [series, cur, prev, refunds, prevRefunds, top, recent, items] = await db.batch([
     db
       .prepare(
-        `SELECT amount_minor - refunded_minor AS a, donor_id FROM donation d WHERE d.campaign_id = ? AND ${COUNTED_SQL("d")} AND d.donated_at >= ? ORDER BY a`,
+        `SELECT day, raised_minor AS raised, donation_count AS count FROM org_daily
+          WHERE organization_id = ? AND campaign_id = ? AND currency = ? AND day >= ? ORDER BY day`,
       )
-      .bind(c.id, sinceMs),
+      .bind(org.id, c.id, c.currency, from ?? "0000-01-01"),
+    db.prepare(aggSql).bind(c.id, c.currency, fromMs, untilMs),
+    db.prepare(aggSql).bind(c.id, c.currency, prevMs, prevFrom ? fromMs : 0),
+    db.prepare(refundSql).bind(c.id, c.currency, fromMs, untilMs),
+    db.prepare(refundSql).bind(c.id, c.currency, prevMs, prevFrom ? fromMs : 0),
     db
       .prepare(
         `SELECT dn.id, COALESCE(NULLIF(TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')), ''), dn.company, 'Anonymized') AS name, dn.company, SUM(d.amount_minor - d.refunded_minor) AS total, COUNT(*) AS gifts
-           FROM donation d JOIN donor dn ON dn.id = d.donor_id WHERE d.campaign_id = ? AND ${COUNTED_SQL("d")} AND d.donated_at >= ?
-          GROUP BY dn.id ORDER BY total DESC LIMIT 5`,
+           FROM donation d JOIN donor dn ON dn.id = d.donor_id WHERE d.campaign_id = ? AND d.currency = ? AND ${COUNTED_SQL("d")} AND d.donated_at >= ? AND d.donated_at < ?
+          GROUP BY dn.id ORDER BY total DESC, dn.id LIMIT 5`,
       )
-      .bind(c.id, sinceMs),
+      .bind(c.id, c.currency, fromMs, untilMs),
     db
       .prepare(
-        `SELECT d.id, d.number, d.amount_minor AS amount, d.currency, d.status, d.donated_at AS at, d.anonymous,
+        `SELECT d.id, d.number, d.amount_minor AS amount, d.currency, d.status, d.mode, d.donated_at AS at, d.anonymous,
                 COALESCE(NULLIF(TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')), ''), dn.company, 'Anonymized') AS name
            FROM donation d LEFT JOIN donor dn ON dn.id = d.donor_id WHERE d.campaign_id = ? AND d.trashed_at IS NULL ORDER BY d.donated_at DESC LIMIT 10`,
       )
       .bind(c.id),
+    db
+      .prepare(
+        `SELECT i.id, i.title, i.unit_amount_minor AS unitAmountMinor, i.quantity_needed AS needed,
+                COALESCE(SUM(CASE WHEN ${COUNTED_SQL("d")} THEN d.item_quantity END), 0) AS funded
+           FROM campaign_item i LEFT JOIN donation d ON d.campaign_item_id = i.id
+          WHERE i.campaign_id = ? AND i.archived_at IS NULL GROUP BY i.id ORDER BY i.sort_order, i.created_at`,
+      )
+      .bind(c.id),
   ]);
-  const list = (amounts?.results ?? []) as { a: number; donor_id: string | null }[];
-  const raised = list.reduce((s, r) => s + r.a, 0);
-  const median = list.length
-    ? list.length % 2
-      ? (list[(list.length - 1) / 2]?.a ?? 0)
-      : Math.round(((list[list.length / 2 - 1]?.a ?? 0) + (list[list.length / 2]?.a ?? 0)) / 2)
-    : 0;
-  const byDay = new Map(series.results.map((r) => [r.day, r]));
-  const filled: { day: string; raised: number; count: number }[] = [];
-  if (from) {
-    for (let d = from; d <= today; d = addDays(d, 1))
-      filled.push({ day: d, raised: byDay.get(d)?.raised ?? 0, count: byDay.get(d)?.count ?? 0 });
-  } else {
-    filled.push(...series.results);
+  const first = <T>(r: D1Result | undefined) => r?.results[0] as T;
+  const a = first<Agg>(cur);
+  const p = prevFrom ? first<Agg>(prev) : null;
+  const r = first<{ count: number; amount: number }>(refunds);
+  const pr = prevFrom ? first<{ count: number; amount: number }>(prevRefunds) : null;
+  const average = a.n ? Math.round(a.raised / a.n) : 0;
+  const change = (nowValue: number, before: number | undefined) =>
+    before === undefined || before === 0 ? null : (nowValue - before) / before;
+
+  // Zero-filled buckets from the start of the period (all time: the first gift or the creation
+  // day, at least 7 days back) to today, in the organization's time zone.
+  const rows = (series?.results ?? []) as { day: string; raised: number; count: number }[];
+  const start =
+    from ??
+    [rows[0]?.day, localDay(c.created_at, tz), addDays(today, -6)]
+      .filter((d): d is string => !!d)
+      .sort()[0] ??
+    today;
+  const bucket = bucketFor(start, today);
+  const sums = new Map<string, { raised: number; count: number }>();
+  for (const row of rows) {
+    const k = bucketKey(row.day, bucket);
+    const s = sums.get(k) ?? { raised: 0, count: 0 };
+    s.raised += row.raised;
+    s.count += row.count;
+    sums.set(k, s);
   }
-  const change = (now: number, before: number | undefined) =>
-    before === undefined || before === 0 ? null : (now - before) / before;
-  const items = await db
-    .prepare(
-      `SELECT i.id, i.title, i.quantity_needed AS needed, COALESCE(SUM(CASE WHEN ${COUNTED_SQL("d")} THEN d.item_quantity END), 0) AS funded
-         FROM campaign_item i LEFT JOIN donation d ON d.campaign_item_id = i.id WHERE i.campaign_id = ? AND i.archived_at IS NULL GROUP BY i.id ORDER BY i.sort_order`,
-    )
-    .bind(c.id)
-    .all<{ id: string; title: string; needed: number | null; funded: number }>();
+  const filled: { day: string; raised: number; count: number }[] = [];
+  for (let k = bucketKey(start, bucket); k <= bucketKey(today, bucket); k = nextBucket(k, bucket))
+    filled.push({ day: k, raised: sums.get(k)?.raised ?? 0, count: sums.get(k)?.count ?? 0 });
+
+  const itemRows = (items?.results ?? []) as {
+    id: string;
+    title: string;
+    unitAmountMinor: number;
+    needed: number | null;
+    funded: number;
+  }[];
   return {
     currency: c.currency,
-    raisedMinor: raised,
-    donations: list.length,
-    uniqueDonors: new Set(list.map((r) => r.donor_id).filter(Boolean)).size,
-    averageMinor: list.length ? Math.round(raised / list.length) : 0,
-    medianMinor: median,
-    change: prev ? { raised: change(raised, prev.raised), donations: change(list.length, prev.count) } : null,
+    period: { days, from, to: today },
+    raisedMinor: a.raised,
+    donations: a.n,
+    uniqueDonors: a.donors,
+    averageMinor: average,
+    medianMinor: Math.round(a.median ?? 0),
+    refunds: { amountMinor: r.amount, count: r.count },
+    change: p
+      ? {
+          raised: change(a.raised, p.raised),
+          donations: change(a.n, p.n),
+          donors: change(a.donors, p.donors),
+          average: change(average, p.n ? Math.round(p.raised / p.n) : 0),
+          refunds: change(r.amount, pr?.amount),
+        }
+      : null,
     goal: presentCampaign(c).goalProgress,
+    goalType: c.goal_type,
+    bucket,
     series: filled,
-    items: items.results,
+    items: itemRows.map((i) => ({ ...i, fullyFunded: i.needed !== null && i.funded >= i.needed })),
     topDonors: (top?.results ?? []) as {
       id: string;
       name: string;
@@ -766,13 +1008,14 @@ export async function campaignAnalytics(
         amount: number;
         currency: string;
         status: string;
+        mode: string;
         at: number;
         anonymous: number;
         name: string;
       }[]
-    ).map((r) => ({
-      ...r,
-      name: r.anonymous ? "Anonymous" : r.name || "Unknown donor",
+    ).map((row) => ({
+      ...row,
+      name: row.anonymous ? "Anonymous" : row.name || "Unknown donor",
     })),
   };
 }

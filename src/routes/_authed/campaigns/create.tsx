@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createFileRoute, useNavigate } from "@tanstack/react-router";
 import * as React from "react";
 import { toast } from "sonner";
@@ -15,6 +15,7 @@ export const Route = createFileRoute("/_authed/campaigns/create")({
     const qc = useQueryClient();
     const navigate = useNavigate();
     const [errors, setErrors] = React.useState<Record<string, string>>({});
+    const org = useQuery(trpc.organization.current.queryOptions());
     const create = useMutation(
       trpc.campaigns.create.mutationOptions({
         onSuccess: async (c) => {
@@ -33,12 +34,18 @@ export const Route = createFileRoute("/_authed/campaigns/create")({
         <PageHeader title="New campaign" description="It starts as a draft; publish it when it is ready." />
         <Card>
           <CardContent className="pt-6">
-            <CampaignForm
-              submitLabel="Create campaign"
-              pending={create.isPending}
-              errors={errors}
-              onSubmit={(v) => create.mutate(v as never)}
-            />
+            {org.data ? (
+              <CampaignForm
+                submitLabel="Create campaign"
+                timeZone={org.data.timeZone}
+                initial={{ currency: org.data.defaultCurrency }}
+                pending={create.isPending}
+                errors={errors}
+                onSubmit={(v) => create.mutate(v as never)}
+              />
+            ) : (
+              <p className="text-muted-foreground text-sm">Loading…</p>
+            )}
           </CardContent>
         </Card>
       </>

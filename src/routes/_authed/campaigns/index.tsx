@@ -5,6 +5,7 @@ import { Plus } from "lucide-react";
 import { toast } from "sonner";
 import { z } from "zod";
 import { DataTable, listSearch } from "~/components/data-table/data-table";
+import { facetParam } from "~/components/data-table/list-search";
 import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
 import { Button } from "~/components/ui/button";
@@ -13,17 +14,31 @@ import { errorInfo, formatDate, formatMoney, formatPercent, titleCase } from "~/
 import { useTRPC } from "~/lib/trpc";
 import { campaignStatuses } from "../../../../worker/domain/status";
 
+const PHASES = ["scheduled", "live", "goal_reached", "ended"] as const;
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .optional()
+  .catch(undefined);
+
 export const Route = createFileRoute("/_authed/campaigns/")({
   validateSearch: listSearch.extend({
     sort: z
       .enum(["created", "title", "raised", "donors", "donations", "endDate"])
       .catch("created")
       .default("created"),
-    status: z.array(z.enum(campaignStatuses)).optional().catch(undefined),
+    status: facetParam(campaignStatuses),
+    phase: facetParam(PHASES),
+    /** Campaigns running at some point in [from, to] (organization days). */
+    from: day,
+    to: day,
+    goal: z.enum(["reached", "open"]).optional().catch(undefined),
   }),
   head: () => ({ meta: [{ title: "Campaigns · Almoner" }] }),
   component: CampaignsPage,
 });
+
+const control = "h-9 rounded-md border border-input bg-transparent px-2 text-sm";
 
 type Row = {
   id: string;
@@ -44,10 +59,21 @@ function CampaignsPage() {
   const navigate = useNavigate({ from: Route.fullPath });
   const trpc = useTRPC();
   const qc = useQueryClient();
+  const { goal, ...filters } = s;
+  // A hand-edited URL with the range backwards is shown as given but queried in order.
+  const [from, to] = s.from && s.to && s.to < s.from ? [s.to, s.from] : [s.from, s.to];
   const q = useQuery({
-    ...trpc.campaigns.list.queryOptions({ ...s, q: s.q || undefined }),
+    ...trpc.campaigns.list.queryOptions({
+      ...filters,
+      from,
+      to,
+      q: s.q || undefined,
+      goalReached: goal === undefined ? undefined : goal === "reached",
+    }),
     placeholderData: keepPreviousData,
   });
+  const filter = (patch: Partial<typeof s>) => navigate({ search: (p) => ({ ...p, ...patch, page: 1 }) });
+  const filtered = !!(s.status || s.phase || s.from || s.to || s.goal);
   const setStatus = useMutation(trpc.campaigns.setStatus.mutationOptions());
   const columns: ColumnDef<Row, unknown>[] = [
     {
@@ -68,7 +94,7 @@ function CampaignsPage() {
       cell: ({ row }) => (
         <span className="flex items-center gap-1.5">
           <StatusBadge status={row.original.status} />
-          {row.original.status === "active" ? (
+          {row.original.status === "active" || row.original.status === "paused" ? (
             <span className="text-muted-foreground text-xs">{titleCase(row.original.phase)}</span>
           ) : null}
         </span>
@@ -100,7 +126,12 @@ function CampaignsPage() {
       meta: { sortKey: "donors", align: "right" },
       cell: ({ row }) => row.original.donorCount,
     },
-    { header: "Ends", meta: { sortKey: "endDate" }, cell: ({ row }) => formatDate(row.original.endAt) },
+    {
+      header: "Ends",
+      meta: { sortKey: "endDate" },
+      // The stored end is exclusive (midnight after the last day); show the last day.
+      cell: ({ row }) => formatDate(row.original.endAt ? row.original.endAt - 1 : null),
+    },
   ];
   return (
     <>
@@ -124,29 +155,81 @@ function CampaignsPage() {
         error={q.error ? errorInfo(q.error).message : null}
         onStateChange={(next) => navigate({ search: (p) => ({ ...p, ...next }) as typeof p })}
         searchPlaceholder="Search campaigns"
-        emptyMessage="No campaigns yet. Create your first one."
+        emptyMessage={
+          filtered || s.q ? "No campaigns match these filters." : "No campaigns yet. Create your first one."
+        }
+        facets={[
+          {
+            id: "status",
+            title: "Status",
+            options: campaignStatuses.map((v) => ({ value: v, label: titleCase(v) })),
+            value: s.status,
+            onChange: (v) => filter({ status: v as typeof s.status }),
+          },
+          {
+            id: "phase",
+            title: "Phase",
+            options: PHASES.map((v) => ({ value: v, label: titleCase(v) })),
+            value: s.phase,
+            onChange: (v) => filter({ phase: v as typeof s.phase }),
+          },
+        ]}
         toolbar={
-          <select
-            aria-label="Status"
-            className="h-9 rounded-md border border-input bg-transparent px-2 text-sm"
-            value={s.status?.[0] ?? ""}
-            onChange={(e) =>
-              navigate({
-                search: (p) => ({
-                  ...p,
-                  page: 1,
-                  status: e.target.value ? [e.target.value as (typeof campaignStatuses)[number]] : undefined,
-                }),
-              })
-            }
-          >
-            <option value="">All statuses</option>
-            {campaignStatuses.map((st) => (
-              <option key={st} value={st}>
-                {titleCase(st)}
-              </option>
-            ))}
-          </select>
+          <>
+            <select
+              aria-label="Goal"
+              className={control}
+              value={s.goal ?? ""}
+              onChange={(e) => filter({ goal: (e.target.value || undefined) as typeof s.goal })}
+            >
+              <option value="">Any goal state</option>
+              <option value="reached">Goal reached</option>
+              <option value="open">Goal not reached</option>
+            </select>
+            <span className="flex items-center gap-1">
+              <input
+                aria-label="Running from"
+                title="Running from"
+                type="date"
+                className={control}
+                value={s.from ?? ""}
+                onChange={(e) => filter({ from: e.target.value || undefined })}
+              />
+              <span aria-hidden className="text-muted-foreground text-sm">
+                –
+              </span>
+              <input
+                aria-label="Running until"
+                title="Running until"
+                type="date"
+                className={control}
+                value={s.to ?? ""}
+                onChange={(e) => filter({ to: e.target.value || undefined })}
+              />
+            </span>
+            {filtered ? (
+              <Button
+                variant="ghost"
+                size="sm"
+                className="h-9"
+                onClick={() =>
+                  navigate({
+                    search: (p) => ({
+                      ...p,
+                      page: 1,
+                      status: undefined,
+                      phase: undefined,
+                      from: undefined,
+                      to: undefined,
+                      goal: undefined,
+                    }),
+                  })
+                }
+              >
+                Reset
+              </Button>
+            ) : null}
+          </>
         }
         bulkActions={(rows, clear) => (
           <Button

@@ -1,5 +1,5 @@
 import { useSuspenseQuery } from "@tanstack/react-query";
-import { createFileRoute } from "@tanstack/react-router";
+import { createFileRoute, redirect } from "@tanstack/react-router";
 import { BadgeCheck } from "lucide-react";
 import { Brand } from "~/components/layout/brand";
 import { Badge } from "~/components/ui/badge";
@@ -11,12 +11,22 @@ import { useTRPC } from "~/lib/trpc";
 
 /** The public campaign page: no sign-in, no personal data beyond display names. */
 export const Route = createFileRoute("/p/$orgSlug/$slug")({
-  loader: ({ context, params }) =>
-    or404(
+  loader: async ({ context, params }) => {
+    const data = await or404(
       context.queryClient.ensureQueryData(
         context.trpc.campaigns.public.queryOptions({ organizationSlug: params.orgSlug, slug: params.slug }),
       ),
-    ),
+    );
+    // An old slug answers with the campaign under its current one: move the address there for good.
+    if (data.campaign.slug !== params.slug)
+      throw redirect({
+        to: "/p/$orgSlug/$slug",
+        params: { orgSlug: params.orgSlug, slug: data.campaign.slug },
+        statusCode: 301,
+        replace: true,
+      });
+    return data;
+  },
   head: ({ loaderData }) => ({
     meta: [
       {
@@ -27,6 +37,11 @@ export const Route = createFileRoute("/p/$orgSlug/$slug")({
   component: PublicCampaign,
 });
 
+function daysLeft(endAt: number) {
+  const days = Math.ceil((endAt - Date.now()) / 86_400_000);
+  return days <= 1 ? "last day" : `${days} days left`;
+}
+
 function PublicCampaign() {
   const { orgSlug, slug } = Route.useParams();
   const trpc = useTRPC();
@@ -36,14 +51,23 @@ function PublicCampaign() {
   return (
     <main className="mx-auto flex min-h-dvh max-w-3xl flex-col gap-6 px-4 py-8">
       <header className="flex flex-wrap items-center justify-between gap-2">
-        <div>
-          <p className="font-semibold">{data.organization.name}</p>
-          <div className="mt-1 flex flex-wrap gap-1">
-            {data.organization.badges.map((b) => (
-              <Badge key={b} variant="secondary">
-                <BadgeCheck className="size-3.5" /> {titleCase(b)}
-              </Badge>
-            ))}
+        <div className="flex items-center gap-3">
+          {data.organization.logoUrl ? (
+            <img
+              src={data.organization.logoUrl}
+              alt={`${data.organization.name} logo`}
+              className="size-12 shrink-0 rounded-md border object-contain"
+            />
+          ) : null}
+          <div>
+            <p className="font-semibold">{data.organization.name}</p>
+            <div className="mt-1 flex flex-wrap gap-1">
+              {data.organization.badges.map((b) => (
+                <Badge key={b} variant="secondary">
+                  <BadgeCheck className="size-3.5" /> {titleCase(b)}
+                </Badge>
+              ))}
+            </div>
           </div>
         </div>
         <Brand />
@@ -52,6 +76,18 @@ function PublicCampaign() {
         <p className="rounded-md bg-muted p-3 text-center font-medium" role="status">
           This campaign is closed. Thank you to everyone who gave.
         </p>
+      ) : c.status === "paused" ? (
+        <p className="rounded-md bg-muted p-3 text-center font-medium" role="status">
+          This campaign is paused and not accepting donations right now.
+        </p>
+      ) : null}
+      {c.coverUrl ? (
+        <img
+          src={c.coverUrl}
+          alt=""
+          className="aspect-video w-full rounded-lg border object-cover"
+          fetchPriority="high"
+        />
       ) : null}
       <h1 className="font-bold text-3xl">{c.title}</h1>
       {c.shortDescription ? <p className="text-lg text-muted-foreground">{c.shortDescription}</p> : null}
@@ -68,11 +104,63 @@ function PublicCampaign() {
             </>
           ) : null}
           <p className="text-muted-foreground text-sm">
-            {c.donationCount} donations from {c.donorCount} donors
+            {c.donationCount} {c.donationCount === 1 ? "donation" : "donations"} from {c.donorCount}{" "}
+            {c.donorCount === 1 ? "donor" : "donors"}
+            {!c.closed && c.phase === "scheduled" && c.startAt ? ` · opens ${formatDate(c.startAt)}` : ""}
+            {!c.closed && c.phase !== "ended" && c.endAt ? ` · ${daysLeft(c.endAt)}` : ""}
           </p>
+          {!c.closed && (c.suggestedAmounts.length || c.allowRecurring) ? (
+            <div className="flex flex-wrap items-center gap-2 pt-1">
+              {c.suggestedAmounts.map((a) => (
+                <span key={a} className="rounded-full border px-3 py-1 text-sm tabular-nums">
+                  {money(a)}
+                </span>
+              ))}
+              {c.allowRecurring ? (
+                <span className="text-muted-foreground text-sm">
+                  Monthly, quarterly or annual gifts welcome.
+                </span>
+              ) : null}
+            </div>
+          ) : null}
         </CardContent>
       </Card>
       {c.description ? <p className="whitespace-pre-wrap leading-relaxed">{c.description}</p> : null}
+      {data.items.length ? (
+        <section aria-labelledby="items">
+          <h2 id="items" className="mb-2 font-semibold text-lg">
+            What your gift funds
+          </h2>
+          <ul className="grid gap-3 sm:grid-cols-2">
+            {data.items.map((i) => (
+              <li key={i.id} className="flex flex-col gap-2 rounded-md border p-4">
+                <span className="flex items-start justify-between gap-2">
+                  <span className="font-medium">{i.title}</span>
+                  <span className="shrink-0 tabular-nums">{money(i.unitAmountMinor)}</span>
+                </span>
+                {i.description ? (
+                  <span className="text-muted-foreground text-sm">{i.description}</span>
+                ) : null}
+                {i.quantityNeeded ? (
+                  <>
+                    <Progress
+                      className="h-2"
+                      value={Math.min(100, (i.quantityFunded / i.quantityNeeded) * 100)}
+                      aria-label={`${i.title} progress`}
+                    />
+                    <span className="text-muted-foreground text-xs">
+                      {i.fullyFunded ? "Fully funded · " : ""}
+                      {i.quantityFunded} of {i.quantityNeeded} funded
+                    </span>
+                  </>
+                ) : (
+                  <span className="text-muted-foreground text-xs">{i.quantityFunded} funded so far</span>
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <section aria-labelledby="recent">
         <h2 id="recent" className="mb-2 font-semibold text-lg">
           Recent gifts

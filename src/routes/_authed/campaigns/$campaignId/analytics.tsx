@@ -6,8 +6,8 @@ import { StatusBadge } from "~/components/status-badge";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Progress } from "~/components/ui/progress";
 import { Tabs, TabsList, TabsTrigger } from "~/components/ui/tabs";
+import { CampaignRevenueChart } from "~/features/campaigns/campaign-revenue-chart";
 import { CampaignTabs } from "~/features/campaigns/campaign-tabs";
-import { RevenueChart } from "~/features/charts/revenue-chart";
 import { Kpi } from "~/features/dashboard/kpi";
 import { formatDate, formatMoney, formatPercent } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
@@ -21,7 +21,12 @@ const PERIODS = [
 ];
 
 export const Route = createFileRoute("/_authed/campaigns/$campaignId/analytics")({
-  validateSearch: z.object({ days: z.number().int().catch(30).default(30) }),
+  validateSearch: z.object({
+    days: z
+      .union([z.literal(1), z.literal(7), z.literal(30), z.literal(90), z.literal(0)])
+      .catch(30)
+      .default(30),
+  }),
   head: () => ({ meta: [{ title: "Campaign analytics · Almoner" }] }),
   component: AnalyticsPage,
 });
@@ -41,8 +46,12 @@ function AnalyticsPage() {
         title={campaign.data?.title ?? "Campaign"}
         description="Counted gifts only: completed or partly refunded, live, not in the trash."
         actions={
-          <Tabs value={String(days)} onValueChange={(v) => navigate({ search: { days: Number(v) } })}>
-            <TabsList>
+          <Tabs
+            value={String(days)}
+            onValueChange={(v) => navigate({ search: { days: Number(v) as 0 | 1 | 7 | 30 | 90 } })}
+            className="max-w-full overflow-x-auto"
+          >
+            <TabsList aria-label="Period">
               {PERIODS.map((p) => (
                 <TabsTrigger key={p.days} value={String(p.days)}>
                   {p.label}
@@ -53,7 +62,7 @@ function AnalyticsPage() {
         }
       />
       <CampaignTabs campaignId={campaignId} />
-      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-5">
         <Kpi
           label="Raised"
           value={a ? money(a.raisedMinor) : "…"}
@@ -64,10 +73,31 @@ function AnalyticsPage() {
           value={a?.donations ?? "…"}
           change={a?.change ? a.change.donations : undefined}
         />
-        <Kpi label="Unique donors" value={a?.uniqueDonors ?? "…"} />
+        <Kpi
+          label="Unique donors"
+          value={a?.uniqueDonors ?? "…"}
+          change={a?.change ? a.change.donors : undefined}
+        />
         <Kpi
           label="Average / median"
           value={a ? `${money(a.averageMinor)} / ${money(a.medianMinor)}` : "…"}
+          change={a?.change ? a.change.average : undefined}
+        />
+        <Kpi
+          label="Refunds"
+          value={
+            a ? (
+              <span className="flex flex-col">
+                {money(a.refunds.amountMinor)}
+                <span className="font-normal text-muted-foreground text-sm">
+                  {a.refunds.count} {a.refunds.count === 1 ? "gift" : "gifts"} refunded
+                </span>
+              </span>
+            ) : (
+              "…"
+            )
+          }
+          change={a?.change ? a.change.refunds : undefined}
         />
       </div>
       <div className="grid gap-4 lg:grid-cols-3">
@@ -75,7 +105,9 @@ function AnalyticsPage() {
           <CardHeader>
             <CardTitle>Revenue</CardTitle>
           </CardHeader>
-          <CardContent>{a ? <RevenueChart series={a.series} currency={a.currency} /> : null}</CardContent>
+          <CardContent>
+            {a ? <CampaignRevenueChart series={a.series} currency={a.currency} bucket={a.bucket} /> : null}
+          </CardContent>
         </Card>
         <Card>
           <CardHeader>
@@ -85,8 +117,13 @@ function AnalyticsPage() {
             {a?.goal !== null && a?.goal !== undefined ? (
               <div>
                 <div className="flex justify-between">
-                  <span>Goal</span>
-                  <span>{formatPercent(a.goal)}</span>
+                  <span>
+                    Goal:{" "}
+                    {campaign.data?.goalType === "amount"
+                      ? money(campaign.data.goalAmountMinor ?? 0)
+                      : `${campaign.data?.goalCount ?? ""} ${campaign.data?.goalType ?? ""}`}
+                  </span>
+                  <span className="tabular-nums">{formatPercent(a.goal)}</span>
                 </div>
                 <Progress value={Math.min(100, a.goal * 100)} aria-label="Goal progress" />
               </div>
@@ -147,7 +184,7 @@ function AnalyticsPage() {
                 key={r.id}
                 to="/donations/$donationId"
                 params={{ donationId: r.id }}
-                className="flex items-center justify-between gap-2 hover:underline"
+                className="flex flex-wrap items-center justify-between gap-x-2 gap-y-1 hover:underline"
               >
                 <span>
                   #{r.number} {r.name}

@@ -68,6 +68,8 @@ function CampaignPage() {
   const c = q.data;
   if (!c) return null;
   const money = (v: number) => formatMoney(v, c.currency);
+  // Campaign days are the organization's days (the end is exclusive: its last day is the one before).
+  const dayOpts: Intl.DateTimeFormatOptions = { dateStyle: "medium", timeZone: org.data?.timeZone };
   return (
     <>
       <PageHeader
@@ -150,7 +152,8 @@ function CampaignPage() {
           <CardContent className="p-4">
             <p className="text-muted-foreground text-sm">Runs</p>
             <p className="font-medium">
-              {formatDate(c.startAt)} – {c.endAt ? formatDate(c.endAt) : "open"}
+              {c.startAt ? formatDate(c.startAt, dayOpts) : "Now"} –{" "}
+              {c.endAt ? formatDate(c.endAt - 1, dayOpts) : "open"}
             </p>
           </CardContent>
         </Card>
@@ -186,9 +189,10 @@ function CampaignPage() {
           ) : null}
         </CardHeader>
         <CardContent>
-          {editing ? (
+          {editing && org.data ? (
             <CampaignForm
               initial={c as never}
+              timeZone={org.data.timeZone}
               submitLabel="Save changes"
               pending={update.isPending}
               errors={errors}
@@ -196,11 +200,49 @@ function CampaignPage() {
               onSubmit={(v) => update.mutate({ id: c.id, data: v as never })}
             />
           ) : (
-            <p className="whitespace-pre-wrap text-sm">{c.description || "No story yet."}</p>
+            <div className="flex flex-col gap-4 text-sm">
+              {c.coverUrl ? (
+                <img
+                  src={c.coverUrl}
+                  alt={`${c.title} cover`}
+                  className="aspect-video w-full max-w-xl rounded-md border object-cover"
+                />
+              ) : null}
+              <p className="whitespace-pre-wrap">{c.description || "No story yet."}</p>
+              <dl className="grid gap-x-6 gap-y-2 sm:grid-cols-2 lg:grid-cols-3">
+                <Detail label="Currency">{c.currency}</Detail>
+                <Detail label="Visibility">{titleCase(c.visibility)}</Detail>
+                <Detail label="Gift range">
+                  {money(c.minAmountMinor)} – {money(c.maxAmountMinor)}
+                </Detail>
+                <Detail label="Suggested amounts">
+                  {c.suggestedAmounts.length ? c.suggestedAmounts.map(money).join(", ") : "None"}
+                </Detail>
+                <Detail label="Recurring gifts">
+                  {c.allowRecurring ? c.recurringFrequencies.map(titleCase).join(", ") : "Not offered"}
+                </Detail>
+                <Detail label="After the end date">
+                  {c.acceptAfterEnd ? "Keeps accepting gifts" : "Completes"}
+                </Detail>
+                <Detail label="When the goal is reached">
+                  {c.completeOnGoal ? "Completes" : "Keeps accepting gifts"}
+                </Detail>
+                <Detail label="Web address">/{c.slug}</Detail>
+              </dl>
+            </div>
           )}
         </CardContent>
       </Card>
       <HistoryPanel entityType="campaign" entityId={c.id} />
     </>
+  );
+}
+
+function Detail({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="flex flex-col">
+      <dt className="text-muted-foreground">{label}</dt>
+      <dd className="font-medium">{children}</dd>
+    </div>
   );
 }

@@ -11,14 +11,24 @@ import { Dialog, DialogContent, DialogFooter, DialogHeader, DialogTitle } from "
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
 import { Progress } from "~/components/ui/progress";
+import { Textarea } from "~/components/ui/textarea";
 import { CampaignTabs } from "~/features/campaigns/campaign-tabs";
-import { errorInfo, formatMoney, toMinor } from "~/lib/format";
+import { errorInfo, formatMoney, toMajorString, toMinor } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 
 export const Route = createFileRoute("/_authed/campaigns/$campaignId/items")({
   head: () => ({ meta: [{ title: "Campaign items · Almoner" }] }),
   component: ItemsPage,
 });
+
+type Item = {
+  id: string;
+  title: string;
+  description: string | null;
+  unitAmountMinor: number;
+  quantityNeeded: number | null;
+  allowOverfunding: boolean;
+};
 
 function ItemsPage() {
   const { campaignId } = Route.useParams();
@@ -27,6 +37,8 @@ function ItemsPage() {
   const campaign = useQuery(trpc.campaigns.byId.queryOptions({ id: campaignId }));
   const items = useQuery(trpc.campaigns.items.list.queryOptions({ campaignId }));
   const [open, setOpen] = React.useState(false);
+  /** The item being edited, or null when the dialog adds a new one. */
+  const [editing, setEditing] = React.useState<Item | null>(null);
   const [fields, setFields] = React.useState<Record<string, string>>({});
   const refresh = () =>
     qc.invalidateQueries({ queryKey: trpc.campaigns.items.list.queryKey({ campaignId }) });
@@ -44,6 +56,16 @@ function ItemsPage() {
     trpc.campaigns.items.update.mutationOptions({
       onSuccess: refresh,
       onError: (e) => toast.error(errorInfo(e).message),
+    }),
+  );
+  const edit = useMutation(
+    trpc.campaigns.items.update.mutationOptions({
+      onSuccess: async () => {
+        setOpen(false);
+        toast.success("Item saved");
+        await refresh();
+      },
+      onError: (e) => setFields({ ...errorInfo(e).fields, _: errorInfo(e).message }),
     }),
   );
   const reorder = useMutation(trpc.campaigns.items.reorder.mutationOptions({ onSuccess: refresh }));
@@ -74,6 +96,7 @@ function ItemsPage() {
           <Button
             onClick={() => {
               setFields({});
+              setEditing(null);
               setOpen(true);
             }}
           >
@@ -116,6 +139,9 @@ function ItemsPage() {
                   {!item.active ? <Badge variant="secondary">Inactive</Badge> : null}
                   {item.archived ? <Badge variant="secondary">Archived</Badge> : null}
                 </p>
+                {item.description ? (
+                  <p className="text-muted-foreground text-sm">{item.description}</p>
+                ) : null}
                 <p className="text-muted-foreground text-sm">
                   {formatMoney(item.unitAmountMinor, currency)} each · {item.quantityFunded}
                   {item.quantityNeeded ? ` of ${item.quantityNeeded}` : ""} funded
@@ -128,7 +154,19 @@ function ItemsPage() {
                   />
                 ) : null}
               </div>
-              <div className="flex gap-2">
+              <div className="flex flex-wrap gap-2">
+                <Button
+                  size="sm"
+                  variant="outline"
+                  aria-label={`Edit ${item.title}`}
+                  onClick={() => {
+                    setFields({});
+                    setEditing(item);
+                    setOpen(true);
+                  }}
+                >
+                  Edit
+                </Button>
                 <Button
                   size="sm"
                   variant="outline"
@@ -162,7 +200,7 @@ function ItemsPage() {
       <Dialog open={open} onOpenChange={setOpen}>
         <DialogContent>
           <DialogHeader>
-            <DialogTitle>Add an item</DialogTitle>
+            <DialogTitle>{editing ? `Edit “${editing.title}”` : "Add an item"}</DialogTitle>
           </DialogHeader>
           <form
             id="item-form"
@@ -179,39 +217,68 @@ function ItemsPage() {
                 return;
               }
               const need = Number(f.get("need"));
-              create.mutate({
-                campaignId,
-                title: String(f.get("title") ?? ""),
+              const title = String(f.get("title") ?? "").trim();
+              if (!title) {
+                setFields({ title: "Enter a title" });
+                return;
+              }
+              const values = {
+                title,
+                description: String(f.get("description") ?? "").trim() || null,
                 unitAmountMinor: unit,
                 quantityNeeded: need > 0 ? need : null,
                 allowOverfunding: f.get("over") === "on",
-              });
+              };
+              if (editing) edit.mutate({ id: editing.id, ...values });
+              else create.mutate({ campaignId, ...values });
             }}
           >
             <Field label="Title" required error={fields.title}>
-              <Input name="title" />
+              <Input name="title" maxLength={128} defaultValue={editing?.title ?? ""} />
+            </Field>
+            <Field label="Description" error={fields.description}>
+              <Textarea
+                name="description"
+                rows={2}
+                maxLength={2000}
+                defaultValue={editing?.description ?? ""}
+              />
             </Field>
             <Field label={`Unit amount (${currency})`} required error={fields.unitAmountMinor}>
-              <Input name="unit" inputMode="decimal" />
+              <Input
+                name="unit"
+                inputMode="decimal"
+                defaultValue={editing ? toMajorString(editing.unitAmountMinor, currency) : ""}
+              />
             </Field>
             <Field
               label="Quantity needed"
               description="Leave empty for no limit."
               error={fields.quantityNeeded}
             >
-              <Input name="need" type="number" min={1} />
+              <Input name="need" type="number" min={1} defaultValue={editing?.quantityNeeded ?? ""} />
             </Field>
             <label className="flex items-center gap-2 text-sm">
-              <input type="checkbox" name="over" defaultChecked className="size-4" /> Accept gifts beyond the
-              quantity needed
+              <input
+                type="checkbox"
+                name="over"
+                defaultChecked={editing?.allowOverfunding ?? true}
+                className="size-4"
+              />{" "}
+              Accept gifts beyond the quantity needed
             </label>
+            {fields._ ? (
+              <p role="alert" className="text-destructive text-sm">
+                {fields._}
+              </p>
+            ) : null}
           </form>
           <DialogFooter>
             <Button variant="outline" onClick={() => setOpen(false)}>
               Cancel
             </Button>
-            <Button type="submit" form="item-form" disabled={create.isPending}>
-              Add item
+            <Button type="submit" form="item-form" disabled={create.isPending || edit.isPending}>
+              {editing ? "Save item" : "Add item"}
             </Button>
           </DialogFooter>
         </DialogContent>
