@@ -324,7 +324,7 @@ function MoreFilters({
         >
           <label className="flex flex-col gap-1">
             Type
-            <select name="type" className={sel} defaultValue={s.type ?? ""}>
+            <select name="type" aria-label="Type" className={sel} defaultValue={s.type ?? ""}>
               <option value="">Any</option>
               <option value="individual">Individual</option>
               <option value="organization">Organization</option>
@@ -332,7 +332,7 @@ function MoreFilters({
           </label>
           <label className="flex flex-col gap-1">
             Giving
-            <select name="donorType" className={sel} defaultValue={s.donorType ?? ""}>
+            <select name="donorType" aria-label="Giving" className={sel} defaultValue={s.donorType ?? ""}>
               <option value="">Any</option>
               {donorTypes.map((t) => (
                 <option key={t} value={t}>
@@ -343,16 +343,29 @@ function MoreFilters({
           </label>
           <label className="flex flex-col gap-1">
             Last gift from
-            <input type="date" name="lastGiftFrom" className={sel} defaultValue={s.lastGiftFrom ?? ""} />
+            <input
+              type="date"
+              name="lastGiftFrom"
+              aria-label="Last gift from"
+              className={sel}
+              defaultValue={s.lastGiftFrom ?? ""}
+            />
           </label>
           <label className="flex flex-col gap-1">
             Last gift to
-            <input type="date" name="lastGiftTo" className={sel} defaultValue={s.lastGiftTo ?? ""} />
+            <input
+              type="date"
+              name="lastGiftTo"
+              aria-label="Last gift to"
+              className={sel}
+              defaultValue={s.lastGiftTo ?? ""}
+            />
           </label>
           <label className="flex flex-col gap-1">
             Lifetime from ({currency})
             <input
               name="minLifetime"
+              aria-label={`Lifetime from (${currency})`}
               inputMode="decimal"
               className={sel}
               defaultValue={major(s.minLifetimeMinor)}
@@ -362,6 +375,7 @@ function MoreFilters({
             Lifetime up to ({currency})
             <input
               name="maxLifetime"
+              aria-label={`Lifetime up to (${currency})`}
               inputMode="decimal"
               className={sel}
               defaultValue={major(s.maxLifetimeMinor)}
@@ -376,7 +390,12 @@ function MoreFilters({
           ).map(([k, label]) => (
             <label key={k} className="flex flex-col gap-1">
               {label}
-              <select name={k} className={sel} defaultValue={s[k] === undefined ? "" : s[k] ? "yes" : "no"}>
+              <select
+                name={k}
+                aria-label={label}
+                className={sel}
+                defaultValue={s[k] === undefined ? "" : s[k] ? "yes" : "no"}
+              >
                 <option value="">Any</option>
                 <option value="yes">Given</option>
                 <option value="no">Not given</option>
