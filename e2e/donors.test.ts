@@ -106,3 +106,72 @@ test("donors: create, duplicate warning, bulk tag, a note, merge two donors, fil
     }
   }
 });
+
+test("donors: manual tier lock, delete refused for a giver leads to anonymize by typing the e-mail, tier distribution", async () => {
+  for (const viewport of [
+    { width: 1280, height: 900 },
+    { width: 360, height: 780 },
+  ]) {
+    const s = await openBrowser({ viewport });
+    const w = viewport.width;
+    const email = `gone-${w}${Date.now().toString(36)}@example.org`;
+    try {
+      await signIn(s.page, "admin@almoner.test");
+      await s.page.waitForURL((u) => u.pathname === "/dashboard");
+      await go(s.page, "/donors/create");
+      await s.page.getByLabel("First name").fill("Gale");
+      await s.page.getByLabel("Last name").fill("Gone");
+      await s.page.getByLabel("E-mail", { exact: true }).fill(email);
+      await s.page.getByRole("button", { name: "Create donor" }).click();
+      await s.page.waitForURL(
+        (u) => /^\/donors\/[A-Za-z0-9]+$/.test(u.pathname) && u.pathname !== "/donors/create",
+      );
+      const donorPath = new URL(s.page.url()).pathname;
+
+      // Lock the tier by hand, then hand it back to the ladder.
+      await s.page.getByLabel("Tier to lock").selectOption({ label: "Major" });
+      await s.page.getByRole("button", { name: "Lock tier" }).click();
+      await s.page.getByText("Locked by hand").waitFor();
+      await s.page.getByText("Previous tier: General").waitFor();
+      await s.shot(`donor-tier-locked-${w}`);
+      await s.page.getByRole("button", { name: "Unlock tier" }).click();
+      await s.page.getByText("Assigned by giving").waitFor();
+
+      // A completed gift makes delete impossible; the refusal offers anonymize.
+      await s.page.getByRole("button", { name: "Record a donation" }).click();
+      await s.page.getByLabel("Amount").fill("50");
+      await s.page.getByRole("dialog").getByRole("button", { name: "Record donation" }).click();
+      await s.page.waitForURL(/\/donations\/[A-Za-z0-9]+$/);
+      await go(s.page, donorPath);
+      await s.page.getByRole("button", { name: "Delete" }).click();
+      await s.page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
+      await s.page.getByRole("alert").filter({ hasText: "Anonymize the donor instead" }).waitFor();
+      await s.shot(`donor-delete-refused-${w}`);
+      await s.page.getByRole("button", { name: "Anonymize instead" }).click();
+      const anonymize = s.page.getByRole("dialog").getByRole("button", { name: "Anonymize" });
+      await s.page.getByLabel("Confirmation").fill("gale gone");
+      assert.equal(await anonymize.isDisabled(), true);
+      await s.page.getByLabel("Confirmation").fill(email.toUpperCase());
+      await anonymize.click();
+      await s.page.getByRole("heading", { name: "Anonymized" }).waitFor();
+      await s.page.getByText("This donor was anonymized").waitFor();
+      assert.equal(await s.page.getByText(email).count(), 0);
+      await s.page.getByText("$50.00").first().waitFor();
+      await s.shot(`donor-anonymized-${w}`);
+
+      await go(s.page, "/donor-tiers");
+      await s.page.getByRole("img", { name: "Donors per tier" }).waitFor();
+      await s.shot(`donor-tiers-${w}`);
+      // The refused delete is the one expected 4xx (its console line and its response).
+      const unexpected = s.errors.filter((e) => !/donors\.delete|status of 422/.test(e));
+      assert.deepEqual(unexpected, []);
+      assert.equal(s.errors.filter((e) => /422 POST .*donors\.delete/.test(e)).length, 1);
+    } catch (e) {
+      console.log("FAILED AT", s.page.url(), s.errors);
+      await s.shot(`donors-failure-${w}`);
+      throw e;
+    } finally {
+      await s.close();
+    }
+  }
+});

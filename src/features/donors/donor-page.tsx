@@ -151,7 +151,13 @@ export function DonorPage({ donorId }: { donorId: string }) {
       <HistoryPanel entityType="donor" entityId={d.id} />
 
       <MergeDialog d={d} open={dialog === "merge"} onClose={() => setDialog(null)} currency={currency} />
-      <AnonymizeDialog d={d} open={dialog === "anonymize"} onClose={() => setDialog(null)} onDone={refresh} />
+      <AnonymizeDialog
+        d={d}
+        open={dialog === "anonymize"}
+        onClose={() => setDialog(null)}
+        // Everything: the history panel held the personal values the server just scrubbed.
+        onDone={() => qc.invalidateQueries()}
+      />
       <DeleteDialog
         d={d}
         open={dialog === "delete"}
@@ -489,9 +495,12 @@ function MergeDialog({
             onClick={async () => {
               try {
                 const r = await merge.mutateAsync({ sourceId: d.id, targetId: target, dryRun: false });
+                // The preview is spent: asked again, the merged id would resolve to the survivor.
+                qc.removeQueries({ queryKey: ["donors", "merge-preview"] });
+                setTarget("");
                 onClose();
                 toast.success("Donors merged");
-                await qc.invalidateQueries({ queryKey: trpc.donors.pathKey() });
+                await qc.invalidateQueries();
                 await navigate({ to: "/donors/$donorId", params: { donorId: r.target.id } });
               } catch (e) {
                 toast.error(errorInfo(e).message);
