@@ -307,15 +307,19 @@ const tierInput = z
     message: "The maximum must be above the minimum",
   });
 
-/** [min, max) ranges of one ladder (organization + basis) may touch but never overlap. */
+/**
+ * [min, max) ranges of one ladder (organization + basis) may touch but never overlap (research
+ * domain.md §2.4). Binds: ?1 the tier's own id, ?2 organization, ?4 basis, ?5 min, ?6 max.
+ */
+const OVERLAP_SQL = `SELECT 1 FROM donor_tier o WHERE o.organization_id = ?2 AND o.basis = ?4 AND o.id != ?1
+  AND o.min_minor < COALESCE(?6, 9223372036854775807) AND COALESCE(o.max_minor, 9223372036854775807) > ?5`;
+
 async function refuseOverlap(
-  error: unknown,
   db: D1Database,
   orgId: string,
   t: { basis: string; minMinor: number; maxMinor: number | null },
   id: string,
 ): Promise<never> {
-  if (!String(error).includes("donor_tier_no_overlap")) throw error;
   const o = await db
     .prepare(
       "SELECT name FROM donor_tier WHERE organization_id = ? AND basis = ? AND id != ? AND min_minor < COALESCE(?, 9223372036854775807) AND COALESCE(max_minor, 9223372036854775807) > ?",
@@ -325,6 +329,34 @@ async function refuseOverlap(
   fail("CONFLICT", o ? `This range overlaps the tier "${o.name}"` : "This range overlaps another tier", {
     field: "minMinor",
   });
+}
+
+/**
+ * auditStatement's row, written only when `exists` finds the change landed: for writes whose own
+ * statement may refuse itself (a conditional insert or update) inside one batch.
+ */
+function auditIf(
+  ctx: Parameters<typeof auditStatement>[0],
+  e: { action: string; entityId: string; before?: unknown; after?: unknown },
+  exists: string,
+  binds: unknown[],
+): D1PreparedStatement {
+  return ctx.env.DB.prepare(
+    `INSERT INTO audit_event (id, organization_id, actor_id, impersonator_id, action, entity_type, entity_id, before, after, reason, ip, at)
+     SELECT ?, ?, ?, ?, ?, 'donor_tier', ?, ?, ?, NULL, ?, ? WHERE EXISTS (${exists})`,
+  ).bind(
+    generateId(),
+    ctx.org?.id ?? null,
+    ctx.user.id,
+    ctx.impersonatorId ?? null,
+    e.action,
+    e.entityId,
+    e.before === undefined ? null : JSON.stringify(e.before),
+    e.after === undefined ? null : JSON.stringify(e.after),
+    ctx.ip ?? null,
+    Date.now(),
+    ...binds,
+  );
 }
 
 export const donorsRouter = router({
@@ -1011,55 +1043,58 @@ export const donorsRouter = router({
     create: orgProcedure({ organization: ["update"] })
       .input(tierInput)
       .mutation(async ({ ctx, input }) => {
+        const db = ctx.env.DB;
         const id = generateId();
-        // The no-overlap trigger (drizzle/0005) refuses the insert and rolls the batch back.
-        await ctx.env.DB.batch([
-          ctx.env.DB.prepare(
-            `INSERT INTO donor_tier (id, organization_id, name, basis, min_minor, max_minor, color, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)`,
-          ).bind(
-            id,
-            ctx.org.id,
-            input.name,
-            input.basis,
-            input.minMinor,
-            input.maxMinor,
-            input.color,
-            Date.now(),
+        const now = Date.now();
+        // The overlap check is part of the insert, so two overlapping tiers created at once cannot
+        // both land (D1 runs one statement at a time); the audit row exists only if the tier does.
+        const [inserted] = await db.batch([
+          db
+            .prepare(
+              `INSERT INTO donor_tier (id, organization_id, name, basis, min_minor, max_minor, color, created_at, updated_at)
+               SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8 WHERE NOT EXISTS (${OVERLAP_SQL})`,
+            )
+            .bind(id, ctx.org.id, input.name, input.basis, input.minMinor, input.maxMinor, input.color, now),
+          tierStatement(db, ctx.org.id, null),
+          auditIf(
+            ctx,
+            { action: "tier.create", entityId: id, after: input },
+            "SELECT 1 FROM donor_tier WHERE id = ?",
+            [id],
           ),
-          tierStatement(ctx.env.DB, ctx.org.id, null),
-          auditStatement(ctx, {
-            action: "tier.create",
-            entityType: "donor_tier",
-            entityId: id,
-            after: input,
-          }),
-        ]).catch((e) => refuseOverlap(e, ctx.env.DB, ctx.org.id, input, id));
+        ]);
+        if (!inserted?.meta.changes) await refuseOverlap(db, ctx.org.id, input, id);
         return { id };
       }),
     update: orgProcedure({ organization: ["update"] })
       .input(tierInput.extend({ id: z.string().min(1) }))
       .mutation(async ({ ctx, input }) => {
+        const db = ctx.env.DB;
         const { id, ...data } = input;
-        const before = await ctx.env.DB.prepare(
-          "SELECT name, basis, min_minor AS minMinor, max_minor AS maxMinor, color FROM donor_tier WHERE id = ? AND organization_id = ?",
-        )
+        const before = await db
+          .prepare(
+            "SELECT name, basis, min_minor AS minMinor, max_minor AS maxMinor, color FROM donor_tier WHERE id = ? AND organization_id = ?",
+          )
           .bind(id, ctx.org.id)
           .first();
         if (!before) fail("NOT_FOUND", "Tier not found");
-        await ctx.env.DB.batch([
-          ctx.env.DB.prepare(
-            "UPDATE donor_tier SET name = ?, basis = ?, min_minor = ?, max_minor = ?, color = ?, updated_at = ? WHERE id = ? AND organization_id = ?",
-          ).bind(data.name, data.basis, data.minMinor, data.maxMinor, data.color, Date.now(), id, ctx.org.id),
-          tierStatement(ctx.env.DB, ctx.org.id, null),
-          auditStatement(ctx, {
-            action: "tier.update",
-            entityType: "donor_tier",
-            entityId: id,
-            before,
-            after: data,
-          }),
-        ]).catch((e) => refuseOverlap(e, ctx.env.DB, ctx.org.id, data, id));
+        const now = Date.now();
+        const [updated] = await db.batch([
+          db
+            .prepare(
+              `UPDATE donor_tier SET name = ?3, basis = ?4, min_minor = ?5, max_minor = ?6, color = ?7, updated_at = ?8
+                WHERE id = ?1 AND organization_id = ?2 AND NOT EXISTS (${OVERLAP_SQL})`,
+            )
+            .bind(id, ctx.org.id, data.name, data.basis, data.minMinor, data.maxMinor, data.color, now),
+          tierStatement(db, ctx.org.id, null),
+          auditIf(
+            ctx,
+            { action: "tier.update", entityId: id, before, after: data },
+            "SELECT 1 FROM donor_tier WHERE id = ? AND updated_at = ? AND min_minor = ? AND max_minor IS ? AND basis = ?",
+            [id, now, data.minMinor, data.maxMinor, data.basis],
+          ),
+        ]);
+        if (!updated?.meta.changes) await refuseOverlap(db, ctx.org.id, data, id);
         return { id };
       }),
     delete: orgProcedure({ organization: ["update"] })
