@@ -650,6 +650,17 @@ export const donorsRouter = router({
                OR (entity_type = 'donation' AND entity_id IN (SELECT id FROM donation WHERE organization_id = ?2 AND donor_id IN ${ids})))`,
           )
           .bind(d.id, ctx.org.id),
+        // An export searched by this donor's e-mail or name keeps its audit row, not the search.
+        ...[d.email, [d.first_name, d.last_name].filter(Boolean).join(" "), d.last_name, d.company]
+          .filter((v): v is string => !!v && v.length >= 3)
+          .map((v) =>
+            db
+              .prepare(
+                `UPDATE audit_event SET after = json_remove(after, '$.q') WHERE organization_id = ? AND action = 'donor.export'
+                   AND json_valid(after) AND instr(lower(COALESCE(json_extract(after, '$.q'), '')), lower(?)) > 0`,
+              )
+              .bind(ctx.org.id, v),
+          ),
         auditStatement(ctx, { action: "donor.anonymize", entityType: "donor", entityId: d.id }),
       ]);
       return { id: d.id };
