@@ -41,30 +41,3 @@ test("an admin records an offline gift, refunds part of it, finds it from the da
     await s.close();
   }
 });
-
-test("a donor is created, the duplicate warning shows, and a tag is added in bulk", async () => {
-  const s = await openBrowser({ viewport: { width: 360, height: 780 } });
-  try {
-    await signIn(s.page, "admin@almoner.test");
-    await s.page.waitForURL((u) => u.pathname === "/dashboard");
-    const email = `e2e-${Date.now().toString(36)}@example.org`;
-    for (let i = 0; i < 2; i++) {
-      await go(s.page, "/donors/create");
-      await s.page.getByLabel("First name").fill("Edie");
-      await s.page.getByLabel("Last name").fill("Tester");
-      await s.page.getByLabel("E-mail", { exact: true }).fill(email);
-      await s.page.getByRole("button", { name: "Create donor" }).click();
-      if (i === 0) await s.page.waitForURL(/\/donors\/[A-Za-z0-9]+$/);
-    }
-    await s.page.getByText("A donor with this e-mail already exists.").waitFor();
-    await s.shot("donor-duplicate-360");
-    await go(s.page, `/donors?q=${encodeURIComponent(email)}`);
-    await s.page.getByRole("checkbox", { name: "Select row" }).first().check();
-    await s.page.getByLabel("Tag to apply").selectOption({ label: "Board" });
-    await s.page.getByRole("button", { name: "Add tag" }).click();
-    await s.page.getByText("Board").last().waitFor();
-    assert.deepEqual(s.errors, []);
-  } finally {
-    await s.close();
-  }
-});

@@ -224,6 +224,7 @@ describe("cross-tenant ids", () => {
     "donors.notes.create": (i) => ({ donorId: i.donor, body: "Hijacked" }),
     "donors.notes.update": (i) => ({ id: i.note, body: "Hijacked" }),
     "donors.notes.delete": (i) => ({ id: i.note }),
+    "donors.tiers.update": (i) => ({ id: i.tier, name: "Hijacked", minMinor: 0, maxMinor: null }),
     "donors.tiers.delete": (i) => ({ id: i.tier }),
     "donors.tiers.setLock": (i) => ({ donorId: i.donor, locked: true, tierId: i.tier }),
     "donations.byId": (i) => ({ id: i.donation }),
@@ -249,6 +250,7 @@ describe("cross-tenant ids", () => {
   const NOT_A_LOOKUP = new Set<string>([
     "organization.update",
     "donors.list",
+    "donors.exportPage",
     "donations.list",
     "donations.history",
   ]);

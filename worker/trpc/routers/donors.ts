@@ -2,7 +2,17 @@ import { z } from "zod";
 import { generateId } from "../../auth/crypto";
 import { COUNTED_SQL } from "../../domain/status";
 import { auditStatement } from "../../lib/audit";
-import { add, likeEscape, pageSchema, runList, where } from "../../lib/list";
+import {
+  add,
+  likeEscape,
+  listInput,
+  pageSchema,
+  runList,
+  sortColumn,
+  type Where,
+  where,
+} from "../../lib/list";
+import { addDays, startOfLocalDay } from "../../lib/time";
 import { donorStatsStatements, tierStatement } from "../../services/donor-stats";
 import { fail, orgProcedure, router } from "../init";
 
@@ -66,6 +76,8 @@ export interface DonorRow {
   tier_name?: string | null;
   tier_color?: string | null;
   tags?: string | null;
+  previous_tier_name?: string | null;
+  donor_type?: string;
 }
 
 export function donorName(
@@ -99,6 +111,10 @@ function present(d: DonorRow) {
     mergedIntoId: d.merged_into_id,
     tier: d.tier_id ? { id: d.tier_id, name: d.tier_name ?? "", color: d.tier_color ?? "#64748b" } : null,
     previousTierId: d.previous_tier_id,
+    previousTier: d.previous_tier_id
+      ? { id: d.previous_tier_id, name: d.previous_tier_name ?? "Deleted tier" }
+      : null,
+    donorType: (d.donor_type ?? "new") as (typeof donorTypes)[number],
     tierLocked: !!d.tier_locked,
     lifetimeMinor: d.lifetime_minor,
     donationCount: d.donation_count,
@@ -111,9 +127,26 @@ function present(d: DonorRow) {
   };
 }
 
-const SELECT = `dn.*, t.name AS tier_name, t.color AS tier_color,
+const sorts = {
+  name: "lower(COALESCE(dn.last_name, dn.company, dn.email))",
+  created: "dn.created_at",
+  lifetime: "dn.lifetime_minor",
+  lastGift: "dn.last_gift_at",
+} as const;
+
+export const donorTypes = ["new", "one_time", "repeat", "recurring"] as const;
+
+/** GiveWP's donor type (research/domain.md §2.3), derived from the counted gifts. */
+const DONOR_TYPE_SQL = `CASE
+  WHEN dn.donation_count = 0 THEN 'new'
+  WHEN EXISTS (SELECT 1 FROM donation r WHERE r.donor_id = dn.id AND r.frequency != 'one_time' AND ${COUNTED_SQL("r")}) THEN 'recurring'
+  WHEN dn.donation_count = 1 THEN 'one_time'
+  ELSE 'repeat' END`;
+
+const SELECT = `dn.*, t.name AS tier_name, t.color AS tier_color, pt.name AS previous_tier_name, (${DONOR_TYPE_SQL}) AS donor_type,
   (SELECT json_group_array(json_object('id', g.id, 'name', g.name, 'color', g.color)) FROM donor_tag_assignment a JOIN donor_tag g ON g.id = a.tag_id WHERE a.donor_id = dn.id) AS tags`;
-const FROM = "donor dn LEFT JOIN donor_tier t ON t.id = dn.tier_id";
+const FROM =
+  "donor dn LEFT JOIN donor_tier t ON t.id = dn.tier_id LEFT JOIN donor_tier pt ON pt.id = dn.previous_tier_id";
 
 async function loadDonor(db: D1Database, orgId: string, id: string) {
   let row = await db
@@ -130,12 +163,124 @@ async function loadDonor(db: D1Database, orgId: string, id: string) {
   return row;
 }
 
-const sorts = {
-  name: "lower(COALESCE(dn.last_name, dn.company, dn.email))",
-  created: "dn.created_at",
-  lifetime: "dn.lifetime_minor",
-  lastGift: "dn.last_gift_at",
-} as const;
+const day = z.iso.date("Use a YYYY-MM-DD date");
+
+/** The list filters, shared by donors.list and donors.exportPage so an export is the list. */
+export const donorFilters = {
+  tierId: z.string().min(1).max(100).optional(),
+  tagId: z.string().min(1).max(100).optional(),
+  type: z.enum(["individual", "organization"]).optional(),
+  donorType: z.enum(donorTypes).optional(),
+  /** Days in the organization's time zone, both inclusive. */
+  lastGiftFrom: day.optional(),
+  lastGiftTo: day.optional(),
+  minLifetimeMinor: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  maxLifetimeMinor: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  emailOptIn: z.boolean().optional(),
+  phoneOptIn: z.boolean().optional(),
+  mailOptIn: z.boolean().optional(),
+};
+
+export const donorListInput = listInput({ sorts, defaultSort: "created", filters: donorFilters }).superRefine(
+  rangeCheck,
+);
+
+function rangeCheck(
+  v: { lastGiftFrom?: string; lastGiftTo?: string; minLifetimeMinor?: number; maxLifetimeMinor?: number },
+  ctx: z.RefinementCtx,
+) {
+  if (v.lastGiftFrom && v.lastGiftTo && v.lastGiftFrom > v.lastGiftTo)
+    ctx.addIssue({ code: "custom", path: ["lastGiftTo"], message: "The end date is before the start date" });
+  if (
+    v.minLifetimeMinor !== undefined &&
+    v.maxLifetimeMinor !== undefined &&
+    v.minLifetimeMinor > v.maxLifetimeMinor
+  )
+    ctx.addIssue({ code: "custom", path: ["maxLifetimeMinor"], message: "The maximum is below the minimum" });
+}
+
+type DonorFilterInput = { q?: string } & {
+  [K in keyof typeof donorFilters]?: z.infer<(typeof donorFilters)[K]>;
+};
+
+export function donorWhere(orgId: string, timeZone: string, input: DonorFilterInput): Where {
+  const w = where();
+  add(w, "dn.organization_id = ?", orgId);
+  add(w, "dn.merged_into_id IS NULL");
+  if (input.q) {
+    const p = likeEscape(input.q);
+    add(
+      w,
+      "(lower(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')) LIKE ? ESCAPE '\\' OR dn.email LIKE ? ESCAPE '\\' OR lower(dn.company) LIKE ? ESCAPE '\\')",
+      p,
+      p,
+      p,
+    );
+  }
+  if (input.tierId) add(w, "dn.tier_id = ?", input.tierId);
+  if (input.tagId)
+    add(
+      w,
+      "EXISTS (SELECT 1 FROM donor_tag_assignment a WHERE a.donor_id = dn.id AND a.tag_id = ?)",
+      input.tagId,
+    );
+  if (input.type) add(w, "dn.type = ?", input.type);
+  if (input.donorType) add(w, `(${DONOR_TYPE_SQL}) = ?`, input.donorType);
+  if (input.lastGiftFrom) add(w, "dn.last_gift_at >= ?", startOfLocalDay(input.lastGiftFrom, timeZone));
+  if (input.lastGiftTo)
+    add(w, "dn.last_gift_at < ?", startOfLocalDay(addDays(input.lastGiftTo, 1), timeZone));
+  if (input.minLifetimeMinor !== undefined) add(w, "dn.lifetime_minor >= ?", input.minLifetimeMinor);
+  if (input.maxLifetimeMinor !== undefined) add(w, "dn.lifetime_minor <= ?", input.maxLifetimeMinor);
+  for (const [key, col] of [
+    ["emailOptIn", "email_opt_in"],
+    ["phoneOptIn", "phone_opt_in"],
+    ["mailOptIn", "mail_opt_in"],
+  ] as const)
+    if (input[key] !== undefined) add(w, `dn.${col} = ?`, input[key] ? 1 : 0);
+  return w;
+}
+
+type DonorExportSource = DonorRow & { donor_type: string; tag_names: string | null };
+
+const EXPORT_SELECT = `dn.*, t.name AS tier_name, (${DONOR_TYPE_SQL}) AS donor_type,
+  (SELECT group_concat(name, '; ') FROM (SELECT g.name FROM donor_tag_assignment a JOIN donor_tag g ON g.id = a.tag_id WHERE a.donor_id = dn.id ORDER BY lower(g.name))) AS tag_names`;
+
+/** One export row: the columns of research/domain.md §5.1 that the donor model holds. */
+function exportRow(r: DonorExportSource, currency: string) {
+  const anon = r.anonymized_at !== null;
+  return {
+    donorId: r.id,
+    name: donorName(r),
+    type: r.type,
+    firstName: anon ? "Anonymized" : r.first_name,
+    lastName: r.last_name,
+    company: r.company,
+    email: r.email,
+    phone: r.phone,
+    addressLine1: r.address_line1,
+    city: r.city,
+    region: r.region,
+    postalCode: r.postal_code,
+    country: r.country,
+    createdAt: r.created_at,
+    firstGiftAt: r.first_gift_at,
+    lastGiftAt: r.last_gift_at,
+    donationCount: r.donation_count,
+    lifetimeMinor: r.lifetime_minor,
+    currency,
+    largestGiftMinor: r.largest_gift_minor,
+    averageGiftMinor: r.donation_count ? Math.round(r.lifetime_minor / r.donation_count) : 0,
+    donorType: r.donor_type,
+    tier: r.tier_name ?? null,
+    tags: r.tag_names ?? "",
+    emailOptIn: !!r.email_opt_in,
+    phoneOptIn: !!r.phone_opt_in,
+    mailOptIn: !!r.mail_opt_in,
+    anonymized: anon,
+  };
+}
+
+export type DonorExportRow = ReturnType<typeof exportRow>;
 
 const tagInput = z.object({
   name: z.string().trim().min(1).max(40),
@@ -145,53 +290,84 @@ const tagInput = z.object({
     .default("#0f766e"),
 });
 
+const tierInput = z
+  .object({
+    name: z.string().trim().min(1, "Enter a name").max(40),
+    basis: z.enum(["lifetime", "rolling_12m"]).default("lifetime"),
+    minMinor: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    maxMinor: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).nullable(),
+    color: z
+      .string()
+      .regex(/^#[0-9a-fA-F]{6}$/)
+      .default("#64748b"),
+  })
+  .strict()
+  .refine((v) => v.maxMinor === null || v.maxMinor > v.minMinor, {
+    path: ["maxMinor"],
+    message: "The maximum must be above the minimum",
+  });
+
+/**
+ * [min, max) ranges of one ladder (organization + basis) may touch but never overlap (research
+ * domain.md §2.4). Binds: ?1 the tier's own id, ?2 organization, ?4 basis, ?5 min, ?6 max.
+ */
+const OVERLAP_SQL = `SELECT 1 FROM donor_tier o WHERE o.organization_id = ?2 AND o.basis = ?4 AND o.id != ?1
+  AND o.min_minor < COALESCE(?6, 9223372036854775807) AND COALESCE(o.max_minor, 9223372036854775807) > ?5`;
+
+async function refuseOverlap(
+  db: D1Database,
+  orgId: string,
+  t: { basis: string; minMinor: number; maxMinor: number | null },
+  id: string,
+): Promise<never> {
+  const o = await db
+    .prepare(
+      "SELECT name FROM donor_tier WHERE organization_id = ? AND basis = ? AND id != ? AND min_minor < COALESCE(?, 9223372036854775807) AND COALESCE(max_minor, 9223372036854775807) > ?",
+    )
+    .bind(orgId, t.basis, id, t.maxMinor, t.minMinor)
+    .first<{ name: string }>();
+  fail("CONFLICT", o ? `This range overlaps the tier "${o.name}"` : "This range overlaps another tier", {
+    field: "minMinor",
+  });
+}
+
+/**
+ * auditStatement's row, written only when `exists` finds the change landed: for writes whose own
+ * statement may refuse itself (a conditional insert or update) inside one batch.
+ */
+function auditIf(
+  ctx: Parameters<typeof auditStatement>[0],
+  e: { action: string; entityId: string; before?: unknown; after?: unknown },
+  exists: string,
+  binds: unknown[],
+): D1PreparedStatement {
+  return ctx.env.DB.prepare(
+    `INSERT INTO audit_event (id, organization_id, actor_id, impersonator_id, action, entity_type, entity_id, before, after, reason, ip, at)
+     SELECT ?, ?, ?, ?, ?, 'donor_tier', ?, ?, ?, NULL, ?, ? WHERE EXISTS (${exists})`,
+  ).bind(
+    generateId(),
+    ctx.org?.id ?? null,
+    ctx.user.id,
+    ctx.impersonatorId ?? null,
+    e.action,
+    e.entityId,
+    e.before === undefined ? null : JSON.stringify(e.before),
+    e.after === undefined ? null : JSON.stringify(e.after),
+    ctx.ip ?? null,
+    Date.now(),
+    ...binds,
+  );
+}
+
 export const donorsRouter = router({
   list: orgProcedure({ donor: ["view"] })
-    .input(
-      z.object({
-        ...pageSchema,
-        sort: z.enum(Object.keys(sorts) as [keyof typeof sorts]).default("created"),
-        tierId: z.string().optional(),
-        tagId: z.string().optional(),
-        type: z.enum(["individual", "organization"]).optional(),
-        minLifetimeMinor: z.number().int().min(0).optional(),
-        maxLifetimeMinor: z.number().int().min(0).optional(),
-        emailOptIn: z.boolean().optional(),
-      }),
-    )
+    .input(donorListInput)
     .query(async ({ ctx, input }) => {
-      const w = where();
-      add(w, "dn.organization_id = ?", ctx.org.id);
-      add(w, "dn.merged_into_id IS NULL");
-      if (input.q) {
-        const p = likeEscape(input.q);
-        add(
-          w,
-          "(lower(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')) LIKE ?1x ESCAPE '\\' OR dn.email LIKE ?1x ESCAPE '\\' OR lower(dn.company) LIKE ?1x ESCAPE '\\')".replaceAll(
-            "?1x",
-            "?",
-          ),
-          p,
-          p,
-          p,
-        );
-      }
-      if (input.tierId) add(w, "dn.tier_id = ?", input.tierId);
-      if (input.tagId)
-        add(
-          w,
-          "EXISTS (SELECT 1 FROM donor_tag_assignment a WHERE a.donor_id = dn.id AND a.tag_id = ?)",
-          input.tagId,
-        );
-      if (input.type) add(w, "dn.type = ?", input.type);
-      if (input.minLifetimeMinor !== undefined) add(w, "dn.lifetime_minor >= ?", input.minLifetimeMinor);
-      if (input.maxLifetimeMinor !== undefined) add(w, "dn.lifetime_minor <= ?", input.maxLifetimeMinor);
-      if (input.emailOptIn !== undefined) add(w, "dn.email_opt_in = ?", input.emailOptIn ? 1 : 0);
       const res = await runList<DonorRow>(ctx.env.DB, {
         select: SELECT,
         from: FROM,
-        where: w,
-        orderBy: sorts[input.sort],
+        where: donorWhere(ctx.org.id, ctx.org.timeZone, input),
+        orderBy: sortColumn(sorts, input.sort),
         desc: input.desc,
         page: input.page,
         pageSize: input.pageSize,
@@ -199,6 +375,54 @@ export const donorsRouter = router({
         totals: "COALESCE(SUM(dn.lifetime_minor), 0) AS lifetimeMinor",
       });
       return { ...res, rows: res.rows.map(present) };
+    }),
+
+  /**
+   * One page of the CSV export of the current filters (the browser assembles the file and shows
+   * progress, like the organizers export). Keyset paging on id: never truncated, never skipping;
+   * the first page counts the set and writes the audit row (exports are audited).
+   */
+  exportPage: orgProcedure({ donor: ["view"], export: ["create"] })
+    .input(
+      z
+        .object({
+          ...donorFilters,
+          q: pageSchema.q,
+          after: z.string().max(100).optional(),
+          limit: z.number().int().min(1).max(1000).default(500),
+        })
+        .strict()
+        .superRefine(rangeCheck),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const db = ctx.env.DB;
+      const { after, limit, ...filters } = input;
+      const w = donorWhere(ctx.org.id, ctx.org.timeZone, filters);
+      const whereSql = `WHERE ${w.sql.join(" AND ")}`;
+      const stmts: D1PreparedStatement[] = [
+        db
+          .prepare(`SELECT ${EXPORT_SELECT} FROM ${FROM} ${whereSql} AND dn.id > ? ORDER BY dn.id LIMIT ?`)
+          .bind(...w.params, after ?? "", limit),
+      ];
+      if (!after)
+        stmts.push(
+          db.prepare(`SELECT count(*) AS total FROM ${FROM} ${whereSql}`).bind(...w.params),
+          auditStatement(ctx, {
+            action: "donor.export",
+            entityType: "donor",
+            entityId: "export",
+            after: filters,
+          }),
+        );
+      const [page, count] = await db.batch(stmts);
+      const rows = ((page?.results ?? []) as DonorExportSource[]).map((r) =>
+        exportRow(r, ctx.org.defaultCurrency),
+      );
+      return {
+        rows,
+        total: after ? undefined : ((count?.results[0] as { total: number } | undefined)?.total ?? 0),
+        next: rows.length === limit ? rows[rows.length - 1]?.donorId : undefined,
+      };
     }),
 
   byId: orgProcedure({ donor: ["view"] })
@@ -237,35 +461,46 @@ export const donorsRouter = router({
       }
       const id = generateId();
       const now = Date.now();
-      await ctx.env.DB.batch([
-        ctx.env.DB.prepare(
-          `INSERT INTO donor (id, organization_id, type, first_name, last_name, company, email, phone, address_line1, city, region, postal_code, country,
+      try {
+        await ctx.env.DB.batch([
+          ctx.env.DB.prepare(
+            `INSERT INTO donor (id, organization_id, type, first_name, last_name, company, email, phone, address_line1, city, region, postal_code, country,
                email_opt_in, phone_opt_in, mail_opt_in, external_id, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).bind(
-          id,
-          ctx.org.id,
-          d.type,
-          d.firstName || null,
-          d.lastName || null,
-          d.company || null,
-          email,
-          d.phone || null,
-          d.addressLine1 || null,
-          d.city || null,
-          d.region || null,
-          d.postalCode || null,
-          d.country || null,
-          d.emailOptIn ? 1 : 0,
-          d.phoneOptIn ? 1 : 0,
-          d.mailOptIn ? 1 : 0,
-          d.externalId || null,
-          ctx.user.id,
-          now,
-          now,
-        ),
-        tierStatement(ctx.env.DB, ctx.org.id, id),
-        auditStatement(ctx, { action: "donor.create", entityType: "donor", entityId: id, after: d }),
-      ]);
+          ).bind(
+            id,
+            ctx.org.id,
+            d.type,
+            d.firstName || null,
+            d.lastName || null,
+            d.company || null,
+            email,
+            d.phone || null,
+            d.addressLine1 || null,
+            d.city || null,
+            d.region || null,
+            d.postalCode || null,
+            d.country || null,
+            d.emailOptIn ? 1 : 0,
+            d.phoneOptIn ? 1 : 0,
+            d.mailOptIn ? 1 : 0,
+            d.externalId || null,
+            ctx.user.id,
+            now,
+            now,
+          ),
+          tierStatement(ctx.env.DB, ctx.org.id, id),
+          auditStatement(ctx, { action: "donor.create", entityType: "donor", entityId: id, after: d }),
+        ]);
+      } catch (e) {
+        // Two creates with one e-mail at once: the unique index lets one through; the other gets
+        // the same duplicate answer as if it had come second.
+        if (!email || !String(e).includes("UNIQUE")) throw e;
+        const dup = await ctx.env.DB.prepare("SELECT id FROM donor WHERE organization_id = ? AND email = ?")
+          .bind(ctx.org.id, email)
+          .first<{ id: string }>();
+        if (!dup) throw e;
+        return { created: false as const, duplicate: { id: dup.id, reason: "email" as const } };
+      }
       return { created: true as const, id };
     }),
 
@@ -315,7 +550,11 @@ export const donorsRouter = router({
           before: present(before),
           after: d,
         }),
-      ]);
+      ]).catch((e) => {
+        if (String(e).includes("UNIQUE"))
+          fail("CONFLICT", "Another donor already has this e-mail", { field: "email" });
+        throw e;
+      });
       return { id: before.id };
     }),
 
@@ -346,84 +585,188 @@ export const donorsRouter = router({
       return { id: d.id };
     }),
 
-  /** Irreversible: personal data goes, amounts, dates and campaigns stay. Confirmed by the e-mail. */
+  /**
+   * Irreversible: personal data goes, amounts, dates and campaigns stay. Confirmed by the e-mail.
+   * "Anywhere" means the donor row and the rows merged into it, the notes, the free text of its
+   * donations, and the before/after values of the audit rows that described them (research
+   * domain.md §5.5); the audit rows themselves stay, so the history still says who did what when.
+   */
   anonymize: orgProcedure({ donor: ["delete"] })
-    .input(z.object({ id: z.string().min(1), confirm: z.string() }))
+    .input(z.object({ id: z.string().min(1), confirm: z.string().max(320) }).strict())
     .mutation(async ({ ctx, input }) => {
       const d = await loadDonor(ctx.env.DB, ctx.org.id, input.id);
+      if (d.anonymized_at) fail("UNPROCESSABLE_CONTENT", "This donor is already anonymized");
       const expected = d.email ?? donorName(d);
       if (input.confirm.trim().toLowerCase() !== expected.toLowerCase())
         fail("BAD_REQUEST", "Type the donor's e-mail to confirm", { field: "confirm" });
-      await ctx.env.DB.batch([
-        ctx.env.DB.prepare(
-          `UPDATE donor SET first_name = NULL, last_name = NULL, company = NULL, email = NULL, phone = NULL, address_line1 = NULL, address_line2 = NULL, city = NULL, region = NULL,
-               postal_code = NULL, external_id = NULL, email_opt_in = 0, phone_opt_in = 0, mail_opt_in = 0, anonymized_at = ?, updated_at = ? WHERE id = ?`,
-        ).bind(Date.now(), Date.now(), d.id),
-        ctx.env.DB.prepare("DELETE FROM donor_note WHERE donor_id = ?").bind(d.id),
-        ctx.env.DB.prepare("UPDATE donation SET message = NULL, tribute_name = NULL WHERE donor_id = ?").bind(
-          d.id,
-        ),
+      const db = ctx.env.DB;
+      const now = Date.now();
+      // The donor and every record merged into it (their ids still resolve here).
+      const ids = `(SELECT ?1 UNION SELECT id FROM donor WHERE merged_into_id = ?1 AND organization_id = ?2)`;
+      const PII_KEYS = [
+        "firstName",
+        "lastName",
+        "company",
+        "email",
+        "phone",
+        "addressLine1",
+        "city",
+        "region",
+        "postalCode",
+        "externalId",
+        "name",
+        "donorName",
+        "donorEmail",
+        "message",
+        "tributeName",
+        "internalNote",
+        "source",
+        "target",
+      ]
+        .map((k) => `'$.${k}'`)
+        .join(", ");
+      const scrub = (col: string) =>
+        `${col} = CASE WHEN json_valid(${col}) AND json_type(${col}) = 'object' THEN json_remove(${col}, ${PII_KEYS}) ELSE NULL END`;
+      await db.batch([
+        db
+          .prepare(
+            `UPDATE donor SET first_name = NULL, last_name = NULL, company = NULL, email = NULL, phone = NULL, address_line1 = NULL, address_line2 = NULL, city = NULL, region = NULL,
+               postal_code = NULL, external_id = NULL, email_opt_in = 0, phone_opt_in = 0, mail_opt_in = 0, anonymized_at = ?3, updated_at = ?3
+             WHERE organization_id = ?2 AND id IN ${ids}`,
+          )
+          .bind(d.id, ctx.org.id, now),
+        db
+          .prepare(`DELETE FROM donor_note WHERE organization_id = ?2 AND donor_id IN ${ids}`)
+          .bind(d.id, ctx.org.id),
+        db
+          .prepare(
+            `UPDATE donation SET message = NULL, tribute_name = NULL, internal_note = NULL WHERE organization_id = ?2 AND donor_id IN ${ids}`,
+          )
+          .bind(d.id, ctx.org.id),
+        db
+          .prepare(
+            `UPDATE audit_event SET ${scrub("before")}, ${scrub("after")}
+             WHERE organization_id = ?2 AND ((entity_type = 'donor' AND entity_id IN ${ids})
+               OR (entity_type = 'donation' AND entity_id IN (SELECT id FROM donation WHERE organization_id = ?2 AND donor_id IN ${ids})))`,
+          )
+          .bind(d.id, ctx.org.id),
+        // An export searched by this donor's e-mail or name keeps its audit row, not the search.
+        ...[d.email, [d.first_name, d.last_name].filter(Boolean).join(" "), d.last_name, d.company]
+          .filter((v): v is string => !!v && v.length >= 3)
+          .map((v) =>
+            db
+              .prepare(
+                `UPDATE audit_event SET after = json_remove(after, '$.q') WHERE organization_id = ? AND action = 'donor.export'
+                   AND json_valid(after) AND instr(lower(COALESCE(json_extract(after, '$.q'), '')), lower(?)) > 0`,
+              )
+              .bind(ctx.org.id, v),
+          ),
         auditStatement(ctx, { action: "donor.anonymize", entityType: "donor", entityId: d.id }),
       ]);
       return { id: d.id };
     }),
 
-  /** Merge `sourceId` into `targetId`: donations, notes and tags move; the source keeps a pointer. */
+  /**
+   * Merge `sourceId` into `targetId`: donations, notes and tags move; the source keeps a pointer
+   * (and so do records merged into it before), so every old id resolves to the survivor. The dry
+   * run answers exactly what the real merge will do, resulting stats included.
+   */
   merge: orgProcedure({ donor: ["update"] })
     .input(
-      z.object({
-        sourceId: z.string().min(1),
-        targetId: z.string().min(1),
-        dryRun: z.boolean().default(true),
-      }),
+      z
+        .object({
+          sourceId: z.string().min(1),
+          targetId: z.string().min(1),
+          dryRun: z.boolean().default(true),
+        })
+        .strict(),
     )
     .mutation(async ({ ctx, input }) => {
-      if (input.sourceId === input.targetId) fail("BAD_REQUEST", "Choose two different donors");
-      const source = await loadDonor(ctx.env.DB, ctx.org.id, input.sourceId);
-      const target = await loadDonor(ctx.env.DB, ctx.org.id, input.targetId);
-      const counts = await ctx.env.DB.batch([
-        ctx.env.DB.prepare("SELECT count(*) AS n FROM donation WHERE donor_id = ?").bind(source.id),
-        ctx.env.DB.prepare("SELECT count(*) AS n FROM donor_note WHERE donor_id = ?").bind(source.id),
-        ctx.env.DB.prepare(
-          "SELECT count(*) AS n FROM donor_tag_assignment WHERE donor_id = ? AND tag_id NOT IN (SELECT tag_id FROM donor_tag_assignment WHERE donor_id = ?)",
-        ).bind(source.id, target.id),
+      const db = ctx.env.DB;
+      const source = await loadDonor(db, ctx.org.id, input.sourceId);
+      const target = await loadDonor(db, ctx.org.id, input.targetId);
+      if (source.id === target.id) fail("BAD_REQUEST", "Choose two different donors", { field: "targetId" });
+      if (source.anonymized_at || target.anonymized_at)
+        fail("UNPROCESSABLE_CONTENT", "An anonymized donor cannot be merged");
+      const both = JSON.stringify([source.id, target.id]);
+      const [counts, after] = await db.batch([
+        db
+          .prepare(
+            `SELECT (SELECT count(*) FROM donation WHERE donor_id = ?1) AS donations,
+                    (SELECT count(*) FROM donor_note WHERE donor_id = ?1) AS notes,
+                    (SELECT count(*) FROM donor_tag_assignment WHERE donor_id = ?1 AND tag_id NOT IN (SELECT tag_id FROM donor_tag_assignment WHERE donor_id = ?2)) AS tags`,
+          )
+          .bind(source.id, target.id),
+        // The stats the survivor will have: the same counted-donation rule as donorStatsStatements.
+        db
+          .prepare(
+            `SELECT COALESCE(SUM(d.amount_minor - d.refunded_minor), 0) AS lifetimeMinor, COUNT(*) AS donationCount
+               FROM donation d WHERE d.donor_id IN (SELECT value FROM json_each(?)) AND ${COUNTED_SQL("d")}`,
+          )
+          .bind(both),
       ]);
+      const c = (counts?.results[0] ?? { donations: 0, notes: 0, tags: 0 }) as {
+        donations: number;
+        notes: number;
+        tags: number;
+      };
+      const result = (after?.results[0] ?? { lifetimeMinor: 0, donationCount: 0 }) as {
+        lifetimeMinor: number;
+        donationCount: number;
+      };
       const preview = {
         source: { id: source.id, name: donorName(source) },
         target: { id: target.id, name: donorName(target) },
-        donations: ((counts[0]?.results[0] ?? { n: 0 }) as { n: number }).n,
-        notes: ((counts[1]?.results[0] ?? { n: 0 }) as { n: number }).n,
-        tags: ((counts[2]?.results[0] ?? { n: 0 }) as { n: number }).n,
+        donations: c.donations,
+        notes: c.notes,
+        tags: c.tags,
+        email: !target.email && source.email ? source.email : null,
+        result,
       };
       if (input.dryRun) return { dryRun: true, ...preview };
       const now = Date.now();
-      await ctx.env.DB.batch([
-        ctx.env.DB.prepare("UPDATE donation SET donor_id = ?, updated_at = ? WHERE donor_id = ?").bind(
-          target.id,
-          now,
-          source.id,
-        ),
-        ctx.env.DB.prepare("UPDATE donor_note SET donor_id = ? WHERE donor_id = ?").bind(
-          target.id,
-          source.id,
-        ),
-        ctx.env.DB.prepare(
-          "INSERT OR IGNORE INTO donor_tag_assignment (donor_id, tag_id, organization_id) SELECT ?, tag_id, organization_id FROM donor_tag_assignment WHERE donor_id = ?",
-        ).bind(target.id, source.id),
-        ctx.env.DB.prepare("DELETE FROM donor_tag_assignment WHERE donor_id = ?").bind(source.id),
-        ctx.env.DB.prepare(
-          "UPDATE donor SET merged_into_id = ?, email = NULL, updated_at = ? WHERE id = ?",
-        ).bind(target.id, now, source.id),
-        ctx.env.DB.prepare("UPDATE donor SET email = COALESCE(email, ?) WHERE id = ?").bind(
-          source.email,
-          target.id,
-        ),
-        ...donorStatsStatements(ctx.env.DB, ctx.org.id, [target.id, source.id]),
+      // No names in the audit values: they would outlive an anonymization of either donor.
+      const audit = {
+        sourceId: source.id,
+        targetId: target.id,
+        donations: c.donations,
+        notes: c.notes,
+        tags: c.tags,
+      };
+      await db.batch([
+        db
+          .prepare("UPDATE donation SET donor_id = ?, updated_at = ? WHERE donor_id = ?")
+          .bind(target.id, now, source.id),
+        db.prepare("UPDATE donor_note SET donor_id = ? WHERE donor_id = ?").bind(target.id, source.id),
+        db
+          .prepare(
+            "INSERT OR IGNORE INTO donor_tag_assignment (donor_id, tag_id, organization_id) SELECT ?, tag_id, organization_id FROM donor_tag_assignment WHERE donor_id = ?",
+          )
+          .bind(target.id, source.id),
+        db.prepare("DELETE FROM donor_tag_assignment WHERE donor_id = ?").bind(source.id),
+        db
+          .prepare(
+            "UPDATE donor SET merged_into_id = ?1, updated_at = ?2 WHERE merged_into_id = ?3 AND organization_id = ?4",
+          )
+          .bind(target.id, now, source.id, ctx.org.id),
+        db
+          .prepare(
+            "UPDATE donor SET merged_into_id = ?, email = NULL, tier_locked = 0, updated_at = ? WHERE id = ?",
+          )
+          .bind(target.id, now, source.id),
+        db.prepare("UPDATE donor SET email = COALESCE(email, ?) WHERE id = ?").bind(source.email, target.id),
+        ...donorStatsStatements(db, ctx.org.id, [target.id, source.id]),
         auditStatement(ctx, {
           action: "donor.merge",
           entityType: "donor",
           entityId: target.id,
-          after: preview,
+          after: audit,
+        }),
+        auditStatement(ctx, {
+          action: "donor.merged_into",
+          entityType: "donor",
+          entityId: source.id,
+          after: audit,
         }),
       ]);
       return { dryRun: false, ...preview };
@@ -457,15 +800,32 @@ export const donorsRouter = router({
         return { id };
       }),
     update: orgProcedure({ tag: ["update"] })
-      .input(z.object({ id: z.string().min(1) }).extend(tagInput.shape))
+      .input(
+        z
+          .object({ id: z.string().min(1) })
+          .extend(tagInput.shape)
+          .strict(),
+      )
       .mutation(async ({ ctx, input }) => {
+        const before = await ctx.env.DB.prepare(
+          "SELECT id, name, color FROM donor_tag WHERE id = ? AND organization_id = ?",
+        )
+          .bind(input.id, ctx.org.id)
+          .first<{ id: string; name: string; color: string }>();
+        if (!before) fail("NOT_FOUND", "Tag not found");
         try {
-          const r = await ctx.env.DB.prepare(
-            "UPDATE donor_tag SET name = ?, color = ?, updated_at = ? WHERE id = ? AND organization_id = ?",
-          )
-            .bind(input.name, input.color, Date.now(), input.id, ctx.org.id)
-            .run();
-          if (!r.meta.changes) fail("NOT_FOUND", "Tag not found");
+          await ctx.env.DB.batch([
+            ctx.env.DB.prepare(
+              "UPDATE donor_tag SET name = ?, color = ?, updated_at = ? WHERE id = ? AND organization_id = ?",
+            ).bind(input.name, input.color, Date.now(), input.id, ctx.org.id),
+            auditStatement(ctx, {
+              action: "tag.update",
+              entityType: "tag",
+              entityId: input.id,
+              before,
+              after: { name: input.name, color: input.color },
+            }),
+          ]);
         } catch (e) {
           if (String(e).includes("UNIQUE"))
             fail("CONFLICT", "A tag with this name already exists", { field: "name" });
@@ -491,18 +851,25 @@ export const donorsRouter = router({
     /** One call for row and bulk actions: add, remove or replace tags on many donors. */
     assign: orgProcedure({ tag: ["update"] })
       .input(
-        z.object({
-          donorIds: z.array(z.string().min(1)).min(1).max(500),
-          tagIds: z.array(z.string().min(1)).max(50),
-          mode: z.enum(["add", "remove", "replace"]),
-        }),
+        z
+          .object({
+            donorIds: z.array(z.string().min(1)).min(1).max(500),
+            tagIds: z.array(z.string().min(1)).max(50),
+            mode: z.enum(["add", "remove", "replace"]),
+          })
+          .strict()
+          // Replace with no tags clears a donor's tags; add or remove with none is a mistake.
+          .refine((v) => v.mode === "replace" || v.tagIds.length > 0, {
+            path: ["tagIds"],
+            message: "Choose at least one tag",
+          }),
       )
       .mutation(async ({ ctx, input }) => {
         const donorIds = [...new Set(input.donorIds)];
         const tagIds = [...new Set(input.tagIds)];
         const [donors, tags] = await ctx.env.DB.batch([
           ctx.env.DB.prepare(
-            `SELECT count(*) AS n FROM donor WHERE organization_id = ? AND id IN (SELECT value FROM json_each(?))`,
+            `SELECT count(*) AS n FROM donor WHERE organization_id = ? AND merged_into_id IS NULL AND id IN (SELECT value FROM json_each(?))`,
           ).bind(ctx.org.id, JSON.stringify(donorIds)),
           ctx.env.DB.prepare(
             `SELECT count(*) AS n FROM donor_tag WHERE organization_id = ? AND id IN (SELECT value FROM json_each(?))`,
@@ -551,11 +918,11 @@ export const donorsRouter = router({
     list: orgProcedure({ note: ["view"] })
       .input(z.object({ donorId: z.string().min(1) }))
       .query(async ({ ctx, input }) => {
-        await loadDonor(ctx.env.DB, ctx.org.id, input.donorId);
+        const d = await loadDonor(ctx.env.DB, ctx.org.id, input.donorId);
         const { results } = await ctx.env.DB.prepare(
-          "SELECT n.id, n.body, n.visibility, n.pinned, n.created_at AS createdAt, n.author_id AS authorId, u.name AS author FROM donor_note n LEFT JOIN user u ON u.id = n.author_id WHERE n.donor_id = ? AND n.organization_id = ? ORDER BY n.pinned DESC, n.created_at DESC",
+          "SELECT n.id, n.body, n.visibility, n.pinned, n.created_at AS createdAt, n.updated_at AS updatedAt, n.author_id AS authorId, u.name AS author FROM donor_note n LEFT JOIN user u ON u.id = n.author_id WHERE n.donor_id = ? AND n.organization_id = ? ORDER BY n.pinned DESC, n.created_at DESC, n.id DESC",
         )
-          .bind(input.donorId, ctx.org.id)
+          .bind(d.id, ctx.org.id)
           .all();
         return results as {
           id: string;
@@ -563,6 +930,7 @@ export const donorsRouter = router({
           visibility: string;
           pinned: number;
           createdAt: number;
+          updatedAt: number;
           authorId: string;
           author: string | null;
         }[];
@@ -578,6 +946,7 @@ export const donorsRouter = router({
       )
       .mutation(async ({ ctx, input }) => {
         const d = await loadDonor(ctx.env.DB, ctx.org.id, input.donorId);
+        if (d.anonymized_at) fail("UNPROCESSABLE_CONTENT", "An anonymized donor cannot get new notes");
         const id = generateId();
         await ctx.env.DB.batch([
           ctx.env.DB.prepare(
@@ -683,51 +1052,60 @@ export const donorsRouter = router({
       return results;
     }),
     create: orgProcedure({ organization: ["update"] })
-      .input(
-        z.object({
-          name: z.string().trim().min(1).max(40),
-          basis: z.enum(["lifetime", "rolling_12m"]).default("lifetime"),
-          minMinor: z.number().int().min(0),
-          maxMinor: z.number().int().positive().nullable(),
-          color: z
-            .string()
-            .regex(/^#[0-9a-fA-F]{6}$/)
-            .default("#64748b"),
-        }),
-      )
+      .input(tierInput)
       .mutation(async ({ ctx, input }) => {
-        if (input.maxMinor !== null && input.maxMinor <= input.minMinor)
-          fail("BAD_REQUEST", "The maximum must be above the minimum", { field: "maxMinor" });
-        const overlap = await ctx.env.DB.prepare(
-          "SELECT name FROM donor_tier WHERE organization_id = ? AND basis = ? AND min_minor < COALESCE(?, 9223372036854775807) AND COALESCE(max_minor, 9223372036854775807) > ?",
-        )
-          .bind(ctx.org.id, input.basis, input.maxMinor, input.minMinor)
-          .first<{ name: string }>();
-        if (overlap)
-          fail("CONFLICT", `This range overlaps the tier "${overlap.name}"`, { field: "minMinor" });
+        const db = ctx.env.DB;
         const id = generateId();
-        await ctx.env.DB.batch([
-          ctx.env.DB.prepare(
-            "INSERT INTO donor_tier (id, organization_id, name, basis, min_minor, max_minor, color, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-          ).bind(
-            id,
-            ctx.org.id,
-            input.name,
-            input.basis,
-            input.minMinor,
-            input.maxMinor,
-            input.color,
-            Date.now(),
-            Date.now(),
+        const now = Date.now();
+        // The overlap check is part of the insert, so two overlapping tiers created at once cannot
+        // both land (D1 runs one statement at a time); the audit row exists only if the tier does.
+        const [inserted] = await db.batch([
+          db
+            .prepare(
+              `INSERT INTO donor_tier (id, organization_id, name, basis, min_minor, max_minor, color, created_at, updated_at)
+               SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8 WHERE NOT EXISTS (${OVERLAP_SQL})`,
+            )
+            .bind(id, ctx.org.id, input.name, input.basis, input.minMinor, input.maxMinor, input.color, now),
+          tierStatement(db, ctx.org.id, null),
+          auditIf(
+            ctx,
+            { action: "tier.create", entityId: id, after: input },
+            "SELECT 1 FROM donor_tier WHERE id = ?",
+            [id],
           ),
-          tierStatement(ctx.env.DB, ctx.org.id, null),
-          auditStatement(ctx, {
-            action: "tier.create",
-            entityType: "donor_tier",
-            entityId: id,
-            after: input,
-          }),
         ]);
+        if (!inserted?.meta.changes) await refuseOverlap(db, ctx.org.id, input, id);
+        return { id };
+      }),
+    update: orgProcedure({ organization: ["update"] })
+      .input(tierInput.extend({ id: z.string().min(1) }))
+      .mutation(async ({ ctx, input }) => {
+        const db = ctx.env.DB;
+        const { id, ...data } = input;
+        const before = await db
+          .prepare(
+            "SELECT name, basis, min_minor AS minMinor, max_minor AS maxMinor, color FROM donor_tier WHERE id = ? AND organization_id = ?",
+          )
+          .bind(id, ctx.org.id)
+          .first();
+        if (!before) fail("NOT_FOUND", "Tier not found");
+        const now = Date.now();
+        const [updated] = await db.batch([
+          db
+            .prepare(
+              `UPDATE donor_tier SET name = ?3, basis = ?4, min_minor = ?5, max_minor = ?6, color = ?7, updated_at = ?8
+                WHERE id = ?1 AND organization_id = ?2 AND NOT EXISTS (${OVERLAP_SQL})`,
+            )
+            .bind(id, ctx.org.id, data.name, data.basis, data.minMinor, data.maxMinor, data.color, now),
+          tierStatement(db, ctx.org.id, null),
+          auditIf(
+            ctx,
+            { action: "tier.update", entityId: id, before, after: data },
+            "SELECT 1 FROM donor_tier WHERE id = ? AND updated_at = ? AND min_minor = ? AND max_minor IS ? AND basis = ?",
+            [id, now, data.minMinor, data.maxMinor, data.basis],
+          ),
+        ]);
+        if (!updated?.meta.changes) await refuseOverlap(db, ctx.org.id, data, id);
         return { id };
       }),
     delete: orgProcedure({ organization: ["update"] })
@@ -747,26 +1125,49 @@ export const donorsRouter = router({
         if (!r[1]?.meta.changes) fail("NOT_FOUND", "Tier not found");
         return { id: input.id };
       }),
+    /**
+     * Manual tier per donor (Bloomerang's override): locked, the recompute skips the donor; a
+     * chosen tier is set at once and the one it replaces becomes the previous tier. Unlocking hands
+     * the donor back to the ladder straight away.
+     */
     setLock: orgProcedure({ donor: ["update"] })
       .input(
-        z.object({
-          donorId: z.string().min(1),
-          locked: z.boolean(),
-          tierId: z.string().nullable().optional(),
-        }),
+        z
+          .object({
+            donorId: z.string().min(1),
+            locked: z.boolean(),
+            tierId: z.string().min(1).nullable().optional(),
+          })
+          .strict(),
       )
       .mutation(async ({ ctx, input }) => {
         const d = await loadDonor(ctx.env.DB, ctx.org.id, input.donorId);
+        if (d.anonymized_at) fail("UNPROCESSABLE_CONTENT", "An anonymized donor keeps the tier it had");
+        if (input.tierId !== undefined && !input.locked)
+          fail("BAD_REQUEST", "Choose a tier only when locking", { field: "tierId" });
+        if (input.tierId) {
+          const tier = await ctx.env.DB.prepare(
+            "SELECT id FROM donor_tier WHERE id = ? AND organization_id = ?",
+          )
+            .bind(input.tierId, ctx.org.id)
+            .first();
+          if (!tier) fail("NOT_FOUND", "Tier not found", { field: "tierId" });
+        }
+        const set = input.tierId !== undefined;
         await ctx.env.DB.batch([
           ctx.env.DB.prepare(
-            "UPDATE donor SET tier_locked = ?, tier_id = CASE WHEN ? THEN ? ELSE tier_id END WHERE id = ?",
-          ).bind(input.locked ? 1 : 0, input.tierId !== undefined ? 1 : 0, input.tierId ?? null, d.id),
+            `UPDATE donor SET tier_locked = ?1,
+               previous_tier_id = CASE WHEN ?2 AND ?3 IS NOT tier_id THEN tier_id ELSE previous_tier_id END,
+               tier_id = CASE WHEN ?2 THEN ?3 ELSE tier_id END, updated_at = ?4
+             WHERE id = ?5 AND organization_id = ?6`,
+          ).bind(input.locked ? 1 : 0, set ? 1 : 0, input.tierId ?? null, Date.now(), d.id, ctx.org.id),
           tierStatement(ctx.env.DB, ctx.org.id, d.id),
           auditStatement(ctx, {
-            action: "donor.tier_lock",
+            action: input.locked ? "donor.tier_lock" : "donor.tier_unlock",
             entityType: "donor",
             entityId: d.id,
-            after: input,
+            before: { tierId: d.tier_id, locked: !!d.tier_locked },
+            after: { tierId: set ? (input.tierId ?? null) : d.tier_id, locked: input.locked },
           }),
         ]);
         return { id: d.id };

@@ -49,6 +49,39 @@ function TiersPage() {
         title="Donor tiers"
         description="Giving levels assigned automatically: minimum included, maximum excluded."
       />
+      {total ? (
+        <Card>
+          <CardHeader>
+            <CardTitle>Distribution</CardTitle>
+          </CardHeader>
+          <CardContent className="flex flex-col gap-2">
+            <div
+              className="flex h-3 w-full overflow-hidden rounded-full bg-muted"
+              role="img"
+              aria-label="Donors per tier"
+            >
+              {tiers.data?.map((t) =>
+                t.donors ? (
+                  <span
+                    key={t.id}
+                    title={`${t.name}: ${t.donors}`}
+                    style={{ width: `${(t.donors / total) * 100}%`, background: t.color }}
+                  />
+                ) : null,
+              )}
+            </div>
+            <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
+              {tiers.data?.map((t) => (
+                <li key={t.id} className="flex items-center gap-1.5">
+                  <span className="size-2.5 rounded-full" style={{ background: t.color }} aria-hidden />
+                  {t.name}: <span className="tabular-nums">{t.donors.toLocaleString("en-US")}</span>
+                  <span className="text-muted-foreground">({Math.round((t.donors / total) * 100)}%)</span>
+                </li>
+              ))}
+            </ul>
+          </CardContent>
+        </Card>
+      ) : null}
       <Card>
         <CardContent className="overflow-x-auto p-0">
           <Table>

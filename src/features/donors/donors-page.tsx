@@ -1,0 +1,431 @@
+/** /donors: the table with tier and tag chips, every filter in the URL, bulk tagging and the export. */
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import type { ColumnDef } from "@tanstack/react-table";
+import { Download, ListFilter, Plus, Tags } from "lucide-react";
+import * as React from "react";
+import { toast } from "sonner";
+import { DataTable } from "~/components/data-table/data-table";
+import { PageHeader } from "~/components/layout/page-header";
+import { Button } from "~/components/ui/button";
+import { Popover, PopoverContent, PopoverTrigger } from "~/components/ui/popover";
+import { Progress } from "~/components/ui/progress";
+import { errorInfo, formatDate, formatMoney, toMajorString, toMinor } from "~/lib/format";
+import { useTRPC, useTRPCClient } from "~/lib/trpc";
+import { TagChip, TierBadge } from "./chips";
+import { buildDonorCsv } from "./export";
+import { advancedKeys, type DonorsSearch, donorFilters, donorTypeLabels, donorTypes } from "./search";
+import { TagManager } from "./tag-manager";
+
+type Row = {
+  id: string;
+  name: string;
+  email: string | null;
+  company: string | null;
+  tier: { name: string; color: string } | null;
+  tags: { id: string; name: string; color: string }[];
+  lifetimeMinor: number;
+  donationCount: number;
+  lastGiftAt: number | null;
+};
+
+const sel = "h-9 rounded-md border border-input bg-transparent px-2 text-sm";
+
+export function DonorsPage({
+  search: s,
+  setSearch,
+}: {
+  search: DonorsSearch;
+  setSearch: (next: Partial<DonorsSearch>) => void;
+}) {
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const qc = useQueryClient();
+  const filters = donorFilters(s);
+  const q = useQuery({
+    ...trpc.donors.list.queryOptions({
+      ...filters,
+      page: s.page,
+      pageSize: s.pageSize,
+      sort: s.sort,
+      desc: s.desc,
+    }),
+    placeholderData: keepPreviousData,
+  });
+  const tags = useQuery(trpc.donors.tags.list.queryOptions());
+  const tiers = useQuery(trpc.donors.tiers.list.queryOptions());
+  const org = useQuery(trpc.organization.current.queryOptions());
+  const assign = useMutation(trpc.donors.tags.assign.mutationOptions());
+  const [bulkTag, setBulkTag] = React.useState("");
+  const [progress, setProgress] = React.useState<{ done: number; total: number } | null>(null);
+  const currency = org.data?.defaultCurrency ?? "USD";
+
+  async function exportCsv() {
+    setProgress({ done: 0, total: 0 });
+    try {
+      const timeZone = org.data?.timeZone ?? "UTC";
+      const { parts, rows } = await buildDonorCsv(
+        (after) => client.donors.exportPage.mutate({ ...filters, after }),
+        timeZone,
+        (done, total) => setProgress({ done, total }),
+      );
+      const a = document.createElement("a");
+      a.href = URL.createObjectURL(new Blob(parts, { type: "text/csv;charset=utf-8" }));
+      a.download = `${org.data?.slug ?? "donors"}-donors-${new Date().toISOString().slice(0, 16).replace(/[-:T]/g, "")}.csv`;
+      a.click();
+      URL.revokeObjectURL(a.href);
+      toast.success(`Exported ${rows.toLocaleString("en-US")} donors`);
+    } catch (e) {
+      toast.error(errorInfo(e).message);
+    } finally {
+      setProgress(null);
+    }
+  }
+
+  const columns: ColumnDef<Row, unknown>[] = [
+    {
+      header: "Name",
+      meta: { sortKey: "name" },
+      cell: ({ row }) => (
+        <Link
+          to="/donors/$donorId"
+          params={{ donorId: row.original.id }}
+          className="font-medium hover:underline"
+        >
+          {row.original.name}
+        </Link>
+      ),
+    },
+    {
+      header: "E-mail",
+      cell: ({ row }) => <span className="break-all">{row.original.email ?? "—"}</span>,
+    },
+    { header: "Tier", cell: ({ row }) => <TierBadge tier={row.original.tier} /> },
+    {
+      header: "Tags",
+      cell: ({ row }) => (
+        <span className="flex flex-wrap gap-1">
+          {row.original.tags.map((t) => (
+            <TagChip key={t.id} tag={t} />
+          ))}
+        </span>
+      ),
+    },
+    {
+      header: "Lifetime",
+      meta: { sortKey: "lifetime", align: "right" },
+      cell: ({ row }) => (
+        <span className="tabular-nums">{formatMoney(row.original.lifetimeMinor, currency)}</span>
+      ),
+    },
+    { header: "Gifts", meta: { align: "right" }, cell: ({ row }) => row.original.donationCount },
+    {
+      header: "Last gift",
+      meta: { sortKey: "lastGift" },
+      cell: ({ row }) => formatDate(row.original.lastGiftAt),
+    },
+  ];
+
+  async function bulk(rows: Row[], clear: () => void, mode: "add" | "remove" | "replace") {
+    try {
+      await assign.mutateAsync({ donorIds: rows.map((r) => r.id), tagIds: [bulkTag], mode });
+      const verb = { add: "added to", remove: "removed from", replace: "set as the only tag of" }[mode];
+      toast.success(`Tag ${verb} ${rows.length} donor(s)`);
+      clear();
+      await qc.invalidateQueries({ queryKey: trpc.donors.pathKey() });
+    } catch (e) {
+      toast.error(errorInfo(e).message);
+    }
+  }
+
+  return (
+    <>
+      <PageHeader
+        title="Donors"
+        description="Everyone who has given to your organization."
+        actions={
+          <>
+            <TagManager />
+            <Button variant="outline" disabled={!!progress} onClick={() => void exportCsv()}>
+              <Download className="size-4" /> Export CSV
+            </Button>
+            <Button asChild>
+              <Link to="/donors/create">
+                <Plus className="size-4" /> New donor
+              </Link>
+            </Button>
+          </>
+        }
+      />
+      {progress ? (
+        <div className="flex flex-col gap-1 text-sm" role="status" aria-live="polite">
+          <span>
+            Exporting… {progress.done.toLocaleString("en-US")}
+            {progress.total ? ` of ${progress.total.toLocaleString("en-US")}` : ""} donors
+          </span>
+          <Progress value={progress.total ? (progress.done / progress.total) * 100 : 0} />
+        </div>
+      ) : null}
+      <DataTable<Row>
+        columns={columns}
+        data={q.data?.rows}
+        total={q.data?.total}
+        state={s}
+        isLoading={q.isPending}
+        error={q.error ? errorInfo(q.error).message : null}
+        onStateChange={(next) => setSearch(next as Partial<DonorsSearch>)}
+        searchPlaceholder="Name, e-mail or company"
+        emptyMessage="No donors match."
+        toolbar={
+          <>
+            <select
+              aria-label="Tag"
+              className={sel}
+              value={s.tagId ?? ""}
+              onChange={(e) => setSearch({ page: 1, tagId: e.target.value || undefined })}
+            >
+              <option value="">All tags</option>
+              {tags.data?.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name} ({t.donors})
+                </option>
+              ))}
+            </select>
+            <select
+              aria-label="Tier"
+              className={sel}
+              value={s.tierId ?? ""}
+              onChange={(e) => setSearch({ page: 1, tierId: e.target.value || undefined })}
+            >
+              <option value="">All tiers</option>
+              {tiers.data?.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name}
+                </option>
+              ))}
+            </select>
+            <MoreFilters search={s} setSearch={setSearch} currency={currency} />
+          </>
+        }
+        bulkActions={(rows, clear) => (
+          <>
+            <select
+              aria-label="Tag to apply"
+              className={sel}
+              value={bulkTag}
+              onChange={(e) => setBulkTag(e.target.value)}
+            >
+              <option value="">Choose a tag…</option>
+              {tags.data?.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name}
+                </option>
+              ))}
+            </select>
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={!bulkTag}
+              onClick={() => void bulk(rows, clear, "add")}
+            >
+              <Tags className="size-4" /> Add tag
+            </Button>
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={!bulkTag}
+              onClick={() => void bulk(rows, clear, "remove")}
+            >
+              Remove tag
+            </Button>
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={!bulkTag}
+              onClick={() => void bulk(rows, clear, "replace")}
+            >
+              Replace tags
+            </Button>
+          </>
+        )}
+        footer={
+          q.data?.totals ? (
+            <span className="flex justify-between gap-2 text-sm">
+              <span>Lifetime giving of the {q.data.total.toLocaleString("en-US")} filtered donors</span>
+              <span className="tabular-nums">{formatMoney(q.data.totals.lifetimeMinor ?? 0, currency)}</span>
+            </span>
+          ) : null
+        }
+      />
+    </>
+  );
+}
+
+/** Type, donor type, last gift days, lifetime range and consent flags, applied together. */
+function MoreFilters({
+  search: s,
+  setSearch,
+  currency,
+}: {
+  search: DonorsSearch;
+  setSearch: (next: Partial<DonorsSearch>) => void;
+  currency: string;
+}) {
+  const [open, setOpen] = React.useState(false);
+  const [error, setError] = React.useState<string | null>(null);
+  const active = advancedKeys.filter((k) => s[k] !== undefined).length;
+  const clear = Object.fromEntries(advancedKeys.map((k) => [k, undefined])) as Partial<DonorsSearch>;
+  const flag = (v: FormDataEntryValue | null) => (v === "yes" ? true : v === "no" ? false : undefined);
+  const major = (v: number | undefined) => (v === undefined ? "" : toMajorString(v, currency));
+  return (
+    <Popover open={open} onOpenChange={setOpen}>
+      <PopoverTrigger asChild>
+        <Button variant="outline" size="sm" className="h-9">
+          <ListFilter className="size-4" /> Filters{active ? ` (${active})` : ""}
+        </Button>
+      </PopoverTrigger>
+      <PopoverContent align="start" className="w-[min(22rem,calc(100vw-2rem))]">
+        <form
+          className="grid grid-cols-2 gap-3 text-sm"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const f = new FormData(e.currentTarget);
+            const str = (k: string) => String(f.get(k) ?? "").trim() || undefined;
+            try {
+              const minL = str("minLifetime");
+              const maxL = str("maxLifetime");
+              const next: Partial<DonorsSearch> = {
+                page: 1,
+                type: str("type") as DonorsSearch["type"],
+                donorType: str("donorType") as DonorsSearch["donorType"],
+                lastGiftFrom: str("lastGiftFrom"),
+                lastGiftTo: str("lastGiftTo"),
+                minLifetimeMinor: minL ? toMinor(minL, currency) : undefined,
+                maxLifetimeMinor: maxL ? toMinor(maxL, currency) : undefined,
+                emailOptIn: flag(f.get("emailOptIn")),
+                phoneOptIn: flag(f.get("phoneOptIn")),
+                mailOptIn: flag(f.get("mailOptIn")),
+              };
+              if (next.lastGiftFrom && next.lastGiftTo && next.lastGiftFrom > next.lastGiftTo)
+                return setError("The last-gift range ends before it starts.");
+              if (
+                next.minLifetimeMinor !== undefined &&
+                next.maxLifetimeMinor !== undefined &&
+                next.minLifetimeMinor > next.maxLifetimeMinor
+              )
+                return setError("The lifetime maximum is below the minimum.");
+              setError(null);
+              setSearch(next);
+              setOpen(false);
+            } catch {
+              setError(`Enter amounts like 500.00 (${currency}).`);
+            }
+          }}
+        >
+          <label className="flex flex-col gap-1">
+            Type
+            <select name="type" aria-label="Type" className={sel} defaultValue={s.type ?? ""}>
+              <option value="">Any</option>
+              <option value="individual">Individual</option>
+              <option value="organization">Organization</option>
+            </select>
+          </label>
+          <label className="flex flex-col gap-1">
+            Giving
+            <select name="donorType" aria-label="Giving" className={sel} defaultValue={s.donorType ?? ""}>
+              <option value="">Any</option>
+              {donorTypes.map((t) => (
+                <option key={t} value={t}>
+                  {donorTypeLabels[t]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="flex flex-col gap-1">
+            Last gift from
+            <input
+              type="date"
+              name="lastGiftFrom"
+              aria-label="Last gift from"
+              className={sel}
+              defaultValue={s.lastGiftFrom ?? ""}
+            />
+          </label>
+          <label className="flex flex-col gap-1">
+            Last gift to
+            <input
+              type="date"
+              name="lastGiftTo"
+              aria-label="Last gift to"
+              className={sel}
+              defaultValue={s.lastGiftTo ?? ""}
+            />
+          </label>
+          <label className="flex flex-col gap-1">
+            Lifetime from ({currency})
+            <input
+              name="minLifetime"
+              aria-label={`Lifetime from (${currency})`}
+              inputMode="decimal"
+              className={sel}
+              defaultValue={major(s.minLifetimeMinor)}
+            />
+          </label>
+          <label className="flex flex-col gap-1">
+            Lifetime up to ({currency})
+            <input
+              name="maxLifetime"
+              aria-label={`Lifetime up to (${currency})`}
+              inputMode="decimal"
+              className={sel}
+              defaultValue={major(s.maxLifetimeMinor)}
+            />
+          </label>
+          {(
+            [
+              ["emailOptIn", "E-mail consent"],
+              ["phoneOptIn", "Phone consent"],
+              ["mailOptIn", "Post consent"],
+            ] as const
+          ).map(([k, label]) => (
+            <label key={k} className="flex flex-col gap-1">
+              {label}
+              <select
+                name={k}
+                aria-label={label}
+                className={sel}
+                defaultValue={s[k] === undefined ? "" : s[k] ? "yes" : "no"}
+              >
+                <option value="">Any</option>
+                <option value="yes">Given</option>
+                <option value="no">Not given</option>
+              </select>
+            </label>
+          ))}
+          {error ? (
+            <p role="alert" className="col-span-2 text-destructive">
+              {error}
+            </p>
+          ) : null}
+          <div className="col-span-2 flex justify-end gap-2">
+            <Button
+              type="button"
+              variant="ghost"
+              size="sm"
+              onClick={() => {
+                setError(null);
+                setSearch({ ...clear, page: 1 });
+                setOpen(false);
+              }}
+            >
+              Clear
+            </Button>
+            <Button type="submit" size="sm">
+              Apply filters
+            </Button>
+          </div>
+        </form>
+      </PopoverContent>
+    </Popover>
+  );
+}
