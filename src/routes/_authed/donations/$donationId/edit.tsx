@@ -41,7 +41,13 @@ function EditDonation() {
     }),
   );
   const d = q.data;
+  // Reassignment stays inside the organization and the gift's currency.
+  const campaigns = useQuery({
+    ...trpc.campaigns.list.queryOptions({ pageSize: 100 }),
+    enabled: !!d,
+  });
   if (!d) return null;
+  const sameCurrency = (campaigns.data?.rows ?? []).filter((c) => c.currency === d.currency);
   return (
     <>
       <PageHeader
@@ -60,8 +66,11 @@ function EditDonation() {
                 message: String(f.get("message") ?? "") || null,
                 internalNote: String(f.get("internalNote") ?? "") || null,
                 tributeName: String(f.get("tributeName") ?? "") || null,
+                tributeType: (String(f.get("tributeType") ?? "") || null) as "in_honor" | "in_memory" | null,
                 anonymous: f.get("anonymous") === "on",
               };
+              const campaignId = String(f.get("campaignId") ?? "") || null;
+              if (campaigns.data && campaignId !== d.campaignId) data.campaignId = campaignId;
               if (d.source === "manual") {
                 try {
                   data.amountMinor = toMinor(String(f.get("amount")), d.currency);
@@ -82,12 +91,43 @@ function EditDonation() {
                 />
               </Field>
             ) : null}
+            <Field label="Campaign" error={fields.campaignId}>
+              <select
+                name="campaignId"
+                defaultValue={d.campaignId ?? ""}
+                key={campaigns.data ? "loaded" : "loading"}
+                className="h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs"
+              >
+                <option value="">General fund</option>
+                {d.campaignId && !sameCurrency.some((c) => c.id === d.campaignId) ? (
+                  <option value={d.campaignId}>{d.campaignTitle}</option>
+                ) : null}
+                {sameCurrency.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.title}
+                  </option>
+                ))}
+              </select>
+            </Field>
             <Field label="Message from the donor" error={fields.message}>
               <Textarea name="message" defaultValue={d.message ?? ""} rows={3} />
             </Field>
-            <Field label="In honor or memory of" error={fields.tributeName}>
-              <Input name="tributeName" defaultValue={d.tributeName ?? ""} />
-            </Field>
+            <div className="grid gap-4 sm:grid-cols-[12rem_1fr]">
+              <Field label="Tribute" error={fields.tributeType}>
+                <select
+                  name="tributeType"
+                  defaultValue={d.tributeType ?? ""}
+                  className="h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs"
+                >
+                  <option value="">None</option>
+                  <option value="in_honor">In honor of</option>
+                  <option value="in_memory">In memory of</option>
+                </select>
+              </Field>
+              <Field label="In honor or memory of" error={fields.tributeName}>
+                <Input name="tributeName" defaultValue={d.tributeName ?? ""} />
+              </Field>
+            </div>
             <Field label="Internal note" error={fields.internalNote}>
               <Textarea name="internalNote" defaultValue={d.internalNote ?? ""} rows={3} />
             </Field>
