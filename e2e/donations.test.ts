@@ -27,6 +27,13 @@ test("an admin records an offline gift, refunds part of it, finds it from the da
       // The timeline shows the refund with its reason.
       await s.page.getByText("“Part of it was a duplicate”").first().waitFor();
       await s.shot(`donation-detail-${w}`);
+      // Edit: a message on the gift, then back on the detail page.
+      await s.page.getByRole("link", { name: "Edit" }).click();
+      await s.page.getByLabel("Message from the donor").fill(`Thank you (${w})`);
+      await s.shot(`donation-edit-${w}`);
+      await s.page.getByRole("button", { name: "Save" }).click();
+      await s.page.waitForURL(/\/donations\/[A-Za-z0-9]+$/);
+      await s.page.getByText(`“Thank you (${w})”`).waitFor();
 
       // The dashboard's Donations tile opens the list of exactly the gifts it counts.
       await go(s.page, "/dashboard?days=7");

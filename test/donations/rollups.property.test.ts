@@ -156,6 +156,11 @@ for (const seed of [8, 2026]) {
           if (d.source === "manual" && r.chance(0.6))
             data.amountMinor = r.int(Math.max(100, d.refunded_minor), 60_000);
           if (r.chance(0.3)) data.anonymous = r.chance(0.5);
+          const campaignAfter = "campaignId" in data ? data.campaignId : d.campaign_id;
+          if (campaignAfter === coatsId && r.chance(0.5)) {
+            data.campaignItemId = r.chance(0.7) ? item.id : null;
+            data.itemQuantity = r.int(1, 4);
+          }
           const code = await codeOf(owner.caller.donations.update({ id: d.id, data }));
           log.push(`${step} update ${d.id} ${JSON.stringify(data)}`);
           expect(code, log.at(-1)).toBe("OK");

@@ -436,6 +436,53 @@ describe("edits, manual entry and permissions", () => {
       campaignId: null,
     });
     expect((await owner.caller.campaigns.byId({ id: usd.id })).raisedMinor).toBe(0);
+    // Item reassignment: only an item of the gift's campaign; a fully funded item refuses more.
+    const coats = await owner.caller.campaigns.items.create({
+      campaignId: usd.id,
+      title: "Coat",
+      unitAmountMinor: 2_500,
+      quantityNeeded: 3,
+      allowOverfunding: false,
+    });
+    const otherItem = await owner.caller.campaigns.items.create({
+      campaignId: eur.id,
+      title: "Scarf",
+      unitAmountMinor: 1_000,
+    });
+    expect(
+      await codeOf(owner.caller.donations.update({ id: d.id, data: { campaignItemId: coats.id } })),
+    ).toBe("BAD_REQUEST");
+    expect(
+      await codeOf(
+        owner.caller.donations.update({
+          id: d.id,
+          data: { campaignId: usd.id, campaignItemId: otherItem.id },
+        }),
+      ),
+    ).toBe("NOT_FOUND");
+    expect(
+      await codeOf(
+        owner.caller.donations.update({
+          id: d.id,
+          data: { campaignId: usd.id, campaignItemId: coats.id, itemQuantity: 4 },
+        }),
+      ),
+    ).toBe("UNPROCESSABLE_CONTENT");
+    const withItem = await owner.caller.donations.update({
+      id: d.id,
+      data: { campaignId: usd.id, campaignItemId: coats.id, itemQuantity: 2 },
+    });
+    expect(withItem).toMatchObject({ campaignId: usd.id, campaignItemId: coats.id, itemQuantity: 2 });
+    const funded = async () =>
+      (await owner.caller.campaigns.items.list({ campaignId: usd.id })).find((i) => i.id === coats.id)
+        ?.quantityFunded;
+    expect(await funded()).toBe(2);
+    // Its own quantity does not count against it when it changes.
+    await owner.caller.donations.update({ id: d.id, data: { itemQuantity: 3 } });
+    expect(await funded()).toBe(3);
+    await owner.caller.donations.update({ id: d.id, data: { campaignId: null } });
+    expect(await funded()).toBe(0);
+    expect((await owner.caller.donations.byId({ id: d.id })).campaignItemId).toBeNull();
     // A processor's gift keeps its amount.
     const res = await deliver(webhookEvent(org, `edit-${org}`));
     const hooked = ((await res.json()) as { id: string }).id;

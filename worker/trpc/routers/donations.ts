@@ -5,6 +5,7 @@ import {
   COUNTED_SQL,
   type DonationStatus,
   donationStatuses,
+  isCounted,
 } from "../../domain/status";
 import { type AuditActor, auditStatement } from "../../lib/audit";
 import { add, likeEscape, pageSchema, runList, type Where, where } from "../../lib/list";
@@ -556,6 +557,9 @@ export const donationsRouter = router({
             tributeName: z.string().trim().max(200).nullable().optional(),
             anonymous: z.boolean().optional(),
             campaignId: z.string().min(1).nullable().optional(),
+            /** An item of the (new) campaign, or null; changing the campaign clears it unless given. */
+            campaignItemId: z.string().min(1).nullable().optional(),
+            itemQuantity: z.number().int().min(1).max(10_000).optional(),
             amountMinor: z.number().int().min(100).max(99_999_999).optional(),
           })
           .strict(),
@@ -580,6 +584,38 @@ export const donationsRouter = router({
         if (c.currency !== before.currency)
           fail("BAD_REQUEST", `This campaign collects ${c.currency}`, { field: "campaignId" });
       }
+      const campaignAfter = d.campaignId !== undefined ? d.campaignId : before.campaign_id;
+      const itemAfter =
+        d.campaignItemId !== undefined
+          ? d.campaignItemId
+          : campaignAfter !== before.campaign_id
+            ? null
+            : before.campaign_item_id;
+      const quantityAfter = itemAfter ? (d.itemQuantity ?? Math.max(1, before.item_quantity)) : 0;
+      if (itemAfter) {
+        if (!campaignAfter) fail("BAD_REQUEST", "An item needs a campaign", { field: "campaignItemId" });
+        const item = await db
+          .prepare(
+            `SELECT i.quantity_needed, i.allow_overfunding,
+                    COALESCE((SELECT SUM(x.item_quantity) FROM donation x WHERE x.campaign_item_id = i.id AND x.id != ?4 AND ${COUNTED_SQL("x")}), 0) AS funded
+               FROM campaign_item i WHERE i.id = ?1 AND i.campaign_id = ?2 AND i.organization_id = ?3`,
+          )
+          .bind(itemAfter, campaignAfter, ctx.org.id, before.id)
+          .first<{ quantity_needed: number | null; allow_overfunding: number; funded: number }>();
+        if (!item) fail("NOT_FOUND", "Item not found");
+        const counts = isCounted({ status: before.status, mode: before.mode, trashedAt: before.trashed_at });
+        if (
+          counts &&
+          !item.allow_overfunding &&
+          item.quantity_needed !== null &&
+          item.funded + quantityAfter > item.quantity_needed
+        )
+          fail(
+            "UNPROCESSABLE_CONTENT",
+            `Only ${Math.max(0, item.quantity_needed - item.funded)} more of this item are needed`,
+            { field: "itemQuantity" },
+          );
+      }
       const after: DonationRow = {
         ...before,
         message: d.message !== undefined ? d.message : before.message,
@@ -587,16 +623,16 @@ export const donationsRouter = router({
         tribute_type: d.tributeType !== undefined ? d.tributeType : before.tribute_type,
         tribute_name: d.tributeName !== undefined ? d.tributeName : before.tribute_name,
         anonymous: d.anonymous !== undefined ? (d.anonymous ? 1 : 0) : before.anonymous,
-        campaign_id: d.campaignId !== undefined ? d.campaignId : before.campaign_id,
-        campaign_item_id:
-          d.campaignId !== undefined && d.campaignId !== before.campaign_id ? null : before.campaign_item_id,
+        campaign_id: campaignAfter,
+        campaign_item_id: itemAfter,
+        item_quantity: quantityAfter,
         amount_minor: d.amountMinor ?? before.amount_minor,
         updated_at: Date.now(),
       };
       await db.batch([
         db
           .prepare(
-            "UPDATE donation SET message = ?, internal_note = ?, tribute_type = ?, tribute_name = ?, anonymous = ?, campaign_id = ?, campaign_item_id = ?, amount_minor = ?, updated_at = ? WHERE id = ? AND organization_id = ?",
+            "UPDATE donation SET message = ?, internal_note = ?, tribute_type = ?, tribute_name = ?, anonymous = ?, campaign_id = ?, campaign_item_id = ?, item_quantity = ?, amount_minor = ?, updated_at = ? WHERE id = ? AND organization_id = ?",
           )
           .bind(
             after.message,
@@ -606,6 +642,7 @@ export const donationsRouter = router({
             after.anonymous,
             after.campaign_id,
             after.campaign_item_id,
+            after.item_quantity,
             after.amount_minor,
             after.updated_at,
             before.id,

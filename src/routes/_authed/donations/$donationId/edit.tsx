@@ -30,6 +30,12 @@ function EditDonation() {
   const navigate = useNavigate();
   const q = useQuery(trpc.donations.byId.queryOptions({ id: donationId }));
   const [fields, setFields] = React.useState<Record<string, string>>({});
+  const [campaignSel, setCampaignSel] = React.useState<string | undefined>(undefined);
+  const campaignNow = campaignSel ?? q.data?.campaignId ?? "";
+  const items = useQuery({
+    ...trpc.campaigns.items.list.queryOptions({ campaignId: campaignNow }),
+    enabled: !!campaignNow,
+  });
   const save = useMutation(
     trpc.donations.update.mutationOptions({
       onSuccess: async () => {
@@ -71,6 +77,12 @@ function EditDonation() {
               };
               const campaignId = String(f.get("campaignId") ?? "") || null;
               if (campaigns.data && campaignId !== d.campaignId) data.campaignId = campaignId;
+              const itemId = String(f.get("campaignItemId") ?? "") || null;
+              const quantity = Number(f.get("itemQuantity") ?? 1) || 1;
+              if (itemId !== d.campaignItemId || (itemId && quantity !== d.itemQuantity)) {
+                data.campaignItemId = itemId;
+                if (itemId) data.itemQuantity = quantity;
+              }
               if (d.source === "manual") {
                 try {
                   data.amountMinor = toMinor(String(f.get("amount")), d.currency);
@@ -94,8 +106,8 @@ function EditDonation() {
             <Field label="Campaign" error={fields.campaignId}>
               <select
                 name="campaignId"
-                defaultValue={d.campaignId ?? ""}
-                key={campaigns.data ? "loaded" : "loading"}
+                value={campaignNow}
+                onChange={(e) => setCampaignSel(e.target.value)}
                 className="h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs"
               >
                 <option value="">General fund</option>
@@ -109,6 +121,32 @@ function EditDonation() {
                 ))}
               </select>
             </Field>
+            {campaignNow && items.data?.length ? (
+              <div className="grid gap-4 sm:grid-cols-[1fr_8rem]" key={campaignNow}>
+                <Field label="Item" error={fields.campaignItemId}>
+                  <select
+                    name="campaignItemId"
+                    defaultValue={campaignNow === d.campaignId ? (d.campaignItemId ?? "") : ""}
+                    className="h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs"
+                  >
+                    <option value="">No item</option>
+                    {items.data.map((i) => (
+                      <option key={i.id} value={i.id}>
+                        {i.title}
+                      </option>
+                    ))}
+                  </select>
+                </Field>
+                <Field label="Quantity" error={fields.itemQuantity}>
+                  <Input
+                    name="itemQuantity"
+                    type="number"
+                    min={1}
+                    defaultValue={campaignNow === d.campaignId ? Math.max(1, d.itemQuantity) : 1}
+                  />
+                </Field>
+              </div>
+            ) : null}
             <Field label="Message from the donor" error={fields.message}>
               <Textarea name="message" defaultValue={d.message ?? ""} rows={3} />
             </Field>
