@@ -13,15 +13,27 @@ const every15Minutes: Job[] = [
       env.DB.prepare("DELETE FROM rate_limit WHERE window_start < ?").bind(t - 3600_000),
     ]);
   },
-  // Pending donations older than the configured window become abandoned (DESIGN §4).
+  // Pending donations older than the configured window (72 h) become abandoned (DESIGN §4), each
+  // with its audit row in the same batch. Pending gifts are never counted, so no rollup moves.
+  // At most 1 000 per run (bounded); the next run takes the rest.
   async (env, now) => {
     const { getConfig } = await import("./config");
-    const cutoff = now.getTime() - getConfig(env).donations.abandonAfterHours * 3600_000;
-    await env.DB.prepare(
-      "UPDATE donation SET status = 'abandoned', updated_at = ? WHERE status = 'pending' AND created_at < ?",
-    )
-      .bind(now.getTime(), cutoff)
-      .run();
+    const hours = getConfig(env).donations.abandonAfterHours;
+    const cutoff = now.getTime() - hours * 3600_000;
+    const stale =
+      "SELECT id FROM donation WHERE status = 'pending' AND created_at < ?2 ORDER BY created_at, id LIMIT 1000";
+    await env.DB.batch([
+      env.DB.prepare(
+        `INSERT INTO audit_event (id, organization_id, actor_id, action, entity_type, entity_id, before, after, reason, at)
+         SELECT lower(hex(randomblob(16))), organization_id, NULL, 'donation.abandon', 'donation', id,
+                '{"status":"pending"}', '{"status":"abandoned"}', ?3, ?1
+           FROM donation WHERE id IN (${stale})`,
+      ).bind(now.getTime(), cutoff, `Pending for more than ${hours} hours`),
+      env.DB.prepare(`UPDATE donation SET status = 'abandoned', updated_at = ?1 WHERE id IN (${stale})`).bind(
+        now.getTime(),
+        cutoff,
+      ),
+    ]);
   },
   // Campaigns past their end date complete unless they accept gifts after the end; goal-reached
   // campaigns complete when configured.

@@ -1,41 +1,92 @@
 /**
- * GET /api/export/donations.csv?<filters>: the current filters, no pagination, streamed in pages of
- * 5 000 rows (flat memory), UTF-8 BOM, RFC 4180 quoting, formula cells prefixed with ' (OWASP CSV
- * injection), amounts in major units with a currency column, ISO dates (DESIGN §4 exports).
+ * GET /api/export/donations.csv?<filters>: the current filters of /donations, no pagination,
+ * streamed in keyset pages of 2 000 rows (flat memory, never truncated), written by the shared CSV
+ * module (worker/lib/csv.ts: UTF-8 BOM, RFC 4180 quoting, formula cells prefixed with ').
+ * Columns: domain.md §5.1; amounts in major units with a currency column, ISO 8601 dates.
  */
 import { hasOrgPermission } from "../access/permissions";
 import { getSessionFromRequest } from "../auth";
 import { getConfig } from "../config";
+import { auditStatement } from "../lib/audit";
+import { CSV_BOM, csvCell, csvRow, isoWithOffset } from "../lib/csv";
 import { toMajorString } from "../lib/money";
 import { resolveOrganization } from "../trpc/org";
 import { type DonationRow, donationFilters, donationWhere, FROM, SELECT } from "../trpc/routers/donations";
 import { json } from "./headers";
 
-export function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return "";
-  let s = String(value);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
+/** Kept for callers that imported it from here; the one implementation is worker/lib/csv.ts. */
+export { csvCell };
 
-const COLUMNS = [
-  "number",
+export const DONATION_COLUMNS = [
+  "donation_number",
+  "donation_id",
   "donated_at",
+  "donated_at_local",
   "status",
-  "amount",
-  "refunded",
-  "net",
-  "currency",
-  "donor_name",
-  "donor_email",
-  "campaign",
-  "payment_method",
-  "frequency",
-  "source",
   "mode",
-  "anonymous",
-  "message",
-];
+  "amount",
+  "fee_covered",
+  "processing_fee",
+  "net_amount",
+  "refunded_amount",
+  "currency",
+  "base_amount",
+  "base_currency",
+  "exchange_rate",
+  "frequency",
+  "payment_method",
+  "gateway",
+  "gateway_transaction_id",
+  "campaign_id",
+  "campaign_title",
+  "item_title",
+  "quantity",
+  "donor_id",
+  "donor_first_name",
+  "donor_last_name",
+  "donor_email",
+  "donor_phone",
+  "company",
+  "address_line1",
+  "address_line2",
+  "city",
+  "state",
+  "postal_code",
+  "country",
+  "is_anonymous",
+  "public_message",
+  "tribute_type",
+  "tribute_name",
+  "source",
+  "receipt_sent_at",
+] as const;
+
+type ExportRow = DonationRow & {
+  item_title: string | null;
+  dn_first_name: string | null;
+  dn_last_name: string | null;
+  dn_phone: string | null;
+  dn_company: string | null;
+  dn_address_line1: string | null;
+  dn_address_line2: string | null;
+  dn_city: string | null;
+  dn_region: string | null;
+  dn_postal_code: string | null;
+  dn_country: string | null;
+};
+
+/** The export's filters from the query string: the list's own schema, so both select the same rows. */
+export function parseDonationExportFilters(searchParams: URLSearchParams) {
+  const params = Object.fromEntries(searchParams);
+  const num = (v: string | undefined) => (v === undefined || v === "" ? undefined : Number(v));
+  return donationFilters.safeParse({
+    ...params,
+    status: params.status ? params.status.split(",") : undefined,
+    minAmountMinor: num(params.minAmountMinor),
+    maxAmountMinor: num(params.maxAmountMinor),
+    trashed: params.trashed === "true",
+  });
+}
 
 export async function handleDonationExport(request: Request, env: Env): Promise<Response> {
   const auth = await getSessionFromRequest(request, env);
@@ -61,61 +112,87 @@ export async function handleDonationExport(request: Request, env: Env): Promise<
       { status: 403 },
     );
   }
-  const params = Object.fromEntries(new URL(request.url).searchParams);
-  const parsed = donationFilters.safeParse({
-    ...params,
-    status: params.status ? params.status.split(",") : undefined,
-    minAmountMinor: params.minAmountMinor ? Number(params.minAmountMinor) : undefined,
-    maxAmountMinor: params.maxAmountMinor ? Number(params.maxAmountMinor) : undefined,
-    trashed: params.trashed === "true",
-  });
+  const parsed = parseDonationExportFilters(new URL(request.url).searchParams);
   if (!parsed.success)
     return json({ code: "BAD_REQUEST", message: "Invalid export filters" }, { status: 400 });
   const w = donationWhere(org.id, org.timeZone, parsed.data);
   const whereSql = `WHERE ${w.sql.join(" AND ")}`;
+  // Who exported what (domain.md §5.2): the filters, before the first byte leaves.
+  await auditStatement(
+    { env, user: auth.user, org },
+    { action: "donation.export", entityType: "donation", entityId: "export", after: parsed.data },
+  ).run();
   const encoder = new TextEncoder();
   let lastDate = Number.MAX_SAFE_INTEGER;
   let lastId = "\uffff";
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(encoder.encode(`\uFEFF${COLUMNS.join(",")}\r\n`));
+      controller.enqueue(encoder.encode(CSV_BOM + csvRow(DONATION_COLUMNS)));
     },
     async pull(controller) {
       // Keyset pagination: constant cost per page however deep the export goes.
       const { results } = await env.DB.prepare(
-        `SELECT ${SELECT} FROM ${FROM} ${whereSql} AND (d.donated_at < ? OR (d.donated_at = ? AND d.id < ?)) ORDER BY d.donated_at DESC, d.id DESC LIMIT 5000`,
+        `SELECT ${SELECT}, i.title AS item_title, dn.first_name AS dn_first_name, dn.last_name AS dn_last_name, dn.phone AS dn_phone,
+                dn.company AS dn_company, dn.address_line1 AS dn_address_line1, dn.address_line2 AS dn_address_line2, dn.city AS dn_city,
+                dn.region AS dn_region, dn.postal_code AS dn_postal_code, dn.country AS dn_country
+           FROM ${FROM} LEFT JOIN campaign_item i ON i.id = d.campaign_item_id
+           ${whereSql} AND (d.donated_at < ? OR (d.donated_at = ? AND d.id < ?)) ORDER BY d.donated_at DESC, d.id DESC LIMIT 2000`,
       )
         .bind(...w.params, lastDate, lastDate, lastId)
-        .all<DonationRow>();
+        .all<ExportRow>();
       if (!results.length) {
         controller.close();
         return;
       }
       let chunk = "";
       for (const r of results) {
-        chunk += `${[
+        const money = (minor: number) => toMajorString(minor, r.currency);
+        // Gifts are stored in their own currency without conversion: the base amount is known only
+        // when that is the organization's currency (docs/decisions/010-donations-analytics-and-export.md).
+        const inBase = r.currency === org.defaultCurrency;
+        chunk += csvRow([
           r.number,
+          r.id,
           new Date(r.donated_at).toISOString(),
+          isoWithOffset(r.donated_at, org.timeZone),
           r.status,
-          toMajorString(r.amount_minor, r.currency),
-          toMajorString(r.refunded_minor, r.currency),
-          toMajorString(
-            r.amount_minor - r.refunded_minor - r.processing_fee_minor - r.platform_fee_minor,
-            r.currency,
-          ),
-          r.currency,
-          r.donor_name,
-          r.donor_email,
-          r.campaign_title,
-          r.payment_method,
-          r.frequency,
-          r.source,
           r.mode,
+          money(r.amount_minor),
+          money(r.fee_covered_minor),
+          money(r.processing_fee_minor),
+          money(r.amount_minor - r.refunded_minor - r.processing_fee_minor - r.platform_fee_minor),
+          money(r.refunded_minor),
+          r.currency,
+          inBase ? money(r.amount_minor) : "",
+          inBase ? r.currency : "",
+          inBase ? "1" : "",
+          r.frequency,
+          r.payment_method,
+          r.gateway,
+          r.gateway_transaction_id,
+          r.campaign_id,
+          r.campaign_title,
+          r.item_title,
+          r.campaign_item_id ? r.item_quantity : "",
+          r.donor_id,
+          r.dn_first_name,
+          r.dn_last_name,
+          r.donor_email,
+          r.dn_phone,
+          r.dn_company,
+          r.dn_address_line1,
+          r.dn_address_line2,
+          r.dn_city,
+          r.dn_region,
+          r.dn_postal_code,
+          r.dn_country,
           r.anonymous ? "yes" : "no",
           r.message,
-        ]
-          .map(csvCell)
-          .join(",")}\r\n`;
+          r.tribute_type,
+          r.tribute_name,
+          r.source,
+          "",
+        ]);
       }
       const last = results[results.length - 1] as DonationRow;
       lastDate = last.donated_at;
@@ -123,11 +200,11 @@ export async function handleDonationExport(request: Request, env: Env): Promise<
       controller.enqueue(encoder.encode(chunk));
     },
   });
-  const day = new Date().toISOString().slice(0, 10);
+  const stamp = new Date().toISOString().slice(0, 16).replace(/[-:]/g, "").replace("T", "-");
   return new Response(stream, {
     headers: {
       "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="donations-${day}.csv"`,
+      "content-disposition": `attachment; filename="${org.slug}-donations-${stamp}.csv"`,
       "cache-control": "no-store",
     },
   });

@@ -188,6 +188,15 @@ export async function handleDonationWebhook(request: Request, env: Env): Promise
   const now = Date.now();
   const id = generateId();
   const email = d.donor?.email.toLowerCase() ?? null;
+  // The donor by e-mail: known now, or created by this batch under `donorId`, so the donor's stats
+  // and tier are recomputed in the same batch as the gift (issue 8).
+  const known = email
+    ? await db
+        .prepare("SELECT id FROM donor WHERE organization_id = ? AND email = ?")
+        .bind(org.id, email)
+        .first<{ id: string }>()
+    : null;
+  const donorId = email ? (known?.id ?? generateId()) : null;
   const stmts: D1PreparedStatement[] = [];
   if (email) {
     stmts.push(
@@ -196,7 +205,7 @@ export async function handleDonationWebhook(request: Request, env: Env): Promise
           "INSERT OR IGNORE INTO donor (id, organization_id, first_name, last_name, email, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(
-          generateId(),
+          donorId,
           org.id,
           d.donor?.firstName ?? null,
           d.donor?.lastName ?? (d.donor?.firstName ? null : email),
@@ -254,6 +263,7 @@ export async function handleDonationWebhook(request: Request, env: Env): Promise
     donated_at: Date.parse(d.donatedAt),
   } as unknown as DonationRow;
   stmts.push(...rollupStatements(db, null, facts(row), org.time_zone, { donationId: id, token: id }));
+  if (donorId) stmts.push(...donorStatsStatements(db, org.id, [donorId]));
   stmts.push(
     auditRow(
       db,
@@ -267,12 +277,14 @@ export async function handleDonationWebhook(request: Request, env: Env): Promise
     ),
   );
   await db.batch(stmts);
-  // Donor stats depend on the donor id the batch resolved; recompute them in a second, idempotent step.
   const created = await db
     .prepare("SELECT id, donor_id FROM donation WHERE organization_id = ? AND gateway_transaction_id = ?")
     .bind(org.id, d.gatewayTransactionId)
     .first<{ id: string; donor_id: string | null }>();
-  if (created?.donor_id) await db.batch(donorStatsStatements(db, org.id, [created.donor_id]));
+  // Only when a concurrent delivery created the same donor under another id first: recount that
+  // donor too (idempotent).
+  if (created?.donor_id && created.donor_id !== donorId)
+    await db.batch(donorStatsStatements(db, org.id, [created.donor_id]));
   return json(
     { received: true, id: created?.id ?? id, duplicate: created?.id !== id },
     { status: created?.id === id ? 201 : 200 },

@@ -4,20 +4,33 @@ import { formatMoney } from "~/lib/format";
 // SVG presentation attributes cannot read CSS variables; the brand teal is fixed here.
 const COLOR = "#0f766e";
 
-/** Revenue per local day (zero-filled by the API). */
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** A bucket key of the API (YYYY-MM-DD, YYYY-MM or YYYY) as a short axis label. */
+export function periodLabel(period: string, bucket: "day" | "month" | "year") {
+  if (bucket === "year") return period;
+  const m = MONTHS[Number(period.slice(5, 7)) - 1] ?? period;
+  return bucket === "month" ? `${m} ${period.slice(2, 4)}` : `${m} ${Number(period.slice(8, 10))}`;
+}
+
+/** Revenue per local day, month or year (bucketed and zero-filled by the API). */
 export function RevenueChart({
   series,
   currency,
+  bucket = "day",
 }: {
-  series: { day: string; raised: number }[];
+  /** `day` is accepted too (the campaign analytics screen sends per-day points). */
+  series: ({ period: string; raised: number } | { day: string; raised: number })[];
   currency: string;
+  bucket?: "day" | "month" | "year";
 }) {
-  if (!series.length)
+  const data = series.map((p) => ({ period: "period" in p ? p.period : p.day, raised: p.raised }));
+  if (!data.length)
     return <p className="py-16 text-center text-muted-foreground text-sm">No gifts in this period.</p>;
   return (
-    <div className="h-64 w-full" role="img" aria-label={`Revenue chart, ${series.length} days`}>
+    <div className="h-64 w-full" role="img" aria-label={`Revenue chart, ${data.length} ${bucket}s`}>
       <ResponsiveContainer width="100%" height="100%">
-        <AreaChart data={series} margin={{ left: 8, right: 8, top: 8, bottom: 0 }}>
+        <AreaChart data={data} margin={{ left: 8, right: 8, top: 8, bottom: 0 }}>
           <defs>
             <linearGradient id="rev" x1="0" y1="0" x2="0" y2="1">
               <stop offset="5%" stopColor={COLOR} stopOpacity={0.35} />
@@ -26,12 +39,12 @@ export function RevenueChart({
           </defs>
           <CartesianGrid strokeDasharray="3 3" vertical={false} className="stroke-border" />
           <XAxis
-            dataKey="day"
+            dataKey="period"
             tickLine={false}
             axisLine={false}
             minTickGap={32}
             fontSize={12}
-            tickFormatter={(d: string) => d.slice(5)}
+            tickFormatter={(p: string) => periodLabel(p, bucket)}
           />
           <YAxis
             tickLine={false}
@@ -40,7 +53,11 @@ export function RevenueChart({
             fontSize={12}
             tickFormatter={(v: number) => formatMoney(v, currency).replace(/\.\d+$/, "")}
           />
-          <Tooltip formatter={(v) => formatMoney(Number(v), currency)} labelClassName="text-foreground" />
+          <Tooltip
+            formatter={(v) => formatMoney(Number(v), currency)}
+            labelFormatter={(p) => periodLabel(String(p), bucket)}
+            labelClassName="text-foreground"
+          />
           <Area
             type="monotone"
             dataKey="raised"

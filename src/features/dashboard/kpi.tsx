@@ -5,16 +5,20 @@ import { Card, CardContent } from "~/components/ui/card";
 import { formatPercent } from "~/lib/format";
 import { cn } from "~/lib/utils";
 
+/** One dashboard tile; with `to` it is a link to the filtered list behind the number. */
 export function Kpi({
   label,
   value,
   change,
+  hint,
   to,
   search,
 }: {
   label: string;
   value: React.ReactNode;
+  /** Ratio vs the previous equal period; null = nothing to compare; undefined = no line. */
   change?: number | null;
+  hint?: React.ReactNode;
   to?: string;
   search?: Record<string, unknown>;
 }) {
@@ -22,7 +26,8 @@ export function Kpi({
     <Card className={cn("h-full transition-colors", to && "hover:border-primary/50")}>
       <CardContent className="flex flex-col gap-1 p-4">
         <span className="text-muted-foreground text-sm">{label}</span>
-        <span className="font-semibold text-2xl tabular-nums">{value}</span>
+        <span className="font-semibold text-lg tabular-nums sm:text-2xl">{value}</span>
+        {hint ? <span className="text-muted-foreground text-xs">{hint}</span> : null}
         {change === undefined ? null : (
           <span
             className={cn(

@@ -10,59 +10,122 @@ import { Skeleton } from "~/components/ui/skeleton";
 import { Tabs, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { RevenueChart } from "~/features/charts/revenue-chart";
 import { Kpi, PERIODS } from "~/features/dashboard/kpi";
+import { PlatformOverview } from "~/features/dashboard/platform-overview";
+import { COUNTED_FILTER } from "~/features/donations/search";
+import { OrganizationSwitcher } from "~/features/organization/organization-page";
+import { isPlatformAdmin } from "~/lib/auth/access";
 import { errorInfo, formatDate, formatMoney, formatPercent, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 
 export const Route = createFileRoute("/_authed/dashboard")({
   validateSearch: z.object({
     days: z.number().int().catch(30).default(30),
+    currency: z.string().length(3).optional().catch(undefined),
+    /** Platform admins: "all" shows every organization at once. */
+    scope: z.enum(["all"]).optional().catch(undefined),
     forbidden: z.boolean().optional(),
   }),
-  loaderDeps: ({ search }) => ({ days: search.days }),
+  loaderDeps: ({ search }) => ({ days: search.days, currency: search.currency, scope: search.scope }),
   loader: ({ context, deps }) =>
-    context.queryClient.prefetchQuery(context.trpc.dashboard.summary.queryOptions({ days: deps.days })),
+    deps.scope === "all"
+      ? context.queryClient.prefetchQuery(context.trpc.dashboard.platform.queryOptions({ days: deps.days }))
+      : context.queryClient.prefetchQuery(
+          context.trpc.dashboard.summary.queryOptions({ days: deps.days, currency: deps.currency }),
+        ),
   head: () => ({ meta: [{ title: "Dashboard · Almoner" }] }),
   component: Dashboard,
 });
 
+const selectClass = "h-9 rounded-md border border-input bg-transparent px-2 text-sm";
+
 function Dashboard() {
-  const { days, forbidden } = Route.useSearch();
+  const { days, currency, scope, forbidden } = Route.useSearch();
+  const { user } = Route.useRouteContext();
+  const admin = isPlatformAdmin(user);
   const navigate = useNavigate({ from: Route.fullPath });
   React.useEffect(() => {
     if (!forbidden) return;
     toast.error("That page is for platform admins.");
     void navigate({ search: (s) => ({ ...s, forbidden: undefined }), replace: true });
   }, [forbidden, navigate]);
-  const trpc = useTRPC();
-  const q = useQuery(trpc.dashboard.summary.queryOptions({ days }));
-  const retention = useQuery(trpc.dashboard.retention.queryOptions());
-  const d = q.data;
-  const money = (v: number) => formatMoney(v, d?.currency ?? "USD");
-  const range = d && days > 0 ? { from: d.from, to: d.to } : {};
+  const all = admin && scope === "all";
   return (
     <>
       <PageHeader
         title="Dashboard"
-        description="Fundraising at a glance."
+        description={all ? "Every organization on the platform." : "Fundraising at a glance."}
         actions={
-          <Tabs
-            value={String(days)}
-            onValueChange={(v) => navigate({ search: (s) => ({ ...s, days: Number(v) }) })}
-          >
-            <TabsList>
-              {PERIODS.map((p) => (
-                <TabsTrigger key={p.days} value={String(p.days)}>
-                  {p.label}
-                </TabsTrigger>
-              ))}
-            </TabsList>
-          </Tabs>
+          <>
+            {admin ? (
+              <select
+                aria-label="Organizations"
+                className={selectClass}
+                value={all ? "all" : "one"}
+                onChange={(e) =>
+                  navigate({ search: (s) => ({ ...s, scope: e.target.value === "all" ? "all" : undefined }) })
+                }
+              >
+                <option value="one">One organization</option>
+                <option value="all">All organizations</option>
+              </select>
+            ) : null}
+            {!all ? <OrganizationSwitcher /> : null}
+            <Tabs
+              value={String(days)}
+              onValueChange={(v) => navigate({ search: (s) => ({ ...s, days: Number(v) }) })}
+            >
+              <TabsList className="h-auto flex-wrap">
+                {PERIODS.map((p) => (
+                  <TabsTrigger key={p.days} value={String(p.days)}>
+                    {p.label}
+                  </TabsTrigger>
+                ))}
+              </TabsList>
+            </Tabs>
+          </>
         }
       />
+      {all ? <PlatformOverview days={days} /> : <OrganizationDashboard days={days} currency={currency} />}
+    </>
+  );
+}
+
+function OrganizationDashboard({ days, currency }: { days: number; currency?: string }) {
+  const trpc = useTRPC();
+  const navigate = useNavigate({ from: Route.fullPath });
+  const q = useQuery(trpc.dashboard.summary.queryOptions({ days, currency }));
+  const retention = useQuery(trpc.dashboard.retention.queryOptions());
+  const d = q.data;
+  const money = (v: number) => formatMoney(v, d?.currency ?? "USD");
+  // Every tile opens /donations with the filters behind its number (domain.md §4.3).
+  const period = d ? { from: d.from ?? undefined, to: d.to, currency: d.currency } : {};
+  const counted = { ...period, ...COUNTED_FILTER };
+  const r = retention.data;
+  const prior = r ? { from: r.priorFrom, to: r.priorTo, ...COUNTED_FILTER } : {};
+  return (
+    <>
       {q.error ? (
         <p role="alert" className="text-destructive">
           {errorInfo(q.error).message}
         </p>
+      ) : null}
+      {d && d.currencies.length > 1 ? (
+        <label className="flex items-center gap-2 text-sm">
+          Currency
+          <select
+            aria-label="Currency"
+            className={selectClass}
+            value={d.currency}
+            onChange={(e) => navigate({ search: (s) => ({ ...s, currency: e.target.value }) })}
+          >
+            {d.currencies.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+          <span className="text-muted-foreground">Amounts are never added across currencies.</span>
+        </label>
       ) : null}
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
         {d ? (
@@ -72,37 +135,77 @@ function Dashboard() {
               value={money(d.raisedMinor)}
               change={d.change.raised}
               to="/donations"
-              search={{ ...range, status: ["completed", "partially_refunded"] }}
+              search={counted}
             />
             <Kpi
               label="Donations"
               value={d.donations.toLocaleString("en-US")}
               change={d.change.donations}
               to="/donations"
-              search={{ ...range, status: ["completed", "partially_refunded"] }}
+              search={counted}
             />
             <Kpi
               label="Unique donors"
               value={d.uniqueDonors.toLocaleString("en-US")}
               change={d.change.donors}
-              to="/donors"
+              to="/donations"
+              search={counted}
             />
-            <Kpi label="Average / median gift" value={`${money(d.averageMinor)} / ${money(d.medianMinor)}`} />
+            <Kpi
+              label="Average gift"
+              value={money(d.averageMinor)}
+              hint={`Median ${money(d.medianMinor)}`}
+              to="/donations"
+              search={{ ...counted, sort: "amount" }}
+            />
+            <Kpi
+              label="Recurring"
+              value={money(d.recurring.amountMinor)}
+              hint={`${d.recurring.count} recurring · ${d.oneTime.count} one-time (${money(d.oneTime.amountMinor)})`}
+              to="/donations"
+              search={{ ...counted, frequency: "recurring" }}
+            />
+            <Kpi
+              label="Refunds"
+              value={money(d.refunds.amountMinor)}
+              hint={`${d.refunds.count} gift${d.refunds.count === 1 ? "" : "s"} refunded in part or in full`}
+              to="/donations"
+              search={{ ...period, mode: "live", status: ["partially_refunded", "refunded"] }}
+            />
+            <Kpi
+              label="Retention"
+              value={formatPercent(r?.rate)}
+              hint={r ? `${r.retained} of ${r.base} donors of the previous 12 months gave again` : "…"}
+              to="/donations"
+              search={{ ...prior, segment: "retained" }}
+            />
+            <Kpi
+              label="Lapsed donors"
+              value={r ? r.lapsed.toLocaleString("en-US") : "…"}
+              hint="Gave in the previous 12 months, not in the last 12"
+              to="/donations"
+              search={{ ...prior, segment: "lapsed" }}
+            />
           </>
         ) : (
-          Array.from({ length: 4 }, (_, i) => <Skeleton key={`k${i}`} className="h-24" />)
+          Array.from({ length: 8 }, (_, i) => <Skeleton key={`k${i}`} className="h-24" />)
         )}
       </div>
       <div className="grid gap-4 lg:grid-cols-3">
-        <Card className="lg:col-span-2">
+        <Card className="min-w-0 lg:col-span-2">
           <CardHeader>
             <CardTitle>Revenue</CardTitle>
             <CardDescription>
-              Counted gifts per day in {d?.currency ?? "USD"}, net of refunds.
+              Counted gifts per {d?.bucket ?? "day"} in {d?.currency ?? "USD"}, net of refunds, in the
+              organization's time zone.
             </CardDescription>
           </CardHeader>
           <CardContent>
-            {d ? <RevenueChart series={d.series} currency={d.currency} /> : <Skeleton className="h-64" />}
+            {d ? (
+              <RevenueChart series={d.series} currency={d.currency} bucket={d.bucket} />
+            ) : (
+              <Skeleton className="h-64" />
+            )}
           </CardContent>
         </Card>
         <Card>
@@ -114,8 +217,8 @@ function Dashboard() {
               d.topCampaigns.map((c) => (
                 <Link
                   key={c.id}
-                  to="/campaigns/$campaignId"
-                  params={{ campaignId: c.id }}
+                  to="/donations"
+                  search={{ ...counted, campaignId: c.id }}
                   className="flex items-center justify-between gap-2 text-sm hover:underline"
                 >
                   <span className="truncate">{c.title}</span>
@@ -138,8 +241,8 @@ function Dashboard() {
               d.topDonors.map((x) => (
                 <Link
                   key={x.id}
-                  to="/donors/$donorId"
-                  params={{ donorId: x.id }}
+                  to="/donations"
+                  search={{ ...counted, donorId: x.id }}
                   className="flex items-center justify-between gap-2 text-sm hover:underline"
                 >
                   <span className="truncate">{x.name || x.company}</span>
@@ -153,39 +256,50 @@ function Dashboard() {
         </Card>
         <Card>
           <CardHeader>
-            <CardTitle>By status and method</CardTitle>
+            <CardTitle>By status</CardTitle>
+            <CardDescription>Live gifts of the period, counted or not.</CardDescription>
           </CardHeader>
           <CardContent className="flex flex-col gap-2 text-sm">
-            {d?.byStatus.map((s) => (
-              <Link
-                key={s.status}
-                to="/donations"
-                search={{ ...range, status: [s.status] } as never}
-                className="flex items-center justify-between hover:underline"
-              >
-                <StatusBadge status={s.status} />
-                <span className="tabular-nums">{s.count}</span>
-              </Link>
-            ))}
-            <div className="my-1 border-t" />
-            {d?.byMethod.map((m) => (
-              <div key={m.method} className="flex items-center justify-between">
-                <span>{titleCase(m.method)}</span>
-                <span className="tabular-nums">{money(m.amount)}</span>
-              </div>
-            ))}
+            {d?.byStatus.length ? (
+              d.byStatus.map((s) => (
+                <Link
+                  key={s.status}
+                  to="/donations"
+                  search={{ ...period, mode: "live", status: [s.status] } as never}
+                  className="flex items-center justify-between hover:underline"
+                >
+                  <StatusBadge status={s.status} />
+                  <span className="tabular-nums">{s.count}</span>
+                </Link>
+              ))
+            ) : (
+              <p className="text-muted-foreground">No gifts in this period.</p>
+            )}
           </CardContent>
         </Card>
         <Card>
           <CardHeader>
-            <CardTitle>Retention</CardTitle>
-            <CardDescription>Donors who gave 13–24 months ago and again in the last 12.</CardDescription>
+            <CardTitle>By payment method</CardTitle>
+            <CardDescription>Counted gifts, net of refunds.</CardDescription>
           </CardHeader>
-          <CardContent>
-            <p className="font-semibold text-3xl tabular-nums">{formatPercent(retention.data?.rate)}</p>
-            <p className="text-muted-foreground text-sm">
-              {retention.data ? `${retention.data.retained} of ${retention.data.base} donors` : "…"}
-            </p>
+          <CardContent className="flex flex-col gap-2 text-sm">
+            {d?.byMethod.length ? (
+              d.byMethod.map((m) => (
+                <Link
+                  key={m.method}
+                  to="/donations"
+                  search={{ ...counted, paymentMethod: m.method }}
+                  className="flex items-center justify-between hover:underline"
+                >
+                  <span>
+                    {titleCase(m.method)} <span className="text-muted-foreground">({m.count})</span>
+                  </span>
+                  <span className="tabular-nums">{money(m.amount)}</span>
+                </Link>
+              ))
+            ) : (
+              <p className="text-muted-foreground">No counted gifts in this period.</p>
+            )}
           </CardContent>
         </Card>
       </div>
@@ -195,21 +309,21 @@ function Dashboard() {
         </CardHeader>
         <CardContent>
           <ul className="divide-y">
-            {d?.recent.map((r) => (
-              <li key={r.id}>
+            {d?.recent.map((x) => (
+              <li key={x.id}>
                 <Link
                   to="/donations/$donationId"
-                  params={{ donationId: r.id }}
+                  params={{ donationId: x.id }}
                   className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm hover:underline"
                 >
                   <span className="flex items-center gap-2">
-                    <span className="text-muted-foreground">#{r.number}</span>
-                    {r.donorName || "No donor"}
+                    <span className="text-muted-foreground">#{x.number}</span>
+                    {x.donorName || "No donor"}
                   </span>
                   <span className="flex items-center gap-3">
-                    <StatusBadge status={r.status} />
-                    <span className="tabular-nums">{formatMoney(r.amountMinor, r.currency)}</span>
-                    <span className="text-muted-foreground">{formatDate(r.donatedAt)}</span>
+                    <StatusBadge status={x.status} />
+                    <span className="tabular-nums">{formatMoney(x.amountMinor, x.currency)}</span>
+                    <span className="text-muted-foreground">{formatDate(x.donatedAt)}</span>
                   </span>
                 </Link>
               </li>

@@ -5,14 +5,15 @@ import {
   COUNTED_SQL,
   type DonationStatus,
   donationStatuses,
+  isCounted,
 } from "../../domain/status";
-import { auditStatement } from "../../lib/audit";
+import { type AuditActor, auditStatement } from "../../lib/audit";
 import { add, likeEscape, pageSchema, runList, type Where, where } from "../../lib/list";
 import { CURRENCIES } from "../../lib/money";
 import { addDays, localDay, startOfLocalDay } from "../../lib/time";
 import { donorStatsStatements } from "../../services/donor-stats";
 import { type DonationFacts, rollupStatements } from "../../services/rollups";
-import { fail, orgProcedure, router } from "../init";
+import { adminProcedure, fail, orgProcedure, router } from "../init";
 
 export interface DonationRow {
   id: string;
@@ -114,6 +115,81 @@ async function loadDonation(db: D1Database, orgId: string, id: string) {
   return row;
 }
 
+const TIMELINE_ACTIONS = [
+  "donation.status",
+  "donation.correction",
+  "donation.webhook_status",
+  "donation.abandon",
+  "donation.trash",
+  "donation.restore",
+];
+
+/**
+ * The status timeline of the detail page: recorded (with the first status), then every status
+ * change, trash and restore from the audit log, oldest first.
+ */
+function statusTimeline(
+  d: DonationRow,
+  events: {
+    action: string;
+    before: string | null;
+    after: string | null;
+    reason: string | null;
+    at: number;
+    actor: string | null;
+  }[],
+) {
+  const parse = (v: string | null) =>
+    v ? (JSON.parse(v) as { status?: string; refundedMinor?: number }) : {};
+  const firstStatus = events.map((e) => parse(e.before).status).find((x) => !!x) ?? d.status;
+  const out: {
+    at: number;
+    kind: "recorded" | "status" | "trash" | "restore";
+    status: string | null;
+    refundedMinor: number | null;
+    reason: string | null;
+    actor: string | null;
+  }[] = [
+    {
+      at: d.created_at,
+      kind: "recorded",
+      status: firstStatus,
+      refundedMinor: null,
+      reason: null,
+      actor: null,
+    },
+  ];
+  for (const e of events) {
+    if (e.action === "donation.trash" || e.action === "donation.restore") {
+      out.push({
+        at: e.at,
+        kind: e.action === "donation.trash" ? "trash" : "restore",
+        status: null,
+        refundedMinor: null,
+        reason: e.reason,
+        actor: e.actor,
+      });
+      continue;
+    }
+    const after = parse(e.after);
+    out.push({
+      at: e.at,
+      kind: "status",
+      status: after.status ?? null,
+      refundedMinor: after.refundedMinor ?? null,
+      reason: e.reason,
+      actor:
+        e.actor ??
+        (e.action === "donation.webhook_status"
+          ? "Payment processor"
+          : e.action === "donation.abandon"
+            ? "System"
+            : null),
+    });
+  }
+  return out;
+}
+
 const sorts = {
   date: "d.donated_at",
   amount: "d.amount_minor",
@@ -124,6 +200,7 @@ const sorts = {
 export const donationFilters = z.object({
   status: z.array(z.enum(donationStatuses)).optional(),
   campaignId: z.string().optional(),
+  campaignItemId: z.string().optional(),
   donorId: z.string().optional(),
   from: z
     .string()
@@ -137,9 +214,12 @@ export const donationFilters = z.object({
   maxAmountMinor: z.number().int().min(0).optional(),
   currency: z.string().length(3).optional(),
   paymentMethod: z.string().max(30).optional(),
-  frequency: z.enum(["one_time", "monthly", "quarterly", "annually"]).optional(),
+  /** "recurring" is every frequency but one_time (the dashboard's one-time vs recurring split). */
+  frequency: z.enum(["one_time", "recurring", "monthly", "quarterly", "annually"]).optional(),
   mode: z.enum(["live", "test"]).optional(),
   source: z.string().max(20).optional(),
+  /** Donations of retained or lapsed donors (dashboard.retention's definitions, as of now). */
+  segment: z.enum(["retained", "lapsed"]).optional(),
   trashed: z.boolean().default(false),
   q: z.string().trim().max(200).optional(),
 });
@@ -150,6 +230,7 @@ export function donationWhere(orgId: string, timeZone: string, f: z.infer<typeof
   add(w, f.trashed ? "d.trashed_at IS NOT NULL" : "d.trashed_at IS NULL");
   if (f.status?.length) add(w, `d.status IN (${f.status.map(() => "?").join(",")})`, ...f.status);
   if (f.campaignId) add(w, "d.campaign_id = ?", f.campaignId);
+  if (f.campaignItemId) add(w, "d.campaign_item_id = ?", f.campaignItemId);
   if (f.donorId) add(w, "d.donor_id = ?", f.donorId);
   // Date filters are calendar days in the organization's time zone.
   if (f.from) add(w, "d.donated_at >= ?", startOfLocalDay(f.from, timeZone));
@@ -158,9 +239,11 @@ export function donationWhere(orgId: string, timeZone: string, f: z.infer<typeof
   if (f.maxAmountMinor !== undefined) add(w, "d.amount_minor <= ?", f.maxAmountMinor);
   if (f.currency) add(w, "d.currency = ?", f.currency.toUpperCase());
   if (f.paymentMethod) add(w, "d.payment_method = ?", f.paymentMethod);
-  if (f.frequency) add(w, "d.frequency = ?", f.frequency);
+  if (f.frequency === "recurring") add(w, "d.frequency != 'one_time'");
+  else if (f.frequency) add(w, "d.frequency = ?", f.frequency);
   if (f.mode) add(w, "d.mode = ?", f.mode);
   if (f.source) add(w, "d.source = ?", f.source);
+  if (f.segment) add(w, segmentSql(f.segment), ...segmentParams(orgId, timeZone));
   if (f.q) {
     const n = Number(f.q.replace(/^#/, ""));
     if (Number.isInteger(n) && n > 0) add(w, "d.number = ?", n);
@@ -223,6 +306,49 @@ const manualInput = z
   })
   .strict();
 
+/** One status change: the guarded row update, rollups, donor stats and the audit row in one batch. */
+async function applyStatus(
+  ctx: AuditActor & { env: Env; org: { id: string; timeZone: string } },
+  before: DonationRow,
+  status: DonationStatus,
+  refunded: number,
+  reason: string | undefined,
+  action: string,
+) {
+  const db = ctx.env.DB;
+  const after: DonationRow = { ...before, status, refunded_minor: refunded, updated_at: Date.now() };
+
+  // The change token makes the rollup statements below apply only if this update won a race.
+  const token = generateId();
+  const res = await db.batch([
+    db
+      .prepare(
+        "UPDATE donation SET status = ?, refunded_minor = ?, updated_at = ?, change_token = ? WHERE id = ? AND organization_id = ? AND status = ? AND refunded_minor = ?",
+      )
+      .bind(
+        after.status,
+        after.refunded_minor,
+        after.updated_at,
+        token,
+        before.id,
+        ctx.org.id,
+        before.status,
+        before.refunded_minor,
+      ),
+    ...changeStatements(ctx, before, after, { donationId: before.id, token }),
+    auditStatement(ctx, {
+      action,
+      entityType: "donation",
+      entityId: before.id,
+      before: { status: before.status, refundedMinor: before.refunded_minor },
+      after: { status: after.status, refundedMinor: refunded },
+      reason,
+    }),
+  ]);
+  if (!res[0]?.meta.changes) fail("CONFLICT", "The donation changed meanwhile; reload and try again");
+  return presentDonation(await loadDonation(db, ctx.org.id, before.id));
+}
+
 export const donationsRouter = router({
   list: orgProcedure({ donation: ["view"] })
     .input(
@@ -232,25 +358,56 @@ export const donationsRouter = router({
       }),
     )
     .query(async ({ ctx, input }) => {
+      const w = donationWhere(ctx.org.id, ctx.org.timeZone, input);
+      const countFrom = input.q ? "donation d LEFT JOIN donor dn ON dn.id = d.donor_id" : "donation d";
+      // Totals of the filtered set per currency: amounts in different currencies are never added.
+      const byCurrency = ctx.env.DB.prepare(
+        `SELECT d.currency, COUNT(*) AS count, COUNT(CASE WHEN ${COUNTED_SQL("d")} THEN 1 END) AS countedCount,
+                COALESCE(SUM(CASE WHEN ${COUNTED_SQL("d")} THEN d.amount_minor - d.refunded_minor END), 0) AS countedMinor
+           FROM ${countFrom} WHERE ${w.sql.join(" AND ")} GROUP BY d.currency ORDER BY d.currency`,
+      )
+        .bind(...w.params)
+        .all<{ currency: string; count: number; countedCount: number; countedMinor: number }>();
       const res = await runList<DonationRow>(ctx.env.DB, {
         select: SELECT,
         from: FROM,
-        where: donationWhere(ctx.org.id, ctx.org.timeZone, input),
+        where: w,
         orderBy: sorts[input.sort],
         desc: input.desc,
         page: input.page,
         pageSize: input.pageSize,
         tiebreak: "d.id",
         // Only a text search needs the donor join to count; everything else filters donation alone.
-        countFrom: input.q ? "donation d LEFT JOIN donor dn ON dn.id = d.donor_id" : "donation d",
+        countFrom,
         totals: `COALESCE(SUM(CASE WHEN ${COUNTED_SQL("d")} THEN d.amount_minor - d.refunded_minor END), 0) AS countedMinor, COUNT(DISTINCT d.currency) AS currencies`,
       });
-      return { ...res, rows: res.rows.map(presentDonation) };
+      return {
+        ...res,
+        rows: res.rows.map(presentDonation),
+        totalsByCurrency: (await byCurrency).results,
+      };
     }),
 
   byId: orgProcedure({ donation: ["view"] })
     .input(z.object({ id: z.string().min(1) }))
-    .query(async ({ ctx, input }) => presentDonation(await loadDonation(ctx.env.DB, ctx.org.id, input.id))),
+    .query(async ({ ctx, input }) => {
+      const d = await loadDonation(ctx.env.DB, ctx.org.id, input.id);
+      const { results } = await ctx.env.DB.prepare(
+        `SELECT a.action, a.before, a.after, a.reason, a.at, u.name AS actor FROM audit_event a LEFT JOIN user u ON u.id = a.actor_id
+          WHERE a.organization_id = ? AND a.entity_type = 'donation' AND a.entity_id = ? AND a.action IN (${TIMELINE_ACTIONS.map(() => "?").join(",")})
+          ORDER BY a.at, a.rowid LIMIT 200`,
+      )
+        .bind(ctx.org.id, d.id, ...TIMELINE_ACTIONS)
+        .all<{
+          action: string;
+          before: string | null;
+          after: string | null;
+          reason: string | null;
+          at: number;
+          actor: string | null;
+        }>();
+      return { ...presentDonation(d), timeline: statusTimeline(d, results) };
+    }),
 
   /** Manual/offline gifts (cash, check, bank transfer) by those with donation:create. */
   create: orgProcedure({ donation: ["create"] })
@@ -400,6 +557,9 @@ export const donationsRouter = router({
             tributeName: z.string().trim().max(200).nullable().optional(),
             anonymous: z.boolean().optional(),
             campaignId: z.string().min(1).nullable().optional(),
+            /** An item of the (new) campaign, or null; changing the campaign clears it unless given. */
+            campaignItemId: z.string().min(1).nullable().optional(),
+            itemQuantity: z.number().int().min(1).max(10_000).optional(),
             amountMinor: z.number().int().min(100).max(99_999_999).optional(),
           })
           .strict(),
@@ -424,6 +584,38 @@ export const donationsRouter = router({
         if (c.currency !== before.currency)
           fail("BAD_REQUEST", `This campaign collects ${c.currency}`, { field: "campaignId" });
       }
+      const campaignAfter = d.campaignId !== undefined ? d.campaignId : before.campaign_id;
+      const itemAfter =
+        d.campaignItemId !== undefined
+          ? d.campaignItemId
+          : campaignAfter !== before.campaign_id
+            ? null
+            : before.campaign_item_id;
+      const quantityAfter = itemAfter ? (d.itemQuantity ?? Math.max(1, before.item_quantity)) : 0;
+      if (itemAfter) {
+        if (!campaignAfter) fail("BAD_REQUEST", "An item needs a campaign", { field: "campaignItemId" });
+        const item = await db
+          .prepare(
+            `SELECT i.quantity_needed, i.allow_overfunding,
+                    COALESCE((SELECT SUM(x.item_quantity) FROM donation x WHERE x.campaign_item_id = i.id AND x.id != ?4 AND ${COUNTED_SQL("x")}), 0) AS funded
+               FROM campaign_item i WHERE i.id = ?1 AND i.campaign_id = ?2 AND i.organization_id = ?3`,
+          )
+          .bind(itemAfter, campaignAfter, ctx.org.id, before.id)
+          .first<{ quantity_needed: number | null; allow_overfunding: number; funded: number }>();
+        if (!item) fail("NOT_FOUND", "Item not found");
+        const counts = isCounted({ status: before.status, mode: before.mode, trashedAt: before.trashed_at });
+        if (
+          counts &&
+          !item.allow_overfunding &&
+          item.quantity_needed !== null &&
+          item.funded + quantityAfter > item.quantity_needed
+        )
+          fail(
+            "UNPROCESSABLE_CONTENT",
+            `Only ${Math.max(0, item.quantity_needed - item.funded)} more of this item are needed`,
+            { field: "itemQuantity" },
+          );
+      }
       const after: DonationRow = {
         ...before,
         message: d.message !== undefined ? d.message : before.message,
@@ -431,16 +623,16 @@ export const donationsRouter = router({
         tribute_type: d.tributeType !== undefined ? d.tributeType : before.tribute_type,
         tribute_name: d.tributeName !== undefined ? d.tributeName : before.tribute_name,
         anonymous: d.anonymous !== undefined ? (d.anonymous ? 1 : 0) : before.anonymous,
-        campaign_id: d.campaignId !== undefined ? d.campaignId : before.campaign_id,
-        campaign_item_id:
-          d.campaignId !== undefined && d.campaignId !== before.campaign_id ? null : before.campaign_item_id,
+        campaign_id: campaignAfter,
+        campaign_item_id: itemAfter,
+        item_quantity: quantityAfter,
         amount_minor: d.amountMinor ?? before.amount_minor,
         updated_at: Date.now(),
       };
       await db.batch([
         db
           .prepare(
-            "UPDATE donation SET message = ?, internal_note = ?, tribute_type = ?, tribute_name = ?, anonymous = ?, campaign_id = ?, campaign_item_id = ?, amount_minor = ?, updated_at = ? WHERE id = ? AND organization_id = ?",
+            "UPDATE donation SET message = ?, internal_note = ?, tribute_type = ?, tribute_name = ?, anonymous = ?, campaign_id = ?, campaign_item_id = ?, item_quantity = ?, amount_minor = ?, updated_at = ? WHERE id = ? AND organization_id = ?",
           )
           .bind(
             after.message,
@@ -450,6 +642,7 @@ export const donationsRouter = router({
             after.anonymous,
             after.campaign_id,
             after.campaign_item_id,
+            after.item_quantity,
             after.amount_minor,
             after.updated_at,
             before.id,
@@ -475,6 +668,12 @@ export const donationsRouter = router({
         status: z.enum(donationStatuses),
         refundAmountMinor: z.number().int().positive().optional(),
         reason: z.string().trim().max(500).optional(),
+        /**
+         * Platform admins only: set any status, also out of a terminal one (domain.md §2.5
+         * "correction"), with a mandatory reason. The refunded amount follows the new status: all
+         * of it for refunded, `refundAmountMinor` (the total) for partially refunded, else none.
+         */
+        correction: z.boolean().default(false),
       }),
     )
     .mutation(async ({ ctx, input }) => {
@@ -482,6 +681,23 @@ export const donationsRouter = router({
       const before = await loadDonation(db, ctx.org.id, input.id);
       if (before.trashed_at)
         fail("UNPROCESSABLE_CONTENT", "Restore the donation from the trash first", { allowed: [] });
+      if (input.correction) {
+        if (!ctx.org.isPlatformAdmin) fail("FORBIDDEN", "Only platform admins can correct a status");
+        if (!input.reason) fail("BAD_REQUEST", "Give a reason", { field: "reason" });
+        if (input.status === before.status)
+          fail("BAD_REQUEST", "The donation already has this status", { field: "status" });
+        let refunded = 0;
+        if (input.status === "refunded") refunded = before.amount_minor;
+        if (input.status === "partially_refunded") {
+          const total = input.refundAmountMinor;
+          if (!total || total >= before.amount_minor)
+            fail("BAD_REQUEST", "Enter the total refunded, less than the amount", {
+              field: "refundAmountMinor",
+            });
+          refunded = total;
+        }
+        return applyStatus(ctx, before, input.status, refunded, input.reason, "donation.correction");
+      }
       const allowed = allowedDonationTargets(before.status, before.source);
       if (!allowed.includes(input.status)) {
         fail(
@@ -504,41 +720,7 @@ export const donationsRouter = router({
           });
         refunded += amount;
       }
-      const after: DonationRow = {
-        ...before,
-        status: input.status,
-        refunded_minor: refunded,
-        updated_at: Date.now(),
-      };
-      // The change token makes the rollup statements below apply only if this update won a race.
-      const token = generateId();
-      const res = await db.batch([
-        db
-          .prepare(
-            "UPDATE donation SET status = ?, refunded_minor = ?, updated_at = ?, change_token = ? WHERE id = ? AND organization_id = ? AND status = ? AND refunded_minor = ?",
-          )
-          .bind(
-            after.status,
-            after.refunded_minor,
-            after.updated_at,
-            token,
-            before.id,
-            ctx.org.id,
-            before.status,
-            before.refunded_minor,
-          ),
-        ...changeStatements(ctx, before, after, { donationId: before.id, token }),
-        auditStatement(ctx, {
-          action: "donation.status",
-          entityType: "donation",
-          entityId: before.id,
-          before: { status: before.status, refundedMinor: before.refunded_minor },
-          after: { status: after.status, refundedMinor: refunded },
-          reason: input.reason,
-        }),
-      ]);
-      if (!res[0]?.meta.changes) fail("CONFLICT", "The donation changed meanwhile; reload and try again");
-      return presentDonation(await loadDonation(db, ctx.org.id, before.id));
+      return applyStatus(ctx, before, input.status, refunded, input.reason, "donation.status");
     }),
 
   /** Moves to the trash (restorable); platform admins may delete permanently. */
@@ -616,72 +798,198 @@ export const donationsRouter = router({
 
 /* ------------------------------------------------------------------ dashboard */
 
+/**
+ * The two retention windows, as whole local days of the organization (so the dashboard's tiles and
+ * the /donations list they link to draw the same line):
+ *   last 12 months  = the 365 local days ending today, [today − 364, today];
+ *   previous 12     = the 365 local days before that,  [today − 729, today − 365].
+ * Retained donors gave a counted gift in the previous 12 months and again in the last 12; lapsed
+ * donors gave in the previous 12 and not since (LYBUNT: "last year but unfortunately not this").
+ * Retention rate = retained / (retained + lapsed). Refunded and test gifts never count (domain.md §4.1).
+ */
+export function retentionWindows(timeZone: string, now = Date.now()) {
+  const today = localDay(now, timeZone);
+  const recentFrom = addDays(today, -364);
+  const priorFrom = addDays(today, -729);
+  const priorTo = addDays(today, -365);
+  return {
+    today,
+    recentFrom,
+    priorFrom,
+    priorTo,
+    recentFromMs: startOfLocalDay(recentFrom, timeZone),
+    priorFromMs: startOfLocalDay(priorFrom, timeZone),
+  };
+}
+
+/**
+ * SQL: the row's donor is in the segment as of now (binds: org id, priorFromMs, recentFromMs,
+ * recentFromMs — see `segmentParams`).
+ */
+export function segmentSql(segment: "retained" | "lapsed", alias = "d") {
+  return `${alias}.donor_id IN (SELECT p.donor_id FROM donation p WHERE p.organization_id = ? AND ${COUNTED_SQL("p")}
+      AND p.donor_id IS NOT NULL AND p.donated_at >= ? AND p.donated_at < ?
+      AND ${segment === "lapsed" ? "NOT " : ""}EXISTS (SELECT 1 FROM donation y WHERE y.donor_id = p.donor_id AND ${COUNTED_SQL("y")} AND y.donated_at >= ?))`;
+}
+
+export function segmentParams(orgId: string, timeZone: string, now = Date.now()) {
+  const w = retentionWindows(timeZone, now);
+  return [orgId, w.priorFromMs, w.recentFromMs, w.recentFromMs];
+}
+
+export type Bucket = "day" | "month" | "year";
+
+/**
+ * DESIGN §4 / domain.md §4.1: the revenue series is bucketed by the span it covers — under about six
+ * months by day, up to five years by month, beyond by year — always in the organization's days.
+ */
+export function bucketFor(fromDay: string, toDay: string): Bucket {
+  const span = (Date.parse(toDay) - Date.parse(fromDay)) / 86400_000 + 1;
+  if (span <= 184) return "day";
+  if (span < 5 * 365) return "month";
+  return "year";
+}
+
+const bucketKey = (day: string, b: Bucket) =>
+  b === "day" ? day : b === "month" ? day.slice(0, 7) : day.slice(0, 4);
+
+function nextBucket(key: string, b: Bucket) {
+  if (b === "day") return addDays(key, 1);
+  if (b === "year") return String(Number(key) + 1);
+  const [y, m] = key.split("-").map(Number) as [number, number];
+  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, "0")}`;
+}
+
+/** Zero-filled buckets from `fromDay` to `toDay` (inclusive) summing the per-day rows. */
+export function bucketSeries(
+  rows: { day: string; raised: number; count: number }[],
+  fromDay: string,
+  toDay: string,
+  bucket: Bucket,
+) {
+  const sums = new Map<string, { raised: number; count: number }>();
+  for (const r of rows) {
+    const k = bucketKey(r.day, bucket);
+    const cur = sums.get(k) ?? { raised: 0, count: 0 };
+    cur.raised += r.raised;
+    cur.count += r.count;
+    sums.set(k, cur);
+  }
+  const out: { period: string; raised: number; count: number }[] = [];
+  const last = bucketKey(toDay, bucket);
+  for (let k = bucketKey(fromDay, bucket); k <= last; k = nextBucket(k, bucket))
+    out.push({ period: k, raised: sums.get(k)?.raised ?? 0, count: sums.get(k)?.count ?? 0 });
+  return out;
+}
+
+const currencyInput = z
+  .string()
+  .length(3)
+  .transform((c) => c.toUpperCase())
+  .optional();
+
 export const dashboardRouter = router({
+  /**
+   * The dashboard in one currency (never sums across currencies): the organization's default
+   * unless `currency` is given; `currencies` lists those with counted gifts. "Counted" is the one
+   * definition of DESIGN §4 (COUNTED_SQL). The period is the last `days` local days including
+   * today (0 = all time) and its change is against the `days` local days before it.
+   */
   summary: orgProcedure({ donation: ["view"] })
-    .input(z.object({ days: z.number().int().min(0).max(3650).default(30) }))
+    .input(z.object({ days: z.number().int().min(0).max(3650).default(30), currency: currencyInput }))
     .query(async ({ ctx, input }) => {
       const db = ctx.env.DB;
       const org = ctx.org;
       const today = localDay(Date.now(), org.timeZone);
       const from = input.days > 0 ? addDays(today, -(input.days - 1)) : "0000-01-01";
       const prevFrom = input.days > 0 ? addDays(today, -(2 * input.days - 1)) : null;
-      const currency = org.defaultCurrency;
+      const currency = input.currency ?? org.defaultCurrency;
       const fromMs = input.days > 0 ? startOfLocalDay(from, org.timeZone) : 0;
       const prevMs = prevFrom ? startOfLocalDay(prevFrom, org.timeZone) : 0;
-      const [series, prev, amounts, prevDonors, byStatus, byMethod, topCampaigns, topDonors, recent] =
-        await db.batch([
-          db
-            .prepare(
-              "SELECT day, raised_minor AS raised, donation_count AS count FROM org_daily WHERE organization_id = ? AND campaign_id = '*' AND currency = ? AND day >= ? ORDER BY day",
-            )
-            .bind(org.id, currency, from),
-          db
-            .prepare(
-              "SELECT COALESCE(SUM(raised_minor),0) AS raised, COALESCE(SUM(donation_count),0) AS count FROM org_daily WHERE organization_id = ? AND campaign_id = '*' AND currency = ? AND day >= ? AND day < ?",
-            )
-            .bind(org.id, currency, prevFrom ?? "9999", from),
-          db
-            .prepare(
-              // Aggregates and the median in SQL: the Worker never receives the period's rows
-              // (at 1M donations that result alone failed the request).
-              `WITH x AS (SELECT d.amount_minor - d.refunded_minor AS a, d.donor_id FROM donation d
-                           WHERE d.organization_id = ?1 AND d.currency = ?2 AND ${COUNTED_SQL("d")} AND d.donated_at >= ?3)
+      const counted = `d.organization_id = ?1 AND d.currency = ?2 AND ${COUNTED_SQL("d")} AND d.donated_at >= ?3`;
+      const [
+        series,
+        prev,
+        amounts,
+        prevDonors,
+        byStatus,
+        byMethod,
+        topCampaigns,
+        topDonors,
+        recent,
+        byFrequency,
+        refunds,
+        currencies,
+      ] = await db.batch([
+        db
+          .prepare(
+            "SELECT day, raised_minor AS raised, donation_count AS count FROM org_daily WHERE organization_id = ? AND campaign_id = '*' AND currency = ? AND day >= ? AND donation_count != 0 ORDER BY day",
+          )
+          .bind(org.id, currency, from),
+        db
+          .prepare(
+            "SELECT COALESCE(SUM(raised_minor),0) AS raised, COALESCE(SUM(donation_count),0) AS count FROM org_daily WHERE organization_id = ? AND campaign_id = '*' AND currency = ? AND day >= ? AND day < ?",
+          )
+          .bind(org.id, currency, prevFrom ?? "9999", from),
+        db
+          .prepare(
+            // Aggregates and the median in SQL: the Worker never receives the period's rows
+            // (at 1M donations that result alone failed the request).
+            `WITH x AS (SELECT d.amount_minor - d.refunded_minor AS a, d.donor_id FROM donation d WHERE ${counted})
                SELECT (SELECT COUNT(*) FROM x) AS n, (SELECT COALESCE(SUM(a), 0) FROM x) AS raised,
                       (SELECT COUNT(DISTINCT donor_id) FROM x) AS donors,
                       (SELECT AVG(a) FROM (SELECT a FROM x ORDER BY a LIMIT 2 - (SELECT COUNT(*) FROM x) % 2 OFFSET (SELECT (COUNT(*) - 1) / 2 FROM x))) AS median`,
-            )
-            .bind(org.id, currency, fromMs),
-          db
-            .prepare(
-              `SELECT COUNT(DISTINCT d.donor_id) AS n FROM donation d WHERE d.organization_id = ? AND ${COUNTED_SQL("d")} AND d.donated_at >= ? AND d.donated_at < ?`,
-            )
-            .bind(org.id, prevMs, fromMs),
-          db
-            .prepare(
-              "SELECT d.status, COUNT(*) AS count, SUM(d.amount_minor) AS amount FROM donation d WHERE d.organization_id = ? AND d.trashed_at IS NULL AND d.mode = 'live' AND d.donated_at >= ? GROUP BY d.status",
-            )
-            .bind(org.id, fromMs),
-          db
-            .prepare(
-              `SELECT d.payment_method AS method, COUNT(*) AS count, SUM(d.amount_minor - d.refunded_minor) AS amount, SUM(CASE WHEN d.frequency = 'one_time' THEN 0 ELSE 1 END) AS recurring FROM donation d WHERE d.organization_id = ? AND ${COUNTED_SQL("d")} AND d.donated_at >= ? GROUP BY d.payment_method ORDER BY amount DESC`,
-            )
-            .bind(org.id, fromMs),
-          db
-            .prepare(
-              "SELECT c.id, c.title, c.currency, SUM(o.raised_minor) AS raised, SUM(o.donation_count) AS count FROM org_daily o JOIN campaign c ON c.id = o.campaign_id WHERE o.organization_id = ? AND o.day >= ? GROUP BY c.id ORDER BY raised DESC LIMIT 5",
-            )
-            .bind(org.id, from),
-          db
-            .prepare(
-              `SELECT dn.id, COALESCE(NULLIF(TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')), ''), dn.company, 'Anonymized') AS name, dn.company, SUM(d.amount_minor - d.refunded_minor) AS total, COUNT(*) AS gifts FROM donation d JOIN donor dn ON dn.id = d.donor_id WHERE d.organization_id = ? AND d.currency = ? AND ${COUNTED_SQL("d")} AND d.donated_at >= ? GROUP BY dn.id ORDER BY total DESC LIMIT 5`,
-            )
-            .bind(org.id, currency, fromMs),
-          db
-            .prepare(
-              `SELECT ${SELECT} FROM ${FROM} WHERE d.organization_id = ? AND d.trashed_at IS NULL ORDER BY d.donated_at DESC LIMIT 8`,
-            )
-            .bind(org.id),
-        ]);
+          )
+          .bind(org.id, currency, fromMs),
+        db
+          .prepare(
+            `SELECT COUNT(DISTINCT d.donor_id) AS n FROM donation d WHERE d.organization_id = ?1 AND d.currency = ?2 AND ${COUNTED_SQL("d")} AND d.donated_at >= ?3 AND d.donated_at < ?4`,
+          )
+          .bind(org.id, currency, prevMs, fromMs),
+        db
+          .prepare(
+            "SELECT d.status, COUNT(*) AS count, SUM(d.amount_minor) AS amount FROM donation d WHERE d.organization_id = ?1 AND d.currency = ?2 AND d.trashed_at IS NULL AND d.mode = 'live' AND d.donated_at >= ?3 GROUP BY d.status ORDER BY count DESC",
+          )
+          .bind(org.id, currency, fromMs),
+        db
+          .prepare(
+            `SELECT d.payment_method AS method, COUNT(*) AS count, SUM(d.amount_minor - d.refunded_minor) AS amount FROM donation d WHERE ${counted} GROUP BY d.payment_method ORDER BY amount DESC`,
+          )
+          .bind(org.id, currency, fromMs),
+        db
+          .prepare(
+            "SELECT c.id, c.title, o.currency, SUM(o.raised_minor) AS raised, SUM(o.donation_count) AS count FROM org_daily o JOIN campaign c ON c.id = o.campaign_id WHERE o.organization_id = ? AND o.currency = ? AND o.day >= ? GROUP BY c.id HAVING SUM(o.donation_count) > 0 ORDER BY raised DESC LIMIT 5",
+          )
+          .bind(org.id, currency, from),
+        db
+          .prepare(
+            `SELECT dn.id, COALESCE(NULLIF(TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')), ''), dn.company, 'Anonymized') AS name, dn.company, SUM(d.amount_minor - d.refunded_minor) AS total, COUNT(*) AS gifts FROM donation d JOIN donor dn ON dn.id = d.donor_id WHERE ${counted} GROUP BY dn.id ORDER BY total DESC LIMIT 5`,
+          )
+          .bind(org.id, currency, fromMs),
+        db
+          .prepare(
+            `SELECT ${SELECT} FROM ${FROM} WHERE d.organization_id = ? AND d.trashed_at IS NULL ORDER BY d.donated_at DESC LIMIT 8`,
+          )
+          .bind(org.id),
+        db
+          .prepare(
+            `SELECT CASE WHEN d.frequency = 'one_time' THEN 'one_time' ELSE 'recurring' END AS kind, COUNT(*) AS count,
+                    SUM(d.amount_minor - d.refunded_minor) AS amount, COUNT(DISTINCT d.donor_id) AS donors
+               FROM donation d WHERE ${counted} GROUP BY kind`,
+          )
+          .bind(org.id, currency, fromMs),
+        db
+          .prepare(
+            // Refunds by the gift's date (the refund itself carries no date of its own).
+            "SELECT COUNT(*) AS count, COALESCE(SUM(d.refunded_minor), 0) AS amount FROM donation d WHERE d.organization_id = ?1 AND d.currency = ?2 AND d.mode = 'live' AND d.trashed_at IS NULL AND d.refunded_minor > 0 AND d.donated_at >= ?3",
+          )
+          .bind(org.id, currency, fromMs),
+        db
+          .prepare(
+            "SELECT DISTINCT currency FROM org_daily WHERE organization_id = ? AND campaign_id = '*' AND donation_count > 0",
+          )
+          .bind(org.id),
+      ]);
       const agg = (amounts?.results[0] ?? { n: 0, raised: 0, donors: 0, median: 0 }) as {
         n: number;
         raised: number;
@@ -689,42 +997,49 @@ export const dashboardRouter = router({
         median: number | null;
       };
       const raised = agg.raised;
-      const median = Math.round(agg.median ?? 0);
       const donors = agg.donors;
       const p = prev?.results[0] as { raised: number; count: number } | undefined;
       const change = (now: number, before: number | undefined) =>
         !prevFrom || !before ? null : (now - before) / before;
-      const byDay = new Map(
-        ((series?.results ?? []) as { day: string; raised: number; count: number }[]).map((r) => [r.day, r]),
-      );
-      const points: { day: string; raised: number; count: number }[] = [];
-      if (input.days > 0)
-        for (let d = from; d <= today; d = addDays(d, 1))
-          points.push({ day: d, raised: byDay.get(d)?.raised ?? 0, count: byDay.get(d)?.count ?? 0 });
-      else points.push(...byDay.values());
+      const days = (series?.results ?? []) as { day: string; raised: number; count: number }[];
+      const seriesFrom = input.days > 0 ? from : (days[0]?.day ?? today);
+      const bucket = bucketFor(seriesFrom, today);
+      const split = (kind: string) =>
+        (
+          (byFrequency?.results ?? []) as { kind: string; count: number; amount: number; donors: number }[]
+        ).find((r) => r.kind === kind) ?? { count: 0, amount: 0, donors: 0 };
+      const oneTime = split("one_time");
+      const recurring = split("recurring");
+      const r = refunds?.results[0] as { count: number; amount: number } | undefined;
       return {
         currency,
+        currencies: [
+          ...new Set([
+            currency,
+            ...((currencies?.results ?? []) as { currency: string }[]).map((c) => c.currency),
+          ]),
+        ].sort(),
         days: input.days,
-        from,
+        /** The period's first local day (null for all time) and today, for the list links. */
+        from: input.days > 0 ? from : null,
         to: today,
         raisedMinor: raised,
         donations: agg.n,
         uniqueDonors: donors,
         averageMinor: agg.n ? Math.round(raised / agg.n) : 0,
-        medianMinor: median,
+        medianMinor: Math.round(agg.median ?? 0),
         change: {
           raised: change(raised, p?.raised),
           donations: change(agg.n, p?.count),
           donors: change(donors, (prevDonors?.results[0] as { n: number } | undefined)?.n),
         },
-        series: points,
+        bucket,
+        series: bucketSeries(days, seriesFrom, today, bucket),
+        oneTime: { count: oneTime.count, amountMinor: oneTime.amount ?? 0, donors: oneTime.donors },
+        recurring: { count: recurring.count, amountMinor: recurring.amount ?? 0, donors: recurring.donors },
+        refunds: { count: r?.count ?? 0, amountMinor: r?.amount ?? 0 },
         byStatus: (byStatus?.results ?? []) as { status: string; count: number; amount: number }[],
-        byMethod: (byMethod?.results ?? []) as {
-          method: string;
-          count: number;
-          amount: number;
-          recurring: number;
-        }[],
+        byMethod: (byMethod?.results ?? []) as { method: string; count: number; amount: number }[],
         topCampaigns: (topCampaigns?.results ?? []) as {
           id: string;
           title: string;
@@ -744,25 +1059,71 @@ export const dashboardRouter = router({
     }),
 
   /**
-   * Retention (gave 13–24 months ago and again in the last 12) reads two years of gifts: it has
-   * its own procedure so the dashboard's tiles and chart never wait for it (docs/performance.md).
+   * Retention and lapsed donors over the windows of `retentionWindows` (see there for the exact
+   * definitions). It reads two years of gifts, so it has its own procedure and the dashboard's
+   * tiles and chart never wait for it (docs/performance.md). Donor counts span currencies: a
+   * donor is retained whatever currency they gave in.
    */
   retention: orgProcedure({ donation: ["view"] }).query(async ({ ctx }) => {
-    const db = ctx.env.DB;
-    const org = ctx.org;
-    const ret = await db
-      .prepare(
-        `SELECT COUNT(*) AS base, SUM(CASE WHEN EXISTS (SELECT 1 FROM donation y WHERE y.donor_id = x.donor_id AND ${COUNTED_SQL("y")} AND y.donated_at >= ?2) THEN 1 ELSE 0 END) AS retained
-               FROM (SELECT DISTINCT d.donor_id FROM donation d WHERE d.organization_id = ?1 AND ${COUNTED_SQL("d")} AND d.donor_id IS NOT NULL AND d.donated_at >= ?3 AND d.donated_at < ?2) x`,
-      )
-      .bind(org.id, Date.now() - 365 * 86400_000, Date.now() - 730 * 86400_000)
-      .first<{ base: number; retained: number }>();
+    const w = retentionWindows(ctx.org.timeZone);
+    const ret = await ctx.env.DB.prepare(
+      `SELECT COUNT(*) AS base, SUM(CASE WHEN EXISTS (SELECT 1 FROM donation y WHERE y.donor_id = x.donor_id AND ${COUNTED_SQL("y")} AND y.donated_at >= ?2) THEN 1 ELSE 0 END) AS retained
+         FROM (SELECT DISTINCT d.donor_id FROM donation d WHERE d.organization_id = ?1 AND ${COUNTED_SQL("d")} AND d.donor_id IS NOT NULL AND d.donated_at >= ?3 AND d.donated_at < ?2) x`,
+    )
+      .bind(ctx.org.id, w.recentFromMs, w.priorFromMs)
+      .first<{ base: number; retained: number | null }>();
+    const base = ret?.base ?? 0;
+    const retained = ret?.retained ?? 0;
     return {
-      base: ret?.base ?? 0,
-      retained: ret?.retained ?? 0,
-      rate: ret?.base ? (ret.retained ?? 0) / ret.base : null,
+      base,
+      retained,
+      lapsed: base - retained,
+      rate: base ? retained / base : null,
+      /** The previous-12-months window, as the list filter of both segments. */
+      priorFrom: w.priorFrom,
+      priorTo: w.priorTo,
+      recentFrom: w.recentFrom,
+      to: w.today,
     };
   }),
+
+  /**
+   * Platform admins: every organization at once, per currency (never summed across currencies).
+   * Days are each organization's own local days (org_daily), the window the last `days` UTC days.
+   */
+  platform: adminProcedure({ user: ["list"] })
+    .input(z.object({ days: z.number().int().min(0).max(3650).default(30) }))
+    .query(async ({ ctx, input }) => {
+      const db = ctx.env.DB;
+      const today = localDay(Date.now(), "UTC");
+      const from = input.days > 0 ? addDays(today, -(input.days - 1)) : "0000-01-01";
+      const [totals, orgs] = await db.batch([
+        db
+          .prepare(
+            "SELECT currency, SUM(raised_minor) AS raised, SUM(donation_count) AS count FROM org_daily WHERE campaign_id = '*' AND day >= ? GROUP BY currency HAVING SUM(donation_count) > 0 ORDER BY raised DESC",
+          )
+          .bind(from),
+        db
+          .prepare(
+            `SELECT o.id, o.name, od.currency, SUM(od.raised_minor) AS raised, SUM(od.donation_count) AS count
+               FROM org_daily od JOIN organization o ON o.id = od.organization_id
+              WHERE od.campaign_id = '*' AND od.day >= ? GROUP BY o.id, od.currency HAVING SUM(od.donation_count) > 0
+              ORDER BY raised DESC LIMIT 50`,
+          )
+          .bind(from),
+      ]);
+      return {
+        days: input.days,
+        totals: (totals?.results ?? []) as { currency: string; raised: number; count: number }[],
+        organizations: (orgs?.results ?? []) as {
+          id: string;
+          name: string;
+          currency: string;
+          raised: number;
+          count: number;
+        }[],
+      };
+    }),
 });
 
 export { donationStatuses };

@@ -1,37 +1,31 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { createFileRoute, Link, useNavigate } from "@tanstack/react-router";
 import type { ColumnDef } from "@tanstack/react-table";
-import { Download } from "lucide-react";
-import { toast } from "sonner";
-import { z } from "zod";
-import { DataTable, listSearch } from "~/components/data-table/data-table";
+import { X } from "lucide-react";
+import { DataTable } from "~/components/data-table/data-table";
 import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
+import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
+import { BulkStatus } from "~/features/donations/bulk-status";
+import { ExportButton } from "~/features/donations/export-button";
 import { RecordDonationDialog } from "~/features/donations/record-donation-dialog";
+import {
+  activeFilterCount,
+  type DonationSearch,
+  donationFilters,
+  donationSearch,
+  exportUrl,
+  FREQUENCIES,
+  METHODS,
+} from "~/features/donations/search";
 import { errorInfo, formatDate, formatMoney, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 import { donationStatuses } from "../../../../worker/domain/status";
-
-const search = listSearch.extend({
-  sort: z.enum(["date", "amount", "status", "number"]).catch("date").default("date"),
-  status: z.array(z.enum(donationStatuses)).optional().catch(undefined),
-  from: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/)
-    .optional()
-    .catch(undefined),
-  to: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/)
-    .optional()
-    .catch(undefined),
-  campaignId: z.string().optional(),
-  trashed: z.boolean().optional().catch(undefined),
-});
+import { CURRENCIES } from "../../../../worker/lib/money";
 
 export const Route = createFileRoute("/_authed/donations/")({
-  validateSearch: search,
+  validateSearch: donationSearch,
   head: () => ({ meta: [{ title: "Donations · Almoner" }] }),
   component: DonationsPage,
 });
@@ -46,18 +40,31 @@ type Row = {
   currency: string;
   status: string;
   paymentMethod: string;
+  frequency: string;
+  mode: string;
   donatedAt: number;
   allowedTransitions: string[];
 };
+
+const selectClass = "h-9 rounded-md border border-input bg-transparent px-2 text-sm";
+
+const SEGMENTS = { retained: "Retained donors", lapsed: "Lapsed donors" } as const;
 
 function DonationsPage() {
   const s = Route.useSearch();
   const navigate = useNavigate({ from: Route.fullPath });
   const trpc = useTRPC();
-  const qc = useQueryClient();
-  const input = { ...s, trashed: s.trashed ?? false, q: s.q || undefined };
-  const q = useQuery({ ...trpc.donations.list.queryOptions(input), placeholderData: keepPreviousData });
-  const setStatus = useMutation(trpc.donations.updateStatus.mutationOptions());
+  const q = useQuery({
+    ...trpc.donations.list.queryOptions({
+      ...donationFilters(s),
+      page: s.page,
+      pageSize: s.pageSize,
+      sort: s.sort,
+      desc: s.desc,
+    }),
+    placeholderData: keepPreviousData,
+  });
+  const set = (patch: Partial<DonationSearch>) => navigate({ search: (p) => ({ ...p, page: 1, ...patch }) });
   const columns: ColumnDef<Row, unknown>[] = [
     {
       header: "#",
@@ -83,50 +90,53 @@ function DonationsPage() {
     {
       header: "Status",
       meta: { sortKey: "status" },
-      cell: ({ row }) => <StatusBadge status={row.original.status} />,
+      cell: ({ row }) => (
+        <span className="flex flex-wrap items-center gap-1">
+          <StatusBadge status={row.original.status} />
+          {row.original.mode === "test" ? <Badge variant="outline">Test</Badge> : null}
+        </span>
+      ),
     },
     { header: "Method", cell: ({ row }) => titleCase(row.original.paymentMethod) },
+    { header: "Frequency", cell: ({ row }) => titleCase(row.original.frequency) },
     {
       header: "Amount",
       meta: { sortKey: "amount", align: "right" },
-      cell: ({ row }) => formatMoney(row.original.amountMinor, row.original.currency),
+      cell: ({ row }) => (
+        <span className="flex flex-col items-end">
+          <span>{formatMoney(row.original.amountMinor, row.original.currency)}</span>
+          {row.original.refundedMinor > 0 ? (
+            <span className="text-muted-foreground text-xs">
+              −{formatMoney(row.original.refundedMinor, row.original.currency)} refunded
+            </span>
+          ) : null}
+        </span>
+      ),
     },
     { header: "Date", meta: { sortKey: "date" }, cell: ({ row }) => formatDate(row.original.donatedAt) },
   ];
-  const exportHref = `/api/export/donations.csv?${new URLSearchParams(
-    Object.entries({
-      status: s.status?.join(","),
-      from: s.from,
-      to: s.to,
-      q: s.q,
-      campaignId: s.campaignId,
-      trashed: s.trashed ? "true" : undefined,
-    }).filter((e): e is [string, string] => !!e[1]),
-  )}`;
-  const statusFilter = (value: string) =>
-    navigate({
-      search: (p) => ({
-        ...p,
-        page: 1,
-        status: value ? [value as (typeof donationStatuses)[number]] : undefined,
-      }),
-    });
+  const filters = activeFilterCount(s);
+  const totals = q.data?.totalsByCurrency ?? [];
   return (
     <>
       <PageHeader
         title="Donations"
-        description="Every gift, with its status."
+        description="Every gift, with its status. Totals count completed and partially refunded live gifts, net of refunds."
         actions={
           <>
-            <Button variant="outline" asChild>
-              <a href={exportHref} download>
-                <Download className="size-4" /> Export CSV
-              </a>
-            </Button>
+            <ExportButton href={exportUrl(s)} total={q.data?.total} />
             <RecordDonationDialog />
           </>
         }
       />
+      {s.segment ? (
+        <p className="flex flex-wrap items-center gap-2 text-sm">
+          <Badge variant="secondary">{SEGMENTS[s.segment]}</Badge>
+          {s.segment === "lapsed"
+            ? "Gifts of donors who gave in the previous 12 months and not since."
+            : "Gifts of donors who gave in the previous 12 months and again in the last 12."}
+        </p>
+      ) : null}
       <DataTable<Row>
         columns={columns}
         data={q.data?.rows}
@@ -135,80 +145,123 @@ function DonationsPage() {
         isLoading={q.isPending}
         error={q.error ? errorInfo(q.error).message : null}
         onStateChange={(next) => navigate({ search: (p) => ({ ...p, ...next }) as typeof p })}
-        searchPlaceholder="Number, donor name or e-mail"
+        searchPlaceholder="Number, donor name or e-mail, gateway id"
         emptyMessage="No donations match these filters."
+        facets={[
+          {
+            id: "status",
+            title: "Status",
+            options: donationStatuses.map((v) => ({ value: v, label: titleCase(v) })),
+            value: s.status,
+            onChange: (v) => set({ status: v as DonationSearch["status"] }),
+          },
+        ]}
         toolbar={
           <>
-            <select
-              aria-label="Status"
-              className="h-9 rounded-md border border-input bg-transparent px-2 text-sm"
-              value={s.status?.[0] ?? ""}
-              onChange={(e) => statusFilter(e.target.value)}
-            >
-              <option value="">All statuses</option>
-              {donationStatuses.map((st) => (
-                <option key={st} value={st}>
-                  {titleCase(st)}
-                </option>
-              ))}
-            </select>
             <input
               aria-label="From"
               type="date"
-              className="h-9 rounded-md border border-input bg-transparent px-2 text-sm"
+              className={selectClass}
               value={s.from ?? ""}
-              onChange={(e) =>
-                navigate({ search: (p) => ({ ...p, page: 1, from: e.target.value || undefined }) })
-              }
+              onChange={(e) => set({ from: e.target.value || undefined })}
             />
             <input
               aria-label="To"
               type="date"
-              className="h-9 rounded-md border border-input bg-transparent px-2 text-sm"
+              className={selectClass}
               value={s.to ?? ""}
-              onChange={(e) =>
-                navigate({ search: (p) => ({ ...p, page: 1, to: e.target.value || undefined }) })
-              }
+              onChange={(e) => set({ to: e.target.value || undefined })}
             />
+            <select
+              aria-label="Currency"
+              className={selectClass}
+              value={s.currency ?? ""}
+              onChange={(e) => set({ currency: e.target.value || undefined })}
+            >
+              <option value="">All currencies</option>
+              {CURRENCIES.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+            <select
+              aria-label="Payment method"
+              className={selectClass}
+              value={s.paymentMethod ?? ""}
+              onChange={(e) => set({ paymentMethod: e.target.value || undefined })}
+            >
+              <option value="">All methods</option>
+              {METHODS.map((m) => (
+                <option key={m} value={m}>
+                  {titleCase(m)}
+                </option>
+              ))}
+            </select>
+            <select
+              aria-label="Frequency"
+              className={selectClass}
+              value={s.frequency ?? ""}
+              onChange={(e) =>
+                set({ frequency: (e.target.value || undefined) as DonationSearch["frequency"] })
+              }
+            >
+              <option value="">Any frequency</option>
+              {FREQUENCIES.map((f) => (
+                <option key={f} value={f}>
+                  {f === "recurring" ? "Any recurring" : titleCase(f)}
+                </option>
+              ))}
+            </select>
+            <select
+              aria-label="Mode"
+              className={selectClass}
+              value={s.mode ?? ""}
+              onChange={(e) => set({ mode: (e.target.value || undefined) as DonationSearch["mode"] })}
+            >
+              <option value="">Live and test</option>
+              <option value="live">Live</option>
+              <option value="test">Test</option>
+            </select>
             <label className="flex items-center gap-1 text-sm">
               <input
                 type="checkbox"
                 checked={!!s.trashed}
-                onChange={(e) =>
-                  navigate({ search: (p) => ({ ...p, page: 1, trashed: e.target.checked || undefined }) })
-                }
+                onChange={(e) => set({ trashed: e.target.checked || undefined })}
               />{" "}
               Trash
             </label>
+            {filters > 0 ? (
+              <Button
+                variant="ghost"
+                size="sm"
+                onClick={() =>
+                  navigate({
+                    search: (p) => ({ page: 1, pageSize: p.pageSize, sort: p.sort, desc: p.desc, q: p.q }),
+                  })
+                }
+              >
+                <X className="size-4" /> Clear {filters} filter{filters === 1 ? "" : "s"}
+              </Button>
+            ) : null}
           </>
         }
-        bulkActions={(rows, clear) => (
-          <Button
-            size="sm"
-            variant="outline"
-            disabled={!rows.every((r) => r.allowedTransitions.includes("completed"))}
-            title="Only for donations that may become completed"
-            onClick={async () => {
-              const results = await Promise.allSettled(
-                rows.map((r) => setStatus.mutateAsync({ id: r.id, status: "completed" })),
-              );
-              const ok = results.filter((r) => r.status === "fulfilled").length;
-              toast.success(`${ok} of ${rows.length} marked completed`);
-              clear();
-              await qc.invalidateQueries();
-            }}
-          >
-            Mark completed
-          </Button>
-        )}
+        bulkActions={(rows, clear) => <BulkStatus rows={rows} clear={clear} />}
         footer={
-          q.data?.totals ? (
-            <span className="flex justify-between text-sm">
-              <span>Counted total of the filtered set</span>
-              <span className="tabular-nums">
-                {(q.data.totals.currencies ?? 0) > 1
-                  ? "Several currencies"
-                  : formatMoney(q.data.totals.countedMinor ?? 0, q.data.rows[0]?.currency ?? "USD")}
+          q.data ? (
+            <span className="flex flex-wrap justify-between gap-2 text-sm">
+              <span>Counted total of the {q.data.total.toLocaleString("en-US")} filtered</span>
+              <span className="flex flex-col items-end tabular-nums" data-testid="list-totals">
+                {totals.length
+                  ? totals.map((t) => (
+                      <span key={t.currency}>
+                        {formatMoney(t.countedMinor, t.currency)}{" "}
+                        <span className="text-muted-foreground">
+                          ({t.countedCount} of {t.count})
+                        </span>
+                      </span>
+                    ))
+                  : "—"}
               </span>
             </span>
           ) : null

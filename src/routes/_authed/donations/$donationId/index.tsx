@@ -11,9 +11,12 @@ import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Dialog, DialogContent, DialogFooter, DialogHeader, DialogTitle } from "~/components/ui/dialog";
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
+import { StatusTimeline } from "~/features/donations/status-timeline";
+import { isPlatformAdmin } from "~/lib/auth/access";
 import { errorInfo, formatDateTime, formatMoney, titleCase, toMinor } from "~/lib/format";
 import { or404 } from "~/lib/loaders";
 import { useTRPC } from "~/lib/trpc";
+import { donationStatuses } from "../../../../../worker/domain/status";
 
 export const Route = createFileRoute("/_authed/donations/$donationId/")({
   loader: ({ context, params }) =>
@@ -34,6 +37,9 @@ function DonationPage() {
   const qc = useQueryClient();
   const q = useQuery(trpc.donations.byId.queryOptions({ id: donationId }));
   const [target, setTarget] = React.useState<string | null>(null);
+  /** Platform admins' correction: any status, with a reason (domain.md §2.5). */
+  const [correcting, setCorrecting] = React.useState(false);
+  const admin = isPlatformAdmin(Route.useRouteContext().user);
   const [err, setErr] = React.useState<Record<string, string>>({});
   const refresh = () => qc.invalidateQueries();
   const status = useMutation(
@@ -41,6 +47,7 @@ function DonationPage() {
       onSuccess: async (d) => {
         toast.success(`Donation is now ${titleCase(d.status).toLowerCase()}`);
         setTarget(null);
+        setCorrecting(false);
         await refresh();
       },
       onError: (e) => setErr({ ...errorInfo(e).fields, _: errorInfo(e).message }),
@@ -110,11 +117,11 @@ function DonationPage() {
                     key={t}
                     size="sm"
                     variant="outline"
-                    onClick={() =>
-                      NEEDS_REASON.has(t)
-                        ? (setErr({}), setTarget(t))
-                        : status.mutate({ id: d.id, status: t as never })
-                    }
+                    onClick={() => {
+                      if (!NEEDS_REASON.has(t)) return status.mutate({ id: d.id, status: t as never });
+                      setErr({});
+                      setTarget(t);
+                    }}
                   >
                     Mark {titleCase(t).toLowerCase()}
                   </Button>
@@ -122,6 +129,19 @@ function DonationPage() {
               ) : (
                 <p className="text-muted-foreground text-sm">No further status changes are possible.</p>
               )}
+              {admin && !d.trashed ? (
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  onClick={() => {
+                    setErr({});
+                    setCorrecting(true);
+                    setTarget(d.status === "completed" ? "refunded" : "completed");
+                  }}
+                >
+                  Correct status…
+                </Button>
+              ) : null}
             </div>
             <dl className="grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-3">
               {[
@@ -179,11 +199,22 @@ function DonationPage() {
           </CardContent>
         </Card>
       </div>
+      <StatusTimeline entries={d.timeline} currency={d.currency} />
       <HistoryPanel entityType="donation" entityId={d.id} />
-      <Dialog open={!!target} onOpenChange={(o) => !o && setTarget(null)}>
+      <Dialog
+        open={!!target}
+        onOpenChange={(o) => {
+          if (!o) {
+            setTarget(null);
+            setCorrecting(false);
+          }
+        }}
+      >
         <DialogContent>
           <DialogHeader>
-            <DialogTitle>Mark {titleCase(target ?? "").toLowerCase()}</DialogTitle>
+            <DialogTitle>
+              {correcting ? "Correct the status" : `Mark ${titleCase(target ?? "").toLowerCase()}`}
+            </DialogTitle>
           </DialogHeader>
           <form
             id="status-form"
@@ -192,7 +223,8 @@ function DonationPage() {
               e.preventDefault();
               const f = new FormData(e.currentTarget);
               let refundAmountMinor: number | undefined;
-              if (target === "partially_refunded") {
+              const next = correcting ? String(f.get("status") ?? target) : target;
+              if (next === "partially_refunded") {
                 try {
                   refundAmountMinor = toMinor(String(f.get("amount") ?? ""), d.currency);
                 } catch {
@@ -202,21 +234,44 @@ function DonationPage() {
               }
               status.mutate({
                 id: d.id,
-                status: target as never,
+                status: next as never,
                 reason: String(f.get("reason") ?? ""),
                 refundAmountMinor,
+                correction: correcting,
               });
             }}
           >
+            {correcting ? (
+              <Field label="New status" required error={err.status}>
+                <select
+                  name="status"
+                  className="h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm"
+                  value={target ?? ""}
+                  onChange={(e) => setTarget(e.target.value)}
+                >
+                  {donationStatuses
+                    .filter((x) => x !== d.status)
+                    .map((x) => (
+                      <option key={x} value={x}>
+                        {titleCase(x)}
+                      </option>
+                    ))}
+                </select>
+              </Field>
+            ) : null}
             {target === "partially_refunded" ? (
-              <Field label={`Amount refunded now (${d.currency})`} required error={err.refundAmountMinor}>
+              <Field
+                label={correcting ? `Total refunded (${d.currency})` : `Amount refunded now (${d.currency})`}
+                required
+                error={err.refundAmountMinor}
+              >
                 <Input name="amount" inputMode="decimal" />
               </Field>
             ) : null}
             <Field label="Reason" required error={err.reason}>
               <Input name="reason" />
             </Field>
-            {err._ && !err.reason && !err.refundAmountMinor ? (
+            {err._ && !err.reason && !err.refundAmountMinor && !err.status ? (
               <p role="alert" className="text-destructive text-sm">
                 {err._}
               </p>

@@ -1,0 +1,94 @@
+/**
+ * The /donations URL state (DESIGN §4: filters in the URL) and its two readers: the tRPC list
+ * input and the export's query string. The dashboard's tiles link here with these filters.
+ */
+import { z } from "zod";
+import { listSearch } from "~/components/data-table/data-table";
+import { donationStatuses } from "../../../worker/domain/status";
+
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .optional()
+  .catch(undefined);
+const text = (max: number) => z.string().max(max).optional().catch(undefined);
+
+export const FREQUENCIES = ["one_time", "recurring", "monthly", "quarterly", "annually"] as const;
+export const METHODS = [
+  "card",
+  "cash",
+  "check",
+  "bank_transfer",
+  "ach_sepa",
+  "paypal",
+  "wallet",
+  "other",
+] as const;
+export const SOURCES = ["manual", "webhook", "import", "api"] as const;
+
+export const donationSearch = listSearch.extend({
+  sort: z.enum(["date", "amount", "status", "number"]).catch("date").default("date"),
+  status: z.array(z.enum(donationStatuses)).optional().catch(undefined),
+  from: day,
+  to: day,
+  campaignId: text(64),
+  campaignItemId: text(64),
+  donorId: text(64),
+  currency: z.string().length(3).optional().catch(undefined),
+  paymentMethod: text(30),
+  frequency: z.enum(FREQUENCIES).optional().catch(undefined),
+  mode: z.enum(["live", "test"]).optional().catch(undefined),
+  source: text(20),
+  segment: z.enum(["retained", "lapsed"]).optional().catch(undefined),
+  minAmountMinor: z.number().int().min(0).optional().catch(undefined),
+  maxAmountMinor: z.number().int().min(0).optional().catch(undefined),
+  trashed: z.boolean().optional().catch(undefined),
+});
+export type DonationSearch = z.infer<typeof donationSearch>;
+
+/** DESIGN §4's counted donations as list filters (the trash is excluded by default). */
+export const COUNTED_FILTER = {
+  status: ["completed", "partially_refunded"] as ("completed" | "partially_refunded")[],
+  mode: "live" as const,
+};
+
+/** The filters of `s` (no paging) as the list procedure and the export read them. */
+export function donationFilters(s: DonationSearch) {
+  return {
+    status: s.status,
+    from: s.from,
+    to: s.to,
+    campaignId: s.campaignId,
+    campaignItemId: s.campaignItemId,
+    donorId: s.donorId,
+    currency: s.currency,
+    paymentMethod: s.paymentMethod,
+    frequency: s.frequency,
+    mode: s.mode,
+    source: s.source,
+    segment: s.segment,
+    minAmountMinor: s.minAmountMinor,
+    maxAmountMinor: s.maxAmountMinor,
+    trashed: s.trashed ?? false,
+    q: s.q || undefined,
+  };
+}
+
+/** The export URL of the current filters (worker/http/export.ts parses the same names). */
+export function exportUrl(s: DonationSearch) {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(donationFilters(s))) {
+    if (v === undefined || v === false || v === "") continue;
+    params.set(k, Array.isArray(v) ? v.join(",") : String(v));
+  }
+  const qs = params.toString();
+  return `/api/export/donations.csv${qs ? `?${qs}` : ""}`;
+}
+
+/** Which filters are set, for the "n filters" hint and the Clear button. */
+export function activeFilterCount(s: DonationSearch) {
+  const f = donationFilters(s);
+  return Object.entries(f).filter(
+    ([k, v]) => k !== "trashed" && k !== "q" && v !== undefined && !(Array.isArray(v) && !v.length),
+  ).length;
+}

@@ -1,0 +1,178 @@
+/**
+ * Brute-force recomputation of everything the donation writes maintain, straight from the donation
+ * table, for the donation suites to compare against (DESIGN §4 "counted donations").
+ */
+import { TRPCError } from "@trpc/server";
+import { signWebhook } from "../../worker/http/webhook";
+import { localDay } from "../../worker/lib/time";
+import { makeAdmin } from "../auth/jar";
+import { callerFor } from "../domain/fixtures";
+import { appFetch, testEnv } from "../helpers";
+
+export const WEBHOOK_SECRET = "whsec-test-0123456789";
+
+export interface RawDonation {
+  id: string;
+  organization_id: string;
+  donor_id: string | null;
+  campaign_id: string | null;
+  campaign_item_id: string | null;
+  item_quantity: number;
+  amount_minor: number;
+  refunded_minor: number;
+  currency: string;
+  status: string;
+  mode: string;
+  frequency: string;
+  payment_method: string;
+  trashed_at: number | null;
+  donated_at: number;
+  source: string;
+}
+
+export const isCounted = (d: RawDonation) =>
+  (d.status === "completed" || d.status === "partially_refunded") &&
+  d.mode === "live" &&
+  d.trashed_at === null;
+export const net = (d: RawDonation) => d.amount_minor - d.refunded_minor;
+
+export async function donationsOf(org: string) {
+  const { results } = await testEnv.DB.prepare("SELECT * FROM donation WHERE organization_id = ?")
+    .bind(org)
+    .all<RawDonation>();
+  return results;
+}
+
+/** org_daily as the brute force expects it: "campaign|day|currency" → [raised, count], zero rows dropped. */
+export function bruteDaily(rows: RawDonation[], timeZone: string) {
+  const out = new Map<string, [number, number]>();
+  for (const d of rows.filter(isCounted)) {
+    const day = localDay(d.donated_at, timeZone);
+    for (const c of [d.campaign_id ?? "", "*"]) {
+      const k = `${c}|${day}|${d.currency}`;
+      const cur = out.get(k) ?? [0, 0];
+      cur[0] += net(d);
+      cur[1] += 1;
+      out.set(k, cur);
+    }
+  }
+  return new Map([...out].filter(([, v]) => v[0] !== 0 || v[1] !== 0));
+}
+
+export async function storedDaily(org: string) {
+  const { results } = await testEnv.DB.prepare(
+    "SELECT campaign_id, day, currency, raised_minor, donation_count FROM org_daily WHERE organization_id = ? AND (raised_minor != 0 OR donation_count != 0)",
+  )
+    .bind(org)
+    .all<{
+      campaign_id: string;
+      day: string;
+      currency: string;
+      raised_minor: number;
+      donation_count: number;
+    }>();
+  return new Map(
+    results.map(
+      (r) => [`${r.campaign_id}|${r.day}|${r.currency}`, [r.raised_minor, r.donation_count]] as const,
+    ),
+  );
+}
+
+export function bruteCampaign(rows: RawDonation[], campaignId: string) {
+  const mine = rows.filter((d) => d.campaign_id === campaignId);
+  const counted = mine.filter(isCounted);
+  return {
+    raised_minor: counted.reduce((t, d) => t + net(d), 0),
+    donation_count: counted.length,
+    donor_count: new Set(counted.map((d) => d.donor_id).filter((x) => x !== null)).size,
+    refunded_minor: mine
+      .filter((d) => d.mode === "live" && d.trashed_at === null)
+      .reduce((t, d) => t + d.refunded_minor, 0),
+  };
+}
+
+export function bruteDonor(rows: RawDonation[], donorId: string) {
+  const counted = rows.filter((d) => d.donor_id === donorId && isCounted(d));
+  return {
+    lifetime_minor: counted.reduce((t, d) => t + net(d), 0),
+    donation_count: counted.length,
+    largest_gift_minor: counted.reduce((m, d) => Math.max(m, net(d)), 0),
+    first_gift_at: counted.length ? Math.min(...counted.map((d) => d.donated_at)) : null,
+    last_gift_at: counted.length ? Math.max(...counted.map((d) => d.donated_at)) : null,
+  };
+}
+
+export function bruteItemFunded(rows: RawDonation[], itemId: string) {
+  return rows
+    .filter((d) => d.campaign_item_id === itemId && isCounted(d))
+    .reduce((t, d) => t + d.item_quantity, 0);
+}
+
+/** Mulberry32: a tiny seeded PRNG, so a failing sequence replays exactly from its seed. */
+export function prng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
+    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T,
+    chance: (p: number) => next() < p,
+  };
+}
+
+export async function codeOf(p: Promise<unknown>) {
+  try {
+    await p;
+    return "OK";
+  } catch (e) {
+    return e instanceof TRPCError ? e.code : String(e);
+  }
+}
+
+export async function deliver(body: unknown, opts: { t?: number; secret?: string } = {}) {
+  const raw = JSON.stringify(body);
+  return appFetch("/api/webhooks/donations", {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-almoner-signature": await signWebhook(opts.secret ?? WEBHOOK_SECRET, raw, opts.t),
+    },
+    body: raw,
+  });
+}
+
+export function webhookEvent(
+  org: string,
+  tx: string,
+  type = "donation.succeeded",
+  data: Record<string, unknown> = {},
+) {
+  return {
+    id: `evt_${tx}_${type}`,
+    type,
+    data: {
+      organization: org,
+      gatewayTransactionId: tx,
+      amount: "42.50",
+      currency: "usd",
+      donatedAt: new Date().toISOString(),
+      donor: { email: "payer@example.test", firstName: "Pat" },
+      ...data,
+    },
+  };
+}
+
+/** A platform admin (no membership) acting on `org`, as chosen with organization.setActive. */
+export async function platformAdmin(org: string) {
+  const a = await makeAdmin();
+  await testEnv.DB.prepare("UPDATE user SET active_organization_id = ? WHERE id = ?")
+    .bind(org, a.user.id)
+    .run();
+  return { ...a, caller: await callerFor(a.jar) };
+}

@@ -1,0 +1,222 @@
+/**
+ * Property: whatever sequence of creates, edits, status changes, trash/restore, permanent deletes
+ * and webhook deliveries happens, every rollup equals a brute-force recount of the donation table —
+ * org_daily (per campaign and the '*' organization rows), campaign_stats, donor stats and item
+ * funding. Seeded, so a failure names the seed and the step that broke it.
+ */
+import { describe, expect, it } from "vitest";
+import { allowedDonationTargets, type DonationStatus } from "../../worker/domain/status";
+import { addDays, localDay, startOfLocalDay } from "../../worker/lib/time";
+import { makeOrg, member } from "../domain/fixtures";
+import { testEnv } from "../helpers";
+import {
+  bruteCampaign,
+  bruteDaily,
+  bruteDonor,
+  bruteItemFunded,
+  codeOf,
+  deliver,
+  donationsOf,
+  isCounted,
+  net,
+  platformAdmin,
+  prng,
+  type RawDonation,
+  storedDaily,
+  webhookEvent,
+} from "./brute";
+
+const TZ = "Pacific/Auckland";
+
+for (const seed of [8, 2026]) {
+  describe(`rollups under random operations (seed ${seed})`, () => {
+    it("stay equal to a brute-force recount after every batch of 20 operations", async () => {
+      const r = prng(seed);
+      const org = await makeOrg({ timeZone: TZ });
+      const owner = await member(org, "owner");
+      // A platform admin may purge; an owner only trashes.
+      const admin = await platformAdmin(org);
+      const campaigns = [
+        await owner.caller.campaigns.create({ title: "Coats", currency: "USD", goalType: "none" }),
+        await owner.caller.campaigns.create({ title: "Boots", currency: "USD", goalType: "none" }),
+        await owner.caller.campaigns.create({ title: "Schals", currency: "EUR", goalType: "none" }),
+      ].map((c) => ({ id: c.id, currency: c.currency as "USD" | "EUR" }));
+      const coatsId = campaigns[0]?.id as string;
+      const item = await owner.caller.campaigns.items.create({
+        campaignId: coatsId,
+        title: "Coat",
+        unitAmountMinor: 4_500,
+      });
+      const donors: string[] = [];
+      for (const name of ["Ana", "Ben", "Cai"]) {
+        const d = await owner.caller.donors.create({
+          data: {
+            firstName: name,
+            lastName: "Prop",
+            email: `${name.toLowerCase()}-${seed}-${org}@example.test`,
+          },
+        });
+        if (!d.created) throw new Error("expected a new donor");
+        donors.push(d.id);
+      }
+      const today = localDay(Date.now(), TZ);
+      // Gifts within a few minutes of a local midnight, so a wrong time zone lands on the wrong day.
+      const when = () => {
+        const midnight = startOfLocalDay(addDays(today, -r.int(1, 400)), TZ);
+        return midnight + r.pick([-1, 1]) * r.int(1, 300) * 1000;
+      };
+      let tx = 0;
+      const log: string[] = [];
+
+      const check = async (step: number) => {
+        const rows = await donationsOf(org);
+        const ctx = `seed ${seed}, after step ${step}: ${log.slice(-5).join("; ")}`;
+        expect(Object.fromEntries(await storedDaily(org)), ctx).toEqual(
+          Object.fromEntries(bruteDaily(rows, TZ)),
+        );
+        for (const c of campaigns) {
+          const stats = await testEnv.DB.prepare(
+            "SELECT raised_minor, donation_count, donor_count, refunded_minor FROM campaign_stats WHERE campaign_id = ?",
+          )
+            .bind(c.id)
+            .first();
+          expect(stats ?? bruteCampaign([], c.id), ctx).toEqual(bruteCampaign(rows, c.id));
+        }
+        const { results: donorRows } = await testEnv.DB.prepare(
+          "SELECT id, lifetime_minor, donation_count, largest_gift_minor, first_gift_at, last_gift_at FROM donor WHERE organization_id = ?",
+        )
+          .bind(org)
+          .all<{ id: string }>();
+        for (const d of donorRows) {
+          const { id, ...stored } = d;
+          expect(stored, `${ctx} donor ${id}`).toEqual(bruteDonor(rows, id));
+        }
+        const items = await owner.caller.campaigns.items.list({ campaignId: coatsId });
+        expect(items.find((i) => i.id === item.id)?.quantityFunded, ctx).toBe(bruteItemFunded(rows, item.id));
+        // The dashboard's all-time tiles read the same rollups, per currency.
+        for (const currency of ["USD", "EUR"]) {
+          const s = await owner.caller.dashboard.summary({ days: 0, currency });
+          const counted = rows.filter((d) => isCounted(d) && d.currency === currency);
+          expect(s.raisedMinor, ctx).toBe(counted.reduce((t, d) => t + net(d), 0));
+          expect(s.donations, ctx).toBe(counted.length);
+          expect(
+            s.series.reduce((t, p) => t + p.raised, 0),
+            ctx,
+          ).toBe(s.raisedMinor);
+        }
+      };
+
+      for (let step = 1; step <= 200; step++) {
+        const rows = await donationsOf(org);
+        const live = rows.filter((d) => d.trashed_at === null);
+        const trashed = rows.filter((d) => d.trashed_at !== null);
+        const roll = r.next();
+        if (roll < 0.35 || rows.length < 3) {
+          const campaign = r.chance(0.8) ? r.pick(campaigns) : null;
+          const currency = campaign?.currency ?? r.pick(["USD", "EUR"] as const);
+          const withItem = campaign?.id === coatsId && r.chance(0.5);
+          const status = r.chance(0.8) ? "completed" : "pending";
+          const res = await owner.caller.donations.create({
+            donorId: r.chance(0.85) ? r.pick(donors) : null,
+            campaignId: campaign?.id ?? null,
+            campaignItemId: withItem ? item.id : null,
+            itemQuantity: withItem ? r.int(1, 3) : 0,
+            amountMinor: r.int(100, 50_000),
+            currency,
+            paymentMethod: r.pick(["cash", "check", "bank_transfer"] as const),
+            status,
+            frequency: r.chance(0.3) ? "monthly" : "one_time",
+            mode: r.chance(0.1) ? "test" : "live",
+            donatedAt: when(),
+          });
+          log.push(`${step} create ${res.id} ${status}`);
+        } else if (roll < 0.6 && live.length) {
+          const d = r.pick(live);
+          const targets = allowedDonationTargets(d.status as DonationStatus, d.source);
+          if (!targets.length) continue;
+          const to = r.pick(targets);
+          const left = d.amount_minor - d.refunded_minor;
+          if (to === "partially_refunded" && left < 2) continue;
+          const refundAmountMinor = to === "partially_refunded" ? r.int(1, left - 1) : undefined;
+          const code = await codeOf(
+            owner.caller.donations.updateStatus({
+              id: d.id,
+              status: to,
+              reason: "property",
+              refundAmountMinor,
+            }),
+          );
+          log.push(`${step} ${d.id} ${d.status}→${to} ${refundAmountMinor ?? ""}`);
+          expect(code, log.at(-1)).toBe("OK");
+        } else if (roll < 0.75 && live.length) {
+          const d = r.pick(live);
+          const sameCurrency = campaigns.filter((c) => c.currency === d.currency);
+          const data: Record<string, unknown> = {};
+          if (r.chance(0.5)) data.campaignId = r.chance(0.8) ? r.pick(sameCurrency).id : null;
+          if (d.source === "manual" && r.chance(0.6))
+            data.amountMinor = r.int(Math.max(100, d.refunded_minor), 60_000);
+          if (r.chance(0.3)) data.anonymous = r.chance(0.5);
+          const campaignAfter = "campaignId" in data ? data.campaignId : d.campaign_id;
+          if (campaignAfter === coatsId && r.chance(0.5)) {
+            data.campaignItemId = r.chance(0.7) ? item.id : null;
+            data.itemQuantity = r.int(1, 4);
+          }
+          const code = await codeOf(owner.caller.donations.update({ id: d.id, data }));
+          log.push(`${step} update ${d.id} ${JSON.stringify(data)}`);
+          expect(code, log.at(-1)).toBe("OK");
+        } else if (roll < 0.83 && live.length) {
+          const d = r.pick(live);
+          await owner.caller.donations.delete({ id: d.id });
+          log.push(`${step} trash ${d.id}`);
+        } else if (roll < 0.9 && trashed.length) {
+          const d = r.pick(trashed);
+          await owner.caller.donations.restore({ id: d.id });
+          log.push(`${step} restore ${d.id}`);
+        } else if (roll < 0.93 && rows.length) {
+          const d = r.pick(rows);
+          await admin.caller.donations.delete({ id: d.id, permanent: true });
+          log.push(`${step} purge ${d.id}`);
+        } else if (roll < 0.97) {
+          tx += 1;
+          const currency = r.pick(["USD", "EUR"]);
+          const res = await deliver(
+            webhookEvent(
+              org,
+              `prop-${seed}-${tx}`,
+              r.chance(0.8) ? "donation.succeeded" : "donation.pending",
+              {
+                amount: `${r.int(1, 300)}.${String(r.int(0, 99)).padStart(2, "0")}`,
+                currency,
+                donatedAt: new Date(when()).toISOString(),
+                donor: { email: `webhook-${r.int(1, 2)}-${seed}@example.test` },
+              },
+            ),
+          );
+          log.push(`${step} webhook ${tx}`);
+          expect(res.status, log.at(-1)).toBe(201);
+        } else {
+          const hooked = live.filter((d) => d.source === "webhook");
+          if (!hooked.length) continue;
+          const d = r.pick(hooked);
+          const tId = (
+            await testEnv.DB.prepare("SELECT gateway_transaction_id AS t FROM donation WHERE id = ?")
+              .bind(d.id)
+              .first<{ t: string }>()
+          )?.t as string;
+          const type = r.pick(["donation.refunded", "donation.disputed", "donation.succeeded"]);
+          const res = await deliver(
+            webhookEvent(org, tId, type, { amount: (d.amount_minor / 100).toFixed(2), currency: d.currency }),
+          );
+          log.push(`${step} webhook ${type} ${d.id} (${d.status})`);
+          expect([200, 422], log.at(-1)).toContain(res.status);
+        }
+        if (step % 20 === 0) await check(step);
+      }
+      // The sequence really exercised the machine: counted, refunded, trashed and test gifts exist.
+      const rows: RawDonation[] = await donationsOf(org);
+      expect(rows.some(isCounted)).toBe(true);
+      expect(rows.some((d) => d.refunded_minor > 0)).toBe(true);
+      expect(rows.some((d) => d.trashed_at !== null || d.mode === "test")).toBe(true);
+    }, 240_000);
+  });
+}
