@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { __setAuthClock } from "../../worker/auth";
 import { decryptString, sha256Hex } from "../../worker/auth/crypto";
 import { testEnv } from "../helpers";
-import { email, ISSUER_A, Jar, loginAtProvider, socialSignIn, startFlow } from "./helpers";
+import { email, ISSUER_A, Jar, loginAtProvider, socialSignIn } from "./helpers";
 
 afterEach(() => __setAuthClock(null));
 

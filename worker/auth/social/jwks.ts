@@ -81,11 +81,12 @@ export async function verifyIdToken(
   opts: VerifyOptions,
 ): Promise<JWTPayload> {
   const header = decodeProtectedHeader(token);
-  let { jwks, fromCache } = await getJwks(ctx, opts.jwksUri);
-  if (fromCache && header.kid && !jwks.keys.some((k) => k.kid === header.kid)) {
-    // Unknown key id: the provider may have rotated its keys.
+  let { jwks } = await getJwks(ctx, opts.jwksUri);
+  const known = () => !header.kid || jwks.keys.some((k) => k.kid === header.kid);
+  // Unknown key id: the provider may have rotated its keys. Refetch, but not more often than the
+  // cooldown, so tokens with made-up key ids cannot make us hammer the provider.
+  if (!known() && ctx.now() - jwks.fetchedAt >= ctx.config.oauth.jwksCooldownMs) {
     jwks = await fetchJwks(ctx, opts.jwksUri);
-    fromCache = false;
   }
   const keys = jwks.keys.filter((k) => {
     if (k.kty !== "RSA") return true;

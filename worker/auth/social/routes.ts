@@ -15,7 +15,7 @@ import {
 import { type Handler, ok, redirect } from "../endpoints";
 import { AuthApiError } from "../errors";
 import { checkUrls, readBody } from "../guards";
-import { dec, linkToUser, resolveSocialUser, updateTokens, userAccounts } from "./accounts";
+import { type AccountRow, dec, linkToUser, resolveSocialUser, updateTokens, userAccounts } from "./accounts";
 import { enabledProviders, getProvider, type Provider, type TokenSet } from "./client";
 import { verifyIdToken } from "./jwks";
 import { consumeState, createState, newCodeVerifier } from "./state";
@@ -228,7 +228,7 @@ export const callback: Handler = async (ctx) => {
   if (ctx.request.method === "POST") {
     // form_post providers (Apple): bring the parameters over to the GET, where the cookies are.
     const type = ctx.request.headers.get("content-type") ?? "";
-    const text = await ctx.request.text();
+    const text = new TextDecoder().decode(await ctx.request.arrayBuffer());
     let params: Record<string, string> = {};
     if (type.includes("application/json")) {
       try {
@@ -355,10 +355,10 @@ const tokenBody = z.object({
   userId: z.string().optional(),
 });
 
-/** The caller's account for a provider; 401 with an empty body without a session (contract §1). */
+/** The caller's account for a provider; null without a session. */
 async function accountFor(ctx: AuthContext, body: z.infer<typeof tokenBody>) {
   const loaded = await loadSession(ctx, { fresh: true });
-  if (!loaded) throw new AuthApiError(401, null, "");
+  if (!loaded) return null;
   const userId = loaded.user.id ?? body.userId;
   if (!userId)
     throw new AuthApiError(400, "USER_ID_OR_SESSION_REQUIRED", "Either userId or session is required");
@@ -382,11 +382,7 @@ async function accountFor(ctx: AuthContext, body: z.infer<typeof tokenBody>) {
 const iso = (ms: number | null) => (ms ? new Date(ms).toISOString() : undefined);
 
 /** A valid access token, refreshed first when it expires within the threshold (SPEC §9: 5 s). */
-async function validAccessToken(
-  ctx: AuthContext,
-  provider: Provider,
-  account: Awaited<ReturnType<typeof accountFor>>["account"],
-) {
+async function validAccessToken(ctx: AuthContext, provider: Provider, account: AccountRow) {
   let accessToken = await dec(ctx, account.access_token);
   let expiresAt = account.access_token_expires_at;
   let idToken = await dec(ctx, account.id_token);
@@ -407,9 +403,17 @@ async function validAccessToken(
   return { accessToken, expiresAt, idToken, scopes };
 }
 
+/** Contract §1: get-access-token (and refresh-token) without a session → 401 with an empty body. */
+function emptyUnauthorized(ctx: AuthContext) {
+  ctx.headers.set("content-type", "application/json");
+  return new Response(null, { status: 401, headers: ctx.headers });
+}
+
 export const getAccessToken: Handler = async (ctx) => {
   const body = await readBody(ctx, tokenBody);
-  const { provider, account } = await accountFor(ctx, body);
+  const found = await accountFor(ctx, body);
+  if (!found) return emptyUnauthorized(ctx);
+  const { provider, account } = found;
   try {
     const t = await validAccessToken(ctx, provider, account);
     return ok(ctx, {
@@ -426,7 +430,9 @@ export const getAccessToken: Handler = async (ctx) => {
 
 export const refreshToken: Handler = async (ctx) => {
   const body = await readBody(ctx, tokenBody);
-  const { provider, account } = await accountFor(ctx, body);
+  const found = await accountFor(ctx, body);
+  if (!found) return emptyUnauthorized(ctx);
+  const { provider, account } = found;
   if (!provider.refresh) {
     throw new AuthApiError(
       400,
