@@ -28,8 +28,15 @@ const FAILED_TO_GET_USER_INFO = () =>
   new AuthApiError(401, "FAILED_TO_GET_USER_INFO", "Failed to get user info");
 const USER_EMAIL_NOT_FOUND = () => new AuthApiError(401, "USER_EMAIL_NOT_FOUND", "User email not found");
 
-const redirectURIFor = (ctx: AuthContext, id: string) =>
-  `${ctx.url.origin}${ctx.config.auth.basePath}/callback/${id}`;
+/**
+ * The callback URL registered with the provider: on the configured app URL in production (never
+ * derived from a Host header there); on the origin that was asked elsewhere (dev, e2e on a random port).
+ */
+const redirectURIFor = (ctx: AuthContext, id: string) => {
+  const origin =
+    ctx.config.app.environment === "production" ? new URL(ctx.config.app.url).origin : ctx.url.origin;
+  return `${origin}${ctx.config.auth.basePath}/callback/${id}`;
+};
 
 /** Adds query parameters to a relative or absolute URL, keeping the ones it has. */
 function withParams(ctx: AuthContext, url: string, params: Record<string, string | undefined>) {
