@@ -28,7 +28,7 @@ const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 function loginPage(uid, details) {
   const client = escapeHtml(details.params.client_id ?? "");
   const hint = escapeHtml(details.params.login_hint ?? "");
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign in · Dev OpenID provider</title>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign in · Dev OpenID provider</title><link rel="icon" href="data:,">
 <style>body{font-family:system-ui,sans-serif;background:#1e293b;color:#0f172a;display:grid;place-items:center;min-height:100vh;margin:0}form{background:#fff;padding:1.5rem;border-radius:.5rem;width:min(22rem,90vw);display:grid;gap:.75rem}label{display:grid;gap:.25rem;font-size:.875rem}input{padding:.5rem;border:1px solid #cbd5e1;border-radius:.25rem}button{padding:.5rem;border-radius:.25rem;border:0;background:#4f46e5;color:#fff;font-weight:600}button.secondary{background:#e2e8f0;color:#0f172a}</style></head>
 <body><form method="post" action="/interaction/${uid}/login">
 <h1 style="margin:0;font-size:1.25rem">Dev OpenID provider</h1>
@@ -37,7 +37,7 @@ function loginPage(uid, details) {
 <label>Password<input name="password" type="password" autocomplete="current-password"></label>
 <label style="display:flex;gap:.5rem;align-items:center"><input type="checkbox" name="email_verified" value="true" checked> E-mail verified</label>
 <button type="submit">Sign in</button>
-<button type="submit" class="secondary" formaction="/interaction/${uid}/abort">Cancel</button>
+<button type="submit" class="secondary" formaction="/interaction/${uid}/abort" formnovalidate>Cancel</button>
 </form></body></html>`;
 }
 
@@ -211,7 +211,11 @@ export async function startOidcServer({
     issuer,
     port: server.address().port,
     stats,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

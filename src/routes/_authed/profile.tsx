@@ -65,7 +65,7 @@ function Profile() {
   if (!user) return null;
   return (
     <>
-      <PageHeader title="Profile" description="Your name, e-mail and password." />
+      <PageHeader title="Profile" description="Your name, e-mail, password and sign-in methods." />
       {!user.emailVerified ? (
         <Alert>
           <AlertDescription className="flex flex-wrap items-center gap-2">
