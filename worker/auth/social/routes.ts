@@ -366,9 +366,8 @@ const tokenBody = z.object({
 async function accountFor(ctx: AuthContext, body: z.infer<typeof tokenBody>) {
   const loaded = await loadSession(ctx, { fresh: true });
   if (!loaded) return null;
-  const userId = loaded.user.id ?? body.userId;
-  if (!userId)
-    throw new AuthApiError(400, "USER_ID_OR_SESSION_REQUIRED", "Either userId or session is required");
+  // Over HTTP the session decides: a userId in the body never reaches another user's tokens.
+  const userId = loaded.user.id;
   const provider = await getProvider(ctx, body.providerId, redirectURIFor(ctx, body.providerId));
   if (!provider) {
     throw new AuthApiError(
