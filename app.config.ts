@@ -10,6 +10,67 @@
 import { z } from "zod";
 
 const seconds = z.number().int().nonnegative();
+
+/** SPEC §7: the supported social providers, in the spec's order. */
+export const SOCIAL_PROVIDER_IDS = [
+  "apple",
+  "atlassian",
+  "cognito",
+  "discord",
+  "facebook",
+  "figma",
+  "github",
+  "microsoft",
+  "google",
+  "huggingface",
+  "slack",
+  "spotify",
+  "twitch",
+  "twitter",
+  "dropbox",
+  "kick",
+  "linear",
+  "linkedin",
+  "gitlab",
+  "tiktok",
+  "reddit",
+  "roblox",
+  "salesforce",
+  "vk",
+  "zoom",
+  "notion",
+  "kakao",
+  "naver",
+  "line",
+  "paypal",
+] as const;
+export type SocialProviderId = (typeof SOCIAL_PROVIDER_IDS)[number];
+
+/**
+ * One provider's settings. It is enabled when both clientId and clientSecret are set (Worker
+ * vars/secrets `GOOGLE_CLIENT_ID` + `GOOGLE_CLIENT_SECRET`, …). `issuer` (`GOOGLE_ISSUER`) points the
+ * provider at another OpenID issuer (discovery) and is honoured only outside production: tests and
+ * the dev server use it. `domain`, `tenant`, `region`, `userPoolId` are the provider's own knobs
+ * (GitLab base URL, Cognito domain/region/pool, Microsoft tenant, Salesforce login domain).
+ */
+const socialProviderSchema = z.object({
+  clientId: z.string(),
+  clientSecret: z.string(),
+  issuer: z.string(),
+  domain: z.string(),
+  tenant: z.string(),
+  region: z.string(),
+  userPoolId: z.string(),
+});
+const emptyProvider = {
+  clientId: "",
+  clientSecret: "",
+  issuer: "",
+  domain: "",
+  tenant: "",
+  region: "",
+  userPoolId: "",
+};
 const positive = z.number().int().positive();
 
 export const appConfigSchema = z.object({
@@ -95,6 +156,20 @@ export const appConfigSchema = z.object({
     accessTokenRefreshThresholdMs: positive,
     /** Minimum RSA modulus for signing keys. */
     rsaMinBits: positive,
+  }),
+  social: z.object({
+    /** Providers whose e-mail is trusted for linking even when not marked verified (SPEC §5). */
+    trustedProviders: z.array(z.string()),
+    /** No new users through a provider (signup_disabled). */
+    disableSignUp: z.boolean(),
+    /** New users only when the request asks for it (requestSignUp: true). */
+    disableImplicitSignUp: z.boolean(),
+    providers: z.object(
+      Object.fromEntries(SOCIAL_PROVIDER_IDS.map((id) => [id, socialProviderSchema])) as Record<
+        SocialProviderId,
+        typeof socialProviderSchema
+      >,
+    ),
   }),
   rateLimit: z.object({
     /** On in production; tests switch it on where they test it. */
@@ -195,6 +270,15 @@ export const defaultConfig: AppConfig = {
     accessTokenRefreshThresholdMs: 5000,
     rsaMinBits: 2048,
   },
+  social: {
+    trustedProviders: [],
+    disableSignUp: false,
+    disableImplicitSignUp: false,
+    providers: Object.fromEntries(SOCIAL_PROVIDER_IDS.map((id) => [id, { ...emptyProvider }])) as Record<
+      SocialProviderId,
+      typeof emptyProvider
+    >,
+  },
   rateLimit: {
     enabled: false,
     window: 10,
@@ -268,6 +352,16 @@ const aliases: Record<string, string> = {
   MAIL_TRANSPORT: "MAIL_TRANSPORT",
   MAIL_FROM: "MAIL_FROM",
   MAIL_HTTP_ENDPOINT: "MAIL_HTTP_ENDPOINT",
+  SOCIAL_TRUSTED_PROVIDERS: "SOCIAL_TRUSTED_PROVIDERS",
+  // GOOGLE_CLIENT_ID → SOCIAL_PROVIDERS_GOOGLE_CLIENT_ID, and so on for every provider and knob.
+  ...Object.fromEntries(
+    SOCIAL_PROVIDER_IDS.flatMap((id) =>
+      Object.keys(emptyProvider).map((knob) => [
+        envNameFor([id, knob]),
+        envNameFor(["social", "providers", id, knob]),
+      ]),
+    ),
+  ),
 };
 
 export class ConfigError extends Error {

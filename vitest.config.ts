@@ -1,7 +1,26 @@
+import { createServer } from "node:net";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { DEV_CLIENT_ID, DEV_CLIENT_SECRET } from "./scripts/oidc-dev.mjs";
 
 const migrations = await readD1Migrations("./drizzle");
+
+/** A free loopback port for the test OpenID providers (test/social/oidc-global.ts starts them). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+process.env.ALMONER_TEST_OIDC_PORT_A ??= String(await freePort());
+process.env.ALMONER_TEST_OIDC_PORT_B ??= String(await freePort());
+const issuerA = `http://127.0.0.1:${process.env.ALMONER_TEST_OIDC_PORT_A}`;
+const issuerB = `http://127.0.0.1:${process.env.ALMONER_TEST_OIDC_PORT_B}`;
 
 export default defineConfig({
   resolve: { tsconfigPaths: true },
@@ -19,6 +38,18 @@ export default defineConfig({
           APP_URL: "http://localhost:3000",
           MAIL_TRANSPORT: "outbox",
           WEBHOOK_SECRET: "whsec-test-0123456789",
+          // Social sign-in against the real OpenID providers of test/social/oidc-global.ts.
+          GITLAB_CLIENT_ID: DEV_CLIENT_ID,
+          GITLAB_CLIENT_SECRET: DEV_CLIENT_SECRET,
+          GITLAB_ISSUER: issuerA,
+          HUGGINGFACE_CLIENT_ID: DEV_CLIENT_ID,
+          HUGGINGFACE_CLIENT_SECRET: DEV_CLIENT_SECRET,
+          HUGGINGFACE_ISSUER: issuerA,
+          COGNITO_CLIENT_ID: DEV_CLIENT_ID,
+          COGNITO_CLIENT_SECRET: DEV_CLIENT_SECRET,
+          COGNITO_ISSUER: issuerB,
+          TEST_OIDC_ISSUER_A: issuerA,
+          TEST_OIDC_ISSUER_B: issuerB,
         },
       },
     }),
@@ -27,6 +58,7 @@ export default defineConfig({
     // vitest 5 + vitest-plugin 1.4: the fs module cache breaks every suite (stack-facts G4).
     fsModuleCache: false,
     include: ["test/**/*.test.ts", "worker/**/*.test.ts", "src/**/*.test.ts", "app.config.test.ts"],
+    globalSetup: ["./test/social/oidc-global.ts"],
     setupFiles: ["./test/setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,12 +1,13 @@
 // `npm run e2e`: builds the app, starts the built worker (vite preview, workerd) on a free port
 // with its own migrated and seeded local state, runs e2e/*.test.ts in real Chromium, stops it.
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureChromium } from "./ensure-chromium.mjs";
 import { ensureDevVars, migrateLocal, quietEnv, root, run, start } from "./lib.mjs";
+import { DEV_CLIENT_ID, DEV_CLIENT_SECRET, startOidcServer } from "./oidc-dev.mjs";
 
 const chromium = ensureChromium();
 ensureDevVars();
@@ -42,6 +43,26 @@ migrateLocal(stateDir);
 run(process.execPath, ["scripts/seed.mjs"], { env });
 
 const port = await freePort();
+
+// Social sign-in: a real OpenID provider on loopback (scripts/oidc-dev.mjs), and the built
+// Worker's vars pointing GitLab (arctic) and Hugging Face (generic OIDC) at it. vite preview reads
+// dist/server/.dev.vars; the original is put back afterwards.
+const SOCIAL = ["gitlab", "huggingface"];
+const oidc = await startOidcServer({
+  redirectUris: SOCIAL.map((id) => `http://127.0.0.1:${port}/api/auth/callback/${id}`),
+});
+const devVarsFile = join(root, "dist", "server", ".dev.vars");
+const originalDevVars = existsSync(devVarsFile) ? readFileSync(devVarsFile, "utf8") : null;
+const socialVars = SOCIAL.flatMap((id) => {
+  const p = id.toUpperCase();
+  return [
+    `${p}_CLIENT_ID='${DEV_CLIENT_ID}'`,
+    `${p}_CLIENT_SECRET='${DEV_CLIENT_SECRET}'`,
+    `${p}_ISSUER='${oidc.issuer}'`,
+  ];
+});
+writeFileSync(devVarsFile, `${originalDevVars ?? ""}\n${socialVars.join("\n")}\n`);
+
 const server = start(
   "npx",
   ["vite", "preview", "--port", String(port), "--strictPort", "--host", "127.0.0.1"],
@@ -55,7 +76,8 @@ let status = 1;
 try {
   await waitFor(`http://127.0.0.1:${port}/api/auth/ok`, 60_000);
   const files = process.argv.slice(2).filter((a) => !a.startsWith("--"));
-  const res = spawnSync(
+  // Asynchronous: the OpenID provider lives in this process and must keep answering meanwhile.
+  const child = spawn(
     process.execPath,
     [
       "--test",
@@ -70,14 +92,22 @@ try {
     {
       cwd: root,
       stdio: "inherit",
-      env: { ...env, E2E_BASE_URL: `http://127.0.0.1:${port}`, CHROMIUM_PATH: chromium },
+      env: {
+        ...env,
+        E2E_BASE_URL: `http://127.0.0.1:${port}`,
+        E2E_OIDC_ISSUER: oidc.issuer,
+        CHROMIUM_PATH: chromium,
+      },
     },
   );
-  status = res.status ?? 1;
+  status = await new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
 } finally {
   try {
     process.kill(-server.pid, "SIGTERM");
   } catch {}
+  await oidc.close().catch(() => {});
+  if (originalDevVars === null) rmSync(devVarsFile, { force: true });
+  else writeFileSync(devVarsFile, originalDevVars);
   rmSync(stateDir, { recursive: true, force: true });
 }
 process.exit(status);

@@ -19,6 +19,15 @@ declare global {
       ADMIN_USER_IDS?: string;
       /** HMAC key of POST /api/webhooks/donations (a secret). */
       WEBHOOK_SECRET?: string;
+      /**
+       * Social sign-in (README "Social sign-in"): a provider is enabled when both are set, e.g.
+       * GOOGLE_CLIENT_ID + GOOGLE_CLIENT_SECRET (secrets). `<ID>_ISSUER` points a provider at another
+       * OpenID issuer and is ignored in production; `<ID>_DOMAIN`/`_TENANT`/`_REGION`/`_USER_POOL_ID`
+       * are provider knobs (app.config.ts `social.providers`).
+       */
+      GOOGLE_CLIENT_ID?: string;
+      GOOGLE_CLIENT_SECRET?: string;
+      SOCIAL_TRUSTED_PROVIDERS?: string;
       /** Any other policy override of app.config.ts (see envNameFor). */
       [key: string]: unknown;
     }

@@ -6,12 +6,16 @@ import { LoginForm } from "~/features/auth/login-form";
 import { hasPortalAccess, NO_PORTAL_ACCESS_MESSAGE } from "~/lib/auth/access";
 import { safeRedirect } from "~/lib/auth/guards";
 import { sessionQueryOptions } from "~/lib/auth/session";
+import { socialErrorMessage } from "~/lib/auth/social";
 import { useAuth } from "~/lib/auth/use-auth";
 
 export const Route = createFileRoute("/login")({
   validateSearch: z.object({
     redirect: z.string().optional(),
     denied: z.boolean().optional(),
+    /** Social sign-in failures come back here (SPEC §8 redirect codes). */
+    error: z.string().optional(),
+    error_description: z.string().optional(),
   }),
   beforeLoad: async ({ context, search }) => {
     const snapshot = await context.queryClient.ensureQueryData(sessionQueryOptions());
@@ -46,7 +50,13 @@ function LoginPage() {
     >
       <LoginForm
         redirectTo={safeRedirect(search.redirect)}
-        initialError={search.denied || deniedSession ? NO_PORTAL_ACCESS_MESSAGE : null}
+        initialError={
+          search.denied || deniedSession
+            ? NO_PORTAL_ACCESS_MESSAGE
+            : search.error
+              ? socialErrorMessage(search.error, search.error_description)
+              : null
+        }
       />
     </AuthCard>
   );

@@ -7,6 +7,7 @@ import { AuthContext, loadSession, type SessionRecord, type UserRecord } from ".
 import * as ep from "./endpoints";
 import { AuthApiError, errorResponse } from "./errors";
 import { checkOrigin, rateLimit } from "./guards";
+import { socialRoutes } from "./social";
 
 export { setPassword } from "./endpoints";
 export type { SessionRecord, UserRecord };
@@ -58,7 +59,7 @@ const adminRoutes: Record<string, Route> = {
 };
 
 /** Extra routes mounted by other modules (social sign-in). */
-export const extraRoutes: Record<string, Route> = {};
+export const extraRoutes: Record<string, Route> = { ...socialRoutes };
 
 function resolve(path: string): { route: Route | null; rateKey: string; param?: string } {
   const reset = /^\/reset-password\/([^/]+)$/.exec(path);

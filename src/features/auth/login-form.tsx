@@ -1,5 +1,6 @@
+import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
-import { AlertCircle } from "lucide-react";
+import { AlertCircle, LogIn } from "lucide-react";
 import * as React from "react";
 import { z } from "zod";
 import { Alert, AlertDescription } from "~/components/ui/alert";
@@ -8,6 +9,7 @@ import { Checkbox } from "~/components/ui/checkbox";
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
 import { Spinner } from "~/components/ui/spinner";
+import { socialProvidersQuery, startSocialSignIn } from "~/lib/auth/social";
 import { AuthError } from "~/lib/auth/types";
 import { useAuth } from "~/lib/auth/use-auth";
 
@@ -82,6 +84,50 @@ export function LoginForm({
         {pending ? <Spinner className="size-4" /> : null}
         {pending ? "Signing in..." : "Sign in"}
       </Button>
+      <SocialButtons redirectTo={redirectTo} onError={setError} />
     </form>
+  );
+}
+
+/** "Continue with <Provider>" for the enabled providers only (none configured → nothing shown). */
+export function SocialButtons({
+  redirectTo,
+  onError,
+}: {
+  redirectTo: string;
+  onError: (message: string) => void;
+}) {
+  const providers = useQuery(socialProvidersQuery());
+  const [busy, setBusy] = React.useState<string | null>(null);
+  if (!providers.data?.length) return null;
+  return (
+    <div className="flex flex-col gap-2" data-testid="social-sign-in">
+      <div className="text-muted-foreground flex items-center gap-3 text-xs uppercase">
+        <span className="bg-border h-px flex-1" />
+        or
+        <span className="bg-border h-px flex-1" />
+      </div>
+      {providers.data.map((p) => (
+        <Button
+          key={p.id}
+          type="button"
+          variant="outline"
+          className="w-full"
+          disabled={busy !== null}
+          onClick={async () => {
+            setBusy(p.id);
+            try {
+              await startSocialSignIn(p.id, redirectTo);
+            } catch (err) {
+              onError(err instanceof Error ? err.message : "Sign in failed");
+              setBusy(null);
+            }
+          }}
+        >
+          {busy === p.id ? <Spinner className="size-4" /> : <LogIn />}
+          Continue with {p.name}
+        </Button>
+      ))}
+    </div>
   );
 }

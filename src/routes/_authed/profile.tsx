@@ -1,7 +1,9 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createFileRoute } from "@tanstack/react-router";
+import { KeyRound, Link2, Unlink } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
+import { z } from "zod";
 import { PageHeader } from "~/components/layout/page-header";
 import { Alert, AlertDescription } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -10,9 +12,18 @@ import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
 import { authApi } from "~/lib/auth/api";
 import { sessionQueryKey } from "~/lib/auth/session";
+import {
+  linkedAccountsQuery,
+  socialErrorMessage,
+  socialProvidersQuery,
+  startLinkSocial,
+  unlinkAccount,
+} from "~/lib/auth/social";
 import { useAuth } from "~/lib/auth/use-auth";
 
 export const Route = createFileRoute("/_authed/profile")({
+  /** Linking errors come back here (SPEC §8 redirect codes). */
+  validateSearch: z.object({ error: z.string().optional(), error_description: z.string().optional() }),
   head: () => ({ meta: [{ title: "Profile · Almoner" }] }),
   component: Profile,
 });
@@ -54,7 +65,7 @@ function Profile() {
   if (!user) return null;
   return (
     <>
-      <PageHeader title="Profile" description="Your name, e-mail and password." />
+      <PageHeader title="Profile" description="Your name, e-mail, password and sign-in methods." />
       {!user.emailVerified ? (
         <Alert>
           <AlertDescription className="flex flex-wrap items-center gap-2">
@@ -119,6 +130,7 @@ function Profile() {
             </form>
           </CardContent>
         </Card>
+        <LinkedAccounts />
         <Card className="lg:col-span-2">
           <CardHeader>
             <CardTitle>Password</CardTitle>
@@ -167,5 +179,92 @@ function Profile() {
         </Card>
       </div>
     </>
+  );
+}
+
+/** Sign-in methods: the password and each enabled provider, with link and unlink (SPEC §5). */
+function LinkedAccounts() {
+  const search = Route.useSearch();
+  const qc = useQueryClient();
+  const accounts = useQuery(linkedAccountsQuery());
+  const providers = useQuery(socialProvidersQuery());
+  const [busy, setBusy] = React.useState<string | null>(null);
+  const unlink = useMutation({
+    mutationFn: (v: { providerId: string; accountId: string }) => unlinkAccount(v.providerId, v.accountId),
+    onSuccess: async () => {
+      toast.success("Account unlinked");
+      await qc.invalidateQueries({ queryKey: linkedAccountsQuery().queryKey });
+    },
+    onError: (e) => toast.error(e instanceof Error ? e.message : "Failed"),
+  });
+  const list = accounts.data ?? [];
+  const names = new Map((providers.data ?? []).map((p) => [p.id, p.name]));
+  const unlinked = (providers.data ?? []).filter((p) => !list.some((a) => a.providerId === p.id));
+  return (
+    <Card className="lg:col-span-2">
+      <CardHeader>
+        <CardTitle>Sign-in methods</CardTitle>
+        <CardDescription>Accounts you can sign in with. You cannot remove the last one.</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-3">
+        {search.error ? (
+          <Alert variant="destructive" role="alert">
+            <AlertDescription>{socialErrorMessage(search.error, search.error_description)}</AlertDescription>
+          </Alert>
+        ) : null}
+        <ul className="divide-y rounded-md border" aria-label="Linked accounts">
+          {list.map((a) => (
+            <li key={a.id} className="flex flex-wrap items-center justify-between gap-2 p-3">
+              <div className="flex min-w-0 items-center gap-2">
+                <KeyRound className="text-muted-foreground size-4 shrink-0" />
+                <div className="min-w-0">
+                  <div className="font-medium">
+                    {a.providerId === "credential" ? "Password" : (names.get(a.providerId) ?? a.providerId)}
+                  </div>
+                  {a.providerId !== "credential" ? (
+                    <div className="text-muted-foreground truncate text-xs">{a.accountId}</div>
+                  ) : null}
+                </div>
+              </div>
+              {a.providerId !== "credential" ? (
+                <Button
+                  size="sm"
+                  variant="outline"
+                  disabled={unlink.isPending || list.length < 2}
+                  onClick={() => unlink.mutate({ providerId: a.providerId, accountId: a.accountId })}
+                  aria-label={`Unlink ${names.get(a.providerId) ?? a.providerId}`}
+                >
+                  <Unlink /> Unlink
+                </Button>
+              ) : null}
+            </li>
+          ))}
+          {accounts.isPending ? <li className="text-muted-foreground p-3 text-sm">Loading…</li> : null}
+        </ul>
+        {unlinked.length ? (
+          <div className="flex flex-wrap gap-2">
+            {unlinked.map((p) => (
+              <Button
+                key={p.id}
+                variant="outline"
+                size="sm"
+                disabled={busy !== null}
+                onClick={async () => {
+                  setBusy(p.id);
+                  try {
+                    await startLinkSocial(p.id);
+                  } catch (e) {
+                    toast.error(e instanceof Error ? e.message : "Failed");
+                    setBusy(null);
+                  }
+                }}
+              >
+                <Link2 /> Link {p.name}
+              </Button>
+            ))}
+          </div>
+        ) : null}
+      </CardContent>
+    </Card>
   );
 }

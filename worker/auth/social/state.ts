@@ -1,0 +1,86 @@
+/**
+ * OAuth state as a verification value (SPEC §4/§9): a 32-character identifier, a 128-character PKCE
+ * verifier, where to go afterwards, the link target, 10 minutes of life. Stored under a hash of the
+ * state with the value AES-GCM encrypted; the callback consumes it with one DELETE … RETURNING, so a
+ * replayed callback finds nothing. A signed cookie ties the state to the browser that started it.
+ */
+import type { AuthContext } from "../core";
+import {
+  decryptString,
+  encryptString,
+  generateId,
+  randomString,
+  sha256Hex,
+  signCookieValue,
+  verifyCookieValue,
+} from "../crypto";
+
+export interface OAuthState {
+  providerId: string;
+  codeVerifier: string;
+  redirectURI: string;
+  callbackURL: string;
+  errorURL?: string;
+  newUserURL?: string;
+  link?: { email: string; userId: string };
+  requestSignUp?: boolean;
+  scopes: string[];
+}
+
+const PKCE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~";
+const identifier = (state: string) => `oauth-state:${sha256Hex(state)}`;
+export const STATE_COOKIE = "state";
+
+export function newCodeVerifier(ctx: AuthContext) {
+  return randomString(ctx.config.oauth.codeVerifierLength, PKCE_ALPHABET);
+}
+
+export async function createState(ctx: AuthContext, value: OAuthState): Promise<string> {
+  const state = randomString(ctx.config.oauth.stateLength);
+  const now = ctx.now();
+  const life = ctx.config.oauth.stateExpiresIn;
+  await ctx.db
+    .prepare(
+      "INSERT INTO verification (id, identifier, value, expires_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+    )
+    .bind(
+      generateId(),
+      identifier(state),
+      await encryptString(ctx.secret, JSON.stringify(value)),
+      now + life * 1000,
+      now,
+      now,
+    )
+    .run();
+  ctx.setCookie(STATE_COOKIE, encodeURIComponent(await signCookieValue(state, ctx.secret)), life);
+  return state;
+}
+
+export type StateResult = { status: "ok"; value: OAuthState } | { status: "invalid" } | { status: "expired" };
+
+/** Consumes (deletes) the state whatever the outcome; expired and unknown states both fail. */
+export async function consumeState(ctx: AuthContext, state: string): Promise<StateResult> {
+  const row = await ctx.db
+    .prepare("DELETE FROM verification WHERE identifier = ? RETURNING value, expires_at")
+    .bind(identifier(state))
+    .first<{ value: string; expires_at: number }>();
+  if (!row) return { status: "invalid" };
+  if (row.expires_at <= ctx.now()) return { status: "expired" };
+  // The browser that comes back must be the one that left.
+  const raw = ctx.readCookie(STATE_COOKIE);
+  let cookieState: string | null = null;
+  try {
+    cookieState = raw ? await verifyCookieValue(decodeURIComponent(raw), ctx.secret) : null;
+  } catch {
+    cookieState = null;
+  }
+  ctx.expireCookie(STATE_COOKIE);
+  if (cookieState !== state) return { status: "invalid" };
+  try {
+    return { status: "ok", value: JSON.parse(await decryptString(ctx.secret, row.value)) as OAuthState };
+  } catch {
+    return { status: "invalid" };
+  }
+}
+
+export { generateId };
