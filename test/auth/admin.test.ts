@@ -28,6 +28,15 @@ describe("admin plugin through the official client, with both bases", () => {
         role: ["user", "organizer"] as never,
       });
       expect(role.data?.user.role).toBe("user,organizer");
+      // The role change is audited with who did it and what it was before.
+      const audit = await testEnv()
+        .DB.prepare(
+          "SELECT actor_id, after FROM audit_event WHERE action = 'user.set_role' AND entity_id = ?",
+        )
+        .bind(created.data?.user.id)
+        .first<{ actor_id: string; after: string }>();
+      expect(audit?.actor_id).toBe(admin.user.id);
+      expect(JSON.parse(audit?.after ?? "{}")).toEqual({ before: "organizer", role: "user,organizer" });
       // The same client also reaches the core endpoints under its base.
       const session = await client.getSession();
       expect(session.data?.user.id).toBe(admin.user.id);

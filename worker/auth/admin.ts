@@ -305,11 +305,13 @@ export const setRole: Handler = async (ctx) => {
     "You are not allowed to change users role",
   );
   const body = await readBody(ctx, z.object({ userId: z.string().min(1), role: roleInput }));
-  await mustFindUser(ctx, body.userId);
-  await ctx.db
-    .prepare("UPDATE user SET role = ?, updated_at = ? WHERE id = ?")
-    .bind(body.role, ctx.now(), body.userId)
-    .run();
+  const before = await mustFindUser(ctx, body.userId);
+  await ctx.db.batch([
+    ctx.db
+      .prepare("UPDATE user SET role = ?, updated_at = ? WHERE id = ?")
+      .bind(body.role, ctx.now(), body.userId),
+    audit(ctx, admin.user.id, "user.set_role", body.userId, { before: before.role, role: body.role }),
+  ]);
   await invalidateUserCache(ctx, body.userId);
   return ok(ctx, { user: toUser((await findUserById(ctx.db, body.userId)) as UserRow) });
 };

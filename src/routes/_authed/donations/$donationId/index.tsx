@@ -82,24 +82,22 @@ function DonationPage() {
             : `${money(d.amountMinor)} from ${d.donorName || "no donor"}`
         }
         actions={
-          <>
-            {d.trashed ? (
-              <Button variant="outline" onClick={() => restore.mutate({ id: d.id })}>
-                <Undo2 className="size-4" /> Restore
+          d.trashed ? (
+            <Button variant="outline" onClick={() => restore.mutate({ id: d.id })}>
+              <Undo2 className="size-4" /> Restore
+            </Button>
+          ) : (
+            <>
+              <Button variant="outline" asChild>
+                <Link to="/donations/$donationId/edit" params={{ donationId: d.id }}>
+                  <Pencil className="size-4" /> Edit
+                </Link>
               </Button>
-            ) : (
-              <>
-                <Button variant="outline" asChild>
-                  <Link to="/donations/$donationId/edit" params={{ donationId: d.id }}>
-                    <Pencil className="size-4" /> Edit
-                  </Link>
-                </Button>
-                <Button variant="outline" onClick={() => trash.mutate({ id: d.id })}>
-                  <Trash2 className="size-4" /> Move to trash
-                </Button>
-              </>
-            )}
-          </>
+              <Button variant="outline" onClick={() => trash.mutate({ id: d.id })}>
+                <Trash2 className="size-4" /> Move to trash
+              </Button>
+            </>
+          )
         }
       />
       <div className="grid gap-4 lg:grid-cols-3">
