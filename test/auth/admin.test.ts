@@ -29,10 +29,9 @@ describe("admin plugin through the official client, with both bases", () => {
       });
       expect(role.data?.user.role).toBe("user,organizer");
       // The role change is audited with who did it and what it was before.
-      const audit = await testEnv()
-        .DB.prepare(
-          "SELECT actor_id, after FROM audit_event WHERE action = 'user.set_role' AND entity_id = ?",
-        )
+      const audit = await testEnv.DB.prepare(
+        "SELECT actor_id, after FROM audit_event WHERE action = 'user.set_role' AND entity_id = ?",
+      )
         .bind(created.data?.user.id)
         .first<{ actor_id: string; after: string }>();
       expect(audit?.actor_id).toBe(admin.user.id);
