@@ -129,10 +129,10 @@ test("donors: manual tier lock, delete refused for a giver leads to anonymize by
       const donorPath = new URL(s.page.url()).pathname;
 
       // Lock the tier by hand, then hand it back to the ladder.
-      await s.page.getByLabel("Tier to lock").selectOption({ label: "Major" });
+      await s.page.getByLabel("Tier to lock").selectOption({ label: "Major donor" });
       await s.page.getByRole("button", { name: "Lock tier" }).click();
       await s.page.getByText("Locked by hand").waitFor();
-      await s.page.getByText("Previous tier: General").waitFor();
+      await s.page.getByText("Previous tier: Friend").waitFor();
       await s.shot(`donor-tier-locked-${w}`);
       await s.page.getByRole("button", { name: "Unlock tier" }).click();
       await s.page.getByText("Assigned by giving").waitFor();

@@ -3,7 +3,7 @@
  * input and the export's query string. The dashboard's tiles link here with these filters.
  */
 import { z } from "zod";
-import { listSearch } from "~/components/data-table/data-table";
+import { listSearch } from "~/components/data-table/list-search";
 import { donationStatuses } from "../../../worker/domain/status";
 
 const day = z

@@ -3,7 +3,7 @@
  * hand-edited or stale value falls back to "no filter" instead of an error page.
  */
 import { z } from "zod";
-import { listSearchWith } from "~/components/data-table/data-table";
+import { listSearchWith } from "~/components/data-table/list-search";
 
 export const donorSorts = ["created", "name", "lifetime", "lastGift"] as const;
 /** Mirrors worker/trpc/routers/donors.ts donorTypes (the browser never imports server code). */

@@ -1,5 +1,5 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { useListState } from "~/components/data-table/data-table";
+import { useListState } from "~/components/data-table/list-search";
 import { DonorsPage } from "~/features/donors/donors-page";
 import { donorsSearch } from "~/features/donors/search";
 
