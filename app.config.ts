@@ -9,7 +9,9 @@
  */
 import { z } from "zod";
 
-const seconds = z.number().int().nonnegative();
+// Schemas are built in /* @__PURE__ */ closures so a bundle that imports only `defaultConfig`
+// (the browser's query client) tree-shakes zod away.
+const seconds = /* @__PURE__ */ (() => z.number().int().nonnegative())();
 
 /** SPEC §7: the supported social providers, in the spec's order. */
 export const SOCIAL_PROVIDER_IDS = [
@@ -53,15 +55,16 @@ export type SocialProviderId = (typeof SOCIAL_PROVIDER_IDS)[number];
  * the dev server use it. `domain`, `tenant`, `region`, `userPoolId` are the provider's own knobs
  * (GitLab base URL, Cognito domain/region/pool, Microsoft tenant, Salesforce login domain).
  */
-const socialProviderSchema = z.object({
-  clientId: z.string(),
-  clientSecret: z.string(),
-  issuer: z.string(),
-  domain: z.string(),
-  tenant: z.string(),
-  region: z.string(),
-  userPoolId: z.string(),
-});
+const socialProviderSchema = /* @__PURE__ */ (() =>
+  z.object({
+    clientId: z.string(),
+    clientSecret: z.string(),
+    issuer: z.string(),
+    domain: z.string(),
+    tenant: z.string(),
+    region: z.string(),
+    userPoolId: z.string(),
+  }))();
 const emptyProvider = {
   clientId: "",
   clientSecret: "",
@@ -71,159 +74,160 @@ const emptyProvider = {
   region: "",
   userPoolId: "",
 };
-const positive = z.number().int().positive();
+const positive = /* @__PURE__ */ (() => z.number().int().positive())();
 
-export const appConfigSchema = z.object({
-  app: z.object({
-    name: z.string().min(1),
-    /** Absolute origin of the portal; links in mail are built on it. */
-    url: z.url(),
-    /** "development" | "test" | "production"; rate limits and secure cookies key off it. */
-    environment: z.enum(["development", "test", "production"]),
-  }),
-  auth: z.object({
-    basePath: z.string().startsWith("/"),
-    /** SPEC §9: default redirect after login. */
-    defaultRedirect: z.string().startsWith("/"),
-    /** Extra trusted origins for callback/redirect URLs (the app URL is always trusted). */
-    trustedOrigins: z.array(z.string()),
-    /** SPEC §6: a configured list of admin user ids holds every permission. */
-    adminUserIds: z.array(z.string()),
-  }),
-  features: z.object({
-    emailAndPassword: z.boolean(),
-    signUp: z.boolean(),
-    resetPassword: z.boolean(),
-    verificationEmail: z.boolean(),
-    deleteUser: z.boolean(),
-    changeEmail: z.boolean(),
-    accountLinking: z.boolean(),
-    /** Linking a provider whose e-mail differs from the user's. */
-    allowDifferentEmails: z.boolean(),
-    allowUnlinkingAll: z.boolean(),
-    revokeSessionsOnPasswordReset: z.boolean(),
-  }),
-  password: z.object({
-    /** better-auth's defaults; ASVS 6.2.9 asks to allow at least 64. */
-    minLength: positive,
-    maxLength: positive,
-  }),
-  session: z.object({
-    /** DESIGN §2: 7 days. */
-    expiresIn: seconds,
-    /** Slide the expiry at most once a day. */
-    updateAge: seconds,
-    /** Sensitive actions need a session younger than this; 0 disables the check. */
-    freshAge: seconds,
-    /** rememberMe:false sessions live one day and are never slid. */
-    dontRememberExpiresIn: seconds,
-    /** Impersonation sessions: 1 h hard cap, never extended. */
-    impersonationExpiresIn: seconds,
-  }),
-  cookie: z.object({
-    /** SPEC §9: default cookie-cache life 60 s. */
-    cacheMaxAge: seconds,
-    /** SPEC §5: the cookie cache must stay below about 4093 characters. */
-    cacheMaxLength: positive,
-    /** SPEC §5: cookies live at most 400 days (browsers cap Max-Age there). */
-    maxAgeCap: positive,
-    prefix: z.string().min(1),
-  }),
-  tokens: z.object({
-    /** SPEC §9: verification token lifetime default 3600 s. */
-    verificationExpiresIn: seconds,
-    /** SPEC §9: reset token 1 hour, 24 random characters. */
-    resetPasswordExpiresIn: seconds,
-    resetPasswordLength: positive,
-    /** SPEC §9: delete-account token 32 characters [0-9a-z], about 24 h. */
-    deleteAccountExpiresIn: seconds,
-    deleteAccountLength: positive,
-  }),
-  oauth: z.object({
-    /** SPEC §9: 32-character state id, 128-character PKCE verifier, valid 10 minutes. */
-    stateLength: positive,
-    codeVerifierLength: positive,
-    stateExpiresIn: seconds,
-    /** Apple and Cognito ID tokens older than this are refused. */
-    idTokenMaxAge: seconds,
-    /** Key-set fetch: 5 s timeout, 30 s cooldown after a failure, 10 min cache. */
-    jwksFetchTimeoutMs: positive,
-    jwksCooldownMs: positive,
-    jwksCacheMaxAgeMs: positive,
-    /** SPEC §9: profile photo size default 48 (Microsoft Graph). */
-    profilePhotoSize: positive,
-    /** Refresh an access token when it expires in under this many milliseconds. */
-    accessTokenRefreshThresholdMs: positive,
-    /** Minimum RSA modulus for signing keys. */
-    rsaMinBits: positive,
-  }),
-  social: z.object({
-    /** Providers whose e-mail is trusted for linking even when not marked verified (SPEC §5). */
-    trustedProviders: z.array(z.string()),
-    /** No new users through a provider (signup_disabled). */
-    disableSignUp: z.boolean(),
-    /** New users only when the request asks for it (requestSignUp: true). */
-    disableImplicitSignUp: z.boolean(),
-    providers: z.object(
-      Object.fromEntries(SOCIAL_PROVIDER_IDS.map((id) => [id, socialProviderSchema])) as Record<
-        SocialProviderId,
-        typeof socialProviderSchema
-      >,
-    ),
-  }),
-  rateLimit: z.object({
-    /** On in production; tests switch it on where they test it. */
-    enabled: z.boolean(),
-    window: positive,
-    max: positive,
-    /** sign-in, sign-up, change-password, change-email. */
-    strictWindow: positive,
-    strictMax: positive,
-    /** reset and verification mails. */
-    mailWindow: positive,
-    mailMax: positive,
-  }),
-  query: z.object({
-    /** SPEC §9: queries fresh for 5 minutes, kept 10 minutes. */
-    staleTimeMs: seconds,
-    gcTimeMs: seconds,
-    refetchOnWindowFocus: z.boolean(),
-    refetchOnReconnect: z.boolean(),
-    /** Up to 3 retries with backoff 1 s doubling up to 30 s, never on 4xx. */
-    retries: seconds,
-    retryBaseDelayMs: positive,
-    retryMaxDelayMs: positive,
-    /** Mutations retry once after 1 s. */
-    mutationRetries: seconds,
-    mutationRetryDelayMs: positive,
-  }),
-  lists: z.object({
-    defaultPageSize: positive,
-    pageSizes: z.array(positive).min(1),
-    maxPageSize: positive,
-  }),
-  money: z.object({
-    /** Platform floor 1.00 and processor cap 999 999.99, in minor units of a 2-decimal currency. */
-    minAmountMinor: positive,
-    maxAmountMinor: positive,
-    defaultCurrency: z.string().length(3),
-  }),
-  organizations: z.object({
-    invitationExpiresIn: seconds,
-  }),
-  donations: z.object({
-    /** Pending donations older than this become abandoned (cron). */
-    abandonAfterHours: positive,
-    /** Webhook signatures older than this are replays. */
-    webhookToleranceSeconds: positive,
-  }),
-  mail: z.object({
-    transport: z.enum(["outbox", "http"]),
-    from: z.string().min(3),
-    /** `http` transport: a transactional-mail provider's JSON API endpoint. */
-    httpEndpoint: z.string(),
-  }),
-});
+export const appConfigSchema = /* @__PURE__ */ (() =>
+  z.object({
+    app: z.object({
+      name: z.string().min(1),
+      /** Absolute origin of the portal; links in mail are built on it. */
+      url: z.url(),
+      /** "development" | "test" | "production"; rate limits and secure cookies key off it. */
+      environment: z.enum(["development", "test", "production"]),
+    }),
+    auth: z.object({
+      basePath: z.string().startsWith("/"),
+      /** SPEC §9: default redirect after login. */
+      defaultRedirect: z.string().startsWith("/"),
+      /** Extra trusted origins for callback/redirect URLs (the app URL is always trusted). */
+      trustedOrigins: z.array(z.string()),
+      /** SPEC §6: a configured list of admin user ids holds every permission. */
+      adminUserIds: z.array(z.string()),
+    }),
+    features: z.object({
+      emailAndPassword: z.boolean(),
+      signUp: z.boolean(),
+      resetPassword: z.boolean(),
+      verificationEmail: z.boolean(),
+      deleteUser: z.boolean(),
+      changeEmail: z.boolean(),
+      accountLinking: z.boolean(),
+      /** Linking a provider whose e-mail differs from the user's. */
+      allowDifferentEmails: z.boolean(),
+      allowUnlinkingAll: z.boolean(),
+      revokeSessionsOnPasswordReset: z.boolean(),
+    }),
+    password: z.object({
+      /** better-auth's defaults; ASVS 6.2.9 asks to allow at least 64. */
+      minLength: positive,
+      maxLength: positive,
+    }),
+    session: z.object({
+      /** DESIGN §2: 7 days. */
+      expiresIn: seconds,
+      /** Slide the expiry at most once a day. */
+      updateAge: seconds,
+      /** Sensitive actions need a session younger than this; 0 disables the check. */
+      freshAge: seconds,
+      /** rememberMe:false sessions live one day and are never slid. */
+      dontRememberExpiresIn: seconds,
+      /** Impersonation sessions: 1 h hard cap, never extended. */
+      impersonationExpiresIn: seconds,
+    }),
+    cookie: z.object({
+      /** SPEC §9: default cookie-cache life 60 s. */
+      cacheMaxAge: seconds,
+      /** SPEC §5: the cookie cache must stay below about 4093 characters. */
+      cacheMaxLength: positive,
+      /** SPEC §5: cookies live at most 400 days (browsers cap Max-Age there). */
+      maxAgeCap: positive,
+      prefix: z.string().min(1),
+    }),
+    tokens: z.object({
+      /** SPEC §9: verification token lifetime default 3600 s. */
+      verificationExpiresIn: seconds,
+      /** SPEC §9: reset token 1 hour, 24 random characters. */
+      resetPasswordExpiresIn: seconds,
+      resetPasswordLength: positive,
+      /** SPEC §9: delete-account token 32 characters [0-9a-z], about 24 h. */
+      deleteAccountExpiresIn: seconds,
+      deleteAccountLength: positive,
+    }),
+    oauth: z.object({
+      /** SPEC §9: 32-character state id, 128-character PKCE verifier, valid 10 minutes. */
+      stateLength: positive,
+      codeVerifierLength: positive,
+      stateExpiresIn: seconds,
+      /** Apple and Cognito ID tokens older than this are refused. */
+      idTokenMaxAge: seconds,
+      /** Key-set fetch: 5 s timeout, 30 s cooldown after a failure, 10 min cache. */
+      jwksFetchTimeoutMs: positive,
+      jwksCooldownMs: positive,
+      jwksCacheMaxAgeMs: positive,
+      /** SPEC §9: profile photo size default 48 (Microsoft Graph). */
+      profilePhotoSize: positive,
+      /** Refresh an access token when it expires in under this many milliseconds. */
+      accessTokenRefreshThresholdMs: positive,
+      /** Minimum RSA modulus for signing keys. */
+      rsaMinBits: positive,
+    }),
+    social: z.object({
+      /** Providers whose e-mail is trusted for linking even when not marked verified (SPEC §5). */
+      trustedProviders: z.array(z.string()),
+      /** No new users through a provider (signup_disabled). */
+      disableSignUp: z.boolean(),
+      /** New users only when the request asks for it (requestSignUp: true). */
+      disableImplicitSignUp: z.boolean(),
+      providers: z.object(
+        Object.fromEntries(SOCIAL_PROVIDER_IDS.map((id) => [id, socialProviderSchema])) as Record<
+          SocialProviderId,
+          typeof socialProviderSchema
+        >,
+      ),
+    }),
+    rateLimit: z.object({
+      /** On in production; tests switch it on where they test it. */
+      enabled: z.boolean(),
+      window: positive,
+      max: positive,
+      /** sign-in, sign-up, change-password, change-email. */
+      strictWindow: positive,
+      strictMax: positive,
+      /** reset and verification mails. */
+      mailWindow: positive,
+      mailMax: positive,
+    }),
+    query: z.object({
+      /** SPEC §9: queries fresh for 5 minutes, kept 10 minutes. */
+      staleTimeMs: seconds,
+      gcTimeMs: seconds,
+      refetchOnWindowFocus: z.boolean(),
+      refetchOnReconnect: z.boolean(),
+      /** Up to 3 retries with backoff 1 s doubling up to 30 s, never on 4xx. */
+      retries: seconds,
+      retryBaseDelayMs: positive,
+      retryMaxDelayMs: positive,
+      /** Mutations retry once after 1 s. */
+      mutationRetries: seconds,
+      mutationRetryDelayMs: positive,
+    }),
+    lists: z.object({
+      defaultPageSize: positive,
+      pageSizes: z.array(positive).min(1),
+      maxPageSize: positive,
+    }),
+    money: z.object({
+      /** Platform floor 1.00 and processor cap 999 999.99, in minor units of a 2-decimal currency. */
+      minAmountMinor: positive,
+      maxAmountMinor: positive,
+      defaultCurrency: z.string().length(3),
+    }),
+    organizations: z.object({
+      invitationExpiresIn: seconds,
+    }),
+    donations: z.object({
+      /** Pending donations older than this become abandoned (cron). */
+      abandonAfterHours: positive,
+      /** Webhook signatures older than this are replays. */
+      webhookToleranceSeconds: positive,
+    }),
+    mail: z.object({
+      transport: z.enum(["outbox", "http"]),
+      from: z.string().min(3),
+      /** `http` transport: a transactional-mail provider's JSON API endpoint. */
+      httpEndpoint: z.string(),
+    }),
+  }))();
 
 export type AppConfig = z.infer<typeof appConfigSchema>;
 

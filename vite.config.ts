@@ -8,6 +8,7 @@ export default defineConfig({
   server: { port: 3000, strictPort: true },
   preview: { port: 3000, strictPort: true },
   resolve: { tsconfigPaths: true },
+  build: { sourcemap: process.env.SOURCEMAP === "1" },
   // Pre-bundle everything the routes import lazily, so the dev optimizer never discovers a
   // dependency mid-session (that reload gives a second React copy: "Invalid hook call").
   optimizeDeps: {

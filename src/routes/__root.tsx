@@ -3,7 +3,6 @@ import type { QueryClient } from "@tanstack/react-query";
 import { createRootRouteWithContext, HeadContent, Outlet, Scripts } from "@tanstack/react-router";
 import type { TRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import * as React from "react";
-import { Toaster } from "~/components/ui/sonner";
 import appCss from "~/styles.css?url";
 import type { AppRouter } from "../../worker/trpc/router";
 
@@ -42,7 +41,6 @@ function RootDocument({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-dvh bg-background font-sans text-foreground antialiased">
         {children}
-        <Toaster richColors closeButton />
         <Scripts />
       </body>
     </html>

@@ -1,5 +1,6 @@
 import { createFileRoute, Outlet } from "@tanstack/react-router";
 import { AppShell } from "~/components/layout/app-shell";
+import { Toaster } from "~/components/ui/sonner";
 import { ImpersonationBanner } from "~/features/shell/impersonation-banner";
 import { portalNav } from "~/features/shell/nav";
 import { isPlatformAdmin } from "~/lib/auth/access";
@@ -19,15 +20,20 @@ function AuthedLayout() {
   const auth = useAuth();
   const { user: initialUser } = Route.useRouteContext();
   const user = auth.user ?? initialUser;
+  // The toast outlet lives with the portal (the only screens that toast), so the sign-in pages
+  // do not download sonner.
   return (
-    <AppShell
-      nav={portalNav}
-      user={{ name: user.name, email: user.email, image: user.image, role: user.role }}
-      isAdmin={isPlatformAdmin(user)}
-      onSignOut={() => void auth.signOut()}
-      banner={<ImpersonationBanner />}
-    >
-      <Outlet />
-    </AppShell>
+    <>
+      <Toaster richColors closeButton />
+      <AppShell
+        nav={portalNav}
+        user={{ name: user.name, email: user.email, image: user.image, role: user.role }}
+        isAdmin={isPlatformAdmin(user)}
+        onSignOut={() => void auth.signOut()}
+        banner={<ImpersonationBanner />}
+      >
+        <Outlet />
+      </AppShell>
+    </>
   );
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createFileRoute, Link, useNavigate } from "@tanstack/react-router";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { Button } from "~/components/ui/button";
 import { AuthCard } from "~/features/auth/auth-card";
 import { sessionQueryKey } from "~/lib/auth/session";

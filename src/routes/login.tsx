@@ -1,6 +1,6 @@
 import { createFileRoute, Link, redirect } from "@tanstack/react-router";
 import * as React from "react";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { AuthCard } from "~/features/auth/auth-card";
 import { LoginForm } from "~/features/auth/login-form";
 import { hasPortalAccess, NO_PORTAL_ACCESS_MESSAGE } from "~/lib/auth/access";
@@ -11,11 +11,11 @@ import { useAuth } from "~/lib/auth/use-auth";
 
 export const Route = createFileRoute("/login")({
   validateSearch: z.object({
-    redirect: z.string().optional(),
-    denied: z.boolean().optional(),
+    redirect: z.optional(z.string()),
+    denied: z.optional(z.boolean()),
     /** Social sign-in failures come back here (SPEC §8 redirect codes). */
-    error: z.string().optional(),
-    error_description: z.string().optional(),
+    error: z.optional(z.string()),
+    error_description: z.optional(z.string()),
   }),
   beforeLoad: async ({ context, search }) => {
     const snapshot = await context.queryClient.ensureQueryData(sessionQueryOptions());

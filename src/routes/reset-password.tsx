@@ -1,6 +1,6 @@
 import { createFileRoute, Link, useNavigate } from "@tanstack/react-router";
 import * as React from "react";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
@@ -8,7 +8,7 @@ import { AuthCard } from "~/features/auth/auth-card";
 import { authApi } from "~/lib/auth/api";
 
 export const Route = createFileRoute("/reset-password")({
-  validateSearch: z.object({ token: z.string().optional(), error: z.string().optional() }),
+  validateSearch: z.object({ token: z.optional(z.string()), error: z.optional(z.string()) }),
   head: () => ({ meta: [{ title: "Choose a new password · Almoner" }] }),
   component: Reset,
 });

@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { createFileRoute, Link, useNavigate } from "@tanstack/react-router";
 import * as React from "react";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
@@ -11,7 +11,7 @@ import { safeRedirect } from "~/lib/auth/guards";
 import { sessionQueryKey } from "~/lib/auth/session";
 
 export const Route = createFileRoute("/sign-up")({
-  validateSearch: z.object({ redirect: z.string().optional() }),
+  validateSearch: z.object({ redirect: z.optional(z.string()) }),
   head: () => ({ meta: [{ title: "Create an account · Almoner" }] }),
   component: SignUp,
 });

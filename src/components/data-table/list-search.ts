@@ -4,42 +4,9 @@
  */
 import { useNavigate } from "@tanstack/react-router";
 import * as React from "react";
-import { z } from "zod";
+import type { ListState } from "~/lib/search-params";
 
-/** The URL search schema every list route starts from (page, pageSize, sort, desc, q). */
-export const listSearch = z.object({
-  page: z.number().int().min(1).catch(1).default(1),
-  pageSize: z
-    .union([z.literal(10), z.literal(25), z.literal(50), z.literal(100)])
-    .catch(25)
-    .default(25),
-  sort: z.string().optional(),
-  desc: z.boolean().catch(true).default(true),
-  q: z.string().optional(),
-});
-/** Alias under the name the issue uses. */
-export const listSearchSchema = listSearch;
-export type ListState = z.infer<typeof listSearch>;
-
-/** A multi-select facet in the URL (`?status=["active","paused"]`); unknown values drop the filter. */
-export function facetParam<const T extends readonly [string, ...string[]]>(values: T) {
-  return z.array(z.enum(values)).optional().catch(undefined);
-}
-
-/**
- * `listSearch` with a whitelisted sort (default when missing or unknown) and the list's filters:
- *   listSearchWith(["created", "name"], "created", { status: facetParam(statuses) })
- */
-export function listSearchWith<const S extends readonly [string, ...string[]], F extends z.ZodRawShape>(
-  sorts: S,
-  defaultSort: S[number],
-  filters: F,
-) {
-  return listSearch.extend({
-    sort: z.enum(sorts).catch(defaultSort).default(defaultSort),
-    ...filters,
-  });
-}
+export * from "~/lib/search-params";
 
 /**
  * Reads a list route's search and returns a setter that merges a patch into the URL (history

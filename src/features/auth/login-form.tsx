@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { AlertCircle, LogIn } from "lucide-react";
 import * as React from "react";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { Alert, AlertDescription } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Checkbox } from "~/components/ui/checkbox";
@@ -15,7 +15,7 @@ import { useAuth } from "~/lib/auth/use-auth";
 
 const schema = z.object({
   email: z.email("Enter a valid e-mail address"),
-  password: z.string().min(1, "Enter your password"),
+  password: z.string().check(z.minLength(1, "Enter your password")),
 });
 
 export function LoginForm({

@@ -2,16 +2,21 @@
  * The /donations URL state (DESIGN §4: filters in the URL) and its two readers: the tRPC list
  * input and the export's query string. The dashboard's tiles link here with these filters.
  */
-import { z } from "zod";
-import { listSearch } from "~/components/data-table/list-search";
+import { z } from "zod/mini";
+import {
+  dayParam,
+  enumParam,
+  flagParam,
+  listSearch,
+  minorParam,
+  opt,
+  textParam,
+  withDefault,
+} from "~/lib/search-params";
 import { donationStatuses } from "../../../worker/domain/status";
 
-const day = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/)
-  .optional()
-  .catch(undefined);
-const text = (max: number) => z.string().max(max).optional().catch(undefined);
+const day = dayParam;
+const text = textParam;
 
 export const FREQUENCIES = ["one_time", "recurring", "monthly", "quarterly", "annually"] as const;
 export const METHODS = [
@@ -26,23 +31,23 @@ export const METHODS = [
 ] as const;
 export const SOURCES = ["manual", "webhook", "import", "api"] as const;
 
-export const donationSearch = listSearch.extend({
-  sort: z.enum(["date", "amount", "status", "number"]).catch("date").default("date"),
-  status: z.array(z.enum(donationStatuses)).optional().catch(undefined),
+export const donationSearch = z.extend(listSearch, {
+  sort: withDefault(z.enum(["date", "amount", "status", "number"]), "date"),
+  status: opt(z.array(z.enum(donationStatuses))),
   from: day,
   to: day,
   campaignId: text(64),
   campaignItemId: text(64),
   donorId: text(64),
-  currency: z.string().length(3).optional().catch(undefined),
+  currency: opt(z.string().check(z.length(3))),
   paymentMethod: text(30),
-  frequency: z.enum(FREQUENCIES).optional().catch(undefined),
-  mode: z.enum(["live", "test"]).optional().catch(undefined),
+  frequency: enumParam(FREQUENCIES),
+  mode: enumParam(["live", "test"]),
   source: text(20),
-  segment: z.enum(["retained", "lapsed"]).optional().catch(undefined),
-  minAmountMinor: z.number().int().min(0).optional().catch(undefined),
-  maxAmountMinor: z.number().int().min(0).optional().catch(undefined),
-  trashed: z.boolean().optional().catch(undefined),
+  segment: enumParam(["retained", "lapsed"]),
+  minAmountMinor: minorParam,
+  maxAmountMinor: minorParam,
+  trashed: flagParam,
 });
 export type DonationSearch = z.infer<typeof donationSearch>;
 

@@ -2,8 +2,8 @@
  * The /donors URL state (DESIGN §4 lists): every filter of donors.list, validated by zod; a
  * hand-edited or stale value falls back to "no filter" instead of an error page.
  */
-import { z } from "zod";
-import { listSearchWith } from "~/components/data-table/list-search";
+import { z } from "zod/mini";
+import { dayParam, enumParam, flagParam, listSearchWith, minorParam, opt } from "~/lib/search-params";
 
 export const donorSorts = ["created", "name", "lifetime", "lastGift"] as const;
 /** Mirrors worker/trpc/routers/donors.ts donorTypes (the browser never imports server code). */
@@ -15,19 +15,16 @@ export const donorTypeLabels: Record<(typeof donorTypes)[number], string> = {
   recurring: "Recurring",
 };
 
-const day = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/)
-  .optional()
-  .catch(undefined);
-const minor = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().catch(undefined);
-const flag = z.boolean().optional().catch(undefined);
+const day = dayParam;
+const minor = minorParam;
+const flag = flagParam;
+const id = opt(z.string().check(z.minLength(1), z.maxLength(100)));
 
 export const donorsSearch = listSearchWith(donorSorts, "created", {
-  tagId: z.string().min(1).max(100).optional().catch(undefined),
-  tierId: z.string().min(1).max(100).optional().catch(undefined),
-  type: z.enum(["individual", "organization"]).optional().catch(undefined),
-  donorType: z.enum(donorTypes).optional().catch(undefined),
+  tagId: id,
+  tierId: id,
+  type: enumParam(["individual", "organization"]),
+  donorType: enumParam(donorTypes),
   lastGiftFrom: day,
   lastGiftTo: day,
   minLifetimeMinor: minor,

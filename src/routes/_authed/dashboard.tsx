@@ -2,7 +2,8 @@ import { useQuery } from "@tanstack/react-query";
 import { createFileRoute, Link, useNavigate } from "@tanstack/react-router";
 import * as React from "react";
 import { toast } from "sonner";
-import { z } from "zod";
+import { z } from "zod/mini";
+import { enumParam, opt, withDefault } from "~/components/data-table/list-search";
 import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
@@ -19,11 +20,11 @@ import { useTRPC } from "~/lib/trpc";
 
 export const Route = createFileRoute("/_authed/dashboard")({
   validateSearch: z.object({
-    days: z.number().int().catch(30).default(30),
-    currency: z.string().length(3).optional().catch(undefined),
+    days: withDefault(z.int(), 30),
+    currency: opt(z.string().check(z.length(3))),
     /** Platform admins: "all" shows every organization at once. */
-    scope: z.enum(["all"]).optional().catch(undefined),
-    forbidden: z.boolean().optional(),
+    scope: enumParam(["all"]),
+    forbidden: z.optional(z.boolean()),
   }),
   loaderDeps: ({ search }) => ({ days: search.days, currency: search.currency, scope: search.scope }),
   loader: ({ context, deps }) =>

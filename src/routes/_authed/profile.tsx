@@ -3,7 +3,7 @@ import { createFileRoute } from "@tanstack/react-router";
 import { KeyRound, Link2, Unlink } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { PageHeader } from "~/components/layout/page-header";
 import { Alert, AlertDescription } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -23,7 +23,7 @@ import { useAuth } from "~/lib/auth/use-auth";
 
 export const Route = createFileRoute("/_authed/profile")({
   /** Linking errors come back here (SPEC §8 redirect codes). */
-  validateSearch: z.object({ error: z.string().optional(), error_description: z.string().optional() }),
+  validateSearch: z.object({ error: z.optional(z.string()), error_description: z.optional(z.string()) }),
   head: () => ({ meta: [{ title: "Profile · Almoner" }] }),
   component: Profile,
 });

@@ -3,9 +3,8 @@ import { createFileRoute, Link, useNavigate } from "@tanstack/react-router";
 import type { ColumnDef } from "@tanstack/react-table";
 import { Plus } from "lucide-react";
 import { toast } from "sonner";
-import { z } from "zod";
 import { DataTable } from "~/components/data-table/data-table";
-import { facetParam, listSearch } from "~/components/data-table/list-search";
+import { dayParam, enumParam, facetParam, listSearchWith } from "~/components/data-table/list-search";
 import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
 import { Button } from "~/components/ui/button";
@@ -15,25 +14,21 @@ import { useTRPC } from "~/lib/trpc";
 import { campaignStatuses } from "../../../../worker/domain/status";
 
 const PHASES = ["scheduled", "live", "goal_reached", "ended"] as const;
-const day = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/)
-  .optional()
-  .catch(undefined);
+const day = dayParam;
 
 export const Route = createFileRoute("/_authed/campaigns/")({
-  validateSearch: listSearch.extend({
-    sort: z
-      .enum(["created", "title", "raised", "donors", "donations", "endDate"])
-      .catch("created")
-      .default("created"),
-    status: facetParam(campaignStatuses),
-    phase: facetParam(PHASES),
-    /** Campaigns running at some point in [from, to] (organization days). */
-    from: day,
-    to: day,
-    goal: z.enum(["reached", "open"]).optional().catch(undefined),
-  }),
+  validateSearch: listSearchWith(
+    ["created", "title", "raised", "donors", "donations", "endDate"],
+    "created",
+    {
+      status: facetParam(campaignStatuses),
+      phase: facetParam(PHASES),
+      /** Campaigns running at some point in [from, to] (organization days). */
+      from: day,
+      to: day,
+      goal: enumParam(["reached", "open"]),
+    },
+  ),
   head: () => ({ meta: [{ title: "Campaigns · Almoner" }] }),
   component: CampaignsPage,
 });

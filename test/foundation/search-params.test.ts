@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod/mini";
+import { donationSearch } from "~/features/donations/search";
+import { donorsSearch } from "~/features/donors/search";
+import { facetParam, listSearch, listSearchWith, withDefault } from "~/lib/search-params";
+
+describe("URL search schemas (zod/mini): stale or hand-edited links fall back, never error", () => {
+  it("fills list defaults and replaces malformed paging values", () => {
+    expect(listSearch.parse({})).toEqual({ page: 1, pageSize: 25, desc: true });
+    expect(listSearch.parse({ page: 0, pageSize: 30, desc: "yes" })).toEqual({
+      page: 1,
+      pageSize: 25,
+      desc: true,
+    });
+    expect(listSearch.parse({ page: 2.5 }).page).toBe(1);
+    expect(listSearch.parse({ page: 3, pageSize: 100, desc: false, q: "ada" })).toEqual({
+      page: 3,
+      pageSize: 100,
+      desc: false,
+      q: "ada",
+    });
+  });
+
+  it("whitelists sorts and facets", () => {
+    const s = listSearchWith(["created", "name"], "created", { status: facetParam(["active", "paused"]) });
+    expect(s.parse({}).sort).toBe("created");
+    expect(s.parse({ sort: "name" }).sort).toBe("name");
+    expect(s.parse({ sort: "password_hash" }).sort).toBe("created");
+    expect(s.parse({ status: ["active"] }).status).toEqual(["active"]);
+    expect(s.parse({ status: ["active", "deleted"] }).status).toBeUndefined();
+    expect(s.parse({ status: "active" }).status).toBeUndefined();
+    expect(withDefault(z.int(), 30).parse("x")).toBe(30);
+  });
+
+  it("donations: a bad filter drops that filter only", () => {
+    const s = donationSearch.parse({
+      status: ["completed", "nope"],
+      from: "2026-13-45x",
+      to: "2026-11-01",
+      currency: "EURO",
+      minAmountMinor: -5,
+      maxAmountMinor: 500,
+      frequency: "weekly",
+      mode: "live",
+      sort: "amount",
+      trashed: "true",
+      campaignId: "c".repeat(65),
+    });
+    expect(s).toMatchObject({ to: "2026-11-01", maxAmountMinor: 500, mode: "live", sort: "amount" });
+    for (const k of ["status", "from", "currency", "minAmountMinor", "frequency", "trashed", "campaignId"])
+      expect(s).not.toHaveProperty(k, expect.anything());
+    expect(donationSearch.parse({ sort: "donor.email" }).sort).toBe("date");
+  });
+
+  it("donors: ids, types, day ranges and amounts are bounded", () => {
+    const s = donorsSearch.parse({
+      tagId: "",
+      tierId: "t1",
+      donorType: "repeat",
+      type: "robot",
+      lastGiftFrom: "2026-01-01",
+      minLifetimeMinor: Number.MAX_SAFE_INTEGER + 2,
+      emailOptIn: false,
+    });
+    expect(s).toMatchObject({
+      tierId: "t1",
+      donorType: "repeat",
+      lastGiftFrom: "2026-01-01",
+      emailOptIn: false,
+    });
+    expect(s.tagId).toBeUndefined();
+    expect(s.type).toBeUndefined();
+    expect(s.minLifetimeMinor).toBeUndefined();
+    expect(s.sort).toBe("created");
+  });
+});
