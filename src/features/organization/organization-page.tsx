@@ -1,7 +1,6 @@
 /** /organization: switcher (several memberships), badges, profile, members and invitations, history. */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { BadgeCheck } from "lucide-react";
-import { toast } from "sonner";
 import { HistoryPanel } from "~/components/history-panel";
 import { PageHeader } from "~/components/layout/page-header";
 import { Badge } from "~/components/ui/badge";
@@ -9,6 +8,7 @@ import { Skeleton } from "~/components/ui/skeleton";
 import { errorInfo, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 import { MembersCard } from "./members-card";
+import { OrganizationSwitcher } from "./organization-switcher";
 import { ProfileForm } from "./profile-form";
 
 const BADGE_NAMES: Record<string, string> = {
@@ -18,40 +18,6 @@ const BADGE_NAMES: Record<string, string> = {
   top_fundraiser: "Top fundraiser",
   goal_achiever: "Goal achiever",
 };
-
-export function OrganizationSwitcher() {
-  const trpc = useTRPC();
-  const qc = useQueryClient();
-  const org = useQuery(trpc.organization.current.queryOptions());
-  const mine = useQuery(trpc.organization.mine.queryOptions());
-  const switchOrg = useMutation(
-    trpc.organization.setActive.mutationOptions({
-      onSuccess: async () => {
-        // Every cached business query belonged to the previous tenant.
-        await qc.invalidateQueries();
-        toast.success("Switched organization");
-      },
-      onError: (e) => toast.error(errorInfo(e).message),
-    }),
-  );
-  if ((mine.data?.length ?? 0) < 2 || !org.data) return null;
-  return (
-    <select
-      aria-label="Organization"
-      className="h-9 w-full max-w-xs rounded-md border border-input bg-transparent px-3 text-sm"
-      value={org.data.id}
-      disabled={switchOrg.isPending}
-      onChange={(e) => switchOrg.mutate({ organizationId: e.target.value })}
-    >
-      {mine.data?.map((m) => (
-        <option key={m.id} value={m.id}>
-          {m.name}
-          {m.role ? ` (${m.role})` : ""}
-        </option>
-      ))}
-    </select>
-  );
-}
 
 export function OrganizationPage() {
   const trpc = useTRPC();

@@ -13,7 +13,7 @@ import { RevenueChart } from "~/features/charts/revenue-chart";
 import { Kpi, PERIODS } from "~/features/dashboard/kpi";
 import { PlatformOverview } from "~/features/dashboard/platform-overview";
 import { COUNTED_FILTER } from "~/features/donations/search";
-import { OrganizationSwitcher } from "~/features/organization/organization-page";
+import { OrganizationSwitcher } from "~/features/organization/organization-switcher";
 import { isPlatformAdmin } from "~/lib/auth/access";
 import { errorInfo, formatDate, formatMoney, formatPercent, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
