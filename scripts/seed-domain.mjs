@@ -548,6 +548,11 @@ export function rollupSql(orgId, timeZone) {
   const values = offsets.map(([d, o]) => `('${d}',${o})`).join(",");
   return [
     `DELETE FROM org_daily WHERE organization_id = ${q(orgId)};`,
+    // Totals by currency × status × mode × trash (the unfiltered donations list).
+    `DELETE FROM donation_totals WHERE organization_id = ${q(orgId)};`,
+    `INSERT INTO donation_totals (organization_id, currency, status, mode, trashed, donation_count, amount_minor, refunded_minor)
+     SELECT organization_id, currency, status, mode, trashed_at IS NOT NULL, COUNT(*), SUM(amount_minor), SUM(refunded_minor)
+       FROM donation WHERE organization_id = ${q(orgId)} GROUP BY 1, 2, 3, 4, 5;`,
     `WITH tz(day, off) AS (VALUES ${values})
      INSERT INTO org_daily (organization_id, campaign_id, day, currency, raised_minor, donation_count)
      SELECT d.organization_id, COALESCE(d.campaign_id, ''), strftime('%Y-%m-%d', (d.donated_at + COALESCE(tz.off, 0)) / 1000, 'unixepoch'), d.currency, SUM(d.amount_minor - d.refunded_minor), COUNT(*)

@@ -14,7 +14,8 @@ const every15Minutes: Job[] = [
     ]);
   },
   // Pending donations older than the configured window (72 h) become abandoned (DESIGN §4), each
-  // with its audit row in the same batch. Pending gifts are never counted, so no rollup moves.
+  // with its audit row in the same batch. Pending gifts are never counted, so org_daily does not
+  // move; donation_totals (all statuses) does.
   // At most 1 000 per run (bounded); the next run takes the rest.
   async (env, now) => {
     const { getConfig } = await import("./config");
@@ -29,6 +30,17 @@ const every15Minutes: Job[] = [
                 '{"status":"pending"}', '{"status":"abandoned"}', ?3, ?1
            FROM donation WHERE id IN (${stale})`,
       ).bind(now.getTime(), cutoff, `Pending for more than ${hours} hours`),
+      // donation_totals moves the same gifts from pending to abandoned (before the update).
+      env.DB.prepare(
+        `INSERT INTO donation_totals (organization_id, currency, status, mode, trashed, donation_count, amount_minor, refunded_minor)
+         SELECT d.organization_id, d.currency, s.status, d.mode, d.trashed_at IS NOT NULL,
+                s.sign * COUNT(*), s.sign * SUM(d.amount_minor), s.sign * SUM(d.refunded_minor)
+           FROM donation d, (SELECT 'pending' AS status, -1 AS sign UNION ALL SELECT 'abandoned', 1) s
+          WHERE d.id IN (${stale}) GROUP BY 1, 2, 3, 4, 5
+         ON CONFLICT (organization_id, currency, status, mode, trashed) DO UPDATE SET
+           donation_count = donation_count + excluded.donation_count, amount_minor = amount_minor + excluded.amount_minor,
+           refunded_minor = refunded_minor + excluded.refunded_minor`,
+      ).bind(now.getTime(), cutoff),
       env.DB.prepare(`UPDATE donation SET status = 'abandoned', updated_at = ?1 WHERE id IN (${stale})`).bind(
         now.getTime(),
         cutoff,

@@ -59,6 +59,42 @@ export function bruteDaily(rows: RawDonation[], timeZone: string) {
   return new Map([...out].filter(([, v]) => v[0] !== 0 || v[1] !== 0));
 }
 
+/** donation_totals as the brute force expects it: "currency|status|mode|trashed" → [count, amount, refunded]. */
+export function bruteTotals(rows: RawDonation[]) {
+  const out: Record<string, [number, number, number]> = {};
+  for (const d of rows) {
+    const k = `${d.currency}|${d.status}|${d.mode}|${d.trashed_at === null ? 0 : 1}`;
+    const cur = out[k] ?? [0, 0, 0];
+    cur[0] += 1;
+    cur[1] += d.amount_minor;
+    cur[2] += d.refunded_minor;
+    out[k] = cur;
+  }
+  return out;
+}
+
+export async function storedTotals(org: string) {
+  const { results } = await testEnv.DB.prepare(
+    "SELECT currency, status, mode, trashed, donation_count, amount_minor, refunded_minor FROM donation_totals WHERE organization_id = ? AND (donation_count != 0 OR amount_minor != 0 OR refunded_minor != 0)",
+  )
+    .bind(org)
+    .all<{
+      currency: string;
+      status: string;
+      mode: string;
+      trashed: number;
+      donation_count: number;
+      amount_minor: number;
+      refunded_minor: number;
+    }>();
+  return Object.fromEntries(
+    results.map((r) => [
+      `${r.currency}|${r.status}|${r.mode}|${r.trashed}`,
+      [r.donation_count, r.amount_minor, r.refunded_minor],
+    ]),
+  );
+}
+
 export async function storedDaily(org: string) {
   const { results } = await testEnv.DB.prepare(
     "SELECT campaign_id, day, currency, raised_minor, donation_count FROM org_daily WHERE organization_id = ? AND (raised_minor != 0 OR donation_count != 0)",

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { runScheduled } from "../../worker/scheduled";
 import { makeOrg, member } from "../domain/fixtures";
 import { testEnv } from "../helpers";
+import { bruteTotals, donationsOf, storedTotals } from "./brute";
 
 describe("abandoning stale pending gifts", () => {
   it("abandons pending gifts older than 72 hours, only those, each with an audit row and a timeline entry", async () => {
@@ -33,6 +34,10 @@ describe("abandoning stale pending gifts", () => {
     expect((await caller.donations.byId({ id: fresh.id })).status).toBe("pending");
     expect((await caller.donations.byId({ id: done.id })).status).toBe("completed");
     await runScheduled("*/15 * * * *", testEnv, new Date(now)); // a repeated run changes nothing
+    // donation_totals moved the gift from pending to abandoned (once), and the list filter agrees.
+    expect(await storedTotals(org)).toEqual(bruteTotals(await donationsOf(org)));
+    expect((await caller.donations.list({ status: ["abandoned"] })).total).toBe(1);
+    expect((await caller.donations.list({ status: ["pending"] })).total).toBe(1);
     const audit = await testEnv.DB.prepare(
       "SELECT entity_id, reason FROM audit_event WHERE organization_id = ? AND action = 'donation.abandon'",
     )

@@ -14,6 +14,7 @@ import {
   bruteDaily,
   bruteDonor,
   bruteItemFunded,
+  bruteTotals,
   codeOf,
   deliver,
   donationsOf,
@@ -23,6 +24,7 @@ import {
   prng,
   type RawDonation,
   storedDaily,
+  storedTotals,
   webhookEvent,
 } from "./brute";
 
@@ -74,6 +76,57 @@ for (const seed of [8, 2026]) {
         expect(Object.fromEntries(await storedDaily(org)), ctx).toEqual(
           Object.fromEntries(bruteDaily(rows, TZ)),
         );
+        // donation_totals (every status) and the unfiltered list that reads it.
+        expect(await storedTotals(org), ctx).toEqual(bruteTotals(rows));
+        const list = await owner.caller.donations.list({});
+        const live = rows.filter((d) => d.trashed_at === null);
+        expect(list.total, ctx).toBe(live.length);
+        expect(
+          list.totalsByCurrency.map((t) => [t.currency, t.count, t.countedCount, t.countedMinor]),
+          ctx,
+        ).toEqual(
+          [...new Set(live.map((d) => d.currency))].sort().map((cur) => {
+            const counted = live.filter((d) => d.currency === cur && isCounted(d));
+            return [
+              cur,
+              live.filter((d) => d.currency === cur).length,
+              counted.length,
+              counted.reduce((t, d) => t + net(d), 0),
+            ];
+          }),
+        );
+        // Date-filtered lists are totalled from the index with "counted" reduced by the filters.
+        const since = addDays(localDay(Date.now(), TZ), -20);
+        const sinceMs = startOfLocalDay(since, TZ);
+        for (const filter of [
+          { status: ["completed" as const], from: since },
+          { status: ["completed" as const, "pending" as const, "refunded" as const], from: since },
+          { mode: "live" as const, from: since },
+          { mode: "test" as const, from: since },
+          { trashed: true, from: since },
+        ]) {
+          const got = await owner.caller.donations.list(filter);
+          const set = rows.filter(
+            (d) =>
+              d.donated_at >= sinceMs &&
+              (filter.trashed ? d.trashed_at !== null : d.trashed_at === null) &&
+              (!("status" in filter) || (filter.status as string[]).includes(d.status)) &&
+              (!("mode" in filter) || d.mode === filter.mode),
+          );
+          const want = [...new Set(set.map((d) => d.currency))].sort().map((cur) => {
+            const counted = set.filter((d) => d.currency === cur && isCounted(d));
+            return [
+              cur,
+              set.filter((d) => d.currency === cur).length,
+              counted.length,
+              counted.reduce((t, d) => t + net(d), 0),
+            ];
+          });
+          expect(
+            got.totalsByCurrency.map((t) => [t.currency, t.count, t.countedCount, t.countedMinor]),
+            `${ctx} ${JSON.stringify(filter)}`,
+          ).toEqual(want);
+        }
         for (const c of campaigns) {
           const stats = await testEnv.DB.prepare(
             "SELECT raised_minor, donation_count, donor_count, refunded_minor FROM campaign_stats WHERE campaign_id = ?",

@@ -313,8 +313,41 @@ export const donation = sqliteTable(
   (t) => [
     uniqueIndex("donation_org_number_unique").on(t.organizationId, t.number),
     uniqueIndex("donation_gateway_tx_unique").on(t.organizationId, t.gatewayTransactionId),
-    index("donation_org_date_idx").on(t.organizationId, t.donatedAt),
-    index("donation_org_status_date_idx").on(t.organizationId, t.status, t.donatedAt),
+    // Covering list indexes and the counted-gifts index (drizzle/0005_list_indexes_and_totals.sql).
+    index("donation_org_date_idx").on(
+      t.organizationId,
+      t.donatedAt,
+      t.status,
+      t.trashedAt,
+      t.mode,
+      t.currency,
+      t.amountMinor,
+      t.refundedMinor,
+      t.id,
+    ),
+    index("donation_org_status_date_idx").on(
+      t.organizationId,
+      t.status,
+      t.donatedAt,
+      t.trashedAt,
+      t.mode,
+      t.currency,
+      t.amountMinor,
+      t.refundedMinor,
+      t.id,
+    ),
+    index("donation_counted_idx")
+      .on(
+        t.organizationId,
+        t.currency,
+        t.donatedAt,
+        t.amountMinor,
+        t.refundedMinor,
+        t.donorId,
+        t.frequency,
+        t.paymentMethod,
+      )
+      .where(sql`status IN ('completed','partially_refunded') AND mode = 'live' AND trashed_at IS NULL`),
     index("donation_org_amount_idx").on(t.organizationId, t.amountMinor),
     index("donation_campaign_idx").on(t.campaignId, t.status, t.donatedAt),
     index("donation_donor_idx").on(t.donorId, t.donatedAt),
@@ -383,6 +416,22 @@ export const orgDaily = sqliteTable(
     primaryKey({ columns: [t.organizationId, t.campaignId, t.day, t.currency] }),
     index("org_daily_day_idx").on(t.organizationId, t.day),
   ],
+);
+
+/** Per-organization donation totals by currency, status, mode and trash (the unfiltered list). */
+export const donationTotals = sqliteTable(
+  "donation_totals",
+  {
+    organizationId: orgId(),
+    currency: text("currency").notNull(),
+    status: text("status").notNull(),
+    mode: text("mode").notNull(),
+    trashed: integer("trashed").notNull(),
+    donationCount: integer("donation_count").notNull().default(0),
+    amountMinor: integer("amount_minor").notNull().default(0),
+    refundedMinor: integer("refunded_minor").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.currency, t.status, t.mode, t.trashed] })],
 );
 
 export const orgCounter = sqliteTable(

@@ -79,6 +79,19 @@ export function likeEscape(s: string) {
   return `%${s.replace(/[\\%_]/g, (c) => `\\${c}`).toLowerCase()}%`;
 }
 
+/** The row offset of a page. Offset pages cost O(offset): past MAX_OFFSET the answer is a clear
+ * refusal, not a timeout. */
+export function checkedOffset(page: number, pageSize: number) {
+  const offset = (page - 1) * pageSize;
+  if (offset >= MAX_OFFSET) {
+    throw new TRPCError({
+      code: "BAD_REQUEST",
+      message: `Only the first ${MAX_OFFSET.toLocaleString("en-US")} rows can be paged; narrow the filters or reverse the sort`,
+    });
+  }
+  return offset;
+}
+
 export async function runList<T>(
   db: D1Database,
   opts: {
@@ -104,14 +117,7 @@ export async function runList<T>(
 }> {
   const whereSql = opts.where.sql.length ? `WHERE ${opts.where.sql.join(" AND ")}` : "";
   const dir = opts.desc ? "DESC" : "ASC";
-  const offset = (opts.page - 1) * opts.pageSize;
-  if (offset >= MAX_OFFSET) {
-    // Offset pages cost O(offset): past this depth the answer is a clear refusal, not a timeout.
-    throw new TRPCError({
-      code: "BAD_REQUEST",
-      message: `Only the first ${MAX_OFFSET.toLocaleString("en-US")} rows can be paged; narrow the filters or reverse the sort`,
-    });
-  }
+  const offset = checkedOffset(opts.page, opts.pageSize);
   const [rows, count] = await db.batch([
     db
       .prepare(
@@ -120,7 +126,7 @@ export async function runList<T>(
       .bind(...opts.where.params, opts.pageSize, offset),
     db
       .prepare(
-        `SELECT count(*) AS total${opts.totals ? `, ${opts.totals}` : ""} FROM ${opts.from} ${whereSql}`,
+        `SELECT count(*) AS total${opts.totals ? `, ${opts.totals}` : ""} FROM ${opts.countFrom ?? opts.from} ${whereSql}`,
       )
       .bind(...opts.where.params),
   ]);

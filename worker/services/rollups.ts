@@ -95,9 +95,62 @@ export function rollupStatements(
         ),
     );
   }
+  // donation_totals: every donation (any status), by currency × status × mode × trash.
+  const totals = new Map<string, { f: DonationFacts; count: number; amount: number; refunded: number }>();
+  for (const [f, sign] of [
+    [before, -1],
+    [after, 1],
+  ] as const) {
+    if (!f) continue;
+    const key = `${f.currency}|${f.status}|${f.mode}|${f.trashedAt === null ? 0 : 1}`;
+    const t = totals.get(key) ?? { f, count: 0, amount: 0, refunded: 0 };
+    t.count += sign;
+    t.amount += sign * f.amountMinor;
+    t.refunded += sign * f.refundedMinor;
+    totals.set(key, t);
+  }
+  for (const t of totals.values()) {
+    if (t.count === 0 && t.amount === 0 && t.refunded === 0) continue;
+    stmts.push(
+      db
+        .prepare(
+          `INSERT INTO donation_totals (organization_id, currency, status, mode, trashed, donation_count, amount_minor, refunded_minor)
+           SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE ?9 IS NULL OR EXISTS (SELECT 1 FROM donation WHERE id = ?9 AND change_token = ?10)
+           ON CONFLICT (organization_id, currency, status, mode, trashed) DO UPDATE SET
+             donation_count = donation_count + excluded.donation_count, amount_minor = amount_minor + excluded.amount_minor,
+             refunded_minor = refunded_minor + excluded.refunded_minor`,
+        )
+        .bind(
+          org,
+          t.f.currency,
+          t.f.status,
+          t.f.mode,
+          t.f.trashedAt === null ? 0 : 1,
+          t.count,
+          t.amount,
+          t.refunded,
+          guard?.donationId ?? null,
+          guard?.token ?? null,
+        ),
+    );
+  }
   const campaigns = new Set([before?.campaignId, after?.campaignId].filter((c): c is string => !!c));
   for (const c of campaigns) stmts.push(campaignStatsStatement(db, org, c));
   return stmts;
+}
+
+/** donation_totals recomputed from the organization's donations (rebuilds and tests). */
+export function donationTotalsRebuild(db: D1Database, organizationId: string): D1PreparedStatement[] {
+  return [
+    db.prepare("DELETE FROM donation_totals WHERE organization_id = ?").bind(organizationId),
+    db
+      .prepare(
+        `INSERT INTO donation_totals (organization_id, currency, status, mode, trashed, donation_count, amount_minor, refunded_minor)
+         SELECT organization_id, currency, status, mode, trashed_at IS NOT NULL, COUNT(*), SUM(amount_minor), SUM(refunded_minor)
+           FROM donation WHERE organization_id = ? GROUP BY 1, 2, 3, 4, 5`,
+      )
+      .bind(organizationId),
+  ];
 }
 
 export function campaignStatsStatement(db: D1Database, org: string, campaignId: string) {
@@ -139,6 +192,7 @@ export async function rebuildRollups(db: D1Database, organizationId: string, tim
   }
   const stmts: D1PreparedStatement[] = [
     db.prepare("DELETE FROM org_daily WHERE organization_id = ?").bind(organizationId),
+    ...donationTotalsRebuild(db, organizationId),
   ];
   for (const [c, day, cur, amount, count] of buckets.values()) {
     stmts.push(

@@ -8,7 +8,7 @@ import {
   isCounted,
 } from "../../domain/status";
 import { type AuditActor, auditStatement } from "../../lib/audit";
-import { add, likeEscape, pageSchema, runList, type Where, where } from "../../lib/list";
+import { add, checkedOffset, likeEscape, pageSchema, type Where, where } from "../../lib/list";
 import { CURRENCIES } from "../../lib/money";
 import { addDays, localDay, startOfLocalDay } from "../../lib/time";
 import { donorStatsStatements } from "../../services/donor-stats";
@@ -261,6 +261,29 @@ export function donationWhere(orgId: string, timeZone: string, f: z.infer<typeof
   return w;
 }
 
+/**
+ * COUNTED_SQL("d") reduced by what a list's filters already guarantee: null when no row of the
+ * filtered set can be counted, "" when every row is, else the remaining condition.
+ */
+export function countedWithin(f: {
+  status?: readonly string[];
+  mode?: string;
+  trashed?: boolean;
+}): string | null {
+  if (f.trashed) return null;
+  const terms: string[] = [];
+  const counted = ["completed", "partially_refunded"];
+  if (f.status?.length) {
+    const inside = f.status.filter((s) => counted.includes(s));
+    if (!inside.length) return null;
+    if (inside.length < f.status.length)
+      terms.push(`d.status IN (${counted.map((s) => `'${s}'`).join(",")})`);
+  } else terms.push(`d.status IN (${counted.map((s) => `'${s}'`).join(",")})`);
+  if (f.mode === "test") return null;
+  if (f.mode !== "live") terms.push("d.mode = 'live'");
+  return terms.join(" AND ");
+}
+
 /** Every donation change in one batch: the row, rollups, donor stats and tier, audit. */
 export function changeStatements(
   ctx: { env: Env; org: { id: string; timeZone: string } },
@@ -358,33 +381,85 @@ export const donationsRouter = router({
       }),
     )
     .query(async ({ ctx, input }) => {
+      const db = ctx.env.DB;
       const w = donationWhere(ctx.org.id, ctx.org.timeZone, input);
-      const countFrom = input.q ? "donation d LEFT JOIN donor dn ON dn.id = d.donor_id" : "donation d";
+      const whereSql = w.sql.join(" AND ");
+      const offset = checkedOffset(input.page, input.pageSize);
+      const dir = input.desc ? "DESC" : "ASC";
+      const order = `${sorts[input.sort]} ${dir}, d.id ${dir}`;
+      // Filters that donation_totals answers exactly (any other filter needs the rows themselves).
+      const { status, currency, mode, trashed, page, pageSize, sort, desc, ...rest } = input;
+      const fromRollup = Object.values(rest).every(
+        (v) => v === undefined || v === "" || (Array.isArray(v) && v.length === 0),
+      );
       // Totals of the filtered set per currency: amounts in different currencies are never added.
-      const byCurrency = ctx.env.DB.prepare(
-        `SELECT d.currency, COUNT(*) AS count, COUNT(CASE WHEN ${COUNTED_SQL("d")} THEN 1 END) AS countedCount,
-                COALESCE(SUM(CASE WHEN ${COUNTED_SQL("d")} THEN d.amount_minor - d.refunded_minor END), 0) AS countedMinor
-           FROM ${countFrom} WHERE ${w.sql.join(" AND ")} GROUP BY d.currency ORDER BY d.currency`,
-      )
-        .bind(...w.params)
-        .all<{ currency: string; count: number; countedCount: number; countedMinor: number }>();
-      const res = await runList<DonationRow>(ctx.env.DB, {
-        select: SELECT,
-        from: FROM,
-        where: w,
-        orderBy: sorts[input.sort],
-        desc: input.desc,
-        page: input.page,
-        pageSize: input.pageSize,
-        tiebreak: "d.id",
-        // Only a text search needs the donor join to count; everything else filters donation alone.
-        countFrom,
-        totals: `COALESCE(SUM(CASE WHEN ${COUNTED_SQL("d")} THEN d.amount_minor - d.refunded_minor END), 0) AS countedMinor, COUNT(DISTINCT d.currency) AS currencies`,
-      });
+      let totalsStmt: D1PreparedStatement;
+      if (fromRollup) {
+        const t = where();
+        add(t, "organization_id = ?", ctx.org.id);
+        add(t, "trashed = ?", trashed ? 1 : 0);
+        if (status?.length) add(t, `status IN (${status.map(() => "?").join(",")})`, ...status);
+        if (currency) add(t, "currency = ?", currency.toUpperCase());
+        if (mode) add(t, "mode = ?", mode);
+        const counted = "status IN ('completed','partially_refunded') AND mode = 'live' AND trashed = 0";
+        totalsStmt = db
+          .prepare(
+            `SELECT currency, SUM(donation_count) AS count,
+                    COALESCE(SUM(CASE WHEN ${counted} THEN donation_count END), 0) AS countedCount,
+                    COALESCE(SUM(CASE WHEN ${counted} THEN amount_minor - refunded_minor END), 0) AS countedMinor
+               FROM donation_totals WHERE ${t.sql.join(" AND ")}
+              GROUP BY currency HAVING SUM(donation_count) > 0 ORDER BY currency`,
+          )
+          .bind(...t.params);
+      } else {
+        const countFrom = input.q ? "donation d LEFT JOIN donor dn ON dn.id = d.donor_id" : "donation d";
+        // "Counted" minus what the filters already imply: SQLite pays per row for every CASE term.
+        const counted = countedWithin(input);
+        const countedCount =
+          counted === null ? "0" : counted === "" ? "COUNT(*)" : `COUNT(CASE WHEN ${counted} THEN 1 END)`;
+        const countedMinor =
+          counted === null
+            ? "0"
+            : counted === ""
+              ? "COALESCE(SUM(d.amount_minor - d.refunded_minor), 0)"
+              : `COALESCE(SUM(CASE WHEN ${counted} THEN d.amount_minor - d.refunded_minor END), 0)`;
+        totalsStmt = db
+          .prepare(
+            `SELECT d.currency, COUNT(*) AS count, ${countedCount} AS countedCount, ${countedMinor} AS countedMinor
+               FROM ${countFrom} WHERE ${whereSql} GROUP BY d.currency ORDER BY d.currency`,
+          )
+          .bind(...w.params);
+      }
+      // The page: without a text search the ids are picked from the covering index first and only
+      // those rows are read and joined (a late join), instead of joining every matching row.
+      const pageStmt = input.q
+        ? db
+            .prepare(`SELECT ${SELECT} FROM ${FROM} WHERE ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`)
+            .bind(...w.params, input.pageSize, offset)
+        : db
+            .prepare(
+              `SELECT ${SELECT} FROM (SELECT d.id FROM donation d WHERE ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?) p
+                 JOIN donation d ON d.id = p.id LEFT JOIN donor dn ON dn.id = d.donor_id
+                 LEFT JOIN campaign c ON c.id = d.campaign_id ORDER BY ${order}`,
+            )
+            .bind(...w.params, input.pageSize, offset);
+      const [rows, totals] = await db.batch([pageStmt, totalsStmt]);
+      const byCurrency = (totals?.results ?? []) as {
+        currency: string;
+        count: number;
+        countedCount: number;
+        countedMinor: number;
+      }[];
       return {
-        ...res,
-        rows: res.rows.map(presentDonation),
-        totalsByCurrency: (await byCurrency).results,
+        rows: ((rows?.results ?? []) as DonationRow[]).map(presentDonation),
+        total: byCurrency.reduce((n, t) => n + t.count, 0),
+        page,
+        pageSize,
+        totals: {
+          countedMinor: byCurrency.reduce((n, t) => n + t.countedMinor, 0),
+          currencies: byCurrency.length,
+        },
+        totalsByCurrency: byCurrency,
       };
     }),
 
