@@ -346,6 +346,9 @@ export const donation = sqliteTable(
         t.donorId,
         t.frequency,
         t.paymentMethod,
+        t.status,
+        t.mode,
+        t.trashedAt,
       )
       .where(sql`status IN ('completed','partially_refunded') AND mode = 'live' AND trashed_at IS NULL`),
     index("donation_org_amount_idx").on(t.organizationId, t.amountMinor),
