@@ -17,12 +17,13 @@ CREATE TABLE `donation_totals` (
   `currency` text NOT NULL,
   `status` text NOT NULL,
   `mode` text NOT NULL,
-  `trashed` integer NOT NULL CHECK (`trashed` IN (0, 1)),
+  `trashed` integer NOT NULL,
   `donation_count` integer NOT NULL DEFAULT 0,
   `amount_minor` integer NOT NULL DEFAULT 0,
   `refunded_minor` integer NOT NULL DEFAULT 0,
-  PRIMARY KEY (`organization_id`, `currency`, `status`, `mode`, `trashed`)
-) WITHOUT ROWID;--> statement-breakpoint
+  PRIMARY KEY(`organization_id`, `currency`, `status`, `mode`, `trashed`),
+  CONSTRAINT "donation_totals_trashed" CHECK(`trashed` IN (0, 1))
+);--> statement-breakpoint
 INSERT INTO `donation_totals` (`organization_id`, `currency`, `status`, `mode`, `trashed`, `donation_count`, `amount_minor`, `refunded_minor`)
   SELECT `organization_id`, `currency`, `status`, `mode`, `trashed_at` IS NOT NULL, COUNT(*), SUM(`amount_minor`), SUM(`refunded_minor`)
     FROM `donation` GROUP BY 1, 2, 3, 4, 5;

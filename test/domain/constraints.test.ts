@@ -170,6 +170,14 @@ const rows = {
   }),
   rate_limit: (): Row => ({ key: uid("ip:1.2.3.4"), count: 1, window_start: T }),
   org_counter: (): Row => ({ organization_id: w.orgA, name: uid("donation"), value: 1 }),
+  donation_totals: (): Row => ({
+    organization_id: w.orgA,
+    currency: uid("USD"),
+    status: "completed",
+    mode: "live",
+    trashed: 0,
+  }),
+  analytics_version: (): Row => ({ organization_id: uid("org"), version: 1 }),
 } satisfies Record<string, () => Row>;
 type Table = keyof typeof rows;
 
@@ -501,6 +509,19 @@ const cases: Case[] = [
     bad: () => [{ raised_minor: 1.5 }, { donation_count: "x" }],
   },
   { name: "org_counter_pk", table: "org_counter", bad: (f) => [{ name: f.name }], error: UNIQUE },
+  {
+    name: "donation_totals_pk",
+    table: "donation_totals",
+    bad: (f) => [{ currency: f.currency }],
+    error: UNIQUE,
+  },
+  { name: "donation_totals_trashed", table: "donation_totals", bad: () => [{ trashed: 2 }, { trashed: -1 }] },
+  {
+    name: "analytics_version_pk",
+    table: "analytics_version",
+    bad: (f) => [{ organization_id: f.organization_id }],
+    error: UNIQUE,
+  },
 ];
 
 beforeAll(async () => {

@@ -437,6 +437,12 @@ export const donationTotals = sqliteTable(
   (t) => [primaryKey({ columns: [t.organizationId, t.currency, t.status, t.mode, t.trashed] })],
 );
 
+/** Bumped by a trigger on every audited change of the organization: the dashboard cache's key. */
+export const analyticsVersion = sqliteTable("analytics_version", {
+  organizationId: text("organization_id").primaryKey(),
+  version: integer("version").notNull().default(0),
+});
+
 export const orgCounter = sqliteTable(
   "org_counter",
   {

@@ -10,7 +10,7 @@ export interface CreateContextOptions {
   resHeaders: Headers;
 }
 
-export async function createContext({ request, env, resHeaders }: CreateContextOptions) {
+export async function createContext({ request, env, ctx, resHeaders }: CreateContextOptions) {
   const auth = await getSessionFromRequest(request, env).catch((error) => {
     // A broken session store must not turn every query into a 500: treat it as signed out.
     console.error("session lookup failed", error);
@@ -25,6 +25,8 @@ export async function createContext({ request, env, resHeaders }: CreateContextO
     session: auth?.session ?? null,
     user: auth?.user ?? null,
     ip: request.headers.get("cf-connecting-ip") ?? null,
+    /** Work that may finish after the response (cache fills); awaited when there is no request context. */
+    waitUntil: (p: Promise<unknown>) => (ctx ? ctx.waitUntil(p) : p),
   };
 }
 

@@ -11,6 +11,7 @@ import { type AuditActor, auditStatement } from "../../lib/audit";
 import { add, checkedOffset, likeEscape, pageSchema, type Where, where } from "../../lib/list";
 import { CURRENCIES } from "../../lib/money";
 import { addDays, localDay, startOfLocalDay } from "../../lib/time";
+import { cachedAnalytics } from "../../services/analytics-cache";
 import { donorStatsStatements } from "../../services/donor-stats";
 import { type DonationFacts, rollupStatements } from "../../services/rollups";
 import { adminProcedure, fail, orgProcedure, router } from "../init";
@@ -963,6 +964,191 @@ const currencyInput = z
   .transform((c) => c.toUpperCase())
   .optional();
 
+async function retention(ctx: { env: Env; org: { id: string } }, w: ReturnType<typeof retentionWindows>) {
+  const ret = await ctx.env.DB.prepare(
+    `SELECT COUNT(*) AS base, SUM(CASE WHEN EXISTS (SELECT 1 FROM donation y WHERE y.donor_id = x.donor_id AND ${COUNTED_SQL("y")} AND y.donated_at >= ?2) THEN 1 ELSE 0 END) AS retained
+         FROM (SELECT DISTINCT d.donor_id FROM donation d WHERE d.organization_id = ?1 AND ${COUNTED_SQL("d")} AND d.donor_id IS NOT NULL AND d.donated_at >= ?3 AND d.donated_at < ?2) x`,
+  )
+    .bind(ctx.org.id, w.recentFromMs, w.priorFromMs)
+    .first<{ base: number; retained: number | null }>();
+  const base = ret?.base ?? 0;
+  const retained = ret?.retained ?? 0;
+  return {
+    base,
+    retained,
+    lapsed: base - retained,
+    rate: base ? retained / base : null,
+    /** The previous-12-months window, as the list filter of both segments. */
+    priorFrom: w.priorFrom,
+    priorTo: w.priorTo,
+    recentFrom: w.recentFrom,
+    to: w.today,
+  };
+}
+
+type OrgCtx = { env: Env; org: { id: string; timeZone: string; defaultCurrency: string } };
+
+async function summary(ctx: OrgCtx, input: { days: number; currency?: string }) {
+  const db = ctx.env.DB;
+  const org = ctx.org;
+  const today = localDay(Date.now(), org.timeZone);
+  const from = input.days > 0 ? addDays(today, -(input.days - 1)) : "0000-01-01";
+  const prevFrom = input.days > 0 ? addDays(today, -(2 * input.days - 1)) : null;
+  const currency = input.currency ?? org.defaultCurrency;
+  const fromMs = input.days > 0 ? startOfLocalDay(from, org.timeZone) : 0;
+  const prevMs = prevFrom ? startOfLocalDay(prevFrom, org.timeZone) : 0;
+  const counted = `d.organization_id = ?1 AND d.currency = ?2 AND ${COUNTED_SQL("d")} AND d.donated_at >= ?3`;
+  const [
+    series,
+    prev,
+    amounts,
+    prevDonors,
+    byStatus,
+    byMethod,
+    topCampaigns,
+    topDonors,
+    recent,
+    byFrequency,
+    refunds,
+    currencies,
+  ] = await db.batch([
+    db
+      .prepare(
+        "SELECT day, raised_minor AS raised, donation_count AS count FROM org_daily WHERE organization_id = ? AND campaign_id = '*' AND currency = ? AND day >= ? AND donation_count != 0 ORDER BY day",
+      )
+      .bind(org.id, currency, from),
+    db
+      .prepare(
+        "SELECT COALESCE(SUM(raised_minor),0) AS raised, COALESCE(SUM(donation_count),0) AS count FROM org_daily WHERE organization_id = ? AND campaign_id = '*' AND currency = ? AND day >= ? AND day < ?",
+      )
+      .bind(org.id, currency, prevFrom ?? "9999", from),
+    db
+      .prepare(
+        // Aggregates and the median in SQL: the Worker never receives the period's rows
+        // (at 1M donations that result alone failed the request).
+        `WITH x AS (SELECT d.amount_minor - d.refunded_minor AS a, d.donor_id FROM donation d WHERE ${counted})
+               SELECT (SELECT COUNT(*) FROM x) AS n, (SELECT COALESCE(SUM(a), 0) FROM x) AS raised,
+                      (SELECT COUNT(DISTINCT donor_id) FROM x) AS donors,
+                      (SELECT AVG(a) FROM (SELECT a FROM x ORDER BY a LIMIT 2 - (SELECT COUNT(*) FROM x) % 2 OFFSET (SELECT (COUNT(*) - 1) / 2 FROM x))) AS median`,
+      )
+      .bind(org.id, currency, fromMs),
+    db
+      .prepare(
+        `SELECT COUNT(DISTINCT d.donor_id) AS n FROM donation d WHERE d.organization_id = ?1 AND d.currency = ?2 AND ${COUNTED_SQL("d")} AND d.donated_at >= ?3 AND d.donated_at < ?4`,
+      )
+      .bind(org.id, currency, prevMs, fromMs),
+    db
+      .prepare(
+        "SELECT d.status, COUNT(*) AS count, SUM(d.amount_minor) AS amount FROM donation d WHERE d.organization_id = ?1 AND d.currency = ?2 AND d.trashed_at IS NULL AND d.mode = 'live' AND d.donated_at >= ?3 GROUP BY d.status ORDER BY count DESC",
+      )
+      .bind(org.id, currency, fromMs),
+    db
+      .prepare(
+        `SELECT d.payment_method AS method, COUNT(*) AS count, SUM(d.amount_minor - d.refunded_minor) AS amount FROM donation d WHERE ${counted} GROUP BY d.payment_method ORDER BY amount DESC`,
+      )
+      .bind(org.id, currency, fromMs),
+    db
+      .prepare(
+        "SELECT c.id, c.title, o.currency, SUM(o.raised_minor) AS raised, SUM(o.donation_count) AS count FROM org_daily o JOIN campaign c ON c.id = o.campaign_id WHERE o.organization_id = ? AND o.currency = ? AND o.day >= ? GROUP BY c.id HAVING SUM(o.donation_count) > 0 ORDER BY raised DESC LIMIT 5",
+      )
+      .bind(org.id, currency, from),
+    db
+      .prepare(
+        `SELECT dn.id, COALESCE(NULLIF(TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')), ''), dn.company, 'Anonymized') AS name, dn.company, SUM(d.amount_minor - d.refunded_minor) AS total, COUNT(*) AS gifts FROM donation d JOIN donor dn ON dn.id = d.donor_id WHERE ${counted} GROUP BY dn.id ORDER BY total DESC LIMIT 5`,
+      )
+      .bind(org.id, currency, fromMs),
+    db
+      .prepare(
+        `SELECT ${SELECT} FROM ${FROM} WHERE d.organization_id = ? AND d.trashed_at IS NULL ORDER BY d.donated_at DESC LIMIT 8`,
+      )
+      .bind(org.id),
+    db
+      .prepare(
+        `SELECT CASE WHEN d.frequency = 'one_time' THEN 'one_time' ELSE 'recurring' END AS kind, COUNT(*) AS count,
+                    SUM(d.amount_minor - d.refunded_minor) AS amount, COUNT(DISTINCT d.donor_id) AS donors
+               FROM donation d WHERE ${counted} GROUP BY kind`,
+      )
+      .bind(org.id, currency, fromMs),
+    db
+      .prepare(
+        // Refunds by the gift's date (the refund itself carries no date of its own).
+        "SELECT COUNT(*) AS count, COALESCE(SUM(d.refunded_minor), 0) AS amount FROM donation d WHERE d.organization_id = ?1 AND d.currency = ?2 AND d.mode = 'live' AND d.trashed_at IS NULL AND d.refunded_minor > 0 AND d.donated_at >= ?3",
+      )
+      .bind(org.id, currency, fromMs),
+    db
+      .prepare(
+        "SELECT DISTINCT currency FROM org_daily WHERE organization_id = ? AND campaign_id = '*' AND donation_count > 0",
+      )
+      .bind(org.id),
+  ]);
+  const agg = (amounts?.results[0] ?? { n: 0, raised: 0, donors: 0, median: 0 }) as {
+    n: number;
+    raised: number;
+    donors: number;
+    median: number | null;
+  };
+  const raised = agg.raised;
+  const donors = agg.donors;
+  const p = prev?.results[0] as { raised: number; count: number } | undefined;
+  const change = (now: number, before: number | undefined) =>
+    !prevFrom || !before ? null : (now - before) / before;
+  const days = (series?.results ?? []) as { day: string; raised: number; count: number }[];
+  const seriesFrom = input.days > 0 ? from : (days[0]?.day ?? today);
+  const bucket = bucketFor(seriesFrom, today);
+  const split = (kind: string) =>
+    ((byFrequency?.results ?? []) as { kind: string; count: number; amount: number; donors: number }[]).find(
+      (r) => r.kind === kind,
+    ) ?? { count: 0, amount: 0, donors: 0 };
+  const oneTime = split("one_time");
+  const recurring = split("recurring");
+  const r = refunds?.results[0] as { count: number; amount: number } | undefined;
+  return {
+    currency,
+    currencies: [
+      ...new Set([
+        currency,
+        ...((currencies?.results ?? []) as { currency: string }[]).map((c) => c.currency),
+      ]),
+    ].sort(),
+    days: input.days,
+    /** The period's first local day (null for all time) and today, for the list links. */
+    from: input.days > 0 ? from : null,
+    to: today,
+    raisedMinor: raised,
+    donations: agg.n,
+    uniqueDonors: donors,
+    averageMinor: agg.n ? Math.round(raised / agg.n) : 0,
+    medianMinor: Math.round(agg.median ?? 0),
+    change: {
+      raised: change(raised, p?.raised),
+      donations: change(agg.n, p?.count),
+      donors: change(donors, (prevDonors?.results[0] as { n: number } | undefined)?.n),
+    },
+    bucket,
+    series: bucketSeries(days, seriesFrom, today, bucket),
+    oneTime: { count: oneTime.count, amountMinor: oneTime.amount ?? 0, donors: oneTime.donors },
+    recurring: { count: recurring.count, amountMinor: recurring.amount ?? 0, donors: recurring.donors },
+    refunds: { count: r?.count ?? 0, amountMinor: r?.amount ?? 0 },
+    byStatus: (byStatus?.results ?? []) as { status: string; count: number; amount: number }[],
+    byMethod: (byMethod?.results ?? []) as { method: string; count: number; amount: number }[],
+    topCampaigns: (topCampaigns?.results ?? []) as {
+      id: string;
+      title: string;
+      currency: string;
+      raised: number;
+      count: number;
+    }[],
+    topDonors: (topDonors?.results ?? []) as {
+      id: string;
+      name: string;
+      company: string | null;
+      total: number;
+      gifts: number;
+    }[],
+    recent: ((recent?.results ?? []) as DonationRow[]).map(presentDonation),
+  };
+}
+
 export const dashboardRouter = router({
   /**
    * The dashboard in one currency (never sums across currencies): the organization's default
@@ -972,165 +1158,12 @@ export const dashboardRouter = router({
    */
   summary: orgProcedure({ donation: ["view"] })
     .input(z.object({ days: z.number().int().min(0).max(3650).default(30), currency: currencyInput }))
-    .query(async ({ ctx, input }) => {
-      const db = ctx.env.DB;
-      const org = ctx.org;
-      const today = localDay(Date.now(), org.timeZone);
-      const from = input.days > 0 ? addDays(today, -(input.days - 1)) : "0000-01-01";
-      const prevFrom = input.days > 0 ? addDays(today, -(2 * input.days - 1)) : null;
-      const currency = input.currency ?? org.defaultCurrency;
-      const fromMs = input.days > 0 ? startOfLocalDay(from, org.timeZone) : 0;
-      const prevMs = prevFrom ? startOfLocalDay(prevFrom, org.timeZone) : 0;
-      const counted = `d.organization_id = ?1 AND d.currency = ?2 AND ${COUNTED_SQL("d")} AND d.donated_at >= ?3`;
-      const [
-        series,
-        prev,
-        amounts,
-        prevDonors,
-        byStatus,
-        byMethod,
-        topCampaigns,
-        topDonors,
-        recent,
-        byFrequency,
-        refunds,
-        currencies,
-      ] = await db.batch([
-        db
-          .prepare(
-            "SELECT day, raised_minor AS raised, donation_count AS count FROM org_daily WHERE organization_id = ? AND campaign_id = '*' AND currency = ? AND day >= ? AND donation_count != 0 ORDER BY day",
-          )
-          .bind(org.id, currency, from),
-        db
-          .prepare(
-            "SELECT COALESCE(SUM(raised_minor),0) AS raised, COALESCE(SUM(donation_count),0) AS count FROM org_daily WHERE organization_id = ? AND campaign_id = '*' AND currency = ? AND day >= ? AND day < ?",
-          )
-          .bind(org.id, currency, prevFrom ?? "9999", from),
-        db
-          .prepare(
-            // Aggregates and the median in SQL: the Worker never receives the period's rows
-            // (at 1M donations that result alone failed the request).
-            `WITH x AS (SELECT d.amount_minor - d.refunded_minor AS a, d.donor_id FROM donation d WHERE ${counted})
-               SELECT (SELECT COUNT(*) FROM x) AS n, (SELECT COALESCE(SUM(a), 0) FROM x) AS raised,
-                      (SELECT COUNT(DISTINCT donor_id) FROM x) AS donors,
-                      (SELECT AVG(a) FROM (SELECT a FROM x ORDER BY a LIMIT 2 - (SELECT COUNT(*) FROM x) % 2 OFFSET (SELECT (COUNT(*) - 1) / 2 FROM x))) AS median`,
-          )
-          .bind(org.id, currency, fromMs),
-        db
-          .prepare(
-            `SELECT COUNT(DISTINCT d.donor_id) AS n FROM donation d WHERE d.organization_id = ?1 AND d.currency = ?2 AND ${COUNTED_SQL("d")} AND d.donated_at >= ?3 AND d.donated_at < ?4`,
-          )
-          .bind(org.id, currency, prevMs, fromMs),
-        db
-          .prepare(
-            "SELECT d.status, COUNT(*) AS count, SUM(d.amount_minor) AS amount FROM donation d WHERE d.organization_id = ?1 AND d.currency = ?2 AND d.trashed_at IS NULL AND d.mode = 'live' AND d.donated_at >= ?3 GROUP BY d.status ORDER BY count DESC",
-          )
-          .bind(org.id, currency, fromMs),
-        db
-          .prepare(
-            `SELECT d.payment_method AS method, COUNT(*) AS count, SUM(d.amount_minor - d.refunded_minor) AS amount FROM donation d WHERE ${counted} GROUP BY d.payment_method ORDER BY amount DESC`,
-          )
-          .bind(org.id, currency, fromMs),
-        db
-          .prepare(
-            "SELECT c.id, c.title, o.currency, SUM(o.raised_minor) AS raised, SUM(o.donation_count) AS count FROM org_daily o JOIN campaign c ON c.id = o.campaign_id WHERE o.organization_id = ? AND o.currency = ? AND o.day >= ? GROUP BY c.id HAVING SUM(o.donation_count) > 0 ORDER BY raised DESC LIMIT 5",
-          )
-          .bind(org.id, currency, from),
-        db
-          .prepare(
-            `SELECT dn.id, COALESCE(NULLIF(TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')), ''), dn.company, 'Anonymized') AS name, dn.company, SUM(d.amount_minor - d.refunded_minor) AS total, COUNT(*) AS gifts FROM donation d JOIN donor dn ON dn.id = d.donor_id WHERE ${counted} GROUP BY dn.id ORDER BY total DESC LIMIT 5`,
-          )
-          .bind(org.id, currency, fromMs),
-        db
-          .prepare(
-            `SELECT ${SELECT} FROM ${FROM} WHERE d.organization_id = ? AND d.trashed_at IS NULL ORDER BY d.donated_at DESC LIMIT 8`,
-          )
-          .bind(org.id),
-        db
-          .prepare(
-            `SELECT CASE WHEN d.frequency = 'one_time' THEN 'one_time' ELSE 'recurring' END AS kind, COUNT(*) AS count,
-                    SUM(d.amount_minor - d.refunded_minor) AS amount, COUNT(DISTINCT d.donor_id) AS donors
-               FROM donation d WHERE ${counted} GROUP BY kind`,
-          )
-          .bind(org.id, currency, fromMs),
-        db
-          .prepare(
-            // Refunds by the gift's date (the refund itself carries no date of its own).
-            "SELECT COUNT(*) AS count, COALESCE(SUM(d.refunded_minor), 0) AS amount FROM donation d WHERE d.organization_id = ?1 AND d.currency = ?2 AND d.mode = 'live' AND d.trashed_at IS NULL AND d.refunded_minor > 0 AND d.donated_at >= ?3",
-          )
-          .bind(org.id, currency, fromMs),
-        db
-          .prepare(
-            "SELECT DISTINCT currency FROM org_daily WHERE organization_id = ? AND campaign_id = '*' AND donation_count > 0",
-          )
-          .bind(org.id),
-      ]);
-      const agg = (amounts?.results[0] ?? { n: 0, raised: 0, donors: 0, median: 0 }) as {
-        n: number;
-        raised: number;
-        donors: number;
-        median: number | null;
-      };
-      const raised = agg.raised;
-      const donors = agg.donors;
-      const p = prev?.results[0] as { raised: number; count: number } | undefined;
-      const change = (now: number, before: number | undefined) =>
-        !prevFrom || !before ? null : (now - before) / before;
-      const days = (series?.results ?? []) as { day: string; raised: number; count: number }[];
-      const seriesFrom = input.days > 0 ? from : (days[0]?.day ?? today);
-      const bucket = bucketFor(seriesFrom, today);
-      const split = (kind: string) =>
-        (
-          (byFrequency?.results ?? []) as { kind: string; count: number; amount: number; donors: number }[]
-        ).find((r) => r.kind === kind) ?? { count: 0, amount: 0, donors: 0 };
-      const oneTime = split("one_time");
-      const recurring = split("recurring");
-      const r = refunds?.results[0] as { count: number; amount: number } | undefined;
-      return {
-        currency,
-        currencies: [
-          ...new Set([
-            currency,
-            ...((currencies?.results ?? []) as { currency: string }[]).map((c) => c.currency),
-          ]),
-        ].sort(),
-        days: input.days,
-        /** The period's first local day (null for all time) and today, for the list links. */
-        from: input.days > 0 ? from : null,
-        to: today,
-        raisedMinor: raised,
-        donations: agg.n,
-        uniqueDonors: donors,
-        averageMinor: agg.n ? Math.round(raised / agg.n) : 0,
-        medianMinor: Math.round(agg.median ?? 0),
-        change: {
-          raised: change(raised, p?.raised),
-          donations: change(agg.n, p?.count),
-          donors: change(donors, (prevDonors?.results[0] as { n: number } | undefined)?.n),
-        },
-        bucket,
-        series: bucketSeries(days, seriesFrom, today, bucket),
-        oneTime: { count: oneTime.count, amountMinor: oneTime.amount ?? 0, donors: oneTime.donors },
-        recurring: { count: recurring.count, amountMinor: recurring.amount ?? 0, donors: recurring.donors },
-        refunds: { count: r?.count ?? 0, amountMinor: r?.amount ?? 0 },
-        byStatus: (byStatus?.results ?? []) as { status: string; count: number; amount: number }[],
-        byMethod: (byMethod?.results ?? []) as { method: string; count: number; amount: number }[],
-        topCampaigns: (topCampaigns?.results ?? []) as {
-          id: string;
-          title: string;
-          currency: string;
-          raised: number;
-          count: number;
-        }[],
-        topDonors: (topDonors?.results ?? []) as {
-          id: string;
-          name: string;
-          company: string | null;
-          total: number;
-          gifts: number;
-        }[],
-        recent: ((recent?.results ?? []) as DonationRow[]).map(presentDonation),
-      };
+    .query(({ ctx, input }) => {
+      const today = localDay(Date.now(), ctx.org.timeZone);
+      const currency = input.currency ?? ctx.org.defaultCurrency;
+      return cachedAnalytics(ctx, ctx.org.id, "summary", [today, input.days, currency], () =>
+        summary(ctx, input),
+      );
     }),
 
   /**
@@ -1139,31 +1172,13 @@ export const dashboardRouter = router({
    * tiles and chart never wait for it (docs/performance.md). Donor counts span currencies: a
    * donor is retained whatever currency they gave in.
    */
-  retention: orgProcedure({ donation: ["view"] }).query(async ({ ctx }) => {
+  retention: orgProcedure({ donation: ["view"] }).query(({ ctx }) => {
     const w = retentionWindows(ctx.org.timeZone);
-    const ret = await ctx.env.DB.prepare(
-      `SELECT COUNT(*) AS base, SUM(CASE WHEN EXISTS (SELECT 1 FROM donation y WHERE y.donor_id = x.donor_id AND ${COUNTED_SQL("y")} AND y.donated_at >= ?2) THEN 1 ELSE 0 END) AS retained
-         FROM (SELECT DISTINCT d.donor_id FROM donation d WHERE d.organization_id = ?1 AND ${COUNTED_SQL("d")} AND d.donor_id IS NOT NULL AND d.donated_at >= ?3 AND d.donated_at < ?2) x`,
-    )
-      .bind(ctx.org.id, w.recentFromMs, w.priorFromMs)
-      .first<{ base: number; retained: number | null }>();
-    const base = ret?.base ?? 0;
-    const retained = ret?.retained ?? 0;
-    return {
-      base,
-      retained,
-      lapsed: base - retained,
-      rate: base ? retained / base : null,
-      /** The previous-12-months window, as the list filter of both segments. */
-      priorFrom: w.priorFrom,
-      priorTo: w.priorTo,
-      recentFrom: w.recentFrom,
-      to: w.today,
-    };
+    return cachedAnalytics(ctx, ctx.org.id, "retention", [w.today], () => retention(ctx, w));
   }),
 
   /**
-   * Platform admins: every organization at once, per currency (never summed across currencies).
+   * Platform admins: every organization at once, per currency (never summed across currencies).: every organization at once, per currency (never summed across currencies).
    * Days are each organization's own local days (org_daily), the window the last `days` UTC days.
    */
   platform: adminProcedure({ user: ["list"] })

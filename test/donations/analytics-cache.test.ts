@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { analyticsVersion } from "../../worker/services/analytics-cache";
+import { makeOrg, member } from "../domain/fixtures";
+import { testEnv } from "../helpers";
+
+describe("dashboard answers cached under the organization's analytics version", () => {
+  it("serves a repeat from KV and never a stale answer after an audited change", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    const gift = (amountMinor: number) =>
+      caller.donations.create({
+        donorId: null,
+        campaignId: null,
+        amountMinor,
+        currency: "USD",
+        paymentMethod: "cash",
+        donatedAt: Date.now() - 60_000,
+      } as never);
+    await gift(1_000);
+    const v1 = await analyticsVersion(testEnv.DB, org);
+    expect(v1).toBeGreaterThan(0);
+    const first = await caller.dashboard.summary({ days: 30, currency: "USD" });
+    expect(first.raisedMinor).toBe(1_000);
+    const keys = (await testEnv.KV.list({ prefix: `analytics:${org}:${v1}:summary:` })).keys;
+    expect(keys).toHaveLength(1);
+
+    // A change written behind the API's back (no audit row) is not seen: the answer is the cached one.
+    await testEnv.DB.prepare("UPDATE donation SET amount_minor = 999999 WHERE organization_id = ?")
+      .bind(org)
+      .run();
+    expect((await caller.dashboard.summary({ days: 30, currency: "USD" })).raisedMinor).toBe(1_000);
+    await testEnv.DB.prepare("UPDATE donation SET amount_minor = 1000 WHERE organization_id = ?")
+      .bind(org)
+      .run();
+
+    // Every audited change bumps the version in the same batch: the next read recomputes.
+    await gift(2_500);
+    expect(await analyticsVersion(testEnv.DB, org)).toBeGreaterThan(v1);
+    const second = await caller.dashboard.summary({ days: 30, currency: "USD" });
+    expect(second.raisedMinor).toBe(3_500);
+    expect(second.donations).toBe(2);
+    // Other periods and currencies are other keys.
+    expect((await caller.dashboard.summary({ days: 7, currency: "USD" })).raisedMinor).toBe(3_500);
+    expect((await caller.dashboard.summary({ days: 30, currency: "EUR" })).raisedMinor).toBe(0);
+    const r1 = await caller.dashboard.retention();
+    expect(r1.base).toBe(0);
+    // Another organization's changes do not touch this one's version.
+    const other = await makeOrg();
+    const v = await analyticsVersion(testEnv.DB, org);
+    const { caller: otherCaller } = await member(other, "owner");
+    await otherCaller.donations.create({
+      donorId: null,
+      campaignId: null,
+      amountMinor: 700,
+      currency: "USD",
+      paymentMethod: "cash",
+      donatedAt: Date.now(),
+    } as never);
+    expect(await analyticsVersion(testEnv.DB, org)).toBe(v);
+  });
+});
