@@ -99,7 +99,8 @@ function workerdMemory(serverPid) {
   }
   return rows;
 }
-const mem = (rows) => rows.map((r) => `workerd ${r.pid}: RSS ${r.rssMiB} MiB, HWM ${r.hwmMiB} MiB`).join("; ");
+const mem = (rows) =>
+  rows.map((r) => `workerd ${r.pid}: RSS ${r.rssMiB} MiB, HWM ${r.hwmMiB} MiB`).join("; ");
 
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;

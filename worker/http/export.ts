@@ -11,7 +11,7 @@ import { auditStatement } from "../lib/audit";
 import { CSV_BOM, csvCell, csvRow, isoWithOffset } from "../lib/csv";
 import { toMajorString } from "../lib/money";
 import { resolveOrganization } from "../trpc/org";
-import { type DonationRow, donationFilters, donationWhere, FROM } from "../trpc/routers/donations";
+import { donationFilters, donationWhere, FROM } from "../trpc/routers/donations";
 import { json } from "./headers";
 
 /** Kept for callers that imported it from here; the one implementation is worker/lib/csv.ts. */
@@ -69,47 +69,46 @@ const EXPORT_SELECT = `d.id, d.number, d.donated_at, d.status, d.mode, d.amount_
   dn.address_line2, dn.city, dn.region, dn.postal_code, dn.country, d.anonymous, d.message, d.tribute_type,
   d.tribute_name, d.source`;
 
-type ExportRow = Pick<
-  DonationRow,
-  | "id"
-  | "number"
-  | "donated_at"
-  | "status"
-  | "mode"
-  | "amount_minor"
-  | "fee_covered_minor"
-  | "processing_fee_minor"
-  | "platform_fee_minor"
-  | "refunded_minor"
-  | "currency"
-  | "frequency"
-  | "payment_method"
-  | "gateway"
-  | "gateway_transaction_id"
-  | "campaign_id"
-  | "campaign_item_id"
-  | "item_quantity"
-  | "donor_id"
-  | "anonymous"
-  | "message"
-  | "tribute_type"
-  | "tribute_name"
-  | "source"
-> & {
-  campaign_title: string | null;
-  item_title: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  email: string | null;
-  phone: string | null;
-  company: string | null;
-  address_line1: string | null;
-  address_line2: string | null;
-  city: string | null;
-  region: string | null;
-  postal_code: string | null;
-  country: string | null;
-};
+/** One row of EXPORT_SELECT as D1's raw() hands it over (arrays: no object per row). */
+type ExportRow = [
+  id: string,
+  number: number,
+  donatedAt: number,
+  status: string,
+  mode: string,
+  amountMinor: number,
+  feeCoveredMinor: number,
+  processingFeeMinor: number,
+  platformFeeMinor: number,
+  refundedMinor: number,
+  currency: string,
+  frequency: string,
+  paymentMethod: string,
+  gateway: string | null,
+  gatewayTransactionId: string | null,
+  campaignId: string | null,
+  campaignTitle: string | null,
+  itemTitle: string | null,
+  campaignItemId: string | null,
+  itemQuantity: number,
+  donorId: string | null,
+  firstName: string | null,
+  lastName: string | null,
+  email: string | null,
+  phone: string | null,
+  company: string | null,
+  addressLine1: string | null,
+  addressLine2: string | null,
+  city: string | null,
+  region: string | null,
+  postalCode: string | null,
+  country: string | null,
+  anonymous: number,
+  message: string | null,
+  tributeType: string | null,
+  tributeName: string | null,
+  source: string,
+];
 
 /** Rows per keyset page: one page in memory at a time. */
 const EXPORT_PAGE = 5000;
@@ -173,72 +172,110 @@ export async function handleDonationExport(request: Request, env: Env): Promise<
       // written as a range on donated_at (<=) so SQLite seeks donation_org_date_idx to it; the
       // equivalent "donated_at < ? OR (donated_at = ? AND id < ?)" made it walk the index from the
       // newest gift on every page (quadratic: 2 300 rows/s at 200 000 gifts).
-      const { results } = await env.DB.prepare(
+      const results = await env.DB.prepare(
         `SELECT ${EXPORT_SELECT}
            FROM ${FROM} LEFT JOIN campaign_item i ON i.id = d.campaign_item_id
            ${whereSql} AND d.donated_at <= ? AND (d.donated_at < ? OR d.id < ?)
            ORDER BY d.donated_at DESC, d.id DESC LIMIT ${EXPORT_PAGE}`,
       )
         .bind(...w.params, lastDate, lastDate, lastId)
-        .all<ExportRow>();
+        .raw<ExportRow>();
       if (!results.length) {
         controller.close();
         return;
       }
       let chunk = "";
-      for (const r of results) {
-        const cur = r.currency;
+      for (const row of results) {
+        const [
+          id,
+          number,
+          donatedAt,
+          status,
+          mode,
+          amountMinor,
+          feeCoveredMinor,
+          processingFeeMinor,
+          platformFeeMinor,
+          refundedMinor,
+          cur,
+          frequency,
+          paymentMethod,
+          gateway,
+          gatewayTransactionId,
+          campaignId,
+          campaignTitle,
+          itemTitle,
+          campaignItemId,
+          itemQuantity,
+          donorId,
+          firstName,
+          lastName,
+          email,
+          phone,
+          company,
+          addressLine1,
+          addressLine2,
+          city,
+          region,
+          postalCode,
+          country,
+          anonymous,
+          message,
+          tributeType,
+          tributeName,
+          source,
+        ] = row;
         // Gifts are stored in their own currency without conversion: the base amount is known only
         // when that is the organization's currency (docs/decisions/010-donations-analytics-and-export.md).
         const inBase = cur === org.defaultCurrency;
-        const amount = toMajorString(r.amount_minor, cur);
+        const amount = toMajorString(amountMinor, cur);
         chunk += csvRow([
-          r.number,
-          r.id,
-          new Date(r.donated_at).toISOString(),
-          isoWithOffset(r.donated_at, org.timeZone),
-          r.status,
-          r.mode,
+          number,
+          id,
+          new Date(donatedAt).toISOString(),
+          isoWithOffset(donatedAt, org.timeZone),
+          status,
+          mode,
           amount,
-          toMajorString(r.fee_covered_minor, cur),
-          toMajorString(r.processing_fee_minor, cur),
-          toMajorString(r.amount_minor - r.refunded_minor - r.processing_fee_minor - r.platform_fee_minor, cur),
-          toMajorString(r.refunded_minor, cur),
+          toMajorString(feeCoveredMinor, cur),
+          toMajorString(processingFeeMinor, cur),
+          toMajorString(amountMinor - refundedMinor - processingFeeMinor - platformFeeMinor, cur),
+          toMajorString(refundedMinor, cur),
           cur,
           inBase ? amount : "",
           inBase ? cur : "",
           inBase ? "1" : "",
-          r.frequency,
-          r.payment_method,
-          r.gateway,
-          r.gateway_transaction_id,
-          r.campaign_id,
-          r.campaign_title,
-          r.item_title,
-          r.campaign_item_id ? r.item_quantity : "",
-          r.donor_id,
-          r.first_name,
-          r.last_name,
-          r.email,
-          r.phone,
-          r.company,
-          r.address_line1,
-          r.address_line2,
-          r.city,
-          r.region,
-          r.postal_code,
-          r.country,
-          r.anonymous ? "yes" : "no",
-          r.message,
-          r.tribute_type,
-          r.tribute_name,
-          r.source,
+          frequency,
+          paymentMethod,
+          gateway,
+          gatewayTransactionId,
+          campaignId,
+          campaignTitle,
+          itemTitle,
+          campaignItemId ? itemQuantity : "",
+          donorId,
+          firstName,
+          lastName,
+          email,
+          phone,
+          company,
+          addressLine1,
+          addressLine2,
+          city,
+          region,
+          postalCode,
+          country,
+          anonymous ? "yes" : "no",
+          message,
+          tributeType,
+          tributeName,
+          source,
           "",
         ]);
       }
       const last = results[results.length - 1] as ExportRow;
-      lastDate = last.donated_at;
-      lastId = last.id;
+      lastDate = last[2];
+      lastId = last[0];
       controller.enqueue(encoder.encode(chunk));
     },
   });
