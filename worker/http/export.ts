@@ -1,6 +1,6 @@
 /**
  * GET /api/export/donations.csv?<filters>: the current filters of /donations, no pagination,
- * streamed in keyset pages of 2 000 rows (flat memory, never truncated), written by the shared CSV
+ * streamed in keyset pages of 5 000 rows (flat memory, never truncated), written by the shared CSV
  * module (worker/lib/csv.ts: UTF-8 BOM, RFC 4180 quoting, formula cells prefixed with ').
  * Columns: domain.md §5.1; amounts in major units with a currency column, ISO 8601 dates.
  */
@@ -11,7 +11,7 @@ import { auditStatement } from "../lib/audit";
 import { CSV_BOM, csvCell, csvRow, isoWithOffset } from "../lib/csv";
 import { toMajorString } from "../lib/money";
 import { resolveOrganization } from "../trpc/org";
-import { type DonationRow, donationFilters, donationWhere, FROM, SELECT } from "../trpc/routers/donations";
+import { donationFilters, donationWhere, FROM } from "../trpc/routers/donations";
 import { json } from "./headers";
 
 /** Kept for callers that imported it from here; the one implementation is worker/lib/csv.ts. */
@@ -61,19 +61,57 @@ export const DONATION_COLUMNS = [
   "receipt_sent_at",
 ] as const;
 
-type ExportRow = DonationRow & {
-  item_title: string | null;
-  dn_first_name: string | null;
-  dn_last_name: string | null;
-  dn_phone: string | null;
-  dn_company: string | null;
-  dn_address_line1: string | null;
-  dn_address_line2: string | null;
-  dn_city: string | null;
-  dn_region: string | null;
-  dn_postal_code: string | null;
-  dn_country: string | null;
-};
+/** The columns the CSV needs and nothing else (not d.*): less for D1 to read and hand over. */
+const EXPORT_SELECT = `d.id, d.number, d.donated_at, d.status, d.mode, d.amount_minor, d.fee_covered_minor,
+  d.processing_fee_minor, d.platform_fee_minor, d.refunded_minor, d.currency, d.frequency, d.payment_method, d.gateway,
+  d.gateway_transaction_id, d.campaign_id, c.title AS campaign_title, i.title AS item_title, d.campaign_item_id,
+  d.item_quantity, d.donor_id, dn.first_name, dn.last_name, dn.email, dn.phone, dn.company, dn.address_line1,
+  dn.address_line2, dn.city, dn.region, dn.postal_code, dn.country, d.anonymous, d.message, d.tribute_type,
+  d.tribute_name, d.source`;
+
+/** One row of EXPORT_SELECT as D1's raw() hands it over (arrays: no object per row). */
+type ExportRow = [
+  id: string,
+  number: number,
+  donatedAt: number,
+  status: string,
+  mode: string,
+  amountMinor: number,
+  feeCoveredMinor: number,
+  processingFeeMinor: number,
+  platformFeeMinor: number,
+  refundedMinor: number,
+  currency: string,
+  frequency: string,
+  paymentMethod: string,
+  gateway: string | null,
+  gatewayTransactionId: string | null,
+  campaignId: string | null,
+  campaignTitle: string | null,
+  itemTitle: string | null,
+  campaignItemId: string | null,
+  itemQuantity: number,
+  donorId: string | null,
+  firstName: string | null,
+  lastName: string | null,
+  email: string | null,
+  phone: string | null,
+  company: string | null,
+  addressLine1: string | null,
+  addressLine2: string | null,
+  city: string | null,
+  region: string | null,
+  postalCode: string | null,
+  country: string | null,
+  anonymous: number,
+  message: string | null,
+  tributeType: string | null,
+  tributeName: string | null,
+  source: string,
+];
+
+/** Rows per keyset page: one page in memory at a time. */
+const EXPORT_PAGE = 5000;
 
 /** The export's filters from the query string: the list's own schema, so both select the same rows. */
 export function parseDonationExportFilters(searchParams: URLSearchParams) {
@@ -130,73 +168,114 @@ export async function handleDonationExport(request: Request, env: Env): Promise<
       controller.enqueue(encoder.encode(CSV_BOM + csvRow(DONATION_COLUMNS)));
     },
     async pull(controller) {
-      // Keyset pagination: constant cost per page however deep the export goes.
-      const { results } = await env.DB.prepare(
-        `SELECT ${SELECT}, i.title AS item_title, dn.first_name AS dn_first_name, dn.last_name AS dn_last_name, dn.phone AS dn_phone,
-                dn.company AS dn_company, dn.address_line1 AS dn_address_line1, dn.address_line2 AS dn_address_line2, dn.city AS dn_city,
-                dn.region AS dn_region, dn.postal_code AS dn_postal_code, dn.country AS dn_country
+      // Keyset pagination: constant cost per page however deep the export goes. The bound is
+      // written as a range on donated_at (<=) so SQLite seeks donation_org_date_idx to it; the
+      // equivalent "donated_at < ? OR (donated_at = ? AND id < ?)" made it walk the index from the
+      // newest gift on every page (quadratic: 2 300 rows/s at 200 000 gifts).
+      const results = await env.DB.prepare(
+        `SELECT ${EXPORT_SELECT}
            FROM ${FROM} LEFT JOIN campaign_item i ON i.id = d.campaign_item_id
-           ${whereSql} AND (d.donated_at < ? OR (d.donated_at = ? AND d.id < ?)) ORDER BY d.donated_at DESC, d.id DESC LIMIT 2000`,
+           ${whereSql} AND d.donated_at <= ? AND (d.donated_at < ? OR d.id < ?)
+           ORDER BY d.donated_at DESC, d.id DESC LIMIT ${EXPORT_PAGE}`,
       )
         .bind(...w.params, lastDate, lastDate, lastId)
-        .all<ExportRow>();
+        .raw<ExportRow>();
       if (!results.length) {
         controller.close();
         return;
       }
       let chunk = "";
-      for (const r of results) {
-        const money = (minor: number) => toMajorString(minor, r.currency);
+      for (const row of results) {
+        const [
+          id,
+          number,
+          donatedAt,
+          status,
+          mode,
+          amountMinor,
+          feeCoveredMinor,
+          processingFeeMinor,
+          platformFeeMinor,
+          refundedMinor,
+          cur,
+          frequency,
+          paymentMethod,
+          gateway,
+          gatewayTransactionId,
+          campaignId,
+          campaignTitle,
+          itemTitle,
+          campaignItemId,
+          itemQuantity,
+          donorId,
+          firstName,
+          lastName,
+          email,
+          phone,
+          company,
+          addressLine1,
+          addressLine2,
+          city,
+          region,
+          postalCode,
+          country,
+          anonymous,
+          message,
+          tributeType,
+          tributeName,
+          source,
+        ] = row;
         // Gifts are stored in their own currency without conversion: the base amount is known only
         // when that is the organization's currency (docs/decisions/010-donations-analytics-and-export.md).
-        const inBase = r.currency === org.defaultCurrency;
+        const inBase = cur === org.defaultCurrency;
+        const amount = toMajorString(amountMinor, cur);
         chunk += csvRow([
-          r.number,
-          r.id,
-          new Date(r.donated_at).toISOString(),
-          isoWithOffset(r.donated_at, org.timeZone),
-          r.status,
-          r.mode,
-          money(r.amount_minor),
-          money(r.fee_covered_minor),
-          money(r.processing_fee_minor),
-          money(r.amount_minor - r.refunded_minor - r.processing_fee_minor - r.platform_fee_minor),
-          money(r.refunded_minor),
-          r.currency,
-          inBase ? money(r.amount_minor) : "",
-          inBase ? r.currency : "",
+          number,
+          id,
+          new Date(donatedAt).toISOString(),
+          isoWithOffset(donatedAt, org.timeZone),
+          status,
+          mode,
+          amount,
+          toMajorString(feeCoveredMinor, cur),
+          toMajorString(processingFeeMinor, cur),
+          toMajorString(amountMinor - refundedMinor - processingFeeMinor - platformFeeMinor, cur),
+          toMajorString(refundedMinor, cur),
+          cur,
+          inBase ? amount : "",
+          inBase ? cur : "",
           inBase ? "1" : "",
-          r.frequency,
-          r.payment_method,
-          r.gateway,
-          r.gateway_transaction_id,
-          r.campaign_id,
-          r.campaign_title,
-          r.item_title,
-          r.campaign_item_id ? r.item_quantity : "",
-          r.donor_id,
-          r.dn_first_name,
-          r.dn_last_name,
-          r.donor_email,
-          r.dn_phone,
-          r.dn_company,
-          r.dn_address_line1,
-          r.dn_address_line2,
-          r.dn_city,
-          r.dn_region,
-          r.dn_postal_code,
-          r.dn_country,
-          r.anonymous ? "yes" : "no",
-          r.message,
-          r.tribute_type,
-          r.tribute_name,
-          r.source,
+          frequency,
+          paymentMethod,
+          gateway,
+          gatewayTransactionId,
+          campaignId,
+          campaignTitle,
+          itemTitle,
+          campaignItemId ? itemQuantity : "",
+          donorId,
+          firstName,
+          lastName,
+          email,
+          phone,
+          company,
+          addressLine1,
+          addressLine2,
+          city,
+          region,
+          postalCode,
+          country,
+          anonymous ? "yes" : "no",
+          message,
+          tributeType,
+          tributeName,
+          source,
           "",
         ]);
       }
-      const last = results[results.length - 1] as DonationRow;
-      lastDate = last.donated_at;
-      lastId = last.id;
+      const last = results[results.length - 1] as ExportRow;
+      lastDate = last[2];
+      lastId = last[0];
       controller.enqueue(encoder.encode(chunk));
     },
   });

@@ -32,8 +32,16 @@ export const CURRENCIES = [
   "ZAR",
 ] as const;
 
+/** Exponents by the code as given (exports ask once per amount, six times per row). */
+const exponentCache = new Map<string, number>();
+
 export function exponentOf(currency: string): number {
-  return EXPONENTS[currency.toUpperCase()] ?? 2;
+  let exp = exponentCache.get(currency);
+  if (exp === undefined) {
+    exp = EXPONENTS[currency.toUpperCase()] ?? 2;
+    if (exponentCache.size < 256) exponentCache.set(currency, exp);
+  }
+  return exp;
 }
 
 /** "12.34" (major units, as typed) → 1234. Refuses more decimals than the currency has. */

@@ -1,0 +1,178 @@
+// `node scripts/bench-export.mjs`: the streamed CSV export of every donation alone, for quick
+// iterations on its throughput and memory (the full `npm run bench` takes 20+ minutes). Seeds the
+// demo world with BENCH_DONATIONS donations in Harbor Light (default 200 000; 1 000 000 is the
+// budget's scale) into a temporary local D1, builds, runs the built worker in workerd
+// (`wrangler dev` on dist/server, as bench.mjs does), signs in as the demo admin, streams
+// /api/export/donations.csv and prints rows/s, MiB, the SHA-256 of the body (the same data gives the
+// same bytes, so a refactor can be checked byte for byte) and this workerd's VmHWM/VmRSS.
+//
+//   BENCH_DONATIONS=200000 node scripts/bench-export.mjs [--no-build] [--runs 3]
+//     [--state <dir>]   reuse (or create and keep) a seeded state folder between runs
+//     [--out <file>]    also write the CSV body there
+//
+// Reports; never fails on a budget.
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { DEMO_PASSWORD } from "./demo-users.mjs";
+import { ensureDevVars, migrateLocal, quietEnv, run, start } from "./lib.mjs";
+
+const { values: args } = parseArgs({
+  options: {
+    "no-build": { type: "boolean", default: false },
+    runs: { type: "string", default: "1" },
+    state: { type: "string" },
+    out: { type: "string" },
+  },
+});
+const DONATIONS = Number(process.env.BENCH_DONATIONS ?? 200_000);
+const RUNS = Math.max(1, Number(args.runs));
+const keepState = !!args.state;
+const stateDir = args.state ?? mkdtempSync(join(tmpdir(), "almoner-bench-export-"));
+const env = { ...quietEnv, ALMONER_STATE_DIR: stateDir };
+
+ensureDevVars();
+if (!args["no-build"]) {
+  console.log("Building…");
+  run("npx", ["vite", "build", "--logLevel", "warn"], { env });
+}
+
+const seeded = existsSync(join(stateDir, "v3", "d1")) && readdirSync(join(stateDir, "v3", "d1")).length > 0;
+if (!seeded) {
+  mkdirSync(stateDir, { recursive: true });
+  console.log(`Seeding ${DONATIONS.toLocaleString()} donations into ${stateDir}…`);
+  const t = performance.now();
+  migrateLocal(stateDir);
+  // A fixed --now: the same folder always holds the same rows, so the CSV's hash is comparable.
+  run(
+    process.execPath,
+    [
+      "scripts/seed.mjs",
+      "--force",
+      "--now",
+      "1767225600000",
+      "--donations",
+      String(DONATIONS),
+      "--donors",
+      String(Math.max(2_500, Math.round(DONATIONS / 10))),
+    ],
+    { env, stdio: ["ignore", "ignore", "inherit"] },
+  );
+  console.log(`  seeded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+} else console.log(`Reusing the seeded state in ${stateDir}`);
+
+async function freePort() {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** The workerd processes started under `pid` (this run's server only, not anyone else's). */
+function descendants(pid) {
+  const out = [];
+  const stack = [pid];
+  while (stack.length) {
+    const p = stack.pop();
+    const kids = spawnSync("pgrep", ["-P", String(p)], { encoding: "utf8" }).stdout.trim();
+    for (const k of kids ? kids.split("\n") : []) {
+      out.push(Number(k));
+      stack.push(Number(k));
+    }
+  }
+  return out;
+}
+function workerdMemory(serverPid) {
+  const rows = [];
+  for (const p of descendants(serverPid)) {
+    const status = spawnSync("cat", [`/proc/${p}/status`], { encoding: "utf8" }).stdout;
+    if (!/^Name:\s*workerd/m.test(status)) continue;
+    const kb = (k) => Number(new RegExp(`${k}:\\s*(\\d+)`).exec(status)?.[1] ?? 0);
+    rows.push({ pid: p, hwmMiB: +(kb("VmHWM") / 1024).toFixed(0), rssMiB: +(kb("VmRSS") / 1024).toFixed(0) });
+  }
+  return rows;
+}
+const mem = (rows) =>
+  rows.map((r) => `workerd ${r.pid}: RSS ${r.rssMiB} MiB, HWM ${r.hwmMiB} MiB`).join("; ");
+
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const server = start(
+  "npx",
+  [
+    "wrangler",
+    "dev",
+    "--config",
+    "dist/server/wrangler.json",
+    "--port",
+    String(port),
+    "--ip",
+    "127.0.0.1",
+    "--persist-to",
+    stateDir,
+    "--log-level",
+    "warn",
+  ],
+  { env, detached: true, stdio: ["ignore", "ignore", "inherit"] },
+);
+try {
+  let up = false;
+  for (let i = 0; i < 240 && !up; i++) {
+    try {
+      up = (await fetch(`${base}/api/auth/ok`)).ok;
+    } catch {}
+    if (!up) await new Promise((r) => setTimeout(r, 250));
+  }
+  if (!up) throw new Error("the worker did not start");
+  const signIn = await fetch(`${base}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: "admin@almoner.test", password: DEMO_PASSWORD }),
+  });
+  if (!signIn.ok) throw new Error(`sign-in: HTTP ${signIn.status}`);
+  const cookie = signIn.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+
+  for (let i = 0; i < RUNS; i++) {
+    const before = workerdMemory(server.pid);
+    const t0 = performance.now();
+    const res = await fetch(`${base}/api/export/donations.csv`, { headers: { cookie } });
+    if (!res.ok) throw new Error(`export: HTTP ${res.status}`);
+    const file = args.out && i === 0 ? createWriteStream(args.out) : null;
+    const hash = createHash("sha256");
+    let bytes = 0;
+    let lines = 0;
+    let firstByteMs = null;
+    for await (const chunk of res.body) {
+      firstByteMs ??= performance.now() - t0;
+      bytes += chunk.length;
+      hash.update(chunk);
+      file?.write(chunk);
+      for (let j = chunk.indexOf(10); j !== -1; j = chunk.indexOf(10, j + 1)) lines++;
+    }
+    if (file) await new Promise((r) => file.end(r));
+    const secs = (performance.now() - t0) / 1000;
+    const rows = lines - 1;
+    console.log(
+      `run ${i + 1}: ${rows.toLocaleString()} rows, ${(bytes / 2 ** 20).toFixed(1)} MiB in ${secs.toFixed(2)} s` +
+        ` → ${Math.round(rows / secs).toLocaleString()} rows/s (first byte ${firstByteMs?.toFixed(0)} ms)`,
+    );
+    console.log(`  sha256 ${hash.digest("hex")}`);
+    console.log(`  before: ${mem(before)}`);
+    console.log(`  after:  ${mem(workerdMemory(server.pid))}`);
+  }
+} finally {
+  try {
+    process.kill(-server.pid, "SIGTERM");
+  } catch {}
+  if (!keepState) rmSync(stateDir, { recursive: true, force: true });
+}
