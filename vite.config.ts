@@ -36,7 +36,6 @@ export default defineConfig({
       "superjson",
       "zod",
       "clsx",
-      "tailwind-merge",
       "class-variance-authority",
     ],
   },
