@@ -1,11 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
-import { AlertCircle, LogIn } from "lucide-react";
 import * as React from "react";
 import { Alert, AlertDescription } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
+import { AlertCircle, LogIn } from "~/components/ui/shell-icons";
 import { Spinner } from "~/components/ui/spinner";
 import { socialProvidersQuery, startSocialSignIn } from "~/lib/auth/social";
 import { AuthError } from "~/lib/auth/types";
