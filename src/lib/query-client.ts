@@ -5,9 +5,9 @@
  */
 import { QueryClient } from "@tanstack/react-query";
 import superjson from "superjson";
-import { defaultConfig } from "../../app.config";
+import { defaultQueryPolicy } from "../../app.config";
 
-const policy = defaultConfig.query;
+const policy = defaultQueryPolicy;
 
 /** HTTP status of an error from tRPC, our auth client or fetch; undefined when unknown. */
 export function statusOf(error: unknown): number | undefined {

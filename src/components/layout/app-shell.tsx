@@ -6,7 +6,6 @@ import { Brand } from "~/components/layout/brand";
 import { type NavSection, SidebarNav, visibleSections } from "~/components/layout/sidebar-nav";
 import { parseRoles, type ShellUser, UserMenu } from "~/components/layout/user-menu";
 import { Button } from "~/components/ui/button";
-import { ScrollArea } from "~/components/ui/scroll-area";
 import {
   Sheet,
   SheetContent,
@@ -77,9 +76,9 @@ function AppShell({ nav, user, onSignOut, banner, isAdmin, children }: AppShellP
               <Brand />
             </Link>
           </div>
-          <ScrollArea className="min-h-0 flex-1">
+          <div className="min-h-0 flex-1 overflow-y-auto">
             <SidebarNav sections={sections} pathname={pathname} />
-          </ScrollArea>
+          </div>
         </aside>
 
         <div className="flex min-w-0 flex-1 flex-col">
@@ -102,9 +101,9 @@ function AppShell({ nav, user, onSignOut, banner, isAdmin, children }: AppShellP
                   </SheetTitle>
                   <SheetDescription className="sr-only">Main navigation</SheetDescription>
                 </SheetHeader>
-                <ScrollArea className="min-h-0 flex-1">
+                <div className="min-h-0 flex-1 overflow-y-auto">
                   <SidebarNav sections={sections} pathname={pathname} onNavigate={closeMobileNav} />
-                </ScrollArea>
+                </div>
               </SheetContent>
             </Sheet>
 

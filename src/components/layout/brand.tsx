@@ -1,5 +1,5 @@
-import { HandHeart } from "lucide-react";
 import type * as React from "react";
+import { HandHeart } from "~/components/ui/shell-icons";
 
 import { cn } from "~/lib/utils";
 

@@ -1,9 +1,8 @@
 import { Link } from "@tanstack/react-router";
-import { ArrowLeft, House, RefreshCw, SearchX, TriangleAlert } from "lucide-react";
 import type * as React from "react";
-
 import { Button } from "~/components/ui/button";
 import { Card, CardDescription, CardFooter, CardHeader } from "~/components/ui/card";
+import { ArrowLeft, House, RefreshCw, SearchX, TriangleAlert } from "~/components/ui/shell-icons";
 import { cn } from "~/lib/utils";
 
 function ScreenFrame({ className, children }: { className?: string; children: React.ReactNode }) {

@@ -1,7 +1,6 @@
 import { cva, type VariantProps } from "class-variance-authority";
-import { Slot as SlotPrimitive } from "radix-ui";
 import type * as React from "react";
-
+import { Slot } from "~/components/ui/slot";
 import { cn } from "~/lib/utils";
 
 const badgeVariants = cva(
@@ -27,7 +26,7 @@ const badgeVariants = cva(
 type BadgeProps = React.ComponentProps<"span"> & VariantProps<typeof badgeVariants> & { asChild?: boolean };
 
 function Badge({ className, variant, asChild = false, ...props }: BadgeProps) {
-  const Comp = asChild ? SlotPrimitive.Slot : "span";
+  const Comp = asChild ? Slot : "span";
 
   return (
     <Comp

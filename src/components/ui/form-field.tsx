@@ -1,7 +1,7 @@
-import { Slot as SlotPrimitive } from "radix-ui";
 import * as React from "react";
 
 import { Label } from "~/components/ui/label";
+import { Slot } from "~/components/ui/slot";
 import { cn } from "~/lib/utils";
 
 /** Props a form control receives from `<Field>` so that it is labelled and described correctly. */
@@ -89,11 +89,7 @@ function Field({
   };
 
   const control =
-    typeof children === "function" ? (
-      children(controlProps)
-    ) : (
-      <SlotPrimitive.Slot {...controlProps}>{children}</SlotPrimitive.Slot>
-    );
+    typeof children === "function" ? children(controlProps) : <Slot {...controlProps}>{children}</Slot>;
 
   const labelNode = (
     <Label htmlFor={id} className={cn(hideLabel && "sr-only", labelClassName)}>

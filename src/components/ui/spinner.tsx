@@ -1,5 +1,5 @@
-import { LoaderCircle } from "lucide-react";
 import type * as React from "react";
+import { LoaderCircle } from "~/components/ui/shell-icons";
 
 import { cn } from "~/lib/utils";
 

@@ -1,9 +1,16 @@
 /**
- * The /donors URL state (DESIGN §4 lists): every filter of donors.list, validated by zod; a
+ * The /donors URL state (DESIGN §4 lists): every filter of donors.list, validated on read; a
  * hand-edited or stale value falls back to "no filter" instead of an error page.
  */
-import { z } from "zod/mini";
-import { dayParam, enumParam, flagParam, listSearchWith, minorParam, opt } from "~/lib/search-params";
+import {
+  dayParam,
+  enumParam,
+  flagParam,
+  listSearchWith,
+  minorParam,
+  type SearchOutput,
+  textParam,
+} from "~/lib/search-params";
 
 export const donorSorts = ["created", "name", "lifetime", "lastGift"] as const;
 /** Mirrors worker/trpc/routers/donors.ts donorTypes (the browser never imports server code). */
@@ -18,7 +25,7 @@ export const donorTypeLabels: Record<(typeof donorTypes)[number], string> = {
 const day = dayParam;
 const minor = minorParam;
 const flag = flagParam;
-const id = opt(z.string().check(z.minLength(1), z.maxLength(100)));
+const id = textParam(100, 1);
 
 export const donorsSearch = listSearchWith(donorSorts, "created", {
   tagId: id,
@@ -34,7 +41,7 @@ export const donorsSearch = listSearchWith(donorSorts, "created", {
   mailOptIn: flag,
 });
 
-export type DonorsSearch = z.infer<typeof donorsSearch>;
+export type DonorsSearch = SearchOutput<typeof donorsSearch.shape>;
 
 /** The filters part of the URL state, as donors.list / donors.exportPage take them. */
 export function donorFilters(s: DonorsSearch) {

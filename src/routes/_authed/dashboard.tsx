@@ -2,8 +2,14 @@ import { useQuery } from "@tanstack/react-query";
 import { createFileRoute, Link, useNavigate } from "@tanstack/react-router";
 import * as React from "react";
 import { toast } from "sonner";
-import { z } from "zod/mini";
-import { enumParam, opt, withDefault } from "~/components/data-table/list-search";
+import {
+  enumParam,
+  flagParam,
+  intParam,
+  searchSchema,
+  textParam,
+  withDefault,
+} from "~/components/data-table/list-search";
 import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
@@ -19,12 +25,12 @@ import { errorInfo, formatDate, formatMoney, formatPercent, titleCase } from "~/
 import { useTRPC } from "~/lib/trpc";
 
 export const Route = createFileRoute("/_authed/dashboard")({
-  validateSearch: z.object({
-    days: withDefault(z.int(), 30),
-    currency: opt(z.string().check(z.length(3))),
+  validateSearch: searchSchema({
+    days: withDefault(intParam(), 30),
+    currency: textParam(3, 3),
     /** Platform admins: "all" shows every organization at once. */
     scope: enumParam(["all"]),
-    forbidden: z.optional(z.boolean()),
+    forbidden: flagParam,
   }),
   loaderDeps: ({ search }) => ({ days: search.days, currency: search.currency, scope: search.scope }),
   loader: ({ context, deps }) =>
