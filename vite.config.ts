@@ -26,6 +26,7 @@ export default defineConfig({
   // dependency mid-session (that reload gives a second React copy: "Invalid hook call").
   optimizeDeps: {
     include: [
+      "recharts",
       "@tanstack/react-table",
       "@tanstack/react-query",
       "@trpc/client",

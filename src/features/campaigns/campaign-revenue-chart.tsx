@@ -1,6 +1,8 @@
-import { SvgChart } from "~/features/charts/svg-chart";
+import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { formatMoney } from "~/lib/format";
 
+// SVG presentation attributes cannot read CSS variables; the brand teal is fixed here.
+const COLOR = "#0f766e";
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /** Labels for the API's bucket keys: "2026-03-14" (day), "2026-03" (month), "2026" (year). */
@@ -25,14 +27,33 @@ export function CampaignRevenueChart({
   if (!series.some((p) => p.raised !== 0))
     return <p className="py-16 text-center text-muted-foreground text-sm">No gifts in this period.</p>;
   return (
-    <SvgChart
-      kind="bar"
-      label={`Revenue by ${bucket}, ${series.length} ${bucket}s`}
-      points={series.map((p) => ({ key: p.day, value: p.raised }))}
-      tickLabel={(k) => label(k, bucket)}
-      tooltipLabel={(k) => label(k, bucket, true)}
-      formatValue={(v) => formatMoney(v, currency)}
-      formatTick={(v) => formatMoney(v, currency).replace(/\.\d+$/, "")}
-    />
+    <div className="h-64 w-full" role="img" aria-label={`Revenue by ${bucket}, ${series.length} ${bucket}s`}>
+      <ResponsiveContainer width="100%" height="100%">
+        <BarChart data={series} margin={{ left: 8, right: 8, top: 8, bottom: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" vertical={false} className="stroke-border" />
+          <XAxis
+            dataKey="day"
+            tickLine={false}
+            axisLine={false}
+            minTickGap={24}
+            fontSize={12}
+            tickFormatter={(k: string) => label(k, bucket)}
+          />
+          <YAxis
+            tickLine={false}
+            axisLine={false}
+            width={64}
+            fontSize={12}
+            tickFormatter={(v: number) => formatMoney(v, currency).replace(/\.\d+$/, "")}
+          />
+          <Tooltip
+            formatter={(v) => formatMoney(Number(v), currency)}
+            labelFormatter={(k) => label(String(k), bucket, true)}
+            labelClassName="text-foreground"
+          />
+          <Bar dataKey="raised" name="Raised" fill={COLOR} radius={[3, 3, 0, 0]} />
+        </BarChart>
+      </ResponsiveContainer>
+    </div>
   );
 }

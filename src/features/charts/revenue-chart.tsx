@@ -1,5 +1,8 @@
+import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { formatMoney } from "~/lib/format";
-import { SvgChart } from "./svg-chart";
+
+// SVG presentation attributes cannot read CSS variables; the brand teal is fixed here.
+const COLOR = "#0f766e";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
@@ -25,14 +28,46 @@ export function RevenueChart({
   if (!data.length)
     return <p className="py-16 text-center text-muted-foreground text-sm">No gifts in this period.</p>;
   return (
-    <SvgChart
-      kind="area"
-      label={`Revenue chart, ${data.length} ${bucket}s`}
-      points={data.map((p) => ({ key: p.period, value: p.raised }))}
-      tickLabel={(p) => periodLabel(p, bucket)}
-      formatValue={(v) => formatMoney(v, currency)}
-      formatTick={(v) => formatMoney(v, currency).replace(/\.\d+$/, "")}
-      minTickGap={32}
-    />
+    <div className="h-64 w-full" role="img" aria-label={`Revenue chart, ${data.length} ${bucket}s`}>
+      <ResponsiveContainer width="100%" height="100%">
+        <AreaChart data={data} margin={{ left: 8, right: 8, top: 8, bottom: 0 }}>
+          <defs>
+            <linearGradient id="rev" x1="0" y1="0" x2="0" y2="1">
+              <stop offset="5%" stopColor={COLOR} stopOpacity={0.35} />
+              <stop offset="95%" stopColor={COLOR} stopOpacity={0} />
+            </linearGradient>
+          </defs>
+          <CartesianGrid strokeDasharray="3 3" vertical={false} className="stroke-border" />
+          <XAxis
+            dataKey="period"
+            tickLine={false}
+            axisLine={false}
+            minTickGap={32}
+            fontSize={12}
+            tickFormatter={(p: string) => periodLabel(p, bucket)}
+          />
+          <YAxis
+            tickLine={false}
+            axisLine={false}
+            width={64}
+            fontSize={12}
+            tickFormatter={(v: number) => formatMoney(v, currency).replace(/\.\d+$/, "")}
+          />
+          <Tooltip
+            formatter={(v) => formatMoney(Number(v), currency)}
+            labelFormatter={(p) => periodLabel(String(p), bucket)}
+            labelClassName="text-foreground"
+          />
+          <Area
+            type="monotone"
+            dataKey="raised"
+            name="Raised"
+            stroke={COLOR}
+            fill="url(#rev)"
+            strokeWidth={2}
+          />
+        </AreaChart>
+      </ResponsiveContainer>
+    </div>
   );
 }
