@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createFileRoute, Link, useNavigate } from "@tanstack/react-router";
+import { z } from "zod/mini";
 import { Button } from "~/components/ui/button";
 import { AuthCard } from "~/features/auth/auth-card";
 import { sessionQueryKey } from "~/lib/auth/session";
 import { useAuth } from "~/lib/auth/use-auth";
 import { titleCase } from "~/lib/format";
-import { requiredStringParam, searchSchema } from "~/lib/search-params";
 
 async function call(path: string, init?: RequestInit) {
   const res = await fetch(path, { credentials: "include", ...init });
@@ -15,7 +15,7 @@ async function call(path: string, init?: RequestInit) {
 }
 
 export const Route = createFileRoute("/accept-invitation")({
-  validateSearch: searchSchema({ id: requiredStringParam }),
+  validateSearch: z.object({ id: z.string() }),
   head: () => ({ meta: [{ title: "Invitation · Almoner" }] }),
   component: Accept,
 });

@@ -1,5 +1,6 @@
 import { createFileRoute, Link, redirect } from "@tanstack/react-router";
 import * as React from "react";
+import { z } from "zod/mini";
 import { AuthCard } from "~/features/auth/auth-card";
 import { LoginForm } from "~/features/auth/login-form";
 import { hasPortalAccess, NO_PORTAL_ACCESS_MESSAGE } from "~/lib/auth/access";
@@ -7,15 +8,14 @@ import { safeRedirect } from "~/lib/auth/guards";
 import { sessionQueryOptions } from "~/lib/auth/session";
 import { socialErrorMessage } from "~/lib/auth/social";
 import { useAuth } from "~/lib/auth/use-auth";
-import { flagParam, searchSchema, stringParam } from "~/lib/search-params";
 
 export const Route = createFileRoute("/login")({
-  validateSearch: searchSchema({
-    redirect: stringParam,
-    denied: flagParam,
+  validateSearch: z.object({
+    redirect: z.optional(z.string()),
+    denied: z.optional(z.boolean()),
     /** Social sign-in failures come back here (SPEC §8 redirect codes). */
-    error: stringParam,
-    error_description: stringParam,
+    error: z.optional(z.string()),
+    error_description: z.optional(z.string()),
   }),
   beforeLoad: async ({ context, search }) => {
     const snapshot = await context.queryClient.ensureQueryData(sessionQueryOptions());

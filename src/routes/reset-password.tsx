@@ -1,14 +1,14 @@
 import { createFileRoute, Link, useNavigate } from "@tanstack/react-router";
 import * as React from "react";
+import { z } from "zod/mini";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
 import { AuthCard } from "~/features/auth/auth-card";
 import { authApi } from "~/lib/auth/api";
-import { searchSchema, stringParam } from "~/lib/search-params";
 
 export const Route = createFileRoute("/reset-password")({
-  validateSearch: searchSchema({ token: stringParam, error: stringParam }),
+  validateSearch: z.object({ token: z.optional(z.string()), error: z.optional(z.string()) }),
   head: () => ({ meta: [{ title: "Choose a new password · Almoner" }] }),
   component: Reset,
 });

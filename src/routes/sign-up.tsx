@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { createFileRoute, Link, useNavigate } from "@tanstack/react-router";
 import * as React from "react";
+import { z } from "zod/mini";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
@@ -8,10 +9,9 @@ import { AuthCard } from "~/features/auth/auth-card";
 import { authApi } from "~/lib/auth/api";
 import { safeRedirect } from "~/lib/auth/guards";
 import { sessionQueryKey } from "~/lib/auth/session";
-import { searchSchema, stringParam } from "~/lib/search-params";
 
 export const Route = createFileRoute("/sign-up")({
-  validateSearch: searchSchema({ redirect: stringParam }),
+  validateSearch: z.object({ redirect: z.optional(z.string()) }),
   head: () => ({ meta: [{ title: "Create an account · Almoner" }] }),
   component: SignUp,
 });

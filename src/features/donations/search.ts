@@ -2,15 +2,14 @@
  * The /donations URL state (DESIGN §4: filters in the URL) and its two readers: the tRPC list
  * input and the export's query string. The dashboard's tiles link here with these filters.
  */
+import { z } from "zod/mini";
 import {
   dayParam,
   enumParam,
-  extendSearch,
-  facetParam,
   flagParam,
   listSearch,
   minorParam,
-  type SearchOutput,
+  opt,
   textParam,
   withDefault,
 } from "~/lib/search-params";
@@ -32,15 +31,15 @@ export const METHODS = [
 ] as const;
 export const SOURCES = ["manual", "webhook", "import", "api"] as const;
 
-export const donationSearch = extendSearch(listSearch, {
-  sort: withDefault(enumParam(["date", "amount", "status", "number"]), "date"),
-  status: facetParam(donationStatuses),
+export const donationSearch = z.extend(listSearch, {
+  sort: withDefault(z.enum(["date", "amount", "status", "number"]), "date"),
+  status: opt(z.array(z.enum(donationStatuses))),
   from: day,
   to: day,
   campaignId: text(64),
   campaignItemId: text(64),
   donorId: text(64),
-  currency: text(3, 3),
+  currency: opt(z.string().check(z.length(3))),
   paymentMethod: text(30),
   frequency: enumParam(FREQUENCIES),
   mode: enumParam(["live", "test"]),
@@ -50,7 +49,7 @@ export const donationSearch = extendSearch(listSearch, {
   maxAmountMinor: minorParam,
   trashed: flagParam,
 });
-export type DonationSearch = SearchOutput<typeof donationSearch.shape>;
+export type DonationSearch = z.infer<typeof donationSearch>;
 
 /** DESIGN §4's counted donations as list filters (the trash is excluded by default). */
 export const COUNTED_FILTER = {

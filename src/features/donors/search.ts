@@ -1,16 +1,9 @@
 /**
- * The /donors URL state (DESIGN §4 lists): every filter of donors.list, validated on read; a
+ * The /donors URL state (DESIGN §4 lists): every filter of donors.list, validated by zod; a
  * hand-edited or stale value falls back to "no filter" instead of an error page.
  */
-import {
-  dayParam,
-  enumParam,
-  flagParam,
-  listSearchWith,
-  minorParam,
-  type SearchOutput,
-  textParam,
-} from "~/lib/search-params";
+import { z } from "zod/mini";
+import { dayParam, enumParam, flagParam, listSearchWith, minorParam, opt } from "~/lib/search-params";
 
 export const donorSorts = ["created", "name", "lifetime", "lastGift"] as const;
 /** Mirrors worker/trpc/routers/donors.ts donorTypes (the browser never imports server code). */
@@ -25,7 +18,7 @@ export const donorTypeLabels: Record<(typeof donorTypes)[number], string> = {
 const day = dayParam;
 const minor = minorParam;
 const flag = flagParam;
-const id = textParam(100, 1);
+const id = opt(z.string().check(z.minLength(1), z.maxLength(100)));
 
 export const donorsSearch = listSearchWith(donorSorts, "created", {
   tagId: id,
@@ -41,7 +34,7 @@ export const donorsSearch = listSearchWith(donorSorts, "created", {
   mailOptIn: flag,
 });
 
-export type DonorsSearch = SearchOutput<typeof donorsSearch.shape>;
+export type DonorsSearch = z.infer<typeof donorsSearch>;
 
 /** The filters part of the URL state, as donors.list / donors.exportPage take them. */
 export function donorFilters(s: DonorsSearch) {

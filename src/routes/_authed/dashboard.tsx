@@ -2,14 +2,8 @@ import { useQuery } from "@tanstack/react-query";
 import { createFileRoute, Link, useNavigate } from "@tanstack/react-router";
 import * as React from "react";
 import { toast } from "sonner";
-import {
-  enumParam,
-  flagParam,
-  intParam,
-  searchSchema,
-  textParam,
-  withDefault,
-} from "~/components/data-table/list-search";
+import { z } from "zod/mini";
+import { enumParam, opt, withDefault } from "~/components/data-table/list-search";
 import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
@@ -25,12 +19,12 @@ import { errorInfo, formatDate, formatMoney, formatPercent, titleCase } from "~/
 import { useTRPC } from "~/lib/trpc";
 
 export const Route = createFileRoute("/_authed/dashboard")({
-  validateSearch: searchSchema({
-    days: withDefault(intParam(), 30),
-    currency: textParam(3, 3),
+  validateSearch: z.object({
+    days: withDefault(z.int(), 30),
+    currency: opt(z.string().check(z.length(3))),
     /** Platform admins: "all" shows every organization at once. */
     scope: enumParam(["all"]),
-    forbidden: flagParam,
+    forbidden: z.optional(z.boolean()),
   }),
   loaderDeps: ({ search }) => ({ days: search.days, currency: search.currency, scope: search.scope }),
   loader: ({ context, deps }) =>

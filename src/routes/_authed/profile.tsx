@@ -3,6 +3,7 @@ import { createFileRoute } from "@tanstack/react-router";
 import { KeyRound, Link2, Unlink } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
+import { z } from "zod/mini";
 import { PageHeader } from "~/components/layout/page-header";
 import { Alert, AlertDescription } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -19,11 +20,10 @@ import {
   unlinkAccount,
 } from "~/lib/auth/social";
 import { useAuth } from "~/lib/auth/use-auth";
-import { searchSchema, stringParam } from "~/lib/search-params";
 
 export const Route = createFileRoute("/_authed/profile")({
   /** Linking errors come back here (SPEC §8 redirect codes). */
-  validateSearch: searchSchema({ error: stringParam, error_description: stringParam }),
+  validateSearch: z.object({ error: z.optional(z.string()), error_description: z.optional(z.string()) }),
   head: () => ({ meta: [{ title: "Profile · Almoner" }] }),
   component: Profile,
 });

@@ -1,5 +1,6 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { facetParam, listSearchWith, textParam, useListState } from "~/components/data-table/list-search";
+import { z } from "zod/mini";
+import { facetParam, listSearchWith, opt, useListState } from "~/components/data-table/list-search";
 import { OrganizersPage } from "~/features/organizers/organizers-page";
 import { organizerSorts, organizerStatuses } from "~/features/organizers/search";
 import { requireAdmin } from "~/lib/auth/guards";
@@ -7,7 +8,7 @@ import { requireAdmin } from "~/lib/auth/guards";
 export const Route = createFileRoute("/_authed/organizers/")({
   validateSearch: listSearchWith(organizerSorts, "joined", {
     status: facetParam(organizerStatuses),
-    organizationId: textParam(100),
+    organizationId: opt(z.string().check(z.maxLength(100))),
   }),
   beforeLoad: ({ context }) => requireAdmin(context),
   head: () => ({ meta: [{ title: "Organizers · Almoner" }] }),

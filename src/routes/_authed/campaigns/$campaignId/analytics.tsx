@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { createFileRoute, Link, useNavigate } from "@tanstack/react-router";
-import { enumParam, searchSchema, withDefault } from "~/components/data-table/list-search";
+import { z } from "zod/mini";
+import { withDefault } from "~/components/data-table/list-search";
 import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
@@ -21,7 +22,9 @@ const PERIODS = [
 ];
 
 export const Route = createFileRoute("/_authed/campaigns/$campaignId/analytics")({
-  validateSearch: searchSchema({ days: withDefault(enumParam([1, 7, 30, 90, 0]), 30) }),
+  validateSearch: z.object({
+    days: withDefault(z.union([z.literal(1), z.literal(7), z.literal(30), z.literal(90), z.literal(0)]), 30),
+  }),
   head: () => ({ meta: [{ title: "Campaign analytics · Almoner" }] }),
   component: AnalyticsPage,
 });
