@@ -44,6 +44,19 @@ describe("dashboard answers cached under the organization's analytics version", 
     expect((await caller.dashboard.summary({ days: 30, currency: "EUR" })).raisedMinor).toBe(0);
     const r1 = await caller.dashboard.retention();
     expect(r1.base).toBe(0);
+    // Changes that move no figure (a note) leave the version alone; a donor edit moves it.
+    const donor = await caller.donors.create({
+      data: { firstName: "Vera", lastName: "Lind", email: `vera-${org}@example.test` },
+    });
+    if (!donor.created) throw new Error("expected a new donor");
+    const afterDonor = await analyticsVersion(testEnv.DB, org);
+    await caller.donors.notes.create({ donorId: donor.id, body: "Met at the gala" });
+    expect(await analyticsVersion(testEnv.DB, org)).toBe(afterDonor);
+    await caller.donors.update({
+      id: donor.id,
+      data: { firstName: "Verena", lastName: "Lind", email: `vera-${org}@example.test` },
+    });
+    expect(await analyticsVersion(testEnv.DB, org)).toBe(afterDonor + 1);
     // Another organization's changes do not touch this one's version.
     const other = await makeOrg();
     const v = await analyticsVersion(testEnv.DB, org);
