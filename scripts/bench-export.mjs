@@ -14,12 +14,11 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { DEMO_PASSWORD } from "./demo-users.mjs";
-import { ensureDevVars, migrateLocal, quietEnv, run, start } from "./lib.mjs";
+import { ensureDevVars, migrateLocal, quietEnv, run, serveBuild, signInCookie } from "./lib.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -65,16 +64,6 @@ if (!seeded) {
   console.log(`  seeded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 } else console.log(`Reusing the seeded state in ${stateDir}`);
 
-async function freePort() {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 /** The workerd processes started under `pid` (this run's server only, not anyone else's). */
 function descendants(pid) {
   const out = [];
@@ -102,45 +91,9 @@ function workerdMemory(serverPid) {
 const mem = (rows) =>
   rows.map((r) => `workerd ${r.pid}: RSS ${r.rssMiB} MiB, HWM ${r.hwmMiB} MiB`).join("; ");
 
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const server = start(
-  "npx",
-  [
-    "wrangler",
-    "dev",
-    "--config",
-    "dist/server/wrangler.json",
-    "--port",
-    String(port),
-    "--ip",
-    "127.0.0.1",
-    "--persist-to",
-    stateDir,
-    "--log-level",
-    "warn",
-  ],
-  { env, detached: true, stdio: ["ignore", "ignore", "inherit"] },
-);
+const { base, server } = await serveBuild(stateDir, env);
 try {
-  let up = false;
-  for (let i = 0; i < 240 && !up; i++) {
-    try {
-      up = (await fetch(`${base}/api/auth/ok`)).ok;
-    } catch {}
-    if (!up) await new Promise((r) => setTimeout(r, 250));
-  }
-  if (!up) throw new Error("the worker did not start");
-  const signIn = await fetch(`${base}/api/auth/sign-in/email`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: "admin@almoner.test", password: DEMO_PASSWORD }),
-  });
-  if (!signIn.ok) throw new Error(`sign-in: HTTP ${signIn.status}`);
-  const cookie = signIn.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
+  const cookie = await signInCookie(base, "admin@almoner.test", DEMO_PASSWORD);
 
   for (let i = 0; i < RUNS; i++) {
     const before = workerdMemory(server.pid);

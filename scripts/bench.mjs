@@ -4,7 +4,6 @@
 // Benchmarks report; they never fail the test suite.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -22,7 +21,8 @@ import {
   quietEnv,
   root,
   run,
-  start,
+  serveBuild,
+  signInCookie,
 } from "./lib.mjs";
 
 const DONATIONS = Number(process.env.BENCH_DONATIONS ?? 1_000_000);
@@ -183,37 +183,7 @@ row(
 row("sqlite", "revenue series 30 days from rollups, p50", `${dashRollup} ms`);
 db.close();
 
-async function freePort() {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-// `wrangler dev` on the built worker (dist/server): requests go straight to workerd. `vite preview`
-// puts a Node proxy in front of every request, which halved throughput on this machine.
-const server = start(
-  "npx",
-  [
-    "wrangler",
-    "dev",
-    "--config",
-    "dist/server/wrangler.json",
-    "--port",
-    String(port),
-    "--ip",
-    "127.0.0.1",
-    "--persist-to",
-    stateDir,
-    "--log-level",
-    "warn",
-  ],
-  { env, detached: true, stdio: ["ignore", "ignore", "inherit"] },
-);
+const { base, server } = await serveBuild(stateDir, env);
 const workerdRss = () => {
   const out = spawnSync(
     "sh",
@@ -226,24 +196,9 @@ const workerdRss = () => {
   return out.trim();
 };
 try {
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(`${base}/api/auth/ok`)).ok) break;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  const signIn = await fetch(`${base}/api/auth/sign-in/email`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: "admin@almoner.test", password: DEMO_PASSWORD }),
-  });
-  const cookie = signIn.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  const tokenOnly = signIn.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
+  const cookie = await signInCookie(base, "admin@almoner.test", DEMO_PASSWORD);
+  const tokenOnly = cookie
+    .split("; ")
     .filter((c) => c.includes("session_token"))
     .join("; ");
   const input = (o) => `?input=${encodeURIComponent(JSON.stringify({ json: o }))}`;

@@ -2,27 +2,14 @@
 // with its own migrated and seeded local state, runs e2e/*.test.ts in real Chromium, stops it.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureChromium } from "./ensure-chromium.mjs";
-import { ensureDevVars, migrateLocal, quietEnv, root, run, start } from "./lib.mjs";
+import { ensureDevVars, freePort, migrateLocal, quietEnv, root, run, start } from "./lib.mjs";
 import { DEV_CLIENT_ID, DEV_CLIENT_SECRET, startOidcServer } from "./oidc-dev.mjs";
 
 const chromium = ensureChromium();
 ensureDevVars();
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitFor(url, ms) {
   const until = Date.now() + ms;

@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes, scryptSync } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -100,4 +101,77 @@ export function sqlString(value) {
   if (typeof value === "number") return String(value);
   if (typeof value === "boolean") return value ? "1" : "0";
   return `'${String(value).replaceAll("'", "''")}'`;
+}
+
+/** A free TCP port on loopback (the harnesses never bind a fixed port). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Polls `url` until it answers 2xx (every 250 ms, at most `tries` times); false if it never does. */
+export async function waitUntilUp(url, tries = 240) {
+  for (let i = 0; i < tries; i++) {
+    try {
+      if ((await fetch(url)).ok) return true;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return false;
+}
+
+/**
+ * The production build (dist/server) in `wrangler dev` on a free loopback port with its own state:
+ * requests go straight to workerd (`vite preview` puts a Node proxy in front of every request,
+ * which halved throughput on this machine). Resolves once /api/auth/ok answers.
+ */
+export async function serveBuild(stateDir, env) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = start(
+    "npx",
+    [
+      "wrangler",
+      "dev",
+      "--config",
+      "dist/server/wrangler.json",
+      "--port",
+      String(port),
+      "--ip",
+      "127.0.0.1",
+      "--persist-to",
+      stateDir,
+      "--log-level",
+      "warn",
+    ],
+    { env, detached: true, stdio: ["ignore", "ignore", "inherit"] },
+  );
+  if (!(await waitUntilUp(`${base}/api/auth/ok`))) {
+    try {
+      process.kill(-server.pid, "SIGTERM");
+    } catch {}
+    throw new Error("the built worker did not start");
+  }
+  return { base, server };
+}
+
+/** Signs in by e-mail and password; the Cookie header of the new session. */
+export async function signInCookie(base, email, password) {
+  const res = await fetch(`${base}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
+  if (!res.ok) throw new Error(`sign-in ${email}: HTTP ${res.status}`);
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
 }

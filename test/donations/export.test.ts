@@ -8,41 +8,10 @@ import { DONATION_COLUMNS } from "../../worker/http/export";
 import { toMajorString } from "../../worker/lib/money";
 import { addDays, localDay, startOfLocalDay } from "../../worker/lib/time";
 import { rebuildRollups } from "../../worker/services/rollups";
+import { parseCsv } from "../csv";
 import { makeOrg, member } from "../domain/fixtures";
 import { appFetch, testEnv } from "../helpers";
 import { donationsOf, isCounted, net, prng } from "./brute";
-
-/** A strict RFC 4180 reader: quoted fields may hold commas, quotes ("") and line breaks. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"' && cell === "") quoted = true;
-    else if (ch === ",") {
-      row.push(cell);
-      cell = "";
-    } else if (ch === "\r" && text[i + 1] === "\n") {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = "";
-      i++;
-    } else if (ch === '"' || ch === "\n" || ch === "\r")
-      throw new Error(`bare ${JSON.stringify(ch)} at ${i}`);
-    else cell += ch;
-  }
-  if (cell !== "" || row.length) throw new Error("file does not end with CRLF");
-  return rows;
-}
 
 const NASTY = [
   "=cmd|' /C calc'!A0",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countedWithin } from "../../worker/trpc/routers/donations";
+import { countedWithin } from "../../worker/domain/status";
 import { makeOrg, member } from "../domain/fixtures";
 import { donationsOf, isCounted, net, type RawDonation } from "./brute";
 

@@ -46,6 +46,29 @@ export const COUNTED_STATUSES: DonationStatus[] = ["completed", "partially_refun
 export const COUNTED_SQL = (alias = "donation") =>
   `${alias}.status IN ('completed','partially_refunded') AND ${alias}.mode = 'live' AND ${alias}.trashed_at IS NULL`;
 
+/**
+ * COUNTED_SQL("d") reduced by what a list's filters already guarantee: null when no row of the
+ * filtered set can be counted, "" when every row is, else the remaining condition.
+ */
+export function countedWithin(f: {
+  status?: readonly string[];
+  mode?: string;
+  trashed?: boolean;
+}): string | null {
+  if (f.trashed) return null;
+  const terms: string[] = [];
+  const counted: string[] = COUNTED_STATUSES;
+  if (f.status?.length) {
+    const inside = f.status.filter((s) => counted.includes(s));
+    if (!inside.length) return null;
+    if (inside.length < f.status.length)
+      terms.push(`d.status IN (${counted.map((s) => `'${s}'`).join(",")})`);
+  } else terms.push(`d.status IN (${counted.map((s) => `'${s}'`).join(",")})`);
+  if (f.mode === "test") return null;
+  if (f.mode !== "live") terms.push("d.mode = 'live'");
+  return terms.join(" AND ");
+}
+
 export function isCounted(d: { status: string; mode: string; trashedAt: number | null }) {
   return (COUNTED_STATUSES as string[]).includes(d.status) && d.mode === "live" && d.trashedAt === null;
 }

@@ -2,16 +2,25 @@ import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YA
 import { formatMoney } from "~/lib/format";
 
 // SVG presentation attributes cannot read CSS variables; the brand teal is fixed here.
-const COLOR = "#0f766e";
+export const CHART_COLOR = "#0f766e";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
-/** A bucket key of the API (YYYY-MM-DD, YYYY-MM or YYYY) as a short axis label. */
-export function periodLabel(period: string, bucket: "day" | "month" | "year") {
+/**
+ * A bucket key of the API (YYYY-MM-DD, YYYY-MM or YYYY) as an axis label, or with `long` as a
+ * tooltip label ("14 Mar 2026", "Mar 2026").
+ */
+export function periodLabel(period: string, bucket: "day" | "month" | "year", long = false) {
   if (bucket === "year") return period;
+  const y = period.slice(0, 4);
   const m = MONTHS[Number(period.slice(5, 7)) - 1] ?? period;
-  return bucket === "month" ? `${m} ${period.slice(2, 4)}` : `${m} ${Number(period.slice(8, 10))}`;
+  if (bucket === "month") return long ? `${m} ${y}` : `${m} ${y.slice(2)}`;
+  const d = Number(period.slice(8, 10));
+  return long ? `${d} ${m} ${y}` : `${m} ${d}`;
 }
+
+/** Money axis ticks without minor units ("$1,200"). */
+export const moneyTick = (currency: string) => (v: number) => formatMoney(v, currency).replace(/\.\d+$/, "");
 
 /** Revenue per local day, month or year (bucketed and zero-filled by the API). */
 export function RevenueChart({
@@ -33,8 +42,8 @@ export function RevenueChart({
         <AreaChart data={data} margin={{ left: 8, right: 8, top: 8, bottom: 0 }}>
           <defs>
             <linearGradient id="rev" x1="0" y1="0" x2="0" y2="1">
-              <stop offset="5%" stopColor={COLOR} stopOpacity={0.35} />
-              <stop offset="95%" stopColor={COLOR} stopOpacity={0} />
+              <stop offset="5%" stopColor={CHART_COLOR} stopOpacity={0.35} />
+              <stop offset="95%" stopColor={CHART_COLOR} stopOpacity={0} />
             </linearGradient>
           </defs>
           <CartesianGrid strokeDasharray="3 3" vertical={false} className="stroke-border" />
@@ -51,18 +60,18 @@ export function RevenueChart({
             axisLine={false}
             width={64}
             fontSize={12}
-            tickFormatter={(v: number) => formatMoney(v, currency).replace(/\.\d+$/, "")}
+            tickFormatter={moneyTick(currency)}
           />
           <Tooltip
             formatter={(v) => formatMoney(Number(v), currency)}
-            labelFormatter={(p) => periodLabel(String(p), bucket)}
+            labelFormatter={(p) => periodLabel(String(p), bucket, true)}
             labelClassName="text-foreground"
           />
           <Area
             type="monotone"
             dataKey="raised"
             name="Raised"
-            stroke={COLOR}
+            stroke={CHART_COLOR}
             fill="url(#rev)"
             strokeWidth={2}
           />

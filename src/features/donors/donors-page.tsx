@@ -6,10 +6,10 @@ import { Download, ListFilter, Plus, Tags } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
 import { DataTable } from "~/components/data-table/data-table";
+import { ExportProgress } from "~/components/export-progress";
 import { PageHeader } from "~/components/layout/page-header";
 import { Button } from "~/components/ui/button";
 import { Popover, PopoverContent, PopoverTrigger } from "~/components/ui/popover";
-import { Progress } from "~/components/ui/progress";
 import { errorInfo, formatDate, formatMoney, toMajorString, toMinor } from "~/lib/format";
 import { useTRPC, useTRPCClient } from "~/lib/trpc";
 import { TagChip, TierBadge } from "./chips";
@@ -157,15 +157,7 @@ export function DonorsPage({
           </>
         }
       />
-      {progress ? (
-        <div className="flex flex-col gap-1 text-sm" role="status" aria-live="polite">
-          <span>
-            Exporting… {progress.done.toLocaleString("en-US")}
-            {progress.total ? ` of ${progress.total.toLocaleString("en-US")}` : ""} donors
-          </span>
-          <Progress value={progress.total ? (progress.done / progress.total) * 100 : 0} />
-        </div>
-      ) : null}
+      <ExportProgress progress={progress} noun="donors" />
       <DataTable<Row>
         columns={columns}
         data={q.data?.rows}

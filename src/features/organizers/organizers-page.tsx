@@ -1,4 +1,5 @@
 /** /organizers (platform admins): every organizer per organization, with invitations, and the export. */
+
 import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import type { ColumnDef } from "@tanstack/react-table";
@@ -6,10 +7,10 @@ import { Download, Plus } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
 import { ConfirmButton, DataTable, type ListState } from "~/components/data-table/data-table";
+import { ExportProgress } from "~/components/export-progress";
 import { PageHeader } from "~/components/layout/page-header";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
-import { Progress } from "~/components/ui/progress";
 import { errorInfo, formatDate, formatDateTime, titleCase } from "~/lib/format";
 import { useTRPC, useTRPCClient } from "~/lib/trpc";
 import type { OrganizerRow } from "../../../worker/trpc/routers/organizers";
@@ -125,15 +126,7 @@ export function OrganizersPage({
           </>
         }
       />
-      {progress ? (
-        <div className="flex flex-col gap-1 text-sm" role="status" aria-live="polite">
-          <span>
-            Exporting… {progress.done.toLocaleString("en-US")}
-            {progress.total ? ` of ${progress.total.toLocaleString("en-US")}` : ""} rows
-          </span>
-          <Progress value={progress.total ? (progress.done / progress.total) * 100 : 0} />
-        </div>
-      ) : null}
+      <ExportProgress progress={progress} noun="rows" />
       <DataTable<OrganizerRow>
         columns={columns}
         data={q.data?.rows}

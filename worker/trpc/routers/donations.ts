@@ -3,6 +3,7 @@ import { generateId } from "../../auth/crypto";
 import {
   allowedDonationTargets,
   COUNTED_SQL,
+  countedWithin,
   type DonationStatus,
   donationStatuses,
   isCounted,
@@ -260,29 +261,6 @@ export function donationWhere(orgId: string, timeZone: string, f: z.infer<typeof
     }
   }
   return w;
-}
-
-/**
- * COUNTED_SQL("d") reduced by what a list's filters already guarantee: null when no row of the
- * filtered set can be counted, "" when every row is, else the remaining condition.
- */
-export function countedWithin(f: {
-  status?: readonly string[];
-  mode?: string;
-  trashed?: boolean;
-}): string | null {
-  if (f.trashed) return null;
-  const terms: string[] = [];
-  const counted = ["completed", "partially_refunded"];
-  if (f.status?.length) {
-    const inside = f.status.filter((s) => counted.includes(s));
-    if (!inside.length) return null;
-    if (inside.length < f.status.length)
-      terms.push(`d.status IN (${counted.map((s) => `'${s}'`).join(",")})`);
-  } else terms.push(`d.status IN (${counted.map((s) => `'${s}'`).join(",")})`);
-  if (f.mode === "test") return null;
-  if (f.mode !== "live") terms.push("d.mode = 'live'");
-  return terms.join(" AND ");
 }
 
 /** Every donation change in one batch: the row, rollups, donor stats and tier, audit. */

@@ -359,6 +359,31 @@ function auditIf(
   );
 }
 
+/**
+ * The editable donor columns in the order the create INSERT and the update SET list them:
+ * type, first_name, last_name, company, email, phone, address_line1, city, region, postal_code,
+ * country, email_opt_in, phone_opt_in, mail_opt_in, external_id.
+ */
+function donorValues(d: z.infer<typeof donorInput>, email: string | null) {
+  return [
+    d.type,
+    d.firstName || null,
+    d.lastName || null,
+    d.company || null,
+    email,
+    d.phone || null,
+    d.addressLine1 || null,
+    d.city || null,
+    d.region || null,
+    d.postalCode || null,
+    d.country || null,
+    d.emailOptIn ? 1 : 0,
+    d.phoneOptIn ? 1 : 0,
+    d.mailOptIn ? 1 : 0,
+    d.externalId || null,
+  ];
+}
+
 export const donorsRouter = router({
   list: orgProcedure({ donor: ["view"] })
     .input(donorListInput)
@@ -466,28 +491,7 @@ export const donorsRouter = router({
           ctx.env.DB.prepare(
             `INSERT INTO donor (id, organization_id, type, first_name, last_name, company, email, phone, address_line1, city, region, postal_code, country,
                email_opt_in, phone_opt_in, mail_opt_in, external_id, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          ).bind(
-            id,
-            ctx.org.id,
-            d.type,
-            d.firstName || null,
-            d.lastName || null,
-            d.company || null,
-            email,
-            d.phone || null,
-            d.addressLine1 || null,
-            d.city || null,
-            d.region || null,
-            d.postalCode || null,
-            d.country || null,
-            d.emailOptIn ? 1 : 0,
-            d.phoneOptIn ? 1 : 0,
-            d.mailOptIn ? 1 : 0,
-            d.externalId || null,
-            ctx.user.id,
-            now,
-            now,
-          ),
+          ).bind(id, ctx.org.id, ...donorValues(d, email), ctx.user.id, now, now),
           tierStatement(ctx.env.DB, ctx.org.id, id),
           auditStatement(ctx, { action: "donor.create", entityType: "donor", entityId: id, after: d }),
         ]);
@@ -523,26 +527,7 @@ export const donorsRouter = router({
         ctx.env.DB.prepare(
           `UPDATE donor SET type = ?, first_name = ?, last_name = ?, company = ?, email = ?, phone = ?, address_line1 = ?, city = ?, region = ?, postal_code = ?, country = ?,
                email_opt_in = ?, phone_opt_in = ?, mail_opt_in = ?, external_id = ?, updated_at = ? WHERE id = ? AND organization_id = ?`,
-        ).bind(
-          d.type,
-          d.firstName || null,
-          d.lastName || null,
-          d.company || null,
-          email,
-          d.phone || null,
-          d.addressLine1 || null,
-          d.city || null,
-          d.region || null,
-          d.postalCode || null,
-          d.country || null,
-          d.emailOptIn ? 1 : 0,
-          d.phoneOptIn ? 1 : 0,
-          d.mailOptIn ? 1 : 0,
-          d.externalId || null,
-          Date.now(),
-          before.id,
-          ctx.org.id,
-        ),
+        ).bind(...donorValues(d, email), Date.now(), before.id, ctx.org.id),
         auditStatement(ctx, {
           action: "donor.update",
           entityType: "donor",
