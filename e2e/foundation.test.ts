@@ -30,8 +30,9 @@ test("/ shows the Initializing... spinner while the session check runs", async (
       await route.continue();
     });
     await s.page.goto("/");
-    // The pending view and the route component render the same spinner during the hand-over.
-    const spinner = s.page.getByText("Initializing...").first();
+    // The pending view and the route component render the same spinner during the hand-over, and
+    // React may keep a hidden copy while a boundary re-suspends: wait for whichever one shows.
+    const spinner = s.page.getByText("Initializing...").filter({ visible: true }).first();
     await spinner.waitFor({ state: "visible" });
     await s.shot("initializing");
     release();
