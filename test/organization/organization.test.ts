@@ -118,6 +118,30 @@ describe("organization switcher", () => {
     expect(await again.organization.current()).toMatchObject({ id: b, role: "viewer", canEdit: false });
     expect(await codeOf(m.caller.organization.setActive({ organizationId: stranger }))).toBe("NOT_FOUND");
   });
+
+  it("falls back to the first membership when the remembered one ends; admins act anywhere", async () => {
+    const a = await makeOrg();
+    const b = await makeOrg();
+    const m = await member(a, "owner");
+    await testEnv.DB.prepare(
+      "INSERT INTO membership (id, organization_id, user_id, role, created_at, updated_at) VALUES (?, ?, ?, 'viewer', ?, ?)",
+    )
+      .bind(`m2-${m.user.id}`, b, m.user.id, Date.now() + 1, Date.now() + 1)
+      .run();
+    await m.caller.organization.setActive({ organizationId: b });
+    expect((await m.caller.organization.current()).id).toBe(b);
+    await testEnv.DB.prepare("DELETE FROM membership WHERE id = ?").bind(`m2-${m.user.id}`).run();
+    // The remembered organization is no longer theirs: the next request acts in the first one.
+    expect(await (await callerFor(m.jar)).organization.current()).toMatchObject({ id: a, role: "owner" });
+    await testEnv.DB.prepare("DELETE FROM membership WHERE user_id = ?").bind(m.user.id).run();
+    expect(await codeOf((await callerFor(m.jar)).organization.current())).toBe("FORBIDDEN");
+
+    const admin = await makeAdmin();
+    const adminCaller = await callerFor(admin.jar);
+    expect((await adminCaller.organization.current()).id).toBeTruthy();
+    await adminCaller.organization.setActive({ organizationId: b });
+    expect(await (await callerFor(admin.jar)).organization.current()).toMatchObject({ id: b, role: null });
+  });
 });
 
 describe("members", () => {

@@ -17,15 +17,15 @@ export async function analyticsVersion(db: D1Database, organizationId: string) {
 
 export async function cachedAnalytics<T>(
   ctx: { env: Env; waitUntil: (p: Promise<unknown>) => unknown },
-  organizationId: string,
+  org: { id: string; dataVersion: number },
   name: string,
   parts: readonly (string | number | null | undefined)[],
   compute: () => Promise<T>,
 ): Promise<T> {
-  // The version is read before computing: a change landing in between makes this entry's key
-  // obsolete at once (readers see the new version), never the other way round.
-  const version = await analyticsVersion(ctx.env.DB, organizationId);
-  const key = `analytics:${organizationId}:${version}:${name}:${parts.map((p) => p ?? "").join(":")}`;
+  // The version was read with the organization (trpc/org.ts), before computing: a change landing
+  // in between makes this entry's key obsolete at once (readers see the new version), never the
+  // other way round.
+  const key = `analytics:${org.id}:${org.dataVersion}:${name}:${parts.map((p) => p ?? "").join(":")}`;
   const hit = await ctx.env.KV.get<T>(key, "json").catch(() => null);
   if (hit !== null) return hit;
   const value = await compute();

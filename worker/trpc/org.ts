@@ -16,6 +16,8 @@ export interface OrgContext {
   /** The membership role, or null for a platform admin acting without one. */
   role: string | null;
   isPlatformAdmin: boolean;
+  /** analytics_version at the time of the request: keys the dashboard cache. */
+  dataVersion: number;
 }
 
 interface OrgRow {
@@ -56,26 +58,30 @@ export async function resolveOrganization(
   config: AppConfig,
 ): Promise<OrgContext | null> {
   const admin = isPlatformAdmin({ userId: user.id, role: user.role }, config.auth.adminUserIds);
-  const active = await db
-    .prepare("SELECT active_organization_id AS id FROM user WHERE id = ?")
-    .bind(user.id)
-    .first<{ id: string | null }>();
-  const select = `SELECT o.id, o.name, o.slug, o.time_zone AS timeZone, o.default_currency AS defaultCurrency, m.role
-                    FROM organization o LEFT JOIN membership m ON m.organization_id = o.id AND m.user_id = ?1`;
-  let row: OrgRow | null = null;
-  if (active?.id) {
-    row = await db.prepare(`${select} WHERE o.id = ?2`).bind(user.id, active.id).first<OrgRow>();
-    if (row && !row.role && !admin) row = null; // membership ended since it was chosen
-  }
-  if (!row) {
-    row = await db
-      .prepare(`${select} WHERE m.user_id IS NOT NULL ORDER BY m.created_at, o.name LIMIT 1`)
-      .bind(user.id)
-      .first<OrgRow>();
-  }
-  if (!row && admin) {
-    row = await db.prepare(`${select} ORDER BY o.created_at, o.name LIMIT 1`).bind(user.id).first<OrgRow>();
-  }
+  // One round trip (every business request pays it): the remembered organization if the caller
+  // may still act in it, else the first membership, else (platform admins) the first organization.
+  // The analytics data version rides along for the dashboard cache (services/analytics-cache.ts).
+  const row = await db
+    .prepare(
+      `SELECT o.id, o.name, o.slug, o.time_zone AS timeZone, o.default_currency AS defaultCurrency,
+              (SELECT m.role FROM membership m WHERE m.organization_id = o.id AND m.user_id = ?1) AS role,
+              COALESCE((SELECT v.version FROM analytics_version v WHERE v.organization_id = o.id), 0) AS dataVersion
+         FROM (SELECT id, rank FROM (
+                 SELECT u.active_organization_id AS id, 0 AS rank FROM user u
+                  WHERE u.id = ?1 AND u.active_organization_id IS NOT NULL
+                    AND (?2 OR EXISTS (SELECT 1 FROM membership m
+                                        WHERE m.organization_id = u.active_organization_id AND m.user_id = ?1))
+                 UNION ALL
+                 SELECT * FROM (SELECT m.organization_id, 1 FROM membership m JOIN organization o2 ON o2.id = m.organization_id
+                                 WHERE m.user_id = ?1 ORDER BY m.created_at, o2.name LIMIT 1)
+                 UNION ALL
+                 SELECT * FROM (SELECT o3.id, 2 FROM organization o3 WHERE ?2 ORDER BY o3.created_at, o3.name LIMIT 1))
+               ORDER BY rank) pick
+         JOIN organization o ON o.id = pick.id
+        ORDER BY pick.rank LIMIT 1`,
+    )
+    .bind(user.id, admin ? 1 : 0)
+    .first<OrgRow & { dataVersion: number }>();
   if (!row) return null;
   return { ...row, isPlatformAdmin: admin };
 }

@@ -1139,7 +1139,7 @@ export const dashboardRouter = router({
     .query(({ ctx, input }) => {
       const today = localDay(Date.now(), ctx.org.timeZone);
       const currency = input.currency ?? ctx.org.defaultCurrency;
-      return cachedAnalytics(ctx, ctx.org.id, "summary", [today, input.days, currency], () =>
+      return cachedAnalytics(ctx, ctx.org, "summary", [today, input.days, currency], () =>
         summary(ctx, input),
       );
     }),
@@ -1152,7 +1152,7 @@ export const dashboardRouter = router({
    */
   retention: orgProcedure({ donation: ["view"] }).query(({ ctx }) => {
     const w = retentionWindows(ctx.org.timeZone);
-    return cachedAnalytics(ctx, ctx.org.id, "retention", [w.today], () => retention(ctx, w));
+    return cachedAnalytics(ctx, ctx.org, "retention", [w.today], () => retention(ctx, w));
   }),
 
   /**
