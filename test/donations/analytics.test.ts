@@ -6,16 +6,19 @@
 import { describe, expect, it } from "vitest";
 import { addDays, localDay, startOfLocalDay } from "../../worker/lib/time";
 import { makeOrg, member } from "../domain/fixtures";
-import { codeOf, donationsOf, isCounted, net, platformAdmin, type RawDonation } from "./brute";
+import {
+  allTimeOf,
+  bruteAllTime,
+  codeOf,
+  donationsOf,
+  isCounted,
+  median,
+  net,
+  platformAdmin,
+  type RawDonation,
+} from "./brute";
 
 type Caller = Awaited<ReturnType<typeof member>>["caller"];
-
-function median(xs: number[]) {
-  const s = [...xs].sort((a, b) => a - b);
-  if (!s.length) return 0;
-  const m = Math.floor((s.length - 1) / 2);
-  return Math.round(s.length % 2 ? (s[m] as number) : ((s[m] as number) + (s[m + 1] as number)) / 2);
-}
 
 /** Everything summary() reports, recomputed from raw rows for one currency and local-day window. */
 function brute(rows: RawDonation[], tz: string, currency: string, days: number) {
@@ -183,6 +186,10 @@ describe("dashboard analytics across time zones and currencies", () => {
       const all = await caller.dashboard.summary({ days: 0 });
       expect(all.currency).toBe("USD");
       expect(all.from).toBeNull();
+      for (const currency of ["USD", "EUR"]) {
+        const s = currency === "USD" ? all : await caller.dashboard.summary({ days: 0, currency });
+        expect(allTimeOf(s), `${tz} ${currency} all time`).toEqual(bruteAllTime(rows, currency));
+      }
       const usd = rows.filter((d) => d.currency === "USD" && isCounted(d));
       expect(all.raisedMinor).toBe(usd.reduce((t, d) => t + net(d), 0));
       expect(all.series.reduce((t, p) => t + p.raised, 0)).toBe(all.raisedMinor);

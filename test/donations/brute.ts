@@ -36,6 +36,73 @@ export const isCounted = (d: RawDonation) =>
   d.trashed_at === null;
 export const net = (d: RawDonation) => d.amount_minor - d.refunded_minor;
 
+/** The dashboard's median: the mean of the two middle values for an even count, rounded. */
+export function median(xs: number[]) {
+  const s = [...xs].sort((a, b) => a - b);
+  if (!s.length) return 0;
+  const m = Math.floor((s.length - 1) / 2);
+  return Math.round(s.length % 2 ? (s[m] as number) : ((s[m] as number) + (s[m + 1] as number)) / 2);
+}
+
+/**
+ * The all-time dashboard (summary with days = 0) recomputed from raw rows for one currency: it
+ * reads other indexes and rollups than a period does (drizzle/0008), so it is checked on its own.
+ */
+export function bruteAllTime(rows: RawDonation[], currency: string) {
+  const inCur = rows.filter((d) => d.currency === currency);
+  const counted = inCur.filter(isCounted);
+  const sum = (xs: RawDonation[]) => xs.reduce((t, d) => t + net(d), 0);
+  const donorsOf = (xs: RawDonation[]) => new Set(xs.map((d) => d.donor_id).filter(Boolean)).size;
+  const byMethod: Record<string, number> = {};
+  for (const d of counted) byMethod[d.payment_method] = (byMethod[d.payment_method] ?? 0) + net(d);
+  const byStatus: Record<string, number> = {};
+  for (const d of inCur.filter((x) => x.mode === "live" && x.trashed_at === null))
+    byStatus[d.status] = (byStatus[d.status] ?? 0) + 1;
+  const split = (recurring: boolean) => {
+    const xs = counted.filter((d) => (d.frequency !== "one_time") === recurring);
+    return { count: xs.length, amountMinor: sum(xs), donors: donorsOf(xs) };
+  };
+  const perDonor = new Map<string, number>();
+  for (const d of counted) if (d.donor_id) perDonor.set(d.donor_id, (perDonor.get(d.donor_id) ?? 0) + net(d));
+  return {
+    raisedMinor: sum(counted),
+    donations: counted.length,
+    uniqueDonors: donorsOf(counted),
+    medianMinor: median(counted.map(net)),
+    byMethod,
+    byStatus,
+    oneTime: split(false),
+    recurring: split(true),
+    /** Totals of the top five donors (ties make the ids ambiguous, the totals are not). */
+    topTotals: [...perDonor.values()].sort((a, b) => b - a).slice(0, 5),
+  };
+}
+
+/** The same fields of a summary, to compare with bruteAllTime. */
+export function allTimeOf(s: {
+  raisedMinor: number;
+  donations: number;
+  uniqueDonors: number;
+  medianMinor: number;
+  byMethod: { method: string; amount: number }[];
+  byStatus: { status: string; count: number }[];
+  oneTime: { count: number; amountMinor: number; donors: number };
+  recurring: { count: number; amountMinor: number; donors: number };
+  topDonors: { total: number }[];
+}) {
+  return {
+    raisedMinor: s.raisedMinor,
+    donations: s.donations,
+    uniqueDonors: s.uniqueDonors,
+    medianMinor: s.medianMinor,
+    byMethod: Object.fromEntries(s.byMethod.map((m) => [m.method, m.amount])),
+    byStatus: Object.fromEntries(s.byStatus.map((m) => [m.status, m.count])),
+    oneTime: s.oneTime,
+    recurring: s.recurring,
+    topTotals: s.topDonors.map((t) => t.total),
+  };
+}
+
 export async function donationsOf(org: string) {
   const { results } = await testEnv.DB.prepare("SELECT * FROM donation WHERE organization_id = ?")
     .bind(org)

@@ -10,6 +10,8 @@ import { addDays, localDay, startOfLocalDay } from "../../worker/lib/time";
 import { makeOrg, member } from "../domain/fixtures";
 import { testEnv } from "../helpers";
 import {
+  allTimeOf,
+  bruteAllTime,
   bruteCampaign,
   bruteDaily,
   bruteDonor,
@@ -156,6 +158,8 @@ for (const seed of [8, 2026]) {
             s.series.reduce((t, p) => t + p.raised, 0),
             ctx,
           ).toBe(s.raisedMinor);
+          // All time reads its own indexes (median, donors, methods) and donation_totals (status).
+          expect(allTimeOf(s), `${ctx} ${currency} all time`).toEqual(bruteAllTime(rows, currency));
         }
       };
 

@@ -351,6 +351,42 @@ export const donation = sqliteTable(
         t.trashedAt,
       )
       .where(sql`status IN ('completed','partially_refunded') AND mode = 'live' AND trashed_at IS NULL`),
+    // All-time dashboard aggregates in index order (drizzle/0008_all_time_dashboard_indexes.sql).
+    index("donation_counted_donor_idx")
+      .on(
+        t.organizationId,
+        t.currency,
+        t.donorId,
+        t.frequency,
+        t.amountMinor,
+        t.refundedMinor,
+        t.status,
+        t.mode,
+        t.trashedAt,
+      )
+      .where(sql`status IN ('completed','partially_refunded') AND mode = 'live' AND trashed_at IS NULL`),
+    index("donation_counted_net_idx")
+      .on(
+        t.organizationId,
+        t.currency,
+        sql`(${t.amountMinor} - ${t.refundedMinor})`,
+        t.status,
+        t.mode,
+        t.trashedAt,
+      )
+      .where(sql`status IN ('completed','partially_refunded') AND mode = 'live' AND trashed_at IS NULL`),
+    index("donation_counted_method_idx")
+      .on(
+        t.organizationId,
+        t.currency,
+        t.paymentMethod,
+        t.amountMinor,
+        t.refundedMinor,
+        t.status,
+        t.mode,
+        t.trashedAt,
+      )
+      .where(sql`status IN ('completed','partially_refunded') AND mode = 'live' AND trashed_at IS NULL`),
     index("donation_org_amount_idx").on(t.organizationId, t.amountMinor),
     index("donation_campaign_idx").on(t.campaignId, t.status, t.donatedAt),
     index("donation_donor_idx").on(t.donorId, t.donatedAt),

@@ -976,6 +976,8 @@ async function summary(ctx: OrgCtx, input: { days: number; currency?: string }) 
   const fromMs = input.days > 0 ? startOfLocalDay(from, org.timeZone) : 0;
   const prevMs = prevFrom ? startOfLocalDay(prevFrom, org.timeZone) : 0;
   const counted = `d.organization_id = ?1 AND d.currency = ?2 AND ${COUNTED_SQL("d")} AND d.donated_at >= ?3`;
+  // "All time" reads other indexes and rollups than a period (drizzle/0008, docs/performance.md).
+  const allTime = input.days === 0;
   const [
     series,
     prev,
@@ -1000,26 +1002,48 @@ async function summary(ctx: OrgCtx, input: { days: number; currency?: string }) 
         "SELECT COALESCE(SUM(raised_minor),0) AS raised, COALESCE(SUM(donation_count),0) AS count FROM org_daily WHERE organization_id = ? AND campaign_id = '*' AND currency = ? AND day >= ? AND day < ?",
       )
       .bind(org.id, currency, prevFrom ?? "9999", from),
-    db
-      .prepare(
-        // Aggregates and the median in SQL: the Worker never receives the period's rows
-        // (at 1M donations that result alone failed the request).
-        `WITH x AS (SELECT d.amount_minor - d.refunded_minor AS a, d.donor_id FROM donation d WHERE ${counted})
+    allTime
+      ? db
+          .prepare(
+            // All time has no first day to seek: the count and sum come from org_daily and the
+            // median is the middle entry of donation_counted_net_idx (drizzle/0008).
+            `WITH t AS (SELECT COALESCE(SUM(donation_count), 0) AS n, COALESCE(SUM(raised_minor), 0) AS raised
+                          FROM org_daily WHERE organization_id = ?1 AND campaign_id = '*' AND currency = ?2)
+             SELECT t.n, t.raised,
+                    (SELECT AVG(a) FROM (SELECT d.amount_minor - d.refunded_minor AS a FROM donation d
+                                          WHERE d.organization_id = ?1 AND d.currency = ?2 AND ${COUNTED_SQL("d")}
+                                          ORDER BY d.amount_minor - d.refunded_minor
+                                          LIMIT 2 - (SELECT n FROM t) % 2 OFFSET (SELECT (n - 1) / 2 FROM t))) AS median
+               FROM t`,
+          )
+          .bind(org.id, currency)
+      : db
+          .prepare(
+            // Aggregates and the median in SQL: the Worker never receives the period's rows
+            // (at 1M donations that result alone failed the request).
+            `WITH x AS (SELECT d.amount_minor - d.refunded_minor AS a, d.donor_id FROM donation d WHERE ${counted})
                SELECT (SELECT COUNT(*) FROM x) AS n, (SELECT COALESCE(SUM(a), 0) FROM x) AS raised,
                       (SELECT COUNT(DISTINCT donor_id) FROM x) AS donors,
                       (SELECT AVG(a) FROM (SELECT a FROM x ORDER BY a LIMIT 2 - (SELECT COUNT(*) FROM x) % 2 OFFSET (SELECT (COUNT(*) - 1) / 2 FROM x))) AS median`,
-      )
-      .bind(org.id, currency, fromMs),
+          )
+          .bind(org.id, currency, fromMs),
     db
       .prepare(
         `SELECT COUNT(DISTINCT d.donor_id) AS n FROM donation d WHERE d.organization_id = ?1 AND d.currency = ?2 AND ${COUNTED_SQL("d")} AND d.donated_at >= ?3 AND d.donated_at < ?4`,
       )
       .bind(org.id, currency, prevMs, fromMs),
-    db
-      .prepare(
-        "SELECT d.status, COUNT(*) AS count, SUM(d.amount_minor) AS amount FROM donation d WHERE d.organization_id = ?1 AND d.currency = ?2 AND d.trashed_at IS NULL AND d.mode = 'live' AND d.donated_at >= ?3 GROUP BY d.status ORDER BY count DESC",
-      )
-      .bind(org.id, currency, fromMs),
+    allTime
+      ? db
+          .prepare(
+            // All time by status is exactly what donation_totals keeps (drizzle/0005).
+            "SELECT status, SUM(donation_count) AS count, SUM(amount_minor) AS amount FROM donation_totals WHERE organization_id = ?1 AND currency = ?2 AND mode = 'live' AND trashed = 0 GROUP BY status HAVING SUM(donation_count) > 0 ORDER BY count DESC",
+          )
+          .bind(org.id, currency)
+      : db
+          .prepare(
+            "SELECT d.status, COUNT(*) AS count, SUM(d.amount_minor) AS amount FROM donation d WHERE d.organization_id = ?1 AND d.currency = ?2 AND d.trashed_at IS NULL AND d.mode = 'live' AND d.donated_at >= ?3 GROUP BY d.status ORDER BY count DESC",
+          )
+          .bind(org.id, currency, fromMs),
     db
       .prepare(
         `SELECT d.payment_method AS method, COUNT(*) AS count, SUM(d.amount_minor - d.refunded_minor) AS amount FROM donation d WHERE ${counted} GROUP BY d.payment_method ORDER BY amount DESC`,
@@ -1032,7 +1056,12 @@ async function summary(ctx: OrgCtx, input: { days: number; currency?: string }) 
       .bind(org.id, currency, from),
     db
       .prepare(
-        `SELECT dn.id, COALESCE(NULLIF(TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')), ''), dn.company, 'Anonymized') AS name, dn.company, SUM(d.amount_minor - d.refunded_minor) AS total, COUNT(*) AS gifts FROM donation d JOIN donor dn ON dn.id = d.donor_id WHERE ${counted} GROUP BY dn.id ORDER BY total DESC LIMIT 5`,
+        // Grouped on the donation side first (all time streams donation_counted_donor_idx in donor
+        // order), then only the five donors are read.
+        `SELECT dn.id, COALESCE(NULLIF(TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')), ''), dn.company, 'Anonymized') AS name, dn.company, t.total, t.gifts
+           FROM (SELECT d.donor_id, SUM(d.amount_minor - d.refunded_minor) AS total, COUNT(*) AS gifts FROM donation d
+                  WHERE ${counted} AND d.donor_id IS NOT NULL GROUP BY d.donor_id ORDER BY total DESC, d.donor_id LIMIT 5) t
+           JOIN donor dn ON dn.id = t.donor_id ORDER BY t.total DESC, t.donor_id`,
       )
       .bind(org.id, currency, fromMs),
     db
@@ -1040,13 +1069,30 @@ async function summary(ctx: OrgCtx, input: { days: number; currency?: string }) 
         `SELECT ${SELECT} FROM ${FROM} WHERE d.organization_id = ? AND d.trashed_at IS NULL ORDER BY d.donated_at DESC LIMIT 8`,
       )
       .bind(org.id),
-    db
-      .prepare(
-        `SELECT CASE WHEN d.frequency = 'one_time' THEN 'one_time' ELSE 'recurring' END AS kind, COUNT(*) AS count,
+    allTime
+      ? db
+          .prepare(
+            // One pass over donation_counted_donor_idx in donor order (no sort of every gift):
+            // per donor, then summed; gifts without a donor count but are no donor.
+            `SELECT COUNT(donor_id) AS donors,
+                    COALESCE(SUM(otc), 0) AS otCount, COALESCE(SUM(ota), 0) AS otAmount, COUNT(CASE WHEN otc > 0 THEN donor_id END) AS otDonors,
+                    COALESCE(SUM(rcc), 0) AS rcCount, COALESCE(SUM(rca), 0) AS rcAmount, COUNT(CASE WHEN rcc > 0 THEN donor_id END) AS rcDonors
+               FROM (SELECT d.donor_id,
+                            SUM(d.frequency = 'one_time') AS otc,
+                            SUM(CASE WHEN d.frequency = 'one_time' THEN d.amount_minor - d.refunded_minor ELSE 0 END) AS ota,
+                            SUM(d.frequency != 'one_time') AS rcc,
+                            SUM(CASE WHEN d.frequency != 'one_time' THEN d.amount_minor - d.refunded_minor ELSE 0 END) AS rca
+                       FROM donation d WHERE d.organization_id = ?1 AND d.currency = ?2 AND ${COUNTED_SQL("d")}
+                      GROUP BY d.donor_id)`,
+          )
+          .bind(org.id, currency)
+      : db
+          .prepare(
+            `SELECT CASE WHEN d.frequency = 'one_time' THEN 'one_time' ELSE 'recurring' END AS kind, COUNT(*) AS count,
                     SUM(d.amount_minor - d.refunded_minor) AS amount, COUNT(DISTINCT d.donor_id) AS donors
                FROM donation d WHERE ${counted} GROUP BY kind`,
-      )
-      .bind(org.id, currency, fromMs),
+          )
+          .bind(org.id, currency, fromMs),
     db
       .prepare(
         // Refunds by the gift's date (the refund itself carries no date of its own).
@@ -1065,8 +1111,20 @@ async function summary(ctx: OrgCtx, input: { days: number; currency?: string }) 
     donors: number;
     median: number | null;
   };
+  // All time: donors and the one-time/recurring split come from the one donor-ordered pass.
+  const pass = allTime
+    ? ((byFrequency?.results[0] ?? null) as {
+        donors: number;
+        otCount: number;
+        otAmount: number;
+        otDonors: number;
+        rcCount: number;
+        rcAmount: number;
+        rcDonors: number;
+      } | null)
+    : null;
   const raised = agg.raised;
-  const donors = agg.donors;
+  const donors = pass ? pass.donors : agg.donors;
   const p = prev?.results[0] as { raised: number; count: number } | undefined;
   const change = (now: number, before: number | undefined) =>
     !prevFrom || !before ? null : (now - before) / before;
@@ -1074,9 +1132,13 @@ async function summary(ctx: OrgCtx, input: { days: number; currency?: string }) 
   const seriesFrom = input.days > 0 ? from : (days[0]?.day ?? today);
   const bucket = bucketFor(seriesFrom, today);
   const split = (kind: string) =>
-    ((byFrequency?.results ?? []) as { kind: string; count: number; amount: number; donors: number }[]).find(
-      (r) => r.kind === kind,
-    ) ?? { count: 0, amount: 0, donors: 0 };
+    pass
+      ? kind === "one_time"
+        ? { count: pass.otCount, amount: pass.otAmount, donors: pass.otDonors }
+        : { count: pass.rcCount, amount: pass.rcAmount, donors: pass.rcDonors }
+      : ((
+          (byFrequency?.results ?? []) as { kind: string; count: number; amount: number; donors: number }[]
+        ).find((r) => r.kind === kind) ?? { count: 0, amount: 0, donors: 0 });
   const oneTime = split("one_time");
   const recurring = split("recurring");
   const r = refunds?.results[0] as { count: number; amount: number } | undefined;
