@@ -5,7 +5,7 @@ import { cn } from "~/lib/utils";
 type PageHeaderProps = {
   title: React.ReactNode;
   description?: React.ReactNode;
-  /** Buttons or links for the page's primary actions; they wrap under the title on phones. */
+  /** Buttons or links for the page's primary actions; they wrap under the title when narrow. */
   actions?: React.ReactNode;
   className?: string;
 };
@@ -18,15 +18,16 @@ function PageHeader({ title, description, actions, className }: PageHeaderProps)
   return (
     <div
       data-slot="page-header"
-      className={cn("flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between", className)}
+      className={cn("flex flex-wrap items-start justify-between gap-x-6 gap-y-4", className)}
     >
-      <div className="min-w-0 space-y-1">
+      {/* The title keeps at least 16rem: actions that leave it less wrap onto their own row. */}
+      <div className="min-w-0 flex-1 basis-64 space-y-1">
         <h1 className="text-balance font-semibold text-2xl tracking-tight">{title}</h1>
         {description ? (
           <p className="text-pretty text-muted-foreground text-sm sm:text-base">{description}</p>
         ) : null}
       </div>
-      {actions ? <div className="flex shrink-0 flex-wrap items-center gap-2">{actions}</div> : null}
+      {actions ? <div className="flex min-w-0 flex-wrap items-center gap-2">{actions}</div> : null}
     </div>
   );
 }
