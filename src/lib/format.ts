@@ -1,7 +1,7 @@
 /** Display helpers shared by every screen. Money math itself is the pure module the API uses. */
-import { formatMoney, toMajorString, toMinor } from "../../worker/lib/money";
+import { exponentOf, formatMoney, toMajorString, toMinor } from "../../worker/lib/money";
 
-export { formatMoney, toMajorString, toMinor };
+export { exponentOf, formatMoney, toMajorString, toMinor };
 
 export function formatDate(
   ms: number | null | undefined,

@@ -1,5 +1,5 @@
-import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { formatMoney } from "~/lib/format";
+import { SeriesChart } from "~/features/charts/series-chart";
+import { exponentOf, formatMoney } from "~/lib/format";
 
 // SVG presentation attributes cannot read CSS variables; the brand teal is fixed here.
 export const CHART_COLOR = "#0f766e";
@@ -22,6 +22,20 @@ export function periodLabel(period: string, bucket: "day" | "month" | "year", lo
 /** Money axis ticks without minor units ("$1,200"). */
 export const moneyTick = (currency: string) => (v: number) => formatMoney(v, currency).replace(/\.\d+$/, "");
 
+/** The axis and tooltip formatting both revenue charts share (amounts in minor units). */
+export function moneyAxes(currency: string, bucket: "day" | "month" | "year") {
+  return {
+    xTick: (k: string) => periodLabel(k, bucket),
+    xLong: (k: string) => periodLabel(k, bucket, true),
+    yTick: moneyTick(currency),
+    yLong: (v: number) => formatMoney(v, currency),
+    // Whole currency units only: moneyTick drops the minor digits, so $0.20 and $0.40 would read "$0".
+    yStep: 10 ** exponentOf(currency),
+    valueName: "Raised",
+    color: CHART_COLOR,
+  };
+}
+
 /** Revenue per local day, month or year (bucketed and zero-filled by the API). */
 export function RevenueChart({
   series,
@@ -33,50 +47,16 @@ export function RevenueChart({
   currency: string;
   bucket?: "day" | "month" | "year";
 }) {
-  const data = series.map((p) => ({ period: "period" in p ? p.period : p.day, raised: p.raised }));
+  const data = series.map((p) => ({ key: "period" in p ? p.period : p.day, value: p.raised }));
   if (!data.length)
     return <p className="py-16 text-center text-muted-foreground text-sm">No gifts in this period.</p>;
   return (
-    <div className="h-64 w-full" role="img" aria-label={`Revenue chart, ${data.length} ${bucket}s`}>
-      <ResponsiveContainer width="100%" height="100%">
-        <AreaChart data={data} margin={{ left: 8, right: 8, top: 8, bottom: 0 }}>
-          <defs>
-            <linearGradient id="rev" x1="0" y1="0" x2="0" y2="1">
-              <stop offset="5%" stopColor={CHART_COLOR} stopOpacity={0.35} />
-              <stop offset="95%" stopColor={CHART_COLOR} stopOpacity={0} />
-            </linearGradient>
-          </defs>
-          <CartesianGrid strokeDasharray="3 3" vertical={false} className="stroke-border" />
-          <XAxis
-            dataKey="period"
-            tickLine={false}
-            axisLine={false}
-            minTickGap={32}
-            fontSize={12}
-            tickFormatter={(p: string) => periodLabel(p, bucket)}
-          />
-          <YAxis
-            tickLine={false}
-            axisLine={false}
-            width={64}
-            fontSize={12}
-            tickFormatter={moneyTick(currency)}
-          />
-          <Tooltip
-            formatter={(v) => formatMoney(Number(v), currency)}
-            labelFormatter={(p) => periodLabel(String(p), bucket, true)}
-            labelClassName="text-foreground"
-          />
-          <Area
-            type="monotone"
-            dataKey="raised"
-            name="Raised"
-            stroke={CHART_COLOR}
-            fill="url(#rev)"
-            strokeWidth={2}
-          />
-        </AreaChart>
-      </ResponsiveContainer>
-    </div>
+    <SeriesChart
+      kind="area"
+      data={data}
+      label={`Revenue chart, ${data.length} ${bucket}s`}
+      minTickGap={32}
+      {...moneyAxes(currency, bucket)}
+    />
   );
 }

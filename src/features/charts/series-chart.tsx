@@ -1,0 +1,310 @@
+import { AxisBottom, AxisLeft, type TickRendererProps } from "@visx/axis";
+import { curveMonotoneX } from "@visx/curve";
+import { localPoint } from "@visx/event";
+import { LinearGradient } from "@visx/gradient";
+import { GridRows } from "@visx/grid";
+import { Group } from "@visx/group";
+import { useParentSize } from "@visx/responsive";
+import { scaleBand, scaleLinear, scalePoint } from "@visx/scale";
+import { Area, BarRounded, Line, LinePath } from "@visx/shape";
+import { Tooltip, useTooltip } from "@visx/tooltip";
+import { type PointerEvent, useId, useLayoutEffect, useRef, useState } from "react";
+
+export interface SeriesPoint {
+  key: string;
+  value: number;
+}
+
+export interface SeriesChartProps {
+  /** `area`: a monotone line over a gradient; `bar`: one bar per point, rounded away from zero. */
+  kind: "area" | "bar";
+  data: SeriesPoint[];
+  color: string;
+  /** The wrapper's accessible name (the chart itself is one image to assistive technology). */
+  label: string;
+  xTick: (key: string) => string;
+  /** Tooltip heading of a point ("14 Mar 2026"). */
+  xLong: (key: string) => string;
+  yTick: (value: number) => string;
+  /** Tooltip value ("$1,234.00"). */
+  yLong: (value: number) => string;
+  /** Name of the value in the tooltip. */
+  valueName: string;
+  /** Y ticks are multiples of this (one major currency unit), so no two read the same. */
+  yStep: number;
+  /** Least free space between two x labels, in px; labels are skipped from the start to keep it. */
+  minTickGap: number;
+}
+
+const FONT_SIZE = 12;
+// Mean advance of the axes' characters at 12 px (digits and short month names), a little generous.
+const CHAR_WIDTH = 7;
+// Left: room for the money ticks (as recharts' 64 px YAxis plus its 8 px margin).
+const MARGIN = { top: 8, right: 8, bottom: 28, left: 72 };
+const TOOLTIP_GAP = 12;
+
+/**
+ * Where the tooltip's box goes for a point at (x, y) in a chart of width × height: beside the
+ * point (right, else left), below it unless that overflows; on a chart too narrow for either
+ * side, centred above (or below) the point, always inside the chart's box.
+ */
+export function tooltipPlacement(x: number, y: number, w: number, h: number, width: number, height: number) {
+  let left = x + TOOLTIP_GAP;
+  let top = y + TOOLTIP_GAP;
+  if (left + w > width) left = x - TOOLTIP_GAP - w;
+  if (left < 0) {
+    left = Math.max(0, Math.min(x - w / 2, width - w));
+    top = y - TOOLTIP_GAP - h >= 0 ? y - TOOLTIP_GAP - h : y + TOOLTIP_GAP;
+  } else if (top + h > height) top = Math.max(0, y - TOOLTIP_GAP - h);
+  return { left, top };
+}
+
+/**
+ * A time series as an area or bar chart (visx), sized to its box. Until the box is measured (and
+ * on the server) it renders only the box, so the page keeps its height and hydrates cleanly.
+ */
+export function SeriesChart(props: SeriesChartProps) {
+  const { parentRef, width, height } = useParentSize({ debounceTime: 50 });
+  return (
+    <div ref={parentRef} className="relative h-64 w-full" role="img" aria-label={props.label}>
+      {width > 0 && height > 0 ? <Plot {...props} width={width} height={height} /> : null}
+    </div>
+  );
+}
+
+function Plot({
+  kind,
+  data,
+  color,
+  xTick,
+  xLong,
+  yTick,
+  yLong,
+  valueName,
+  yStep,
+  minTickGap,
+  width,
+  height,
+}: SeriesChartProps & { width: number; height: number }) {
+  const gradientId = `series-fill-${useId().replace(/[^\w-]/g, "")}`;
+  const { tooltipOpen, tooltipData, tooltipLeft, tooltipTop, showTooltip, hideTooltip } =
+    useTooltip<number>();
+  // The tooltip's size, measured before paint, to place it inside the chart.
+  const tip = useRef<HTMLDivElement>(null);
+  const [tipSize, setTipSize] = useState({ w: 0, h: 0 });
+  useLayoutEffect(() => {
+    const el = tip.current;
+    if (el && (el.offsetWidth !== tipSize.w || el.offsetHeight !== tipSize.h))
+      setTipSize({ w: el.offsetWidth, h: el.offsetHeight });
+  });
+
+  const innerWidth = Math.max(0, width - MARGIN.left - MARGIN.right);
+  const innerHeight = Math.max(0, height - MARGIN.top - MARGIN.bottom);
+  const keys = data.map((p) => p.key);
+  const values = data.map((p) => p.value);
+
+  // Areas put points on the edges (recharts' point scale); bars get bands with 10% gaps each side.
+  const x =
+    kind === "area"
+      ? scalePoint({ domain: keys, range: [0, innerWidth] })
+      : scaleBand({ domain: keys, range: [0, innerWidth], paddingInner: 0.2, paddingOuter: 0.1 });
+  const bandwidth = x.bandwidth();
+  const centre = (i: number) => (x(keys[i] as string) ?? 0) + bandwidth / 2;
+
+  const lo = Math.min(0, ...values);
+  const hi = Math.max(lo + yStep, 0, ...values);
+  const y = scaleLinear({ domain: [lo, hi], range: [innerHeight, 0], nice: 5 });
+  const yTicks = y.ticks(5).filter((v) => v % yStep === 0);
+  const y0 = y(0);
+
+  // Every k-th x label, counted back from the last one (recharts' "preserveEnd").
+  const labelWidth = Math.max(...keys.map((k) => xTick(k).length)) * CHAR_WIDTH;
+  const every = Math.max(1, Math.ceil((labelWidth + minTickGap) / Math.max(1, x.step())));
+  const xTicks = keys.filter((_, i) => (keys.length - 1 - i) % every === 0);
+
+  function track(e: PointerEvent<SVGRectElement>) {
+    const p = localPoint(e);
+    if (!p || !keys.length) return;
+    const px = p.x - MARGIN.left;
+    let best = 0;
+    for (let i = 1; i < keys.length; i++)
+      if (Math.abs(centre(i) - px) < Math.abs(centre(best) - px)) best = i;
+    showTooltip({
+      tooltipData: best,
+      tooltipLeft: MARGIN.left + centre(best),
+      tooltipTop: MARGIN.top + y(values[best] ?? 0),
+    });
+  }
+
+  const active = tooltipOpen && tooltipData !== undefined ? tooltipData : null;
+  const activeValue = active === null ? 0 : (values[active] ?? 0);
+  const at = tooltipPlacement(tooltipLeft ?? 0, tooltipTop ?? 0, tipSize.w, tipSize.h, width, height);
+
+  return (
+    <>
+      <svg
+        aria-hidden="true"
+        width={width}
+        height={height}
+        className="block overflow-visible text-muted-foreground"
+      >
+        {kind === "area" ? (
+          <LinearGradient
+            id={gradientId}
+            from={color}
+            to={color}
+            fromOffset="5%"
+            toOffset="95%"
+            fromOpacity={0.35}
+            toOpacity={0}
+          />
+        ) : null}
+        <Group left={MARGIN.left} top={MARGIN.top}>
+          <GridRows
+            scale={y}
+            width={innerWidth}
+            tickValues={yTicks}
+            stroke="currentColor"
+            strokeDasharray="3 3"
+            className="text-border"
+          />
+          <AxisLeft
+            scale={y}
+            tickValues={yTicks}
+            tickFormat={(v) => yTick(Number(v))}
+            hideAxisLine
+            hideTicks
+            tickLength={0}
+            tickLabelProps={{
+              fill: "currentColor",
+              fontFamily: undefined,
+              fontSize: FONT_SIZE,
+              textAnchor: "end",
+              dx: -8,
+              dy: "0.33em",
+            }}
+          />
+          <AxisBottom
+            top={innerHeight}
+            scale={x}
+            tickValues={xTicks}
+            tickFormat={(k) => xTick(String(k))}
+            hideAxisLine
+            hideTicks
+            tickLength={0}
+            tickComponent={({ formattedValue, x: tx, ...rest }: TickRendererProps) => {
+              // Keep the end labels inside the SVG, as recharts shifts them in.
+              const half = ((formattedValue ?? "").length * CHAR_WIDTH) / 2;
+              const lx = Math.min(Math.max(tx, half - MARGIN.left), innerWidth + MARGIN.right - half);
+              return (
+                <text {...(rest as object)} x={lx}>
+                  {formattedValue}
+                </text>
+              );
+            }}
+            tickLabelProps={{
+              fill: "currentColor",
+              fontFamily: undefined,
+              fontSize: FONT_SIZE,
+              textAnchor: "middle",
+              dy: "1.2em",
+            }}
+          />
+          {active !== null && kind === "bar" ? (
+            <rect
+              x={(x(keys[active] as string) ?? 0) - (x.step() - bandwidth) / 2}
+              width={x.step()}
+              height={innerHeight}
+              className="fill-muted"
+            />
+          ) : null}
+          {active !== null && kind === "area" ? (
+            <Line
+              from={{ x: centre(active), y: 0 }}
+              to={{ x: centre(active), y: innerHeight }}
+              stroke="currentColor"
+              strokeOpacity={0.4}
+            />
+          ) : null}
+          {kind === "area" ? (
+            <>
+              <Area
+                data={values}
+                x={(_, i) => centre(i)}
+                y0={y0}
+                y1={(v) => y(v)}
+                curve={curveMonotoneX}
+                fill={`url(#${gradientId})`}
+              />
+              <LinePath
+                data={values}
+                x={(_, i) => centre(i)}
+                y={(v) => y(v)}
+                curve={curveMonotoneX}
+                stroke={color}
+                strokeWidth={2}
+                fill="none"
+              />
+            </>
+          ) : (
+            values.map((v, i) =>
+              v === 0 ? null : (
+                <BarRounded
+                  key={keys[i]}
+                  x={x(keys[i] as string) ?? 0}
+                  y={Math.min(y(v), y0)}
+                  width={bandwidth}
+                  height={Math.abs(y0 - y(v))}
+                  radius={Math.min(3, bandwidth / 2)}
+                  top={v > 0}
+                  bottom={v < 0}
+                  fill={color}
+                />
+              ),
+            )
+          )}
+          {active !== null && kind === "area" ? (
+            <circle
+              cx={centre(active)}
+              cy={y(activeValue)}
+              r={4}
+              fill={color}
+              stroke="white"
+              strokeWidth={2}
+            />
+          ) : null}
+          {/* Hover, tap or drag sideways to read a point; vertical drags still scroll the page. */}
+          <rect
+            width={innerWidth}
+            height={innerHeight}
+            fill="transparent"
+            style={{ touchAction: "pan-y" }}
+            onPointerMove={track}
+            onPointerDown={track}
+            onPointerLeave={(e) => {
+              // A finger leaves as it lifts: keep the last reading until the next touch.
+              if (e.pointerType !== "touch") hideTooltip();
+            }}
+          />
+        </Group>
+      </svg>
+      {active !== null ? (
+        <Tooltip
+          ref={tip}
+          left={at.left}
+          top={at.top}
+          offsetLeft={0}
+          offsetTop={0}
+          unstyled
+          applyPositionStyle
+          className="pointer-events-none whitespace-nowrap rounded-md border bg-popover px-3 py-2 text-popover-foreground text-sm shadow-md"
+        >
+          <p className="text-foreground">{xLong(keys[active] as string)}</p>
+          <p style={{ color }}>
+            {valueName} : {yLong(activeValue)}
+          </p>
+        </Tooltip>
+      ) : null}
+    </>
+  );
+}
