@@ -209,7 +209,7 @@ function OrganizationDashboard({ days, currency }: { days: number; currency?: st
             )}
           </CardContent>
         </Card>
-        <Card>
+        <Card className="min-w-0">
           <CardHeader>
             <CardTitle>Top campaigns</CardTitle>
           </CardHeader>
@@ -222,8 +222,8 @@ function OrganizationDashboard({ days, currency }: { days: number; currency?: st
                   search={{ ...counted, campaignId: c.id }}
                   className="flex items-center justify-between gap-2 text-sm hover:underline"
                 >
-                  <span className="truncate">{c.title}</span>
-                  <span className="tabular-nums">{formatMoney(c.raised, c.currency)}</span>
+                  <span className="min-w-0 truncate">{c.title}</span>
+                  <span className="shrink-0 tabular-nums">{formatMoney(c.raised, c.currency)}</span>
                 </Link>
               ))
             ) : (
@@ -233,7 +233,7 @@ function OrganizationDashboard({ days, currency }: { days: number; currency?: st
         </Card>
       </div>
       <div className="grid gap-4 lg:grid-cols-3">
-        <Card>
+        <Card className="min-w-0">
           <CardHeader>
             <CardTitle>Top donors</CardTitle>
           </CardHeader>
@@ -246,8 +246,8 @@ function OrganizationDashboard({ days, currency }: { days: number; currency?: st
                   search={{ ...counted, donorId: x.id }}
                   className="flex items-center justify-between gap-2 text-sm hover:underline"
                 >
-                  <span className="truncate">{x.name || x.company}</span>
-                  <span className="tabular-nums">{money(x.total)}</span>
+                  <span className="min-w-0 truncate">{x.name || x.company}</span>
+                  <span className="shrink-0 tabular-nums">{money(x.total)}</span>
                 </Link>
               ))
             ) : (
