@@ -3,6 +3,8 @@
 // `generateDomain` yields rows ({ table, row }); scripts/seed.mjs writes them to the local D1
 // file (node:sqlite, any size) or to a SQL file of multi-row INSERTs for a remote D1.
 
+import { dailyRebuildSql, dailySpans } from "../worker/services/daily-totals-sql.ts";
+
 /** mulberry32: a small, fast, well-distributed 32-bit PRNG. */
 export function rng(seed) {
   let a = seed >>> 0;
@@ -526,6 +528,13 @@ export function* generateDomain(o) {
 /** Rebuilds rollups, donor stats and tiers in SQL (the seed bypasses the API). */
 export function rollupSql(orgId, timeZone) {
   const q = (s) => `'${String(s).replaceAll("'", "''")}'`;
+  // donation_daily_totals exactly as rebuildRollups builds it (decision 013): the zone's offsets
+  // over 2000–2040 as JSON spans; a seeded gift outside them fails the seed on the state's NOT NULL.
+  const spans = JSON.stringify(dailySpans(Date.UTC(2000, 0, 1), Date.UTC(2040, 0, 1), timeZone));
+  const bound = { org: q(orgId), spans: q(spans), tz: q(timeZone) };
+  const daily = dailyRebuildSql().map(
+    ({ sql, args }) => `${sql.replace(/\?(\d)/g, (_, i) => bound[args[Number(i) - 1]])};`,
+  );
   const counted =
     "d.status IN ('completed','partially_refunded') AND d.mode = 'live' AND d.trashed_at IS NULL";
   // Local day via the zone's UTC offset at each UTC day (a small table; exact outside DST switch hours).
@@ -578,6 +587,7 @@ export function rollupSql(orgId, timeZone) {
        first_gift_at = (SELECT MIN(d.donated_at) FROM donation d WHERE d.donor_id = donor.id AND ${counted}),
        last_gift_at = (SELECT MAX(d.donated_at) FROM donation d WHERE d.donor_id = donor.id AND ${counted})
      WHERE organization_id = ${q(orgId)};`,
+    ...daily,
     `UPDATE donor SET tier_id = (SELECT t.id FROM donor_tier t WHERE t.organization_id = donor.organization_id AND t.min_minor <= donor.lifetime_minor AND (t.max_minor IS NULL OR t.max_minor > donor.lifetime_minor) ORDER BY t.min_minor DESC LIMIT 1)
      WHERE organization_id = ${q(orgId)} AND tier_locked = 0;`,
   ];

@@ -15,21 +15,40 @@ const every15Minutes: Job[] = [
   },
   // Pending donations older than the configured window (72 h) become abandoned (DESIGN §4), each
   // with its audit row in the same batch. Pending gifts are never counted, so org_daily does not
-  // move; donation_totals (all statuses) does.
+  // move; donation_totals and donation_daily_totals (all statuses) do.
   // At most 1 000 per run (bounded); the next run takes the rest.
   async (env, now) => {
     const { getConfig } = await import("./config");
+    const { dayKey } = await import("./lib/time");
     const hours = getConfig(env).donations.abandonAfterHours;
     const cutoff = now.getTime() - hours * 3600_000;
-    const stale =
+    const candidates =
       "SELECT id FROM donation WHERE status = 'pending' AND created_at < ?2 ORDER BY created_at, id LIMIT 1000";
+    // Local days need each organization's zone (JavaScript): read the candidates first, and let the
+    // batch take only those still pending with the date their day was computed from.
+    const { results } = await env.DB.prepare(
+      `SELECT d.id, d.donated_at AS at, o.time_zone AS tz FROM donation d JOIN organization o ON o.id = d.organization_id
+        WHERE d.id IN (${candidates.replace("?2", "?1")})`,
+    )
+      .bind(cutoff)
+      .all<{ id: string; at: number; tz: string }>();
+    if (!results.length) return;
+    const days = JSON.stringify(results.map((r) => [r.id, r.at, dayKey(r.at, r.tz), r.tz]));
+    const stale = `SELECT d.id FROM donation d WHERE d.status = 'pending' AND d.created_at < ?2
+      AND EXISTS (SELECT 1 FROM json_each(?3) WHERE json_extract(value, '$[0]') = d.id AND json_extract(value, '$[1]') = d.donated_at)
+      ORDER BY d.created_at, d.id LIMIT 1000`;
+    // [id, donated_at, day, zone] of the gifts the batch moves, as rows.
+    const moved = `SELECT d.organization_id, d.currency, d.mode, d.trashed_at, d.amount_minor, d.refunded_minor,
+        json_extract(j.value, '$[2]') AS day, json_extract(j.value, '$[3]') AS tz
+        FROM donation d JOIN json_each(?3) j ON json_extract(j.value, '$[0]') = d.id AND json_extract(j.value, '$[1]') = d.donated_at
+       WHERE d.id IN (${stale})`;
     await env.DB.batch([
       env.DB.prepare(
         `INSERT INTO audit_event (id, organization_id, actor_id, action, entity_type, entity_id, before, after, reason, at)
          SELECT lower(hex(randomblob(16))), organization_id, NULL, 'donation.abandon', 'donation', id,
-                '{"status":"pending"}', '{"status":"abandoned"}', ?3, ?1
+                '{"status":"pending"}', '{"status":"abandoned"}', ?4, ?1
            FROM donation WHERE id IN (${stale})`,
-      ).bind(now.getTime(), cutoff, `Pending for more than ${hours} hours`),
+      ).bind(now.getTime(), cutoff, days, `Pending for more than ${hours} hours`),
       // donation_totals moves the same gifts from pending to abandoned (before the update).
       env.DB.prepare(
         `INSERT INTO donation_totals (organization_id, currency, status, mode, trashed, donation_count, amount_minor, refunded_minor)
@@ -40,12 +59,41 @@ const every15Minutes: Job[] = [
          ON CONFLICT (organization_id, currency, status, mode, trashed) DO UPDATE SET
            donation_count = donation_count + excluded.donation_count, amount_minor = amount_minor + excluded.amount_minor,
            refunded_minor = refunded_minor + excluded.refunded_minor`,
-      ).bind(now.getTime(), cutoff),
+      ).bind(now.getTime(), cutoff, days),
+      // The same for donation_daily_totals where it is built in the zone the day was computed in
+      // (rollupStatements' rule); a gift whose day came from another zone deletes the state.
+      env.DB.prepare(
+        `INSERT INTO donation_daily_totals (organization_id, day, currency, status, mode, trashed, donation_count, amount_minor, refunded_minor)
+         SELECT m.organization_id, m.day, m.currency, s.status, m.mode, m.trashed_at IS NOT NULL,
+                s.sign * COUNT(*), s.sign * SUM(m.amount_minor), s.sign * SUM(m.refunded_minor)
+           FROM (${moved}) m, (SELECT 'pending' AS status, -1 AS sign UNION ALL SELECT 'abandoned', 1) s
+          WHERE EXISTS (SELECT 1 FROM donation_daily_state st WHERE st.organization_id = m.organization_id AND st.time_zone = m.tz)
+          GROUP BY 1, 2, 3, 4, 5, 6
+         ON CONFLICT (organization_id, day, currency, status, mode, trashed) DO UPDATE SET
+           donation_count = donation_count + excluded.donation_count, amount_minor = amount_minor + excluded.amount_minor,
+           refunded_minor = refunded_minor + excluded.refunded_minor`,
+      ).bind(now.getTime(), cutoff, days),
+      env.DB.prepare(
+        `DELETE FROM donation_daily_state WHERE EXISTS (SELECT 1 FROM (${moved}) m
+          WHERE m.organization_id = donation_daily_state.organization_id AND m.tz != donation_daily_state.time_zone)`,
+      ).bind(now.getTime(), cutoff, days),
       env.DB.prepare(`UPDATE donation SET status = 'abandoned', updated_at = ?1 WHERE id IN (${stale})`).bind(
         now.getTime(),
         cutoff,
+        days,
       ),
     ]);
+  },
+  // donation_daily_totals for organizations without it (after migration 0007, a new organization,
+  // a time zone change, a write that computed its day in a zone the organization had left): a few
+  // per run, each one SQL pass over its donations; the list totals from the donations meanwhile.
+  async (env) => {
+    const { rebuildDailyTotals } = await import("./services/rollups");
+    const { results } = await env.DB.prepare(
+      `SELECT o.id, o.time_zone FROM organization o LEFT JOIN donation_daily_state s ON s.organization_id = o.id
+        WHERE s.time_zone IS NULL OR s.time_zone != o.time_zone ORDER BY random() LIMIT 5`,
+    ).all<{ id: string; time_zone: string }>();
+    for (const o of results) await rebuildDailyTotals(env.DB, o.id, o.time_zone);
   },
   // Campaigns past their end date complete unless they accept gifts after the end; goal-reached
   // campaigns complete when configured.

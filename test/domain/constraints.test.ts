@@ -178,12 +178,27 @@ const rows = {
     trashed: 0,
   }),
   analytics_version: (): Row => ({ organization_id: uid("org"), version: 1 }),
+  donation_daily_totals: (): Row => ({
+    organization_id: w.orgA,
+    day: "2026-03-29",
+    currency: uid("USD"),
+    status: "completed",
+    mode: "live",
+    trashed: 0,
+  }),
+  donation_daily_state: (): Row => ({ organization_id: newOrg(), time_zone: "Europe/Berlin" }),
 } satisfies Record<string, () => Row>;
 type Table = keyof typeof rows;
 
 // Rows whose key is a parent id need a fresh parent per valid row.
 const pendingTags: string[] = [];
 const pendingCampaigns: string[] = [];
+const pendingOrgs: string[] = [];
+function newOrg() {
+  const o = pendingOrgs.shift();
+  if (!o) throw new Error("prepare organizations first");
+  return o;
+}
 function newTagA() {
   const t = pendingTags.shift();
   if (!t) throw new Error("prepare tags first");
@@ -200,6 +215,11 @@ async function prepareParents(table: Table) {
       const tag = rows.donor_tag();
       await add("donor_tag", tag);
       pendingTags.push(String(tag.id));
+    }
+    if (table === "donation_daily_state") {
+      const o = rows.organization();
+      await add("organization", o);
+      pendingOrgs.push(String(o.id));
     }
     if (table === "campaign_stats") {
       const c = rows.campaign();
@@ -516,6 +536,29 @@ const cases: Case[] = [
     error: UNIQUE,
   },
   { name: "donation_totals_trashed", table: "donation_totals", bad: () => [{ trashed: 2 }, { trashed: -1 }] },
+  {
+    name: "donation_daily_totals_pk",
+    table: "donation_daily_totals",
+    bad: (f) => [{ currency: f.currency }],
+    error: UNIQUE,
+  },
+  {
+    name: "donation_daily_totals_trashed",
+    table: "donation_daily_totals",
+    bad: () => [{ trashed: 2 }, { trashed: -1 }],
+  },
+  {
+    name: "donation_daily_totals_day",
+    table: "donation_daily_totals",
+    // Local days as dayKey writes them, or the text order of days would not be the order of time.
+    bad: () => [{ day: "2026-3-29" }, { day: "999-12-31" }, { day: "10000-01-01" }, { day: "2026-03-29T00" }],
+  },
+  {
+    name: "donation_daily_state_pk",
+    table: "donation_daily_state",
+    bad: (f) => [{ organization_id: f.organization_id }],
+    error: UNIQUE,
+  },
   {
     name: "analytics_version_pk",
     table: "analytics_version",

@@ -21,6 +21,11 @@ export async function makeOrg(opts: { timeZone?: string; currency?: string } = {
   )
     .bind(id, `Org ${n}`, id, opts.currency ?? "USD", opts.timeZone ?? "UTC", now, now)
     .run();
+  // Without donations, donation_daily_totals is built (what the seed and the cron's rebuild write):
+  // the writes keep it from the first gift, and date-filtered list totals read it (decision 013).
+  await testEnv.DB.prepare("INSERT INTO donation_daily_state (organization_id, time_zone) VALUES (?, ?)")
+    .bind(id, opts.timeZone ?? "UTC")
+    .run();
   return id;
 }
 

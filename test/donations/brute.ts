@@ -4,7 +4,7 @@
  */
 import { TRPCError } from "@trpc/server";
 import { signWebhook } from "../../worker/http/webhook";
-import { localDay } from "../../worker/lib/time";
+import { dayKey, localDay } from "../../worker/lib/time";
 import { makeAdmin } from "../auth/jar";
 import { callerFor } from "../domain/fixtures";
 import { appFetch, testEnv } from "../helpers";
@@ -161,6 +161,84 @@ export async function storedTotals(org: string) {
     ]),
   );
 }
+
+/** donation_daily_totals as the brute force expects it: "day|currency|status|mode|trashed" → [count, amount, refunded]. */
+export function bruteDailyTotals(rows: RawDonation[], timeZone: string) {
+  const out: Record<string, [number, number, number]> = {};
+  for (const d of rows) {
+    const k = `${dayKey(d.donated_at, timeZone)}|${d.currency}|${d.status}|${d.mode}|${d.trashed_at === null ? 0 : 1}`;
+    const cur = out[k] ?? [0, 0, 0];
+    cur[0] += 1;
+    cur[1] += d.amount_minor;
+    cur[2] += d.refunded_minor;
+    out[k] = cur;
+  }
+  return out;
+}
+
+export async function storedDailyTotals(org: string) {
+  const { results } = await testEnv.DB.prepare(
+    "SELECT day, currency, status, mode, trashed, donation_count, amount_minor, refunded_minor FROM donation_daily_totals WHERE organization_id = ? AND (donation_count != 0 OR amount_minor != 0 OR refunded_minor != 0)",
+  )
+    .bind(org)
+    .all<{
+      day: string;
+      currency: string;
+      status: string;
+      mode: string;
+      trashed: number;
+      donation_count: number;
+      amount_minor: number;
+      refunded_minor: number;
+    }>();
+  return Object.fromEntries(
+    results.map((r) => [
+      `${r.day}|${r.currency}|${r.status}|${r.mode}|${r.trashed}`,
+      [r.donation_count, r.amount_minor, r.refunded_minor],
+    ]),
+  );
+}
+
+export async function dailyStateOf(org: string) {
+  return (
+    await testEnv.DB.prepare("SELECT time_zone FROM donation_daily_state WHERE organization_id = ?")
+      .bind(org)
+      .first<{ time_zone: string }>()
+  )?.time_zone;
+}
+
+export interface ListFilter {
+  status?: ("completed" | "pending" | "refunded" | "partially_refunded" | "abandoned" | "failed")[];
+  mode?: "live" | "test";
+  currency?: string;
+  trashed?: boolean;
+  from?: string;
+  to?: string;
+}
+
+/** The list's per-currency totals for `f`, recounted with localDay (not startOfLocalDay). */
+export function bruteListTotals(rows: RawDonation[], f: ListFilter, timeZone: string) {
+  const set = rows.filter((d) => {
+    const day = localDay(d.donated_at, timeZone);
+    return (
+      (f.trashed ? d.trashed_at !== null : d.trashed_at === null) &&
+      (!f.status || (f.status as string[]).includes(d.status)) &&
+      (!f.mode || d.mode === f.mode) &&
+      (!f.currency || d.currency === f.currency) &&
+      (!f.from || day >= f.from) &&
+      (!f.to || day <= f.to)
+    );
+  });
+  return [...new Set(set.map((d) => d.currency))].sort().map((cur) => {
+    const mine = set.filter((d) => d.currency === cur);
+    const counted = mine.filter(isCounted);
+    return [cur, mine.length, counted.length, counted.reduce((t, d) => t + net(d), 0)];
+  });
+}
+
+export const totalsOf = (got: {
+  totalsByCurrency: { currency: string; count: number; countedCount: number; countedMinor: number }[];
+}) => got.totalsByCurrency.map((t) => [t.currency, t.count, t.countedCount, t.countedMinor]);
 
 export async function storedDaily(org: string) {
   const { results } = await testEnv.DB.prepare(

@@ -1,8 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { runScheduled } from "../../worker/scheduled";
+import { rebuildRollups } from "../../worker/services/rollups";
 import { makeOrg, member } from "../domain/fixtures";
 import { testEnv } from "../helpers";
-import { bruteTotals, donationsOf, storedTotals } from "./brute";
+import {
+  bruteDaily,
+  bruteDailyTotals,
+  bruteTotals,
+  dailyStateOf,
+  donationsOf,
+  storedDaily,
+  storedDailyTotals,
+  storedTotals,
+} from "./brute";
 
 describe("abandoning stale pending gifts", () => {
   it("abandons pending gifts older than 72 hours, only those, each with an audit row and a timeline entry", async () => {
@@ -36,6 +46,11 @@ describe("abandoning stale pending gifts", () => {
     await runScheduled("*/15 * * * *", testEnv, new Date(now)); // a repeated run changes nothing
     // donation_totals moved the gift from pending to abandoned (once), and the list filter agrees.
     expect(await storedTotals(org)).toEqual(bruteTotals(await donationsOf(org)));
+    // …and donation_daily_totals moved its local day's row the same way.
+    expect(await storedDailyTotals(org)).toEqual(bruteDailyTotals(await donationsOf(org), "UTC"));
+    const today = new Date(Date.now() - 1000).toISOString().slice(0, 10);
+    expect((await caller.donations.list({ status: ["abandoned"], from: today, to: today })).total).toBe(1);
+    expect((await caller.donations.list({ status: ["pending"], from: today, to: today })).total).toBe(1);
     expect((await caller.donations.list({ status: ["abandoned"] })).total).toBe(1);
     expect((await caller.donations.list({ status: ["pending"] })).total).toBe(1);
     const audit = await testEnv.DB.prepare(
@@ -47,5 +62,98 @@ describe("abandoning stale pending gifts", () => {
     const timeline = (await caller.donations.byId({ id: stale.id })).timeline;
     expect(timeline.at(-1)).toMatchObject({ kind: "status", status: "abandoned", actor: "System" });
     expect(timeline[0]).toMatchObject({ kind: "recorded", status: "pending" });
+  });
+
+  it("abandons a gift of an organization whose daily rows are in another zone by dropping their state, and the cron rebuilds them", async () => {
+    const org = await makeOrg({ timeZone: "Asia/Kolkata" });
+    const { caller } = await member(org, "owner");
+    const g = await caller.donations.create({
+      donorId: null,
+      campaignId: null,
+      amountMinor: 700,
+      currency: "USD",
+      paymentMethod: "cash",
+      donatedAt: Date.now() - 5 * 3600_000,
+      status: "pending",
+    });
+    const now = Date.now();
+    await testEnv.DB.prepare("UPDATE donation SET created_at = ? WHERE id = ?")
+      .bind(now - 80 * 3600_000, g.id)
+      .run();
+    // As if the zone changed and the rebuild has not run yet.
+    await testEnv.DB.prepare("UPDATE donation_daily_state SET time_zone = 'UTC' WHERE organization_id = ?")
+      .bind(org)
+      .run();
+    await runScheduled("*/15 * * * *", testEnv, new Date(now));
+    expect((await caller.donations.byId({ id: g.id })).status).toBe("abandoned");
+    // The same run's rebuild job may already have rebuilt it in the organization's zone.
+    const state = await dailyStateOf(org);
+    expect([undefined, "Asia/Kolkata"]).toContain(state);
+    for (let i = 0; i < 10 && (await dailyStateOf(org)) !== "Asia/Kolkata"; i++)
+      await runScheduled("*/15 * * * *", testEnv, new Date(now));
+    expect(await dailyStateOf(org)).toBe("Asia/Kolkata");
+    expect(await storedDailyTotals(org)).toEqual(bruteDailyTotals(await donationsOf(org), "Asia/Kolkata"));
+  });
+});
+
+describe("changing the organization's time zone", () => {
+  it("rebuilds the per-day rollups in the new zone; a write still using the old zone drops the daily state", async () => {
+    const org = await makeOrg({ timeZone: "UTC" });
+    const { caller } = await member(org, "owner");
+    const midnight = Date.UTC(2026, 0, 10);
+    for (const delta of [-2 * 3600_000, -60_000, 60_000, 9 * 3600_000, 11 * 3600_000])
+      await caller.donations.create({
+        donorId: null,
+        campaignId: null,
+        amountMinor: 1_000,
+        currency: "USD",
+        paymentMethod: "cash",
+        donatedAt: midnight + delta,
+      });
+    await caller.organization.update({
+      name: "Zone Org",
+      type: "charity",
+      defaultCurrency: "USD",
+      timeZone: "Pacific/Honolulu",
+      fiscalYearStartMonth: 1,
+    });
+    const rows = await donationsOf(org);
+    expect(await dailyStateOf(org)).toBe("Pacific/Honolulu");
+    expect(await storedDailyTotals(org)).toEqual(bruteDailyTotals(rows, "Pacific/Honolulu"));
+    expect(Object.fromEntries(await storedDaily(org))).toEqual(
+      Object.fromEntries(bruteDaily(rows, "Pacific/Honolulu")),
+    );
+    // 2026-01-09 in Honolulu (UTC-10) is 01-09 10:00Z … 01-10 10:00Z: four of the five gifts.
+    expect((await caller.donations.list({ from: "2026-01-09", to: "2026-01-09" })).total).toBe(4);
+    // A request that loaded the old zone writes after the switch: its day would be wrong, so the
+    // state goes and the list scans until the cron rebuilds.
+    const { rollupStatements } = await import("../../worker/services/rollups");
+    const row = rows[0] as (typeof rows)[number];
+    const facts = {
+      organizationId: org,
+      campaignId: null,
+      donorId: null,
+      status: "completed",
+      mode: "live",
+      trashedAt: null,
+      amountMinor: 1_000,
+      refundedMinor: 0,
+      currency: "USD",
+      donatedAt: row.donated_at,
+    };
+    await testEnv.DB.prepare("UPDATE donation SET amount_minor = 2000 WHERE id = ?").bind(row.id).run();
+    await testEnv.DB.batch(rollupStatements(testEnv.DB, facts, { ...facts, amountMinor: 2_000 }, "UTC"));
+    expect(await dailyStateOf(org)).toBeUndefined();
+    const after = await donationsOf(org);
+    const day = new Date(row.donated_at - 10 * 3600_000).toISOString().slice(0, 10);
+    const got = await caller.donations.list({ from: day, to: day });
+    expect(got.totalsByCurrency[0]?.countedMinor).toBe(
+      after
+        .filter((d) => new Date(d.donated_at - 10 * 3600_000).toISOString().slice(0, 10) === day)
+        .reduce((t, d) => t + d.amount_minor, 0),
+    );
+    await rebuildRollups(testEnv.DB, org, "Pacific/Honolulu");
+    expect(await dailyStateOf(org)).toBe("Pacific/Honolulu");
+    expect(await storedDailyTotals(org)).toEqual(bruteDailyTotals(after, "Pacific/Honolulu"));
   });
 });

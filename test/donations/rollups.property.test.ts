@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { allowedDonationTargets, type DonationStatus } from "../../worker/domain/status";
-import { addDays, localDay, startOfLocalDay } from "../../worker/lib/time";
+import { addDays, localDay, offsetSpans, startOfLocalDay } from "../../worker/lib/time";
 import { makeOrg, member } from "../domain/fixtures";
 import { testEnv } from "../helpers";
 import {
@@ -14,26 +14,34 @@ import {
   bruteAllTime,
   bruteCampaign,
   bruteDaily,
+  bruteDailyTotals,
   bruteDonor,
   bruteItemFunded,
+  bruteListTotals,
   bruteTotals,
   codeOf,
+  dailyStateOf,
   deliver,
   donationsOf,
   isCounted,
+  type ListFilter,
   net,
   platformAdmin,
   prng,
   type RawDonation,
   storedDaily,
+  storedDailyTotals,
   storedTotals,
+  totalsOf,
   webhookEvent,
 } from "./brute";
 
-const TZ = "Pacific/Auckland";
-
-for (const seed of [8, 2026]) {
-  describe(`rollups under random operations (seed ${seed})`, () => {
+// Auckland: DST, far east; Asuncion: the clocks jumped at local midnight (a day without 00:00).
+for (const [seed, TZ] of [
+  [8, "Pacific/Auckland"],
+  [2026, "America/Asuncion"],
+] as const) {
+  describe(`rollups under random operations (seed ${seed}, ${TZ})`, () => {
     it("stay equal to a brute-force recount after every batch of 20 operations", async () => {
       const r = prng(seed);
       const org = await makeOrg({ timeZone: TZ });
@@ -80,6 +88,9 @@ for (const seed of [8, 2026]) {
         );
         // donation_totals (every status) and the unfiltered list that reads it.
         expect(await storedTotals(org), ctx).toEqual(bruteTotals(rows));
+        // donation_daily_totals by local day, still built in the organization's zone.
+        expect(await storedDailyTotals(org), ctx).toEqual(bruteDailyTotals(rows, TZ));
+        expect(await dailyStateOf(org), ctx).toBe(TZ);
         const list = await owner.caller.donations.list({});
         const live = rows.filter((d) => d.trashed_at === null);
         expect(list.total, ctx).toBe(live.length);
@@ -128,6 +139,34 @@ for (const seed of [8, 2026]) {
             got.totalsByCurrency.map((t) => [t.currency, t.count, t.countedCount, t.countedMinor]),
             `${ctx} ${JSON.stringify(filter)}`,
           ).toEqual(want);
+        }
+        // Date ranges (from the daily rows): random ones, and the days around each offset change.
+        const rr = prng(seed * 31 + step);
+        const today = localDay(Date.now(), TZ);
+        const ranges: [string | undefined, string | undefined][] = [];
+        for (let i = 0; i < 4; i++) {
+          const a = addDays(today, -rr.int(0, 420));
+          ranges.push([a, addDays(a, rr.int(0, 120))]);
+        }
+        ranges.push([undefined, addDays(today, -rr.int(0, 300))]);
+        for (const [b] of offsetSpans(Date.now() - 420 * 86_400_000, Date.now(), TZ).slice(1)) {
+          const day = localDay(b, TZ);
+          ranges.push([addDays(day, -1), day], [day, day], [day, addDays(day, 1)]);
+        }
+        for (const [from, to] of ranges) {
+          for (const extra of [
+            { status: ["completed" as const, "partially_refunded" as const] },
+            { mode: "test" as const },
+            { trashed: true },
+            { currency: "EUR" },
+          ]) {
+            const f: ListFilter = { ...extra, ...(from ? { from } : {}), ...(to ? { to } : {}) };
+            const got = await owner.caller.donations.list(f);
+            expect(totalsOf(got), `${ctx} ${JSON.stringify(f)}`).toEqual(bruteListTotals(rows, f, TZ));
+            expect(got.total, `${ctx} ${JSON.stringify(f)}`).toBe(
+              bruteListTotals(rows, f, TZ).reduce((n, t) => n + (t[1] as number), 0),
+            );
+          }
         }
         for (const c of campaigns) {
           const stats = await testEnv.DB.prepare(

@@ -473,6 +473,33 @@ export const donationTotals = sqliteTable(
   (t) => [primaryKey({ columns: [t.organizationId, t.currency, t.status, t.mode, t.trashed] })],
 );
 
+/**
+ * donation_totals by local day in the organization's time zone (date-filtered list totals), and
+ * the zone it was built in; without a state row the list totals from the donations (decision 013).
+ */
+export const donationDailyTotals = sqliteTable(
+  "donation_daily_totals",
+  {
+    organizationId: orgId(),
+    day: text("day").notNull(),
+    currency: text("currency").notNull(),
+    status: text("status").notNull(),
+    mode: text("mode").notNull(),
+    trashed: integer("trashed").notNull(),
+    donationCount: integer("donation_count").notNull().default(0),
+    amountMinor: integer("amount_minor").notNull().default(0),
+    refundedMinor: integer("refunded_minor").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.day, t.currency, t.status, t.mode, t.trashed] })],
+);
+
+export const donationDailyState = sqliteTable("donation_daily_state", {
+  organizationId: text("organization_id")
+    .primaryKey()
+    .references(() => organization.id, { onDelete: "cascade" }),
+  timeZone: text("time_zone").notNull(),
+});
+
 /** Bumped by a trigger on every audited change of the organization: the dashboard cache's key. */
 export const analyticsVersion = sqliteTable("analytics_version", {
   organizationId: text("organization_id").primaryKey(),

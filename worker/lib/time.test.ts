@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addDays, localDay, startOfLocalDay } from "./time";
+import { addDays, dayKey, localDay, offsetAt, offsetSpans, startOfLocalDay } from "./time";
 
 describe("organization time zone days", () => {
   it("puts an instant on the local calendar day", () => {
@@ -19,5 +19,51 @@ describe("organization time zone days", () => {
       "2026-01-14T18:30:00.000Z",
     );
     expect(addDays("2026-02-28", 1)).toBe("2026-03-01");
+  });
+
+  it("starts a day at its first instant where the clocks jump at midnight", () => {
+    // America/Asuncion, 2024-10-06: 00:00 became 01:00 (local midnight never happened); Africa/
+    // Tunis, 1988-09-25: 01:00 went back to 00:00 (midnight happened twice); Pacific/Apia skipped
+    // 2011-12-30 altogether.
+    for (const [day, tz] of [
+      ["2024-10-06", "America/Asuncion"],
+      ["2024-03-24", "America/Asuncion"],
+      ["2022-09-11", "America/Santiago"],
+      ["1988-09-25", "Africa/Tunis"],
+      ["2011-12-30", "Pacific/Apia"],
+      ["2011-12-31", "Pacific/Apia"],
+      ["2026-03-08", "America/Los_Angeles"],
+      ["2026-01-15", "Pacific/Kiritimati"],
+    ] as const) {
+      const s = startOfLocalDay(day, tz);
+      expect(localDay(s, tz) >= day, `${tz} ${day}`).toBe(true);
+      expect(localDay(s - 1, tz) < day, `${tz} ${day}`).toBe(true);
+    }
+    expect(new Date(startOfLocalDay("2024-10-06", "America/Asuncion")).toISOString()).toBe(
+      "2024-10-06T04:00:00.000Z",
+    );
+    // The skipped day holds no instant: its range is empty.
+    expect(startOfLocalDay("2011-12-30", "Pacific/Apia")).toBe(startOfLocalDay("2011-12-31", "Pacific/Apia"));
+  });
+
+  it("finds each UTC offset span exactly", () => {
+    for (const tz of ["America/Asuncion", "Europe/London", "Australia/Lord_Howe", "Pacific/Apia", "UTC"]) {
+      const from = Date.UTC(2010, 0, 1);
+      const until = Date.UTC(2027, 0, 1);
+      const spans = offsetSpans(from, until, tz);
+      expect(spans[0]?.[0]).toBe(from);
+      expect(spans.at(-1)?.[1]).toBe(until);
+      for (const [i, [s, e, o]] of spans.entries()) {
+        if (i > 0) expect(s).toBe(spans[i - 1]?.[1]);
+        expect(offsetAt(s, tz), `${tz} ${new Date(s).toISOString()}`).toBe(o);
+        expect(offsetAt(e - 1, tz), `${tz} ${new Date(e).toISOString()}`).toBe(o);
+      }
+    }
+  });
+
+  it("keys instants outside four-digit years before or after every real day", () => {
+    expect(dayKey(Date.UTC(999, 11, 31), "UTC")).toBe("0000-00-00");
+    expect(dayKey(Date.UTC(10_000, 0, 1), "UTC")).toBe("9999-99-99");
+    expect(dayKey(Date.UTC(2026, 0, 1), "Asia/Tokyo")).toBe("2026-01-01");
   });
 });

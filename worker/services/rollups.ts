@@ -1,10 +1,12 @@
 /**
  * Analytics rollups, maintained in the same D1 batch as every donation change (DESIGN §4): deltas
- * into org_daily (org × campaign × local day × currency) and a recount of the campaign's stats row.
- * `rebuildRollups` recomputes everything from donations; tests prove both agree.
+ * into org_daily (org × campaign × local day × currency), donation_totals, donation_daily_totals
+ * (decision 013) and a recount of the campaign's stats row. `rebuildRollups` recomputes everything
+ * from donations; tests prove both agree.
  */
 import { COUNTED_SQL, isCounted } from "../domain/status";
-import { localDay } from "../lib/time";
+import { DAY_KEY_FROM_MS, DAY_KEY_UNTIL_MS, dayKey, localDay } from "../lib/time";
+import { type DaySpan, dailyRebuildSql, dailySpans } from "./daily-totals-sql";
 
 export interface DonationFacts {
   organizationId: string;
@@ -134,8 +136,79 @@ export function rollupStatements(
         ),
     );
   }
+  stmts.push(...dailyTotalsStatements(db, org, before, after, timeZone, guard));
   const campaigns = new Set([before?.campaignId, after?.campaignId].filter((c): c is string => !!c));
   for (const c of campaigns) stmts.push(campaignStatsStatement(db, org, c));
+  return stmts;
+}
+
+/**
+ * donation_daily_totals: donation_totals by local day. Applied only while donation_daily_state
+ * says the table was built in `timeZone`; a write that computed its day in another zone (the
+ * organization changed zones while this request ran) deletes the state instead, so the list
+ * totals from the donations until the next rebuild (decision 013).
+ */
+function dailyTotalsStatements(
+  db: D1Database,
+  org: string,
+  before: DonationFacts | null,
+  after: DonationFacts | null,
+  timeZone: string,
+  guard?: { donationId: string; token: string },
+): D1PreparedStatement[] {
+  const deltas = new Map<
+    string,
+    { f: DonationFacts; day: string; count: number; amount: number; refunded: number }
+  >();
+  for (const [f, sign] of [
+    [before, -1],
+    [after, 1],
+  ] as const) {
+    if (!f) continue;
+    const day = dayKey(f.donatedAt, timeZone);
+    const key = `${day}|${f.currency}|${f.status}|${f.mode}|${f.trashedAt === null ? 0 : 1}`;
+    const t = deltas.get(key) ?? { f, day, count: 0, amount: 0, refunded: 0 };
+    t.count += sign;
+    t.amount += sign * f.amountMinor;
+    t.refunded += sign * f.refundedMinor;
+    deltas.set(key, t);
+  }
+  const stmts: D1PreparedStatement[] = [];
+  for (const t of deltas.values()) {
+    if (t.count === 0 && t.amount === 0 && t.refunded === 0) continue;
+    stmts.push(
+      db
+        .prepare(
+          `INSERT INTO donation_daily_totals (organization_id, day, currency, status, mode, trashed, donation_count, amount_minor, refunded_minor)
+           SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9
+            WHERE EXISTS (SELECT 1 FROM donation_daily_state WHERE organization_id = ?1 AND time_zone = ?10)
+              AND (?11 IS NULL OR EXISTS (SELECT 1 FROM donation WHERE id = ?11 AND change_token = ?12))
+           ON CONFLICT (organization_id, day, currency, status, mode, trashed) DO UPDATE SET
+             donation_count = donation_count + excluded.donation_count, amount_minor = amount_minor + excluded.amount_minor,
+             refunded_minor = refunded_minor + excluded.refunded_minor`,
+        )
+        .bind(
+          org,
+          t.day,
+          t.f.currency,
+          t.f.status,
+          t.f.mode,
+          t.f.trashedAt === null ? 0 : 1,
+          t.count,
+          t.amount,
+          t.refunded,
+          timeZone,
+          guard?.donationId ?? null,
+          guard?.token ?? null,
+        ),
+    );
+  }
+  if (stmts.length)
+    stmts.push(
+      db
+        .prepare("DELETE FROM donation_daily_state WHERE organization_id = ? AND time_zone != ?")
+        .bind(org, timeZone),
+    );
   return stmts;
 }
 
@@ -209,4 +282,50 @@ export async function rebuildRollups(db: D1Database, organizationId: string, tim
     .all<{ id: string }>();
   for (const c of campaigns) stmts.push(campaignStatsStatement(db, organizationId, c.id));
   for (let i = 0; i < stmts.length; i += 500) await db.batch(stmts.slice(i, i + 500));
+  await rebuildDailyTotals(db, organizationId, timeZone);
+}
+
+const DAY_MS = 86_400_000;
+/** Longest stretch of local days a rebuild probes the zone for (a few ms per year). */
+const MAX_SPAN_MS = 300 * 365 * DAY_MS;
+
+/**
+ * donation_daily_totals recomputed from the organization's donations, in one batch (a D1 batch is
+ * one transaction, so no concurrent write is lost between the read and the write): the zone's
+ * offsets over the organization's dates go in as JSON spans and SQL puts each gift on its local
+ * day. The batch ends by writing the state row only if every donation landed in a span, else it
+ * fails on the state's NOT NULL and rolls back (a gift dated outside the spans arrived meanwhile),
+ * and the rebuild tries again. Returns whether the table is built.
+ */
+export async function rebuildDailyTotals(db: D1Database, organizationId: string, timeZone: string) {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const range = await db
+      .prepare("SELECT MIN(donated_at) AS lo, MAX(donated_at) AS hi FROM donation WHERE organization_id = ?")
+      .bind(organizationId)
+      .first<{ lo: number | null; hi: number | null }>();
+    const now = Date.now();
+    const from = Math.max(DAY_KEY_FROM_MS, Math.min(range?.lo ?? now, now) - 2 * DAY_MS);
+    const until = Math.min(DAY_KEY_UNTIL_MS, Math.max(range?.hi ?? now, now) + 400 * DAY_MS);
+    if (until - from > MAX_SPAN_MS) break;
+    // [from, until) covers every gift read just now; one dated elsewhere meanwhile fails the batch.
+    try {
+      await db.batch(dailyTotalsRebuild(db, organizationId, timeZone, dailySpans(from, until, timeZone)));
+      return true;
+    } catch (e) {
+      if (!String(e).includes("NOT NULL")) throw e;
+    }
+  }
+  await db.prepare("DELETE FROM donation_daily_state WHERE organization_id = ?").bind(organizationId).run();
+  return false;
+}
+
+/** The statements of one daily rebuild (see dailyRebuildSql). */
+export function dailyTotalsRebuild(
+  db: D1Database,
+  organizationId: string,
+  timeZone: string,
+  spans: DaySpan[],
+): D1PreparedStatement[] {
+  const values = { org: organizationId, spans: JSON.stringify(spans), tz: timeZone };
+  return dailyRebuildSql().map((s) => db.prepare(s.sql).bind(...s.args.map((a) => values[a])));
 }

@@ -11,7 +11,7 @@ import {
 import { type AuditActor, auditStatement } from "../../lib/audit";
 import { add, checkedOffset, likeEscape, pageSchema, type Where, where } from "../../lib/list";
 import { CURRENCIES } from "../../lib/money";
-import { addDays, localDay, startOfLocalDay } from "../../lib/time";
+import { addDays, FILTER_DAY_MAX, FILTER_DAY_MIN, localDay, startOfLocalDay } from "../../lib/time";
 import { cachedAnalytics } from "../../services/analytics-cache";
 import { donorStatsStatements } from "../../services/donor-stats";
 import { type DonationFacts, rollupStatements } from "../../services/rollups";
@@ -366,31 +366,44 @@ export const donationsRouter = router({
       const offset = checkedOffset(input.page, input.pageSize);
       const dir = input.desc ? "DESC" : "ASC";
       const order = `${sorts[input.sort]} ${dir}, d.id ${dir}`;
-      // Filters that donation_totals answers exactly (any other filter needs the rows themselves).
-      const { status, currency, mode, trashed, page, pageSize, sort, desc, ...rest } = input;
+      // Filters that donation_totals answers exactly (any other filter needs the rows themselves),
+      // and with a date range donation_daily_totals (decision 013).
+      const { status, currency, mode, trashed, page, pageSize, sort, desc, from, to, ...rest } = input;
       const fromRollup = Object.values(rest).every(
         (v) => v === undefined || v === "" || (Array.isArray(v) && v.length === 0),
       );
-      // Totals of the filtered set per currency: amounts in different currencies are never added.
-      let totalsStmt: D1PreparedStatement;
-      if (fromRollup) {
+      // The same local days as donationWhere (which normalizes e.g. 02-30 to 03-01 through Date.UTC).
+      const fromDay = from ? addDays(from, 0) : undefined;
+      const toDay = to ? addDays(to, 0) : undefined;
+      const dated = !!(fromDay || toDay);
+      const daysInRange = [fromDay, toDay].every(
+        (d) => d === undefined || (d >= FILTER_DAY_MIN && d <= FILTER_DAY_MAX),
+      );
+      const rollupTotals = (table: string, days: boolean) => {
         const t = where();
         add(t, "organization_id = ?", ctx.org.id);
+        if (days && fromDay) add(t, "day >= ?", fromDay);
+        if (days && toDay) add(t, "day <= ?", toDay);
         add(t, "trashed = ?", trashed ? 1 : 0);
         if (status?.length) add(t, `status IN (${status.map(() => "?").join(",")})`, ...status);
         if (currency) add(t, "currency = ?", currency.toUpperCase());
         if (mode) add(t, "mode = ?", mode);
         const counted = "status IN ('completed','partially_refunded') AND mode = 'live' AND trashed = 0";
-        totalsStmt = db
+        return db
           .prepare(
             `SELECT currency, SUM(donation_count) AS count,
                     COALESCE(SUM(CASE WHEN ${counted} THEN donation_count END), 0) AS countedCount,
                     COALESCE(SUM(CASE WHEN ${counted} THEN amount_minor - refunded_minor END), 0) AS countedMinor
-               FROM donation_totals WHERE ${t.sql.join(" AND ")}
+               FROM ${table} WHERE ${t.sql.join(" AND ")}
               GROUP BY currency HAVING SUM(donation_count) > 0 ORDER BY currency`,
           )
           .bind(...t.params);
-      } else {
+      };
+      // Totals of the filtered set per currency: amounts in different currencies are never added.
+      let totalsStmt: D1PreparedStatement;
+      // The daily rows count only if they were built in the zone this request's days are in.
+      let dailyState: D1PreparedStatement | null = null;
+      const scanTotals = () => {
         const countFrom = input.q ? "donation d LEFT JOIN donor dn ON dn.id = d.donor_id" : "donation d";
         // "Counted" minus what the filters already imply: SQLite pays per row for every CASE term.
         const counted = countedWithin(input);
@@ -402,13 +415,20 @@ export const donationsRouter = router({
             : counted === ""
               ? "COALESCE(SUM(d.amount_minor - d.refunded_minor), 0)"
               : `COALESCE(SUM(CASE WHEN ${counted} THEN d.amount_minor - d.refunded_minor END), 0)`;
-        totalsStmt = db
+        return db
           .prepare(
             `SELECT d.currency, COUNT(*) AS count, ${countedCount} AS countedCount, ${countedMinor} AS countedMinor
                FROM ${countFrom} WHERE ${whereSql} GROUP BY d.currency ORDER BY d.currency`,
           )
           .bind(...w.params);
-      }
+      };
+      if (fromRollup && !dated) totalsStmt = rollupTotals("donation_totals", false);
+      else if (fromRollup && daysInRange) {
+        totalsStmt = rollupTotals("donation_daily_totals", true);
+        dailyState = db
+          .prepare("SELECT 1 AS built FROM donation_daily_state WHERE organization_id = ? AND time_zone = ?")
+          .bind(ctx.org.id, ctx.org.timeZone);
+      } else totalsStmt = scanTotals();
       // The page: without a text search the ids are picked from the covering index first and only
       // those rows are read and joined (a late join), instead of joining every matching row.
       const pageStmt = input.q
@@ -422,7 +442,11 @@ export const donationsRouter = router({
                  LEFT JOIN campaign c ON c.id = d.campaign_id ORDER BY ${order}`,
             )
             .bind(...w.params, input.pageSize, offset);
-      const [rows, totals] = await db.batch([pageStmt, totalsStmt]);
+      const [rows, totalsRes, state] = await db.batch(
+        dailyState ? [pageStmt, totalsStmt, dailyState] : [pageStmt, totalsStmt],
+      );
+      // Not built yet, or built in a zone the organization has left: total from the donations.
+      const totals = dailyState && !state?.results.length ? await scanTotals().all() : totalsRes;
       const byCurrency = (totals?.results ?? []) as {
         currency: string;
         count: number;

@@ -3,6 +3,7 @@ import { generateId } from "../../auth/crypto";
 import { auditStatement } from "../../lib/audit";
 import { createInvitation, mailInvitation } from "../../lib/invitations";
 import { organizationInput } from "../../lib/organization-schema";
+import { rebuildRollups } from "../../services/rollups";
 import { adminProcedure, authedProcedure, fail, orgProcedure, router } from "../init";
 import { listSelectableOrganizations } from "../org";
 
@@ -423,7 +424,14 @@ export const organizationRouter = router({
           before,
           after: input,
         }),
+        // Local days of the old zone no longer match the list's date filters (decision 013).
+        ctx.env.DB.prepare(
+          "DELETE FROM donation_daily_state WHERE organization_id = ? AND time_zone != ?",
+        ).bind(ctx.org.id, input.timeZone),
       ]);
+      // Every per-day rollup is keyed by local day: recompute them in the new zone. If this fails
+      // part-way, the every-15-minutes cron rebuilds donation_daily_totals (its state row is gone).
+      if (before?.time_zone !== input.timeZone) await rebuildRollups(ctx.env.DB, ctx.org.id, input.timeZone);
       return { id: ctx.org.id };
     }),
 });
