@@ -203,7 +203,17 @@ type DonorFilterInput = { q?: string } & {
   [K in keyof typeof donorFilters]?: z.infer<(typeof donorFilters)[K]>;
 };
 
-export function donorWhere(orgId: string, timeZone: string, input: DonorFilterInput): Where {
+/**
+ * `tagJoined`: the query reads `donor_tag_assignment ta JOIN donor dn` (TAG_FROM), so a tag filter
+ * is `ta.tag_id = ?` and SQLite can start from that tag's assignments instead of testing every
+ * donor of the organization (the count of a 14 000-donor tag among 100 000: 104 → 24 ms).
+ */
+export function donorWhere(
+  orgId: string,
+  timeZone: string,
+  input: DonorFilterInput,
+  tagJoined = false,
+): Where {
   const w = where();
   add(w, "dn.organization_id = ?", orgId);
   add(w, "dn.merged_into_id IS NULL");
@@ -218,7 +228,8 @@ export function donorWhere(orgId: string, timeZone: string, input: DonorFilterIn
     );
   }
   if (input.tierId) add(w, "dn.tier_id = ?", input.tierId);
-  if (input.tagId)
+  if (input.tagId && tagJoined) add(w, "ta.tag_id = ?", input.tagId);
+  else if (input.tagId)
     add(
       w,
       "EXISTS (SELECT 1 FROM donor_tag_assignment a WHERE a.donor_id = dn.id AND a.tag_id = ?)",
@@ -388,10 +399,14 @@ export const donorsRouter = router({
   list: orgProcedure({ donor: ["view"] })
     .input(donorListInput)
     .query(async ({ ctx, input }) => {
+      // (donor_id, tag_id) is the assignment's key: one row per donor, as without the join.
+      const tagJoined = !!input.tagId;
       const res = await runList<DonorRow>(ctx.env.DB, {
         select: SELECT,
-        from: FROM,
-        where: donorWhere(ctx.org.id, ctx.org.timeZone, input),
+        from: tagJoined
+          ? `donor_tag_assignment ta JOIN ${FROM.replace("donor dn", "donor dn ON dn.id = ta.donor_id")}`
+          : FROM,
+        where: donorWhere(ctx.org.id, ctx.org.timeZone, input, tagJoined),
         orderBy: sortColumn(sorts, input.sort),
         desc: input.desc,
         page: input.page,
