@@ -2,7 +2,7 @@
 // node_modules/.bin first on PATH), and call wrangler/vite through npx for the same reason.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes, scryptSync } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -160,6 +160,39 @@ export async function serveBuild(stateDir, env) {
     throw new Error("the built worker did not start");
   }
   return { base, server };
+}
+
+/**
+ * The production build (dist/server) in workerd through Miniflare, without `wrangler dev`'s
+ * ProxyWorker: a hot-reload proxy that production does not have, which added ≈ 4–6 ms to every
+ * request here and, when it lost its connection to the Worker under load, answered 500 itself
+ * (docs/performance.md). Same config as `wrangler dev` reads (dist/server/wrangler.json: bindings,
+ * secrets from .dev.vars, compatibility, assets with run_worker_first) and the same persisted state.
+ */
+export async function serveBuildDirect(stateDir) {
+  const { Miniflare, convertV4MiniflareOptions } = await import("miniflare");
+  const { unstable_getMiniflareWorkerOptions } = await import("wrangler");
+  const dir = join(root, "dist", "server");
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(join(dir, "wrangler.json"));
+  // Dev-server and trigger options Miniflare's own API does not take (the bench calls no cron).
+  const { rootPath, cronTriggers, email, modulesRules, connectHandlers, ...options } = workerOptions;
+  const modules = [
+    "index.js",
+    ...readdirSync(join(dir, "assets"))
+      .filter((f) => f.endsWith(".js"))
+      .map((f) => `assets/${f}`),
+  ].map((f) => ({ type: "ESModule", path: join(dir, f) }));
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      resourcePersistencePath: join(stateDir, "v3"),
+      host: "127.0.0.1",
+      port: await freePort(),
+      logRequests: false,
+      workers: [{ ...options, name: "almoner", modulesRoot: dir, modules }],
+    }),
+  );
+  const url = await mf.ready;
+  return { base: url.origin, stop: () => mf.dispose() };
 }
 
 /** Signs in by e-mail and password; the Cookie header of the new session. */
