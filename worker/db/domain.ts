@@ -387,6 +387,17 @@ export const donation = sqliteTable(
         t.trashedAt,
       )
       .where(sql`status IN ('completed','partially_refunded') AND mode = 'live' AND trashed_at IS NULL`),
+    // One status by amount, with the list's other index-only filters (drizzle/0009).
+    index("donation_org_status_amount_idx").on(
+      t.organizationId,
+      t.status,
+      t.amountMinor,
+      t.id,
+      t.donatedAt,
+      t.trashedAt,
+      t.mode,
+      t.currency,
+    ),
     index("donation_org_amount_idx").on(t.organizationId, t.amountMinor),
     index("donation_campaign_idx").on(t.campaignId, t.status, t.donatedAt),
     index("donation_donor_idx").on(t.donorId, t.donatedAt),
