@@ -140,8 +140,7 @@ const since30 = T - 30 * 86400_000;
 // donation table alone by a forced full scan.
 const fromDay = new Date(since30).toISOString().slice(0, 10);
 const fromMs = startOfLocalDay(fromDay, "America/Los_Angeles");
-const page = (hint) =>
-  `SELECT d.*, dn.email, c.title FROM (SELECT d.id FROM donation d ${hint} WHERE d.organization_id = ? AND d.trashed_at IS NULL AND d.status IN ('completed') AND d.donated_at >= ? ORDER BY d.amount_minor DESC, d.id DESC LIMIT 25) p
+const scanPage = `SELECT d.*, dn.email, c.title FROM (SELECT d.id FROM donation d NOT INDEXED WHERE d.organization_id = ? AND d.trashed_at IS NULL AND d.status IN ('completed') AND d.donated_at >= ? ORDER BY d.amount_minor DESC, d.id DESC LIMIT 25) p
      JOIN donation d ON d.id = p.id LEFT JOIN donor dn ON dn.id = d.donor_id LEFT JOIN campaign c ON c.id = d.campaign_id ORDER BY d.amount_minor DESC, d.id DESC`;
 const counted = "status IN ('completed','partially_refunded') AND mode = 'live'";
 // The router's page for one status by amount: a window of 40 × 25 gifts in amount order from
@@ -162,7 +161,7 @@ const listQueries = {
     ],
   ],
   scan: [
-    [page("NOT INDEXED"), [orgId, fromMs]],
+    [scanPage, [orgId, fromMs]],
     [
       `SELECT d.currency, COUNT(*) AS count, COUNT(CASE WHEN d.mode = 'live' THEN 1 END), COALESCE(SUM(CASE WHEN d.mode = 'live' THEN d.amount_minor - d.refunded_minor END), 0)
          FROM donation d NOT INDEXED WHERE d.organization_id = ? AND d.trashed_at IS NULL AND d.status IN ('completed') AND d.donated_at >= ? GROUP BY d.currency`,

@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { analyticsVersion } from "../../worker/services/analytics-cache";
 import { makeOrg, member } from "../domain/fixtures";
 import { testEnv } from "../helpers";
+
+/** The organization's analytics version as the trigger keeps it (0 before its first change). */
+async function analyticsVersion(db: D1Database, organizationId: string) {
+  const row = await db
+    .prepare("SELECT version FROM analytics_version WHERE organization_id = ?")
+    .bind(organizationId)
+    .first<{ version: number }>();
+  return row?.version ?? 0;
+}
 
 describe("dashboard answers cached under the organization's analytics version", () => {
   it("serves a repeat from KV and never a stale answer after an audited change", async () => {

@@ -126,11 +126,11 @@ export function bruteDaily(rows: RawDonation[], timeZone: string) {
   return new Map([...out].filter(([, v]) => v[0] !== 0 || v[1] !== 0));
 }
 
-/** donation_totals as the brute force expects it: "currency|status|mode|trashed" → [count, amount, refunded]. */
-export function bruteTotals(rows: RawDonation[]) {
+/** Rows tallied by key into [count, amount, refunded], as both totals tables keep them. */
+function tally(rows: RawDonation[], keyOf: (d: RawDonation) => string) {
   const out: Record<string, [number, number, number]> = {};
   for (const d of rows) {
-    const k = `${d.currency}|${d.status}|${d.mode}|${d.trashed_at === null ? 0 : 1}`;
+    const k = `${keyOf(d)}${d.currency}|${d.status}|${d.mode}|${d.trashed_at === null ? 0 : 1}`;
     const cur = out[k] ?? [0, 0, 0];
     cur[0] += 1;
     cur[1] += d.amount_minor;
@@ -140,45 +140,11 @@ export function bruteTotals(rows: RawDonation[]) {
   return out;
 }
 
-export async function storedTotals(org: string) {
+/** A totals table's non-zero rows, keyed like `tally`. */
+async function storedTally(table: "donation_totals" | "donation_daily_totals", org: string) {
+  const day = table === "donation_daily_totals";
   const { results } = await testEnv.DB.prepare(
-    "SELECT currency, status, mode, trashed, donation_count, amount_minor, refunded_minor FROM donation_totals WHERE organization_id = ? AND (donation_count != 0 OR amount_minor != 0 OR refunded_minor != 0)",
-  )
-    .bind(org)
-    .all<{
-      currency: string;
-      status: string;
-      mode: string;
-      trashed: number;
-      donation_count: number;
-      amount_minor: number;
-      refunded_minor: number;
-    }>();
-  return Object.fromEntries(
-    results.map((r) => [
-      `${r.currency}|${r.status}|${r.mode}|${r.trashed}`,
-      [r.donation_count, r.amount_minor, r.refunded_minor],
-    ]),
-  );
-}
-
-/** donation_daily_totals as the brute force expects it: "day|currency|status|mode|trashed" → [count, amount, refunded]. */
-export function bruteDailyTotals(rows: RawDonation[], timeZone: string) {
-  const out: Record<string, [number, number, number]> = {};
-  for (const d of rows) {
-    const k = `${dayKey(d.donated_at, timeZone)}|${d.currency}|${d.status}|${d.mode}|${d.trashed_at === null ? 0 : 1}`;
-    const cur = out[k] ?? [0, 0, 0];
-    cur[0] += 1;
-    cur[1] += d.amount_minor;
-    cur[2] += d.refunded_minor;
-    out[k] = cur;
-  }
-  return out;
-}
-
-export async function storedDailyTotals(org: string) {
-  const { results } = await testEnv.DB.prepare(
-    "SELECT day, currency, status, mode, trashed, donation_count, amount_minor, refunded_minor FROM donation_daily_totals WHERE organization_id = ? AND (donation_count != 0 OR amount_minor != 0 OR refunded_minor != 0)",
+    `SELECT ${day ? "day" : "'' AS day"}, currency, status, mode, trashed, donation_count, amount_minor, refunded_minor FROM ${table} WHERE organization_id = ? AND (donation_count != 0 OR amount_minor != 0 OR refunded_minor != 0)`,
   )
     .bind(org)
     .all<{
@@ -193,11 +159,20 @@ export async function storedDailyTotals(org: string) {
     }>();
   return Object.fromEntries(
     results.map((r) => [
-      `${r.day}|${r.currency}|${r.status}|${r.mode}|${r.trashed}`,
+      `${day ? `${r.day}|` : ""}${r.currency}|${r.status}|${r.mode}|${r.trashed}`,
       [r.donation_count, r.amount_minor, r.refunded_minor],
     ]),
   );
 }
+
+/** donation_totals as the brute force expects it: "currency|status|mode|trashed" → [count, amount, refunded]. */
+export const bruteTotals = (rows: RawDonation[]) => tally(rows, () => "");
+export const storedTotals = (org: string) => storedTally("donation_totals", org);
+
+/** donation_daily_totals as the brute force expects it: "day|currency|status|mode|trashed" → [count, amount, refunded]. */
+export const bruteDailyTotals = (rows: RawDonation[], timeZone: string) =>
+  tally(rows, (d) => `${dayKey(d.donated_at, timeZone)}|`);
+export const storedDailyTotals = (org: string) => storedTally("donation_daily_totals", org);
 
 export async function dailyStateOf(org: string) {
   return (

@@ -6,6 +6,8 @@
  * fast path for the common case (numbers, plain words, a zone offset already known).
  */
 
+import { offsetAt } from "./time";
+
 /** Files start with a UTF-8 byte-order mark so Excel reads non-ASCII names correctly. */
 export const CSV_BOM = "\uFEFF";
 
@@ -49,48 +51,6 @@ export function csvRow(values: readonly unknown[]): string {
   return `${out}\r\n`;
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
-/** Local wall time minus UTC at `second` (a whole second), in ms, as Intl sees it. */
-function offsetMsAt(f: Intl.DateTimeFormat, second: number): number {
-  let y = 0;
-  let mo = 0;
-  let d = 0;
-  let h = 0;
-  let mi = 0;
-  let s = 0;
-  for (const p of f.formatToParts(second)) {
-    if (p.type === "year") y = Number(p.value);
-    else if (p.type === "month") mo = Number(p.value);
-    else if (p.type === "day") d = Number(p.value);
-    else if (p.type === "hour") h = Number(p.value);
-    else if (p.type === "minute") mi = Number(p.value);
-    else if (p.type === "second") s = Number(p.value);
-  }
-  // Date.UTC maps years 0-99 to 1900-1999; setUTCFullYear does not.
-  const local = new Date(Date.UTC(2000, mo - 1, d, h, mi, s));
-  local.setUTCFullYear(y);
-  return local.getTime() - second;
-}
-
 /**
  * Zone offsets per 15-minute UTC block: real transitions fall on 15-minute boundaries, and a block
  * is cached only when Intl gives the same offset at its first and last second (else that block is
@@ -100,7 +60,7 @@ const BLOCK = 15 * 60_000;
 const MIXED = Number.NaN;
 const offsets = new Map<string, Map<number, number>>();
 
-function blockOffsetMs(timeZone: string, f: Intl.DateTimeFormat, second: number): number {
+function blockOffsetMs(timeZone: string, second: number): number {
   const block = Math.floor(second / BLOCK);
   let zone = offsets.get(timeZone);
   if (!zone) {
@@ -110,12 +70,12 @@ function blockOffsetMs(timeZone: string, f: Intl.DateTimeFormat, second: number)
   let off = zone.get(block);
   if (off === undefined) {
     const start = block * BLOCK;
-    const first = offsetMsAt(f, start);
-    off = first === offsetMsAt(f, start + BLOCK - 1000) ? first : MIXED;
+    const first = offsetAt(start, timeZone);
+    off = first === offsetAt(start + BLOCK - 1000, timeZone) ? first : MIXED;
     if (zone.size >= 100_000) zone.clear();
     zone.set(block, off);
   }
-  return Number.isNaN(off) ? offsetMsAt(f, second) : off;
+  return Number.isNaN(off) ? offsetAt(second, timeZone) : off;
 }
 
 const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
@@ -124,7 +84,7 @@ const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
 export function isoWithOffset(ms: number | null | undefined, timeZone = "UTC"): string {
   if (ms === null || ms === undefined) return "";
   const second = Math.floor(ms / 1000) * 1000;
-  const offMs = blockOffsetMs(timeZone, formatterFor(timeZone), second);
+  const offMs = blockOffsetMs(timeZone, second);
   // The local wall time is UTC shifted by the offset; its ISO form minus "Z" is the local part.
   const local = new Date(second + offMs).toISOString();
   const offsetMin = Math.round(offMs / 60_000);

@@ -11,8 +11,11 @@ export function localDay(ms: number, timeZone: string): string {
   return f.format(new Date(ms));
 }
 
-/** Offset (ms) of `timeZone` from UTC at instant `ms` (whole seconds, as the zone data has them). */
-export function offsetAt(ms: number, timeZone: string) {
+/**
+ * Offset (ms) of `timeZone` from UTC at instant `ms`, i.e. local wall time minus UTC, at the whole
+ * second (as the zone data has them). The CSV export caches it per 15-minute block (lib/csv.ts).
+ */
+export function offsetAt(ms: number, timeZone: string): number {
   let f = partFormatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat("en-US", {
@@ -27,17 +30,25 @@ export function offsetAt(ms: number, timeZone: string) {
     });
     partFormatters.set(timeZone, f);
   }
-  const parts = f.formatToParts(new Date(ms));
-  const get = (t: string) => Number(parts.find((p) => p.type === t)?.value);
-  const asUtc = Date.UTC(
-    get("year"),
-    get("month") - 1,
-    get("day"),
-    get("hour"),
-    get("minute"),
-    get("second"),
-  );
-  return asUtc - Math.floor(ms / 1000) * 1000;
+  const second = Math.floor(ms / 1000) * 1000;
+  let y = 0;
+  let mo = 0;
+  let d = 0;
+  let h = 0;
+  let mi = 0;
+  let s = 0;
+  for (const p of f.formatToParts(second)) {
+    if (p.type === "year") y = Number(p.value);
+    else if (p.type === "month") mo = Number(p.value);
+    else if (p.type === "day") d = Number(p.value);
+    else if (p.type === "hour") h = Number(p.value);
+    else if (p.type === "minute") mi = Number(p.value);
+    else if (p.type === "second") s = Number(p.value);
+  }
+  // Date.UTC maps years 0-99 to 1900-1999; setUTCFullYear does not.
+  const local = new Date(Date.UTC(2000, mo - 1, d, h, mi, s));
+  local.setUTCFullYear(y);
+  return local.getTime() - second;
 }
 
 /**

@@ -7,14 +7,6 @@
  */
 const TTL_SECONDS = 3600;
 
-export async function analyticsVersion(db: D1Database, organizationId: string) {
-  const row = await db
-    .prepare("SELECT version FROM analytics_version WHERE organization_id = ?")
-    .bind(organizationId)
-    .first<{ version: number }>();
-  return row?.version ?? 0;
-}
-
 export async function cachedAnalytics<T>(
   ctx: { env: Env; waitUntil: (p: Promise<unknown>) => unknown },
   org: { id: string; dataVersion: number },

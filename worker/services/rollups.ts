@@ -98,21 +98,7 @@ export function rollupStatements(
     );
   }
   // donation_totals: every donation (any status), by currency × status × mode × trash.
-  const totals = new Map<string, { f: DonationFacts; count: number; amount: number; refunded: number }>();
-  for (const [f, sign] of [
-    [before, -1],
-    [after, 1],
-  ] as const) {
-    if (!f) continue;
-    const key = `${f.currency}|${f.status}|${f.mode}|${f.trashedAt === null ? 0 : 1}`;
-    const t = totals.get(key) ?? { f, count: 0, amount: 0, refunded: 0 };
-    t.count += sign;
-    t.amount += sign * f.amountMinor;
-    t.refunded += sign * f.refundedMinor;
-    totals.set(key, t);
-  }
-  for (const t of totals.values()) {
-    if (t.count === 0 && t.amount === 0 && t.refunded === 0) continue;
+  for (const t of totalsDeltas(before, after, () => "")) {
     stmts.push(
       db
         .prepare(
@@ -143,6 +129,36 @@ export function rollupStatements(
 }
 
 /**
+ * What a change moves in donation_totals / donation_daily_totals: per key (the day `dayOf` gives,
+ * or "" for the all-time table, × currency × status × mode × trash), `before` counted -1 and
+ * `after` +1; keys the change leaves as they were are dropped.
+ */
+function totalsDeltas(
+  before: DonationFacts | null,
+  after: DonationFacts | null,
+  dayOf: (f: DonationFacts) => string,
+) {
+  const deltas = new Map<
+    string,
+    { f: DonationFacts; day: string; count: number; amount: number; refunded: number }
+  >();
+  for (const [f, sign] of [
+    [before, -1],
+    [after, 1],
+  ] as const) {
+    if (!f) continue;
+    const day = dayOf(f);
+    const key = `${day}|${f.currency}|${f.status}|${f.mode}|${f.trashedAt === null ? 0 : 1}`;
+    const t = deltas.get(key) ?? { f, day, count: 0, amount: 0, refunded: 0 };
+    t.count += sign;
+    t.amount += sign * f.amountMinor;
+    t.refunded += sign * f.refundedMinor;
+    deltas.set(key, t);
+  }
+  return [...deltas.values()].filter((t) => t.count !== 0 || t.amount !== 0 || t.refunded !== 0);
+}
+
+/**
  * donation_daily_totals: donation_totals by local day. Applied only while donation_daily_state
  * says the table was built in `timeZone`; a write that computed its day in another zone (the
  * organization changed zones while this request ran) deletes the state instead, so the list
@@ -156,26 +172,8 @@ function dailyTotalsStatements(
   timeZone: string,
   guard?: { donationId: string; token: string },
 ): D1PreparedStatement[] {
-  const deltas = new Map<
-    string,
-    { f: DonationFacts; day: string; count: number; amount: number; refunded: number }
-  >();
-  for (const [f, sign] of [
-    [before, -1],
-    [after, 1],
-  ] as const) {
-    if (!f) continue;
-    const day = dayKey(f.donatedAt, timeZone);
-    const key = `${day}|${f.currency}|${f.status}|${f.mode}|${f.trashedAt === null ? 0 : 1}`;
-    const t = deltas.get(key) ?? { f, day, count: 0, amount: 0, refunded: 0 };
-    t.count += sign;
-    t.amount += sign * f.amountMinor;
-    t.refunded += sign * f.refundedMinor;
-    deltas.set(key, t);
-  }
   const stmts: D1PreparedStatement[] = [];
-  for (const t of deltas.values()) {
-    if (t.count === 0 && t.amount === 0 && t.refunded === 0) continue;
+  for (const t of totalsDeltas(before, after, (f) => dayKey(f.donatedAt, timeZone))) {
     stmts.push(
       db
         .prepare(

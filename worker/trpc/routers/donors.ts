@@ -145,8 +145,11 @@ const DONOR_TYPE_SQL = `CASE
 
 const SELECT = `dn.*, t.name AS tier_name, t.color AS tier_color, pt.name AS previous_tier_name, (${DONOR_TYPE_SQL}) AS donor_type,
   (SELECT json_group_array(json_object('id', g.id, 'name', g.name, 'color', g.color)) FROM donor_tag_assignment a JOIN donor_tag g ON g.id = a.tag_id WHERE a.donor_id = dn.id) AS tags`;
-const FROM =
-  "donor dn LEFT JOIN donor_tier t ON t.id = dn.tier_id LEFT JOIN donor_tier pt ON pt.id = dn.previous_tier_id";
+const TIER_JOINS =
+  "LEFT JOIN donor_tier t ON t.id = dn.tier_id LEFT JOIN donor_tier pt ON pt.id = dn.previous_tier_id";
+const FROM = `donor dn ${TIER_JOINS}`;
+/** The list filtered by one tag: (donor_id, tag_id) is the assignment's key, one row per donor. */
+const TAG_FROM = `donor_tag_assignment ta JOIN donor dn ON dn.id = ta.donor_id ${TIER_JOINS}`;
 
 async function loadDonor(db: D1Database, orgId: string, id: string) {
   let row = await db
@@ -399,13 +402,10 @@ export const donorsRouter = router({
   list: orgProcedure({ donor: ["view"] })
     .input(donorListInput)
     .query(async ({ ctx, input }) => {
-      // (donor_id, tag_id) is the assignment's key: one row per donor, as without the join.
       const tagJoined = !!input.tagId;
       const res = await runList<DonorRow>(ctx.env.DB, {
         select: SELECT,
-        from: tagJoined
-          ? `donor_tag_assignment ta JOIN ${FROM.replace("donor dn", "donor dn ON dn.id = ta.donor_id")}`
-          : FROM,
+        from: tagJoined ? TAG_FROM : FROM,
         where: donorWhere(ctx.org.id, ctx.org.timeZone, input, tagJoined),
         orderBy: sortColumn(sorts, input.sort),
         desc: input.desc,
