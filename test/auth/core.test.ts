@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { __setAuthClock } from "../../worker/auth";
-import { verifyCookieValue } from "../../worker/auth/crypto";
+import { BoundedMemo, sha256Hex, verifyCookieValue } from "../../worker/auth/crypto";
 import { appFetch, testEnv } from "../helpers";
 import { authClient, CookieJar, lastMail, PASSWORD, signUp, uniqueEmail } from "./jar";
 
@@ -135,6 +135,46 @@ describe("cookies and session storage", () => {
     expect(await res.text()).toBe("null");
   });
 
+  it("checks a remembered cookie cache again: forged values and expiry are refused", async () => {
+    const { jar } = await signUp();
+    const genuine = jar.cookies.get("better-auth.session_data") ?? "";
+    const first = (await (await jar.get("/api/auth/get-session")).json()) as { user: { name: string } };
+    expect(first.user.name).toBe("Test User"); // verified once: this isolate remembers the value
+
+    const payload = JSON.parse(atob(genuine.replace(/-/g, "+").replace(/_/g, "/")));
+    payload.session.user.name = "Mallory";
+    const forged = btoa(JSON.stringify(payload)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    jar.cookies.set("better-auth.session_data", forged);
+    const res = await jar.get("/api/auth/get-session");
+    expect(((await res.json()) as { user: { name: string } }).user.name).toBe("Test User");
+
+    // The genuine value past the cookie cache's age is not served from memory: the read goes on
+    // to D1 (the KV copy is dropped here) and issues a new cookie cache.
+    const token = await verifyCookieValue(
+      decodeURIComponent(jar.cookies.get("better-auth.session_token") ?? ""),
+      testEnv.AUTH_SECRET,
+    );
+    await testEnv.KV.delete(`session:${sha256Hex(token ?? "")}`);
+    jar.cookies.set("better-auth.session_data", genuine);
+    const start = Date.now();
+    __setAuthClock(() => start + 60 * 60_000);
+    const later = await jar.get("/api/auth/get-session");
+    expect(((await later.json()) as { user: { name: string } }).user.name).toBe("Test User");
+    const reissued = later.headers.getSetCookie().find((l) => l.startsWith("better-auth.session_data="));
+    expect(reissued).toBeDefined();
+    expect(reissued).not.toContain(genuine);
+  });
+
+  it("keeps a bounded memo: the oldest entry goes first", () => {
+    const memo = new BoundedMemo<number>(3);
+    for (const [i, k] of ["a", "b", "c", "d"].entries()) memo.set(k, i);
+    expect(memo.size).toBe(3);
+    expect(memo.get("a")).toBeUndefined();
+    expect(memo.get("d")).toBe(3);
+    memo.set("b", 9); // an update does not evict
+    expect([memo.get("b"), memo.get("c"), memo.size]).toEqual([9, 2, 3]);
+  });
+
   it("makes rememberMe:false a browser-session cookie with dont_remember", async () => {
     const { email } = await signUp();
     const jar = new CookieJar();
@@ -174,6 +214,39 @@ describe("cookies and session storage", () => {
     const expired = await jar.get("/api/auth/get-session?disableCookieCache=true");
     expect(await expired.text()).toBe("null");
     expect(expired.headers.getSetCookie().some((l) => /session_token=;.*Max-Age=0/.test(l))).toBe(true);
+  });
+
+  it("fills the KV session cache after a KV miss, not on disableCookieCache reads", async () => {
+    const { jar } = await signUp();
+    const token = await verifyCookieValue(
+      decodeURIComponent(jar.cookies.get("better-auth.session_token") ?? ""),
+      testEnv.AUTH_SECRET,
+    );
+    const key = `session:${sha256Hex(token ?? "")}`;
+    expect(await testEnv.KV.get(key)).not.toBeNull(); // sign-in caches the new session
+    await testEnv.KV.delete(key);
+
+    const direct = await jar.get("/api/auth/get-session?disableCookieCache=true");
+    expect(((await direct.json()) as { session: { token: string } }).session.token).toBe(token);
+    // The cookie cache is reissued (better-auth does), but KV was not read, so it is not written.
+    expect(direct.headers.getSetCookie().some((l) => l.startsWith("better-auth.session_data="))).toBe(true);
+    expect(await testEnv.KV.get(key)).toBeNull();
+
+    // Without the cookie cache, the normal read misses KV, loads D1 and fills KV.
+    jar.cookies.delete("better-auth.session_data");
+    const normal = await jar.get("/api/auth/get-session");
+    expect(((await normal.json()) as { session: { token: string } }).session.token).toBe(token);
+    const cached = (await testEnv.KV.get(key, "json")) as { session: { token: string } } | null;
+    expect(cached?.session.token).toBe(token);
+
+    // And the next read without the cookie cache is served from KV: D1 no longer has the row,
+    // yet the session answers until the KV copy expires (what a cache means; revocation deletes it).
+    await testEnv.DB.prepare("DELETE FROM session WHERE token_hash = ?")
+      .bind(sha256Hex(token ?? ""))
+      .run();
+    jar.cookies.delete("better-auth.session_data");
+    const fromKv = await jar.get("/api/auth/get-session");
+    expect(((await fromKv.json()) as { session: { token: string } } | null)?.session.token).toBe(token);
   });
 
   it("does not slide with disableRefresh", async () => {

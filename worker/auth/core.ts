@@ -6,6 +6,7 @@
 import type { AppConfig } from "../../app.config";
 import { getConfig } from "../config";
 import {
+  BoundedMemo,
   decryptString,
   encryptString,
   generateId,
@@ -296,6 +297,19 @@ export async function findSessionByToken(db: D1Database, token: string) {
   return db.prepare("SELECT * FROM session WHERE token_hash = ?").bind(sha256Hex(token)).first<SessionRow>();
 }
 
+/** The session and its user in one D1 round trip (a batch: both reads see the same state). */
+async function findSessionAndUser(db: D1Database, token: string) {
+  const hash = sha256Hex(token);
+  const [session, user] = await db.batch([
+    db.prepare("SELECT * FROM session WHERE token_hash = ?").bind(hash),
+    db.prepare("SELECT * FROM user WHERE id = (SELECT user_id FROM session WHERE token_hash = ?)").bind(hash),
+  ]);
+  return {
+    row: (session?.results[0] as SessionRow | undefined) ?? null,
+    user: (user?.results[0] as UserRow | undefined) ?? null,
+  };
+}
+
 export async function deleteSessionRows(ctx: AuthContext, rows: Pick<SessionRow, "id" | "token_hash">[]) {
   if (!rows.length) return;
   const stmts = rows.map((r) => ctx.db.prepare("DELETE FROM session WHERE id = ?").bind(r.id));
@@ -330,6 +344,7 @@ async function setCookieCache(
   token: string,
   user: UserRow,
   dontRemember: boolean,
+  writeKv = true,
 ) {
   const maxAge = ctx.config.cookie.cacheMaxAge;
   if (maxAge <= 0) return;
@@ -346,25 +361,44 @@ async function setCookieCache(
   if (value.length <= ctx.config.cookie.cacheMaxLength) {
     ctx.setCookie("session_data", value, dontRemember ? null : maxAge);
   }
+  if (!writeKv) return;
   await ctx.env.KV.put(kvKey(row.token_hash), JSON.stringify(payload), {
     expirationTtl: Math.max(60, maxAge),
   });
+}
+
+interface CookieCachePayload {
+  session: { session: SessionRecord; user: UserRecord; updatedAt: number; version: string };
+  expiresAt: number;
+  signature: string;
+}
+
+/**
+ * session_data values whose signature this isolate has checked: a browser sends the same value on
+ * every request for up to cookie.cacheMaxAge, so the decode, parse and HMAC run once per value.
+ * Expiry and the token are still checked on every read below.
+ */
+const verifiedCookieCaches = new BoundedMemo<{ secret: string; parsed: CookieCachePayload }>(2000);
+
+async function verifiedCookieCache(ctx: AuthContext, raw: string): Promise<CookieCachePayload | null> {
+  const known = verifiedCookieCaches.get(raw);
+  if (known && known.secret === ctx.secret) return known.parsed;
+  const parsed = JSON.parse(atob(raw.replace(/-/g, "+").replace(/_/g, "/"))) as CookieCachePayload;
+  const expected = await hmacBase64url(
+    ctx.secret,
+    JSON.stringify({ ...parsed.session, expiresAt: parsed.expiresAt }),
+  );
+  if (!safeEqual(expected, parsed.signature)) return null;
+  verifiedCookieCaches.set(raw, { secret: ctx.secret, parsed });
+  return parsed;
 }
 
 async function readCookieCache(ctx: AuthContext, token: string): Promise<CachedSession | null> {
   const raw = ctx.readCookie("session_data");
   if (!raw) return null;
   try {
-    const parsed = JSON.parse(atob(raw.replace(/-/g, "+").replace(/_/g, "/"))) as {
-      session: { session: SessionRecord; user: UserRecord; updatedAt: number; version: string };
-      expiresAt: number;
-      signature: string;
-    };
-    const expected = await hmacBase64url(
-      ctx.secret,
-      JSON.stringify({ ...parsed.session, expiresAt: parsed.expiresAt }),
-    );
-    if (!safeEqual(expected, parsed.signature)) return null;
+    const parsed = await verifiedCookieCache(ctx, raw);
+    if (!parsed) return null;
     if (parsed.session.version !== CACHE_VERSION) return null;
     if (parsed.expiresAt <= ctx.now()) return null;
     if (parsed.session.session.token !== token) return null;
@@ -398,7 +432,7 @@ export async function loadSession(
     const cached = (await readCookieCache(ctx, token)) ?? (await readKvCache(ctx, token));
     if (cached) return { ...cached, row: null, userRow: null };
   }
-  const row = await findSessionByToken(ctx.db, token);
+  const { row, user } = await findSessionAndUser(ctx.db, token);
   if (!row) {
     if (ctx.readCookie("session_data")) ctx.expireCookie("session_data");
     return null;
@@ -408,7 +442,6 @@ export async function loadSession(
     clearSessionCookies(ctx);
     return null;
   }
-  const user = await findUserById(ctx.db, row.user_id);
   if (!user) return null;
   if (row.impersonated_by) {
     // DESIGN §3: an impersonator who lost the admin role ends the impersonation at once.
@@ -434,7 +467,11 @@ export async function loadSession(
       .run();
     await setSessionCookies(ctx, row, token, user, false);
   } else if (!opts.fresh) {
-    await setCookieCache(ctx, row, token, user, dontRemember);
+    // KV is filled only after it was read and missed. disableCookieCache skips the caches, so
+    // this read does not know whether KV already holds the session: writing it on every such
+    // call would be a KV write per request (KV allows one write per second per key; every
+    // change to a session or its user deletes the KV copy, so one still there is current).
+    await setCookieCache(ctx, row, token, user, dontRemember, !opts.disableCookieCache);
   }
   return { session: toSession(row, token), user: toUser(user), row, userRow: user };
 }

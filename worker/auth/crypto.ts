@@ -69,13 +69,42 @@ export async function signCookieValue(value: string, secret: string): Promise<st
 }
 
 export async function verifyCookieValue(signed: string, secret: string): Promise<string | null> {
+  const known = verifiedCookies.get(signed);
+  if (known && known.secret === secret) return known.value;
   const dot = signed.lastIndexOf(".");
   if (dot < 1) return null;
   const value = signed.slice(0, dot);
   const sig = signed.slice(dot + 1);
   if (sig.length !== 44 || !sig.endsWith("=")) return null;
-  return safeEqual(sig, await hmacBase64(secret, value)) ? value : null;
+  if (!safeEqual(sig, await hmacBase64(secret, value))) return null;
+  verifiedCookies.set(signed, { secret, value });
+  return value;
 }
+
+/**
+ * A bounded map of results already computed in this isolate, oldest dropped first. For values
+ * that are pure functions of their key (a signed cookie verifies the same way every time), so a
+ * hit is the same answer without the work; only successful verifications are stored.
+ */
+export class BoundedMemo<V> {
+  private readonly map = new Map<string, V>();
+  constructor(private readonly max: number) {}
+  get(key: string): V | undefined {
+    return this.map.get(key);
+  }
+  set(key: string, value: V) {
+    if (this.map.size >= this.max && !this.map.has(key)) {
+      this.map.delete(this.map.keys().next().value as string);
+    }
+    this.map.set(key, value);
+  }
+  get size() {
+    return this.map.size;
+  }
+}
+
+/** Signed cookie values this isolate has verified (the session token is sent on every request). */
+const verifiedCookies = new BoundedMemo<{ secret: string; value: string }>(2000);
 
 const aesKeys = new Map<string, Promise<CryptoKey>>();
 function aesKey(secret: string) {

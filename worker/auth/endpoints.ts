@@ -241,8 +241,10 @@ const boolQuery = z
   .optional()
   .transform((v) => v === "true");
 
+const getSessionQuery = z.object({ disableCookieCache: boolQuery, disableRefresh: boolQuery }).loose();
+
 export const getSession: Handler = async (ctx) => {
-  const q = readQuery(ctx, z.object({ disableCookieCache: boolQuery, disableRefresh: boolQuery }).loose());
+  const q = readQuery(ctx, getSessionQuery);
   const loaded = await loadSession(ctx, {
     disableCookieCache: q.disableCookieCache,
     disableRefresh: q.disableRefresh,
