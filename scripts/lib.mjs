@@ -188,11 +188,23 @@ export async function serveBuildDirect(stateDir) {
       host: "127.0.0.1",
       port: await freePort(),
       logRequests: false,
-      workers: [{ ...options, name: "almoner", modulesRoot: dir, modules }],
+      workers: [
+        {
+          ...options,
+          name: "almoner",
+          modulesRoot: dir,
+          modules,
+          // A second socket straight into our Worker, without Miniflare's entry worker and assets
+          // router (dev-only JavaScript hops a deployed Worker does not have): `apiBase` serves
+          // /api/* only; pages and assets still go through `base`.
+          unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
+        },
+      ],
     }),
   );
   const url = await mf.ready;
-  return { base: url.origin, stop: () => mf.dispose() };
+  const apiBase = (await mf.unsafeGetDirectURL("almoner")).origin;
+  return { base: url.origin, apiBase, stop: () => mf.dispose() };
 }
 
 /** Signs in by e-mail and password; the Cookie header of the new session. */
