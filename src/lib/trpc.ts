@@ -3,9 +3,9 @@
  * local link loaded lazily from src/server (so no server code reaches the browser bundle).
  *
  * This module (with @trpc/client, the options proxy and superjson) is not part of the entry chunk:
- * route components import it, and the router context loads it on first need (src/lib/trpc-lazy.ts),
- * so pages that read nothing through tRPC (/login) never download it. One client and one options
- * proxy per QueryClient, shared by loaders (`context.trpc`) and components (`useTRPC`).
+ * route components import it, and the router context forwards to it (src/lib/trpc-lazy.ts), so
+ * pages that read nothing through tRPC (/login) never download it. One client and one options proxy
+ * per QueryClient, shared by loaders (`context.trpc`) and components (`useTRPC`).
  */
 import type { QueryClient } from "@tanstack/react-query";
 import { useRouter } from "@tanstack/react-router";
@@ -22,6 +22,7 @@ import { observable } from "@trpc/server/observable";
 import { createTRPCOptionsProxy, type TRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import superjson from "superjson";
 import type { AppRouter } from "../../worker/trpc/router";
+import { provideTrpc } from "./trpc-lazy";
 
 /** Defers loading a link until the first operation (the SSR local link imports the worker). */
 function lazyLink(load: () => Promise<TRPCLink<AppRouter>>): TRPCLink<AppRouter> {
@@ -85,6 +86,8 @@ export function trpcFor(queryClient: QueryClient): Trpc {
   }
   return trpc;
 }
+
+provideTrpc(trpcFor);
 
 function useRouterQueryClient(): QueryClient {
   return useRouter().options.context.queryClient;
