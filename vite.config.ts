@@ -36,6 +36,9 @@ export default defineConfig({
       "sonner",
       "superjson",
       "zod",
+      "zod/mini",
+      // The organization profile form's messages (a lazily loaded route only).
+      "zod/v4/locales/en.js",
       "clsx",
       "class-variance-authority",
     ],

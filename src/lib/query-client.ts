@@ -4,7 +4,6 @@
  * a 1 s delay doubling to 30 s and never for 4xx answers; mutations retry once after 1 s.
  */
 import { QueryClient } from "@tanstack/react-query";
-import superjson from "superjson";
 import { defaultQueryPolicy } from "../../app.config";
 
 const policy = defaultQueryPolicy;
@@ -58,8 +57,6 @@ export function makeQueryClient() {
         retry: shouldRetryMutation,
         retryDelay: policy.mutationRetryDelayMs,
       },
-      dehydrate: { serializeData: superjson.serialize },
-      hydrate: { deserializeData: superjson.deserialize },
     },
   });
 }

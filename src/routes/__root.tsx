@@ -8,7 +8,10 @@ import type { AppRouter } from "../../worker/trpc/router";
 
 export interface RouterContext {
   queryClient: QueryClient;
+  /** Usable once `loadTrpc()` has resolved (src/lib/trpc-lazy.ts); components use `useTRPC()`. */
   trpc: TRPCOptionsProxy<AppRouter>;
+  /** Loads the tRPC client chunk; `_authed`'s beforeLoad and the public tRPC loaders await it. */
+  loadTrpc: () => Promise<void>;
 }
 
 export const Route = createRootRouteWithContext<RouterContext>()({

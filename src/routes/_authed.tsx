@@ -10,7 +10,8 @@ import { useAuth } from "~/lib/auth/use-auth";
 /** Everything signed-in: the guard of SPEC §2 and the layout every screen shares. */
 export const Route = createFileRoute("/_authed")({
   beforeLoad: async ({ context, location }) => {
-    const payload = await requireUser(context, location);
+    // Every portal loader reads through context.trpc: load its chunk alongside the session check.
+    const [payload] = await Promise.all([requireUser(context, location), context.loadTrpc()]);
     return { user: payload.user, session: payload.session };
   },
   component: AuthedLayout,

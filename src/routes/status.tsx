@@ -7,7 +7,10 @@ import { useTRPC } from "~/lib/trpc";
 
 /** Public system status: a real tRPC query that reads D1 and round-trips KV. */
 export const Route = createFileRoute("/status")({
-  loader: ({ context }) => context.queryClient.ensureQueryData(context.trpc.system.health.queryOptions()),
+  loader: async ({ context }) => {
+    await context.loadTrpc();
+    return context.queryClient.ensureQueryData(context.trpc.system.health.queryOptions());
+  },
   head: () => ({ meta: [{ title: "Status · Almoner" }] }),
   component: StatusPage,
 });

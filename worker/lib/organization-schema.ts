@@ -2,7 +2,10 @@
  * The organization profile (DESIGN §4, §5.3: one schema shared by the form and the tRPC input).
  * Pure, so the browser validates with the same rules before sending (decision 007).
  */
-import { z } from "zod";
+// zod/mini, like the URL schemas: the profile form loads it in the browser, and the classic API
+// there would add its whole core (every string format) to the entry chunk that /login downloads
+// (decision 012). The Worker checks `$ZodError`, which both APIs throw.
+import { z } from "zod/mini";
 import { CURRENCIES } from "./money";
 
 export const organizationTypes = [
@@ -15,50 +18,46 @@ export const organizationTypes = [
   "other",
 ] as const;
 
-export const organizationInput = z
-  .object({
-    name: z.string().trim().min(2).max(120),
-    legalName: z.string().trim().max(200).nullable().optional(),
-    type: z.enum(organizationTypes),
-    registrationId: z.string().trim().max(60).nullable().optional(),
-    taxId: z.string().trim().max(60).nullable().optional(),
-    country: z
-      .union([
-        z
-          .string()
-          .trim()
-          .regex(/^[A-Za-z]{2}$/, "Use the 2-letter ISO country code"),
+/** Optional text: trimmed, at most `max` characters, null or absent. */
+const text = (max: number) => z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(max))));
+
+export const organizationInput = z.strictObject({
+  name: z.string().check(z.trim(), z.minLength(2), z.maxLength(120)),
+  legalName: text(200),
+  type: z.enum(organizationTypes),
+  registrationId: text(60),
+  taxId: text(60),
+  country: z.optional(
+    z.nullable(
+      z.union([
+        z.string().check(z.trim(), z.regex(/^[A-Za-z]{2}$/, "Use the 2-letter ISO country code")),
         z.literal(""),
-      ])
-      .nullable()
-      .optional(),
-    addressLine1: z.string().trim().max(200).nullable().optional(),
-    addressLine2: z.string().trim().max(200).nullable().optional(),
-    city: z.string().trim().max(100).nullable().optional(),
-    region: z.string().trim().max(100).nullable().optional(),
-    postalCode: z.string().trim().max(20).nullable().optional(),
-    contactEmail: z
-      .union([z.email(), z.literal("")])
-      .nullable()
-      .optional(),
-    contactPhone: z.string().trim().max(40).nullable().optional(),
-    website: z
-      .union([z.url(), z.literal("")])
-      .nullable()
-      .optional(),
-    // An image uploaded to /api/media (docs/decisions/008-media-in-d1.md) or an https URL.
-    logoUrl: z
-      .union([
-        z.string().regex(/^\/api\/media\/[A-Za-z0-9_-]{16,64}$/),
+      ]),
+    ),
+  ),
+  addressLine1: text(200),
+  addressLine2: text(200),
+  city: text(100),
+  region: text(100),
+  postalCode: text(20),
+  contactEmail: z.optional(z.nullable(z.union([z.email(), z.literal("")]))),
+  contactPhone: text(40),
+  website: z.optional(z.nullable(z.union([z.url(), z.literal("")]))),
+  // An image uploaded to /api/media (docs/decisions/008-media-in-d1.md) or an https URL.
+  logoUrl: z.optional(
+    z.nullable(
+      z.union([
+        z.string().check(z.regex(/^\/api\/media\/[A-Za-z0-9_-]{16,64}$/)),
         z.url({ protocol: /^https$/ }),
         z.literal(""),
-      ])
-      .nullable()
-      .optional(),
-    mission: z.string().trim().max(500).nullable().optional(),
-    description: z.string().trim().max(5000).nullable().optional(),
-    defaultCurrency: z.enum(CURRENCIES),
-    timeZone: z.string().refine((tz) => {
+      ]),
+    ),
+  ),
+  mission: text(500),
+  description: text(5000),
+  defaultCurrency: z.enum(CURRENCIES),
+  timeZone: z.string().check(
+    z.refine((tz) => {
       try {
         new Intl.DateTimeFormat("en", { timeZone: tz });
         return true;
@@ -66,9 +65,9 @@ export const organizationInput = z
         return false;
       }
     }, "Unknown time zone"),
-    fiscalYearStartMonth: z.number().int().min(1).max(12),
-  })
-  .strict();
+  ),
+  fiscalYearStartMonth: z.number().check(z.int(), z.minimum(1), z.maximum(12)),
+});
 
 export type OrganizationInput = z.infer<typeof organizationInput>;
 

@@ -4,7 +4,7 @@
  */
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
-import { ZodError } from "zod";
+import { $ZodError } from "zod/v4/core";
 import { hasOrgPermission, hasPermission, type Permissions } from "../access/permissions";
 import type { Context } from "./context";
 import { resolveOrganization } from "./org";
@@ -21,7 +21,7 @@ const t = initTRPC
   .create({
     transformer: superjson,
     errorFormatter({ shape, error }) {
-      const zod = error.cause instanceof ZodError ? error.cause : null;
+      const zod = error.cause instanceof $ZodError ? error.cause : null;
       return {
         ...shape,
         message: zod ? "Invalid input" : shape.message,
@@ -36,7 +36,7 @@ const t = initTRPC
     },
   });
 
-function fieldErrorsOf(error: ZodError): Record<string, string[]> {
+function fieldErrorsOf(error: $ZodError): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const issue of error.issues) {
     const key = issue.path.length ? issue.path.join(".") : "_";

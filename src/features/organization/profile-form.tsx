@@ -1,6 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import * as React from "react";
 import { toast } from "sonner";
+import { config } from "zod/mini";
+import en from "zod/v4/locales/en.js";
 import { ImageUpload } from "~/components/image-upload";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
@@ -11,6 +13,10 @@ import { errorInfo, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 import { CURRENCIES } from "../../../worker/lib/money";
 import { organizationInput, organizationTypes } from "../../../worker/lib/organization-schema";
+
+// The shared schema is zod/mini, which ships no messages: the form shows English ones, the same
+// the Worker answers with (classic zod registers this locale there).
+config(en());
 
 const sel = "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm disabled:opacity-50";
 type Org = Record<string, string | number | boolean | null> & { canEdit: boolean };

@@ -12,6 +12,7 @@ import { useTRPC } from "~/lib/trpc";
 /** The public campaign page: no sign-in, no personal data beyond display names. */
 export const Route = createFileRoute("/p/$orgSlug/$slug")({
   loader: async ({ context, params }) => {
+    await context.loadTrpc();
     const data = await or404(
       context.queryClient.ensureQueryData(
         context.trpc.campaigns.public.queryOptions({ organizationSlug: params.orgSlug, slug: params.slug }),
