@@ -247,6 +247,12 @@ describe("cookies and session storage", () => {
     jar.cookies.delete("better-auth.session_data");
     const fromKv = await jar.get("/api/auth/get-session");
     expect(((await fromKv.json()) as { session: { token: string } } | null)?.session.token).toBe(token);
+    // A KV hit issues the cookie cache again (as better-auth does after any read past it): with
+    // KV emptied too, the browser's next request is answered from that cookie.
+    expect(fromKv.headers.getSetCookie().some((l) => l.startsWith("better-auth.session_data="))).toBe(true);
+    await testEnv.KV.delete(key);
+    const fromCookie = await jar.get("/api/auth/get-session");
+    expect(((await fromCookie.json()) as { session: { token: string } } | null)?.session.token).toBe(token);
   });
 
   it("does not slide with disableRefresh", async () => {

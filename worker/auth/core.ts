@@ -349,6 +349,17 @@ async function setCookieCache(
   const maxAge = ctx.config.cookie.cacheMaxAge;
   if (maxAge <= 0) return;
   const payload = { session: toSession(row, token), user: toUser(user) };
+  await writeCookieCache(ctx, payload, dontRemember);
+  if (!writeKv) return;
+  await ctx.env.KV.put(kvKey(row.token_hash), JSON.stringify(payload), {
+    expirationTtl: Math.max(60, maxAge),
+  });
+}
+
+/** Sets the signed session_data cookie (better-auth's cookie cache) for `payload`. */
+async function writeCookieCache(ctx: AuthContext, payload: CachedSession, dontRemember: boolean) {
+  const maxAge = ctx.config.cookie.cacheMaxAge;
+  if (maxAge <= 0) return;
   const updatedAt = ctx.now();
   const expiresAt = updatedAt + maxAge * 1000;
   const session = { session: payload.session, user: payload.user, updatedAt, version: CACHE_VERSION };
@@ -361,10 +372,6 @@ async function setCookieCache(
   if (value.length <= ctx.config.cookie.cacheMaxLength) {
     ctx.setCookie("session_data", value, dontRemember ? null : maxAge);
   }
-  if (!writeKv) return;
-  await ctx.env.KV.put(kvKey(row.token_hash), JSON.stringify(payload), {
-    expirationTtl: Math.max(60, maxAge),
-  });
 }
 
 interface CookieCachePayload {
@@ -429,8 +436,15 @@ export async function loadSession(
   const token = await readSessionToken(ctx);
   if (!token) return null;
   if (!opts.fresh && !opts.disableCookieCache) {
-    const cached = (await readCookieCache(ctx, token)) ?? (await readKvCache(ctx, token));
-    if (cached) return { ...cached, row: null, userRow: null };
+    const fromCookie = await readCookieCache(ctx, token);
+    if (fromCookie) return { ...fromCookie, row: null, userRow: null };
+    const fromKv = await readKvCache(ctx, token);
+    if (fromKv) {
+      // As better-auth does after any read past the cookie cache: issue it again, so the next
+      // requests of this browser are answered from the cookie (no KV read) for cacheMaxAge.
+      await writeCookieCache(ctx, fromKv, await readDontRemember(ctx));
+      return { ...fromKv, row: null, userRow: null };
+    }
   }
   const { row, user } = await findSessionAndUser(ctx.db, token);
   if (!row) {
