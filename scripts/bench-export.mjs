@@ -1,14 +1,17 @@
 // `node scripts/bench-export.mjs`: the streamed CSV export of every donation alone, for quick
 // iterations on its throughput and memory (the full `npm run bench` takes 20+ minutes). Seeds the
-// demo world with BENCH_DONATIONS donations in Harbor Light (default 200 000; 1 000 000 is the
-// budget's scale) into a temporary local D1, builds, runs the built worker in workerd through
-// Miniflare (serveBuildDirect, as bench.mjs does: no `wrangler dev` proxy, which production does
-// not have and which costs per request and per streamed chunk), signs in as the demo admin, streams
-// /api/export/donations.csv and prints rows/s, MiB, the SHA-256 of the body (the same data gives the
-// same bytes, so a refactor can be checked byte for byte) and this workerd's VmHWM/VmRSS.
+// bench's world (scripts/bench-seed.mjs: BENCH_DONATIONS gifts in Harbor Light, default 200 000;
+// 1 000 000 is the budget's scale) into a temporary local D1, builds, runs the built worker in
+// workerd through Miniflare (serveBuildDirect, as bench.mjs does), signs in as the demo admin,
+// streams /api/export/donations.csv and prints rows/s, MiB, the SHA-256 of the body (the same
+// data gives the same bytes, so a refactor can be checked byte for byte), workerd's CPU per row
+// and its memory (sampled while the export runs, to show whether it grows with the rows).
 //
 //   BENCH_DONATIONS=200000 node scripts/bench-export.mjs [--no-build] [--runs 3]
 //     [--state <dir>]   reuse (or create and keep) a seeded state folder between runs
+//     [--scrambled]     insert the gifts in a random date order (the worst case; see bench-seed.mjs)
+//     [--demo]          seed the demo world at that size instead (scripts/seed.mjs: messages,
+//                       fees, items, addresses: more rows that need CSV escaping)
 //     [--out <file>]    also write the CSV body there
 //
 // Reports; never fails on a budget.
@@ -18,6 +21,7 @@ import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { seedBench } from "./bench-seed.mjs";
 import { DEMO_PASSWORD } from "./demo-users.mjs";
 import { ensureDevVars, migrateLocal, quietEnv, run, serveBuildDirect, signInCookie } from "./lib.mjs";
 
@@ -27,6 +31,8 @@ const { values: args } = parseArgs({
     runs: { type: "string", default: "1" },
     state: { type: "string" },
     out: { type: "string" },
+    scrambled: { type: "boolean", default: false },
+    demo: { type: "boolean", default: false },
   },
 });
 const DONATIONS = Number(process.env.BENCH_DONATIONS ?? 200_000);
@@ -46,22 +52,33 @@ if (!seeded) {
   mkdirSync(stateDir, { recursive: true });
   console.log(`Seeding ${DONATIONS.toLocaleString()} donations into ${stateDir}…`);
   const t = performance.now();
-  migrateLocal(stateDir);
-  // A fixed --now: the same folder always holds the same rows, so the CSV's hash is comparable.
-  run(
-    process.execPath,
-    [
-      "scripts/seed.mjs",
-      "--force",
-      "--now",
-      "1767225600000",
-      "--donations",
-      String(DONATIONS),
-      "--donors",
-      String(Math.max(2_500, Math.round(DONATIONS / 10))),
-    ],
-    { env, stdio: ["ignore", "ignore", "inherit"] },
-  );
+  // A fixed "now": the same folder always holds the same rows, so the CSV's hash is comparable.
+  const now = 1767225600000;
+  if (args.demo) {
+    migrateLocal(stateDir);
+    run(
+      process.execPath,
+      [
+        "scripts/seed.mjs",
+        "--force",
+        "--now",
+        String(now),
+        "--donations",
+        String(DONATIONS),
+        "--donors",
+        String(Math.max(2_500, Math.round(DONATIONS / 10))),
+      ],
+      { env, stdio: ["ignore", "ignore", "inherit"] },
+    );
+  } else {
+    await seedBench(stateDir, env, {
+      donations: DONATIONS,
+      donors: Math.max(2_500, Math.round(DONATIONS / 10)),
+      campaigns: 500,
+      layout: args.scrambled ? "scrambled" : "date",
+      now,
+    });
+  }
   console.log(`  seeded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 } else {
   console.log(`Reusing the seeded state in ${stateDir} (applying any newer migrations)`);
@@ -142,6 +159,13 @@ try {
     let bytes = 0;
     let lines = 0;
     let firstByteMs = null;
+    // workerd's allocated memory (RssAnon) every 250 ms with the rows received so far: flat
+    // memory means the same figure a tenth of the way in as at the end.
+    const samples = [];
+    const sampler = setInterval(() => {
+      const anon = workerdMemory(process.pid).reduce((t, r) => t + r.anonMiB, 0);
+      samples.push({ lines, anon });
+    }, 250);
     for await (const chunk of res.body) {
       firstByteMs ??= performance.now() - t0;
       bytes += chunk.length;
@@ -149,6 +173,7 @@ try {
       file?.write(chunk);
       for (let j = chunk.indexOf(10); j !== -1; j = chunk.indexOf(10, j + 1)) lines++;
     }
+    clearInterval(sampler);
     if (file) await new Promise((r) => file.end(r));
     const secs = (performance.now() - t0) / 1000;
     const rows = lines - 1;
@@ -161,6 +186,10 @@ try {
     console.log(`  workerd CPU ${cpu.toFixed(2)} s (${((cpu / rows) * 1e6).toFixed(1)} µs/row)`);
     console.log(`  before: ${mem(before)}`);
     console.log(`  after:  ${mem(workerdMemory(process.pid))}`);
+    const at = (share) => samples.find((x) => x.lines >= share * lines)?.anon ?? "?";
+    console.log(
+      `  workerd RssAnon at 10% / 50% / 90% of the rows: ${at(0.1)} / ${at(0.5)} / ${at(0.9)} MiB; peak ${Math.max(...samples.map((x) => x.anon))} MiB`,
+    );
   }
 } finally {
   await stop();

@@ -12,14 +12,13 @@ import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import { chromium } from "playwright-core";
 import { startOfLocalDay } from "../worker/lib/time.ts";
+import { seedBench } from "./bench-seed.mjs";
 import { DEMO_PASSWORD } from "./demo-users.mjs";
 import { ensureChromium } from "./ensure-chromium.mjs";
 import {
   capture,
-  d1ExecFile,
   d1Query,
   ensureDevVars,
-  migrateLocal,
   quietEnv,
   root,
   run,
@@ -68,40 +67,15 @@ if (m) {
 }
 
 console.log(`Seeding ${DONATIONS.toLocaleString()} donations…`);
-migrateLocal(stateDir);
-run(process.execPath, ["scripts/seed.mjs"], { env, stdio: ["ignore", "ignore", "inherit"] });
-const [{ id: orgId }] = d1Query("SELECT id FROM organization WHERE slug = 'harbor-light'", stateDir);
-const T = Date.now();
 const seedStarted = performance.now();
-const sql = `
-WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${CAMPAIGNS})
-INSERT INTO campaign (id, organization_id, title, slug, currency, goal_type, goal_amount_minor, status, suggested_amounts, created_at, updated_at)
-SELECT 'bc' || n, '${orgId}', 'Bench campaign ' || n, 'bench-' || n, 'USD', 'amount', 10000000, 'active', '[]', ${T}, ${T} FROM s;
-WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${DONORS})
-INSERT INTO donor (id, organization_id, type, first_name, last_name, email, created_at, updated_at)
-SELECT 'bd' || n, '${orgId}', 'individual', 'Donor', 'Number' || n, 'donor' || n || '@bench.test', ${T} - n * 1000, ${T} FROM s;
-INSERT INTO donor_tag (id, organization_id, name, color, created_at, updated_at) VALUES ('btag1', '${orgId}', 'Bench tag', '#0f766e', ${T}, ${T});
-INSERT INTO donor_tag_assignment (donor_id, tag_id, organization_id) SELECT id, 'btag1', organization_id FROM donor WHERE organization_id = '${orgId}' AND id GLOB 'bd[0-9]*' AND substr(id, 3) NOT GLOB '*[^0-9]*' AND (CAST(substr(id, 3) AS INTEGER) % 7) = 0;
-WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${DONATIONS})
-INSERT INTO donation (id, organization_id, number, donor_id, campaign_id, amount_minor, refunded_minor, currency, status, frequency, payment_method, source, mode, donated_at, created_at, updated_at)
-SELECT 'bx' || n, '${orgId}', 100000 + n, 'bd' || (1 + (n * 7919) % ${DONORS}), 'bc' || (1 + n % ${CAMPAIGNS}), amt,
-  CASE WHEN n % 29 = 0 THEN amt ELSE 0 END, 'USD',
-  CASE WHEN n % 29 = 0 THEN 'refunded' WHEN n % 31 = 0 THEN 'failed' ELSE 'completed' END,
-  CASE WHEN n % 5 = 0 THEN 'monthly' ELSE 'one_time' END, CASE WHEN n % 4 = 0 THEN 'check' ELSE 'card' END, 'online', 'live',
-  ${T} - (n * 63113) % 63072000000, ${T}, ${T}
-FROM (SELECT n, 100 + (n * 2654435761) % 49900 AS amt FROM s);
-UPDATE org_counter SET value = ${100000 + DONATIONS} WHERE organization_id = '${orgId}' AND name = 'donation';
-`;
-const { rollupSql } = await import("./seed-domain.mjs");
-const dir = mkdtempSync(join(tmpdir(), "almoner-bench-sql-"));
-writeFileSync(join(dir, "bulk.sql"), sql);
-writeFileSync(join(dir, "rollups.sql"), rollupSql(orgId, "America/Los_Angeles").join("\n"));
-d1ExecFile(join(dir, "bulk.sql"), stateDir);
-d1ExecFile(join(dir, "rollups.sql"), stateDir);
-rmSync(dir, { recursive: true, force: true });
+const { orgId, T } = await seedBench(stateDir, env, {
+  donations: DONATIONS,
+  donors: DONORS,
+  campaigns: CAMPAIGNS,
+});
 row(
   "seed",
-  `bulk seed + rollups (${DONATIONS.toLocaleString()} donations)`,
+  `migrations, demo world, bulk rows (date order) and rollups (${DONATIONS.toLocaleString()} donations)`,
   `${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
 );
 

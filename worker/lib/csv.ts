@@ -42,13 +42,18 @@ export function csvCell(value: unknown): string {
   return stringCell(value instanceof Date ? value.toISOString() : String(value));
 }
 
-export function csvRow(values: readonly unknown[]): string {
+/** Cells joined by commas, without the line end (a part of a row assembled from pieces). */
+export function csvCells(values: readonly unknown[]): string {
   let out = "";
   for (let i = 0; i < values.length; i++) {
     if (i > 0) out += ",";
     out += csvCell(values[i]);
   }
-  return `${out}\r\n`;
+  return out;
+}
+
+export function csvRow(values: readonly unknown[]): string {
+  return `${csvCells(values)}\r\n`;
 }
 
 /**
@@ -60,8 +65,14 @@ const BLOCK = 15 * 60_000;
 const MIXED = Number.NaN;
 const offsets = new Map<string, Map<number, number>>();
 
+let lastZone = "";
+let lastBlock = Number.NaN;
+let lastOff = Number.NaN;
+
 function blockOffsetMs(timeZone: string, second: number): number {
   const block = Math.floor(second / BLOCK);
+  // Consecutive rows of an export mostly fall in the same block: skip both map look-ups.
+  if (block === lastBlock && timeZone === lastZone && !Number.isNaN(lastOff)) return lastOff;
   let zone = offsets.get(timeZone);
   if (!zone) {
     zone = new Map();
@@ -75,10 +86,67 @@ function blockOffsetMs(timeZone: string, second: number): number {
     if (zone.size >= 100_000) zone.clear();
     zone.set(block, off);
   }
+  lastZone = timeZone;
+  lastBlock = block;
+  lastOff = off;
   return Number.isNaN(off) ? offsetAt(second, timeZone) : off;
 }
 
 const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
+const pad3 = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : String(n));
+
+const DAY = 86_400_000;
+/** [0000-01-01, 10000-01-01) UTC: where toISOString writes a four-digit year, so a day's prefix can be reused. */
+const FOUR_DIGIT_FROM = -62_167_219_200_000;
+const FOUR_DIGIT_UNTIL = 253_402_300_800_000;
+
+/**
+ * "YYYY-MM-DDT" of a UTC day number, remembered for the last day asked: an export meets its gifts in
+ * date order, so most rows share the previous row's day. One memo per caller (UTC and local columns).
+ */
+function dayPrefixMemo() {
+  let day = Number.NaN;
+  let prefix = "";
+  return (d: number) => {
+    if (d !== day) {
+      day = d;
+      prefix = new Date(d * DAY).toISOString().slice(0, 11);
+    }
+    return prefix;
+  };
+}
+const utcPrefix = dayPrefixMemo();
+const localPrefix = dayPrefixMemo();
+
+/** "HH:MM:SS" of a millisecond count within a day. */
+function clock(rem: number): string {
+  const h = Math.floor(rem / 3_600_000);
+  const m = Math.floor((rem - h * 3_600_000) / 60_000);
+  const s = Math.floor((rem - h * 3_600_000 - m * 60_000) / 1000);
+  return `${pad2(h)}:${pad2(m)}:${pad2(s)}`;
+}
+
+/** Exactly `new Date(ms).toISOString()`; without a Date per call for whole-ms instants in years 0000-9999. */
+export function isoUtc(ms: number): string {
+  if (!(ms >= FOUR_DIGIT_FROM && ms < FOUR_DIGIT_UNTIL) || !Number.isInteger(ms))
+    return new Date(ms).toISOString();
+  const day = Math.floor(ms / DAY);
+  const rem = ms - day * DAY;
+  return `${utcPrefix(day)}${clock(rem)}.${pad3(rem % 1000)}Z`;
+}
+
+/** "+01:00" for an offset in ms: the minutes rounded, as the zone data's seconds never print. */
+const offsetSuffixes = new Map<number, string>();
+function offsetSuffix(offMs: number): string {
+  let s = offsetSuffixes.get(offMs);
+  if (s === undefined) {
+    const offsetMin = Math.round(offMs / 60_000);
+    const abs = Math.abs(offsetMin);
+    s = `${offsetMin < 0 ? "-" : "+"}${pad2(Math.floor(abs / 60))}:${pad2(abs % 60)}`;
+    if (offsetSuffixes.size < 1000) offsetSuffixes.set(offMs, s);
+  }
+  return s;
+}
 
 /** ISO 8601 with the offset of `timeZone` (e.g. 2026-03-01T09:30:00+01:00); blank for null. */
 export function isoWithOffset(ms: number | null | undefined, timeZone = "UTC"): string {
@@ -86,9 +154,11 @@ export function isoWithOffset(ms: number | null | undefined, timeZone = "UTC"): 
   const second = Math.floor(ms / 1000) * 1000;
   const offMs = blockOffsetMs(timeZone, second);
   // The local wall time is UTC shifted by the offset; its ISO form minus "Z" is the local part.
-  const local = new Date(second + offMs).toISOString();
-  const offsetMin = Math.round(offMs / 60_000);
-  const abs = Math.abs(offsetMin);
-  const sign = offsetMin < 0 ? "-" : "+";
-  return `${local.slice(0, local.length - 5)}${sign}${pad2(Math.floor(abs / 60))}:${pad2(abs % 60)}`;
+  const local = second + offMs;
+  if (local >= FOUR_DIGIT_FROM && local < FOUR_DIGIT_UNTIL) {
+    const day = Math.floor(local / DAY);
+    return `${localPrefix(day)}${clock(local - day * DAY)}${offsetSuffix(offMs)}`;
+  }
+  const iso = new Date(local).toISOString();
+  return `${iso.slice(0, iso.length - 5)}${offsetSuffix(offMs)}`;
 }
