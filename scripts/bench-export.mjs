@@ -23,7 +23,17 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { seedBench } from "./bench-seed.mjs";
 import { DEMO_PASSWORD } from "./demo-users.mjs";
-import { ensureDevVars, migrateLocal, quietEnv, run, serveBuildDirect, signInCookie } from "./lib.mjs";
+import {
+  ensureDevVars,
+  exportLiveHeap,
+  localD1File,
+  migrateLocal,
+  quietEnv,
+  run,
+  serveBuildDirect,
+  signInCookie,
+  warmFile,
+} from "./lib.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -143,6 +153,7 @@ try {
   const cookie = await signInCookie(apiBase, "admin@almoner.test", DEMO_PASSWORD);
 
   for (let i = 0; i < RUNS; i++) {
+    warmFile(localD1File(stateDir));
     const before = workerdMemory(process.pid);
     const cpu0 = workerdCpu(process.pid);
     const t0 = performance.now();
@@ -193,5 +204,20 @@ try {
   }
 } finally {
   await stop();
-  if (!keepState) rmSync(stateDir, { recursive: true, force: true });
+}
+{
+  // One more export for memory alone, on a server with workerd's inspector open (which slows the
+  // Worker, so not for the runs above): our Worker's live JS heap (after a forced GC) before, at
+  // every 20th chunk and after. Flat memory: the same band from the first pages to the last.
+  const server = await serveBuildDirect(stateDir, { inspect: true });
+  try {
+    const cookie = await signInCookie(server.apiBase, "admin@almoner.test", DEMO_PASSWORD);
+    const live = await exportLiveHeap(server.apiBase, cookie, server.heap);
+    console.log(
+      `memory run: Worker live heap before ${live.before} MiB; during ${live.min}–${live.max} MiB (first tenth ${live.firstTenth}, last tenth ${live.lastTenth}); after ${live.after} MiB`,
+    );
+  } finally {
+    await server.stop();
+    if (!keepState) rmSync(stateDir, { recursive: true, force: true });
+  }
 }

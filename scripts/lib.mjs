@@ -2,7 +2,16 @@
 // node_modules/.bin first on PATH), and call wrangler/vite through npx for the same reason.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes, scryptSync } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -169,7 +178,7 @@ export async function serveBuild(stateDir, env) {
  * (docs/performance.md). Same config as `wrangler dev` reads (dist/server/wrangler.json: bindings,
  * secrets from .dev.vars, compatibility, assets with run_worker_first) and the same persisted state.
  */
-export async function serveBuildDirect(stateDir) {
+export async function serveBuildDirect(stateDir, { inspect = false } = {}) {
   const { Miniflare, convertV4MiniflareOptions } = await import("miniflare");
   const { unstable_getMiniflareWorkerOptions } = await import("wrangler");
   const dir = join(root, "dist", "server");
@@ -182,12 +191,14 @@ export async function serveBuildDirect(stateDir) {
       .filter((f) => f.endsWith(".js"))
       .map((f) => `assets/${f}`),
   ].map((f) => ({ type: "ESModule", path: join(dir, f) }));
+  const inspectorPort = inspect ? await freePort() : undefined;
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       resourcePersistencePath: join(stateDir, "v3"),
       host: "127.0.0.1",
       port: await freePort(),
       logRequests: false,
+      ...(inspectorPort ? { inspectorPort } : {}),
       workers: [
         {
           ...options,
@@ -204,7 +215,59 @@ export async function serveBuildDirect(stateDir) {
   );
   const url = await mf.ready;
   const apiBase = (await mf.unsafeGetDirectURL("almoner")).origin;
-  return { base: url.origin, apiBase, stop: () => mf.dispose() };
+  const heap = inspectorPort ? await workerHeap(inspectorPort, apiBase) : null;
+  return {
+    base: url.origin,
+    apiBase,
+    heap,
+    stop: () => {
+      heap?.close();
+      return mf.dispose();
+    },
+  };
+}
+
+/**
+ * Our Worker's JS heap, through workerd's V8 inspector: `live()` collects garbage and answers the
+ * bytes still in use. That is the memory an export holds (a process's RSS also counts D1's
+ * SQLite and whatever V8 has not returned yet). workerd reads inspector messages only while the
+ * isolate runs, so each call is accompanied by a trivial request.
+ */
+async function workerHeap(port, apiBase) {
+  const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
+  const target = targets.find((t) => t.webSocketDebuggerUrl?.endsWith("/almoner")) ?? targets[0];
+  const ws = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => {
+    ws.addEventListener("open", resolve);
+    ws.addEventListener("error", reject);
+  });
+  let next = 0;
+  const pending = new Map();
+  ws.addEventListener("message", (e) => {
+    const m = JSON.parse(String(e.data));
+    pending.get(m.id)?.(m);
+    pending.delete(m.id);
+  });
+  const call = async (method) => {
+    const id = ++next;
+    let done = false;
+    const answer = new Promise((resolve) => {
+      pending.set(id, (m) => {
+        done = true;
+        resolve(m);
+      });
+    });
+    ws.send(JSON.stringify({ id, method }));
+    while (!done) await Promise.race([answer, fetch(`${apiBase}/api/auth/ok`).then((r) => r.arrayBuffer())]);
+    return answer;
+  };
+  return {
+    async live() {
+      await call("HeapProfiler.collectGarbage");
+      return (await call("Runtime.getHeapUsage")).result?.usedSize ?? Number.NaN;
+    },
+    close: () => ws.close(),
+  };
 }
 
 /** Signs in by e-mail and password; the Cookie header of the new session. */
@@ -219,4 +282,63 @@ export async function signInCookie(base, email, password) {
     .getSetCookie()
     .map((c) => c.split(";")[0])
     .join("; ");
+}
+
+/** The local D1 database file miniflare keeps under a state folder (the largest .sqlite there). */
+export function localD1File(stateDir) {
+  const base = join(stateDir ?? join(root, ".wrangler", "state"), "v3", "d1");
+  const stack = [base];
+  let best = null;
+  while (stack.length) {
+    const d = stack.pop();
+    for (const f of readdirSync(d)) {
+      const p = join(d, f);
+      const st = statSync(p);
+      if (st.isDirectory()) stack.push(p);
+      else if (f.endsWith(".sqlite") && (!best || st.size > statSync(best).size)) best = p;
+    }
+  }
+  if (!best) throw new Error(`no local D1 database under ${base}; run the migrations first`);
+  return best;
+}
+
+/**
+ * Reads a file once so that its pages are in the OS cache: this kind of machine pages out memory
+ * it has not touched for a while (a DAMON "pageout" scheme), and a measurement that then reads the
+ * database from disk measures the disk (docs/performance.md).
+ */
+export function warmFile(path) {
+  const fd = openSync(path, "r");
+  const buf = Buffer.allocUnsafe(8 << 20);
+  try {
+    while (readSync(fd, buf, 0, buf.length, null) > 0);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Streams the donations export once while measuring our Worker's live JS heap (MiB, after a forced
+ * GC) before it, at every `every`th chunk and after it.
+ */
+export async function exportLiveHeap(apiBase, cookie, heap, every = 20) {
+  const mib = (b) => +(b / 2 ** 20).toFixed(1);
+  const before = mib(await heap.live());
+  const res = await fetch(`${apiBase}/api/export/donations.csv`, { headers: { cookie } });
+  if (!res.ok) throw new Error(`export: HTTP ${res.status}`);
+  const samples = [];
+  let chunks = 0;
+  for await (const _ of res.body) if (++chunks % every === 0) samples.push(mib(await heap.live()));
+  await new Promise((r) => setTimeout(r, 500));
+  const after = mib(await heap.live());
+  const tenth = Math.max(1, Math.floor(samples.length / 10));
+  return {
+    before,
+    after,
+    min: Math.min(...samples),
+    max: Math.max(...samples),
+    firstTenth: Math.max(...samples.slice(0, tenth)),
+    lastTenth: Math.max(...samples.slice(-tenth)),
+    samples: samples.length,
+  };
 }

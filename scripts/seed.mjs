@@ -11,33 +11,17 @@
 // world as multi-row INSERTs of at most 100 values each (D1's bound-parameter limit) for a remote
 // D1: `npx wrangler d1 execute DB --remote --file file.sql`. ALMONER_STATE_DIR points at another
 // local state folder (e2e, bench).
-import { readdirSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { writeFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
 import { DEMO_PASSWORD, demoUsers, printDemoLogins } from "./demo-users.mjs";
-import { hashPassword, migrateLocal, root, sqlString } from "./lib.mjs";
+import { hashPassword, localD1File as libLocalD1File, migrateLocal, sqlString } from "./lib.mjs";
 import { generateDomain, ORGANIZATIONS, rng, rollupSql } from "./seed-domain.mjs";
 
 const stateDir = process.env.ALMONER_STATE_DIR || undefined;
 
 /** The local D1 database file miniflare keeps under the state folder (after migrations). */
-export function localD1File(dir = stateDir) {
-  const base = join(dir ?? join(root, ".wrangler", "state"), "v3", "d1");
-  const stack = [base];
-  let best = null;
-  while (stack.length) {
-    const d = stack.pop();
-    for (const f of readdirSync(d)) {
-      const p = join(d, f);
-      const st = statSync(p);
-      if (st.isDirectory()) stack.push(p);
-      else if (f.endsWith(".sqlite") && (!best || st.size > statSync(best).size)) best = p;
-    }
-  }
-  if (!best) throw new Error(`no local D1 database under ${base}; run the migrations first`);
-  return best;
-}
+export const localD1File = (dir = stateDir) => libLocalD1File(dir);
 
 /** Every row of the demo world, in insertion order (parents before children). */
 export function* demoRows({ seed = 1, now = Date.now(), donations, donors, campaigns } = {}) {

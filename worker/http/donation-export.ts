@@ -172,14 +172,40 @@ export function donationLine(
 }
 
 /**
- * SQL for a page of the export in which SQLite writes the cells of each row as they are, without
- * CSV escaping, in three parts around the dates and the donor's cells:
+ * SQL for csvCell of a text column (NUL excepted: rows with a NUL take the re-read path): quoted
+ * when it holds a quote, comma, CR or LF, with a ' first when it starts with = + - @ tab or CR.
+ */
+export function csvCellSql(x: string) {
+  const lead = `unicode(${x}) IN (61, 43, 45, 64, 9, 13)`;
+  return `CASE WHEN ${x} IS NULL THEN ''
+    WHEN ${x} GLOB '*[",' || char(10, 13) || ']*' THEN '"' || CASE WHEN ${lead} THEN '''' ELSE '' END || replace(${x}, '"', '""') || '"'
+    WHEN ${lead} THEN '''' || ${x} ELSE ${x} END`;
+}
+
+/**
+ * The most bytes a page's records may take: D1 refuses any string over 2 000 000 bytes ("Maximum
+ * string, BLOB or table row size", developers.cloudflare.com/d1/platform/limits/), and a page is one
+ * string. Each record is at most RECORD_BYTES (longer rows take the re-read path), so a page of
+ * `pageSize` rows stays under it for pageSize ≤ 5 000.
+ */
+export const RECORD_BYTES = 379;
+export const MAX_PAGE_ROWS = Math.floor(1_900_000 / (RECORD_BYTES + 1));
+
+/**
+ * SQL for one page of the export, answered as one row: [rows, records]. SQLite writes the cells
+ * of each row in three parts, around the two dates and the donor's cells that the Worker adds (the
+ * zone offsets are JavaScript's; the donors come from its cache):
  *   a = "number,id,"   b = "status … donor_id,"   c = "is_anonymous … receipt_sent_at\r\n"
- * The parts are used only where that gives `donationLine`'s bytes (`plainRow`). SQL checks what
- * it alone can see, and leaves `c` NULL otherwise: the row's currency is the organization's (so the
- * base columns and the exponent are known here), no money cell is negative, and no text cell holds
- * a NUL (printf would cut the text there). Binds: the organization's currency, then `where`'s
- * parameters, then the keyset (donated_at, donated_at, id).
+ * and the page is one string of records "donated_at␡rowid␡a␡b␡c" joined by ␡: one value for D1
+ * to hand over instead of five per row (it converts and serializes each value on its own).
+ * a and b are written without CSV escaping and used only where that gives `donationLine`'s bytes
+ * (`plainRow`); c's free text is escaped here. Otherwise SQL leaves a, b and c empty and the row
+ * is re-read by rowid: when the currency is not the organization's (the base columns and the
+ * exponent are known here only for it), when a text cell holds a NUL (printf would cut the text
+ * there) or a ␡ (the separator), or when the record would pass RECORD_BYTES.
+ * Binds: the organization's currency, `where`'s parameters, then the keyset (donated_at,
+ * donated_at, id). The records come in the subquery's order (a co-routine feeding the aggregate);
+ * `pageRows` checks that order on every page.
  */
 export function fastPageSql(exponent: number, from: string, where: string, pageSize: number) {
   const scale = 10 ** exponent;
@@ -187,13 +213,15 @@ export function fastPageSql(exponent: number, from: string, where: string, pageS
   const moneyFormat = exponent === 0 ? "%d" : `%d.%0${exponent}d`;
   const net = "d.amount_minor - d.refunded_minor - d.processing_fee_minor - d.platform_fee_minor";
   const b = [
-    `'%s,%s,${moneyFormat},${moneyFormat},${moneyFormat},${moneyFormat},${moneyFormat},%s,${moneyFormat},%s,1,%s,%s,%s,%s,%s,%s,%s,%s,%s,'`,
+    `'%s,%s,${moneyFormat},${moneyFormat},${moneyFormat},%s${moneyFormat},${moneyFormat},%s,${moneyFormat},%s,1,%s,%s,%s,%s,%s,%s,%s,%s,%s,'`,
     "d.status",
     "d.mode",
     ...money("d.amount_minor"),
     ...money("d.fee_covered_minor"),
     ...money("d.processing_fee_minor"),
-    ...money(net),
+    // The net amount alone can be negative (refunded, fees kept): csvCell writes "-1.23" as "'-1.23".
+    `CASE WHEN ${net} < 0 THEN '''-' ELSE '' END`,
+    ...money(`abs(${net})`),
     ...money("d.refunded_minor"),
     "d.currency",
     ...money("d.amount_minor"),
@@ -208,24 +236,49 @@ export function fastPageSql(exponent: number, from: string, where: string, pageS
     "CASE WHEN d.campaign_item_id IS NOT NULL AND d.campaign_item_id != '' THEN d.item_quantity ELSE '' END",
     "d.donor_id",
   ];
-  // concat() keeps a NUL where printf stops; status, mode, frequency and source are CHECK-bound words.
+  // Every free-text cell, for the NUL and ␡ checks (concat() keeps a NUL where printf stops);
+  // status, mode, frequency and source are CHECK-bound words.
   const text = `concat(d.id, d.currency, d.payment_method, d.gateway, d.gateway_transaction_id, d.campaign_id,
     c.title, i.title, d.donor_id, d.message, d.tribute_type, d.tribute_name)`;
-  return `SELECT d.donated_at, d.rowid, printf('%d,%s,', d.number, d.id), printf(${b.join(", ")}),
-      CASE WHEN d.currency = ? AND d.number >= 0 AND ${net} >= 0 AND instr(${text}, char(0)) = 0
-        THEN printf('%s,%s,%s,%s,%s,' || char(13, 10), CASE WHEN d.anonymous THEN 'yes' ELSE 'no' END,
-          d.message, d.tribute_type, d.tribute_name, d.source) END
+  // The free-text cells after the donor's are escaped here (csvCell's rules: quoted when they hold
+  // a quote, comma or line break, a ' first before a formula character): messages often need it.
+  const c = `concat(CASE WHEN d.anonymous THEN 'yes' ELSE 'no' END, ',', ${csvCellSql("d.message")}, ',',
+    ${csvCellSql("d.tribute_type")}, ',', ${csvCellSql("d.tribute_name")}, ',', d.source, ',', char(13, 10))`;
+  const page = `SELECT d.donated_at AS t, d.rowid AS r, printf('%d,%s,', d.number, d.id) AS a, printf(${b.join(", ")}) AS b,
+      ${c} AS c, ${text} AS text, d.currency = ? AND d.number >= 0 AS ok
     FROM ${from}
     ${where} AND d.donated_at <= ? AND (d.donated_at < ? OR d.id < ?)
-    ORDER BY d.donated_at DESC, d.id DESC LIMIT ${pageSize}`;
+    ORDER BY d.donated_at DESC, d.id DESC LIMIT ${Math.min(pageSize, MAX_PAGE_ROWS)}`;
+  // ␡ (DEL) separates: JSON carries it as it is, where a control character would take six bytes.
+  return `SELECT count(*), group_concat(
+      CASE WHEN x.ok AND instr(x.text, char(0)) = 0 AND instr(x.text, char(127)) = 0
+          AND octet_length(x.a) + octet_length(x.b) + octet_length(x.c) + octet_length(x.t) + octet_length(x.r) <= ${RECORD_BYTES - 4}
+        THEN concat(x.t, char(127), x.r, char(127), x.a, char(127), x.b, char(127), x.c)
+        ELSE concat(x.t, char(127), x.r, char(127), char(127), char(127)) END, char(127))
+    FROM (${page}) x`;
 }
 
 /**
- * One row of `fastPageSql`. The id and the donor's id are read out of `a` and `b` (their last
- * cells) when the row is plain, else from its `RawRow`: short strings as values of their own cost
- * more (D1's JSON parser interns every one of them).
+ * One record of `fastPageSql`. The id and the donor's id are read out of `a` and `b` when the row
+ * is plain, else from its `RawRow`.
  */
-type PageRow = [donatedAt: number, rowid: number, a: string, b: string, c: string | null];
+type PageRow = [donatedAt: number, rowid: number, a: string, b: string, c: string];
+
+/** The records of a page (see fastPageSql), checked to come newest first. */
+export function pageRows(records: string | null): PageRow[] {
+  if (!records) return [];
+  const f = records.split("\x7f");
+  if (f.length % 5 !== 0) throw new Error("export page: malformed records");
+  const rows = new Array<PageRow>(f.length / 5);
+  let prev = Number.POSITIVE_INFINITY;
+  for (let i = 0, k = 0; k < f.length; i++, k += 5) {
+    const t = Number(f[k]);
+    if (!(t <= prev)) throw new Error("export page: records out of order");
+    prev = t;
+    rows[i] = [t, Number(f[k + 1]), f[k + 2] as string, f[k + 3] as string, f[k + 4] as string];
+  }
+  return rows;
+}
 
 /** The donor's id, the last cell of a plain `b` ("…,donor_id,"), or null for none. */
 function donorOf(b: string): string | null {
@@ -259,17 +312,12 @@ export function plainParts(s: string, cells: number, end = s.length): boolean {
   return commas === cells && end > 0 && s.charCodeAt(end - 1) === 44;
 }
 
-/** `fastPageSql`'s parts are `donationLine`'s bytes (a: 2 cells, b: 20, c: 5 and the line end). */
+/**
+ * `fastPageSql`'s parts are `donationLine`'s bytes: a (2 cells) and b (20) are written unescaped
+ * and must be plain; c is escaped by SQL and only has to be there (a re-read row has no parts).
+ */
 export function plainRow(a: string, b: string, c: string | null): c is string {
-  return (
-    c !== null &&
-    c.length >= 2 &&
-    c.charCodeAt(c.length - 2) === 13 &&
-    c.charCodeAt(c.length - 1) === 10 &&
-    plainParts(c, 5, c.length - 2) &&
-    plainParts(a, 2) &&
-    plainParts(b, 20)
-  );
+  return c !== null && c.length > 0 && plainParts(a, 2) && plainParts(b, 20);
 }
 
 /** The donor's eleven cells, from `id` (first name … country). */
@@ -279,16 +327,76 @@ const NO_DONOR = ",".repeat(11);
 type DonorRow = [id: string, ...cells: (string | null)[]];
 
 /**
+ * A string-to-string hash table (open addressing, FNV-1a): the donor cache's look-up runs once per
+ * exported row with a key just cut out of a page, and V8's Map interns such a key on every get
+ * (a string-table probe), which cost more than the look-up itself.
+ */
+export class IdTable {
+  private keys: (string | undefined)[] = new Array(1024);
+  private values: string[] = new Array(1024);
+  private mask = 1023;
+  size = 0;
+
+  private static hash(s: string): number {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+    return h >>> 0;
+  }
+
+  get(key: string): string | undefined {
+    const keys = this.keys;
+    for (let i = IdTable.hash(key) & this.mask; ; i = (i + 1) & this.mask) {
+      const k = keys[i];
+      if (k === undefined) return undefined;
+      if (k === key) return this.values[i];
+    }
+  }
+
+  set(key: string, value: string) {
+    if ((this.size + 1) * 2 > this.keys.length) this.grow();
+    const keys = this.keys;
+    let i = IdTable.hash(key) & this.mask;
+    for (; keys[i] !== undefined; i = (i + 1) & this.mask)
+      if (keys[i] === key) {
+        this.values[i] = value;
+        return;
+      }
+    keys[i] = key;
+    this.values[i] = value;
+    this.size++;
+  }
+
+  clear() {
+    this.keys = new Array(1024);
+    this.values = new Array(1024);
+    this.mask = 1023;
+    this.size = 0;
+  }
+
+  private grow() {
+    const { keys, values } = this;
+    this.keys = new Array(keys.length * 2);
+    this.values = new Array(keys.length * 2);
+    this.mask = keys.length * 2 - 1;
+    this.size = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      if (k !== undefined) this.set(k, values[i] as string);
+    }
+  }
+}
+
+/**
  * The donors' rendered cells for one export. An export of every gift meets each donor many times
  * (1M gifts, 100k donors) in no useful order, and a donor read by id is a random look-up (about
  * 4 page reads), so once an export runs past its first page the organization's donors are read
  * in rowid order (sequential pages) up to `maxChars` characters of cells, about the memory of
- * `maxChars` bytes and as much again for the map; past that, or for donors created since, missing
- * donors are read by id, a page at a time, evicting the oldest entries. Memory stays flat however
- * many rows the export has.
+ * `maxChars` bytes and as much again for the table; past that, or for donors created since,
+ * missing donors are read by id, a page at a time (emptying the cache when it is full). Memory
+ * stays flat however many rows the export has.
  */
 export class DonorCells {
-  private readonly cells = new Map<string, string>();
+  private readonly cells = new IdTable();
   private chars = 0;
   private readonly byId: D1PreparedStatement;
   private readonly inRowidOrder: D1PreparedStatement;
@@ -353,12 +461,11 @@ export class DonorCells {
     }
     // A complete cache lacks only donors created since it was read (or ids with no donor row).
     if (!missing.size) return out;
-    if (this.chars > this.maxChars)
-      for (const [k, v] of this.cells) {
-        if (this.chars <= this.maxChars / 2) break;
-        this.cells.delete(k);
-        this.chars -= k.length + v.length;
-      }
+    // Over the budget (an organization with more donors than fit): start over with this page's.
+    if (this.chars > this.maxChars) {
+      this.cells.clear();
+      this.chars = 0;
+    }
     const found = await this.byId
       .bind(this.orgId, JSON.stringify([...missing.keys()].sort()))
       .raw<DonorRow>();
@@ -411,11 +518,15 @@ export function donationCsvStream(
   // as a range on donated_at (<=) so SQLite seeks donation_org_date_idx to it; the equivalent
   // "donated_at < ? OR (donated_at = ? AND id < ?)" made it walk the index from the newest gift on
   // every page (quadratic: 2 300 rows/s at 200 000 gifts).
+  const limit = Math.min(pageSize, MAX_PAGE_ROWS);
   const page = db.prepare(
-    fastPageSql(exponentOf(org.defaultCurrency), from, `WHERE ${w.sql.join(" AND ")}`, pageSize),
+    fastPageSql(exponentOf(org.defaultCurrency), from, `WHERE ${w.sql.join(" AND ")}`, limit),
   );
   const fetchAfter = (date: number, id: string) =>
-    page.bind(org.defaultCurrency, ...w.params, date, date, id).raw<PageRow>();
+    page
+      .bind(org.defaultCurrency, ...w.params, date, date, id)
+      .raw<[number, string | null]>()
+      .then(([result]) => pageRows(result?.[1] ?? null));
   // The rows SQLite could not write, by rowid: its pages were just read, so they are still cached.
   const rawByRowid = db.prepare(
     `SELECT d.rowid, ${RAW_COLUMNS} FROM json_each(?2) j CROSS JOIN donation d ON d.rowid = j.value ${items}
@@ -455,16 +566,24 @@ export function donationCsvStream(
       let cells: string[];
       try {
         // Past one page the export meets most donors: read them all in order once (a hash join).
-        if (pages++ === 0 && results.length === pageSize) await donors.prefetch();
+        if (pages++ === 0 && results.length === limit) await donors.prefetch();
         const rawLoaded = loadRaw(results, plain);
         // Plain rows name their donor in b's last cell; the others in their RawRow.
         const donorIds = results.map(([, , , b], i) => (plain[i] ? donorOf(b) : null));
         const cellsLoaded = donors.cellsOf(donorIds);
-        const lastAt = results.length - 1;
-        const [lastDate, lastRowid, lastA] = results[lastAt] as PageRow;
-        // a = "number,id,": exact unless the id holds a NUL (printf stops there), which a re-read shows.
-        const lastId = plain[lastAt] ? idOf(lastA) : ((await rawLoaded).get(lastRowid)?.[0] ?? idOf(lastA));
-        next = results.length < pageSize ? null : fetchAfter(lastDate, lastId);
+        if (results.length === limit) {
+          // The keyset: the last row whose id is known (a = "number,id," for plain rows, else the
+          // re-read row; a row deleted meanwhile has neither, and the rows after the last known
+          // one are all such rows).
+          let at = results.length - 1;
+          let id: string | undefined;
+          for (; at >= 0; at--) {
+            const [, rowid, a] = results[at] as PageRow;
+            id = plain[at] ? idOf(a) : (await rawLoaded).get(rowid)?.[0];
+            if (id !== undefined) break;
+          }
+          next = fetchAfter((results[Math.max(at, 0)] as PageRow)[0], id ?? "");
+        } else next = null;
         [cells, raw] = await Promise.all([cellsLoaded, rawLoaded]);
         if (raw.size) {
           const rawDonors = results.map(([, rowid]) => raw.get(rowid)?.[20] ?? null);
@@ -476,28 +595,20 @@ export function donationCsvStream(
         next = null;
         throw e;
       }
-      const lines: string[] = [];
+      // One rope per page, flattened once by TextEncoder: cheaper here than Array.join over eight
+      // pieces a row (measured), now that every piece is itself flat.
+      let chunk = "";
       for (let i = 0; i < results.length; i++) {
         const [donatedAt, rowid, a, b, c] = results[i] as PageRow;
         if (plain[i])
-          lines.push(
-            a,
-            isoUtc(donatedAt),
-            ",",
-            isoWithOffset(donatedAt, org.timeZone),
-            ",",
-            b,
-            cells[i] as string,
-            c as string,
-          );
+          chunk += `${a}${isoUtc(donatedAt)},${isoWithOffset(donatedAt, org.timeZone)},${b}${cells[i]}${c}`;
         else {
           // (A row deleted between the two reads is left out.)
           const r = raw.get(rowid);
-          if (r) lines.push(donationLine(r, cells[i] as string, org));
+          if (r) chunk += donationLine(r, cells[i] as string, org);
         }
       }
-      // One flat string (join) rather than a rope of every piece, which TextEncoder had to flatten.
-      controller.enqueue(encoder.encode(lines.join("")));
+      controller.enqueue(encoder.encode(chunk));
     },
     cancel() {
       // The client went away: let a page in flight settle without an unhandled rejection.

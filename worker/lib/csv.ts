@@ -57,11 +57,14 @@ export function csvRow(values: readonly unknown[]): string {
 }
 
 /**
- * Zone offsets per 15-minute UTC block: real transitions fall on 15-minute boundaries, and a block
- * is cached only when Intl gives the same offset at its first and last second (else that block is
- * asked per instant, e.g. a local-mean-time switch at 12:07:02). Bounded: cleared when it grows.
+ * Zone offsets per one-hour UTC block: a block is cached only when Intl gives the same offset at
+ * its first and last second, else that block is asked per instant (a block that holds an offset
+ * change, at whatever minute and second it falls: a local-mean-time switch at 12:07:02). Offset
+ * changes are months apart, never two within an hour. An hour rather than the 15 minutes of
+ * before: a year of gifts costs 8 760 pairs of Intl calls instead of 35 040 (≈ 0.4 µs a row of the
+ * export at 1M rows). Bounded: cleared when it grows.
  */
-const BLOCK = 15 * 60_000;
+const BLOCK = 60 * 60_000;
 const MIXED = Number.NaN;
 const offsets = new Map<string, Map<number, number>>();
 
