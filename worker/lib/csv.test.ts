@@ -4,7 +4,7 @@
  * any zone, across DST changes and in zones with :30 and :45 offsets.
  */
 import { describe, expect, it } from "vitest";
-import { csvCell, isoWithOffset } from "./csv";
+import { csvCell, isoUtc, isoWithOffset } from "./csv";
 
 function referenceCell(value: unknown): string {
   if (value === null || value === undefined) return "";
@@ -207,5 +207,34 @@ describe("isoWithOffset fast path", () => {
     expect(isoWithOffset(-1, "UTC")).toBe("1969-12-31T23:59:59+00:00");
     expect(isoWithOffset(null, "UTC")).toBe("");
     expect(isoWithOffset(undefined)).toBe("");
+  });
+});
+
+describe("isoUtc", () => {
+  it("is toISOString for any instant: both sides of 1970, years 0000 and 9999 and beyond, fractions", () => {
+    const rand = prng(99);
+    const edges = [
+      0,
+      -1,
+      1,
+      -86_400_000,
+      Date.UTC(2026, 2, 8, 10, 0, 0),
+      Date.UTC(0, 0, 1) - 1,
+      -62_167_219_200_000, // 0000-01-01T00:00:00.000Z
+      -62_167_219_200_001,
+      253_402_300_799_999, // 9999-12-31T23:59:59.999Z
+      253_402_300_800_000, // +010000-01-01
+      8.64e15,
+      -8.64e15,
+      1.5,
+      -1.5,
+      1767225599999.9,
+    ];
+    const instants = [...edges];
+    for (let i = 0; i < 20_000; i++) instants.push(Math.floor((rand() - 0.5) * 2 * 8.64e15));
+    // Runs of nearby instants, as an export meets them (the day prefix is reused).
+    for (let t = Date.UTC(2025, 11, 31, 23); t < Date.UTC(2026, 0, 1, 1); t += 61_337) instants.push(t);
+    for (const ms of instants) expect(isoUtc(ms), String(ms)).toBe(new Date(ms).toISOString());
+    expect(() => isoUtc(Number.NaN)).toThrow(RangeError);
   });
 });

@@ -1284,7 +1284,7 @@ export const dashboardRouter = router({
   }),
 
   /**
-   * Platform admins: every organization at once, per currency (never summed across currencies).: every organization at once, per currency (never summed across currencies).
+   * Platform admins: every organization at once, per currency (never summed across currencies).
    * Days are each organization's own local days (org_daily), the window the last `days` UTC days.
    */
   platform: adminProcedure({ user: ["list"] })
