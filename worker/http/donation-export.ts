@@ -13,14 +13,11 @@
  */
 
 import type { z } from "zod";
-import { hasOrgPermission } from "../access/permissions";
-import { getSessionFromRequest } from "../auth";
-import { getConfig } from "../config";
 import { auditStatement } from "../lib/audit";
 import { CSV_BOM, csvCell, csvCells, csvRow, isoUtc, isoWithOffset } from "../lib/csv";
 import { exponentOf, toMajorString } from "../lib/money";
-import { resolveOrganization } from "../trpc/org";
 import { donationFilters, donationWhere } from "../trpc/routers/donations";
+import { exportAccess } from "./export-access";
 import { json } from "./headers";
 
 export const DONATION_COLUMNS = [
@@ -321,7 +318,7 @@ export function plainRow(a: string, b: string, c: string | null): c is string {
 }
 
 /** The donor's eleven cells, from `id` (first name … country). */
-const DONOR_COLUMNS = `dn.first_name, dn.last_name, dn.email, dn.phone, dn.company, dn.address_line1,
+const DONOR_CELL_COLUMNS = `dn.first_name, dn.last_name, dn.email, dn.phone, dn.company, dn.address_line1,
   dn.address_line2, dn.city, dn.region, dn.postal_code, dn.country`;
 const NO_DONOR = ",".repeat(11);
 type DonorRow = [id: string, ...cells: (string | null)[]];
@@ -410,10 +407,10 @@ export class DonorCells {
     // CROSS JOIN keeps the ids as the outer loop (with an IN list SQLite walked every donor of
     // the organization by an organization index).
     this.byId = db.prepare(
-      `SELECT dn.id, ${DONOR_COLUMNS} FROM json_each(?2) j CROSS JOIN donor dn ON dn.id = j.value WHERE dn.organization_id = ?1`,
+      `SELECT dn.id, ${DONOR_CELL_COLUMNS} FROM json_each(?2) j CROSS JOIN donor dn ON dn.id = j.value WHERE dn.organization_id = ?1`,
     );
     this.inRowidOrder = db.prepare(
-      `SELECT k.r, dn.id, ${DONOR_COLUMNS}
+      `SELECT k.r, dn.id, ${DONOR_CELL_COLUMNS}
          FROM (SELECT rowid AS r FROM donor WHERE organization_id = ?1 AND rowid > ?2 ORDER BY rowid LIMIT ${prefetchPage}) k
          CROSS JOIN donor dn ON dn.rowid = k.r`,
     );
@@ -444,7 +441,7 @@ export class DonorCells {
 
   /**
    * The cells of each donor of `ids` (in order; blank cells for no donor), reading those the cache
-   * lacks in one query and evicting the oldest others when it is full.
+   * lacks in one query (emptying the cache first when it is over its budget).
    */
   async cellsOf(ids: (string | null)[]): Promise<string[]> {
     const out = new Array<string>(ids.length);
@@ -481,9 +478,9 @@ export class DonorCells {
 /** Rows per keyset page: at most two pages in memory at a time. */
 const EXPORT_PAGE = 5000;
 
-/** The export's filters from the query string: the list's own schema, so both select the same rows. */
 type DonationFilters = z.infer<typeof donationFilters>;
 
+/** The export's filters from the query string: the list's own schema, so both select the same rows. */
 export function parseDonationExportFilters(searchParams: URLSearchParams) {
   const params = Object.fromEntries(searchParams);
   const num = (v: string | undefined) => (v === undefined || v === "" ? undefined : Number(v));
@@ -619,35 +616,15 @@ export function donationCsvStream(
 }
 
 export async function handleDonationExport(request: Request, env: Env): Promise<Response> {
-  const auth = await getSessionFromRequest(request, env);
-  if (!auth) return json({ code: "UNAUTHORIZED", message: "Unauthorized" }, { status: 401 });
-  if (auth.session.impersonatedBy)
-    return json(
-      { code: "FORBIDDEN", message: "Exports are not available while impersonating" },
-      { status: 403 },
-    );
-  const config = getConfig(env);
-  const org = await resolveOrganization(env.DB, auth.user, config);
-  if (
-    !org ||
-    !hasOrgPermission(
-      { userId: auth.user.id, role: auth.user.role },
-      org.role,
-      { export: ["create"], donation: ["view"] },
-      config.auth.adminUserIds,
-    )
-  ) {
-    return json(
-      { code: "FORBIDDEN", message: "You are not allowed to access resource: export" },
-      { status: 403 },
-    );
-  }
+  const access = await exportAccess(request, env, { donation: ["view"] });
+  if (access instanceof Response) return access;
+  const { user, org } = access;
   const parsed = parseDonationExportFilters(new URL(request.url).searchParams);
   if (!parsed.success)
     return json({ code: "BAD_REQUEST", message: "Invalid export filters" }, { status: 400 });
   // Who exported what (domain.md §5.2): the filters, before the first byte leaves.
   await auditStatement(
-    { env, user: auth.user, org },
+    { env, user, org },
     { action: "donation.export", entityType: "donation", entityId: "export", after: parsed.data },
   ).run();
   const stream = donationCsvStream(env.DB, org, parsed.data);

@@ -2,13 +2,10 @@
  * GET /api/export/donors.csv: the legacy donor export (the donors page builds its CSV in the
  * browser now). The donations export lives in ./donation-export.ts.
  */
-import { hasOrgPermission } from "../access/permissions";
-import { getSessionFromRequest } from "../auth";
 import { getConfig } from "../config";
 import { csvCell } from "../lib/csv";
 import { toMajorString } from "../lib/money";
-import { resolveOrganization } from "../trpc/org";
-import { json } from "./headers";
+import { exportAccess } from "./export-access";
 
 export { DONATION_COLUMNS, handleDonationExport } from "./donation-export";
 /** Kept for callers that imported it from here; the one implementation is worker/lib/csv.ts. */
@@ -34,29 +31,10 @@ const DONOR_COLUMNS = [
 
 /** GET /api/export/donors.csv?q=&tagId=&tierId=: every donor of the current filters, streamed. */
 export async function handleDonorExport(request: Request, env: Env): Promise<Response> {
-  const auth = await getSessionFromRequest(request, env);
-  if (!auth) return json({ code: "UNAUTHORIZED", message: "Unauthorized" }, { status: 401 });
-  if (auth.session.impersonatedBy)
-    return json(
-      { code: "FORBIDDEN", message: "Exports are not available while impersonating" },
-      { status: 403 },
-    );
+  const access = await exportAccess(request, env, { donor: ["view"] });
+  if (access instanceof Response) return access;
+  const { org } = access;
   const config = getConfig(env);
-  const org = await resolveOrganization(env.DB, auth.user, config);
-  if (
-    !org ||
-    !hasOrgPermission(
-      { userId: auth.user.id, role: auth.user.role },
-      org.role,
-      { export: ["create"], donor: ["view"] },
-      config.auth.adminUserIds,
-    )
-  ) {
-    return json(
-      { code: "FORBIDDEN", message: "You are not allowed to access resource: export" },
-      { status: 403 },
-    );
-  }
   const params = new URL(request.url).searchParams;
   const where = ["dn.organization_id = ?", "dn.merged_into_id IS NULL"];
   const binds: unknown[] = [org.id];

@@ -1,0 +1,58 @@
+/**
+ * Both CSV endpoints answer to one access rule (worker/http/export-access.ts): signed in, not
+ * impersonating, and `export:create` with the view right on what is exported, in the caller's
+ * organization. Every refusal has the spec's shape and status, and leaves no audit row behind.
+ */
+import { describe, expect, it } from "vitest";
+import { makeAdmin, signUp } from "../auth/jar";
+import { appFetch, testEnv } from "../helpers";
+import { makeOrg, member } from "./fixtures";
+
+const ENDPOINTS = ["/api/export/donations.csv", "/api/export/donors.csv"];
+
+async function refusal(path: string, cookie?: string) {
+  const res = await appFetch(path, { headers: cookie ? { cookie } : {} });
+  return { status: res.status, body: await res.json() };
+}
+
+describe("export access", () => {
+  it("refuses guests, viewers, users without an organization and impersonators; lets owners in", async () => {
+    const org = await makeOrg();
+    const owner = await member(org, "owner");
+    const viewer = await member(org, "viewer");
+    const outsider = await signUp();
+    const admin = await makeAdmin();
+    const started = await admin.jar.post("/api/auth/admin/impersonate-user", {
+      userId: owner.user.id,
+      reason: "export access test",
+    });
+    expect(started.status).toBe(200);
+
+    for (const path of ENDPOINTS) {
+      expect(await refusal(path)).toEqual({
+        status: 401,
+        body: { code: "UNAUTHORIZED", message: "Unauthorized" },
+      });
+      for (const who of [viewer.jar, outsider.jar])
+        expect(await refusal(path, who.header())).toEqual({
+          status: 403,
+          body: { code: "FORBIDDEN", message: "You are not allowed to access resource: export" },
+        });
+      expect(await refusal(path, admin.jar.header())).toEqual({
+        status: 403,
+        body: { code: "FORBIDDEN", message: "Exports are not available while impersonating" },
+      });
+      const ok = await appFetch(path, { headers: { cookie: owner.jar.header() } });
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+      await ok.arrayBuffer();
+    }
+    // Only the owner's donations export was recorded.
+    const audits = await testEnv.DB.prepare(
+      "SELECT actor_id AS actor FROM audit_event WHERE action = 'donation.export' AND organization_id = ?",
+    )
+      .bind(org)
+      .all<{ actor: string }>();
+    expect(audits.results).toEqual([{ actor: owner.user.id }]);
+  });
+});
