@@ -214,7 +214,7 @@ try {
     const cookie = await signInCookie(server.apiBase, "admin@almoner.test", DEMO_PASSWORD);
     const live = await exportLiveHeap(server.apiBase, cookie, server.heap);
     console.log(
-      `memory run: Worker live heap before ${live.before} MiB; during ${live.min}–${live.max} MiB (first tenth ${live.firstTenth}, last tenth ${live.lastTenth}); after ${live.after} MiB`,
+      `memory run: Worker live heap before ${live.before} MiB; during ${live.min}–${live.max} MiB (first tenth ${live.first}, last tenth ${live.last}); after ${live.after} MiB`,
     );
   } finally {
     await server.stop();

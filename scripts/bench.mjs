@@ -20,7 +20,9 @@ import {
   d1Query,
   ensureDevVars,
   exportLiveHeap,
+  heapSummary,
   localD1File,
+  mib,
   quietEnv,
   root,
   run,
@@ -197,6 +199,9 @@ const workerdRss = () => {
 };
 const seconds = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
 const input = (o) => `?input=${encodeURIComponent(JSON.stringify({ json: o }))}`;
+/** How many answers of `counts` (status → count) have a status in [from, to). */
+const answersWith = (counts, from, to) =>
+  Object.entries(counts).reduce((n, [st, c]) => (Number(st) >= from && Number(st) < to ? n + c : n), 0);
 /** The session-token cookie alone (no cookie cache): get-session goes to KV or D1. */
 const tokenOnlyOf = (cookie) =>
   cookie
@@ -584,12 +589,8 @@ try {
     timeouts,
     seconds: loadSecs,
   } = await runMixed(apiBase, mixed, seconds);
-  const fives = Object.entries(statusCounts)
-    .filter(([st]) => Number(st) >= 500)
-    .reduce((n, [, c]) => n + c, 0);
-  const fours = Object.entries(statusCounts)
-    .filter(([st]) => Number(st) >= 400 && Number(st) < 500)
-    .reduce((n, [, c]) => n + c, 0);
+  const fives = answersWith(statusCounts, 500, 600);
+  const fours = answersWith(statusCounts, 400, 500);
   row(
     "load",
     `mixed ${loadSecs.toFixed(1)} s @50, ${mixed.length} request kinds (${all.length.toLocaleString()} answers)`,
@@ -631,9 +632,7 @@ try {
       });
     },
   });
-  const acBad = Object.entries(acStatuses)
-    .filter(([st]) => Number(st) >= 400)
-    .reduce((n, [, c]) => n + c, 0);
+  const acBad = answersWith(acStatuses, 400, 600);
   row(
     "load",
     `mixed through autocannon ${acRun.duration} s @50: req/s; 4xx+5xx / socket errors / timeouts`,
@@ -690,12 +689,11 @@ try {
     row(
       "export",
       `Worker live JS heap during the export (${live.samples} samples after a GC): min–max; first / last tenth`,
-      `${live.min}–${live.max} MiB; ${live.firstTenth} / ${live.lastTenth} MiB`,
+      `${live.min}–${live.max} MiB; ${live.first} / ${live.last} MiB`,
       `before ${live.before} / after ${live.after} MiB`,
     );
 
     // The mixed load's memory: the same mix, half as long, with the live heap sampled every 3 s.
-    const mib = (b) => +(b / 2 ** 20).toFixed(1);
     const heapBefore = mib(await server.heap.live());
     const samples = [];
     const { mixed } = mixedRequests(server.apiBase, cookie, tokenOnlyOf(cookie), day30, loadDonorIds());
@@ -707,19 +705,13 @@ try {
       3000,
     );
     await new Promise((r) => setTimeout(r, 500));
-    const heapAfter = mib(await server.heap.live());
-    const third = Math.max(1, Math.floor(samples.length / 3));
-    const bad =
-      load.failures +
-      load.timeouts +
-      Object.entries(load.statusCounts)
-        .filter(([st]) => Number(st) >= 400)
-        .reduce((n, [, c]) => n + c, 0);
+    const heap = heapSummary(samples, heapBefore, mib(await server.heap.live()), 3);
+    const bad = load.failures + load.timeouts + answersWith(load.statusCounts, 400, 600);
     row(
       "load",
-      `Worker live JS heap during ${load.seconds.toFixed(1)} s of the mixed load @50 (${samples.length} samples after a GC; ${load.all.length} answers, ${bad} bad): min–max; first / last third`,
-      `${Math.min(...samples)}–${Math.max(...samples)} MiB; ${Math.max(...samples.slice(0, third))} / ${Math.max(...samples.slice(-third))} MiB`,
-      `before ${heapBefore} / after ${heapAfter} MiB`,
+      `Worker live JS heap during ${load.seconds.toFixed(1)} s of the mixed load @50 (${heap.samples} samples after a GC; ${load.all.length} answers, ${bad} bad): min–max; first / last third`,
+      `${heap.min}–${heap.max} MiB; ${heap.first} / ${heap.last} MiB`,
+      `before ${heap.before} / after ${heap.after} MiB`,
     );
   } finally {
     await server.stop();

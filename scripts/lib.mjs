@@ -317,12 +317,31 @@ export function warmFile(path) {
   }
 }
 
+/** Bytes as MiB with one decimal. */
+export const mib = (bytes) => +(bytes / 2 ** 20).toFixed(1);
+
+/**
+ * Live-heap samples (MiB) summed up: their range and the highest of the first and of the last
+ * `1 / parts` of them (growth with the work shows as last > first).
+ */
+export function heapSummary(samples, before, after, parts) {
+  const part = Math.max(1, Math.floor(samples.length / parts));
+  return {
+    before,
+    after,
+    min: Math.min(...samples),
+    max: Math.max(...samples),
+    first: Math.max(...samples.slice(0, part)),
+    last: Math.max(...samples.slice(-part)),
+    samples: samples.length,
+  };
+}
+
 /**
  * Streams the donations export once while measuring our Worker's live JS heap (MiB, after a forced
- * GC) before it, at every `every`th chunk and after it.
+ * GC) before it, at every `every`th chunk and after it; `first` and `last` are tenths.
  */
 export async function exportLiveHeap(apiBase, cookie, heap, every = 20) {
-  const mib = (b) => +(b / 2 ** 20).toFixed(1);
   const before = mib(await heap.live());
   const res = await fetch(`${apiBase}/api/export/donations.csv`, { headers: { cookie } });
   if (!res.ok) throw new Error(`export: HTTP ${res.status}`);
@@ -330,15 +349,5 @@ export async function exportLiveHeap(apiBase, cookie, heap, every = 20) {
   let chunks = 0;
   for await (const _ of res.body) if (++chunks % every === 0) samples.push(mib(await heap.live()));
   await new Promise((r) => setTimeout(r, 500));
-  const after = mib(await heap.live());
-  const tenth = Math.max(1, Math.floor(samples.length / 10));
-  return {
-    before,
-    after,
-    min: Math.min(...samples),
-    max: Math.max(...samples),
-    firstTenth: Math.max(...samples.slice(0, tenth)),
-    lastTenth: Math.max(...samples.slice(-tenth)),
-    samples: samples.length,
-  };
+  return heapSummary(samples, before, mib(await heap.live()), 10);
 }

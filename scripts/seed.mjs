@@ -15,13 +15,10 @@ import { writeFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
 import { DEMO_PASSWORD, demoUsers, printDemoLogins } from "./demo-users.mjs";
-import { hashPassword, localD1File as libLocalD1File, migrateLocal, sqlString } from "./lib.mjs";
+import { hashPassword, localD1File, migrateLocal, sqlString } from "./lib.mjs";
 import { generateDomain, ORGANIZATIONS, rng, rollupSql } from "./seed-domain.mjs";
 
 const stateDir = process.env.ALMONER_STATE_DIR || undefined;
-
-/** The local D1 database file miniflare keeps under the state folder (after migrations). */
-export const localD1File = (dir = stateDir) => libLocalD1File(dir);
 
 /** Every row of the demo world, in insertion order (parents before children). */
 export function* demoRows({ seed = 1, now = Date.now(), donations, donors, campaigns } = {}) {
@@ -72,7 +69,7 @@ function insertSql(table, columns) {
 
 /** Writes straight into the local D1 file: prepared statements in one transaction, any size. */
 function writeLocal(rows, { force }) {
-  const db = new DatabaseSync(localD1File());
+  const db = new DatabaseSync(localD1File(stateDir));
   const statements = new Map();
   let count = 0;
   try {
@@ -143,7 +140,7 @@ function writeSqlFile(rows, file) {
 }
 
 function countUsers() {
-  const db = new DatabaseSync(localD1File(), { readOnly: true });
+  const db = new DatabaseSync(localD1File(stateDir), { readOnly: true });
   try {
     return Number(db.prepare("SELECT count(*) AS n FROM user").get().n);
   } finally {
