@@ -6,7 +6,10 @@ import { makeQueryClient } from "~/lib/query-client";
 import { lazyTrpc } from "~/lib/trpc-lazy";
 import { routeTree } from "./routeTree.gen";
 
-export function getRouter() {
+export async function getRouter() {
+  // The page's CSP nonce (docs/decisions/021): the router stamps it on every script and style it
+  // renders on the server; in the browser it reads it back from the page's csp-nonce meta tag.
+  const nonce = import.meta.env.SSR ? (await import("./server/csp-nonce")).requestNonce() : undefined;
   const queryClient = makeQueryClient();
   const { trpc, loadTrpc } = lazyTrpc(queryClient);
 
@@ -17,6 +20,7 @@ export function getRouter() {
     // Loaders read through TanStack Query, which owns freshness; the router must not cache twice.
     defaultPreloadStaleTime: 0,
     scrollRestoration: true,
+    ssr: { nonce },
     defaultPendingComponent: () => <FullScreenSpinner label="Loading..." />,
     defaultErrorComponent: ({ error, reset }) => (
       <ErrorScreen
@@ -32,6 +36,6 @@ export function getRouter() {
 
 declare module "@tanstack/react-router" {
   interface Register {
-    router: ReturnType<typeof getRouter>;
+    router: Awaited<ReturnType<typeof getRouter>>;
   }
 }

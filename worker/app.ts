@@ -7,7 +7,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { handleAuthRequest } from "./auth";
 import { handleMyMemberships } from "./auth/memberships";
 import { handleDonationExport, handleDonorExport } from "./http/export";
-import { applySecurityHeaders, json } from "./http/headers";
+import { applySecurityHeaders, CSP_NONCE_HEADER, json, newNonce } from "./http/headers";
 import { handleInvitation } from "./http/invitations";
 import { handleDonationWebhook } from "./http/webhook";
 import { handleDevOutbox } from "./mail/outbox";
@@ -18,7 +18,15 @@ import { appRouter } from "./trpc/router";
 
 export type StartFetch = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response> | Response;
 
-async function route(request: Request, env: Env, ctx: ExecutionContext, startFetch: StartFetch | null) {
+/** What route() answers, and the CSP nonce when the answer is a page SSR rendered with it. */
+type Routed = Response | { response: Response; nonce: string };
+
+async function route(
+  request: Request,
+  env: Env,
+  ctx: ExecutionContext,
+  startFetch: StartFetch | null,
+): Promise<Routed> {
   const url = new URL(request.url);
   const path = url.pathname;
   if (path === "/api/auth" || path.startsWith("/api/auth/")) {
@@ -69,7 +77,12 @@ async function route(request: Request, env: Env, ctx: ExecutionContext, startFet
     return new Response(null, { status: 302, headers: { Location: "/login" } });
   }
   if (!startFetch) return new Response("Not Found", { status: 404 });
-  return startFetch(request, env, ctx);
+  // A fresh nonce per page, carried into SSR on the request (an incoming header of that name is
+  // replaced, never trusted) and into the page's Content-Security-Policy below.
+  const nonce = newNonce();
+  const headers = new Headers(request.headers);
+  headers.set(CSP_NONCE_HEADER, nonce);
+  return { response: await startFetch(new Request(request, { headers }), env, ctx), nonce };
 }
 
 function hasSessionCookie(request: Request) {
@@ -82,15 +95,18 @@ export function createWorker(startFetch: StartFetch | null) {
       const started = performance.now();
       const requestId = request.headers.get("x-request-id")?.slice(0, 64) || crypto.randomUUID();
       let response: Response;
+      let nonce: string | null = null;
       try {
-        response = await route(request, env, ctx, startFetch);
+        const routed = await route(request, env, ctx, startFetch);
+        if (routed instanceof Response) response = routed;
+        else ({ response, nonce } = routed);
       } catch (error) {
         console.error(`[${requestId}] unhandled`, error);
         response = json({ code: "INTERNAL_SERVER_ERROR", message: "Something went wrong!" }, { status: 500 });
       }
       // Responses from fetch() or caches can be immutable; copy the headers once.
       const headers = new Headers(response.headers);
-      applySecurityHeaders(headers, new URL(request.url));
+      applySecurityHeaders(headers, new URL(request.url), nonce);
       headers.set("x-request-id", requestId);
       headers.append("Server-Timing", `total;dur=${(performance.now() - started).toFixed(1)}`);
       return new Response(response.body, {

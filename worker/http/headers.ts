@@ -1,16 +1,57 @@
 /**
- * Security headers for every response (research/security.md §headers). The CSP is deliberately
- * narrow: the SSR stream inlines hydration scripts, so script-src stays with the framework; we pin
- * framing, base-uri and plugins, which carry no such cost.
+ * Security headers for every response (research/security.md §headers, docs/decisions/021).
+ *
+ * Pages rendered by TanStack Start get a nonce-based Content-Security-Policy: the Worker makes a
+ * fresh nonce per page, hands it to the router through a request header (src/server/csp-nonce.ts →
+ * createRouter's `ssr.nonce`), and the router stamps it on every script, style and preload it
+ * writes — its streamed hydration scripts included. Scripts run only from our origin or with that
+ * nonce, so markup injected into a page (stored XSS) cannot run script. Everything else the Worker
+ * answers (JSON, CSV, media, the auth error page) needs no script at all and gets `default-src 'none'`.
  */
-export function applySecurityHeaders(headers: Headers, url: URL) {
+
+/** The request header that carries a page's nonce from the Worker into SSR (set by us only). */
+export const CSP_NONCE_HEADER = "x-almoner-csp-nonce";
+
+/** 128 random bits, base64 (CSP3 §2.3.1 asks for ≥ 128 bits, freshly generated per response). */
+export function newNonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes));
+}
+
+/**
+ * The policy of a portal page.
+ * - script-src: our own files (the built chunks) and inline scripts carrying this page's nonce;
+ *   no 'unsafe-inline', no 'unsafe-eval', no other host.
+ * - style-src 'unsafe-inline': React and the chart/popover libraries set `style` attributes, which
+ *   no nonce can cover; styles cannot run script, so this is the usual trade.
+ * - img-src https: — profile photos from the social providers and logos are absolute https URLs.
+ */
+export function pagePolicy(nonce: string): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+/** Answers that are not portal pages: nothing may load or run from them. */
+export const API_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+export function applySecurityHeaders(headers: Headers, url: URL, pageNonce: string | null) {
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
   headers.set("X-Frame-Options", "DENY");
   headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
-  if (!headers.has("Content-Security-Policy")) {
-    headers.set("Content-Security-Policy", "frame-ancestors 'none'; base-uri 'self'; object-src 'none'");
-  }
+  const html = (headers.get("content-type") ?? "").startsWith("text/html");
+  headers.set("Content-Security-Policy", pageNonce && html ? pagePolicy(pageNonce) : API_POLICY);
   if (url.protocol === "https:") {
     headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
   }

@@ -20,13 +20,22 @@ const t = initTRPC
   .meta<ProcedureMeta>()
   .create({
     transformer: superjson,
-    errorFormatter({ shape, error }) {
+    errorFormatter({ shape, error, ctx }) {
       const zod = error.cause instanceof $ZodError ? error.cause : null;
+      // tRPC adds the stack whenever it thinks it runs in development (NODE_ENV is not
+      // "production" in workerd): a stack names files and lines, so only `vite dev` shows it
+      // (import.meta.env.DEV is false in every build, whatever ENVIRONMENT a deploy forgot to set).
+      const dev = import.meta.env.DEV && ctx?.config.app.environment === "development";
+      const { stack, ...data } = shape.data;
+      // An unexpected failure's own message can name tables, SQL or bindings: callers get SPEC §8's
+      // generic text (the cause is logged by the fetch adapter's onError in worker/app.ts).
+      const internal = shape.data.code === "INTERNAL_SERVER_ERROR" && !dev;
       return {
         ...shape,
-        message: zod ? "Invalid input" : shape.message,
+        message: zod ? "Invalid input" : internal ? "Something went wrong!" : shape.message,
         data: {
-          ...shape.data,
+          ...data,
+          ...(dev && stack ? { stack } : {}),
           // Field errors a form can show next to its inputs: { "title": ["Too short"] }.
           fieldErrors: zod ? fieldErrorsOf(zod) : undefined,
           // Extra detail a refusal carries (e.g. allowed status transitions).
