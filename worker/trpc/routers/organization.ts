@@ -2,6 +2,7 @@ import { z } from "zod";
 import { generateId } from "../../auth/crypto";
 import { auditStatement } from "../../lib/audit";
 import { createInvitation, mailInvitation } from "../../lib/invitations";
+import { assertOwnMedia } from "../../media";
 import { organizationInput } from "../../lib/organization-schema";
 import { rebuildRollups } from "../../services/rollups";
 import { adminProcedure, authedProcedure, fail, orgProcedure, router } from "../init";
@@ -389,6 +390,9 @@ export const organizationRouter = router({
       const before = await ctx.env.DB.prepare("SELECT * FROM organization WHERE id = ?")
         .bind(ctx.org.id)
         .first();
+      // As a campaign's cover: an uploaded logo must be this organization's image.
+      if (input.logoUrl !== before?.logo_url)
+        await assertOwnMedia(ctx.env.DB, ctx.org.id, input.logoUrl, "logoUrl");
       await ctx.env.DB.batch([
         ctx.env.DB.prepare(
           `UPDATE organization SET name = ?, legal_name = ?, type = ?, registration_id = ?, tax_id = ?, country = ?, address_line1 = ?, address_line2 = ?, city = ?, region = ?, postal_code = ?,
