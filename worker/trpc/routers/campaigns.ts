@@ -405,7 +405,8 @@ export const campaignsRouter = router({
             field: "currency",
           });
       }
-      if (d.coverUrl !== before.cover_url) await assertOwnMedia(ctx.env.DB, ctx.org.id, d.coverUrl, "coverUrl");
+      if (d.coverUrl !== before.cover_url)
+        await assertOwnMedia(ctx.env.DB, ctx.org.id, d.coverUrl, "coverUrl");
       const slug = d.slug ?? before.slug;
       const stmts: D1PreparedStatement[] = [];
       if (slug !== before.slug) {
