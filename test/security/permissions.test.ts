@@ -147,10 +147,20 @@ describe("A viewer can create donations (platform roles were unioned with the or
       (
         await db.batch([
           db.prepare("SELECT count(*) AS n FROM donation WHERE organization_id = ?").bind(org),
-          db.prepare("SELECT * FROM donation_totals WHERE organization_id = ? ORDER BY 1, 2, 3, 4, 5").bind(org),
-          db.prepare("SELECT * FROM donation_daily_totals WHERE organization_id = ? ORDER BY 1, 2, 3, 4, 5, 6").bind(org),
+          db
+            .prepare("SELECT * FROM donation_totals WHERE organization_id = ? ORDER BY 1, 2, 3, 4, 5")
+            .bind(org),
+          db
+            .prepare(
+              "SELECT * FROM donation_daily_totals WHERE organization_id = ? ORDER BY 1, 2, 3, 4, 5, 6",
+            )
+            .bind(org),
           db.prepare("SELECT * FROM org_daily WHERE organization_id = ? ORDER BY 1, 2, 3, 4").bind(org),
-          db.prepare("SELECT raised_minor, donation_count, donor_count FROM campaign_stats WHERE campaign_id = ?").bind(campaign.id),
+          db
+            .prepare(
+              "SELECT raised_minor, donation_count, donor_count FROM campaign_stats WHERE campaign_id = ?",
+            )
+            .bind(campaign.id),
         ])
       ).map((r) => r.results);
     const before = await snapshot();
@@ -178,6 +188,10 @@ describe("A viewer can create donations (platform roles were unioned with the or
 describe("POST /api/auth/admin/has-permission answered for any userId without a session", () => {
   it("answers 401 without a session, whatever userId or role the body names", async () => {
     const admin = await makeAdmin();
+    // The same 401 as every other admin endpoint without a session (contract §6).
+    const other = await appFetch("/api/auth/admin/list-users");
+    expect(other.status).toBe(401);
+    const unauthorized = await other.text();
     for (const body of [
       { userId: admin.user.id, permissions: { user: ["ban"] } },
       { role: "admin", permissions: { user: ["ban"] } },
@@ -185,7 +199,7 @@ describe("POST /api/auth/admin/has-permission answered for any userId without a 
     ]) {
       const res = await postJson("/api/auth/admin/has-permission", body);
       expect(res.status, JSON.stringify(body)).toBe(401);
-      expect(await res.text()).toBe("");
+      expect(await res.text()).toBe(unauthorized);
     }
   });
 
