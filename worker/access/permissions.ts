@@ -68,7 +68,10 @@ const businessAll: Grants = {
   profile: ["view", "update"],
 };
 
-/** Organization roles (research/domain.md §6.2): rights inside that organization only. */
+/**
+ * Organization roles (research/domain.md §6.2): everything a member may do inside that organization
+ * (decision 017: the platform role adds nothing there).
+ */
 export const orgRoles: Record<string, Grants> = {
   owner: { ...businessAll, organization: ["view", "update", "delete"] },
   admin: businessAll,
@@ -167,8 +170,8 @@ export interface SessionCaller extends Caller {
 
 /**
  * The one access decision of the guard rungs and HTTP endpoints: null when allowed, else the
- * refusal's message (always a 403). `orgRole` undefined asks about platform abilities (the admin
- * rung); a string or null asks about business rights in the caller's organization (the org rung).
+ * refusal's message (always a 403). `{ platform: true }` asks about platform abilities (the admin
+ * rung); `{ orgRole }` about business rights in the caller's organization (the org rung, exports).
  */
 export function refusal(
   caller: SessionCaller,
