@@ -36,6 +36,20 @@ for (const viewport of [
         data: { name: `Eve ${viewport.name}`, email, password: "password-123" },
       });
       assert.equal(signUp.status(), 200);
+      // Accepting needs the invited address verified (decision 017): follow the sign-up's
+      // verification link from the outbox first, in the invitee's browser context.
+      const verification = (
+        (await (await fetch(`${BASE_URL}/api/dev/outbox?to=${encodeURIComponent(email)}`)).json()) as {
+          subject: string;
+          url: string;
+        }[]
+      ).find((m) => m.subject === "Verify your e-mail address");
+      assert.ok(verification?.url, "sign-up mails a verification link");
+      const verify = new URL(verification.url);
+      const verified = await invitee.page.request.get(`${BASE_URL}${verify.pathname}${verify.search}`, {
+        maxRedirects: 0,
+      });
+      assert.equal(verified.status(), 302);
       assert.ok(link, "the invitation mail carries a link");
       const url = new URL(link);
       await go(invitee.page, url.pathname + url.search);

@@ -14,6 +14,7 @@ import { generateId } from "./auth/crypto";
 import { getConfig } from "./config";
 import { json } from "./http/headers";
 import { auditStatement } from "./lib/audit";
+import { fail } from "./trpc/init";
 import { resolveOrganization } from "./trpc/org";
 
 /** 1 MiB. D1 allows up to 2 MB per row/BLOB (developers.cloudflare.com/d1/platform/limits). */
@@ -23,6 +24,26 @@ const ENVELOPE_BYTES = 16 * 1024;
 
 export const MEDIA_PATH = /^\/api\/media\/([A-Za-z0-9_-]{16,64})$/;
 export const mediaUrl = (id: string) => `/api/media/${id}`;
+
+/**
+ * An image saved on a record (a campaign's cover, the organization's logo) that points at
+ * /api/media must be this organization's upload: another tenant's id is refused, not linked
+ * (uploads are filed under the uploader's organization). Other URLs are the input schema's business.
+ */
+export async function assertOwnMedia(
+  db: D1Database,
+  orgId: string,
+  url: string | null | undefined,
+  field: string,
+) {
+  const id = url ? MEDIA_PATH.exec(url)?.[1] : undefined;
+  if (!id) return;
+  const own = await db
+    .prepare("SELECT 1 FROM media WHERE id = ? AND organization_id = ?")
+    .bind(id, orgId)
+    .first();
+  if (!own) fail("BAD_REQUEST", "That image was not found; upload it again", { field });
+}
 
 export type MediaType = "image/png" | "image/jpeg" | "image/webp";
 

@@ -3,18 +3,26 @@ import { createFileRoute, Link, useNavigate } from "@tanstack/react-router";
 import { z } from "zod/mini";
 import { Button } from "~/components/ui/button";
 import { AuthCard } from "~/features/auth/auth-card";
+import { authApi } from "~/lib/auth/api";
 import { sessionQueryKey } from "~/lib/auth/session";
 import { useAuth } from "~/lib/auth/use-auth";
 import { titleCase } from "~/lib/format";
 
+type CallError = Error & { status?: number; code?: string };
+
 async function call(path: string, init?: RequestInit) {
   const res = await fetch(path, { credentials: "include", ...init });
   const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-  if (!res.ok) throw Object.assign(new Error(String(body.message ?? res.statusText)), { status: res.status });
+  if (!res.ok)
+    throw Object.assign(new Error(String(body.message ?? res.statusText)), {
+      status: res.status,
+      code: typeof body.code === "string" ? body.code : undefined,
+    });
   return body;
 }
 
 export const Route = createFileRoute("/accept-invitation")({
+  // SPEC §2's `id`: the mailed link's secret (decision 017), not the invitation's public id.
   validateSearch: z.object({ id: z.string() }),
   head: () => ({ meta: [{ title: "Invitation · Almoner" }] }),
   component: Accept,
@@ -35,6 +43,8 @@ function Accept() {
         email: string;
         /** The inviter's name, when the API provides it. */
         invitedBy?: string | null;
+        /** Accepting needs the invited address verified; the page offers the mail first. */
+        emailVerified?: boolean;
       }>,
     enabled: auth.isAuthenticated,
     retry: false,
@@ -49,6 +59,10 @@ function Accept() {
   const decline = useMutation({
     mutationFn: () => call(`/api/invitations/${encodeURIComponent(id)}/decline`, { method: "POST" }),
     onSuccess: () => navigate({ to: "/" }),
+  });
+  // The verification link brings the invitee back here, verified.
+  const verify = useMutation({
+    mutationFn: (email: string) => authApi.sendVerificationEmail(email, here),
   });
   if (auth.isLoading)
     return (
@@ -76,7 +90,8 @@ function Accept() {
       </AuthCard>
     );
   }
-  const err = (q.error ?? accept.error ?? decline.error) as (Error & { status?: number }) | null;
+  const err = (q.error ?? accept.error ?? decline.error) as CallError | null;
+  const unverified = q.data?.emailVerified === false || err?.code === "EMAIL_NOT_VERIFIED";
   return (
     <AuthCard
       title="You're invited"
@@ -86,7 +101,37 @@ function Accept() {
         </Link>
       }
     >
-      {err ? (
+      {unverified && q.data ? (
+        <div className="flex flex-col gap-4">
+          <p className="text-sm">
+            {q.data.invitedBy ? `${q.data.invitedBy} invited you to join ` : "Join "}
+            <strong>{q.data.organizationName}</strong> as <strong>{titleCase(q.data.role)}</strong>.
+          </p>
+          <div role="alert" className="flex flex-col gap-1 text-sm">
+            <p className="font-medium">Verify your e-mail address first</p>
+            <p className="text-muted-foreground">
+              To accept, confirm that {q.data.email} is yours: open the verification link we mailed you, or
+              send a new one. It brings you back here.
+            </p>
+          </div>
+          {verify.isSuccess ? (
+            <p role="status" className="text-sm">
+              Verification e-mail sent to {q.data.email}. Open its link to continue.
+            </p>
+          ) : null}
+          {verify.error ? (
+            <p role="alert" className="text-destructive text-sm">
+              {verify.error.message}
+            </p>
+          ) : null}
+          <Button
+            onClick={() => q.data && verify.mutate(q.data.email)}
+            disabled={verify.isPending || verify.isSuccess}
+          >
+            Send verification e-mail
+          </Button>
+        </div>
+      ) : err ? (
         <div role="alert" className="flex flex-col gap-1 text-sm">
           <p className="font-medium text-destructive">
             {err.status === 410

@@ -83,6 +83,17 @@ export async function lastMail(to: string) {
   return list[0];
 }
 
+/** Follows the newest "Verify your e-mail address" link mailed to `email`, as its owner would. */
+export async function verifyByMail(email: string) {
+  const res = await appFetch(`/api/dev/outbox?to=${encodeURIComponent(email)}`);
+  const list = (await res.json()) as { subject: string; url: string | null }[];
+  const link = list.find((m) => m.subject === "Verify your e-mail address")?.url;
+  if (!link) throw new Error(`no verification mail to ${email}`);
+  const url = new URL(link);
+  const done = await appFetch(url.pathname + url.search);
+  if (done.status !== 302) throw new Error(`verification failed: ${done.status} ${await done.text()}`);
+}
+
 export async function makeAdmin(email = uniqueEmail("admin")) {
   const s = await signUp(new CookieJar(), email, "Admin Person");
   await setRole(s.user.id, "admin");

@@ -92,6 +92,7 @@ const rows = {
     email: `${uid("inv")}@example.test`,
     role: "organizer",
     expires_at: T,
+    secret_hash: uid("hash"),
     ...ts,
   }),
   organization_badge: (): Row => ({ id: uid("b"), organization_id: w.orgA, badge: "transparent", ...ts }),
@@ -289,6 +290,13 @@ const cases: Case[] = [
   // 0001: business domain
   { name: "invitation_role_valid", table: "invitation", bad: () => [{ role: "root" }] },
   { name: "invitation_email_lower", table: "invitation", bad: () => [{ email: "Someone@Example.test" }] },
+  // 0010: one invitation per link secret (decision 017)
+  {
+    name: "invitation_secret_hash_unique",
+    table: "invitation",
+    bad: (f) => [{ secret_hash: f.secret_hash }],
+    error: UNIQUE,
+  },
   { name: "organization_badge_known", table: "organization_badge", bad: () => [{ badge: "made_up" }] },
   {
     name: "campaign_status_valid",

@@ -1,7 +1,7 @@
 import { createContext } from "../../worker/trpc/context";
 import { createCallerFactory } from "../../worker/trpc/init";
 import { appRouter } from "../../worker/trpc/router";
-import { CookieJar, setRole, signUp, uniqueEmail } from "../auth/jar";
+import { CookieJar, PASSWORD, setRole, signUp, uniqueEmail } from "../auth/jar";
 import { BASE_URL, testEnv } from "../helpers";
 
 const createCaller = createCallerFactory(appRouter);
@@ -34,8 +34,15 @@ export async function member(
   role: "owner" | "admin" | "organizer" | "viewer",
   platformRole = "user",
 ) {
-  const s = await signUp(new CookieJar(), uniqueEmail(role));
-  if (platformRole !== "user") await setRole(s.user.id, platformRole);
+  let s = await signUp(new CookieJar(), uniqueEmail(role));
+  if (platformRole !== "user") {
+    await setRole(s.user.id, platformRole);
+    // A new session, as makeAdmin does: the sign-up's cached session (KV) still says "user".
+    const jar = new CookieJar();
+    const res = await jar.post("/api/auth/sign-in/email", { email: s.email, password: PASSWORD });
+    if (res.status !== 200) throw new Error(`sign-in failed: ${res.status}`);
+    s = { ...s, jar, token: ((await res.json()) as { token: string }).token };
+  }
   await testEnv.DB.prepare(
     "INSERT INTO membership (id, organization_id, user_id, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
   )

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CookieJar, lastMail, signUp } from "../auth/jar";
+import { CookieJar, lastMail, signUp, verifyByMail } from "../auth/jar";
 import { appFetch, testEnv } from "../helpers";
 import { makeOrg, member } from "./fixtures";
 
@@ -8,15 +8,22 @@ describe("invitations", () => {
     const org = await makeOrg();
     const owner = await member(org, "owner");
     const email = `invitee-${Date.now().toString(36)}@example.test`;
-    const { id } = await owner.caller.organization.invite({ email: email.toUpperCase(), role: "organizer" });
+    const { id: publicId } = await owner.caller.organization.invite({
+      email: email.toUpperCase(),
+      role: "organizer",
+    });
     const mail = await lastMail(email);
+    // The link carries the invitation's secret, not its public id (decision 017).
+    const id = new URL(String(mail?.url)).searchParams.get("id");
     expect(mail?.url).toContain(`/accept-invitation?id=${id}`);
+    expect(id).not.toBe(publicId);
     const stranger = await signUp(new CookieJar());
     expect(
       (await appFetch(`/api/invitations/${id}`, { headers: { cookie: stranger.jar.header() } })).status,
     ).toBe(403);
     expect((await appFetch(`/api/invitations/${id}`)).status).toBe(401);
     const invitee = await signUp(new CookieJar(), email);
+    await verifyByMail(email);
     const cookie = { cookie: invitee.jar.header() };
     const view = await appFetch(`/api/invitations/${id}`, { headers: cookie });
     expect(await view.json()).toMatchObject({ role: "organizer", email });
@@ -36,8 +43,9 @@ describe("invitations", () => {
     await testEnv.DB.prepare("UPDATE invitation SET expires_at = ? WHERE id = ?")
       .bind(Date.now() - 1, old.id)
       .run();
+    const lateLink = new URL(String((await lastMail(late))?.url)).searchParams.get("id");
     const lateUser = await signUp(new CookieJar(), late);
-    const gone = await appFetch(`/api/invitations/${old.id}/accept`, {
+    const gone = await appFetch(`/api/invitations/${lateLink}/accept`, {
       method: "POST",
       headers: { cookie: lateUser.jar.header() },
     });
@@ -69,8 +77,10 @@ describe("organization owners and declined invitations", () => {
     expect(second.user.id).toBeTruthy();
 
     const email = `decliner-${Date.now().toString(36)}@example.test`;
-    const { id } = await second.caller.organization.invite({ email, role: "viewer" });
+    await second.caller.organization.invite({ email, role: "viewer" });
+    const id = new URL(String((await lastMail(email))?.url)).searchParams.get("id");
     const invitee = await signUp(new CookieJar(), email);
+    await verifyByMail(email);
     const headers = { cookie: invitee.jar.header() };
     expect((await appFetch(`/api/invitations/${id}/decline`, { method: "POST", headers })).status).toBe(200);
     expect((await appFetch(`/api/invitations/${id}/accept`, { method: "POST", headers })).status).toBe(404);

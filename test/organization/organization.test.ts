@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
 import { auditStatement } from "../../worker/lib/audit";
-import { CookieJar, lastMail, makeAdmin, signUp } from "../auth/jar";
+import { CookieJar, lastMail, makeAdmin, signUp, verifyByMail } from "../auth/jar";
 import { callerFor, makeOrg, member } from "../domain/fixtures";
 import { appFetch, testEnv } from "../helpers";
 
@@ -241,7 +241,10 @@ describe("invitations from the organization", () => {
     expect((await owner.caller.organization.invitations())[0]).toMatchObject({ id: inv.id, expired: true });
     const again = await owner.caller.organization.resendInvitation({ id: inv.id });
     expect(again.expiresAt).toBeGreaterThan(Date.now() + 6 * 86400_000);
-    expect((await lastMail(email))?.url).toContain(`/accept-invitation?id=${inv.id}`);
+    // A new link: its id is the invitation's (new) secret, never its public id (decision 017).
+    const link = new URL(String((await lastMail(email))?.url));
+    expect(link.pathname).toBe("/accept-invitation");
+    expect(link.searchParams.get("id")).not.toBe(inv.id);
     await owner.caller.organization.revokeInvitation({ id: inv.id });
     expect(await owner.caller.organization.invitations()).toEqual([]);
     expect(await codeOf(owner.caller.organization.revokeInvitation({ id: inv.id }))).toBe("NOT_FOUND");
@@ -336,8 +339,9 @@ describe("organizers (platform admin)", () => {
 
     const mail = await lastMail(email);
     const invitee = await signUp(new CookieJar(), email, "Ines Organizer");
+    await verifyByMail(email);
     const id = new URL(String(mail?.url)).searchParams.get("id");
-    expect(id).toBe((inv as { id: string }).id);
+    expect(id).not.toBe((inv as { id: string }).id);
     const res = await appFetch(`/api/invitations/${id}/accept`, {
       method: "POST",
       headers: { cookie: invitee.jar.header() },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hasOrgPermission, hasPermission, isPlatformAdmin } from "./permissions";
+import { hasOrgPermission, hasPermission, isPlatformAdmin, refusal } from "./permissions";
 
 const u = (role: string, userId = "u1") => ({ userId, role });
 
@@ -50,5 +50,35 @@ describe("organization roles", () => {
   it("lets owners delete the organization, not org admins", () => {
     expect(hasOrgPermission(u("user"), "owner", { organization: ["delete"] })).toBe(true);
     expect(hasOrgPermission(u("user"), "admin", { organization: ["delete"] })).toBe(false);
+  });
+});
+
+describe("the organization role bounds a member (decision 017)", () => {
+  it("adds nothing from the platform role inside an organization", () => {
+    // Platform user grants donation:create, platform organizer campaign:*; a viewer holds neither.
+    expect(hasPermission(u("user"), { donation: ["create"] })).toBe(true);
+    expect(hasOrgPermission(u("user"), "viewer", { donation: ["create"] })).toBe(false);
+    expect(hasOrgPermission(u("organizer"), "viewer", { campaign: ["create"] })).toBe(false);
+    expect(hasOrgPermission(u("user,organizer"), "viewer", { campaign: ["update"] })).toBe(false);
+    expect(hasOrgPermission(u("user", "boss"), "viewer", { donor: ["delete"] }, ["boss"])).toBe(true);
+  });
+  it("never lets an impersonated session export, on either rung", () => {
+    const imp = { ...u("user"), impersonatedBy: "an-admin" };
+    const exporting = { donor: ["view"], export: ["create"] } as const;
+    expect(refusal(imp, exporting, { orgRole: "owner" })).toBe(
+      "Exports are not available while impersonating",
+    );
+    expect(refusal(u("user"), exporting, { orgRole: "owner" })).toBeNull();
+    expect(refusal(imp, { donor: ["view"] }, { orgRole: "owner" })).toBeNull();
+    expect(
+      refusal(
+        { ...u("admin"), impersonatedBy: "x" },
+        { user: ["list"], export: ["create"] },
+        { platform: true },
+      ),
+    ).toBe("Exports are not available while impersonating");
+    expect(refusal(u("user"), { donor: ["view"] }, { orgRole: null })).toBe(
+      "You are not allowed to access resource: donor",
+    );
   });
 });

@@ -1,9 +1,13 @@
 /**
- * Access control, defined once (DESIGN §3) and used by the HTTP admin API, every tRPC procedure and
- * the client (to hide what a caller cannot do — hiding is never the protection).
+ * Access control, defined once (DESIGN §3, docs/decisions/017-org-role-bounds-members.md) and used
+ * by the HTTP admin API, every tRPC procedure, the HTTP exports and media uploads.
  *
- * Platform roles (user.role, possibly several joined by commas) grant SPEC §6's statements; the
- * organization role of a membership adds business rights inside that organization only.
+ * Two separate questions, never mixed:
+ * - platform abilities (the auth admin API, adminProcedure): the platform roles of user.role,
+ *   possibly several joined by commas, grant SPEC §6's statements (`hasPermission`);
+ * - business rights inside one organization (orgProcedure, exports, uploads): the membership's
+ *   organization role alone decides (`hasOrgPermission`); platform admins hold everything
+ *   everywhere. A platform role never adds to what a member may do in an organization.
  */
 export const statements = {
   user: [
@@ -64,7 +68,10 @@ const businessAll: Grants = {
   profile: ["view", "update"],
 };
 
-/** Organization roles (research/domain.md §6.2): rights inside that organization only. */
+/**
+ * Organization roles (research/domain.md §6.2): everything a member may do inside that organization
+ * (decision 017: the platform role adds nothing there).
+ */
 export const orgRoles: Record<string, Grants> = {
   owner: { ...businessAll, organization: ["view", "update", "delete"] },
   admin: businessAll,
@@ -89,11 +96,10 @@ export function parseRoles(role: string | null | undefined): string[] {
     .filter(Boolean);
 }
 
-function grantsAll(grants: Grants[], permissions: Permissions): boolean {
+/** One role's grants cover every requested action (grants of different roles are never pooled). */
+function grantsAll(grants: Grants, permissions: Permissions): boolean {
   return Object.entries(permissions).every(([resource, actions]) =>
-    (actions as readonly string[]).every((action) =>
-      grants.some((g) => g[resource as Resource]?.includes(action) ?? false),
-    ),
+    (actions as readonly string[]).every((action) => grants[resource as Resource]?.includes(action) ?? false),
   );
 }
 
@@ -111,26 +117,25 @@ export function isPlatformAdmin(caller: Caller, adminUserIds: readonly string[] 
 }
 
 /**
- * SPEC §6 `hasPermission`: on platform roles alone, any one role granting every requested action
- * suffices (better-auth's admin plugin semantics). With an organization role, the caller holds the
- * union of what their platform roles and their membership grant inside that organization (DESIGN §3).
+ * SPEC §6 `hasPermission` on platform roles (better-auth's admin plugin semantics): configured admin
+ * ids hold everything; otherwise any one role granting every requested action suffices.
  */
 export function hasPermission(
   caller: Caller,
   permissions: Permissions,
-  opts: { adminUserIds?: readonly string[]; orgRole?: string | null } = {},
+  opts: { adminUserIds?: readonly string[] } = {},
 ): boolean {
   if (isConfiguredAdmin(caller.userId, opts.adminUserIds)) return true;
-  const grants = parseRoles(caller.role)
-    .map((r) => platformRoles[r])
-    .filter((g): g is Grants => !!g);
-  if (opts.orgRole && orgRoles[opts.orgRole]) {
-    return grantsAll([...grants, orgRoles[opts.orgRole] as Grants], permissions);
-  }
-  return grants.some((g) => grantsAll([g], permissions));
+  return parseRoles(caller.role).some((r) => {
+    const grants = platformRoles[r];
+    return !!grants && grantsAll(grants, permissions);
+  });
 }
 
-/** Business rights inside one organization: platform admins everywhere, others per membership. */
+/**
+ * Business rights inside one organization (decision 017): platform admins everywhere, anyone else
+ * exactly what their membership's organization role grants there. Platform roles add nothing.
+ */
 export function hasOrgPermission(
   caller: Caller,
   orgRole: string | null | undefined,
@@ -138,6 +143,46 @@ export function hasOrgPermission(
   adminUserIds: readonly string[] = [],
 ): boolean {
   if (isPlatformAdmin(caller, adminUserIds)) return true;
-  if (!orgRole) return false;
-  return hasPermission(caller, permissions, { adminUserIds, orgRole });
+  const grants = orgRole ? orgRoles[orgRole] : undefined;
+  return !!grants && grantsAll(grants, permissions);
+}
+
+/** The resource a refusal names: the first of the required permissions. */
+export function firstResource(permissions: Permissions) {
+  return Object.keys(permissions)[0] ?? "resource";
+}
+
+export const IMPERSONATION_EXPORT_MESSAGE = "Exports are not available while impersonating";
+
+/**
+ * Rights an impersonated session never holds, whoever is impersonated (DESIGN §3, decision 017):
+ * exports carry donors' personal data out of the portal in bulk, and the impersonating admin acts
+ * as someone else. Every rung and endpoint asks `refusal`, so a new export cannot forget it.
+ */
+export function withheldWhileImpersonating(permissions: Permissions): boolean {
+  return !!permissions.export?.length;
+}
+
+export interface SessionCaller extends Caller {
+  /** The impersonating admin's id when this session is an impersonation (session.impersonatedBy). */
+  impersonatedBy?: string | null;
+}
+
+/**
+ * The one access decision of the guard rungs and HTTP endpoints: null when allowed, else the
+ * refusal's message (always a 403). `{ platform: true }` asks about platform abilities (the admin
+ * rung); `{ orgRole }` about business rights in the caller's organization (the org rung, exports).
+ */
+export function refusal(
+  caller: SessionCaller,
+  permissions: Permissions,
+  scope: { orgRole: string | null } | { platform: true },
+  adminUserIds: readonly string[] = [],
+): string | null {
+  if (caller.impersonatedBy && withheldWhileImpersonating(permissions)) return IMPERSONATION_EXPORT_MESSAGE;
+  const allowed =
+    "platform" in scope
+      ? hasPermission(caller, permissions, { adminUserIds })
+      : hasOrgPermission(caller, scope.orgRole, permissions, adminUserIds);
+  return allowed ? null : `You are not allowed to access resource: ${firstResource(permissions)}`;
 }

@@ -27,10 +27,13 @@ export const invitation = sqliteTable(
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
     acceptedAt: integer("accepted_at", { mode: "timestamp_ms" }),
     revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+    /** SHA-256 (hex) of the mailed link's secret (decision 017); null on rows from before 0010. */
+    secretHash: text("secret_hash"),
     ...timestamps,
   },
   (t) => [
     index("invitation_org_idx").on(t.organizationId, t.createdAt),
+    uniqueIndex("invitation_secret_hash_unique").on(t.secretHash),
     check("invitation_role_valid", sql`${t.role} in ('owner','admin','organizer','viewer')`),
     check("invitation_email_lower", sql`${t.email} = lower(${t.email})`),
   ],

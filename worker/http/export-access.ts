@@ -1,9 +1,10 @@
 /**
- * Who may download an export: a signed-in user, not impersonating, whose organization grants
- * `export:create` and the view right on what is exported. The answer is either the caller and
- * their organization, or the spec-shaped 401/403 to send.
+ * Who may download an export: a signed-in user whose organization grants `export:create` and the
+ * view right on what is exported, never an impersonated session. The decision is the org rung's
+ * own (worker/access/permissions.ts `refusal`, decision 017), so tRPC and HTTP exports cannot
+ * differ. The answer is either the caller and their organization, or the spec-shaped 401/403.
  */
-import { hasOrgPermission, type Permissions } from "../access/permissions";
+import { type Permissions, refusal } from "../access/permissions";
 import { getSessionFromRequest } from "../auth";
 import { getConfig } from "../config";
 import { resolveOrganization } from "../trpc/org";
@@ -12,25 +13,17 @@ import { json } from "./headers";
 export async function exportAccess(request: Request, env: Env, view: Permissions) {
   const auth = await getSessionFromRequest(request, env);
   if (!auth) return json({ code: "UNAUTHORIZED", message: "Unauthorized" }, { status: 401 });
-  if (auth.session.impersonatedBy)
-    return json(
-      { code: "FORBIDDEN", message: "Exports are not available while impersonating" },
-      { status: 403 },
-    );
   const config = getConfig(env);
   const org = await resolveOrganization(env.DB, auth.user, config);
-  if (
-    !org ||
-    !hasOrgPermission(
-      { userId: auth.user.id, role: auth.user.role },
-      org.role,
-      { export: ["create"], ...view },
-      config.auth.adminUserIds,
-    )
-  )
-    return json(
-      { code: "FORBIDDEN", message: "You are not allowed to access resource: export" },
-      { status: 403 },
-    );
+  const refused = refusal(
+    { userId: auth.user.id, role: auth.user.role, impersonatedBy: auth.session.impersonatedBy },
+    { export: ["create"], ...view },
+    { orgRole: org?.role ?? null },
+    config.auth.adminUserIds,
+  );
+  if (refused || !org) {
+    const message = refused ?? "You are not allowed to access resource: export";
+    return json({ code: "FORBIDDEN", message }, { status: 403 });
+  }
   return { user: auth.user, org };
 }

@@ -1,9 +1,14 @@
 /**
- * Invitations (DESIGN §4): GET /api/invitations/<id> shows one to its invitee, POST
- * /api/invitations/<id>/accept joins the organization. Expired → 410, someone else's → 403.
+ * Invitations (DESIGN §4, decision 017): GET /api/invitations/<secret> shows one to its invitee,
+ * POST /api/invitations/<secret>/accept joins the organization, …/decline cancels it. The path
+ * carries the mailed link's secret, found by its SHA-256; the public id finds nothing here.
+ * Signed out → 401, unknown → 404, someone else's → 403, accepted → 409, expired → 410; accepting
+ * or declining also needs the invited address verified (403 EMAIL_NOT_VERIFIED), so signing up
+ * with someone's address is not enough to take their invitation.
  */
 import { getSessionFromRequest } from "../auth";
 import { generateId } from "../auth/crypto";
+import { invitationSecretHash } from "../lib/invitations";
 import { json } from "./headers";
 
 interface InvitationRow {
@@ -20,16 +25,17 @@ interface InvitationRow {
 export async function handleInvitation(
   request: Request,
   env: Env,
-  id: string,
+  secret: string,
   action: "view" | "accept" | "decline",
 ): Promise<Response> {
   const auth = await getSessionFromRequest(request, env, { fresh: true });
   if (!auth)
     return json({ code: "UNAUTHORIZED", message: "Sign in to accept this invitation" }, { status: 401 });
+  const hash = invitationSecretHash(secret);
   const inv = await env.DB.prepare(
-    "SELECT i.*, o.name AS organization_name FROM invitation i JOIN organization o ON o.id = i.organization_id WHERE i.id = ?",
+    "SELECT i.*, o.name AS organization_name FROM invitation i JOIN organization o ON o.id = i.organization_id WHERE i.secret_hash = ?",
   )
-    .bind(id)
+    .bind(hash)
     .first<InvitationRow>();
   if (!inv || inv.revoked_at)
     return json({ code: "NOT_FOUND", message: "Invitation not found" }, { status: 404 });
@@ -49,16 +55,6 @@ export async function handleInvitation(
       { code: "GONE", message: "This invitation has expired. Ask for a new one." },
       { status: 410 },
     );
-  if (action === "decline") {
-    if (request.method !== "POST")
-      return json({ code: "METHOD_NOT_ALLOWED", message: "Method not allowed" }, { status: 405 });
-    await env.DB.prepare(
-      "UPDATE invitation SET revoked_at = ?, updated_at = ? WHERE id = ? AND accepted_at IS NULL",
-    )
-      .bind(Date.now(), Date.now(), id)
-      .run();
-    return json({ declined: true });
-  }
   if (action === "view") {
     return json({
       id: inv.id,
@@ -66,15 +62,37 @@ export async function handleInvitation(
       role: inv.role,
       email: inv.email,
       expiresAt: inv.expires_at,
+      // The page offers the verification mail first when this is false.
+      emailVerified: auth.user.emailVerified,
     });
   }
   if (request.method !== "POST")
     return json({ code: "METHOD_NOT_ALLOWED", message: "Method not allowed" }, { status: 405 });
+  if (!auth.user.emailVerified)
+    return json(
+      {
+        code: "EMAIL_NOT_VERIFIED",
+        message: `Verify your e-mail address (${inv.email}) before ${action === "accept" ? "accepting" : "declining"} this invitation: open the link we mailed you, or send a new one.`,
+      },
+      { status: 403 },
+    );
   const now = Date.now();
+  // Conditional on the secret still being this invitation's and the invitation still open: a
+  // resend, revoke or accept that lands between the read above and this write wins.
+  const stillOpen = "secret_hash = ? AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ?";
+  if (action === "decline") {
+    await env.DB.prepare(`UPDATE invitation SET revoked_at = ?, updated_at = ? WHERE ${stillOpen}`)
+      .bind(now, now, hash, now)
+      .run();
+    return json({ declined: true });
+  }
   const res = await env.DB.batch([
-    env.DB.prepare(
-      "UPDATE invitation SET accepted_at = ?, updated_at = ? WHERE id = ? AND accepted_at IS NULL",
-    ).bind(now, now, id),
+    env.DB.prepare(`UPDATE invitation SET accepted_at = ?, updated_at = ? WHERE ${stillOpen}`).bind(
+      now,
+      now,
+      hash,
+      now,
+    ),
     env.DB.prepare(
       `INSERT INTO membership (id, organization_id, user_id, role, created_at, updated_at) SELECT ?, ?, ?, ?, ?, ?
           WHERE changes() = 1 ON CONFLICT (organization_id, user_id) DO UPDATE SET role = excluded.role, updated_at = excluded.updated_at`,
@@ -86,7 +104,7 @@ export async function handleInvitation(
       inv.organization_id,
       auth.user.id,
       auth.user.id,
-      JSON.stringify({ invitationId: id, role: inv.role }),
+      JSON.stringify({ invitationId: inv.id, role: inv.role }),
       now,
     ),
   ]);

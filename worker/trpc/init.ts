@@ -5,7 +5,7 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { $ZodError } from "zod/v4/core";
-import { hasOrgPermission, hasPermission, type Permissions } from "../access/permissions";
+import { type Permissions, refusal } from "../access/permissions";
 import type { Context } from "./context";
 import { resolveOrganization } from "./org";
 
@@ -129,13 +129,11 @@ export const authedProcedure = base
   })
   .meta({ guard: "authed" });
 
-function firstResource(permissions: Permissions) {
-  return Object.keys(permissions)[0] ?? "resource";
-}
-
 /**
- * Business procedures: the caller's organization (from membership, never from input) must grant
- * every listed permission. `ctx.org` carries the tenant; queries must filter by `ctx.org.id`.
+ * Business procedures: the caller's organization role (from membership, never from input) must
+ * grant every listed permission; platform roles add nothing there (decision 017), and an
+ * impersonated session never holds export rights. `ctx.org` carries the tenant; queries must
+ * filter by `ctx.org.id`.
  */
 export function orgProcedure(permissions: Permissions) {
   return authedProcedure
@@ -144,13 +142,9 @@ export function orgProcedure(permissions: Permissions) {
       if (!org) {
         throw new TRPCError({ code: "FORBIDDEN", message: "You are not a member of any organization" });
       }
-      const caller = { userId: ctx.user.id, role: ctx.user.role };
-      if (!hasOrgPermission(caller, org.role, permissions, ctx.config.auth.adminUserIds)) {
-        throw new TRPCError({
-          code: "FORBIDDEN",
-          message: `You are not allowed to access resource: ${firstResource(permissions)}`,
-        });
-      }
+      const caller = { userId: ctx.user.id, role: ctx.user.role, impersonatedBy: ctx.session.impersonatedBy };
+      const refused = refusal(caller, permissions, { orgRole: org.role }, ctx.config.auth.adminUserIds);
+      if (refused) throw new TRPCError({ code: "FORBIDDEN", message: refused });
       return next({ ctx: { ...ctx, org, impersonatorId: ctx.session.impersonatedBy ?? null } });
     })
     .meta({ guard: "org", permissions });
@@ -160,13 +154,9 @@ export function orgProcedure(permissions: Permissions) {
 export function adminProcedure(permissions: Permissions) {
   return authedProcedure
     .use(async ({ ctx, next }) => {
-      const caller = { userId: ctx.user.id, role: ctx.user.role };
-      if (!hasPermission(caller, permissions, { adminUserIds: ctx.config.auth.adminUserIds })) {
-        throw new TRPCError({
-          code: "FORBIDDEN",
-          message: `You are not allowed to access resource: ${firstResource(permissions)}`,
-        });
-      }
+      const caller = { userId: ctx.user.id, role: ctx.user.role, impersonatedBy: ctx.session.impersonatedBy };
+      const refused = refusal(caller, permissions, { platform: true }, ctx.config.auth.adminUserIds);
+      if (refused) throw new TRPCError({ code: "FORBIDDEN", message: refused });
       return next({ ctx: { ...ctx, impersonatorId: ctx.session.impersonatedBy ?? null } });
     })
     .meta({ guard: "admin", permissions });

@@ -5,7 +5,7 @@ import { auditStatement } from "../../lib/audit";
 import { add, likeEscape, pageSchema, runList, where } from "../../lib/list";
 import { CURRENCIES } from "../../lib/money";
 import { addDays, localDay, startOfLocalDay } from "../../lib/time";
-import { MEDIA_PATH } from "../../media";
+import { assertOwnMedia, MEDIA_PATH } from "../../media";
 import { fail, orgProcedure, publicProcedure, router } from "../init";
 
 export interface CampaignRow {
@@ -168,17 +168,6 @@ async function loadCampaign(db: D1Database, orgId: string, id: string) {
     .first<CampaignRow>();
   if (!row) fail("NOT_FOUND", "Campaign not found");
   return row;
-}
-
-/** An uploaded cover must be this organization's image: another tenant's id is refused, not linked. */
-async function checkCover(db: D1Database, orgId: string, coverUrl: string | null | undefined) {
-  const id = coverUrl ? MEDIA_PATH.exec(coverUrl)?.[1] : undefined;
-  if (!id) return;
-  const own = await db
-    .prepare("SELECT 1 FROM media WHERE id = ? AND organization_id = ?")
-    .bind(id, orgId)
-    .first();
-  if (!own) fail("BAD_REQUEST", "That image was not found; upload it again", { field: "coverUrl" });
 }
 
 /** A title's slug, suffixed -2, -3, … past the ones this organization uses or used (old slugs redirect). */
@@ -360,7 +349,7 @@ export const campaignsRouter = router({
       ]);
       if (taken.some((r) => r.results.length))
         fail("CONFLICT", "This slug is already used by another campaign", { field: "slug" });
-      await checkCover(ctx.env.DB, ctx.org.id, input.coverUrl);
+      await assertOwnMedia(ctx.env.DB, ctx.org.id, input.coverUrl, "coverUrl");
       const now = Date.now();
       await slugRace(ctx.env.DB, [
         ctx.env.DB.prepare(
@@ -416,7 +405,8 @@ export const campaignsRouter = router({
             field: "currency",
           });
       }
-      if (d.coverUrl !== before.cover_url) await checkCover(ctx.env.DB, ctx.org.id, d.coverUrl);
+      if (d.coverUrl !== before.cover_url)
+        await assertOwnMedia(ctx.env.DB, ctx.org.id, d.coverUrl, "coverUrl");
       const slug = d.slug ?? before.slug;
       const stmts: D1PreparedStatement[] = [];
       if (slug !== before.slug) {

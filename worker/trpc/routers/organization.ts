@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { generateId } from "../../auth/crypto";
 import { auditStatement } from "../../lib/audit";
-import { createInvitation, mailInvitation } from "../../lib/invitations";
+import { createInvitation, mailInvitation, newInvitationSecret } from "../../lib/invitations";
 import { organizationInput } from "../../lib/organization-schema";
+import { assertOwnMedia } from "../../media";
 import { rebuildRollups } from "../../services/rollups";
 import { adminProcedure, authedProcedure, fail, orgProcedure, router } from "../init";
 import { listSelectableOrganizations } from "../org";
@@ -122,7 +123,10 @@ export const organizationRouter = router({
       return { ok: true };
     }),
 
-  /** Open invitations (not accepted, not revoked); expired ones stay visible so they can be resent. */
+  /**
+   * Open invitations (not accepted, not revoked); expired ones stay visible so they can be resent.
+   * The id is public: the accept secret is only ever in the mailed link (decision 017).
+   */
   invitations: orgProcedure({ member: ["view"] }).query(async ({ ctx }) => {
     const { results } = await ctx.env.DB.prepare(
       `SELECT i.id, i.email, i.role, i.expires_at AS expiresAt, i.created_at AS createdAt, u.name AS invitedBy
@@ -143,7 +147,7 @@ export const organizationRouter = router({
     return results.map((r) => ({ ...r, expired: r.expiresAt <= now }));
   }),
 
-  /** Invites by e-mail with a 7-day link to /accept-invitation?id=… (DESIGN §4). */
+  /** Invites by e-mail with a 7-day link to /accept-invitation?id=<secret> (DESIGN §4, decision 017). */
   invite: orgProcedure({ member: ["create"] })
     .input(
       z
@@ -166,7 +170,7 @@ export const organizationRouter = router({
       return res;
     }),
 
-  /** Mails the link of an open invitation again and restarts its 7 days. */
+  /** Mails a new link for an open invitation (the old link dies) and restarts its 7 days. */
   resendInvitation: orgProcedure({ member: ["create"] })
     .input(z.object({ id: z.string().min(1).max(100) }).strict())
     .mutation(async ({ ctx, input }) => {
@@ -178,12 +182,12 @@ export const organizationRouter = router({
         .bind(input.id, ctx.org.id)
         .first<{ id: string; email: string; role: string; expires_at: number }>();
       if (!inv) fail("NOT_FOUND", "Invitation not found");
+      // A new secret: the link mailed before stops working (decision 017).
+      const { secret, hash } = newInvitationSecret();
       await ctx.env.DB.batch([
-        ctx.env.DB.prepare("UPDATE invitation SET expires_at = ?, updated_at = ? WHERE id = ?").bind(
-          expiresAt,
-          now,
-          inv.id,
-        ),
+        ctx.env.DB.prepare(
+          "UPDATE invitation SET expires_at = ?, secret_hash = ?, updated_at = ? WHERE id = ?",
+        ).bind(expiresAt, hash, now, inv.id),
         auditStatement(ctx, {
           action: "member.resend_invitation",
           entityType: "invitation",
@@ -192,7 +196,7 @@ export const organizationRouter = router({
           after: { expiresAt },
         }),
       ]);
-      await mailInvitation(ctx, { ...inv, organizationName: ctx.org.name });
+      await mailInvitation(ctx, { secret, email: inv.email, role: inv.role, organizationName: ctx.org.name });
       return { id: inv.id, expiresAt };
     }),
 
@@ -389,6 +393,9 @@ export const organizationRouter = router({
       const before = await ctx.env.DB.prepare("SELECT * FROM organization WHERE id = ?")
         .bind(ctx.org.id)
         .first();
+      // As a campaign's cover: an uploaded logo must be this organization's image.
+      if (input.logoUrl !== before?.logo_url)
+        await assertOwnMedia(ctx.env.DB, ctx.org.id, input.logoUrl, "logoUrl");
       await ctx.env.DB.batch([
         ctx.env.DB.prepare(
           `UPDATE organization SET name = ?, legal_name = ?, type = ?, registration_id = ?, tax_id = ?, country = ?, address_line1 = ?, address_line2 = ?, city = ?, region = ?, postal_code = ?,

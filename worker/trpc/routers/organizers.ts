@@ -106,7 +106,7 @@ export const organizersRouter = router({
    * on (id) over the current filters, so the export never truncates and never skips; the first page
    * writes the audit row (exports are audited).
    */
-  exportPage: adminProcedure({ user: ["list"] })
+  exportPage: adminProcedure({ user: ["list"], export: ["create"] })
     .input(
       z
         .object({
