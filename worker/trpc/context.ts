@@ -1,6 +1,8 @@
-import { getSessionFromRequest } from "../auth";
+import { getSessionFromRequest, type SessionRecord, type UserRecord } from "../auth";
 import { getConfig } from "../config";
 import { getDb } from "../db/client";
+
+export type RequestAuth = { session: SessionRecord; user: UserRecord } | null;
 
 export interface CreateContextOptions {
   request: Request;
@@ -8,14 +10,20 @@ export interface CreateContextOptions {
   ctx?: ExecutionContext;
   /** Headers merged into the response (Set-Cookie from a session refresh, caching hints). */
   resHeaders: Headers;
+  /** The session already read (cookie cache first) for this request, e.g. by the API limiter. */
+  auth?: RequestAuth;
 }
 
-export async function createContext({ request, env, ctx, resHeaders }: CreateContextOptions) {
-  const auth = await getSessionFromRequest(request, env).catch((error) => {
-    // A broken session store must not turn every query into a 500: treat it as signed out.
-    console.error("session lookup failed", error);
-    return null;
-  });
+export async function createContext({ request, env, ctx, resHeaders, auth: known }: CreateContextOptions) {
+  const auth =
+    known !== undefined
+      ? known
+      : await getSessionFromRequest(request, env).catch((error) => {
+          // A broken session store must not turn every query into a 500: treat it as signed out.
+          console.error("session lookup failed", error);
+          return null;
+        });
+  let fresh: Promise<RequestAuth> | undefined;
   return {
     env,
     db: getDb(env),
@@ -24,6 +32,15 @@ export async function createContext({ request, env, ctx, resHeaders }: CreateCon
     resHeaders,
     session: auth?.session ?? null,
     user: auth?.user ?? null,
+    /**
+     * The session and user read from D1, past every cache (decision 018): what mutations and admin
+     * procedures decide on, so a sign-out, ban or demotion holds at once. Read at most once per
+     * HTTP request: a tRPC batch carrying several calls shares one promise.
+     */
+    freshAuth: (): Promise<RequestAuth> => {
+      fresh ??= getSessionFromRequest(request, env, { fresh: true });
+      return fresh;
+    },
     ip: request.headers.get("cf-connecting-ip") ?? null,
     /** Work that may finish after the response (cache fills); awaited when there is no request context. */
     waitUntil: (p: Promise<unknown>) => (ctx ? ctx.waitUntil(p) : p),
