@@ -6,10 +6,13 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { handleAuthRequest } from "./auth";
 import { handleMyMemberships } from "./auth/memberships";
+import { getConfig } from "./config";
 import { handleDonationExport, handleDonorExport } from "./http/export";
 import { applySecurityHeaders, json } from "./http/headers";
 import { handleInvitation } from "./http/invitations";
+import { INVALID_ORIGIN, originGate, SAFE_METHODS } from "./http/origin-gate";
 import { handleDonationWebhook } from "./http/webhook";
+import { trustedOriginsOf } from "./lib/trusted-url";
 import { handleDevOutbox } from "./mail/outbox";
 import { handleMedia } from "./media";
 import { runScheduled } from "./scheduled";
@@ -18,13 +21,45 @@ import { appRouter } from "./trpc/router";
 
 export type StartFetch = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response> | Response;
 
+/**
+ * Decision 018: one origin gate for every state change that carries the app's cookies, on every
+ * path (auth, tRPC, invitations, media, …), before any handler runs.
+ */
+function refuseForeignOrigin(request: Request, env: Env): Response | null {
+  if (SAFE_METHODS.has(request.method.toUpperCase())) return null;
+  const config = getConfig(env);
+  const gate = originGate(request, {
+    trusted: trustedOriginsOf(config.app.url, request.url, config.auth.trustedOrigins),
+    cookiePrefix: config.cookie.prefix,
+  });
+  return gate.ok ? null : json(INVALID_ORIGIN, { status: 403 });
+}
+
+/**
+ * tRPC takes JSON only: a form (urlencoded, multipart) or text/plain body is what a cross-site
+ * <form> or a "simple" fetch can send without a preflight, so it is refused before tRPC parses it.
+ */
+function refuseNonJsonTrpc(request: Request): Response | null {
+  if (request.method.toUpperCase() !== "POST") return null;
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+  if (type === "application/json") return null;
+  return json(
+    { code: "UNSUPPORTED_MEDIA_TYPE", message: "tRPC requests must be sent as application/json" },
+    { status: 415 },
+  );
+}
+
 async function route(request: Request, env: Env, ctx: ExecutionContext, startFetch: StartFetch | null) {
   const url = new URL(request.url);
   const path = url.pathname;
+  const foreign = refuseForeignOrigin(request, env);
+  if (foreign) return foreign;
   if (path === "/api/auth" || path.startsWith("/api/auth/")) {
     return handleAuthRequest(request, env, ctx);
   }
   if (path.startsWith("/api/trpc/") || path === "/api/trpc") {
+    const notJson = refuseNonJsonTrpc(request);
+    if (notJson) return notJson;
     return fetchRequestHandler({
       endpoint: "/api/trpc",
       req: request,

@@ -3,6 +3,7 @@
  * plugin. Shapes, status codes and messages follow research/better-auth-contract.md.
  */
 import { z } from "zod";
+import { referenceFor, withSearchParams } from "../lib/trusted-url";
 import { getMailer, renderMail } from "../mail";
 import {
   type AuthContext,
@@ -35,7 +36,7 @@ import {
   verifyPassword,
 } from "./crypto";
 import { AuthApiError, E } from "./errors";
-import { checkUrls, isTrustedUrl, readBody, readQuery } from "./guards";
+import { checkUrls, isTrustedUrl, readBody, readQuery, resolveTrustedUrl } from "./guards";
 import { consumeToken, peekToken, storeToken } from "./tokens";
 
 export type Handler = (ctx: AuthContext) => Promise<Response>;
@@ -63,10 +64,21 @@ export function absolute(ctx: AuthContext, url: string) {
   return new URL(url, ctx.url.origin).toString();
 }
 
+/**
+ * A trusted callback URL with one query parameter set, as a reference a browser resolves on this
+ * origin (worker/lib/trusted-url.ts: never a path that reads as "//host").
+ */
 function withParam(ctx: AuthContext, url: string, key: string, value: string) {
-  const u = new URL(url, ctx.config.app.url);
-  u.searchParams.set(key, value);
-  return url.startsWith("/") ? `${u.pathname}${u.search}${u.hash}` : u.toString();
+  const trusted = resolveTrustedUrl(ctx, url);
+  if (!trusted) throw new AuthApiError(403, "INVALID_CALLBACKURL", "Invalid callbackURL");
+  return withSearchParams(url, trusted, { [key]: value });
+}
+
+/** Where to send the browser for a checked callback URL (its parsed form; see withParam). */
+function callbackTarget(ctx: AuthContext, url: string) {
+  const trusted = resolveTrustedUrl(ctx, url);
+  if (!trusted) throw new AuthApiError(403, "INVALID_CALLBACKURL", "Invalid callbackURL");
+  return referenceFor(url, trusted);
 }
 
 function checkNewPassword(ctx: AuthContext, password: string) {
@@ -447,7 +459,7 @@ export const verifyEmail: Handler = async (ctx) => {
   if (loaded?.row && loaded.row.user_id === user.id && updated) {
     await setSessionCookies(ctx, loaded.row, loaded.session.token, updated, await readDontRemember(ctx));
   }
-  if (q.callbackURL) return redirect(ctx, q.callbackURL);
+  if (q.callbackURL) return redirect(ctx, callbackTarget(ctx, q.callbackURL));
   return ok(ctx, { status: true, user: updated ? toUser(updated) : null });
 };
 
@@ -655,7 +667,7 @@ export const deleteUserCallback: Handler = async (ctx) => {
   const consumed = await consumeToken<{ userId: string }>(ctx, "delete-account", q.token);
   if (consumed.status !== "ok" || consumed.value.userId !== loaded.user.id) throw E.INVALID_TOKEN(404);
   await deleteUserNow(ctx, loaded.user.id);
-  if (q.callbackURL) return redirect(ctx, q.callbackURL);
+  if (q.callbackURL) return redirect(ctx, callbackTarget(ctx, q.callbackURL));
   return ok(ctx, { success: true, message: "User deleted" });
 };
 

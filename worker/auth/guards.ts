@@ -1,5 +1,7 @@
 /** Request-level rules of the auth API: body parsing + validation, trusted URLs, rate limits. */
 import type { z } from "zod";
+import { INVALID_ORIGIN, originGate } from "../http/origin-gate";
+import { trustedOriginsOf, trustedUrl } from "../lib/trusted-url";
 import { type AuthContext, loadSession } from "./core";
 import { AuthApiError, E } from "./errors";
 
@@ -30,26 +32,19 @@ export function readQuery<T extends z.ZodType>(ctx: AuthContext, schema: T): z.i
 }
 
 export function trustedOrigins(ctx: AuthContext): string[] {
-  const origins = [new URL(ctx.config.app.url).origin, ctx.url.origin, ...ctx.config.auth.trustedOrigins];
-  return [...new Set(origins.map((o) => o.replace(/\/$/, "")))];
+  return trustedOriginsOf(ctx.config.app.url, ctx.request.url, ctx.config.auth.trustedOrigins);
 }
 
-/** A safe relative path (not "//host", not "/\host") or an absolute URL on a trusted origin. */
+/**
+ * `value` parsed as a browser would resolve it on this request (worker/lib/trusted-url.ts): an
+ * http(s) URL on a trusted origin, or null. Relative values resolve to the request's origin.
+ */
+export function resolveTrustedUrl(ctx: AuthContext, value: string): URL | null {
+  return trustedUrl(value, ctx.url.origin, trustedOrigins(ctx));
+}
+
 export function isTrustedUrl(ctx: AuthContext, value: string): boolean {
-  if (value.startsWith("/")) return !value.startsWith("//") && !value.startsWith("/\\");
-  try {
-    const url = new URL(value);
-    if (url.protocol !== "http:" && url.protocol !== "https:") return false;
-    return trustedOrigins(ctx).some((o) => matchesOrigin(o, url.origin));
-  } catch {
-    return false;
-  }
-}
-
-function matchesOrigin(pattern: string, origin: string) {
-  if (!pattern.includes("*")) return pattern === origin;
-  const re = new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^.]+")}$`);
-  return re.test(origin);
+  return resolveTrustedUrl(ctx, value) !== null;
 }
 
 const URL_FIELDS: [string, string, string][] = [
@@ -68,24 +63,14 @@ export function checkUrls(ctx: AuthContext, values: Record<string, unknown>) {
   }
 }
 
-/** The origin check applies only to POSTs carrying cookies (SPEC §5). */
+/** The one origin gate of worker/app.ts (decision 018), with the auth API's error. */
 export function checkOrigin(ctx: AuthContext) {
-  if (ctx.request.method === "GET" || ctx.request.method === "HEAD" || ctx.request.method === "OPTIONS")
-    return;
-  if (!ctx.request.headers.get("cookie")) return;
-  const origin = ctx.request.headers.get("origin") ?? refererOrigin(ctx.request.headers.get("referer"));
-  if (!origin || origin === "null") return; // non-browser clients; cookies are SameSite=Lax anyway
-  if (!trustedOrigins(ctx).some((o) => matchesOrigin(o, origin))) {
-    throw new AuthApiError(403, "INVALID_ORIGIN", "Invalid origin");
-  }
-}
-
-function refererOrigin(referer: string | null) {
-  if (!referer) return null;
-  try {
-    return new URL(referer).origin;
-  } catch {
-    return null;
+  const gate = originGate(ctx.request, {
+    trusted: trustedOrigins(ctx),
+    cookiePrefix: ctx.config.cookie.prefix,
+  });
+  if (!gate.ok) {
+    throw new AuthApiError(403, INVALID_ORIGIN.code, INVALID_ORIGIN.message);
   }
 }
 

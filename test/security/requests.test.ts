@@ -1,0 +1,270 @@
+/**
+ * Issue 26, "Sessions and requests": the origin gate and tRPC content types, open redirects, rate
+ * limits (docs/decisions/018-sessions-and-requests.md). Every request goes through the worker's
+ * fetch handler, as a browser or an attacker would send it.
+ */
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { safeRedirect } from "../../src/lib/auth/guards";
+import { CookieJar, PASSWORD, signUp, uniqueEmail } from "../auth/jar";
+import { makeOrg, member } from "../domain/fixtures";
+import { appFetch, BASE_URL, testEnv } from "../helpers";
+import worker from "../worker";
+import { trpcError, trpcHttp } from "./support";
+
+async function isMember(orgId: string, userId: string) {
+  const row = await testEnv.DB.prepare(
+    "SELECT count(*) AS n FROM membership WHERE organization_id = ? AND user_id = ?",
+  )
+    .bind(orgId, userId)
+    .first<{ n: number }>();
+  return (row?.n ?? 0) === 1;
+}
+
+/** A member who may leave (not the last owner), signed in, with the cookies a browser holds. */
+async function organizerInOrg() {
+  const org = await makeOrg();
+  await member(org, "owner");
+  const organizer = await member(org, "organizer");
+  return { org, ...organizer };
+}
+
+async function fetchIn(env: Env, path: string, init: RequestInit = {}) {
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(new Request(new URL(path, BASE_URL), init), env, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
+describe("one origin gate for every cookie-carrying state change", () => {
+  it("the attack: a multipart form POST to organization.leave from a foreign site (Origin + Sec-Fetch-Site cross-site) → 403, membership kept", async () => {
+    const { org, user, jar } = await organizerInOrg();
+    const form = new FormData();
+    form.set("anything", "1");
+    const res = await appFetch("/api/trpc/organization.leave", {
+      method: "POST",
+      headers: { cookie: jar.header(), origin: "https://evil.example", "sec-fetch-site": "cross-site" },
+      body: form,
+    });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ code: "INVALID_ORIGIN", message: "Invalid origin" });
+    expect(await isMember(org, user.id)).toBe(true);
+  });
+
+  it("refuses each signal on its own: Sec-Fetch-Site cross-site or same-site, a foreign Origin, Origin null, a foreign Referer", async () => {
+    const { org, user, jar } = await organizerInOrg();
+    const cookie = jar.header();
+    const cases: Record<string, string>[] = [
+      { origin: BASE_URL, "sec-fetch-site": "cross-site" },
+      { origin: BASE_URL, "sec-fetch-site": "same-site" },
+      { origin: "https://evil.example" },
+      { origin: "null" },
+      { referer: "https://evil.example/page" },
+      { referer: "not a url" },
+    ];
+    for (const headers of cases) {
+      const res = await trpcHttp(jar, "organization.leave", undefined, {
+        headers: { origin: "", ...headers },
+      });
+      expect(res.status, JSON.stringify(headers)).toBe(403);
+    }
+    // And for the other cookie-authenticated surfaces: media upload, invitations, the auth API.
+    const foreign = { cookie, origin: "https://evil.example", "sec-fetch-site": "cross-site" };
+    expect(
+      (await appFetch("/api/media", { method: "POST", headers: foreign, body: new FormData() })).status,
+    ).toBe(403);
+    expect(
+      (await appFetch("/api/invitations/abcdefghijklmnop/accept", { method: "POST", headers: foreign }))
+        .status,
+    ).toBe(403);
+    expect(
+      (await appFetch("/api/auth/update-user", { method: "POST", headers: foreign, body: "{}" })).status,
+    ).toBe(403);
+    expect(await isMember(org, user.id)).toBe(true);
+  });
+
+  it("Origin null on /api/auth/sign-out with a cookie → 403 with the auth API's error, and the session lives on", async () => {
+    const { jar } = await signUp();
+    const res = await appFetch("/api/auth/sign-out", {
+      method: "POST",
+      headers: { cookie: jar.header(), origin: "null", "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ code: "INVALID_ORIGIN", message: "Invalid origin" });
+    const session = (await (await jar.get("/api/auth/get-session?disableCookieCache=true")).json()) as {
+      user?: unknown;
+    } | null;
+    expect(session?.user).toBeTruthy();
+  });
+
+  it("same-origin requests still work; a request with neither Origin, Referer nor Sec-Fetch-Site (a non-browser client) passes", async () => {
+    const { org, user, jar } = await organizerInOrg();
+    const sameOrigin = await trpcHttp(jar, "organization.current", undefined, {
+      method: "GET",
+      headers: { "sec-fetch-site": "same-origin" },
+    });
+    expect(sameOrigin.status).toBe(200);
+    const byReferer = await trpcHttp(
+      jar,
+      "donors.tags.create",
+      { name: "by referer" },
+      {
+        headers: { origin: "", referer: `${BASE_URL}/donors` },
+      },
+    );
+    expect(byReferer.status).toBe(200);
+    const nonBrowser = await appFetch("/api/trpc/organization.leave", {
+      method: "POST",
+      headers: { cookie: jar.header(), "content-type": "application/json" },
+      body: JSON.stringify({ json: null }),
+    });
+    expect(nonBrowser.status).toBe(200);
+    expect(await isMember(org, user.id)).toBe(false);
+  });
+
+  it("tRPC POSTs must be application/json: text/plain, form-urlencoded and multipart → 415 with a JSON error", async () => {
+    const { org, user, jar } = await organizerInOrg();
+    const envelope = JSON.stringify({ json: null });
+    const bodies: [string | undefined, BodyInit][] = [
+      ["text/plain", envelope],
+      ["text/plain;charset=UTF-8", envelope],
+      ["application/x-www-form-urlencoded", "json=null"],
+      [
+        undefined,
+        (() => {
+          const f = new FormData();
+          f.set("json", "null");
+          return f;
+        })(),
+      ],
+    ];
+    for (const [type, body] of bodies) {
+      const res = await trpcHttp(jar, "organization.leave", undefined, {
+        headers: type ? { "content-type": type } : {},
+        body,
+      });
+      expect(res.status, type ?? "multipart").toBe(415);
+      expect(await res.json()).toEqual({
+        code: "UNSUPPORTED_MEDIA_TYPE",
+        message: "tRPC requests must be sent as application/json",
+      });
+    }
+    expect(await isMember(org, user.id)).toBe(true);
+  });
+
+  it("a tRPC mutation sent by GET stays refused with 405", async () => {
+    const { org, user, jar } = await organizerInOrg();
+    const res = await trpcHttp(jar, "organization.leave", undefined, { method: "GET" });
+    expect(res.status).toBe(405);
+    expect((await trpcError(res))?.code).toBe("METHOD_NOT_SUPPORTED");
+    expect(await isMember(org, user.id)).toBe(true);
+  });
+});
+
+/** Values that a naive prefix check lets through, or that a browser resolves to another host. */
+const HOSTILE = [
+  "/\t/evil.example",
+  "/\n/evil.example",
+  "/\r/evil.example",
+  "/\\evil.example",
+  "\\\\evil.example",
+  "//evil.example",
+  " //evil.example",
+  "\t//evil.example",
+  "https://evil.example/x",
+  "https:evil.example",
+  "http://localhost.evil.example:3000/",
+  "https://localhost:3000/dashboard",
+  "javascript:alert(1)",
+  "JavaScript:alert(1)",
+  "data:text/html,<script>alert(1)</script>",
+  "ftp://localhost:3000/x",
+];
+
+describe("open redirect: callback, redirect and error URLs are validated by parsing them as a browser does", () => {
+  it("sign-in, sign-up, send-verification-email and verify-email refuse each hostile callbackURL with 403", async () => {
+    const { email } = await signUp();
+    for (const value of HOSTILE) {
+      const signIn = await new CookieJar().post("/api/auth/sign-in/email", {
+        email,
+        password: PASSWORD,
+        callbackURL: value,
+      });
+      expect(signIn.status, `sign-in ${JSON.stringify(value)}`).toBe(403);
+      expect(await signIn.json()).toEqual({ code: "INVALID_CALLBACKURL", message: "Invalid callbackURL" });
+      const signUpRes = await new CookieJar().post("/api/auth/sign-up/email", {
+        name: "Mallory",
+        email: uniqueEmail("redirect"),
+        password: PASSWORD,
+        callbackURL: value,
+      });
+      expect(signUpRes.status, `sign-up ${JSON.stringify(value)}`).toBe(403);
+      const mail = await new CookieJar().post("/api/auth/send-verification-email", {
+        email,
+        callbackURL: value,
+      });
+      expect(mail.status, `send-verification-email ${JSON.stringify(value)}`).toBe(403);
+      const verify = await appFetch(
+        `/api/auth/verify-email?token=whatever&callbackURL=${encodeURIComponent(value)}`,
+        { redirect: "manual" },
+      );
+      expect(verify.status, `verify-email ${JSON.stringify(value)}`).toBe(403);
+      expect(verify.headers.get("location")).toBeNull();
+      const reset = await new CookieJar().post("/api/auth/request-password-reset", {
+        email,
+        redirectTo: value,
+      });
+      expect(reset.status, `request-password-reset ${JSON.stringify(value)}`).toBe(403);
+      expect(await reset.json()).toEqual({ code: "INVALID_REDIRECTURL", message: "Invalid redirectURL" });
+    }
+  });
+
+  it("a trusted https origin is not trusted over http (downgrade), nor is a look-alike host", async () => {
+    const env = { ...testEnv, TRUSTED_ORIGINS: "https://partner.example" } as unknown as Env;
+    const post = (callbackURL: string) =>
+      fetchIn(env, "/api/auth/send-verification-email", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: uniqueEmail("nobody"), callbackURL }),
+      });
+    expect((await post("https://partner.example/welcome")).status).toBe(200);
+    expect((await post("http://partner.example/welcome")).status).toBe(403);
+    expect((await post("https://partner.example.evil.com/welcome")).status).toBe(403);
+    expect((await post("https://evil.com/https://partner.example")).status).toBe(403);
+  });
+
+  it("benign values pass, and every 302 verify-email answers stays on our origin", async () => {
+    const { email } = await signUp();
+    const ok = await new CookieJar().post("/api/auth/sign-in/email", {
+      email,
+      password: PASSWORD,
+      callbackURL: "/dashboard?tab=x",
+    });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ redirect: true, url: "/dashboard?tab=x" });
+    // Decided: percent-encoded slashes are a path on our origin, which a browser never decodes
+    // into an authority; "/.//evil.example" is also a path here, but must not come back as "//…".
+    for (const value of ["/dashboard?tab=x", "%2F%2Fevil.example", "/.//evil.example", "/..//evil.example"]) {
+      const res = await appFetch(
+        `/api/auth/verify-email?token=not-a-token&callbackURL=${encodeURIComponent(value)}`,
+        { redirect: "manual" },
+      );
+      expect(res.status, value).toBe(302);
+      const location = res.headers.get("location") ?? "";
+      const target = new URL(location, `${BASE_URL}/api/auth/verify-email`);
+      expect(target.origin, `${value} → ${location}`).toBe(BASE_URL);
+    }
+  });
+
+  it("the portal follows ?redirect= after sign-in only to a path on its own origin (the same rule)", () => {
+    for (const value of HOSTILE) expect(safeRedirect(value), JSON.stringify(value)).toBe("/dashboard");
+    for (const value of ["/.//evil.example", "/..//evil.example"]) {
+      const path = safeRedirect(value);
+      expect(new URL(path, BASE_URL).origin, `${value} → ${path}`).toBe(BASE_URL);
+      expect(path.startsWith("//")).toBe(false);
+    }
+    expect(safeRedirect("/donors?page=2#top")).toBe("/donors?page=2#top");
+    expect(safeRedirect("/dashboard?tab=x")).toBe("/dashboard?tab=x");
+  });
+});
