@@ -5,9 +5,9 @@
  * that still says "signed in" for up to cookie.cacheMaxAge, sent again after the change.
  */
 import { describe, expect, it } from "vitest";
+import { createContext } from "../../worker/trpc/context";
 import { CookieJar, makeAdmin, PASSWORD } from "../auth/jar";
 import { callerFor, makeOrg, member } from "../domain/fixtures";
-import { createContext } from "../../worker/trpc/context";
 import { appFetch, BASE_URL, testEnv } from "../helpers";
 import { call, codeOf, trpcError, trpcHttp } from "./support";
 
@@ -57,7 +57,10 @@ describe("sign-out, ban and demotion take effect at once for every write and eve
     const owner = await member(org, "owner");
     const jar = await withCookieCache(owner.jar, owner.email);
     const admin = await makeAdmin();
-    const ban = await admin.jar.post("/api/auth/admin/ban-user", { userId: owner.user.id, banReason: "abuse" });
+    const ban = await admin.jar.post("/api/auth/admin/ban-user", {
+      userId: owner.user.id,
+      banReason: "abuse",
+    });
     expect(ban.status).toBe(200);
 
     const code = await codeOf(call(await callerFor(jar), "donors.tags.create", newTag()));
@@ -94,7 +97,11 @@ describe("sign-out, ban and demotion take effect at once for every write and eve
     expect(ctx.freshAuth()).toBe(ctx.freshAuth());
     expect((await ctx.freshAuth())?.user.id).toBe(owner.user.id);
     // A batch of two mutations over HTTP answers both.
-    const batch = await testFetchBatch(jar, ["donors.tags.create", "donors.tags.create"], [newTag(), newTag()]);
+    const batch = await testFetchBatch(
+      jar,
+      ["donors.tags.create", "donors.tags.create"],
+      [newTag(), newTag()],
+    );
     expect(batch.status).toBe(200);
     expect(await tagCount(org)).toBe(2);
   });
@@ -109,7 +116,10 @@ describe("sign-out, ban and demotion take effect at once for every write and eve
     const exportRes = await appFetch("/api/export/donors.csv", { headers });
     expect(exportRes.status).toBe(401);
     const form = new FormData();
-    form.set("file", new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0])], "a.png"));
+    form.set(
+      "file",
+      new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0])], "a.png"),
+    );
     const upload = await appFetch("/api/media", { method: "POST", headers, body: form });
     expect(upload.status).toBe(401);
   });
