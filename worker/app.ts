@@ -7,6 +7,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { handleAuthRequest } from "./auth";
 import { handleMyMemberships } from "./auth/memberships";
 import { getConfig } from "./config";
+import { limitHttpRequest } from "./http/api-limit";
 import { handleDonationExport, handleDonorExport } from "./http/export";
 import { applySecurityHeaders, json } from "./http/headers";
 import { handleInvitation } from "./http/invitations";
@@ -64,7 +65,7 @@ async function route(request: Request, env: Env, ctx: ExecutionContext, startFet
       endpoint: "/api/trpc",
       req: request,
       router: appRouter,
-      createContext: ({ resHeaders }) => createContext({ request, env, ctx, resHeaders }),
+      createContext: ({ resHeaders }) => createContext({ request, env, ctx, resHeaders, rateLimited: true }),
       onError({ error, path: procedure }) {
         if (error.code === "INTERNAL_SERVER_ERROR") {
           console.error(`tRPC ${procedure ?? "?"} failed`, error.cause ?? error);
@@ -75,18 +76,24 @@ async function route(request: Request, env: Env, ctx: ExecutionContext, startFet
   if (path === "/api/organizations/my-memberships") {
     return handleMyMemberships(request, env);
   }
-  if (path === "/api/export/donors.csv") {
-    return handleDonorExport(request, env);
-  }
-  if (path === "/api/export/donations.csv") {
-    return handleDonationExport(request, env);
+  if (path === "/api/export/donors.csv" || path === "/api/export/donations.csv") {
+    const limited = await limitHttpRequest(request, env, "export", true);
+    if (limited) return limited;
+    return path === "/api/export/donors.csv"
+      ? handleDonorExport(request, env)
+      : handleDonationExport(request, env);
   }
   const invitation = /^\/api\/invitations\/([A-Za-z0-9]{16,64})(?:\/(accept|decline))?$/.exec(path);
   if (invitation) {
+    const limited = await limitHttpRequest(request, env, "invitations", true);
+    if (limited) return limited;
     const action = (invitation[2] as "accept" | "decline" | undefined) ?? "view";
     return handleInvitation(request, env, invitation[1] as string, action);
   }
   if (path === "/api/webhooks/donations") {
+    // Signed and cookie-less: counted per sending address.
+    const limited = await limitHttpRequest(request, env, "webhook", false);
+    if (limited) return limited;
     return handleDonationWebhook(request, env);
   }
   if (path === "/api/media" || path.startsWith("/api/media/")) {

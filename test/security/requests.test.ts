@@ -5,6 +5,7 @@
  */
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../app.config";
 import { safeRedirect } from "../../src/lib/auth/guards";
 import { CookieJar, PASSWORD, signUp, uniqueEmail } from "../auth/jar";
 import { makeOrg, member } from "../domain/fixtures";
@@ -266,5 +267,191 @@ describe("open redirect: callback, redirect and error URLs are validated by pars
     }
     expect(safeRedirect("/donors?page=2#top")).toBe("/donors?page=2#top");
     expect(safeRedirect("/dashboard?tab=x")).toBe("/dashboard?tab=x");
+  });
+});
+
+/** A client address of its own per call, so runs and tests never share a bucket. */
+function freshIp() {
+  const b = crypto.getRandomValues(new Uint8Array(3));
+  return `10.${b[0]}.${b[1]}.${b[2]}`;
+}
+
+/**
+ * The binding counts in windows aligned to the wall clock (10 or 60 s): a burst that straddles an
+ * edge would start a new window halfway. Start bursts well inside one.
+ */
+async function awayFromWindowEdge(periodSeconds = 60) {
+  const into = Date.now() % (periodSeconds * 1000);
+  if (into > periodSeconds * 1000 - 3000)
+    await new Promise((r) => setTimeout(r, periodSeconds * 1000 - into + 50));
+}
+
+function expectRetryAfter(res: Response, max: number) {
+  const retry = Number(res.headers.get("retry-after"));
+  expect(retry).toBeGreaterThan(0);
+  expect(retry).toBeLessThanOrEqual(max);
+  expect(res.headers.get("x-retry-after")).toBe(res.headers.get("retry-after"));
+}
+
+/** The production configuration with nothing overridden: what a deploy with ENVIRONMENT=production runs. */
+const productionEnv = { ...testEnv, ENVIRONMENT: "production" } as unknown as Env;
+
+function signInFrom(env: Env, ip: string, email: string, password = "not the password") {
+  return fetchIn(env, "/api/auth/sign-in/email", {
+    method: "POST",
+    headers: { "content-type": "application/json", "cf-connecting-ip": ip },
+    body: JSON.stringify({ email, password }),
+  });
+}
+
+describe("rate limits: on in production, per account, with Retry-After, and on every API surface", () => {
+  it("the production configuration switches rate limits on by default; RATE_LIMIT_ENABLED still overrides", () => {
+    expect(loadConfig({ ENVIRONMENT: "production" }).rateLimit.enabled).toBe(true);
+    expect(loadConfig({}).rateLimit.enabled).toBe(false);
+    expect(loadConfig({ ENVIRONMENT: "test" }).rateLimit.enabled).toBe(false);
+    expect(loadConfig({ ENVIRONMENT: "production", RATE_LIMIT_ENABLED: "false" }).rateLimit.enabled).toBe(
+      false,
+    );
+    expect(loadConfig({ ENVIRONMENT: "development", RATE_LIMIT_ENABLED: "true" }).rateLimit.enabled).toBe(
+      true,
+    );
+  });
+
+  it("an attacker guessing one password in production: the 4th wrong sign-in from one address within the window → 429 with Retry-After", async () => {
+    const { email } = await signUp();
+    const ip = freshIp();
+    const first = await Promise.all([0, 1, 2].map(() => signInFrom(productionEnv, ip, email)));
+    expect(first.map((r) => r.status)).toEqual([401, 401, 401]);
+    const fourth = await signInFrom(productionEnv, ip, email);
+    expect(fourth.status).toBe(429);
+    expect(await fourth.json()).toEqual({ message: "Too many requests. Please try again later." });
+    expectRetryAfter(fourth, loadConfig({ ENVIRONMENT: "production" }).rateLimit.strictWindow);
+  });
+
+  it("an attacker rotating addresses against one account is throttled per account (the e-mail as typed in any case)", async () => {
+    const { email } = await signUp();
+    const { accountMax, accountWindow } = loadConfig({ ENVIRONMENT: "production" }).rateLimit;
+    for (let i = 0; i < accountMax; i++) {
+      const spelled = i % 2 ? email.toUpperCase() : ` ${email} `;
+      expect((await signInFrom(productionEnv, freshIp(), spelled)).status, `attempt ${i + 1}`).toBe(401);
+    }
+    const next = await signInFrom(productionEnv, freshIp(), email, PASSWORD);
+    expect(next.status).toBe(429);
+    expectRetryAfter(next, accountWindow);
+    // Another account is not affected.
+    const other = await signUp();
+    expect((await signInFrom(productionEnv, freshIp(), other.email, PASSWORD)).status).toBe(200);
+  });
+
+  it("reset and verification mails for one address are counted per account across addresses", async () => {
+    const { email } = await signUp();
+    const { mailAccountMax, mailAccountWindow } = loadConfig({ ENVIRONMENT: "production" }).rateLimit;
+    const ask = (path: string) =>
+      fetchIn(productionEnv, path, {
+        method: "POST",
+        headers: { "content-type": "application/json", "cf-connecting-ip": freshIp() },
+        body: JSON.stringify({ email: email.toUpperCase() }),
+      });
+    const paths = [
+      "/api/auth/request-password-reset",
+      "/api/auth/send-verification-email",
+      "/api/auth/forget-password",
+    ];
+    for (let i = 0; i < mailAccountMax; i++)
+      expect((await ask(paths[i % paths.length] as string)).status).toBe(200);
+    const next = await ask("/api/auth/request-password-reset");
+    expect(next.status).toBe(429);
+    expectRetryAfter(next, mailAccountWindow);
+  });
+
+  describe("the API limiter (Cloudflare's Rate Limiting binding; here one with a limit of 3 a minute)", () => {
+    const limited = {
+      ...testEnv,
+      RATE_LIMIT_ENABLED: "true",
+      API_RATE_LIMITER: testEnv.TEST_RATE_LIMITER,
+      EXPORT_RATE_LIMITER: testEnv.TEST_RATE_LIMITER,
+      WEBHOOK_RATE_LIMITER: testEnv.TEST_RATE_LIMITER,
+    } as unknown as Env;
+
+    it("tRPC: a member's 4th request → 429 with Retry-After, in tRPC's error shape; another member is not affected", async () => {
+      const org = await makeOrg();
+      const a = await member(org, "owner");
+      const b = await member(org, "organizer");
+      const ip = freshIp();
+      const get = (jar: CookieJar) =>
+        fetchIn(
+          limited,
+          `/api/trpc/organization.current?input=${encodeURIComponent(JSON.stringify({ json: null }))}`,
+          {
+            headers: { cookie: jar.header(), "cf-connecting-ip": ip },
+          },
+        );
+      await awayFromWindowEdge();
+      for (let i = 0; i < 3; i++) expect((await get(a.jar)).status).toBe(200);
+      const fourth = await get(a.jar);
+      expect(fourth.status).toBe(429);
+      expectRetryAfter(fourth, 60);
+      expect((await trpcError(fourth))?.code).toBe("TOO_MANY_REQUESTS");
+      // Keyed by the user, not the shared address.
+      expect((await get(b.jar)).status).toBe(200);
+    });
+
+    it("tRPC without a session: keyed by the client address", async () => {
+      const ip = freshIp();
+      const health = (from: string) =>
+        fetchIn(limited, "/api/trpc/system.health", { headers: { "cf-connecting-ip": from } });
+      await awayFromWindowEdge();
+      for (let i = 0; i < 3; i++) expect((await health(ip)).status).toBe(200);
+      expect((await health(ip)).status).toBe(429);
+      expect((await health(freshIp())).status).toBe(200);
+    });
+
+    it("exports, the webhook and invitations answer 429 past the limit", async () => {
+      const org = await makeOrg();
+      const owner = await member(org, "owner");
+      const ip = freshIp();
+      const surfaces: [string, () => Promise<Response>][] = [
+        [
+          "export",
+          () => fetchIn(limited, "/api/export/donors.csv", { headers: { cookie: owner.jar.header() } }),
+        ],
+        [
+          "webhook",
+          () =>
+            fetchIn(limited, "/api/webhooks/donations", {
+              method: "POST",
+              headers: { "content-type": "application/json", "cf-connecting-ip": ip },
+              body: "{}",
+            }),
+        ],
+        [
+          "invitations",
+          () =>
+            fetchIn(limited, "/api/invitations/abcdefghijklmnopqrst", {
+              headers: { cookie: owner.jar.header(), "cf-connecting-ip": ip },
+            }),
+        ],
+      ];
+      await awayFromWindowEdge();
+      for (const [name, send] of surfaces) {
+        for (let i = 0; i < 3; i++) expect((await send()).status, `${name} #${i + 1}`).not.toBe(429);
+        const over = await send();
+        expect(over.status, name).toBe(429);
+        expect(await over.json()).toEqual({
+          code: "TOO_MANY_REQUESTS",
+          message: "Too many requests. Please try again later.",
+        });
+        expectRetryAfter(over, 60);
+      }
+    });
+
+    it("is off where limits are off (development, the bench and e2e): no binding call, no 429", async () => {
+      const off = { ...limited, RATE_LIMIT_ENABLED: "false" } as unknown as Env;
+      const ip = freshIp();
+      for (let i = 0; i < 6; i++) {
+        const res = await fetchIn(off, "/api/trpc/system.health", { headers: { "cf-connecting-ip": ip } });
+        expect(res.status).toBe(200);
+      }
+    });
   });
 });

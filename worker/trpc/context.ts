@@ -1,6 +1,9 @@
+import { TRPCError } from "@trpc/server";
 import { getSessionFromRequest, type SessionRecord, type UserRecord } from "../auth";
+import { setRetryAfter } from "../auth/guards";
 import { getConfig } from "../config";
 import { getDb } from "../db/client";
+import { callerKey, limitApi, TOO_MANY_REQUESTS } from "../http/api-limit";
 
 export type RequestAuth = { session: SessionRecord; user: UserRecord } | null;
 
@@ -10,11 +13,23 @@ export interface CreateContextOptions {
   ctx?: ExecutionContext;
   /** Headers merged into the response (Set-Cookie from a session refresh, caching hints). */
   resHeaders: Headers;
-  /** The session already read (cookie cache first) for this request, e.g. by the API limiter. */
+  /** The session already read (cookie cache first) for this request. */
   auth?: RequestAuth;
+  /**
+   * Count the request against the API limiter (worker/http/api-limit.ts, decision 018): set for
+   * HTTP requests to /api/trpc, not for SSR's in-process calls or test callers.
+   */
+  rateLimited?: boolean;
 }
 
-export async function createContext({ request, env, ctx, resHeaders, auth: known }: CreateContextOptions) {
+export async function createContext({
+  request,
+  env,
+  ctx,
+  resHeaders,
+  auth: known,
+  rateLimited = false,
+}: CreateContextOptions) {
   const auth =
     known !== undefined
       ? known
@@ -23,6 +38,13 @@ export async function createContext({ request, env, ctx, resHeaders, auth: known
           console.error("session lookup failed", error);
           return null;
         });
+  if (rateLimited) {
+    const outcome = await limitApi(env, "trpc", callerKey(request, auth?.user.id));
+    if (!outcome.ok) {
+      setRetryAfter(resHeaders, outcome.retryAfter);
+      throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: TOO_MANY_REQUESTS.message });
+    }
+  }
   let fresh: Promise<RequestAuth> | undefined;
   return {
     env,
