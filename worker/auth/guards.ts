@@ -155,16 +155,13 @@ export async function rateLimit(ctx: AuthContext, path: string) {
   const rows = await ctx.db.batch<{ count: number; window_start: number }>(
     rules.map((r) => countStatement(ctx, r.key, r.window)),
   );
-  let retryAfter: number | null = null;
-  rules.forEach((rule, i) => {
+  // Past any of its limits: refused until the latest of the windows it broke has passed.
+  const waits = rules.flatMap((rule, i) => {
     const row = rows[i]?.results[0];
-    if (row && row.count > rule.max) {
-      const left = (row.window_start + rule.window * 1000 - ctx.now()) / 1000;
-      retryAfter = Math.max(retryAfter ?? 0, left);
-    }
+    return row && row.count > rule.max ? [(row.window_start + rule.window * 1000 - ctx.now()) / 1000] : [];
   });
-  if (retryAfter !== null) {
-    setRetryAfter(ctx.headers, retryAfter);
+  if (waits.length) {
+    setRetryAfter(ctx.headers, Math.max(...waits));
     throw E.RATE_LIMITED();
   }
 }

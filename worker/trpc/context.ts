@@ -13,8 +13,6 @@ export interface CreateContextOptions {
   ctx?: ExecutionContext;
   /** Headers merged into the response (Set-Cookie from a session refresh, caching hints). */
   resHeaders: Headers;
-  /** The session already read (cookie cache first) for this request. */
-  auth?: RequestAuth;
   /**
    * Count the request against the API limiter (worker/http/api-limit.ts, decision 018): set for
    * HTTP requests to /api/trpc, not for SSR's in-process calls or test callers.
@@ -27,17 +25,13 @@ export async function createContext({
   env,
   ctx,
   resHeaders,
-  auth: known,
   rateLimited = false,
 }: CreateContextOptions) {
-  const auth =
-    known !== undefined
-      ? known
-      : await getSessionFromRequest(request, env).catch((error) => {
-          // A broken session store must not turn every query into a 500: treat it as signed out.
-          console.error("session lookup failed", error);
-          return null;
-        });
+  const auth = await getSessionFromRequest(request, env).catch((error) => {
+    // A broken session store must not turn every query into a 500: treat it as signed out.
+    console.error("session lookup failed", error);
+    return null;
+  });
   if (rateLimited) {
     const outcome = await limitApi(env, "trpc", callerKey(request, auth?.user.id));
     if (!outcome.ok) {
