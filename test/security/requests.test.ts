@@ -124,6 +124,31 @@ describe("one origin gate for every cookie-carrying state change", () => {
     expect(await isMember(org, user.id)).toBe(false);
   });
 
+  it("only the app's cookies count: a cross-site POST carrying a cookie the app never set (a CDN's) is not gated", async () => {
+    const res = await appFetch("/api/webhooks/donations", {
+      method: "POST",
+      headers: {
+        cookie: "__cf_bm=abc",
+        origin: "https://processor.example",
+        "sec-fetch-site": "cross-site",
+        "content-type": "application/json",
+      },
+      body: "{}",
+    });
+    // The webhook's own answer (no signature), not the gate's 403.
+    expect(res.status).not.toBe(403);
+    const withSession = await appFetch("/api/webhooks/donations", {
+      method: "POST",
+      headers: {
+        cookie: "__Secure-better-auth.session_token=x",
+        origin: "https://processor.example",
+        "content-type": "application/json",
+      },
+      body: "{}",
+    });
+    expect(withSession.status).toBe(403);
+  });
+
   it("tRPC POSTs must be application/json: text/plain, form-urlencoded and multipart → 415 with a JSON error", async () => {
     const { org, user, jar } = await organizerInOrg();
     const envelope = JSON.stringify({ json: null });
