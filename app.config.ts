@@ -176,8 +176,12 @@ export const appConfigSchema = /* @__PURE__ */ (() =>
       ),
     }),
     rateLimit: z.object({
-      /** On in production; tests switch it on where they test it. */
+      /**
+       * Follows the environment unless RATE_LIMIT_ENABLED is set: on in production, off in
+       * development and test (better-auth's `enabled ?? isProduction`); see loadConfig.
+       */
       enabled: z.boolean(),
+      /** Per address (IPv6 by /64) and path, better-auth's defaults. */
       window: positive,
       max: positive,
       /** sign-in, sign-up, change-password, change-email. */
@@ -186,6 +190,17 @@ export const appConfigSchema = /* @__PURE__ */ (() =>
       /** reset and verification mails. */
       mailWindow: positive,
       mailMax: positive,
+      /**
+       * Sign-ins per account (the e-mail, trimmed and lower-cased) from all addresses together, so
+       * rotating addresses does not reset the count (decision 018): 10 per 5 minutes lets a person
+       * mistype a few times and caps guessing at 2 880 a day per account, while a locked-out owner
+       * waits at most 5 minutes.
+       */
+      accountWindow: positive,
+      accountMax: positive,
+      /** Reset and verification mails per address from all clients: a mailbox is not flooded. */
+      mailAccountWindow: positive,
+      mailAccountMax: positive,
     }),
     query: z.object({
       /** SPEC §9: queries fresh for 5 minutes, kept 10 minutes. */
@@ -300,6 +315,7 @@ export const defaultConfig: AppConfig = {
     >,
   },
   rateLimit: {
+    // The development default; loadConfig turns it on for ENVIRONMENT=production.
     enabled: false,
     window: 10,
     max: 100,
@@ -307,6 +323,10 @@ export const defaultConfig: AppConfig = {
     strictMax: 3,
     mailWindow: 60,
     mailMax: 3,
+    accountWindow: 300,
+    accountMax: 10,
+    mailAccountWindow: 900,
+    mailAccountMax: 5,
   },
   query: defaultQueryPolicy,
   lists: { defaultPageSize: 25, pageSizes: [10, 25, 50, 100], maxPageSize: 100 },
@@ -391,6 +411,10 @@ export function loadConfig(vars: Record<string, unknown> = {}): AppConfig {
       .map((i) => `${envNameFor(i.path.map(String))}: ${i.message}`)
       .join("; ");
     throw new ConfigError(`Invalid configuration: ${detail}`);
+  }
+  // Rate limits follow the environment (on in production) unless the var says otherwise.
+  if (expanded.RATE_LIMIT_ENABLED === undefined) {
+    parsed.data.rateLimit.enabled = parsed.data.app.environment === "production";
   }
   if (parsed.data.password.minLength > parsed.data.password.maxLength) {
     throw new ConfigError("Invalid configuration: PASSWORD_MIN_LENGTH exceeds PASSWORD_MAX_LENGTH");

@@ -31,6 +31,9 @@ export default defineConfig({
       main: "./test/worker.ts",
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
+        // A small Rate Limiting binding the limiter tests put in place of the real ones
+        // (test/security/requests.test.ts): wrangler.toml's limits are sized for people.
+        ratelimits: { TEST_RATE_LIMITER: { namespace_id: "9001", simple: { limit: 3, period: 60 } } },
         bindings: {
           TEST_MIGRATIONS: migrations,
           AUTH_SECRET: "test-secret-0123456789abcdef0123456789abcdef",

@@ -159,6 +159,9 @@ export async function serveBuild(stateDir, env) {
       stateDir,
       "--log-level",
       "warn",
+      // Rate limits off for harness traffic whatever [vars] say (decision 018).
+      "--var",
+      "RATE_LIMIT_ENABLED:false",
     ],
     { env, detached: true, stdio: ["ignore", "ignore", "inherit"] },
   );
@@ -202,6 +205,9 @@ export async function serveBuildDirect(stateDir, { inspect = false } = {}) {
       workers: [
         {
           ...options,
+          // Measurements, not traffic: the API limiter and the credential limits stay off even if
+          // wrangler.toml's [vars] say ENVIRONMENT=production (decision 018).
+          bindings: { ...options.bindings, RATE_LIMIT_ENABLED: "false" },
           name: "almoner",
           modulesRoot: dir,
           modules,

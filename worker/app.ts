@@ -6,10 +6,14 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { handleAuthRequest } from "./auth";
 import { handleMyMemberships } from "./auth/memberships";
+import { getConfig } from "./config";
+import { limitHttpRequest } from "./http/api-limit";
 import { handleDonationExport, handleDonorExport } from "./http/export";
 import { applySecurityHeaders, CSP_NONCE_HEADER, json, newNonce } from "./http/headers";
 import { handleInvitation } from "./http/invitations";
+import { INVALID_ORIGIN, originGate, SAFE_METHODS } from "./http/origin-gate";
 import { handleDonationWebhook } from "./http/webhook";
+import { trustedOriginsOf } from "./lib/trusted-url";
 import { handleDevOutbox } from "./mail/outbox";
 import { handleMedia } from "./media";
 import { runScheduled } from "./scheduled";
@@ -17,6 +21,34 @@ import { createContext } from "./trpc/context";
 import { appRouter } from "./trpc/router";
 
 export type StartFetch = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response> | Response;
+
+/**
+ * Decision 018: one origin gate for every state change that carries the app's cookies, on every
+ * path (auth, tRPC, invitations, media, …), before any handler runs.
+ */
+function refuseForeignOrigin(request: Request, env: Env): Response | null {
+  if (SAFE_METHODS.has(request.method.toUpperCase())) return null;
+  const config = getConfig(env);
+  const gate = originGate(request, {
+    trusted: trustedOriginsOf(config.app.url, request.url, config.auth.trustedOrigins),
+    cookiePrefix: config.cookie.prefix,
+  });
+  return gate.ok ? null : json(INVALID_ORIGIN, { status: 403 });
+}
+
+/**
+ * tRPC takes JSON only: a form (urlencoded, multipart) or text/plain body is what a cross-site
+ * <form> or a "simple" fetch can send without a preflight, so it is refused before tRPC parses it.
+ */
+function refuseNonJsonTrpc(request: Request): Response | null {
+  if (request.method.toUpperCase() !== "POST") return null;
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+  if (type === "application/json") return null;
+  return json(
+    { code: "UNSUPPORTED_MEDIA_TYPE", message: "tRPC requests must be sent as application/json" },
+    { status: 415 },
+  );
+}
 
 /** What route() answers, and the CSP nonce when the answer is a page SSR rendered with it. */
 type Routed = Response | { response: Response; nonce: string };
@@ -29,15 +61,19 @@ async function route(
 ): Promise<Routed> {
   const url = new URL(request.url);
   const path = url.pathname;
+  const foreign = refuseForeignOrigin(request, env);
+  if (foreign) return foreign;
   if (path === "/api/auth" || path.startsWith("/api/auth/")) {
     return handleAuthRequest(request, env, ctx);
   }
   if (path.startsWith("/api/trpc/") || path === "/api/trpc") {
+    const notJson = refuseNonJsonTrpc(request);
+    if (notJson) return notJson;
     return fetchRequestHandler({
       endpoint: "/api/trpc",
       req: request,
       router: appRouter,
-      createContext: ({ resHeaders }) => createContext({ request, env, ctx, resHeaders }),
+      createContext: ({ resHeaders }) => createContext({ request, env, ctx, resHeaders, rateLimited: true }),
       onError({ error, path: procedure }) {
         if (error.code === "INTERNAL_SERVER_ERROR") {
           console.error(`tRPC ${procedure ?? "?"} failed`, error.cause ?? error);
@@ -48,18 +84,24 @@ async function route(
   if (path === "/api/organizations/my-memberships") {
     return handleMyMemberships(request, env);
   }
-  if (path === "/api/export/donors.csv") {
-    return handleDonorExport(request, env);
-  }
-  if (path === "/api/export/donations.csv") {
-    return handleDonationExport(request, env);
+  if (path === "/api/export/donors.csv" || path === "/api/export/donations.csv") {
+    const limited = await limitHttpRequest(request, env, "export", true);
+    if (limited) return limited;
+    return path === "/api/export/donors.csv"
+      ? handleDonorExport(request, env)
+      : handleDonationExport(request, env);
   }
   const invitation = /^\/api\/invitations\/([A-Za-z0-9]{16,64})(?:\/(accept|decline))?$/.exec(path);
   if (invitation) {
+    const limited = await limitHttpRequest(request, env, "invitations", true);
+    if (limited) return limited;
     const action = (invitation[2] as "accept" | "decline" | undefined) ?? "view";
     return handleInvitation(request, env, invitation[1] as string, action);
   }
   if (path === "/api/webhooks/donations") {
+    // Signed and cookie-less: counted per sending address.
+    const limited = await limitHttpRequest(request, env, "webhook", false);
+    if (limited) return limited;
     return handleDonationWebhook(request, env);
   }
   if (path === "/api/media" || path.startsWith("/api/media/")) {

@@ -17,6 +17,10 @@ declare global {
       MAIL_HTTP_TOKEN?: string;
       TRUSTED_ORIGINS?: string;
       ADMIN_USER_IDS?: string;
+      /** The API limiter's Rate Limiting bindings (wrangler.toml [[ratelimits]], decision 018). */
+      API_RATE_LIMITER?: RateLimit;
+      EXPORT_RATE_LIMITER?: RateLimit;
+      WEBHOOK_RATE_LIMITER?: RateLimit;
       /** HMAC key of POST /api/webhooks/donations (a secret). */
       WEBHOOK_SECRET?: string;
       /**

@@ -6,6 +6,7 @@ import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
 import { AuthCard } from "~/features/auth/auth-card";
 import { authApi } from "~/lib/auth/api";
+import { isNewPasswordError } from "~/lib/auth/types";
 
 export const Route = createFileRoute("/reset-password")({
   validateSearch: z.object({ token: z.optional(z.string()), error: z.optional(z.string()) }),
@@ -19,6 +20,7 @@ function Reset() {
   const [problem, setProblem] = React.useState<string | null>(
     error === "INVALID_TOKEN" ? "This link is invalid or has expired. Ask for a new one." : null,
   );
+  const [passwordError, setPasswordError] = React.useState<string | null>(null);
   const [pending, setPending] = React.useState(false);
   return (
     <AuthCard
@@ -36,17 +38,32 @@ function Reset() {
           e.preventDefault();
           if (!token) return;
           setPending(true);
+          setProblem(null);
+          setPasswordError(null);
           try {
             await authApi.resetPassword(String(new FormData(e.currentTarget).get("password")), token);
             await navigate({ to: "/login" });
           } catch (err) {
-            setProblem(err instanceof Error ? err.message : "Failed");
+            const message = err instanceof Error ? err.message : "Failed";
+            // A refused password (too short, too common) next to the field; a bad link above it.
+            if (isNewPasswordError(err)) setPasswordError(message);
+            else setProblem(message);
           } finally {
             setPending(false);
           }
         }}
       >
-        <Field label="New password" description="8 to 128 characters." required error={problem ?? undefined}>
+        {problem ? (
+          <p role="alert" className="text-destructive text-sm">
+            {problem}
+          </p>
+        ) : null}
+        <Field
+          label="New password"
+          description="8 to 128 characters, not a common password."
+          required
+          error={passwordError ?? undefined}
+        >
           <Input
             name="password"
             type="password"

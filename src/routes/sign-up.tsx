@@ -9,6 +9,7 @@ import { AuthCard } from "~/features/auth/auth-card";
 import { authApi } from "~/lib/auth/api";
 import { safeRedirect } from "~/lib/auth/guards";
 import { sessionQueryKey } from "~/lib/auth/session";
+import { isNewPasswordError } from "~/lib/auth/types";
 
 export const Route = createFileRoute("/sign-up")({
   validateSearch: z.object({ redirect: z.optional(z.string()) }),
@@ -21,6 +22,7 @@ function SignUp() {
   const navigate = useNavigate();
   const qc = useQueryClient();
   const [error, setError] = React.useState<string | null>(null);
+  const [passwordError, setPasswordError] = React.useState<string | null>(null);
   const [done, setDone] = React.useState(false);
   const [pending, setPending] = React.useState(false);
   if (done) {
@@ -57,6 +59,7 @@ function SignUp() {
           const f = new FormData(e.currentTarget);
           setPending(true);
           setError(null);
+          setPasswordError(null);
           try {
             await authApi.signUpEmail({
               name: String(f.get("name")),
@@ -67,7 +70,10 @@ function SignUp() {
             if (redirect) await navigate({ href: safeRedirect(redirect) });
             else setDone(true);
           } catch (err) {
-            setError(err instanceof Error ? err.message : "Sign up failed");
+            const message = err instanceof Error ? err.message : "Sign up failed";
+            // A refused password (too short, too common) belongs next to the password field.
+            if (isNewPasswordError(err)) setPasswordError(message);
+            else setError(message);
           } finally {
             setPending(false);
           }
@@ -79,7 +85,17 @@ function SignUp() {
         <Field label="E-mail" required>
           <Input name="email" type="email" autoComplete="email" required />
         </Field>
-        <Field label="Password" description="8 to 128 characters." required error={error ?? undefined}>
+        {error ? (
+          <p role="alert" className="text-destructive text-sm">
+            {error}
+          </p>
+        ) : null}
+        <Field
+          label="Password"
+          description="8 to 128 characters, not a common password."
+          required
+          error={passwordError ?? undefined}
+        >
           <Input
             name="password"
             type="password"

@@ -39,6 +39,8 @@ const EXPECTED: Record<string, [string, boolean]> = {
 
 const allConfigured: Record<string, string> = {
   ENVIRONMENT: "production",
+  // Production switches rate limits on (decision 018); 30 sign-ins in a row here test providers.
+  RATE_LIMIT_ENABLED: "false",
   APP_URL: "https://portal.example",
   COGNITO_DOMAIN: "auth.example.com",
 };

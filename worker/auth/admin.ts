@@ -22,10 +22,12 @@ import {
   toUser,
   type UserRow,
 } from "./core";
+import { storePassword } from "./credentials";
 import { generateId, hashPassword, signCookieValue, verifyCookieValue } from "./crypto";
 import { type Handler, ok } from "./endpoints";
 import { AuthApiError, E } from "./errors";
 import { readBody, readQuery } from "./guards";
+import { checkNewPassword } from "./password-policy";
 
 /** Audit rows for admin actions (DESIGN §3/§4): actor, impersonator, target, reason, IP, time. */
 function audit(
@@ -71,11 +73,6 @@ async function mustFindUser(ctx: AuthContext, id: string) {
 const roleInput = z
   .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
   .transform((r) => (Array.isArray(r) ? r : [r]).map((x) => x.trim()).join(","));
-
-function checkPassword(ctx: AuthContext, p: string) {
-  if (p.length < ctx.config.password.minLength) throw E.PASSWORD_TOO_SHORT();
-  if (p.length > ctx.config.password.maxLength) throw E.PASSWORD_TOO_LONG();
-}
 
 const searchFields = { email: "email", name: "name" } as const;
 const sortable: Record<string, string> = {
@@ -189,7 +186,7 @@ export const createUser: Handler = async (ctx) => {
   }
   const email = z.string().trim().toLowerCase().pipe(z.email()).safeParse(body.email);
   if (!email.success) throw E.VALIDATION_BODY();
-  if (body.password !== undefined) checkPassword(ctx, body.password);
+  if (body.password !== undefined) await checkNewPassword(ctx, body.password);
   if (await findUserByEmail(ctx.db, email.data)) {
     throw new AuthApiError(
       400,
@@ -443,28 +440,12 @@ export const setUserPassword: Handler = async (ctx) => {
     "You are not allowed to set users password",
   );
   const body = await readBody(ctx, z.object({ userId: z.string().min(1), newPassword: z.string() }));
-  checkPassword(ctx, body.newPassword);
-  await mustFindUser(ctx, body.userId);
-  const hash = await hashPassword(body.newPassword);
-  const now = ctx.now();
-  const existing = await ctx.db
-    .prepare("SELECT id FROM account WHERE user_id = ? AND provider_id = 'credential'")
-    .bind(body.userId)
-    .first<{ id: string }>();
-  if (existing) {
-    await ctx.db
-      .prepare("UPDATE account SET password = ?, updated_at = ? WHERE id = ?")
-      .bind(hash, now, existing.id)
-      .run();
-  } else {
-    await ctx.db
-      .prepare(
-        "INSERT INTO account (id, account_id, provider_id, user_id, password, created_at, updated_at) VALUES (?, ?, 'credential', ?, ?, ?, ?)",
-      )
-      .bind(generateId(), body.userId, body.userId, hash, now, now)
-      .run();
-  }
-  await audit(ctx, admin.user.id, "user.set_password", body.userId).run();
+  await checkNewPassword(ctx, body.newPassword);
+  const user = await mustFindUser(ctx, body.userId);
+  // The hash, the retired reset links and the audit row in one batch; then the owner is told.
+  await storePassword(ctx, user, body.newPassword, {
+    also: [audit(ctx, admin.user.id, "user.set_password", body.userId)],
+  });
   return ok(ctx, { status: true });
 };
 

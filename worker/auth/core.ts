@@ -151,6 +151,13 @@ export class AuthContext {
     this.setCookie(name, "", 0);
   }
 
+  #body: Promise<string> | null = null;
+  /** The request body as text, read once: the rate limiter (per-account keys) and the handler share it. */
+  bodyText(): Promise<string> {
+    this.#body ??= this.request.text();
+    return this.#body;
+  }
+
   ip(): string | null {
     const raw = this.request.headers.get("cf-connecting-ip") ?? this.request.headers.get("x-forwarded-for");
     const first = raw?.split(",")[0]?.trim();

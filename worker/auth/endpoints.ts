@@ -3,6 +3,7 @@
  * plugin. Shapes, status codes and messages follow research/better-auth-contract.md.
  */
 import { z } from "zod";
+import { referenceFor, withSearchParams } from "../lib/trusted-url";
 import { getMailer, renderMail } from "../mail";
 import {
   type AuthContext,
@@ -26,6 +27,7 @@ import {
   toUser,
   type UserRow,
 } from "./core";
+import { storePassword } from "./credentials";
 import {
   burnPasswordCheck,
   generateDeleteToken,
@@ -35,7 +37,8 @@ import {
   verifyPassword,
 } from "./crypto";
 import { AuthApiError, E } from "./errors";
-import { checkUrls, isTrustedUrl, readBody, readQuery } from "./guards";
+import { checkUrls, isTrustedUrl, readBody, readQuery, resolveTrustedUrl } from "./guards";
+import { checkNewPassword } from "./password-policy";
 import { consumeToken, peekToken, storeToken } from "./tokens";
 
 export type Handler = (ctx: AuthContext) => Promise<Response>;
@@ -63,15 +66,21 @@ export function absolute(ctx: AuthContext, url: string) {
   return new URL(url, ctx.url.origin).toString();
 }
 
+/**
+ * A trusted callback URL with one query parameter set, as a reference a browser resolves on this
+ * origin (worker/lib/trusted-url.ts: never a path that reads as "//host").
+ */
 function withParam(ctx: AuthContext, url: string, key: string, value: string) {
-  const u = new URL(url, ctx.config.app.url);
-  u.searchParams.set(key, value);
-  return url.startsWith("/") ? `${u.pathname}${u.search}${u.hash}` : u.toString();
+  const trusted = resolveTrustedUrl(ctx, url);
+  if (!trusted) throw new AuthApiError(403, "INVALID_CALLBACKURL", "Invalid callbackURL");
+  return withSearchParams(url, trusted, { [key]: value });
 }
 
-function checkNewPassword(ctx: AuthContext, password: string) {
-  if (password.length < ctx.config.password.minLength) throw E.PASSWORD_TOO_SHORT();
-  if (password.length > ctx.config.password.maxLength) throw E.PASSWORD_TOO_LONG();
+/** Where to send the browser for a checked callback URL (its parsed form; see withParam). */
+function callbackTarget(ctx: AuthContext, url: string) {
+  const trusted = resolveTrustedUrl(ctx, url);
+  if (!trusted) throw new AuthApiError(403, "INVALID_CALLBACKURL", "Invalid callbackURL");
+  return referenceFor(url, trusted);
 }
 
 async function credentialAccount(ctx: AuthContext, userId: string) {
@@ -83,24 +92,12 @@ async function credentialAccount(ctx: AuthContext, userId: string) {
 
 /** Server-side only, like better-auth's `auth.api.setPassword` (not exposed over HTTP). */
 export async function setPassword(ctx: AuthContext, userId: string, newPassword: string) {
-  checkNewPassword(ctx, newPassword);
+  await checkNewPassword(ctx, newPassword);
   const existing = await credentialAccount(ctx, userId);
   if (existing?.password) throw new AuthApiError(400, "PASSWORD_ALREADY_SET", "user already has a password");
-  const hash = await hashPassword(newPassword);
-  const now = ctx.now();
-  if (existing) {
-    await ctx.db
-      .prepare("UPDATE account SET password = ?, updated_at = ? WHERE id = ?")
-      .bind(hash, now, existing.id)
-      .run();
-  } else {
-    await ctx.db
-      .prepare(
-        "INSERT INTO account (id, account_id, provider_id, user_id, password, created_at, updated_at) VALUES (?, ?, 'credential', ?, ?, ?, ?)",
-      )
-      .bind(generateId(), userId, userId, hash, now, now)
-      .run();
-  }
+  const user = await findUserById(ctx.db, userId);
+  if (!user) throw new AuthApiError(400, "USER_NOT_FOUND", "User not found");
+  await storePassword(ctx, user, newPassword);
   return { status: true };
 }
 
@@ -156,7 +153,7 @@ export const signUpEmail: Handler = async (ctx) => {
   checkUrls(ctx, body);
   const email = emailSchema.safeParse(body.email);
   if (!email.success) throw E.VALIDATION_BODY();
-  checkNewPassword(ctx, body.password);
+  await checkNewPassword(ctx, body.password);
   if (await findUserByEmail(ctx.db, email.data)) throw E.USER_ALREADY_EXISTS();
   const now = ctx.now();
   const user: UserRow = {
@@ -345,15 +342,12 @@ export const changePassword: Handler = async (ctx) => {
   const loaded = await requireSession(ctx, true);
   refuseWhileImpersonating(loaded.session);
   const body = await readBody(ctx, changePasswordBody);
-  checkNewPassword(ctx, body.newPassword);
+  await checkNewPassword(ctx, body.newPassword);
   if (body.currentPassword.length > ctx.config.password.maxLength) throw E.PASSWORD_TOO_LONG();
   const account = await credentialAccount(ctx, loaded.user.id);
   if (!account?.password) throw E.CREDENTIAL_ACCOUNT_NOT_FOUND();
   if (!(await verifyPassword(account.password, body.currentPassword))) throw E.INVALID_PASSWORD();
-  await ctx.db
-    .prepare("UPDATE account SET password = ?, updated_at = ? WHERE id = ?")
-    .bind(await hashPassword(body.newPassword), ctx.now(), account.id)
-    .run();
+  await storePassword(ctx, loaded.user, body.newPassword);
   let token: string | null = null;
   if (body.revokeOtherSessions) {
     await deleteUserSessions(ctx, loaded.user.id);
@@ -447,7 +441,7 @@ export const verifyEmail: Handler = async (ctx) => {
   if (loaded?.row && loaded.row.user_id === user.id && updated) {
     await setSessionCookies(ctx, loaded.row, loaded.session.token, updated, await readDontRemember(ctx));
   }
-  if (q.callbackURL) return redirect(ctx, q.callbackURL);
+  if (q.callbackURL) return redirect(ctx, callbackTarget(ctx, q.callbackURL));
   return ok(ctx, { status: true, user: updated ? toUser(updated) : null });
 };
 
@@ -464,12 +458,14 @@ async function requestReset(ctx: AuthContext) {
   const user = await findUserByEmail(ctx.db, email.data);
   if (user) {
     const token = randomString(ctx.config.tokens.resetPasswordLength);
+    // A new link retires the older ones (decision 018): only the newest mail resets the password.
     await storeToken(
       ctx,
       "reset-password",
       token,
       { userId: user.id },
       ctx.config.tokens.resetPasswordExpiresIn,
+      { replacePrevious: true },
     );
     const url = `${ctx.config.app.url}${ctx.config.auth.basePath}/reset-password/${token}?callbackURL=${encodeURIComponent(body.redirectTo ?? "")}`;
     await getMailer(ctx.env).send(
@@ -524,27 +520,13 @@ export const resetPassword: Handler = async (ctx) => {
   const body = await readBody(ctx, z.object({ newPassword: z.string(), token: z.string().optional() }));
   const token = body.token ?? ctx.url.searchParams.get("token") ?? "";
   if (!token) throw E.INVALID_TOKEN();
-  checkNewPassword(ctx, body.newPassword); // before consuming: a too-short password keeps the token
+  // Before consuming: a refused password (too short, too common) keeps the link usable.
+  await checkNewPassword(ctx, body.newPassword);
   const consumed = await consumeToken<{ userId: string }>(ctx, "reset-password", token);
   if (consumed.status !== "ok") throw E.INVALID_TOKEN();
   const user = await findUserById(ctx.db, consumed.value.userId);
   if (!user) throw new AuthApiError(400, "USER_NOT_FOUND", "User not found");
-  const hash = await hashPassword(body.newPassword);
-  const account = await credentialAccount(ctx, user.id);
-  const now = ctx.now();
-  if (account) {
-    await ctx.db
-      .prepare("UPDATE account SET password = ?, updated_at = ? WHERE id = ?")
-      .bind(hash, now, account.id)
-      .run();
-  } else {
-    await ctx.db
-      .prepare(
-        "INSERT INTO account (id, account_id, provider_id, user_id, password, created_at, updated_at) VALUES (?, ?, 'credential', ?, ?, ?, ?)",
-      )
-      .bind(generateId(), user.id, user.id, hash, now, now)
-      .run();
-  }
+  await storePassword(ctx, user, body.newPassword);
   if (ctx.config.features.revokeSessionsOnPasswordReset) await deleteUserSessions(ctx, user.id);
   return ok(ctx, { status: true });
 };
@@ -655,7 +637,7 @@ export const deleteUserCallback: Handler = async (ctx) => {
   const consumed = await consumeToken<{ userId: string }>(ctx, "delete-account", q.token);
   if (consumed.status !== "ok" || consumed.value.userId !== loaded.user.id) throw E.INVALID_TOKEN(404);
   await deleteUserNow(ctx, loaded.user.id);
-  if (q.callbackURL) return redirect(ctx, q.callbackURL);
+  if (q.callbackURL) return redirect(ctx, callbackTarget(ctx, q.callbackURL));
   return ok(ctx, { success: true, message: "User deleted" });
 };
 

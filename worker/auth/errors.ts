@@ -19,6 +19,13 @@ export const E = {
   INVALID_PASSWORD: () => new AuthApiError(400, "INVALID_PASSWORD", "Invalid password"),
   PASSWORD_TOO_SHORT: () => new AuthApiError(400, "PASSWORD_TOO_SHORT", "Password too short"),
   PASSWORD_TOO_LONG: () => new AuthApiError(400, "PASSWORD_TOO_LONG", "Password too long"),
+  /** better-auth's haveibeenpwned plugin: its code and wording for a password on a breach list. */
+  PASSWORD_COMPROMISED: () =>
+    new AuthApiError(
+      400,
+      "PASSWORD_COMPROMISED",
+      "The password you entered has been compromised. Please choose a different password.",
+    ),
   USER_ALREADY_EXISTS: () =>
     new AuthApiError(422, "USER_ALREADY_EXISTS", "User already exists. Use another email."),
   CREDENTIAL_ACCOUNT_NOT_FOUND: () =>

@@ -1,12 +1,14 @@
 /** Request-level rules of the auth API: body parsing + validation, trusted URLs, rate limits. */
 import type { z } from "zod";
+import { INVALID_ORIGIN, originGate } from "../http/origin-gate";
+import { trustedOriginsOf, trustedUrl } from "../lib/trusted-url";
 import { type AuthContext, loadSession } from "./core";
 import { AuthApiError, E } from "./errors";
 
 export async function readBody<T extends z.ZodType>(ctx: AuthContext, schema: T): Promise<z.infer<T>> {
   let raw: unknown = {};
   const type = ctx.request.headers.get("content-type") ?? "";
-  const text = await ctx.request.text();
+  const text = await ctx.bodyText();
   if (text.trim()) {
     if (type.includes("application/x-www-form-urlencoded")) {
       raw = Object.fromEntries(new URLSearchParams(text));
@@ -30,26 +32,19 @@ export function readQuery<T extends z.ZodType>(ctx: AuthContext, schema: T): z.i
 }
 
 export function trustedOrigins(ctx: AuthContext): string[] {
-  const origins = [new URL(ctx.config.app.url).origin, ctx.url.origin, ...ctx.config.auth.trustedOrigins];
-  return [...new Set(origins.map((o) => o.replace(/\/$/, "")))];
+  return trustedOriginsOf(ctx.config.app.url, ctx.request.url, ctx.config.auth.trustedOrigins);
 }
 
-/** A safe relative path (not "//host", not "/\host") or an absolute URL on a trusted origin. */
+/**
+ * `value` parsed as a browser would resolve it on this request (worker/lib/trusted-url.ts): an
+ * http(s) URL on a trusted origin, or null. Relative values resolve to the request's origin.
+ */
+export function resolveTrustedUrl(ctx: AuthContext, value: string): URL | null {
+  return trustedUrl(value, ctx.url.origin, trustedOrigins(ctx));
+}
+
 export function isTrustedUrl(ctx: AuthContext, value: string): boolean {
-  if (value.startsWith("/")) return !value.startsWith("//") && !value.startsWith("/\\");
-  try {
-    const url = new URL(value);
-    if (url.protocol !== "http:" && url.protocol !== "https:") return false;
-    return trustedOrigins(ctx).some((o) => matchesOrigin(o, url.origin));
-  } catch {
-    return false;
-  }
-}
-
-function matchesOrigin(pattern: string, origin: string) {
-  if (!pattern.includes("*")) return pattern === origin;
-  const re = new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^.]+")}$`);
-  return re.test(origin);
+  return resolveTrustedUrl(ctx, value) !== null;
 }
 
 const URL_FIELDS: [string, string, string][] = [
@@ -68,24 +63,14 @@ export function checkUrls(ctx: AuthContext, values: Record<string, unknown>) {
   }
 }
 
-/** The origin check applies only to POSTs carrying cookies (SPEC §5). */
+/** The one origin gate of worker/app.ts (decision 018), with the auth API's error. */
 export function checkOrigin(ctx: AuthContext) {
-  if (ctx.request.method === "GET" || ctx.request.method === "HEAD" || ctx.request.method === "OPTIONS")
-    return;
-  if (!ctx.request.headers.get("cookie")) return;
-  const origin = ctx.request.headers.get("origin") ?? refererOrigin(ctx.request.headers.get("referer"));
-  if (!origin || origin === "null") return; // non-browser clients; cookies are SameSite=Lax anyway
-  if (!trustedOrigins(ctx).some((o) => matchesOrigin(o, origin))) {
-    throw new AuthApiError(403, "INVALID_ORIGIN", "Invalid origin");
-  }
-}
-
-function refererOrigin(referer: string | null) {
-  if (!referer) return null;
-  try {
-    return new URL(referer).origin;
-  } catch {
-    return null;
+  const gate = originGate(ctx.request, {
+    trusted: trustedOrigins(ctx),
+    cookiePrefix: ctx.config.cookie.prefix,
+  });
+  if (!gate.ok) {
+    throw new AuthApiError(403, INVALID_ORIGIN.code, INVALID_ORIGIN.message);
   }
 }
 
@@ -108,14 +93,41 @@ export function rateLimitKeyIp(ip: string | null) {
   return `${groups.slice(0, 4).join(":")}::/64`;
 }
 
-export async function rateLimit(ctx: AuthContext, path: string) {
-  if (!ctx.config.rateLimit.enabled) return;
-  const { window, max } = ruleFor(ctx, path);
+/**
+ * Decision 018: credential endpoints are also counted per account, across addresses, so an
+ * attacker rotating addresses is throttled too. Sign-in counts on its own; the reset and
+ * verification mails share one count (alternating endpoints does not reset it).
+ */
+function accountRuleFor(ctx: AuthContext, path: string) {
+  const rl = ctx.config.rateLimit;
+  if (/^\/sign-in\/email$/.test(path))
+    return { bucket: "sign-in", window: rl.accountWindow, max: rl.accountMax };
+  if (/^\/(request-password-reset|send-verification-email|forget-password)$/.test(path)) {
+    return { bucket: "mail", window: rl.mailAccountWindow, max: rl.mailAccountMax };
+  }
+  return null;
+}
+
+/** The e-mail a credential request is about, as sign-in compares it (trimmed, lower-case). */
+async function accountOf(ctx: AuthContext): Promise<string | null> {
+  const text = await ctx.bodyText();
+  let email: unknown;
+  if ((ctx.request.headers.get("content-type") ?? "").includes("application/x-www-form-urlencoded")) {
+    email = new URLSearchParams(text).get("email");
+  } else {
+    try {
+      email = (JSON.parse(text) as { email?: unknown } | null)?.email;
+    } catch {
+      return null;
+    }
+  }
+  return typeof email === "string" && email.trim() ? email.trim().toLowerCase() : null;
+}
+
+/** One atomic upsert per key: a window that has passed restarts the count, else it increments. */
+function countStatement(ctx: AuthContext, key: string, window: number) {
   const now = ctx.now();
-  const key = `${rateLimitKeyIp(ctx.ip())}|${path}`;
-  const cutoff = now - window * 1000;
-  // One atomic statement: a new window resets the count, else it increments.
-  const row = await ctx.db
+  return ctx.db
     .prepare(
       `INSERT INTO rate_limit (key, count, window_start) VALUES (?1, 1, ?2)
        ON CONFLICT(key) DO UPDATE SET
@@ -123,11 +135,33 @@ export async function rateLimit(ctx: AuthContext, path: string) {
          window_start = CASE WHEN window_start <= ?3 THEN ?2 ELSE window_start END
        RETURNING count, window_start`,
     )
-    .bind(key, now, cutoff)
-    .first<{ count: number; window_start: number }>();
-  if (row && row.count > max) {
-    const retryAfter = Math.max(1, Math.ceil((row.window_start + window * 1000 - now) / 1000));
-    ctx.headers.set("X-Retry-After", String(retryAfter));
+    .bind(key, now, now - window * 1000);
+}
+
+/** 429 with better-auth's X-Retry-After and the standard Retry-After (RFC 9110 §10.2.3). */
+export function setRetryAfter(headers: Headers, seconds: number) {
+  const value = String(Math.max(1, Math.ceil(seconds)));
+  headers.set("Retry-After", value);
+  headers.set("X-Retry-After", value);
+}
+
+export async function rateLimit(ctx: AuthContext, path: string) {
+  if (!ctx.config.rateLimit.enabled) return;
+  const rules = [{ key: `${rateLimitKeyIp(ctx.ip())}|${path}`, ...ruleFor(ctx, path) }];
+  const account = accountRuleFor(ctx, path);
+  const email = account ? await accountOf(ctx) : null;
+  if (account && email) rules.push({ key: `account:${account.bucket}|${email}`, ...account });
+  // Both counts in one round trip (a D1 batch is one transaction).
+  const rows = await ctx.db.batch<{ count: number; window_start: number }>(
+    rules.map((r) => countStatement(ctx, r.key, r.window)),
+  );
+  // Past any of its limits: refused until the latest of the windows it broke has passed.
+  const waits = rules.flatMap((rule, i) => {
+    const row = rows[i]?.results[0];
+    return row && row.count > rule.max ? [(row.window_start + rule.window * 1000 - ctx.now()) / 1000] : [];
+  });
+  if (waits.length) {
+    setRetryAfter(ctx.headers, Math.max(...waits));
     throw E.RATE_LIMITED();
   }
 }

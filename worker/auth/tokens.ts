@@ -1,21 +1,36 @@
 /**
  * Single-use tokens sent by mail (verification, change-email, reset, delete): only a SHA-256 of the
  * token is stored, and using one is one atomic DELETE … RETURNING, so two clicks cannot both win.
+ * Rows are `identifier = "<purpose>:<sha256(token)>"`, `value` = JSON with the `userId`.
  */
 import type { AuthContext } from "./core";
 import { generateId, sha256Hex } from "./crypto";
 
 export type TokenPurpose = "verify-email" | "reset-password" | "delete-account";
 
+/**
+ * Deletes every token of `purpose` issued to `userId`. The identifier range ("<purpose>:" up to
+ * "<purpose>;", ';' being the character after ':') walks the unique identifier index over that
+ * purpose's live rows only (the cron purges expired ones), so no new index is needed.
+ */
+export function dropUserTokensStatement(ctx: AuthContext, purpose: TokenPurpose, userId: string) {
+  return ctx.db
+    .prepare(
+      "DELETE FROM verification WHERE identifier >= ?1 AND identifier < ?2 AND json_extract(value, '$.userId') = ?3",
+    )
+    .bind(`${purpose}:`, `${purpose};`, userId);
+}
+
 export async function storeToken(
   ctx: AuthContext,
   purpose: TokenPurpose,
   token: string,
-  value: unknown,
+  value: { userId: string } & Record<string, unknown>,
   expiresIn: number,
+  opts: { replacePrevious?: boolean } = {},
 ) {
   const now = ctx.now();
-  await ctx.db
+  const insert = ctx.db
     .prepare(
       "INSERT INTO verification (id, identifier, value, expires_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
     )
@@ -26,8 +41,11 @@ export async function storeToken(
       now + expiresIn * 1000,
       now,
       now,
-    )
-    .run();
+    );
+  // `replacePrevious` (reset links, decision 018): the user's older tokens of this purpose die in
+  // the same transaction the new one is stored in, so at most one is ever valid.
+  if (opts.replacePrevious) await ctx.db.batch([dropUserTokensStatement(ctx, purpose, value.userId), insert]);
+  else await insert.run();
 }
 
 export async function peekToken<T>(ctx: AuthContext, purpose: TokenPurpose, token: string) {

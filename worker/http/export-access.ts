@@ -11,7 +11,9 @@ import { resolveOrganization } from "../trpc/org";
 import { json } from "./headers";
 
 export async function exportAccess(request: Request, env: Env, view: Permissions) {
-  const auth = await getSessionFromRequest(request, env);
+  // Read from D1, past the cookie cache: an export hands out the organization's data, so a
+  // sign-out, ban or lost role must hold at once (decision 018).
+  const auth = await getSessionFromRequest(request, env, { fresh: true });
   if (!auth) return json({ code: "UNAUTHORIZED", message: "Unauthorized" }, { status: 401 });
   const config = getConfig(env);
   const org = await resolveOrganization(env.DB, auth.user, config);

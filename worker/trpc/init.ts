@@ -120,12 +120,27 @@ const base = t.procedure.use(async ({ next }) => {
 
 export const publicProcedure = base;
 
+/**
+ * Decision 018: a mutation or any admin-rung procedure decides on the session and user as D1 holds
+ * them now (a sign-out, ban or demotion holds at once); other queries may use the cookie cache
+ * (its 60 s window is documented there). Every rung below starts here, so a new mutation or admin
+ * procedure cannot miss the rule.
+ */
+export function needsFreshSession(type: string, meta: ProcedureMeta | undefined) {
+  return type === "mutation" || meta?.guard === "admin";
+}
+
 export const authedProcedure = base
-  .use(async ({ ctx, next }) => {
-    if (!ctx.user || !ctx.session) {
+  .use(async ({ ctx, type, meta, next }) => {
+    const auth = needsFreshSession(type, meta)
+      ? await ctx.freshAuth()
+      : ctx.user && ctx.session
+        ? { user: ctx.user, session: ctx.session }
+        : null;
+    if (!auth) {
       throw new TRPCError({ code: "UNAUTHORIZED", message: "Unauthorized" });
     }
-    return next({ ctx: { ...ctx, user: ctx.user, session: ctx.session } });
+    return next({ ctx: { ...ctx, user: auth.user, session: auth.session } });
   })
   .meta({ guard: "authed" });
 

@@ -4,20 +4,17 @@
  */
 import { redirect } from "@tanstack/react-router";
 import type { RouterContext } from "~/routes/__root";
+import { safeRedirectPath } from "../../../worker/lib/trusted-url";
 import { hasPortalAccess, isPlatformAdmin } from "./access";
 import { sessionQueryOptions } from "./session";
 
-/** Only same-site relative paths are followed after sign-in (no "//host" or "/\host" tricks). */
+/**
+ * Only paths on the portal's own origin are followed after sign-in, judged by parsing the value as
+ * the browser will (worker/lib/trusted-url.ts, the rule the auth API applies to callback URLs):
+ * "/\t/evil.example" is "//evil.example" to a browser, not a path.
+ */
 export function safeRedirect(value: unknown, fallback = "/dashboard"): string {
-  if (
-    typeof value !== "string" ||
-    !value.startsWith("/") ||
-    value.startsWith("//") ||
-    value.startsWith("/\\")
-  ) {
-    return fallback;
-  }
-  return value;
+  return safeRedirectPath(value, fallback);
 }
 
 export async function requireUser(context: RouterContext, location: { href: string }) {

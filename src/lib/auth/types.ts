@@ -46,6 +46,20 @@ export interface AuthState {
 }
 
 /** An error with the spec's {code, message} shape and the HTTP status it came with. */
+/**
+ * Refusals about the new password itself (length, or on the list of common passwords: decision
+ * 018); forms show them next to the password field rather than above the form.
+ */
+export const NEW_PASSWORD_ERRORS: ReadonlySet<string> = new Set([
+  "PASSWORD_TOO_SHORT",
+  "PASSWORD_TOO_LONG",
+  "PASSWORD_COMPROMISED",
+]);
+
+export function isNewPasswordError(error: unknown): boolean {
+  return error instanceof AuthError && NEW_PASSWORD_ERRORS.has(error.code);
+}
+
 export class AuthError extends Error {
   constructor(
     readonly code: string,

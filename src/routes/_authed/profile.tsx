@@ -19,6 +19,7 @@ import {
   startLinkSocial,
   unlinkAccount,
 } from "~/lib/auth/social";
+import { isNewPasswordError } from "~/lib/auth/types";
 import { useAuth } from "~/lib/auth/use-auth";
 
 export const Route = createFileRoute("/_authed/profile")({
@@ -44,6 +45,7 @@ function Profile() {
   const auth = useAuth();
   const user = auth.user;
   const [pwError, setPwError] = React.useState<string | null>(null);
+  const [newPwError, setNewPwError] = React.useState<string | null>(null);
   const rename = useAction((name: string) => authApi.updateUser({ name }), "Name saved");
   const verify = useAction(
     () => authApi.sendVerificationEmail(user?.email ?? "", "/settings"),
@@ -56,11 +58,17 @@ function Profile() {
   const password = useMutation({
     mutationFn: (v: { currentPassword: string; newPassword: string; revokeOtherSessions: boolean }) =>
       authApi.changePassword(v),
-    onSuccess: () => {
+    onMutate: () => {
       setPwError(null);
-      toast.success("Password changed");
+      setNewPwError(null);
     },
-    onError: (e) => setPwError(e instanceof Error ? e.message : "Failed"),
+    onSuccess: () => toast.success("Password changed"),
+    onError: (e) => {
+      const message = e instanceof Error ? e.message : "Failed";
+      // A refused new password (too short, too common) is shown next to that field.
+      if (isNewPasswordError(e)) setNewPwError(message);
+      else setPwError(message);
+    },
   });
   if (!user) return null;
   return (
@@ -151,7 +159,11 @@ function Profile() {
               <Field label="Current password">
                 <Input name="current" type="password" autoComplete="current-password" required />
               </Field>
-              <Field label="New password" description="8 to 128 characters.">
+              <Field
+                label="New password"
+                description="8 to 128 characters, not a common password."
+                error={newPwError ?? undefined}
+              >
                 <Input
                   name="next"
                   type="password"

@@ -5,6 +5,7 @@
  */
 import { decodeJwt } from "jose";
 import { z } from "zod";
+import { withSearchParams } from "../../lib/trusted-url";
 import {
   type AuthContext,
   assertNotBanned,
@@ -38,11 +39,12 @@ const redirectURIFor = (ctx: AuthContext, id: string) => {
   return `${origin}${ctx.config.auth.basePath}/callback/${id}`;
 };
 
-/** Adds query parameters to a relative or absolute URL, keeping the ones it has. */
+/**
+ * Adds query parameters to a relative or absolute URL, keeping the ones it has; the result is a
+ * reference a browser resolves on the same origin (worker/lib/trusted-url.ts withSearchParams).
+ */
 function withParams(ctx: AuthContext, url: string, params: Record<string, string | undefined>) {
-  const u = new URL(url, ctx.url.origin);
-  for (const [k, v] of Object.entries(params)) if (v !== undefined) u.searchParams.set(k, v);
-  return url.startsWith("/") ? `${u.pathname}${u.search}${u.hash}` : u.toString();
+  return withSearchParams(url, new URL(url, ctx.url.origin), params);
 }
 
 /** DESIGN §3: credential changes are refused while an admin impersonates. */

@@ -1,0 +1,482 @@
+/**
+ * Issue 26, "Sessions and requests": the origin gate and tRPC content types, open redirects, rate
+ * limits (docs/decisions/018-sessions-and-requests.md). Every request goes through the worker's
+ * fetch handler, as a browser or an attacker would send it.
+ */
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../app.config";
+import { safeRedirect } from "../../src/lib/auth/guards";
+import { CookieJar, PASSWORD, signUp, uniqueEmail } from "../auth/jar";
+import { makeOrg, member } from "../domain/fixtures";
+import { appFetch, BASE_URL, testEnv } from "../helpers";
+import worker from "../worker";
+import { trpcError, trpcHttp } from "./support";
+
+async function isMember(orgId: string, userId: string) {
+  const row = await testEnv.DB.prepare(
+    "SELECT count(*) AS n FROM membership WHERE organization_id = ? AND user_id = ?",
+  )
+    .bind(orgId, userId)
+    .first<{ n: number }>();
+  return (row?.n ?? 0) === 1;
+}
+
+/** A member who may leave (not the last owner), signed in, with the cookies a browser holds. */
+async function organizerInOrg() {
+  const org = await makeOrg();
+  await member(org, "owner");
+  const organizer = await member(org, "organizer");
+  return { org, ...organizer };
+}
+
+async function fetchIn(env: Env, path: string, init: RequestInit = {}) {
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(new Request(new URL(path, BASE_URL), init), env, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
+describe("one origin gate for every cookie-carrying state change", () => {
+  it("the attack: a multipart form POST to organization.leave from a foreign site (Origin + Sec-Fetch-Site cross-site) → 403, membership kept", async () => {
+    const { org, user, jar } = await organizerInOrg();
+    const form = new FormData();
+    form.set("anything", "1");
+    const res = await appFetch("/api/trpc/organization.leave", {
+      method: "POST",
+      headers: { cookie: jar.header(), origin: "https://evil.example", "sec-fetch-site": "cross-site" },
+      body: form,
+    });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ code: "INVALID_ORIGIN", message: "Invalid origin" });
+    expect(await isMember(org, user.id)).toBe(true);
+  });
+
+  it("refuses each signal on its own: Sec-Fetch-Site cross-site or same-site, a foreign Origin, Origin null, a foreign Referer", async () => {
+    const { org, user, jar } = await organizerInOrg();
+    const cookie = jar.header();
+    const cases: Record<string, string>[] = [
+      { origin: BASE_URL, "sec-fetch-site": "cross-site" },
+      { origin: BASE_URL, "sec-fetch-site": "same-site" },
+      { origin: "https://evil.example" },
+      { origin: "null" },
+      { referer: "https://evil.example/page" },
+      { referer: "not a url" },
+    ];
+    for (const headers of cases) {
+      const res = await trpcHttp(jar, "organization.leave", undefined, {
+        headers: { origin: "", ...headers },
+      });
+      expect(res.status, JSON.stringify(headers)).toBe(403);
+    }
+    // And for the other cookie-authenticated surfaces: media upload, invitations, the auth API.
+    const foreign = { cookie, origin: "https://evil.example", "sec-fetch-site": "cross-site" };
+    expect(
+      (await appFetch("/api/media", { method: "POST", headers: foreign, body: new FormData() })).status,
+    ).toBe(403);
+    expect(
+      (await appFetch("/api/invitations/abcdefghijklmnop/accept", { method: "POST", headers: foreign }))
+        .status,
+    ).toBe(403);
+    expect(
+      (await appFetch("/api/auth/update-user", { method: "POST", headers: foreign, body: "{}" })).status,
+    ).toBe(403);
+    expect(await isMember(org, user.id)).toBe(true);
+  });
+
+  it("Origin null on /api/auth/sign-out with a cookie → 403 with the auth API's error, and the session lives on", async () => {
+    const { jar } = await signUp();
+    const res = await appFetch("/api/auth/sign-out", {
+      method: "POST",
+      headers: { cookie: jar.header(), origin: "null", "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ code: "INVALID_ORIGIN", message: "Invalid origin" });
+    const session = (await (await jar.get("/api/auth/get-session?disableCookieCache=true")).json()) as {
+      user?: unknown;
+    } | null;
+    expect(session?.user).toBeTruthy();
+  });
+
+  it("same-origin requests still work; a request with neither Origin, Referer nor Sec-Fetch-Site (a non-browser client) passes", async () => {
+    const { org, user, jar } = await organizerInOrg();
+    const sameOrigin = await trpcHttp(jar, "organization.current", undefined, {
+      method: "GET",
+      headers: { "sec-fetch-site": "same-origin" },
+    });
+    expect(sameOrigin.status).toBe(200);
+    const byReferer = await trpcHttp(
+      jar,
+      "donors.tags.create",
+      { name: "by referer" },
+      {
+        headers: { origin: "", referer: `${BASE_URL}/donors` },
+      },
+    );
+    expect(byReferer.status).toBe(200);
+    const nonBrowser = await appFetch("/api/trpc/organization.leave", {
+      method: "POST",
+      headers: { cookie: jar.header(), "content-type": "application/json" },
+      body: JSON.stringify({ json: null }),
+    });
+    expect(nonBrowser.status).toBe(200);
+    expect(await isMember(org, user.id)).toBe(false);
+  });
+
+  it("only the app's cookies count: a cross-site POST carrying a cookie the app never set (a CDN's) is not gated", async () => {
+    const res = await appFetch("/api/webhooks/donations", {
+      method: "POST",
+      headers: {
+        cookie: "__cf_bm=abc",
+        origin: "https://processor.example",
+        "sec-fetch-site": "cross-site",
+        "content-type": "application/json",
+      },
+      body: "{}",
+    });
+    // The webhook's own answer (no signature), not the gate's 403.
+    expect(res.status).not.toBe(403);
+    const withSession = await appFetch("/api/webhooks/donations", {
+      method: "POST",
+      headers: {
+        cookie: "__Secure-better-auth.session_token=x",
+        origin: "https://processor.example",
+        "content-type": "application/json",
+      },
+      body: "{}",
+    });
+    expect(withSession.status).toBe(403);
+  });
+
+  it("tRPC POSTs must be application/json: text/plain, form-urlencoded and multipart → 415 with a JSON error", async () => {
+    const { org, user, jar } = await organizerInOrg();
+    const envelope = JSON.stringify({ json: null });
+    const bodies: [string | undefined, BodyInit][] = [
+      ["text/plain", envelope],
+      ["text/plain;charset=UTF-8", envelope],
+      ["application/x-www-form-urlencoded", "json=null"],
+      [
+        undefined,
+        (() => {
+          const f = new FormData();
+          f.set("json", "null");
+          return f;
+        })(),
+      ],
+    ];
+    for (const [type, body] of bodies) {
+      const res = await trpcHttp(jar, "organization.leave", undefined, {
+        headers: type ? { "content-type": type } : {},
+        body,
+      });
+      expect(res.status, type ?? "multipart").toBe(415);
+      expect(await res.json()).toEqual({
+        code: "UNSUPPORTED_MEDIA_TYPE",
+        message: "tRPC requests must be sent as application/json",
+      });
+    }
+    expect(await isMember(org, user.id)).toBe(true);
+  });
+
+  it("a tRPC mutation sent by GET stays refused with 405", async () => {
+    const { org, user, jar } = await organizerInOrg();
+    const res = await trpcHttp(jar, "organization.leave", undefined, { method: "GET" });
+    expect(res.status).toBe(405);
+    expect((await trpcError(res))?.code).toBe("METHOD_NOT_SUPPORTED");
+    expect(await isMember(org, user.id)).toBe(true);
+  });
+});
+
+/** Values that a naive prefix check lets through, or that a browser resolves to another host. */
+const HOSTILE = [
+  "/\t/evil.example",
+  "/\n/evil.example",
+  "/\r/evil.example",
+  "/\\evil.example",
+  "\\\\evil.example",
+  "//evil.example",
+  " //evil.example",
+  "\t//evil.example",
+  "https://evil.example/x",
+  "https:evil.example",
+  "http://localhost.evil.example:3000/",
+  "https://localhost:3000/dashboard",
+  "javascript:alert(1)",
+  "JavaScript:alert(1)",
+  "data:text/html,<script>alert(1)</script>",
+  "ftp://localhost:3000/x",
+];
+
+describe("open redirect: callback, redirect and error URLs are validated by parsing them as a browser does", () => {
+  it("sign-in, sign-up, send-verification-email and verify-email refuse each hostile callbackURL with 403", async () => {
+    const { email } = await signUp();
+    for (const value of HOSTILE) {
+      const signIn = await new CookieJar().post("/api/auth/sign-in/email", {
+        email,
+        password: PASSWORD,
+        callbackURL: value,
+      });
+      expect(signIn.status, `sign-in ${JSON.stringify(value)}`).toBe(403);
+      expect(await signIn.json()).toEqual({ code: "INVALID_CALLBACKURL", message: "Invalid callbackURL" });
+      const signUpRes = await new CookieJar().post("/api/auth/sign-up/email", {
+        name: "Mallory",
+        email: uniqueEmail("redirect"),
+        password: PASSWORD,
+        callbackURL: value,
+      });
+      expect(signUpRes.status, `sign-up ${JSON.stringify(value)}`).toBe(403);
+      const mail = await new CookieJar().post("/api/auth/send-verification-email", {
+        email,
+        callbackURL: value,
+      });
+      expect(mail.status, `send-verification-email ${JSON.stringify(value)}`).toBe(403);
+      const verify = await appFetch(
+        `/api/auth/verify-email?token=whatever&callbackURL=${encodeURIComponent(value)}`,
+        { redirect: "manual" },
+      );
+      expect(verify.status, `verify-email ${JSON.stringify(value)}`).toBe(403);
+      expect(verify.headers.get("location")).toBeNull();
+      const reset = await new CookieJar().post("/api/auth/request-password-reset", {
+        email,
+        redirectTo: value,
+      });
+      expect(reset.status, `request-password-reset ${JSON.stringify(value)}`).toBe(403);
+      expect(await reset.json()).toEqual({ code: "INVALID_REDIRECTURL", message: "Invalid redirectURL" });
+    }
+  });
+
+  it("a trusted https origin is not trusted over http (downgrade), nor is a look-alike host", async () => {
+    const env = { ...testEnv, TRUSTED_ORIGINS: "https://partner.example" } as unknown as Env;
+    const post = (callbackURL: string) =>
+      fetchIn(env, "/api/auth/send-verification-email", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: uniqueEmail("nobody"), callbackURL }),
+      });
+    expect((await post("https://partner.example/welcome")).status).toBe(200);
+    expect((await post("http://partner.example/welcome")).status).toBe(403);
+    expect((await post("https://partner.example.evil.com/welcome")).status).toBe(403);
+    expect((await post("https://evil.com/https://partner.example")).status).toBe(403);
+  });
+
+  it("benign values pass, and every 302 verify-email answers stays on our origin", async () => {
+    const { email } = await signUp();
+    const ok = await new CookieJar().post("/api/auth/sign-in/email", {
+      email,
+      password: PASSWORD,
+      callbackURL: "/dashboard?tab=x",
+    });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ redirect: true, url: "/dashboard?tab=x" });
+    // Decided: percent-encoded slashes are a path on our origin, which a browser never decodes
+    // into an authority; "/.//evil.example" is also a path here, but must not come back as "//…".
+    for (const value of ["/dashboard?tab=x", "%2F%2Fevil.example", "/.//evil.example", "/..//evil.example"]) {
+      const res = await appFetch(
+        `/api/auth/verify-email?token=not-a-token&callbackURL=${encodeURIComponent(value)}`,
+        { redirect: "manual" },
+      );
+      expect(res.status, value).toBe(302);
+      const location = res.headers.get("location") ?? "";
+      const target = new URL(location, `${BASE_URL}/api/auth/verify-email`);
+      expect(target.origin, `${value} → ${location}`).toBe(BASE_URL);
+    }
+  });
+
+  it("the portal follows ?redirect= after sign-in only to a path on its own origin (the same rule)", () => {
+    for (const value of HOSTILE) expect(safeRedirect(value), JSON.stringify(value)).toBe("/dashboard");
+    for (const value of ["/.//evil.example", "/..//evil.example"]) {
+      const path = safeRedirect(value);
+      expect(new URL(path, BASE_URL).origin, `${value} → ${path}`).toBe(BASE_URL);
+      expect(path.startsWith("//")).toBe(false);
+    }
+    expect(safeRedirect("/donors?page=2#top")).toBe("/donors?page=2#top");
+    expect(safeRedirect("/dashboard?tab=x")).toBe("/dashboard?tab=x");
+  });
+});
+
+/** A client address of its own per call, so runs and tests never share a bucket. */
+function freshIp() {
+  const b = crypto.getRandomValues(new Uint8Array(3));
+  return `10.${b[0]}.${b[1]}.${b[2]}`;
+}
+
+/**
+ * The binding counts in windows aligned to the wall clock (10 or 60 s): a burst that straddles an
+ * edge would start a new window halfway. Start bursts well inside one.
+ */
+async function awayFromWindowEdge(periodSeconds = 60) {
+  const into = Date.now() % (periodSeconds * 1000);
+  if (into > periodSeconds * 1000 - 3000)
+    await new Promise((r) => setTimeout(r, periodSeconds * 1000 - into + 50));
+}
+
+function expectRetryAfter(res: Response, max: number) {
+  const retry = Number(res.headers.get("retry-after"));
+  expect(retry).toBeGreaterThan(0);
+  expect(retry).toBeLessThanOrEqual(max);
+  expect(res.headers.get("x-retry-after")).toBe(res.headers.get("retry-after"));
+}
+
+/** The production configuration with nothing overridden: what a deploy with ENVIRONMENT=production runs. */
+const productionEnv = { ...testEnv, ENVIRONMENT: "production" } as unknown as Env;
+
+function signInFrom(env: Env, ip: string, email: string, password = "not the password") {
+  return fetchIn(env, "/api/auth/sign-in/email", {
+    method: "POST",
+    headers: { "content-type": "application/json", "cf-connecting-ip": ip },
+    body: JSON.stringify({ email, password }),
+  });
+}
+
+describe("rate limits: on in production, per account, with Retry-After, and on every API surface", () => {
+  it("the production configuration switches rate limits on by default; RATE_LIMIT_ENABLED still overrides", () => {
+    expect(loadConfig({ ENVIRONMENT: "production" }).rateLimit.enabled).toBe(true);
+    expect(loadConfig({}).rateLimit.enabled).toBe(false);
+    expect(loadConfig({ ENVIRONMENT: "test" }).rateLimit.enabled).toBe(false);
+    expect(loadConfig({ ENVIRONMENT: "production", RATE_LIMIT_ENABLED: "false" }).rateLimit.enabled).toBe(
+      false,
+    );
+    expect(loadConfig({ ENVIRONMENT: "development", RATE_LIMIT_ENABLED: "true" }).rateLimit.enabled).toBe(
+      true,
+    );
+  });
+
+  it("an attacker guessing one password in production: the 4th wrong sign-in from one address within the window → 429 with Retry-After", async () => {
+    const { email } = await signUp();
+    const ip = freshIp();
+    const first = await Promise.all([0, 1, 2].map(() => signInFrom(productionEnv, ip, email)));
+    expect(first.map((r) => r.status)).toEqual([401, 401, 401]);
+    const fourth = await signInFrom(productionEnv, ip, email);
+    expect(fourth.status).toBe(429);
+    expect(await fourth.json()).toEqual({ message: "Too many requests. Please try again later." });
+    expectRetryAfter(fourth, loadConfig({ ENVIRONMENT: "production" }).rateLimit.strictWindow);
+  });
+
+  it("an attacker rotating addresses against one account is throttled per account (the e-mail as typed in any case)", async () => {
+    const { email } = await signUp();
+    const { accountMax, accountWindow } = loadConfig({ ENVIRONMENT: "production" }).rateLimit;
+    for (let i = 0; i < accountMax; i++) {
+      const spelled = i % 2 ? email.toUpperCase() : ` ${email} `;
+      expect((await signInFrom(productionEnv, freshIp(), spelled)).status, `attempt ${i + 1}`).toBe(401);
+    }
+    const next = await signInFrom(productionEnv, freshIp(), email, PASSWORD);
+    expect(next.status).toBe(429);
+    expectRetryAfter(next, accountWindow);
+    // Another account is not affected.
+    const other = await signUp();
+    expect((await signInFrom(productionEnv, freshIp(), other.email, PASSWORD)).status).toBe(200);
+  });
+
+  it("reset and verification mails for one address are counted per account across addresses", async () => {
+    const { email } = await signUp();
+    const { mailAccountMax, mailAccountWindow } = loadConfig({ ENVIRONMENT: "production" }).rateLimit;
+    const ask = (path: string) =>
+      fetchIn(productionEnv, path, {
+        method: "POST",
+        headers: { "content-type": "application/json", "cf-connecting-ip": freshIp() },
+        body: JSON.stringify({ email: email.toUpperCase() }),
+      });
+    const paths = [
+      "/api/auth/request-password-reset",
+      "/api/auth/send-verification-email",
+      "/api/auth/forget-password",
+    ];
+    for (let i = 0; i < mailAccountMax; i++)
+      expect((await ask(paths[i % paths.length] as string)).status).toBe(200);
+    const next = await ask("/api/auth/request-password-reset");
+    expect(next.status).toBe(429);
+    expectRetryAfter(next, mailAccountWindow);
+  });
+
+  describe("the API limiter (Cloudflare's Rate Limiting binding; here one with a limit of 3 a minute)", () => {
+    const limited = {
+      ...testEnv,
+      RATE_LIMIT_ENABLED: "true",
+      API_RATE_LIMITER: testEnv.TEST_RATE_LIMITER,
+      EXPORT_RATE_LIMITER: testEnv.TEST_RATE_LIMITER,
+      WEBHOOK_RATE_LIMITER: testEnv.TEST_RATE_LIMITER,
+    } as unknown as Env;
+
+    it("tRPC: a member's 4th request → 429 with Retry-After, in tRPC's error shape; another member is not affected", async () => {
+      const org = await makeOrg();
+      const a = await member(org, "owner");
+      const b = await member(org, "organizer");
+      const ip = freshIp();
+      const get = (jar: CookieJar) =>
+        fetchIn(
+          limited,
+          `/api/trpc/organization.current?input=${encodeURIComponent(JSON.stringify({ json: null }))}`,
+          {
+            headers: { cookie: jar.header(), "cf-connecting-ip": ip },
+          },
+        );
+      await awayFromWindowEdge();
+      for (let i = 0; i < 3; i++) expect((await get(a.jar)).status).toBe(200);
+      const fourth = await get(a.jar);
+      expect(fourth.status).toBe(429);
+      expectRetryAfter(fourth, 60);
+      expect((await trpcError(fourth))?.code).toBe("TOO_MANY_REQUESTS");
+      // Keyed by the user, not the shared address.
+      expect((await get(b.jar)).status).toBe(200);
+    });
+
+    it("tRPC without a session: keyed by the client address", async () => {
+      const ip = freshIp();
+      const health = (from: string) =>
+        fetchIn(limited, "/api/trpc/system.health", { headers: { "cf-connecting-ip": from } });
+      await awayFromWindowEdge();
+      for (let i = 0; i < 3; i++) expect((await health(ip)).status).toBe(200);
+      expect((await health(ip)).status).toBe(429);
+      expect((await health(freshIp())).status).toBe(200);
+    });
+
+    it("exports, the webhook and invitations answer 429 past the limit", async () => {
+      const org = await makeOrg();
+      const owner = await member(org, "owner");
+      const ip = freshIp();
+      const surfaces: [string, () => Promise<Response>][] = [
+        [
+          "export",
+          () => fetchIn(limited, "/api/export/donors.csv", { headers: { cookie: owner.jar.header() } }),
+        ],
+        [
+          "webhook",
+          () =>
+            fetchIn(limited, "/api/webhooks/donations", {
+              method: "POST",
+              headers: { "content-type": "application/json", "cf-connecting-ip": ip },
+              body: "{}",
+            }),
+        ],
+        [
+          "invitations",
+          () =>
+            fetchIn(limited, "/api/invitations/abcdefghijklmnopqrst", {
+              headers: { cookie: owner.jar.header(), "cf-connecting-ip": ip },
+            }),
+        ],
+      ];
+      await awayFromWindowEdge();
+      for (const [name, send] of surfaces) {
+        for (let i = 0; i < 3; i++) expect((await send()).status, `${name} #${i + 1}`).not.toBe(429);
+        const over = await send();
+        expect(over.status, name).toBe(429);
+        expect(await over.json()).toEqual({
+          code: "TOO_MANY_REQUESTS",
+          message: "Too many requests. Please try again later.",
+        });
+        expectRetryAfter(over, 60);
+      }
+    });
+
+    it("is off where limits are off (development, the bench and e2e): no binding call, no 429", async () => {
+      const off = { ...limited, RATE_LIMIT_ENABLED: "false" } as unknown as Env;
+      const ip = freshIp();
+      for (let i = 0; i < 6; i++) {
+        const res = await fetchIn(off, "/api/trpc/system.health", { headers: { "cf-connecting-ip": ip } });
+        expect(res.status).toBe(200);
+      }
+    });
+  });
+});

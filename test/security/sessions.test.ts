@@ -1,0 +1,136 @@
+/**
+ * Issue 26, "Sessions and requests": sign-out, ban and demotion take effect at once for every write
+ * and every admin check (docs/decisions/018-sessions-and-requests.md). Each test replays the
+ * request that found the defect: the old cookies, including the signed `session_data` cookie cache
+ * that still says "signed in" for up to cookie.cacheMaxAge, sent again after the change.
+ */
+import { describe, expect, it } from "vitest";
+import { createContext } from "../../worker/trpc/context";
+import { CookieJar, makeAdmin, PASSWORD } from "../auth/jar";
+import { callerFor, makeOrg, member } from "../domain/fixtures";
+import { appFetch, BASE_URL, testEnv } from "../helpers";
+import { call, codeOf, trpcError, trpcHttp } from "./support";
+
+/** A copy of a jar's cookies: what a browser (or an attacker who kept them) still holds. */
+function copyOf(jar: CookieJar) {
+  const copy = new CookieJar();
+  for (const [k, v] of jar.cookies) copy.cookies.set(k, v);
+  return copy;
+}
+
+/** Signs the jar in again so it holds a fresh session_token and session_data (the cookie cache). */
+async function withCookieCache(jar: CookieJar, email: string) {
+  const res = await jar.post("/api/auth/sign-in/email", { email, password: PASSWORD });
+  expect(res.status).toBe(200);
+  expect(jar.cookies.has("better-auth.session_data")).toBe(true);
+  return jar;
+}
+
+const newTag = () => ({ name: `t-${crypto.randomUUID().slice(0, 8)}`, color: "#0f766e" });
+
+async function tagCount(orgId: string) {
+  const row = await testEnv.DB.prepare("SELECT count(*) AS n FROM donor_tag WHERE organization_id = ?")
+    .bind(orgId)
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
+describe("sign-out, ban and demotion take effect at once for every write and every admin check", () => {
+  it("an owner who signed out: a mutation sent with the old cookies (session_data included) → UNAUTHORIZED", async () => {
+    const org = await makeOrg();
+    const owner = await member(org, "owner");
+    const jar = await withCookieCache(owner.jar, owner.email);
+    // The cookies as they were before signing out: the cache in them is signed and not expired.
+    const old = copyOf(jar);
+    expect(await codeOf(call(await callerFor(old), "donors.tags.create", newTag()))).toBe("OK");
+    expect((await jar.post("/api/auth/sign-out")).status).toBe(200);
+
+    expect(await codeOf(call(await callerFor(old), "donors.tags.create", newTag()))).toBe("UNAUTHORIZED");
+    const overHttp = await trpcHttp(old, "donors.tags.create", newTag());
+    expect(overHttp.status).toBe(401);
+    expect((await trpcError(overHttp))?.code).toBe("UNAUTHORIZED");
+    expect(await tagCount(org)).toBe(1);
+  });
+
+  it("a member banned by a platform admin (auth admin API): the banned user's mutation → refused", async () => {
+    const org = await makeOrg();
+    const owner = await member(org, "owner");
+    const jar = await withCookieCache(owner.jar, owner.email);
+    const admin = await makeAdmin();
+    const ban = await admin.jar.post("/api/auth/admin/ban-user", {
+      userId: owner.user.id,
+      banReason: "abuse",
+    });
+    expect(ban.status).toBe(200);
+
+    const code = await codeOf(call(await callerFor(jar), "donors.tags.create", newTag()));
+    expect(["UNAUTHORIZED", "FORBIDDEN"]).toContain(code);
+    const overHttp = await trpcHttp(jar, "donors.tags.create", newTag());
+    expect([401, 403]).toContain(overHttp.status);
+    expect(await tagCount(org)).toBe(0);
+  });
+
+  it("a platform admin demoted to user (set-role): an admin query with the still-valid cookie cache → FORBIDDEN", async () => {
+    const demoted = await makeAdmin();
+    // The demoted admin's browser holds a session_data cookie that says role "admin".
+    expect(demoted.jar.cookies.has("better-auth.session_data")).toBe(true);
+    expect(await codeOf(call(await callerFor(demoted.jar), "organization.all", undefined))).toBe("OK");
+    const other = await makeAdmin();
+    const res = await other.jar.post("/api/auth/admin/set-role", { userId: demoted.user.id, role: "user" });
+    expect(res.status).toBe(200);
+
+    expect(await codeOf(call(await callerFor(demoted.jar), "organization.all", undefined))).toBe("FORBIDDEN");
+    expect(await codeOf(call(await callerFor(demoted.jar), "badges.definitions", undefined))).toBe(
+      "FORBIDDEN",
+    );
+    const overHttp = await trpcHttp(demoted.jar, "organization.all", undefined, { method: "GET" });
+    expect(overHttp.status).toBe(403);
+  });
+
+  it("reads the session from D1 once per HTTP request, however many calls a batch carries", async () => {
+    const org = await makeOrg();
+    const owner = await member(org, "owner");
+    const jar = await withCookieCache(owner.jar, owner.email);
+    const request = new Request(`${BASE_URL}/api/trpc`, { headers: { cookie: jar.header() } });
+    const ctx = await createContext({ request, env: testEnv, resHeaders: new Headers() });
+    // The context memoizes the fresh read: every call of one request shares one promise.
+    expect(ctx.freshAuth()).toBe(ctx.freshAuth());
+    expect((await ctx.freshAuth())?.user.id).toBe(owner.user.id);
+    // A batch of two mutations over HTTP answers both.
+    const batch = await testFetchBatch(
+      jar,
+      ["donors.tags.create", "donors.tags.create"],
+      [newTag(), newTag()],
+    );
+    expect(batch.status).toBe(200);
+    expect(await tagCount(org)).toBe(2);
+  });
+
+  it("an owner who signed out: the old cookies no longer upload media or download an export", async () => {
+    const org = await makeOrg();
+    const owner = await member(org, "owner");
+    const jar = await withCookieCache(owner.jar, owner.email);
+    const old = copyOf(jar);
+    expect((await jar.post("/api/auth/sign-out")).status).toBe(200);
+    const headers = { cookie: old.header(), origin: BASE_URL };
+    const exportRes = await appFetch("/api/export/donors.csv", { headers });
+    expect(exportRes.status).toBe(401);
+    const form = new FormData();
+    form.set(
+      "file",
+      new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0])], "a.png"),
+    );
+    const upload = await appFetch("/api/media", { method: "POST", headers, body: form });
+    expect(upload.status).toBe(401);
+  });
+});
+
+/** A tRPC batch POST as httpBatchLink sends it: `?batch=1`, body `{ "0": {json}, "1": {json} }`. */
+async function testFetchBatch(jar: CookieJar, paths: string[], inputs: unknown[]) {
+  const body = Object.fromEntries(inputs.map((input, i) => [String(i), { json: input }]));
+  return appFetch(`/api/trpc/${paths.join(",")}?batch=1`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: BASE_URL, cookie: jar.header() },
+    body: JSON.stringify(body),
+  });
+}
