@@ -2,6 +2,7 @@ import { ImageIcon, Loader2, Trash2, Upload } from "lucide-react";
 import * as React from "react";
 import { Button } from "~/components/ui/button";
 import { Label } from "~/components/ui/label";
+import { safeImageSrc } from "~/lib/format";
 import { cn } from "~/lib/utils";
 
 /** The limits POST /api/media enforces (worker/media.ts), checked here first to save the upload. */
@@ -83,8 +84,12 @@ export function ImageUpload({
             shape === "wide" ? "aspect-video w-40" : "size-20",
           )}
         >
-          {value ? (
-            <img src={value} alt={`${label} preview`} className="size-full object-cover" />
+          {safeImageSrc(value) ? (
+            <img
+              src={safeImageSrc(value) ?? undefined}
+              alt={`${label} preview`}
+              className="size-full object-cover"
+            />
           ) : (
             <ImageIcon className="size-6 text-muted-foreground" aria-hidden />
           )}

@@ -1,14 +1,29 @@
 /** Display helpers shared by every screen. Money math itself is the pure module the API uses. */
 import { exponentOf, formatMoney, toMajorString, toMinor } from "../../worker/lib/money";
+import { safeHttpUrl, safeImageSrc } from "../../worker/lib/url";
 
-export { exponentOf, formatMoney, toMajorString, toMinor };
+export { exponentOf, formatMoney, safeHttpUrl, safeImageSrc, toMajorString, toMinor };
 
+/**
+ * A date for people. Never throws: "—" for none and for an instant no Date holds (a row stored
+ * before the input rules of docs/decisions/019-shared-input-schemas.md), and the ISO date when the
+ * options name a time zone Intl does not know.
+ */
 export function formatDate(
   ms: number | null | undefined,
   opts: Intl.DateTimeFormatOptions = { dateStyle: "medium" },
 ) {
   if (!ms) return "—";
-  return new Intl.DateTimeFormat("en-US", opts).format(new Date(ms));
+  const date = new Date(ms);
+  if (Number.isNaN(date.getTime())) return "—";
+  try {
+    return new Intl.DateTimeFormat("en-US", opts).format(date);
+  } catch {
+    return date
+      .toISOString()
+      .slice(0, opts.timeStyle ? 16 : 10)
+      .replace("T", " ");
+  }
 }
 
 export function formatDateTime(ms: number | null | undefined) {

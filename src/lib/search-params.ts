@@ -6,6 +6,7 @@
 // zod/mini (tree-shakable) keeps the URL schemas out of the shared bundle's weight: every route's
 // search schema is evaluated in the main chunk, so the classic API would load on /login too.
 import { z } from "zod/mini";
+import { calendarDay } from "../../worker/lib/schemas";
 
 /** An optional URL value; a malformed one drops the filter instead of erroring. */
 export function opt<T extends z.ZodMiniType>(schema: T) {
@@ -17,8 +18,8 @@ export function withDefault<T extends z.ZodMiniType>(schema: T, value: z.output<
   return z._default(z.catch(schema, value), value as never);
 }
 
-/** `YYYY-MM-DD` (an organization-local day), optional. */
-export const dayParam = opt(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/)));
+/** `YYYY-MM-DD` (an organization-local day the API takes: worker/lib/schemas.ts), optional. */
+export const dayParam = opt(calendarDay);
 /** Free text up to `max` characters, optional. */
 export const textParam = (max: number) => opt(z.string().check(z.maxLength(max)));
 /** A whole number ≥ 0, optional. */
@@ -40,7 +41,8 @@ export type ListState = z.infer<typeof listSearch>;
 
 /** A multi-select facet in the URL (`?status=["active","paused"]`); unknown values drop the filter. */
 export function facetParam<const T extends readonly [string, ...string[]]>(values: T) {
-  return opt(z.array(z.enum(values)));
+  // Bounded like the API's enumSet (worker/lib/schemas.ts): a longer list drops the filter.
+  return opt(z.array(z.enum(values)).check(z.maxLength(values.length)));
 }
 
 /** One value of a fixed set, optional (an unknown value drops the filter). */

@@ -4,6 +4,8 @@
  */
 import { z } from "zod";
 import { hasPermission, isPlatformAdmin, type Permissions, parseRoles } from "../access/permissions";
+import { likePattern } from "../lib/list";
+import { httpUrl } from "../lib/schemas";
 import {
   type AuthContext,
   clearSessionCookies,
@@ -119,22 +121,24 @@ export const listUsers: Handler = async (ctx) => {
   const params: unknown[] = [];
   if (q.searchValue) {
     const col = searchFields[q.searchField ?? "email"];
-    const v = q.searchValue.replace(/[\\%_]/g, (c) => `\\${c}`);
-    const pattern =
-      q.searchOperator === "starts_with" ? `${v}%` : q.searchOperator === "ends_with" ? `%${v}` : `%${v}%`;
+    const pattern = likePattern(q.searchValue, q.searchOperator ?? "contains");
     where.push(`${col} LIKE ? ESCAPE '\\'`);
     params.push(col === "email" ? pattern.toLowerCase() : pattern);
   }
   if (q.filterField && q.filterValue !== undefined) {
     const col = filterable[q.filterField];
     if (!col) throw E.VALIDATION_QUERY();
-    const ops = { eq: "=", ne: "!=", lt: "<", lte: "<=", gt: ">", gte: ">=", contains: "LIKE" } as const;
-    const op = ops[q.filterOperator ?? "eq"];
+    const ops = { eq: "=", ne: "!=", lt: "<", lte: "<=", gt: ">", gte: ">=" } as const;
     let value: unknown = q.filterValue;
     if (col === "banned" || col === "email_verified") value = q.filterValue === "true" ? 1 : 0;
-    if (op === "LIKE") value = `%${q.filterValue}%`;
-    where.push(`${col} ${op} ?`);
-    params.push(value);
+    // "contains" matches the value literally: % and _ are escaped like the search's (issue 26).
+    if (q.filterOperator === "contains") {
+      where.push(`${col} LIKE ? ESCAPE '\\'`);
+      params.push(likePattern(String(value)));
+    } else {
+      where.push(`${col} ${ops[q.filterOperator ?? "eq"]} ?`);
+      params.push(value);
+    }
   }
   const whereSql = where.length ? `WHERE ${where.join(" AND ")}` : "";
   const sortCol = sortable[q.sortBy ?? "createdAt"] ?? "created_at";
@@ -241,7 +245,7 @@ export const adminUpdateUser: Handler = async (ctx) => {
       name: z.string().trim().min(1).optional(),
       email: z.string().trim().toLowerCase().pipe(z.email()).optional(),
       emailVerified: z.boolean().optional(),
-      image: z.string().nullable().optional(),
+      image: z.nullable(httpUrl).optional(),
       role: roleInput.optional(),
     })
     .strict()
@@ -325,7 +329,13 @@ export const banUser: Handler = async (ctx) => {
     z.object({
       userId: z.string().min(1),
       banReason: z.string().max(500).optional(),
-      banExpiresIn: z.number().int().positive().optional(),
+      // Seconds; at most 50 years, so the expiry stays an instant pages can show (decision 019).
+      banExpiresIn: z
+        .number()
+        .int()
+        .positive()
+        .max(50 * 365 * 86_400)
+        .optional(),
     }),
   );
   if (body.userId === loaded.user.id)

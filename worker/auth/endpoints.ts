@@ -3,6 +3,7 @@
  * plugin. Shapes, status codes and messages follow research/better-auth-contract.md.
  */
 import { z } from "zod";
+import { httpUrl } from "../lib/schemas";
 import { referenceFor, withSearchParams } from "../lib/trusted-url";
 import { getMailer, renderMail } from "../mail";
 import {
@@ -136,7 +137,8 @@ const signUpBody = z.object({
   name: z.string().trim().min(1).max(200),
   email: z.string(),
   password: z.string(),
-  image: z.string().url().optional().nullable(),
+  // http(s) only (decision 019): better-auth's url() let javascript: and data: through.
+  image: z.nullable(httpUrl).optional(),
   callbackURL: optionalUrl,
   rememberMe: z.boolean().optional(),
 });
@@ -300,7 +302,7 @@ export const revokeOtherSessions: Handler = async (ctx) => {
 const updateUserBody = z
   .object({
     name: z.string().trim().min(1).max(200).optional(),
-    image: z.string().url().nullable().optional(),
+    image: z.nullable(httpUrl).optional(),
   })
   .loose();
 

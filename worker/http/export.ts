@@ -3,7 +3,8 @@
  * browser now). The donations export lives in ./donation-export.ts.
  */
 import { getConfig } from "../config";
-import { csvCell } from "../lib/csv";
+import { csvCell, isoUtc } from "../lib/csv";
+import { likeEscape } from "../lib/list";
 import { toMajorString } from "../lib/money";
 import { exportAccess } from "./export-access";
 
@@ -38,9 +39,9 @@ export async function handleDonorExport(request: Request, env: Env): Promise<Res
   const params = new URL(request.url).searchParams;
   const where = ["dn.organization_id = ?", "dn.merged_into_id IS NULL"];
   const binds: unknown[] = [org.id];
-  const q = params.get("q")?.trim().toLowerCase();
+  const q = params.get("q")?.trim();
   if (q) {
-    const p = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const p = likeEscape(q);
     where.push(
       "(lower(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')) LIKE ? ESCAPE '\\' OR dn.email LIKE ? ESCAPE '\\' OR lower(dn.company) LIKE ? ESCAPE '\\')",
     );
@@ -77,7 +78,7 @@ export async function handleDonorExport(request: Request, env: Env): Promise<Res
         const name = anonymized
           ? "Anonymized"
           : [r.first_name, r.last_name].filter(Boolean).join(" ") || r.company || r.email;
-        const iso = (v: unknown) => (typeof v === "number" ? new Date(v).toISOString() : "");
+        const iso = (v: unknown) => (typeof v === "number" ? isoUtc(v) : "");
         chunk += `${[
           name,
           r.type,

@@ -10,11 +10,18 @@ import { z } from "zod";
 import { generateId, safeEqual } from "../auth/crypto";
 import { getConfig } from "../config";
 import { allowedDonationTargets, type DonationStatus } from "../domain/status";
-import { toMinor } from "../lib/money";
+import { MAX_AMOUNT_MINOR, MIN_AMOUNT_MINOR, toMajorString, toMinor } from "../lib/money";
+import { currencyCode, giftInstantProblem } from "../lib/schemas";
 import { donorStatsStatements } from "../services/donor-stats";
 import { rollupStatements } from "../services/rollups";
 import { type DonationRow, facts } from "../trpc/routers/donations";
 import { json } from "./headers";
+
+/** A decimal amount in major units as text ("42.50"); its range is checked in minor units. */
+const decimal = z
+  .string()
+  .max(40)
+  .regex(/^\d+(\.\d+)?$/);
 
 const payload = z.object({
   id: z.string().min(1).max(100),
@@ -28,24 +35,16 @@ const payload = z.object({
   data: z.object({
     organization: z.string().min(1),
     gatewayTransactionId: z.string().min(1).max(200),
-    amount: z.string().regex(/^\d+(\.\d+)?$/),
-    currency: z
-      .string()
-      .length(3)
-      .transform((c) => c.toUpperCase()),
-    refundedAmount: z
-      .string()
-      .regex(/^\d+(\.\d+)?$/)
-      .optional(),
+    amount: decimal,
+    // Checked against the supported currencies below, for a 422 that names the currency.
+    currency: z.string().max(10),
+    refundedAmount: decimal.optional(),
     donatedAt: z.iso.datetime(),
     campaignSlug: z.string().optional(),
     frequency: z.enum(["one_time", "monthly", "quarterly", "annually"]).default("one_time"),
     paymentMethod: z.string().max(30).default("card"),
     gateway: z.string().max(40).default("processor"),
-    processingFee: z
-      .string()
-      .regex(/^\d+(\.\d+)?$/)
-      .optional(),
+    processingFee: decimal.optional(),
     mode: z.enum(["live", "test"]).default("live"),
     anonymous: z.boolean().default(false),
     message: z.string().max(1000).optional(),
@@ -105,13 +104,15 @@ export async function handleDonationWebhook(request: Request, env: Env): Promise
   } catch {
     return json({ code: "BAD_REQUEST", message: "Invalid payload" }, { status: 400 });
   }
-  const d = parsed.data;
-  const db = env.DB;
-  const org = await db
-    .prepare("SELECT id, time_zone FROM organization WHERE slug = ?")
-    .bind(d.organization)
-    .first<{ id: string; time_zone: string }>();
-  if (!org) return json({ code: "NOT_FOUND", message: "Organization not found" }, { status: 404 });
+  // Well-formed but outside what the platform stores: 422 with the reason (decision 019). What
+  // is stored here is shown on every member's pages, so nothing outside the shared ranges enters.
+  const refuse = (message: string) => json({ code: "UNPROCESSABLE_CONTENT", message }, { status: 422 });
+  const cur = currencyCode.safeParse(parsed.data.currency);
+  if (!cur.success) return refuse(cur.error.issues[0]?.message ?? "Unsupported currency");
+  const d = { ...parsed.data, currency: cur.data };
+  const donatedAt = Date.parse(d.donatedAt);
+  const dateProblem = giftInstantProblem(donatedAt);
+  if (dateProblem) return refuse(`donatedAt: ${dateProblem}`);
   let amountMinor: number;
   let refundedMinor = 0;
   let feeMinor = 0;
@@ -122,8 +123,19 @@ export async function handleDonationWebhook(request: Request, env: Env): Promise
   } catch {
     return json({ code: "BAD_REQUEST", message: "Invalid amount for the currency" }, { status: 400 });
   }
-  if (amountMinor <= 0 || refundedMinor > amountMinor)
-    return json({ code: "BAD_REQUEST", message: "Invalid amount" }, { status: 400 });
+  const major = (minor: number) => `${toMajorString(minor, d.currency)} ${d.currency}`;
+  if (amountMinor < MIN_AMOUNT_MINOR)
+    return refuse(`The amount is below the minimum of ${major(MIN_AMOUNT_MINOR)}`);
+  if (amountMinor > MAX_AMOUNT_MINOR)
+    return refuse(`The amount is above the processor cap of ${major(MAX_AMOUNT_MINOR)}`);
+  if (refundedMinor > amountMinor) return refuse("The refunded amount is more than the amount");
+  if (feeMinor > amountMinor) return refuse("The processing fee is more than the amount");
+  const db = env.DB;
+  const org = await db
+    .prepare("SELECT id, time_zone FROM organization WHERE slug = ?")
+    .bind(d.organization)
+    .first<{ id: string; time_zone: string }>();
+  if (!org) return json({ code: "NOT_FOUND", message: "Organization not found" }, { status: 404 });
   const status = STATUS[parsed.type];
   const existing = await db
     .prepare("SELECT * FROM donation WHERE organization_id = ? AND gateway_transaction_id = ?")
@@ -247,7 +259,7 @@ export async function handleDonationWebhook(request: Request, env: Env): Promise
         d.mode,
         d.anonymous ? 1 : 0,
         d.message ?? null,
-        Date.parse(d.donatedAt),
+        donatedAt,
       ),
   );
   const row = {
@@ -260,7 +272,7 @@ export async function handleDonationWebhook(request: Request, env: Env): Promise
     amount_minor: amountMinor,
     refunded_minor: refundedMinor,
     currency: d.currency,
-    donated_at: Date.parse(d.donatedAt),
+    donated_at: donatedAt,
   } as unknown as DonationRow;
   stmts.push(...rollupStatements(db, null, facts(row), org.time_zone, { donationId: id, token: id }));
   if (donorId) stmts.push(...donorStatsStatements(db, org.id, [donorId]));

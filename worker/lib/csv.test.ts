@@ -235,6 +235,24 @@ describe("isoUtc", () => {
     // Runs of nearby instants, as an export meets them (the day prefix is reused).
     for (let t = Date.UTC(2025, 11, 31, 23); t < Date.UTC(2026, 0, 1, 1); t += 61_337) instants.push(t);
     for (const ms of instants) expect(isoUtc(ms), String(ms)).toBe(new Date(ms).toISOString());
-    expect(() => isoUtc(Number.NaN)).toThrow(RangeError);
+    // No Date holds these (rows stored before decision 019's rules): a blank cell, never a throw.
+    for (const ms of [Number.NaN, 8.64e15 + 1, -8.64e15 - 1, Number.POSITIVE_INFINITY])
+      expect(isoUtc(ms)).toBe("");
+  });
+});
+
+describe("instants no Date holds (rows stored before decision 019's rules)", () => {
+  it("are blank cells in both date columns, in any zone, and the next instant is still right", () => {
+    for (const tz of ["UTC", "Europe/Paris", "Pacific/Kiritimati", "America/St_Johns"])
+      for (const ms of [8.64e15 + 1000, -8.64e15 - 1000, 1e300, Number.NaN, Number.POSITIVE_INFINITY]) {
+        expect(isoUtc(ms), `${ms}`).toBe("");
+        expect(isoWithOffset(ms, tz), `${tz} ${ms}`).toBe("");
+        const ok = Date.UTC(2026, 2, 1, 9, 30);
+        expect(isoWithOffset(ok, tz)).toBe(referenceIso(ok, tz));
+      }
+    expect(isoUtc(8.64e15 + 1)).toBe("");
+    // The last instants a Date holds still print (with their zone's offset).
+    expect(isoUtc(8.64e15)).toBe("+275760-09-13T00:00:00.000Z");
+    expect(isoWithOffset(-8.64e15, "UTC")).toBe("-271821-04-20T00:00:00+00:00");
   });
 });

@@ -6,7 +6,7 @@
  * fast path for the common case (numbers, plain words, a zone offset already known).
  */
 
-import { offsetAt } from "./time";
+import { isDateMs, offsetAt } from "./time";
 
 /** Files start with a UTF-8 byte-order mark so Excel reads non-ASCII names correctly. */
 export const CSV_BOM = "\uFEFF";
@@ -129,10 +129,14 @@ function clock(rem: number): string {
   return `${pad2(h)}:${pad2(m)}:${pad2(s)}`;
 }
 
-/** Exactly `new Date(ms).toISOString()`; without a Date per call for whole-ms instants in years 0000-9999. */
+/**
+ * Exactly `new Date(ms).toISOString()`; without a Date per call for whole-ms instants in years
+ * 0000-9999. Blank for an instant no Date holds (a row written before decision 019's rules), which
+ * toISOString would throw on: one bad row must not end an export.
+ */
 export function isoUtc(ms: number): string {
   if (!(ms >= FOUR_DIGIT_FROM && ms < FOUR_DIGIT_UNTIL) || !Number.isInteger(ms))
-    return new Date(ms).toISOString();
+    return isDateMs(ms) ? new Date(ms).toISOString() : "";
   const day = Math.floor(ms / DAY);
   const rem = ms - day * DAY;
   return `${utcPrefix(day)}${clock(rem)}.${pad3(rem % 1000)}Z`;
@@ -151,7 +155,10 @@ function offsetSuffix(offMs: number): string {
   return s;
 }
 
-/** ISO 8601 with the offset of `timeZone` (e.g. 2026-03-01T09:30:00+01:00); blank for null. */
+/**
+ * ISO 8601 with the offset of `timeZone` (e.g. 2026-03-01T09:30:00+01:00); blank for null and, like
+ * isoUtc, for an instant no Date holds (checked only off the four-digit-year path).
+ */
 export function isoWithOffset(ms: number | null | undefined, timeZone = "UTC"): string {
   if (ms === null || ms === undefined) return "";
   const second = Math.floor(ms / 1000) * 1000;
@@ -162,6 +169,7 @@ export function isoWithOffset(ms: number | null | undefined, timeZone = "UTC"): 
     const day = Math.floor(local / DAY);
     return `${localPrefix(day)}${clock(local - day * DAY)}${offsetSuffix(offMs)}`;
   }
+  if (!isDateMs(local)) return "";
   const iso = new Date(local).toISOString();
   return `${iso.slice(0, iso.length - 5)}${offsetSuffix(offMs)}`;
 }

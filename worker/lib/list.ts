@@ -55,7 +55,7 @@ export function chunk<T>(items: readonly T[], size = D1_MAX_PARAMS - 10): T[][] 
   return out;
 }
 
-/** `column IN (?, ?, …)` for a facet; callers cap the value count in the schema (≤ 50). */
+/** `column IN (?, ?, …)` for a facet; the schema caps the value count (worker/lib/schemas.ts enumSet). */
 export function addIn(w: Where, column: string, values: readonly unknown[] | undefined) {
   if (!values?.length) return;
   add(w, `${column} IN (${values.map(() => "?").join(", ")})`, ...values);
@@ -75,8 +75,19 @@ export function add(w: Where, clause: string, ...params: unknown[]) {
   w.params.push(...params);
 }
 
+/**
+ * A LIKE pattern that matches `s` literally (with `ESCAPE '\\'` in the SQL): \\, % and _ from input
+ * are escaped, so "%" finds a literal percent sign, not every row. Every LIKE built from input uses
+ * this (a test greps worker/ for LIKE clauses without it).
+ */
+export function likePattern(s: string, match: "contains" | "starts_with" | "ends_with" = "contains") {
+  const literal = s.replace(/[\\%_]/g, (c) => `\\${c}`);
+  return match === "starts_with" ? `${literal}%` : match === "ends_with" ? `%${literal}` : `%${literal}%`;
+}
+
+/** likePattern "contains", lower-cased (for `lower(column) LIKE ?`). */
 export function likeEscape(s: string) {
-  return `%${s.replace(/[\\%_]/g, (c) => `\\${c}`).toLowerCase()}%`;
+  return likePattern(s).toLowerCase();
 }
 
 /** The row offset of a page. Offset pages cost O(offset): past MAX_OFFSET the answer is a clear

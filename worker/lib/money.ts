@@ -13,24 +13,9 @@ const EXPONENTS: Record<string, number> = {
   TND: 3,
 };
 
-export const CURRENCIES = [
-  "USD",
-  "EUR",
-  "GBP",
-  "CAD",
-  "AUD",
-  "CHF",
-  "JPY",
-  "KWD",
-  "NZD",
-  "SEK",
-  "NOK",
-  "DKK",
-  "INR",
-  "BRL",
-  "MXN",
-  "ZAR",
-] as const;
+// The supported currencies and one gift's bounds live in ./currencies.ts (the browser's URL schemas
+// load them in the entry chunk; the formatting and conversion here stay in the chunks that use them).
+export { CURRENCIES, MAX_AMOUNT_MINOR, MIN_AMOUNT_MINOR } from "./currencies";
 
 /** Exponents by the code as given (exports ask once per amount, six times per row). */
 const exponentCache = new Map<string, number>();
@@ -57,6 +42,8 @@ export function toMinor(major: string | number, currency: string): number {
 
 export function toMajorString(minor: number, currency: string): string {
   const exp = exponentOf(currency);
+  // Not a whole count of minor units (a row written by hand): a number still, never digits cut wrong.
+  if (!Number.isSafeInteger(minor)) return Number.isFinite(minor) ? String(minor / 10 ** exp) : "";
   const sign = minor < 0 ? "-" : "";
   const abs = Math.abs(minor);
   if (exp === 0) return `${sign}${abs}`;
@@ -64,12 +51,21 @@ export function toMajorString(minor: number, currency: string): string {
   return `${sign}${s.slice(0, -exp)}.${s.slice(-exp)}`;
 }
 
+/**
+ * "$12.34". Never throws: a currency Intl refuses (a row stored before the input rules, e.g. "ZZ!")
+ * reads "ZZ! 12.34", and an amount that is not a finite number reads "—" (pages render every row).
+ */
 export function formatMoney(minor: number, currency: string, locale = "en-US"): string {
+  if (!Number.isFinite(minor)) return "—";
   const exp = exponentOf(currency);
-  return new Intl.NumberFormat(locale, {
-    style: "currency",
-    currency,
-    minimumFractionDigits: exp,
-    maximumFractionDigits: exp,
-  }).format(minor / 10 ** exp);
+  try {
+    return new Intl.NumberFormat(locale, {
+      style: "currency",
+      currency,
+      minimumFractionDigits: exp,
+      maximumFractionDigits: exp,
+    }).format(minor / 10 ** exp);
+  } catch {
+    return `${currency} ${toMajorString(minor, currency)}`;
+  }
 }

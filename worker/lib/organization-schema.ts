@@ -6,7 +6,7 @@
 // there would add its whole core (every string format) to the entry chunk that /login downloads
 // (decision 012). The Worker checks `$ZodError`, which both APIs throw.
 import { z } from "zod/mini";
-import { CURRENCIES } from "./money";
+import { currencyCode, httpUrl } from "./schemas";
 
 export const organizationTypes = [
   "nonprofit",
@@ -42,7 +42,8 @@ export const organizationInput = z.strictObject({
   postalCode: text(20),
   contactEmail: z.optional(z.nullable(z.union([z.email(), z.literal("")]))),
   contactPhone: text(40),
-  website: z.optional(z.nullable(z.union([z.url(), z.literal("")]))),
+  // http(s) only, as a browser parses it (decision 019): never javascript:, data: or a scheme-less "//host".
+  website: z.optional(z.nullable(z.union([httpUrl, z.literal("")]))),
   // An image uploaded to /api/media (docs/decisions/008-media-in-d1.md) or an https URL.
   logoUrl: z.optional(
     z.nullable(
@@ -55,7 +56,7 @@ export const organizationInput = z.strictObject({
   ),
   mission: text(500),
   description: text(5000),
-  defaultCurrency: z.enum(CURRENCIES),
+  defaultCurrency: currencyCode,
   timeZone: z.string().check(
     z.refine((tz) => {
       try {

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { addDays, dayKey, localDay, offsetAt, offsetSpans, startOfLocalDay } from "./time";
+import {
+  addDays,
+  CALENDAR_DAY_MAX,
+  CALENDAR_DAY_MIN,
+  calendarDayProblem,
+  dayKey,
+  localDay,
+  offsetAt,
+  offsetSpans,
+  startOfLocalDay,
+} from "./time";
 
 describe("organization time zone days", () => {
   it("puts an instant on the local calendar day", () => {
@@ -65,5 +75,36 @@ describe("organization time zone days", () => {
     expect(dayKey(Date.UTC(999, 11, 31), "UTC")).toBe("0000-00-00");
     expect(dayKey(Date.UTC(10_000, 0, 1), "UTC")).toBe("9999-99-99");
     expect(dayKey(Date.UTC(2026, 0, 1), "Asia/Tokyo")).toBe("2026-01-01");
+  });
+  it("never throws on an instant no Date holds: it has no day and no offset (rows stored before decision 019)", () => {
+    for (const tz of ["UTC", "Asia/Tokyo", "America/Los_Angeles"]) {
+      expect(localDay(8.64e15 + 1, tz)).toBe("9999-99-99");
+      expect(localDay(Number.POSITIVE_INFINITY, tz)).toBe("9999-99-99");
+      expect(localDay(-8.64e15 - 1, tz)).toBe("0000-00-00");
+      expect(localDay(Number.NaN, tz)).toBe("0000-00-00");
+      expect(dayKey(Number.NaN, tz)).toBe("0000-00-00");
+      expect(offsetAt(8.64e15 + 1, tz)).toBe(0);
+      expect(offsetAt(Number.NaN, tz)).toBe(0);
+    }
+    expect(localDay(8.64e15, "UTC")).toBe("275760-09-13");
+  });
+
+  it("names the calendar days a filter may take: real days of four-digit years whose next day is one too", () => {
+    for (const day of [CALENDAR_DAY_MIN, CALENDAR_DAY_MAX, "2024-02-29", "2026-12-31", "1994-12-31"]) {
+      expect(calendarDayProblem(day), day).toBeNull();
+      // Every such day and the next one start somewhere in every zone.
+      for (const tz of ["UTC", "Pacific/Kiritimati", "America/Asuncion"]) {
+        expect(Number.isFinite(startOfLocalDay(day, tz)), `${day} ${tz}`).toBe(true);
+        expect(Number.isFinite(startOfLocalDay(addDays(day, 1), tz)), `${day} + 1 ${tz}`).toBe(true);
+      }
+    }
+    expect(calendarDayProblem("2026-02-29")).toBe("2026-02-29 is not a day of the calendar");
+    expect(calendarDayProblem("2026-04-31")).toBe("2026-04-31 is not a day of the calendar");
+    expect(calendarDayProblem("2026-00-10")).toBe("2026-00-10 is not a day of the calendar");
+    expect(calendarDayProblem("2026-13-01")).toBe("2026-13-01 is not a day of the calendar");
+    for (const day of ["0000-01-01", "0999-12-31", "9999-12-31"])
+      expect(calendarDayProblem(day), day).toBe("Use a day between 1000-01-01 and 9999-12-30");
+    for (const day of ["20260101", "2026-1-01", " 2026-01-01", "+02026-01-01", "2026-01-01T00:00", ""])
+      expect(calendarDayProblem(day), day).toBe("Use a YYYY-MM-DD date");
   });
 });

@@ -2,7 +2,21 @@
 const formatters = new Map<string, Intl.DateTimeFormat>();
 const partFormatters = new Map<string, Intl.DateTimeFormat>();
 
+/** The largest |ms| a Date holds (ECMA-262 §21.4.1.1): ±100 000 000 days around 1970. */
+export const DATE_RANGE_MS = 8.64e15;
+
+/** True for a number a Date can hold (Intl and toISOString throw RangeError on anything else). */
+export function isDateMs(ms: number): boolean {
+  return ms >= -DATE_RANGE_MS && ms <= DATE_RANGE_MS;
+}
+
+/**
+ * The local day of `ms`. An instant no Date can hold (a row written before the input rules of
+ * docs/decisions/019-shared-input-schemas.md, NaN) has no day: it gets dayKey's keys that sort
+ * before or after every real day, so readers and rollups never throw on it.
+ */
 export function localDay(ms: number, timeZone: string): string {
+  if (!isDateMs(ms)) return ms > 0 ? DAY_KEY_AFTER : DAY_KEY_BEFORE;
   let f = formatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
@@ -16,6 +30,8 @@ export function localDay(ms: number, timeZone: string): string {
  * second (as the zone data has them). The CSV export caches it per 15-minute block (lib/csv.ts).
  */
 export function offsetAt(ms: number, timeZone: string): number {
+  // No zone data outside the Date range (and Intl throws there): no offset.
+  if (!isDateMs(ms)) return 0;
   let f = partFormatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat("en-US", {
@@ -27,10 +43,13 @@ export function offsetAt(ms: number, timeZone: string): number {
       hour: "2-digit",
       minute: "2-digit",
       second: "2-digit",
+      // The era, so years before 1 (1 BC is year 0) are not read as positive years.
+      era: "short",
     });
     partFormatters.set(timeZone, f);
   }
   const second = Math.floor(ms / 1000) * 1000;
+  let bc = false;
   let y = 0;
   let mo = 0;
   let d = 0;
@@ -44,7 +63,9 @@ export function offsetAt(ms: number, timeZone: string): number {
     else if (p.type === "hour") h = Number(p.value);
     else if (p.type === "minute") mi = Number(p.value);
     else if (p.type === "second") s = Number(p.value);
+    else if (p.type === "era") bc = p.value === "BC";
   }
+  if (bc) y = 1 - y;
   // Date.UTC maps years 0-99 to 1900-1999; setUTCFullYear does not.
   const local = new Date(Date.UTC(2000, mo - 1, d, h, mi, s));
   local.setUTCFullYear(y);
@@ -101,6 +122,10 @@ export const DAY_KEY_BEFORE = "0000-00-00";
 export const DAY_KEY_AFTER = "9999-99-99";
 export const FILTER_DAY_MIN = "1000-01-03";
 export const FILTER_DAY_MAX = "9998-12-30";
+
+// The calendar days a filter may name live in ./calendar-day.ts (the browser's URL schemas load
+// them in the entry chunk; this module stays in the chunks that use it).
+export { CALENDAR_DAY_MAX, CALENDAR_DAY_MIN, calendarDayProblem } from "./calendar-day";
 
 export function dayKey(ms: number, timeZone: string): string {
   if (ms < DAY_KEY_FROM_MS) return DAY_KEY_BEFORE;

@@ -13,6 +13,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from "~/components/ui/dropdown-menu";
+import { safeImageSrc } from "~/lib/format";
 
 type ShellUser = {
   name: string;
@@ -53,9 +54,11 @@ function RoleBadges({ role }: { role: string }) {
 }
 
 function UserAvatar({ user, className }: { user: ShellUser; className?: string }) {
+  // An image stored before http(s) was the rule (decision 019) is not loaded: initials instead.
+  const image = safeImageSrc(user.image);
   return (
     <Avatar className={className}>
-      {user.image ? <AvatarImage src={user.image} alt="" /> : null}
+      {image ? <AvatarImage src={image} alt="" /> : null}
       <AvatarFallback className="bg-primary/10 font-semibold text-primary">
         {getInitials(user.name, user.email)}
       </AvatarFallback>

@@ -6,6 +6,7 @@ import { z } from "zod/mini";
 import {
   dayParam,
   enumParam,
+  facetParam,
   flagParam,
   listSearch,
   minorParam,
@@ -14,6 +15,7 @@ import {
   withDefault,
 } from "~/lib/search-params";
 import { donationStatuses } from "../../../worker/domain/status";
+import { currencyCode } from "../../../worker/lib/schemas";
 
 const day = dayParam;
 const text = textParam;
@@ -33,13 +35,13 @@ export const SOURCES = ["manual", "webhook", "import", "api"] as const;
 
 export const donationSearch = z.extend(listSearch, {
   sort: withDefault(z.enum(["date", "amount", "status", "number"]), "date"),
-  status: opt(z.array(z.enum(donationStatuses))),
+  status: facetParam(donationStatuses),
   from: day,
   to: day,
   campaignId: text(64),
   campaignItemId: text(64),
   donorId: text(64),
-  currency: opt(z.string().check(z.length(3))),
+  currency: opt(currencyCode),
   paymentMethod: text(30),
   frequency: enumParam(FREQUENCIES),
   mode: enumParam(["live", "test"]),

@@ -5,7 +5,7 @@ import { HistoryPanel } from "~/components/history-panel";
 import { PageHeader } from "~/components/layout/page-header";
 import { Badge } from "~/components/ui/badge";
 import { Skeleton } from "~/components/ui/skeleton";
-import { errorInfo, titleCase } from "~/lib/format";
+import { errorInfo, safeImageSrc, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 import { MembersCard } from "./members-card";
 import { OrganizationSwitcher } from "./organization-switcher";
@@ -56,8 +56,12 @@ export function OrganizationPage() {
           ))}
         </ul>
       ) : null}
-      {o.logoUrl ? (
-        <img src={o.logoUrl} alt={`${o.name} logo`} className="size-16 rounded-md border object-contain" />
+      {safeImageSrc(o.logoUrl) ? (
+        <img
+          src={safeImageSrc(o.logoUrl) ?? undefined}
+          alt={`${o.name} logo`}
+          className="size-16 rounded-md border object-contain"
+        />
       ) : null}
       <ProfileForm key={o.id} org={o} />
       <MembersCard canManage={o.canEdit} isOwner={o.role === "owner" || o.role === null} />

@@ -3,6 +3,8 @@
  * handleOAuthUserInfo and link-social). Tokens are AES-GCM encrypted at rest; scopes are stored
  * comma-separated. Every write is one D1 batch with its audit row.
  */
+
+import { safeHttpUrl } from "../../lib/url";
 import { type AuthContext, findUserByEmail, findUserById, invalidateUserCache, type UserRow } from "../core";
 import { decryptString, encryptString, generateId } from "../crypto";
 import type { TokenSet } from "./client";
@@ -165,7 +167,8 @@ export async function resolveSocialUser(
     name: info.name || email.split("@")[0] || email,
     email,
     email_verified: info.emailVerified ? 1 : 0,
-    image: info.image,
+    // A provider's picture is kept only as an http(s) URL (decision 019), like the auth API's image.
+    image: safeHttpUrl(info.image),
     role: "user",
     banned: 0,
     ban_reason: null,

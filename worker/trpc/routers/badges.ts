@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { generateId } from "../../auth/crypto";
 import { auditStatement } from "../../lib/audit";
+import { instant } from "../../lib/schemas";
 import { adminProcedure, fail, router } from "../init";
 
 /** Platform-defined badges (DESIGN §4): manual ones granted by admins, automatic ones by the cron. */
@@ -65,7 +66,7 @@ export const badgesRouter = router({
         badge: z.enum(manual),
         /** Evidence: what was checked, a registry link… */
         reason: z.string().trim().max(500).optional(),
-        expiresAt: z.number().int().nullable().optional(),
+        expiresAt: z.optional(z.nullable(instant)),
       }),
     )
     .mutation(async ({ ctx, input }) => {

@@ -2,8 +2,9 @@ import { z } from "zod";
 import { generateId } from "../../auth/crypto";
 import { type CampaignStatus, COUNTED_SQL, campaignStatuses, campaignTransitions } from "../../domain/status";
 import { auditStatement } from "../../lib/audit";
-import { add, likeEscape, pageSchema, runList, where } from "../../lib/list";
-import { CURRENCIES } from "../../lib/money";
+import { add, likeEscape, likePattern, pageSchema, runList, where } from "../../lib/list";
+import { MAX_AMOUNT_MINOR, MIN_AMOUNT_MINOR } from "../../lib/money";
+import { amountMinor, calendarDay, currencyCode, enumSet, instant } from "../../lib/schemas";
 import { addDays, localDay, startOfLocalDay } from "../../lib/time";
 import { assertOwnMedia, MEDIA_PATH } from "../../media";
 import { fail, orgProcedure, publicProcedure, router } from "../init";
@@ -68,17 +69,17 @@ export const campaignInput = z
     shortDescription: z.string().trim().max(120, "At most 120 characters").optional().nullable(),
     description: z.string().trim().max(20_000).optional().nullable(),
     coverUrl: coverUrlSchema.optional().nullable(),
-    currency: z.enum(CURRENCIES),
+    currency: currencyCode,
     goalType: z.enum(["none", "amount", "donations", "donors"]).default("none"),
     goalAmountMinor: z.number().int().positive().max(99_999_999_999).optional().nullable(),
     goalCount: z.number().int().positive().max(10_000_000).optional().nullable(),
-    startAt: z.number().int().optional().nullable(),
-    endAt: z.number().int().optional().nullable(),
+    startAt: z.optional(z.nullable(instant)),
+    endAt: z.optional(z.nullable(instant)),
     acceptAfterEnd: z.boolean().default(false),
     completeOnGoal: z.boolean().default(false),
-    suggestedAmounts: z.array(z.number().int().positive()).max(8, "At most 8 amounts").default([]),
-    minAmountMinor: z.number().int().min(100, "At least 1.00").default(100),
-    maxAmountMinor: z.number().int().max(99_999_999, "At most 999,999.99").default(99_999_999),
+    suggestedAmounts: z.array(amountMinor).max(8, "At most 8 amounts").default([]),
+    minAmountMinor: z._default(amountMinor, MIN_AMOUNT_MINOR),
+    maxAmountMinor: z._default(amountMinor, MAX_AMOUNT_MINOR),
     allowRecurring: z.boolean().default(true),
     visibility: z.enum(["public", "unlisted", "private"]).default("public"),
   })
@@ -174,10 +175,10 @@ async function loadCampaign(db: D1Database, orgId: string, id: string) {
 async function freeSlug(db: D1Database, orgId: string, base: string) {
   const { results } = await db
     .prepare(
-      `SELECT slug FROM campaign WHERE organization_id = ?1 AND (slug = ?2 OR slug LIKE ?3)
-       UNION SELECT slug FROM campaign_slug WHERE organization_id = ?1 AND (slug = ?2 OR slug LIKE ?3)`,
+      `SELECT slug FROM campaign WHERE organization_id = ?1 AND (slug = ?2 OR slug LIKE ?3 ESCAPE '\\')
+       UNION SELECT slug FROM campaign_slug WHERE organization_id = ?1 AND (slug = ?2 OR slug LIKE ?3 ESCAPE '\\')`,
     )
-    .bind(orgId, base, `${base}-%`)
+    .bind(orgId, base, likePattern(`${base}-`, "starts_with"))
     .all<{ slug: string }>();
   const used = new Set(results.map((r) => r.slug));
   let slug = base;
@@ -212,8 +213,6 @@ function phaseSql(phase: (typeof campaignPhases)[number]) {
       return { sql: `(NOT ${scheduled} AND NOT ${ended} AND NOT ${REACHED_SQL})`, n: 2 };
   }
 }
-
-const dayString = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Use YYYY-MM-DD");
 
 const sorts = {
   created: "c.created_at",
@@ -272,12 +271,12 @@ export const campaignsRouter = router({
       z.object({
         ...pageSchema,
         sort: z.enum(Object.keys(sorts) as [keyof typeof sorts]).default("created"),
-        status: z.array(z.enum(campaignStatuses)).optional(),
-        phase: z.array(z.enum(campaignPhases)).optional(),
+        status: z.optional(enumSet(campaignStatuses)),
+        phase: z.optional(enumSet(campaignPhases)),
         goalReached: z.boolean().optional(),
         /** Campaigns running at some point between these local days (org time zone), inclusive. */
-        from: dayString.optional(),
-        to: dayString.optional(),
+        from: z.optional(calendarDay),
+        to: z.optional(calendarDay),
       }),
     )
     .query(async ({ ctx, input }) => {
@@ -568,7 +567,7 @@ export const campaignsRouter = router({
           campaignId: z.string().min(1),
           title: z.string().trim().min(1).max(128),
           description: z.string().trim().max(2000).optional().nullable(),
-          unitAmountMinor: z.number().int().min(100).max(99_999_999),
+          unitAmountMinor: amountMinor,
           quantityNeeded: z.number().int().positive().optional().nullable(),
           allowOverfunding: z.boolean().default(true),
         }),
@@ -610,7 +609,7 @@ export const campaignsRouter = router({
             id: z.string().min(1),
             title: z.string().trim().min(1).max(128).optional(),
             description: z.string().trim().max(2000).nullable().optional(),
-            unitAmountMinor: z.number().int().min(100).max(99_999_999).optional(),
+            unitAmountMinor: z.optional(amountMinor),
             quantityNeeded: z.number().int().positive().nullable().optional(),
             allowOverfunding: z.boolean().optional(),
             active: z.boolean().optional(),

@@ -12,6 +12,7 @@ import {
   type Where,
   where,
 } from "../../lib/list";
+import { calendarDay } from "../../lib/schemas";
 import { addDays, startOfLocalDay } from "../../lib/time";
 import { donorStatsStatements, tierStatement } from "../../services/donor-stats";
 import { fail, orgProcedure, router } from "../init";
@@ -166,8 +167,6 @@ async function loadDonor(db: D1Database, orgId: string, id: string) {
   return row;
 }
 
-const day = z.iso.date("Use a YYYY-MM-DD date");
-
 /** The list filters, shared by donors.list and donors.exportPage so an export is the list. */
 export const donorFilters = {
   tierId: z.string().min(1).max(100).optional(),
@@ -175,8 +174,8 @@ export const donorFilters = {
   type: z.enum(["individual", "organization"]).optional(),
   donorType: z.enum(donorTypes).optional(),
   /** Days in the organization's time zone, both inclusive. */
-  lastGiftFrom: day.optional(),
-  lastGiftTo: day.optional(),
+  lastGiftFrom: z.optional(calendarDay),
+  lastGiftTo: z.optional(calendarDay),
   minLifetimeMinor: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   maxLifetimeMinor: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   emailOptIn: z.boolean().optional(),

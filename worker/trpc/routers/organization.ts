@@ -3,6 +3,7 @@ import { generateId } from "../../auth/crypto";
 import { auditStatement } from "../../lib/audit";
 import { createInvitation, mailInvitation, newInvitationSecret } from "../../lib/invitations";
 import { organizationInput } from "../../lib/organization-schema";
+import { safeHttpUrl } from "../../lib/url";
 import { assertOwnMedia } from "../../media";
 import { rebuildRollups } from "../../services/rollups";
 import { adminProcedure, authedProcedure, fail, orgProcedure, router } from "../init";
@@ -375,7 +376,8 @@ export const organizationRouter = router({
       logoUrl: o.logo_url as string | null,
       contactEmail: o.contact_email as string | null,
       contactPhone: o.contact_phone as string | null,
-      website: o.website as string | null,
+      // A link stored before http(s) was the rule is never handed to a page (decision 019).
+      website: safeHttpUrl(o.website),
       mission: o.mission as string | null,
       description: o.description as string | null,
       defaultCurrency: o.default_currency as string,

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { auditStatement } from "../../lib/audit";
 import { createInvitation } from "../../lib/invitations";
 import { add, addIn, likeEscape, listInput, runList, sortColumn, where } from "../../lib/list";
+import { enumSet } from "../../lib/schemas";
 import { adminProcedure, fail, router } from "../init";
 
 export const organizerStatuses = ["active", "banned", "invited", "expired"] as const;
@@ -21,7 +22,7 @@ const SORTS = {
 
 const filters = {
   organizationId: z.string().min(1).max(100).optional(),
-  status: z.array(z.enum(organizerStatuses)).max(4).optional(),
+  status: z.optional(enumSet(organizerStatuses)),
 };
 export const organizerListInput = listInput({ sorts: SORTS, defaultSort: "joined", filters });
 

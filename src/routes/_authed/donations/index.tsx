@@ -176,7 +176,7 @@ function DonationsPage() {
               aria-label="Currency"
               className={selectClass}
               value={s.currency ?? ""}
-              onChange={(e) => set({ currency: e.target.value || undefined })}
+              onChange={(e) => set({ currency: (e.target.value || undefined) as DonationSearch["currency"] })}
             >
               <option value="">All currencies</option>
               {CURRENCIES.map((c) => (

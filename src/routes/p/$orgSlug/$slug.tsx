@@ -5,7 +5,7 @@ import { Brand } from "~/components/layout/brand";
 import { Badge } from "~/components/ui/badge";
 import { Card, CardContent } from "~/components/ui/card";
 import { Progress } from "~/components/ui/progress";
-import { formatDate, formatMoney, formatPercent, titleCase } from "~/lib/format";
+import { formatDate, formatMoney, formatPercent, safeImageSrc, titleCase } from "~/lib/format";
 import { or404 } from "~/lib/loaders";
 import { useTRPC } from "~/lib/trpc";
 
@@ -53,9 +53,9 @@ function PublicCampaign() {
     <main className="mx-auto flex min-h-dvh max-w-3xl flex-col gap-6 px-4 py-8">
       <header className="flex flex-wrap items-center justify-between gap-2">
         <div className="flex items-center gap-3">
-          {data.organization.logoUrl ? (
+          {safeImageSrc(data.organization.logoUrl) ? (
             <img
-              src={data.organization.logoUrl}
+              src={safeImageSrc(data.organization.logoUrl) ?? undefined}
               alt={`${data.organization.name} logo`}
               className="size-12 shrink-0 rounded-md border object-contain"
             />
@@ -82,9 +82,9 @@ function PublicCampaign() {
           This campaign is paused and not accepting donations right now.
         </p>
       ) : null}
-      {c.coverUrl ? (
+      {safeImageSrc(c.coverUrl) ? (
         <img
-          src={c.coverUrl}
+          src={safeImageSrc(c.coverUrl) ?? undefined}
           alt=""
           className="aspect-video w-full rounded-lg border object-cover"
           fetchPriority="high"

@@ -11,7 +11,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Progress } from "~/components/ui/progress";
 import { CampaignForm } from "~/features/campaigns/campaign-form";
 import { CampaignTabs } from "~/features/campaigns/campaign-tabs";
-import { errorInfo, formatDate, formatMoney, formatPercent, titleCase } from "~/lib/format";
+import { errorInfo, formatDate, formatMoney, formatPercent, safeImageSrc, titleCase } from "~/lib/format";
 import { or404 } from "~/lib/loaders";
 import { useTRPC } from "~/lib/trpc";
 
@@ -201,9 +201,9 @@ function CampaignPage() {
             />
           ) : (
             <div className="flex flex-col gap-4 text-sm">
-              {c.coverUrl ? (
+              {safeImageSrc(c.coverUrl) ? (
                 <img
-                  src={c.coverUrl}
+                  src={safeImageSrc(c.coverUrl) ?? undefined}
                   alt={`${c.title} cover`}
                   className="aspect-video w-full max-w-xl rounded-md border object-cover"
                 />

@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { formatDate, formatDateTime, formatMoney } from "./format";
+
+describe("display formatting never throws on a stored value (decision 019)", () => {
+  it("renders money in a currency Intl refuses as code and amount", () => {
+    expect(formatMoney(1234, "USD")).toBe("$12.34");
+    expect(formatMoney(1234, "ZZ!")).toBe("ZZ! 12.34");
+    expect(formatMoney(Number.NaN, "ZZ!")).toBe("—");
+  });
+
+  it("renders an instant no Date holds, or a zone Intl refuses, without throwing", () => {
+    expect(formatDate(Date.UTC(2026, 10, 24, 12), { dateStyle: "medium", timeZone: "UTC" })).toBe(
+      "Nov 24, 2026",
+    );
+    expect(formatDate(8.64e15 + 1)).toBe("—");
+    expect(formatDate(-8.64e15 - 1)).toBe("—");
+    expect(formatDate(Number.NaN)).toBe("—");
+    expect(formatDateTime(8.64e15 + 1)).toBe("—");
+    expect(formatDate(Date.UTC(9999, 11, 31), { dateStyle: "medium", timeZone: "UTC" })).toBe("Dec 31, 9999");
+    expect(formatDate(Date.UTC(2026, 10, 24, 12), { dateStyle: "medium", timeZone: "Mars/Olympus" })).toBe(
+      "2026-11-24",
+    );
+  });
+});

@@ -1,0 +1,716 @@
+/**
+ * Issue 26, "Input that answers 500 or breaks pages later": each finding as the role and request
+ * that found it. The rules live in one pure module, worker/lib/schemas.ts (calendar days,
+ * currencies, amounts, instants, http(s) URLs, bounded arrays), used by every router, the webhook,
+ * the exports and the auth API; docs/decisions/019-shared-input-schemas.md explains the ranges.
+ */
+import { TRPCError } from "@trpc/server";
+import { describe, expect, it } from "vitest";
+import { campaignStatuses, donationStatuses } from "../../worker/domain/status";
+import { MAX_AMOUNT_MINOR } from "../../worker/lib/money";
+import {
+  CALENDAR_DAY_MAX,
+  CALENDAR_DAY_MIN,
+  calendarDay,
+  currencyCode,
+  giftInstant,
+  instant,
+} from "../../worker/lib/schemas";
+import { rollupStatements } from "../../worker/services/rollups";
+import { appRouter } from "../../worker/trpc/router";
+import { facts } from "../../worker/trpc/routers/donations";
+import { CookieJar, makeAdmin, PASSWORD, signUp, uniqueEmail } from "../auth/jar";
+import { makeOrg, member } from "../domain/fixtures";
+import { deliver, platformAdmin, webhookEvent } from "../donations/brute";
+import { appFetch, testEnv } from "../helpers";
+import { call, codeOf } from "./support";
+
+/** The input fields a refusal names (zod issues → `data.fieldErrors` over HTTP; the cause here). */
+async function refusedFields(p: Promise<unknown>) {
+  const e = await p.then(
+    () => null,
+    (x: unknown) => x,
+  );
+  if (!(e instanceof TRPCError)) return `not refused: ${String(e)}`;
+  if (e.code !== "BAD_REQUEST") return e.code;
+  const issues = (e.cause as unknown as { issues?: { path: PropertyKey[] }[] } | undefined)?.issues ?? [];
+  return [...new Set(issues.map((i) => i.path.map(String).join(".")))].sort().join(",");
+}
+
+async function donationCount(org: string) {
+  return (
+    (await testEnv.DB.prepare("SELECT count(*) AS n FROM donation WHERE organization_id = ?")
+      .bind(org)
+      .first<{ n: number }>()) as { n: number }
+  ).n;
+}
+
+const many = <T>(value: T, n = 150) => Array.from({ length: n }, () => value);
+
+/* ------------------------------------------------------------------ schema walking */
+
+type Def = {
+  type: string;
+  shape?: Record<string, Schema>;
+  innerType?: Schema;
+  in?: Schema;
+  out?: Schema;
+  options?: Schema[];
+  left?: Schema;
+  right?: Schema;
+  element?: Schema;
+  keyType?: Schema;
+  valueType?: Schema;
+  items?: Schema[];
+  rest?: Schema | null;
+  getter?: () => Schema;
+  entries?: Record<string, string>;
+  checks?: { _zod: { def: { check: string; maximum?: number; length?: number } } }[];
+};
+type Schema = { _zod: { def: Def } };
+
+/** The shared schemas: checked by identity, not walked into. */
+const SHARED = new Set<unknown>([calendarDay, currencyCode, instant, giftInstant]);
+
+/** Every schema reachable from `s`, with the path of object keys that leads to it. */
+function* walk(s: Schema, path: string[] = [], seen = new Set<Schema>()): Generator<[string[], Schema]> {
+  if (seen.has(s)) return;
+  seen.add(s);
+  yield [path, s];
+  if (SHARED.has(s)) return;
+  const d = s._zod.def;
+  if (d.shape) for (const [k, v] of Object.entries(d.shape)) yield* walk(v, [...path, k], seen);
+  for (const inner of [d.innerType, d.in, d.out, d.left, d.right, d.element, d.keyType, d.valueType])
+    if (inner) yield* walk(inner, path, seen);
+  for (const o of [...(d.options ?? []), ...(d.items ?? []), ...(d.rest ? [d.rest] : [])])
+    yield* walk(o, path, seen);
+  if (d.type === "lazy" && d.getter) yield* walk(d.getter(), path, seen);
+}
+
+/** The largest length an array schema allows (Infinity without a bound). */
+function maxLength(s: Schema) {
+  let max = Number.POSITIVE_INFINITY;
+  for (const c of s._zod.def.checks ?? []) {
+    const def = c._zod.def;
+    if (def.check === "max_length" && def.maximum !== undefined) max = Math.min(max, def.maximum);
+    if (def.check === "length_equals" && def.length !== undefined) max = Math.min(max, def.length);
+  }
+  return max;
+}
+
+/** `s` without optional/nullable/default/catch wrappers. */
+function unwrap(s: Schema): Schema {
+  let x = s;
+  while (x._zod.def.innerType && x._zod.def.type !== "array") x = x._zod.def.innerType;
+  return x;
+}
+
+type Proc = { _def: { type: string; meta?: { guard?: string }; inputs?: Schema[] } };
+const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, Proc>);
+
+/* ------------------------------------------------------------------ list filters */
+
+describe("list filters (issue 26: arrays without a maximum, dates outside the calendar)", () => {
+  it("campaigns.list and donations.list with a status or phase array of 150 entries answer 400, not 500 'too many SQL variables' (org owner)", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    for (const [path, input] of [
+      ["campaigns.list", { status: many("active") }],
+      ["campaigns.list", { phase: many("live") }],
+      ["donations.list", { status: many("completed") }],
+      ["donations.list", { status: many("completed", 120) }],
+    ] as const)
+      expect(await refusedFields(call(caller, path, input)), `${path} ${Object.keys(input)}`).toBe(
+        Object.keys(input)[0],
+      );
+    // Each value at most once: the whole set is a filter, a repeated value is the same filter.
+    expect(await codeOf(caller.campaigns.list({ status: [...campaignStatuses] }))).toBe("OK");
+    expect(await codeOf(caller.donations.list({ status: [...donationStatuses] }))).toBe("OK");
+    expect(await refusedFields(caller.donations.list({ status: [...donationStatuses, "completed"] }))).toBe(
+      "status",
+    );
+    await caller.donations.create({
+      donorId: null,
+      campaignId: null,
+      amountMinor: 1_000,
+      currency: "USD",
+      paymentMethod: "cash",
+      donatedAt: Date.now() - 1000,
+    });
+    const once = await caller.donations.list({ status: ["completed"] });
+    const twice = await caller.donations.list({ status: ["completed", "completed"] });
+    expect(twice.total).toBe(1);
+    expect(twice.totalsByCurrency).toEqual(once.totalsByCurrency);
+  });
+
+  it("date filters 0000-01-01 and 9999-12-31 on donations, campaigns, donors and the donors export answer 400 with the field, not 500 'Invalid time value' (org owner)", async () => {
+    const org = await makeOrg({ timeZone: "America/New_York" });
+    const { caller, jar } = await member(org, "owner");
+    const days = [
+      "0000-01-01",
+      "9999-12-31",
+      "0999-12-31",
+      "2026-02-30",
+      "2026-13-01",
+      "20260101",
+      "+02026-01-01",
+    ];
+    const cases: [string, string][] = [
+      ["donations.list", "from"],
+      ["donations.list", "to"],
+      ["campaigns.list", "from"],
+      ["campaigns.list", "to"],
+      ["donors.list", "lastGiftFrom"],
+      ["donors.list", "lastGiftTo"],
+      ["donors.exportPage", "lastGiftFrom"],
+      ["donors.exportPage", "lastGiftTo"],
+    ];
+    for (const [path, field] of cases) {
+      for (const day of days)
+        expect(await refusedFields(call(caller, path, { [field]: day })), `${path} ${field}=${day}`).toBe(
+          field,
+        );
+      // The first and last days of the range answer.
+      for (const day of [CALENDAR_DAY_MIN, CALENDAR_DAY_MAX])
+        expect(await codeOf(call(caller, path, { [field]: day })), `${path} ${field}=${day}`).toBe("OK");
+    }
+    // The CSV export parses its query string with the same schema.
+    for (const query of ["from=0000-01-01", "to=9999-12-31", "from=2026-02-30"]) {
+      const res = await appFetch(`/api/export/donations.csv?${query}`, { headers: { cookie: jar.header() } });
+      expect(res.status, query).toBe(400);
+      expect(await res.json()).toMatchObject({ code: "BAD_REQUEST" });
+    }
+  });
+
+  it("no procedure input has an array without a maximum; enum arrays hold each value at most once; every day, currency and instant is the shared schema", () => {
+    const unbounded: string[] = [];
+    const enumTooLong: string[] = [];
+    const days: string[] = [];
+    const currencies: string[] = [];
+    const instants: string[] = [];
+    for (const [name, p] of procedures)
+      for (const input of p._def.inputs ?? [])
+        for (const [path, s] of walk(input)) {
+          const where = `${name} ${path.join(".")}`;
+          const d = s._zod.def;
+          if (d.type === "array") {
+            const max = maxLength(s);
+            if (!Number.isFinite(max)) unbounded.push(where);
+            const el = unwrap(d.element as Schema)._zod.def;
+            if (el.type === "enum" && max > Object.keys(el.entries ?? {}).length) enumTooLong.push(where);
+          }
+          const key = path.at(-1) ?? "";
+          const leaf = unwrap(s);
+          if (leaf !== s) continue;
+          // Keys that name a calendar day, a currency or an instant must use the shared schema.
+          if (/^(from|to|day)$|[a-z](From|To|Day)$/.test(key) && s !== calendarDay) days.push(where);
+          if (/^currency$|Currency$/.test(key) && s !== currencyCode) currencies.push(where);
+          if (/[a-z]At$/.test(key) && s !== instant && s !== giftInstant) instants.push(where);
+        }
+    expect(unbounded).toEqual([]);
+    expect(enumTooLong).toEqual([]);
+    expect(days).toEqual([]);
+    expect(currencies).toEqual([]);
+    expect(instants).toEqual([]);
+  });
+
+  it("every list and analytics procedure, fuzzed with 150-entry arrays, extreme days and numbers, answers OK or 400 and never 500 (org owner, platform admin)", async () => {
+    const org = await makeOrg({ timeZone: "Pacific/Kiritimati" });
+    const owner = await member(org, "owner");
+    const admin = await platformAdmin(org);
+    const extremeDays = [
+      "0000-01-01",
+      "9999-12-31",
+      CALENDAR_DAY_MIN,
+      CALENDAR_DAY_MAX,
+      "2026-02-29",
+      "2024-02-29",
+    ];
+    const big = [Number.MAX_SAFE_INTEGER, 1e21, -1, 0.5];
+    const table: [string, Record<string, unknown>[]][] = [
+      [
+        "donations.list",
+        [
+          { status: many("pending") },
+          ...extremeDays.flatMap((d) => [{ from: d }, { to: d }, { from: CALENDAR_DAY_MIN, to: d }]),
+          ...big.flatMap((n) => [{ minAmountMinor: n }, { maxAmountMinor: n }]),
+          { currency: "ZZ!" },
+          { sort: "amount", status: ["completed"], from: CALENDAR_DAY_MIN, to: CALENDAR_DAY_MAX },
+        ],
+      ],
+      [
+        "campaigns.list",
+        [
+          { status: many("draft") },
+          { phase: many("ended") },
+          ...extremeDays.flatMap((d) => [{ from: d }, { to: d }]),
+        ],
+      ],
+      [
+        "donors.list",
+        [
+          ...extremeDays.flatMap((d) => [{ lastGiftFrom: d }, { lastGiftTo: d }]),
+          ...big.flatMap((n) => [{ minLifetimeMinor: n }, { maxLifetimeMinor: n }]),
+        ],
+      ],
+      ["donors.exportPage", extremeDays.flatMap((d) => [{ lastGiftFrom: d }, { lastGiftTo: d }])],
+      [
+        "dashboard.summary",
+        [{ days: 3650 }, { days: 0 }, { days: 1e9 }, { currency: "ZZ!" }, { currency: "XYZ" }],
+      ],
+      ["campaigns.analytics", [{ id: "nope", days: 1e9 }]],
+      ["donors.tags.assign", [{ donorIds: many("x", 501), tagIds: ["t"], mode: "add" }]],
+      ["campaigns.items.reorder", [{ campaignId: "c", ids: many("x", 501) }]],
+      ["organizers.list", [{ status: many("active") }]],
+      ["organizers.exportPage", [{ status: many("active") }]],
+      ["dashboard.platform", [{ days: 1e9 }]],
+    ];
+    const wrong: string[] = [];
+    for (const [path, inputs] of table)
+      for (const input of inputs)
+        for (const caller of [owner.caller, admin.caller]) {
+          const code = await codeOf(call(caller, path, input));
+          if (!["OK", "BAD_REQUEST", "NOT_FOUND", "FORBIDDEN"].includes(code))
+            wrong.push(`${path} ${JSON.stringify(input).slice(0, 80)}: ${code}`);
+        }
+    expect(wrong).toEqual([]);
+  });
+});
+
+/* ------------------------------------------------------------------ money, currencies, instants */
+
+describe("money, currencies and instants (issue 26: the webhook stores what pages cannot show)", () => {
+  it("the webhook refuses amount 1e21, '1e21', amounts over the processor cap, currencies 'ZZ!' and 'XYZ', year-9999 and year-0000 dates with 4xx, and stores none of them", async () => {
+    const org = await makeOrg();
+    const refused: [Record<string, unknown>, number][] = [
+      [{ amount: 1e21 }, 400],
+      [{ amount: "1e21" }, 400],
+      [{ amount: "1000000000000000000000" }, 422],
+      [{ amount: "1000000.00" }, 422],
+      [{ amount: "999999.991" }, 400],
+      [{ amount: "0.99" }, 422],
+      [{ amount: "0" }, 422],
+      [{ amount: "-5.00" }, 400],
+      [{ currency: "ZZ!" }, 422],
+      [{ currency: "XYZ" }, 422],
+      [{ currency: "US" }, 422],
+      [{ currency: "jpy", amount: "100000000" }, 422],
+      [{ currency: "KWD", amount: "100000.000" }, 422],
+      [{ donatedAt: "9999-12-31T00:00:00Z" }, 422],
+      [{ donatedAt: "0000-01-01T00:00:00Z" }, 422],
+      [{ donatedAt: "1969-12-31T23:59:59Z" }, 422],
+      [{ donatedAt: new Date(Date.now() + 3600_000).toISOString() }, 422],
+      [{ donatedAt: "2026-02-30T00:00:00Z" }, 400],
+      [{ refundedAmount: "50.00" }, 422],
+      [{ processingFee: "1000000000000000000000" }, 422],
+    ];
+    let n = 0;
+    for (const [data, status] of refused) {
+      n += 1;
+      const res = await deliver(webhookEvent(org, `tx-bad-${n}`, "donation.succeeded", data));
+      const body = (await res.json()) as { code: string; message: string };
+      expect(res.status, JSON.stringify(data)).toBe(status);
+      expect(body.code, JSON.stringify(data)).toBe(status === 400 ? "BAD_REQUEST" : "UNPROCESSABLE_CONTENT");
+      expect(body.message.length).toBeGreaterThan(5);
+    }
+    const currency = await deliver(webhookEvent(org, "tx-xyz", "donation.succeeded", { currency: "XYZ" }));
+    expect(await currency.json()).toMatchObject({ message: "Currency XYZ is not supported" });
+    expect(await donationCount(org)).toBe(0);
+    // The cap is eight digits of minor units in every currency (decision 019): its edge is taken.
+    for (const [currency, amount] of [
+      ["usd", "999999.99"],
+      ["JPY", "99999999"],
+      ["KWD", "99999.999"],
+      ["EUR", "1.00"],
+    ]) {
+      const res = await deliver(
+        webhookEvent(org, `tx-edge-${currency}`, "donation.succeeded", { currency, amount }),
+      );
+      expect(res.status, `${currency} ${amount}`).toBe(201);
+    }
+    const stored = await testEnv.DB.prepare(
+      "SELECT currency, amount_minor FROM donation WHERE organization_id = ? ORDER BY currency",
+    )
+      .bind(org)
+      .all();
+    expect(stored.results).toEqual([
+      { currency: "EUR", amount_minor: 100 },
+      { currency: "JPY", amount_minor: MAX_AMOUNT_MINOR },
+      { currency: "KWD", amount_minor: MAX_AMOUNT_MINOR },
+      { currency: "USD", amount_minor: MAX_AMOUNT_MINOR },
+    ]);
+  });
+
+  it("manual gifts, campaigns, badges and filters refuse currencies, amounts and instants outside the shared ranges (org owner, platform admin)", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    const gift = {
+      donorId: null,
+      campaignId: null,
+      amountMinor: 1_000,
+      currency: "USD" as const,
+      paymentMethod: "cash" as const,
+      donatedAt: Date.now() - 1000,
+    };
+    for (const [patch, field] of [
+      [{ currency: "ZZ!" }, "currency"],
+      [{ currency: "XYZ" }, "currency"],
+      [{ amountMinor: 1e15 }, "amountMinor"],
+      [{ amountMinor: MAX_AMOUNT_MINOR + 1 }, "amountMinor"],
+      [{ amountMinor: 99 }, "amountMinor"],
+      [{ donatedAt: 8.64e15 + 1 }, "donatedAt"],
+      [{ donatedAt: Date.UTC(9999, 11, 31) }, "donatedAt"],
+      [{ donatedAt: -1 }, "donatedAt"],
+      [{ donatedAt: Date.now() + 3600_000 }, "donatedAt"],
+      [{ donatedAt: Number.NaN }, "donatedAt"],
+    ] as const)
+      expect(
+        await refusedFields(caller.donations.create({ ...gift, ...patch } as typeof gift)),
+        JSON.stringify(patch),
+      ).toBe(field);
+    expect(
+      await codeOf(
+        caller.donations.create({ ...gift, currency: "jpy" as "JPY", amountMinor: MAX_AMOUNT_MINOR }),
+      ),
+    ).toBe("OK");
+    const campaign = { title: "Winter appeal", currency: "USD" as const };
+    for (const [patch, field] of [
+      [{ currency: "ZZ!" }, "currency"],
+      [{ startAt: 8.64e15 + 1 }, "startAt"],
+      [{ endAt: Date.UTC(9999, 0, 1) }, "endAt"],
+      [{ startAt: -86_400_000 }, "startAt"],
+      [{ maxAmountMinor: 1e15 }, "maxAmountMinor"],
+      [{ minAmountMinor: 1 }, "minAmountMinor"],
+      [{ suggestedAmounts: [1e15] }, "suggestedAmounts,suggestedAmounts.0"],
+      [{ goalType: "amount", goalAmountMinor: 1e21 }, "goalAmountMinor"],
+    ] as const)
+      expect(
+        await refusedFields(caller.campaigns.create({ ...campaign, ...patch } as typeof campaign)),
+        JSON.stringify(patch),
+      ).toBe(field);
+    expect(await refusedFields(caller.dashboard.summary({ currency: "ZZ!" }))).toBe("currency");
+    expect(await refusedFields(caller.donations.list({ currency: "XYZ" }))).toBe("currency");
+    expect(await codeOf(caller.donations.list({ currency: "eur" }))).toBe("OK");
+    const admin = await platformAdmin(org);
+    expect(
+      await refusedFields(
+        admin.caller.badges.grant({
+          organizationId: org,
+          badge: "verified_organization",
+          expiresAt: 8.64e15 + 1,
+        } as never),
+      ),
+    ).toBe("expiresAt");
+  });
+
+  it("rows stored before the fix (currency 'ZZ!', a year-9999 gift, donated_at past the Date range, amount 1e15) leave the dashboard, lists, detail pages, analytics and exports answering (org owner)", async () => {
+    const org = await makeOrg({ timeZone: "Europe/Paris" });
+    const owner = await member(org, "owner");
+    const { caller } = owner;
+    const c = await caller.campaigns.create({ title: "Harbor", currency: "USD" });
+    await caller.campaigns.setStatus({ id: c.id, action: "publish" });
+    await caller.donations.create({
+      donorId: null,
+      campaignId: c.id,
+      amountMinor: 2_500,
+      currency: "USD",
+      paymentMethod: "cash",
+      donatedAt: Date.now() - 60_000,
+    });
+    const donor = `dn-bad-${org}`;
+    const now = Date.now();
+    await testEnv.DB.prepare(
+      "INSERT INTO donor (id, organization_id, first_name, email, created_at, updated_at) VALUES (?, ?, 'Bad', ?, ?, ?)",
+    )
+      .bind(donor, org, `bad-${org}@example.test`, now, now)
+      .run();
+    // As the webhook stored them (rollups included), and one row written by hand past the Date range.
+    const bad: [string, number, string, number, boolean][] = [
+      ["bad-currency", 1_234, "ZZ!", now - 3_600_000, true],
+      ["bad-year-9999", 4_200, "USD", Date.UTC(9999, 11, 31, 12), true],
+      ["bad-amount", 1e15, "USD", now - 7_200_000, true],
+      ["bad-range", 5_000, "USD", 8.64e15 + 1, false],
+    ];
+    let number = 100;
+    for (const [id, amount, currency, at, rollups] of bad) {
+      number += 1;
+      const row = {
+        id: `${id}-${org}`,
+        organization_id: org,
+        donor_id: donor,
+        campaign_id: c.id,
+        status: "completed",
+        mode: "live",
+        trashed_at: null,
+        amount_minor: amount,
+        refunded_minor: 0,
+        currency,
+        donated_at: at,
+      };
+      await testEnv.DB.batch([
+        testEnv.DB.prepare(
+          `INSERT INTO donation (id, organization_id, number, donor_id, campaign_id, amount_minor, currency, status, source, mode, donated_at, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, 'completed', 'webhook', 'live', ?, ?, ?)`,
+        ).bind(row.id, org, number, donor, c.id, amount, currency, at, now, now),
+        ...(rollups ? rollupStatements(testEnv.DB, null, facts(row as never), "Europe/Paris") : []),
+      ]);
+    }
+    const answers: string[] = [];
+    const check = async (label: string, p: Promise<unknown>) => answers.push(`${label}: ${await codeOf(p)}`);
+    await check("dashboard.summary 30", caller.dashboard.summary({ days: 30 }));
+    await check("dashboard.summary all", caller.dashboard.summary({ days: 0 }));
+    await check("dashboard.retention", caller.dashboard.retention());
+    await check("donations.list", caller.donations.list({}));
+    await check("donations.list amount", caller.donations.list({ sort: "amount", status: ["completed"] }));
+    await check("donations.list dated", caller.donations.list({ from: "2020-01-01", to: CALENDAR_DAY_MAX }));
+    for (const [id] of bad)
+      await check(`donations.byId ${id}`, caller.donations.byId({ id: `${id}-${org}` }));
+    await check("campaigns.list", caller.campaigns.list({}));
+    await check("campaigns.byId", caller.campaigns.byId({ id: c.id }));
+    await check("campaigns.analytics 30", caller.campaigns.analytics({ id: c.id, days: 30 }));
+    await check("campaigns.analytics all", caller.campaigns.analytics({ id: c.id, days: 0 }));
+    await check("campaigns.public", caller.campaigns.public({ organizationSlug: org, slug: c.slug }));
+    await check("donors.list", caller.donors.list({}));
+    await check("donors.byId", caller.donors.byId({ id: donor }));
+    await check("donors.exportPage", caller.donors.exportPage({}));
+    // A change to such a row (its rollups move) and the time-zone change that rebuilds them all.
+    await check("donations.delete", caller.donations.delete({ id: `bad-range-${org}` }));
+    await check("donations.restore", caller.donations.restore({ id: `bad-range-${org}` }));
+    await check(
+      "organization.update (new time zone: every rollup rebuilt)",
+      caller.organization.update({
+        name: "Harbor",
+        type: "charity",
+        defaultCurrency: "USD",
+        timeZone: "Asia/Tokyo",
+        fiscalYearStartMonth: 1,
+      }),
+    );
+    await check("dashboard.summary after", caller.dashboard.summary({ days: 0 }));
+    expect(answers.filter((a) => !a.endsWith(": OK"))).toEqual([]);
+    const cookie = { cookie: owner.jar.header() };
+    const csv = await appFetch("/api/export/donations.csv", { headers: cookie });
+    expect(csv.status).toBe(200);
+    const text = await csv.text();
+    for (const [id] of bad) expect(text).toContain(`${id}-${org}`);
+    expect(text).toContain("ZZ!");
+    const donors = await appFetch("/api/export/donors.csv", { headers: cookie });
+    expect(donors.status).toBe(200);
+    expect(await donors.text()).toContain(`bad-${org}@example.test`);
+  });
+});
+
+/* ------------------------------------------------------------------ URLs */
+
+const NOT_HTTP = [
+  "javascript:alert(1)",
+  "JAVASCRIPT:alert(1)",
+  "JavaScript:alert(document.cookie)",
+  " javascript:alert(1)",
+  "\t\n javascript:alert(1)",
+  "java\tscript:alert(1)",
+  "java\nscript:alert(1)",
+  "data:text/html,<script>alert(1)</script>",
+  "vbscript:msgbox(1)",
+  "file:///etc/passwd",
+  "ftp://example.test/x",
+  "//evil.example/x",
+  "https//example.test",
+];
+
+describe("URLs (issue 26: javascript: accepted for the organization website and the user image)", () => {
+  it("organization.update refuses a javascript:, data: or other non-http(s) website with 400 on the field (org owner)", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    const profile = {
+      name: "Harbor Food Bank",
+      type: "charity" as const,
+      defaultCurrency: "EUR" as const,
+      timeZone: "Europe/Lisbon",
+      fiscalYearStartMonth: 4,
+    };
+    for (const website of NOT_HTTP)
+      expect(
+        await refusedFields(caller.organization.update({ ...profile, website })),
+        JSON.stringify(website),
+      ).toBe("website");
+    for (const website of ["https://harbor.example/about?x=1", "http://harbor.example", ""]) {
+      expect(await codeOf(caller.organization.update({ ...profile, website })), website).toBe("OK");
+    }
+    const row = await testEnv.DB.prepare("SELECT website FROM organization WHERE id = ?")
+      .bind(org)
+      .first<{ website: string | null }>();
+    expect(row?.website).toBeNull();
+  });
+
+  it("sign-up, update-user and the admin's update-user refuse such an image with 400 VALIDATION_ERROR 'Invalid body parameters'", async () => {
+    const expectRefused = async (res: Response, label: string) => {
+      expect(res.status, label).toBe(400);
+      expect(await res.json(), label).toEqual({
+        code: "VALIDATION_ERROR",
+        message: "Invalid body parameters",
+      });
+    };
+    const me = await signUp(new CookieJar());
+    const admin = await makeAdmin();
+    for (const image of NOT_HTTP) {
+      const label = JSON.stringify(image);
+      await expectRefused(
+        await new CookieJar().post("/api/auth/sign-up/email", {
+          name: "Ima Ge",
+          email: uniqueEmail("img"),
+          password: PASSWORD,
+          image,
+        }),
+        `sign-up ${label}`,
+      );
+      await expectRefused(await me.jar.post("/api/auth/update-user", { image }), `update-user ${label}`);
+      await expectRefused(
+        await admin.jar.post("/api/auth/admin/update-user", { userId: me.user.id, data: { image } }),
+        `admin update-user ${label}`,
+      );
+    }
+    const row = () =>
+      testEnv.DB.prepare("SELECT image FROM user WHERE id = ?")
+        .bind(me.user.id)
+        .first<{ image: string | null }>();
+    expect((await row())?.image).toBeNull();
+    expect((await me.jar.post("/api/auth/update-user", { image: "https://cdn.example/me.png" })).status).toBe(
+      200,
+    );
+    expect((await row())?.image).toBe("https://cdn.example/me.png");
+    expect((await me.jar.post("/api/auth/update-user", { image: null })).status).toBe(200);
+    const res = await new CookieJar().post("/api/auth/sign-up/email", {
+      name: "Ima Ge",
+      email: uniqueEmail("img"),
+      password: PASSWORD,
+      image: "http://cdn.example/a.png",
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it("ban-user refuses an expiry past the instants pages show, so list-users keeps answering (platform admin)", async () => {
+    const admin = await makeAdmin();
+    const target = await signUp(new CookieJar());
+    const res = await admin.jar.post("/api/auth/admin/ban-user", {
+      userId: target.user.id,
+      banExpiresIn: 1e13,
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ code: "VALIDATION_ERROR", message: "Invalid body parameters" });
+    expect((await admin.jar.get("/api/auth/admin/list-users?limit=5")).status).toBe(200);
+    const week = await admin.jar.post("/api/auth/admin/ban-user", {
+      userId: target.user.id,
+      banExpiresIn: 604_800,
+    });
+    expect(week.status).toBe(200);
+  });
+
+  it("a javascript: website stored before the fix is not handed to the browser (org viewer)", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "viewer");
+    for (const [stored, shown] of [
+      ["javascript:alert(1)", null],
+      [" JAVASCRIPT:alert(1)", null],
+      ["https://harbor.example/", "https://harbor.example/"],
+    ] as const) {
+      await testEnv.DB.prepare("UPDATE organization SET website = ? WHERE id = ?").bind(stored, org).run();
+      expect((await caller.organization.current()).website).toBe(shown);
+    }
+  });
+});
+
+/* ------------------------------------------------------------------ LIKE */
+
+describe("list-users (issue 26: filterOperator=contains does not escape % and _)", () => {
+  it("answers only literal matches for '%' and '_' in every LIKE the admin API builds (platform admin)", async () => {
+    const admin = await makeAdmin();
+    const tag = Date.now().toString(36);
+    await signUp(new CookieJar(), uniqueEmail("pct"), `Ann%${tag}`);
+    await signUp(new CookieJar(), `under_score-${tag}@example.test`, `Bob_${tag}`);
+    await signUp(new CookieJar(), uniqueEmail("plain"), `Carl ${tag}`);
+    await signUp(new CookieJar(), uniqueEmail("plain"), `Dora ${tag}`);
+    const list = async (query: Record<string, string>) => {
+      const res = await admin.jar.get(
+        `/api/auth/admin/list-users?${new URLSearchParams({ limit: "1000", ...query })}`,
+      );
+      expect(res.status, JSON.stringify(query)).toBe(200);
+      return ((await res.json()) as { users: { name: string; email: string }[] }).users;
+    };
+    for (const value of ["%", "_", "\\"]) {
+      for (const [field, key] of [
+        ["name", "name"],
+        ["email", "email"],
+      ] as const) {
+        const filtered = await list({ filterField: field, filterOperator: "contains", filterValue: value });
+        expect(
+          filtered.every((u) => u[key].includes(value)),
+          `filter ${field} ${value}`,
+        ).toBe(true);
+        for (const op of ["contains", "starts_with", "ends_with"]) {
+          const found = await list({ searchField: field, searchOperator: op, searchValue: value });
+          expect(
+            found.every((u) => u[key].includes(value)),
+            `search ${field} ${op} ${value}`,
+          ).toBe(true);
+        }
+      }
+    }
+    expect(
+      (await list({ filterField: "name", filterOperator: "contains", filterValue: "%" })).map((u) => u.name),
+    ).toEqual([`Ann%${tag}`]);
+    expect(
+      (await list({ filterField: "name", filterOperator: "contains", filterValue: "_" })).map((u) => u.name),
+    ).toEqual([`Bob_${tag}`]);
+    expect(
+      (await list({ filterField: "email", filterOperator: "contains", filterValue: "_" })).map((u) => u.name),
+    ).toEqual([`Bob_${tag}`]);
+    expect(
+      (await list({ filterField: "name", filterOperator: "contains", filterValue: `n%${tag}` })).map(
+        (u) => u.name,
+      ),
+    ).toEqual([`Ann%${tag}`]);
+    expect(
+      (await list({ searchField: "name", searchOperator: "starts_with", searchValue: "Ann%" })).map(
+        (u) => u.name,
+      ),
+    ).toEqual([`Ann%${tag}`]);
+    expect(
+      (await list({ searchField: "name", searchOperator: "ends_with", searchValue: `_${tag}` })).map(
+        (u) => u.name,
+      ),
+    ).toEqual([`Bob_${tag}`]);
+    // Still a contains filter: a literal part of a name finds it, and equality still compares exactly.
+    expect(
+      (await list({ filterField: "name", filterOperator: "contains", filterValue: `ora ${tag}` })).map(
+        (u) => u.name,
+      ),
+    ).toEqual([`Dora ${tag}`]);
+    expect(
+      (await list({ filterField: "name", filterOperator: "eq", filterValue: `Carl ${tag}` })).map(
+        (u) => u.name,
+      ),
+    ).toEqual([`Carl ${tag}`]);
+  });
+
+  it("builds no LIKE from input without escaping: every LIKE in worker/ is a quoted constant or a bound pattern with ESCAPE (likePattern's)", () => {
+    const sources = import.meta.glob(["/worker/**/*.ts", "!/worker/**/*.test.ts"], {
+      query: "?raw",
+      import: "default",
+      eager: true,
+    }) as Record<string, string>;
+    expect(Object.keys(sources).length).toBeGreaterThan(30);
+    const unescaped = new Set<string>();
+    for (const [path, src] of Object.entries(sources))
+      src.split("\n").forEach((line, i) => {
+        if (/^\s*(\/\*|\*|\/\/)/.test(line)) return;
+        // A bound pattern must say ESCAPE '\'; a constant one is a quoted literal; nothing else
+        // (an operator chosen from input, as list-users' "contains" was, is a bound pattern too).
+        for (const m of line.matchAll(/\bLIKE\b(.{0,16})/g))
+          if (!/^ (\?\d* ESCAPE '\\\\'|'[^'?]*')/.test(m[1] ?? ""))
+            unescaped.add(`${path}:${i + 1} ${line.trim()}`);
+        if (/["']LIKE["']/.test(line)) unescaped.add(`${path}:${i + 1} ${line.trim()}`);
+      });
+    expect([...unescaped]).toEqual([]);
+  });
+});
