@@ -222,9 +222,11 @@ export const appConfigSchema = /* @__PURE__ */ (() =>
       maxPageSize: positive,
     }),
     money: z.object({
-      /** Platform floor 1.00 and processor cap 999 999.99, in minor units of a 2-decimal currency. */
-      minAmountMinor: positive,
-      maxAmountMinor: positive,
+      /**
+       * The platform's currency when an organization has none. One gift's floor and cap are not
+       * policy here: both sides validate with them, and the browser cannot see Worker vars, so they
+       * live once in worker/lib/currencies.ts (docs/decisions/019-shared-input-schemas.md).
+       */
       defaultCurrency: z.string().length(3),
     }),
     organizations: z.object({
@@ -330,7 +332,7 @@ export const defaultConfig: AppConfig = {
   },
   query: defaultQueryPolicy,
   lists: { defaultPageSize: 25, pageSizes: [10, 25, 50, 100], maxPageSize: 100 },
-  money: { minAmountMinor: 100, maxAmountMinor: 99_999_999, defaultCurrency: "USD" },
+  money: { defaultCurrency: "USD" },
   organizations: { invitationExpiresIn: 7 * 24 * 3600 },
   donations: { abandonAfterHours: 72, webhookToleranceSeconds: 300 },
   mail: { transport: "outbox", from: "Almoner <no-reply@almoner.local>", httpEndpoint: "" },

@@ -27,7 +27,8 @@ export const CURRENCIES = [
  * currency: processors cap an amount at eight digits of the currency's smallest unit (99 999 999 =
  * 999 999.99 USD, ¥99 999 999, 99 999.999 KWD), so the real values of the bounds stay within a factor
  * of about three across CURRENCIES, where the same major amount would differ 500-fold between JPY
- * and KWD (docs/decisions/019-shared-input-schemas.md). app.config.ts `money` holds the same defaults.
+ * and KWD (docs/decisions/019-shared-input-schemas.md). The only home of these bounds: app.config.ts
+ * does not carry them, because the browser validates with them too and cannot see Worker vars.
  */
 export const MIN_AMOUNT_MINOR = 100;
 export const MAX_AMOUNT_MINOR = 99_999_999;
