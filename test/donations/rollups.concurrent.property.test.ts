@@ -55,6 +55,7 @@ for (const [seed, TZ] of [
             email: `${name.toLowerCase()}-${seed}-${org}@example.test`,
           },
         });
+        if (!d.created) throw new Error("expected a new donor");
         donors.push(d.id);
       }
       const today = localDay(Date.now(), TZ);
@@ -87,7 +88,7 @@ for (const [seed, TZ] of [
       };
       for (let i = 0; i < 12; i++) await manualGift(owner.caller);
 
-      for (let round = 1; round <= 4; round++) {
+      for (let round = 1; round <= 6; round++) {
         const rows = await donationsOf(org);
         // Half the operations aim at a few "hot" gifts, so writes really collide.
         const hot = rows.slice(0, 4);

@@ -14,13 +14,23 @@ import { codeOf } from "./support";
 
 const TZ = "Europe/Berlin";
 
+/** The id of a donor donors.create has just created (not a duplicate it pointed at). */
+function createdId(d: { created: boolean; id?: string }) {
+  if (!d.created || !d.id) throw new Error("expected a new donor");
+  return d.id;
+}
+
 async function setup() {
   const org = await makeOrg({ timeZone: TZ });
   const owner = await member(org, "owner");
   const campaign = await owner.caller.campaigns.create({ title: "Coats", currency: "USD", goalType: "none" });
-  const donor = await owner.caller.donors.create({
-    data: { firstName: "Ana", lastName: "Race", email: `ana-${org}@example.test` },
-  });
+  const donor = {
+    id: createdId(
+      await owner.caller.donors.create({
+        data: { firstName: "Ana", lastName: "Race", email: `ana-${org}@example.test` },
+      }),
+    ),
+  };
   const gift = (amountMinor = 5_000, extra: Record<string, unknown> = {}) =>
     owner.caller.donations.create({
       donorId: donor.id,
@@ -202,7 +212,7 @@ describe("integrity under concurrency (issue 26)", () => {
           data: { firstName: name, lastName: `Merge${round}`, ...(email ? { email } : {}) },
           force: true,
         });
-        return d.id;
+        return createdId(d);
       };
       const a = await mk("Ada", `ada-${round}-${org}@example.test`);
       const b = await mk("Bea", round === 1 ? `bea-${round}-${org}@example.test` : null);
@@ -271,10 +281,14 @@ describe("integrity under concurrency (issue 26)", () => {
 
   it("the same merge sent twice at once is applied once", async () => {
     const { org, owner } = await setup();
-    const a = await owner.caller.donors.create({
-      data: { lastName: "Twice", email: `t-${org}@example.test` },
-    });
-    const b = await owner.caller.donors.create({ data: { lastName: "Twice" }, force: true });
+    const a = {
+      id: createdId(
+        await owner.caller.donors.create({ data: { lastName: "Twice", email: `t-${org}@example.test` } }),
+      ),
+    };
+    const b = {
+      id: createdId(await owner.caller.donors.create({ data: { lastName: "Twice" }, force: true })),
+    };
     const codes = await Promise.all(
       [0, 1, 2].map(() =>
         codeOf(owner.caller.donors.merge({ sourceId: a.id, targetId: b.id, dryRun: false })),
@@ -283,6 +297,133 @@ describe("integrity under concurrency (issue 26)", () => {
     expect(codes).toContain("OK");
     expect(await auditCount(org, "donor.merged_into", a.id)).toBe(codes.filter((c) => c === "OK").length);
     expect(codes.filter((c) => c === "OK")).toHaveLength(1);
+  });
+
+  it("an owner anonymizing a donor while an organizer merges it away: one lands, the other changes nothing", async () => {
+    const { org, owner, campaign } = await setup();
+    const other = await member(org, "admin");
+    for (let round = 0; round < 4; round++) {
+      const email = `anon-${round}-${org}@example.test`;
+      const a = createdId(await owner.caller.donors.create({ data: { lastName: "Anon", email } }));
+      const b = createdId(await owner.caller.donors.create({ data: { lastName: "Keep" }, force: true }));
+      await owner.caller.donations.create({
+        donorId: a,
+        campaignId: campaign.id,
+        amountMinor: 2_000,
+        currency: "USD",
+        paymentMethod: "cash",
+        donatedAt: Date.now(),
+        message: "From Ana, 12 Privet Drive",
+      });
+      const [anonymize, merge] = await Promise.all([
+        codeOf(owner.caller.donors.anonymize({ id: a, confirm: email })),
+        codeOf(other.caller.donors.merge({ sourceId: a, targetId: b, dryRun: false })),
+      ]);
+      // Both landing would anonymize a record whose gifts (and their messages) moved elsewhere.
+      expect(
+        [anonymize, merge].filter((c) => c === "OK"),
+        `round ${round}: ${anonymize} ${merge}`,
+      ).toHaveLength(1);
+      const kept = await testEnv.DB.prepare(
+        `SELECT count(*) AS n FROM donation d JOIN donor o ON o.id = ?1
+          WHERE d.donor_id IN (?1, o.merged_into_id) AND d.message IS NOT NULL AND o.anonymized_at IS NOT NULL`,
+      )
+        .bind(a)
+        .first<{ n: number }>();
+      expect(kept?.n, `round ${round}`).toBe(0);
+    }
+  });
+
+  it("an owner deleting a donor while a pending gift of theirs completes: a donor with a completed gift is never deleted", async () => {
+    const { org, owner, campaign } = await setup();
+    for (let round = 0; round < 5; round++) {
+      const id = createdId(
+        await owner.caller.donors.create({ data: { lastName: `Del${round}` }, force: true }),
+      );
+      const gift = await owner.caller.donations.create({
+        donorId: id,
+        campaignId: campaign.id,
+        amountMinor: 3_000,
+        currency: "USD",
+        paymentMethod: "cash",
+        status: "pending",
+        donatedAt: Date.now(),
+      });
+      const [del, complete] = await Promise.all([
+        codeOf(owner.caller.donors.delete({ id })),
+        codeOf(owner.caller.donations.updateStatus({ id: gift.id, status: "completed" })),
+      ]);
+      if (del === "OK" && complete === "OK") {
+        // Both may land only in this order: the donor went first, the gift completed afterwards.
+        const order = await testEnv.DB.prepare(
+          "SELECT action FROM audit_event WHERE organization_id = ? AND ((action = 'donor.delete' AND entity_id = ?) OR (action = 'donation.status' AND entity_id = ?)) ORDER BY rowid",
+        )
+          .bind(org, id, gift.id)
+          .all<{ action: string }>();
+        expect(
+          order.results.map((r) => r.action),
+          `round ${round}`,
+        ).toEqual(["donor.delete", "donation.status"]);
+      } else expect([del, complete].sort(), `round ${round}`).toContain("OK");
+    }
+    await expectRecount(org, TZ, owner.caller, "after deletes racing completions");
+  });
+
+  it("an organizer deleting an empty campaign (and an item) while a gift to it is recorded: the gift never loses its campaign", async () => {
+    const { org, owner } = await setup();
+    for (let round = 0; round < 4; round++) {
+      const c = await owner.caller.campaigns.create({
+        title: `Gone ${round}`,
+        currency: "USD",
+        goalType: "none",
+      });
+      const item = await owner.caller.campaigns.items.create({
+        campaignId: c.id,
+        title: "Blanket",
+        unitAmountMinor: 2_000,
+      });
+      const keep = await owner.caller.campaigns.create({
+        title: `Kept ${round}`,
+        currency: "USD",
+        goalType: "none",
+      });
+      const keptItem = await owner.caller.campaigns.items.create({
+        campaignId: keep.id,
+        title: "Scarf",
+        unitAmountMinor: 2_000,
+      });
+      const gift = (campaignId: string, campaignItemId: string | null) =>
+        codeOf(
+          owner.caller.donations.create({
+            donorId: null,
+            campaignId,
+            campaignItemId,
+            itemQuantity: campaignItemId ? 1 : 0,
+            amountMinor: 2_000,
+            currency: "USD",
+            paymentMethod: "cash",
+            donatedAt: Date.now(),
+          }),
+        );
+      // Each delete checks "no gifts" and then deletes; the gift lands in between.
+      const codes = await Promise.all([
+        gift(keep.id, keptItem.id),
+        codeOf(owner.caller.campaigns.items.delete({ id: keptItem.id })),
+        codeOf(owner.caller.campaigns.delete({ id: c.id })),
+        gift(c.id, round % 2 ? item.id : null),
+      ]);
+      expect(
+        codes.every((x) => ["OK", "NOT_FOUND", "UNPROCESSABLE_CONTENT"].includes(x)),
+        `round ${round}: ${codes}`,
+      ).toBe(true);
+      const orphans = await testEnv.DB.prepare(
+        "SELECT count(*) AS n FROM donation WHERE organization_id = ? AND (campaign_id IS NULL OR (campaign_item_id IS NULL AND item_quantity > 0))",
+      )
+        .bind(org)
+        .first<{ n: number }>();
+      expect(orphans?.n, `round ${round}: ${codes}`).toBe(0);
+    }
+    await expectRecount(org, TZ, owner.caller, "after deletes racing gifts");
   });
 
   it("two organizers recording the last coats of an item that allows no overfunding at once: it is never overfunded", async () => {
@@ -364,6 +505,36 @@ describe("integrity under concurrency (issue 26)", () => {
     expect(row?.status).toBe("refunded");
     expect(await auditCount(org, "donation.webhook_status", id)).toBe(1);
     await expectRecount(org, TZ, owner.caller, "after a refund racing edits");
+  });
+
+  it("a write that bypasses the guarded helper (an import, a hand-written fix) still invalidates the token others read", async () => {
+    const { org, owner, gift } = await setup();
+    const d = await gift(4_000);
+    const token = async () =>
+      (
+        await testEnv.DB.prepare("SELECT change_token AS t FROM donation WHERE id = ?")
+          .bind(d.id)
+          .first<{ t: string | null }>()
+      )?.t;
+    const read = await token();
+    expect(read).toBeTruthy();
+    await testEnv.DB.prepare("UPDATE donation SET internal_note = 'fixed by hand' WHERE id = ?")
+      .bind(d.id)
+      .run();
+    const renewed = await token();
+    expect(renewed).toBeTruthy();
+    expect(renewed).not.toBe(read);
+    // A row from before change tokens (NULL) is claimed by the first guarded write, once.
+    await testEnv.DB.prepare("UPDATE donation SET change_token = NULL WHERE id = ?").bind(d.id).run();
+    expect(await token()).toBeNull();
+    const codes = await Promise.all(
+      [5_000, 6_000, 7_000].map((amountMinor) =>
+        codeOf(owner.caller.donations.update({ id: d.id, data: { amountMinor } })),
+      ),
+    );
+    expect(codes).toContain("OK");
+    expect(await token()).toBeTruthy();
+    await expectRecount(org, TZ, owner.caller, "after writes outside the helper");
   });
 
   it("the abandonment cron racing an owner's trash and update of the same pending gift stays consistent", async () => {
