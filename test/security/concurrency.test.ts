@@ -490,13 +490,20 @@ describe("integrity under concurrency (issue 26)", () => {
       201,
     );
     const id = (await donationsOf(org))[0]?.id as string;
+    // As a processor does: a delivery answered 409 (it lost three races in a row) comes again.
+    const refundEvent = async () => {
+      for (;;) {
+        const res = await deliver(webhookEvent(org, tx, "donation.refunded", { amount: "80.00" }));
+        if (res.status !== 409) return res.status;
+      }
+    };
     const [refund, dup, ...edits] = await Promise.all([
-      deliver(webhookEvent(org, tx, "donation.refunded", { amount: "80.00" })),
-      deliver(webhookEvent(org, tx, "donation.refunded", { amount: "80.00" })),
+      refundEvent(),
+      refundEvent(),
       ...[1, 2, 3].map((i) => codeOf(owner.caller.donations.update({ id, data: { internalNote: `n${i}` } }))),
       codeOf(owner.caller.donations.delete({ id })),
     ]);
-    expect([refund?.status, dup?.status]).toEqual([200, 200]);
+    expect([refund, dup]).toEqual([200, 200]);
     expect(
       edits.every((c) => c === "OK" || c === "CONFLICT"),
       edits.join(),
