@@ -16,7 +16,9 @@ const every15Minutes: Job[] = [
   // Pending donations older than the configured window (72 h) become abandoned (DESIGN §4), each
   // with its audit row in the same batch. Pending gifts are never counted, so org_daily does not
   // move; donation_totals and donation_daily_totals (all statuses) do.
-  // At most 1 000 per run (bounded); the next run takes the rest.
+  // At most 1 000 per run (bounded); the next run takes the rest. The one set-based donation write
+  // outside worker/services/donation-write.ts (decision 020): every statement selects its gifts
+  // inside this one transaction, so it cannot act on a stale read, and it renews their tokens.
   async (env, now) => {
     const { getConfig } = await import("./config");
     const { dayKey } = await import("./lib/time");
@@ -77,11 +79,11 @@ const every15Minutes: Job[] = [
         `DELETE FROM donation_daily_state WHERE EXISTS (SELECT 1 FROM (${moved}) m
           WHERE m.organization_id = donation_daily_state.organization_id AND m.tz != donation_daily_state.time_zone)`,
       ).bind(now.getTime(), cutoff, days),
-      env.DB.prepare(`UPDATE donation SET status = 'abandoned', updated_at = ?1 WHERE id IN (${stale})`).bind(
-        now.getTime(),
-        cutoff,
-        days,
-      ),
+      // A fresh change token per gift: a request that read one of them before this batch loses its
+      // race instead of writing deltas from the pending row (decision 020).
+      env.DB.prepare(
+        `UPDATE donation SET status = 'abandoned', updated_at = ?1, change_token = lower(hex(randomblob(16))) WHERE id IN (${stale})`,
+      ).bind(now.getTime(), cutoff, days),
     ]);
   },
   // donation_daily_totals for organizations without it (after migration 0007, a new organization,

@@ -128,6 +128,7 @@ describe("changing the organization's time zone", () => {
     // A request that loaded the old zone writes after the switch: its day would be wrong, so the
     // state goes and the list scans until the cron rebuilds.
     const { rollupStatements } = await import("../../worker/services/rollups");
+    const { changeTokenGuard } = await import("../../worker/lib/guard");
     const row = rows[0] as (typeof rows)[number];
     const facts = {
       organizationId: org,
@@ -141,8 +142,21 @@ describe("changing the organization's time zone", () => {
       currency: "USD",
       donatedAt: row.donated_at,
     };
-    await testEnv.DB.prepare("UPDATE donation SET amount_minor = 2000 WHERE id = ?").bind(row.id).run();
-    await testEnv.DB.batch(rollupStatements(testEnv.DB, facts, { ...facts, amountMinor: 2_000 }, "UTC"));
+    // Deltas are guarded by the write's change token (decision 020).
+    await testEnv.DB.prepare(
+      "UPDATE donation SET amount_minor = 2000, change_token = 'zone-switch' WHERE id = ?",
+    )
+      .bind(row.id)
+      .run();
+    await testEnv.DB.batch(
+      rollupStatements(
+        testEnv.DB,
+        facts,
+        { ...facts, amountMinor: 2_000 },
+        "UTC",
+        changeTokenGuard(row.id, "zone-switch"),
+      ),
+    );
     expect(await dailyStateOf(org)).toBeUndefined();
     const after = await donationsOf(org);
     const day = new Date(row.donated_at - 10 * 3600_000).toISOString().slice(0, 10);

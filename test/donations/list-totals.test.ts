@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { countedWithin } from "../../worker/domain/status";
+import { changeTokenGuard } from "../../worker/lib/guard";
 import { addDays, localDay, startOfLocalDay } from "../../worker/lib/time";
+import { facts } from "../../worker/services/donation-write";
 import { rebuildDailyTotals, rollupStatements } from "../../worker/services/rollups";
-import { facts } from "../../worker/trpc/routers/donations";
 import { makeOrg, member } from "../domain/fixtures";
 import { testEnv } from "../helpers";
 import {
@@ -238,10 +239,17 @@ describe("donations.list totals (rollup path and index path) agree with a brute-
       };
       await testEnv.DB.batch([
         testEnv.DB.prepare(
-          `INSERT INTO donation (id, organization_id, number, amount_minor, currency, status, source, mode, donated_at, created_at, updated_at)
-           VALUES (?, ?, ?, 500, 'USD', 'completed', 'manual', 'live', ?, ?, ?)`,
-        ).bind(row.id, org, 100 + i, at, Date.now(), Date.now()),
-        ...rollupStatements(testEnv.DB, null, facts(row as never), "Asia/Tokyo"),
+          `INSERT INTO donation (id, organization_id, number, amount_minor, currency, status, source, mode, donated_at, created_at, updated_at, change_token)
+           VALUES (?, ?, ?, 500, 'USD', 'completed', 'manual', 'live', ?, ?, ?, ?)`,
+        ).bind(row.id, org, 100 + i, at, Date.now(), Date.now(), row.id),
+        // Rollup deltas apply only under the change token the row carries (decision 020).
+        ...rollupStatements(
+          testEnv.DB,
+          null,
+          facts(row as never),
+          "Asia/Tokyo",
+          changeTokenGuard(row.id, row.id),
+        ),
       ]);
     }
     const rows = await donationsOf(org);

@@ -7,6 +7,7 @@
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
 import { campaignStatuses, donationStatuses } from "../../worker/domain/status";
+import { changeTokenGuard } from "../../worker/lib/guard";
 import { MAX_AMOUNT_MINOR } from "../../worker/lib/money";
 import {
   CALENDAR_DAY_MAX,
@@ -16,9 +17,9 @@ import {
   giftInstant,
   instant,
 } from "../../worker/lib/schemas";
+import { facts } from "../../worker/services/donation-write";
 import { rollupStatements } from "../../worker/services/rollups";
 import { appRouter } from "../../worker/trpc/router";
-import { facts } from "../../worker/trpc/routers/donations";
 import { CookieJar, makeAdmin, PASSWORD, signUp, uniqueEmail } from "../auth/jar";
 import { makeOrg, member } from "../domain/fixtures";
 import { deliver, platformAdmin, webhookEvent } from "../donations/brute";
@@ -449,10 +450,19 @@ describe("money, currencies and instants (issue 26: the webhook stores what page
       };
       await testEnv.DB.batch([
         testEnv.DB.prepare(
-          `INSERT INTO donation (id, organization_id, number, donor_id, campaign_id, amount_minor, currency, status, source, mode, donated_at, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, 'completed', 'webhook', 'live', ?, ?, ?)`,
-        ).bind(row.id, org, number, donor, c.id, amount, currency, at, now, now),
-        ...(rollups ? rollupStatements(testEnv.DB, null, facts(row as never), "Europe/Paris") : []),
+          `INSERT INTO donation (id, organization_id, number, donor_id, campaign_id, amount_minor, currency, status, source, mode, donated_at, created_at, updated_at, change_token)
+           VALUES (?, ?, ?, ?, ?, ?, ?, 'completed', 'webhook', 'live', ?, ?, ?, ?)`,
+        ).bind(row.id, org, number, donor, c.id, amount, currency, at, now, now, row.id),
+        // Rollup deltas apply only under the change token the row carries (decision 020).
+        ...(rollups
+          ? rollupStatements(
+              testEnv.DB,
+              null,
+              facts(row as never),
+              "Europe/Paris",
+              changeTokenGuard(row.id, row.id),
+            )
+          : []),
       ]);
     }
     const answers: string[] = [];

@@ -309,7 +309,11 @@ export const donation = sqliteTable(
     donatedAt: integer("donated_at", { mode: "timestamp_ms" }).notNull(),
     trashedAt: integer("trashed_at", { mode: "timestamp_ms" }),
     createdBy: text("created_by"),
-    /** Random per write: statements later in the same batch apply only if this write won a race. */
+    /**
+     * Random per write: statements later in the same batch apply only if this write won a race, and
+     * every write is conditional on the token it read (decisions 006, 020). Renewed on any other
+     * update by the trigger `donation_change_token_renewed` (drizzle/0013).
+     */
     changeToken: text("change_token"),
     ...timestamps,
   },

@@ -12,9 +12,9 @@ import { getConfig } from "../config";
 import { allowedDonationTargets, type DonationStatus } from "../domain/status";
 import { MAX_AMOUNT_MINOR, MIN_AMOUNT_MINOR, toMajorString, toMinor } from "../lib/money";
 import { currencyCode, giftInstantProblem } from "../lib/schemas";
+import { type DonationActor, writeDonation } from "../services/donation-write";
 import { donorStatsStatements } from "../services/donor-stats";
-import { rollupStatements } from "../services/rollups";
-import { type DonationRow, facts } from "../trpc/routers/donations";
+import type { DonationRow } from "../trpc/routers/donations";
 import { json } from "./headers";
 
 /** A decimal amount in major units as text ("42.50"); its range is checked in minor units. */
@@ -137,197 +137,152 @@ export async function handleDonationWebhook(request: Request, env: Env): Promise
     .first<{ id: string; time_zone: string }>();
   if (!org) return json({ code: "NOT_FOUND", message: "Organization not found" }, { status: 404 });
   const status = STATUS[parsed.type];
-  const existing = await db
-    .prepare("SELECT * FROM donation WHERE organization_id = ? AND gateway_transaction_id = ?")
-    .bind(org.id, d.gatewayTransactionId)
-    .first<DonationRow>();
-  if (existing) {
-    if (existing.status === status) return json({ received: true, duplicate: true, id: existing.id });
-    if (!allowedDonationTargets(existing.status, existing.source).includes(status)) {
-      return json(
-        {
-          code: "UNPROCESSABLE_CONTENT",
-          message: `Cannot move a ${existing.status} donation to ${status}`,
-          allowed: allowedDonationTargets(existing.status, existing.source),
-        },
-        { status: 422 },
-      );
-    }
-    const after: DonationRow = {
-      ...existing,
-      status,
-      refunded_minor: status === "refunded" ? existing.amount_minor : existing.refunded_minor,
-      updated_at: Date.now(),
-    };
-    const token = generateId();
-    const res = await db.batch([
-      db
-        .prepare(
-          "UPDATE donation SET status = ?, refunded_minor = ?, updated_at = ?, change_token = ? WHERE id = ? AND status = ?",
-        )
-        .bind(after.status, after.refunded_minor, after.updated_at, token, existing.id, existing.status),
-      ...rollupStatements(db, facts(existing), facts(after), org.time_zone, {
-        donationId: existing.id,
-        token,
-      }),
-      ...(existing.donor_id ? donorStatsStatements(db, org.id, [existing.donor_id]) : []),
-      auditRow(
-        db,
-        org.id,
-        existing.id,
-        "donation.webhook_status",
-        { status: existing.status },
-        { status },
-        parsed.id,
-        { donationId: existing.id, token },
-      ),
-    ]);
-    return json({ received: true, id: existing.id, changed: !!res[0]?.meta.changes });
-  }
-  const campaign = d.campaignSlug
-    ? await db
-        .prepare("SELECT id, currency FROM campaign WHERE organization_id = ? AND slug = ?")
-        .bind(org.id, d.campaignSlug)
-        .first<{ id: string; currency: string }>()
-    : null;
-  if (d.campaignSlug && !campaign)
-    return json({ code: "NOT_FOUND", message: "Campaign not found" }, { status: 404 });
-  if (campaign && campaign.currency !== d.currency)
-    return json(
-      { code: "BAD_REQUEST", message: `This campaign collects ${campaign.currency}` },
-      { status: 400 },
-    );
-  const now = Date.now();
-  const id = generateId();
-  const email = d.donor?.email.toLowerCase() ?? null;
-  // The donor by e-mail: known now, or created by this batch under `donorId`, so the donor's stats
-  // and tier are recomputed in the same batch as the gift (issue 8).
-  const known = email
-    ? await db
-        .prepare("SELECT id FROM donor WHERE organization_id = ? AND email = ?")
-        .bind(org.id, email)
-        .first<{ id: string }>()
-    : null;
-  const donorId = email ? (known?.id ?? generateId()) : null;
-  const stmts: D1PreparedStatement[] = [];
-  if (email) {
-    stmts.push(
-      db
-        .prepare(
-          "INSERT OR IGNORE INTO donor (id, organization_id, first_name, last_name, email, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        )
-        .bind(
-          donorId,
-          org.id,
-          d.donor?.firstName ?? null,
-          d.donor?.lastName ?? (d.donor?.firstName ? null : email),
-          email,
-          now,
-          now,
-        ),
-    );
-  }
-  const donorSql = email ? "(SELECT id FROM donor WHERE organization_id = ?4 AND email = ?5)" : "NULL";
-  stmts.push(
-    db
-      .prepare(
-        "INSERT INTO org_counter (organization_id, name, value) VALUES (?, 'donation', 1) ON CONFLICT DO UPDATE SET value = value + 1",
-      )
-      .bind(org.id),
-    db
-      .prepare(
-        `INSERT INTO donation (id, organization_id, number, donor_id, campaign_id, amount_minor, refunded_minor, processing_fee_minor, currency, status, frequency, payment_method, gateway,
-           gateway_transaction_id, source, mode, anonymous, message, donated_at, created_at, updated_at, change_token)
-         VALUES (?1, ?4, (SELECT value FROM org_counter WHERE organization_id = ?4 AND name = 'donation'), ${donorSql}, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?2, 'webhook', ?15, ?16, ?17, ?18, ?3, ?3, ?1)
-         ON CONFLICT (organization_id, gateway_transaction_id) DO NOTHING`,
-      )
-      .bind(
-        id,
-        d.gatewayTransactionId,
-        now,
-        org.id,
-        email,
-        campaign?.id ?? null,
-        amountMinor,
-        refundedMinor,
-        feeMinor,
-        d.currency,
+  const actor: DonationActor = { env, user: null, org: { id: org.id, timeZone: org.time_zone } };
+  const reason = `webhook event ${parsed.id}`;
+  let campaign: { id: string; currency: string } | null | undefined;
+  // Every write goes through writeDonation (decision 020): one that lost a race to another write
+  // (a duplicate delivery, an organizer's edit) changed nothing, and the delivery runs again on
+  // the row as it is now, so an event is neither counted twice nor dropped. After three lost
+  // races, 409: the processor delivers again later.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const existing = await db
+      .prepare("SELECT * FROM donation WHERE organization_id = ? AND gateway_transaction_id = ?")
+      .bind(org.id, d.gatewayTransactionId)
+      .first<DonationRow>();
+    if (existing) {
+      if (existing.status === status) return json({ received: true, duplicate: true, id: existing.id });
+      if (!allowedDonationTargets(existing.status, existing.source).includes(status)) {
+        return json(
+          {
+            code: "UNPROCESSABLE_CONTENT",
+            message: `Cannot move a ${existing.status} donation to ${status}`,
+            allowed: allowedDonationTargets(existing.status, existing.source),
+          },
+          { status: 422 },
+        );
+      }
+      const after: DonationRow = {
+        ...existing,
         status,
-        d.frequency,
-        d.paymentMethod,
-        d.gateway,
-        d.mode,
-        d.anonymous ? 1 : 0,
-        d.message ?? null,
-        donatedAt,
-      ),
-  );
-  const row = {
-    organization_id: org.id,
-    campaign_id: campaign?.id ?? null,
-    donor_id: null,
-    status,
-    mode: d.mode,
-    trashed_at: null,
-    amount_minor: amountMinor,
-    refunded_minor: refundedMinor,
-    currency: d.currency,
-    donated_at: donatedAt,
-  } as unknown as DonationRow;
-  stmts.push(...rollupStatements(db, null, facts(row), org.time_zone, { donationId: id, token: id }));
-  if (donorId) stmts.push(...donorStatsStatements(db, org.id, [donorId]));
-  stmts.push(
-    auditRow(
-      db,
-      org.id,
+        refunded_minor: status === "refunded" ? existing.amount_minor : existing.refunded_minor,
+        updated_at: Date.now(),
+      };
+      const landed = await writeDonation(actor, {
+        before: existing,
+        after,
+        audit: {
+          action: "donation.webhook_status",
+          before: { status: existing.status },
+          after: { status },
+          reason,
+        },
+      });
+      if (landed) return json({ received: true, id: existing.id, changed: true });
+      continue;
+    }
+    if (campaign === undefined) {
+      campaign = d.campaignSlug
+        ? await db
+            .prepare("SELECT id, currency FROM campaign WHERE organization_id = ? AND slug = ?")
+            .bind(org.id, d.campaignSlug)
+            .first<{ id: string; currency: string }>()
+        : null;
+      if (d.campaignSlug && !campaign)
+        return json({ code: "NOT_FOUND", message: "Campaign not found" }, { status: 404 });
+      if (campaign && campaign.currency !== d.currency)
+        return json(
+          { code: "BAD_REQUEST", message: `This campaign collects ${campaign.currency}` },
+          { status: 400 },
+        );
+    }
+    const now = Date.now();
+    const id = generateId();
+    const email = d.donor?.email.toLowerCase() ?? null;
+    // The donor by e-mail: known now, or created by this batch under `donorId`, so the donor's
+    // stats and tier are recomputed in the same batch as the gift (issue 8).
+    const known = email
+      ? await db
+          .prepare("SELECT id FROM donor WHERE organization_id = ? AND email = ?")
+          .bind(org.id, email)
+          .first<{ id: string }>()
+      : null;
+    const donorId = email ? (known?.id ?? generateId()) : null;
+    const prelude = email
+      ? [
+          db
+            .prepare(
+              "INSERT OR IGNORE INTO donor (id, organization_id, first_name, last_name, email, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            )
+            .bind(
+              donorId,
+              org.id,
+              d.donor?.firstName ?? null,
+              d.donor?.lastName ?? (d.donor?.firstName ? null : email),
+              email,
+              now,
+              now,
+            ),
+        ]
+      : [];
+    const row: DonationRow = {
       id,
-      "donation.webhook_create",
-      null,
-      { gatewayTransactionId: d.gatewayTransactionId, status },
-      parsed.id,
-      { donationId: id, token: id },
-    ),
-  );
-  await db.batch(stmts);
-  const created = await db
-    .prepare("SELECT id, donor_id FROM donation WHERE organization_id = ? AND gateway_transaction_id = ?")
-    .bind(org.id, d.gatewayTransactionId)
-    .first<{ id: string; donor_id: string | null }>();
-  // Only when a concurrent delivery created the same donor under another id first: recount that
-  // donor too (idempotent).
-  if (created?.donor_id && created.donor_id !== donorId)
-    await db.batch(donorStatsStatements(db, org.id, [created.donor_id]));
+      organization_id: org.id,
+      number: 0,
+      donor_id: donorId,
+      campaign_id: campaign?.id ?? null,
+      campaign_item_id: null,
+      item_quantity: 0,
+      amount_minor: amountMinor,
+      fee_covered_minor: 0,
+      processing_fee_minor: feeMinor,
+      platform_fee_minor: 0,
+      refunded_minor: refundedMinor,
+      currency: d.currency,
+      status,
+      frequency: d.frequency,
+      payment_method: d.paymentMethod,
+      gateway: d.gateway,
+      gateway_transaction_id: d.gatewayTransactionId,
+      source: "webhook",
+      mode: d.mode,
+      anonymous: d.anonymous ? 1 : 0,
+      message: d.message ?? null,
+      tribute_type: null,
+      tribute_name: null,
+      internal_note: null,
+      donated_at: donatedAt,
+      trashed_at: null,
+      created_at: now,
+      updated_at: now,
+      created_by: null,
+      change_token: null,
+    };
+    const landed = await writeDonation(actor, {
+      before: null,
+      after: row,
+      audit: {
+        action: "donation.webhook_create",
+        after: { gatewayTransactionId: d.gatewayTransactionId, status },
+        reason,
+      },
+      prelude,
+      ignoreDuplicate: true,
+      donorEmail: email,
+    });
+    // A concurrent delivery of the same transaction inserted it first: answer from its row.
+    if (!landed) continue;
+    const created = await db
+      .prepare("SELECT donor_id FROM donation WHERE id = ?")
+      .bind(id)
+      .first<{ donor_id: string | null }>();
+    // Only when a concurrent delivery created the same donor under another id first: recount that
+    // donor too (idempotent).
+    if (created?.donor_id && created.donor_id !== donorId)
+      await db.batch(donorStatsStatements(db, org.id, [created.donor_id]));
+    return json({ received: true, id, duplicate: false }, { status: 201 });
+  }
   return json(
-    { received: true, id: created?.id ?? id, duplicate: created?.id !== id },
-    { status: created?.id === id ? 201 : 200 },
+    { code: "CONFLICT", message: "The donation changed meanwhile; deliver the event again" },
+    { status: 409 },
   );
-}
-
-function auditRow(
-  db: D1Database,
-  orgId: string,
-  entityId: string,
-  action: string,
-  before: unknown,
-  after: unknown,
-  eventId: string,
-  guard: { donationId: string; token: string },
-) {
-  return db
-    .prepare(
-      `INSERT INTO audit_event (id, organization_id, actor_id, action, entity_type, entity_id, before, after, reason, at)
-       SELECT ?1, ?2, NULL, ?3, 'donation', ?4, ?5, ?6, ?7, ?8 WHERE EXISTS (SELECT 1 FROM donation WHERE id = ?9 AND change_token = ?10)`,
-    )
-    .bind(
-      generateId(),
-      orgId,
-      action,
-      entityId,
-      before === null ? null : JSON.stringify(before),
-      JSON.stringify(after),
-      `webhook event ${eventId}`,
-      Date.now(),
-      guard.donationId,
-      guard.token,
-    );
 }

@@ -4,11 +4,17 @@
  * the last 12 months); a locked tier stays; the previous tier is kept when it changes.
  */
 import { COUNTED_SQL } from "../domain/status";
+import type { Guard } from "../lib/guard";
 
+/**
+ * Idempotent recounts. With `guard` they apply only if the change they follow landed (decision 020:
+ * a lost race changes nothing, not even the donor's updated_at).
+ */
 export function donorStatsStatements(
   db: D1Database,
   organizationId: string,
   donorIds: string[],
+  guard?: Guard,
 ): D1PreparedStatement[] {
   const out: D1PreparedStatement[] = [];
   for (const id of new Set(donorIds.filter(Boolean))) {
@@ -22,11 +28,11 @@ export function donorStatsStatements(
              first_gift_at = (SELECT MIN(d.donated_at) FROM donation d WHERE d.donor_id = ?1 AND ${COUNTED_SQL("d")}),
              last_gift_at = (SELECT MAX(d.donated_at) FROM donation d WHERE d.donor_id = ?1 AND ${COUNTED_SQL("d")}),
              updated_at = ?3
-           WHERE id = ?1 AND organization_id = ?2`,
+           WHERE id = ?1 AND organization_id = ?2${guard ? ` AND ${guard.sql(4)}` : ""}`,
         )
-        .bind(id, organizationId, Date.now()),
+        .bind(id, organizationId, Date.now(), ...(guard?.args ?? [])),
     );
-    out.push(tierStatement(db, organizationId, id));
+    out.push(tierStatement(db, organizationId, id, guard));
   }
   return out;
 }
@@ -39,14 +45,14 @@ const NEW_TIER = `(SELECT t.id FROM donor_tier t WHERE t.organization_id = donor
       (SELECT COALESCE(SUM(d.amount_minor - d.refunded_minor), 0) FROM donation d WHERE d.donor_id = donor.id AND ${COUNTED_SQL("d")} AND d.donated_at >= ?3) END)
     ORDER BY t.min_minor DESC LIMIT 1)`;
 
-export function tierStatement(db: D1Database, organizationId: string, donorId: string | null) {
+export function tierStatement(db: D1Database, organizationId: string, donorId: string | null, guard?: Guard) {
   const since = Date.now() - 365 * 86400_000;
   return db
     .prepare(
       `UPDATE donor SET
          previous_tier_id = CASE WHEN ${NEW_TIER} IS NOT tier_id THEN tier_id ELSE previous_tier_id END,
          tier_id = ${NEW_TIER}
-       WHERE organization_id = ?1 AND tier_locked = 0 AND (?2 IS NULL OR id = ?2)`,
+       WHERE organization_id = ?1 AND tier_locked = 0 AND (?2 IS NULL OR id = ?2)${guard ? ` AND ${guard.sql(4)}` : ""}`,
     )
-    .bind(organizationId, donorId, since);
+    .bind(organizationId, donorId, since, ...(guard?.args ?? []));
 }

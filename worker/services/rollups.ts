@@ -2,9 +2,11 @@
  * Analytics rollups, maintained in the same D1 batch as every donation change (DESIGN §4): deltas
  * into org_daily (org × campaign × local day × currency), donation_totals, donation_daily_totals
  * (decision 013) and a recount of the campaign's stats row. `rebuildRollups` recomputes everything
- * from donations; tests prove both agree.
+ * from donations; tests prove both agree. Donation changes build these through
+ * `donationChangeStatements` (worker/services/donation-write.ts, decision 020), never directly.
  */
 import { COUNTED_SQL, isCounted } from "../domain/status";
+import type { Guard } from "../lib/guard";
 import { DAY_KEY_FROM_MS, DAY_KEY_UNTIL_MS, dayKey, localDay } from "../lib/time";
 import { type DaySpan, dailyRebuildSql, dailySpans } from "./daily-totals-sql";
 
@@ -38,16 +40,21 @@ function contribution(f: DonationFacts | null, timeZone: string) {
   };
 }
 
+/**
+ * The delta statements of one donation change (the campaign recounts are `campaignRecounts`, which
+ * must run after the row is written or deleted).
+ */
 export function rollupStatements(
   db: D1Database,
   before: DonationFacts | null,
   after: DonationFacts | null,
   timeZone: string,
   /**
-   * Apply only if this donation's write won: the row exists and carries this change token (an
-   * idempotent insert may have been ignored, a guarded update may have matched nothing).
+   * Apply only if this donation's write won (decisions 006, 020): the row carries the change token
+   * the write set (an idempotent insert may have been ignored, a guarded update may have matched
+   * nothing). Required: a delta without a guard counts a lost race.
    */
-  guard?: { donationId: string; token: string },
+  guard: Guard,
 ): D1PreparedStatement[] {
   const org = (after ?? before)?.organizationId;
   if (!org) return [];
@@ -81,20 +88,11 @@ export function rollupStatements(
       db
         .prepare(
           `INSERT INTO org_daily (organization_id, campaign_id, day, currency, raised_minor, donation_count)
-           SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE ?7 IS NULL OR EXISTS (SELECT 1 FROM donation WHERE id = ?7 AND change_token = ?8)
+           SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE ${guard.sql(7)}
            ON CONFLICT (organization_id, campaign_id, day, currency) DO UPDATE SET
              raised_minor = raised_minor + excluded.raised_minor, donation_count = donation_count + excluded.donation_count`,
         )
-        .bind(
-          org,
-          d.campaignId,
-          d.day,
-          d.currency,
-          d.amount,
-          d.count,
-          guard?.donationId ?? null,
-          guard?.token ?? null,
-        ),
+        .bind(org, d.campaignId, d.day, d.currency, d.amount, d.count, ...guard.args),
     );
   }
   // donation_totals: every donation (any status), by currency × status × mode × trash.
@@ -103,7 +101,7 @@ export function rollupStatements(
       db
         .prepare(
           `INSERT INTO donation_totals (organization_id, currency, status, mode, trashed, donation_count, amount_minor, refunded_minor)
-           SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE ?9 IS NULL OR EXISTS (SELECT 1 FROM donation WHERE id = ?9 AND change_token = ?10)
+           SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE ${guard.sql(9)}
            ON CONFLICT (organization_id, currency, status, mode, trashed) DO UPDATE SET
              donation_count = donation_count + excluded.donation_count, amount_minor = amount_minor + excluded.amount_minor,
              refunded_minor = refunded_minor + excluded.refunded_minor`,
@@ -117,15 +115,25 @@ export function rollupStatements(
           t.count,
           t.amount,
           t.refunded,
-          guard?.donationId ?? null,
-          guard?.token ?? null,
+          ...guard.args,
         ),
     );
   }
   stmts.push(...dailyTotalsStatements(db, org, before, after, timeZone, guard));
-  const campaigns = new Set([before?.campaignId, after?.campaignId].filter((c): c is string => !!c));
-  for (const c of campaigns) stmts.push(campaignStatsStatement(db, org, c));
   return stmts;
+}
+
+/** The stats rows of the campaigns a change touches, recounted (idempotent; guarded all the same). */
+export function campaignRecounts(
+  db: D1Database,
+  before: DonationFacts | null,
+  after: DonationFacts | null,
+  guard: Guard,
+): D1PreparedStatement[] {
+  const org = (after ?? before)?.organizationId;
+  if (!org) return [];
+  const campaigns = new Set([before?.campaignId, after?.campaignId].filter((c): c is string => !!c));
+  return [...campaigns].map((c) => campaignStatsStatement(db, org, c, guard));
 }
 
 /**
@@ -170,7 +178,7 @@ function dailyTotalsStatements(
   before: DonationFacts | null,
   after: DonationFacts | null,
   timeZone: string,
-  guard?: { donationId: string; token: string },
+  guard: Guard,
 ): D1PreparedStatement[] {
   const stmts: D1PreparedStatement[] = [];
   for (const t of totalsDeltas(before, after, (f) => dayKey(f.donatedAt, timeZone))) {
@@ -180,7 +188,7 @@ function dailyTotalsStatements(
           `INSERT INTO donation_daily_totals (organization_id, day, currency, status, mode, trashed, donation_count, amount_minor, refunded_minor)
            SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9
             WHERE EXISTS (SELECT 1 FROM donation_daily_state WHERE organization_id = ?1 AND time_zone = ?10)
-              AND (?11 IS NULL OR EXISTS (SELECT 1 FROM donation WHERE id = ?11 AND change_token = ?12))
+              AND ${guard.sql(11)}
            ON CONFLICT (organization_id, day, currency, status, mode, trashed) DO UPDATE SET
              donation_count = donation_count + excluded.donation_count, amount_minor = amount_minor + excluded.amount_minor,
              refunded_minor = refunded_minor + excluded.refunded_minor`,
@@ -196,16 +204,17 @@ function dailyTotalsStatements(
           t.amount,
           t.refunded,
           timeZone,
-          guard?.donationId ?? null,
-          guard?.token ?? null,
+          ...guard.args,
         ),
     );
   }
   if (stmts.length)
     stmts.push(
       db
-        .prepare("DELETE FROM donation_daily_state WHERE organization_id = ? AND time_zone != ?")
-        .bind(org, timeZone),
+        .prepare(
+          `DELETE FROM donation_daily_state WHERE organization_id = ?1 AND time_zone != ?2 AND ${guard.sql(3)}`,
+        )
+        .bind(org, timeZone, ...guard.args),
     );
   return stmts;
 }
@@ -224,21 +233,47 @@ export function donationTotalsRebuild(db: D1Database, organizationId: string): D
   ];
 }
 
-export function campaignStatsStatement(db: D1Database, org: string, campaignId: string) {
-  return db
-    .prepare(
-      `INSERT INTO campaign_stats (campaign_id, organization_id, raised_minor, donation_count, donor_count, refunded_minor, updated_at)
-       SELECT ?1, ?2,
+export function campaignStatsStatement(db: D1Database, org: string, campaignId: string, guard?: Guard) {
+  const recount = `SELECT ?1, ?2,
          COALESCE(SUM(CASE WHEN ${COUNTED_SQL("d")} THEN d.amount_minor - d.refunded_minor END), 0),
          COUNT(CASE WHEN ${COUNTED_SQL("d")} THEN 1 END),
          COUNT(DISTINCT CASE WHEN ${COUNTED_SQL("d")} THEN d.donor_id END),
          COALESCE(SUM(CASE WHEN d.mode = 'live' AND d.trashed_at IS NULL THEN d.refunded_minor END), 0),
          ?3
-       FROM donation d WHERE d.campaign_id = ?1
+       FROM donation d WHERE d.campaign_id = ?1`;
+  return db
+    .prepare(
+      // An aggregate yields its row even when no donation matches: the guard filters the result.
+      `INSERT INTO campaign_stats (campaign_id, organization_id, raised_minor, donation_count, donor_count, refunded_minor, updated_at)
+       ${guard ? `SELECT * FROM (${recount}) WHERE ${guard.sql(4)}` : recount}
        ON CONFLICT (campaign_id) DO UPDATE SET raised_minor = excluded.raised_minor, donation_count = excluded.donation_count,
          donor_count = excluded.donor_count, refunded_minor = excluded.refunded_minor, updated_at = excluded.updated_at`,
     )
-    .bind(campaignId, org, Date.now());
+    .bind(campaignId, org, Date.now(), ...(guard?.args ?? []));
+}
+
+/**
+ * The stats rows of every campaign `donorId` gave to, recounted: a donor merge moves gifts between
+ * donors, which changes the campaigns' distinct-donor counts.
+ */
+export function donorCampaignStatsStatement(db: D1Database, org: string, donorId: string, guard: Guard) {
+  return db
+    .prepare(
+      `INSERT INTO campaign_stats (campaign_id, organization_id, raised_minor, donation_count, donor_count, refunded_minor, updated_at)
+       SELECT d.campaign_id, ?2,
+         COALESCE(SUM(CASE WHEN ${COUNTED_SQL("d")} THEN d.amount_minor - d.refunded_minor END), 0),
+         COUNT(CASE WHEN ${COUNTED_SQL("d")} THEN 1 END),
+         COUNT(DISTINCT CASE WHEN ${COUNTED_SQL("d")} THEN d.donor_id END),
+         COALESCE(SUM(CASE WHEN d.mode = 'live' AND d.trashed_at IS NULL THEN d.refunded_minor END), 0),
+         ?3
+       FROM donation d
+      WHERE d.campaign_id IN (SELECT x.campaign_id FROM donation x WHERE x.donor_id = ?1 AND x.campaign_id IS NOT NULL)
+        AND ${guard.sql(4)}
+      GROUP BY d.campaign_id
+       ON CONFLICT (campaign_id) DO UPDATE SET raised_minor = excluded.raised_minor, donation_count = excluded.donation_count,
+         donor_count = excluded.donor_count, refunded_minor = excluded.refunded_minor, updated_at = excluded.updated_at`,
+    )
+    .bind(donorId, org, Date.now(), ...guard.args);
 }
 
 /** Brute-force rebuild of one organization's rollups from its donations. */

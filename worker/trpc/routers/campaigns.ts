@@ -2,6 +2,7 @@ import { z } from "zod";
 import { generateId } from "../../auth/crypto";
 import { type CampaignStatus, COUNTED_SQL, campaignStatuses, campaignTransitions } from "../../domain/status";
 import { auditStatement } from "../../lib/audit";
+import type { Guard } from "../../lib/guard";
 import { add, likeEscape, likePattern, pageSchema, runList, where } from "../../lib/list";
 import { MAX_AMOUNT_MINOR, MIN_AMOUNT_MINOR } from "../../lib/money";
 import { amountMinor, calendarDay, currencyCode, enumSet, instant } from "../../lib/schemas";
@@ -481,18 +482,38 @@ export const campaignsRouter = router({
           },
         );
       }
-      await ctx.env.DB.batch([
-        ctx.env.DB.prepare("DELETE FROM campaign WHERE id = ? AND organization_id = ?").bind(
-          input.id,
-          ctx.org.id,
+      // The check again inside the write (decision 020): a gift recorded meanwhile would lose its
+      // campaign (ON DELETE SET NULL) and leave the campaign's rollup rows behind.
+      const unused: Guard = {
+        sql: (p) =>
+          `EXISTS (SELECT 1 FROM campaign WHERE id = ?${p}) AND NOT EXISTS (SELECT 1 FROM donation WHERE campaign_id = ?${p})`,
+        args: [input.id],
+      };
+      const res = await ctx.env.DB.batch([
+        auditStatement(
+          ctx,
+          {
+            action: "campaign.delete",
+            entityType: "campaign",
+            entityId: input.id,
+            before: presentCampaign(c),
+          },
+          unused,
         ),
-        auditStatement(ctx, {
-          action: "campaign.delete",
-          entityType: "campaign",
-          entityId: input.id,
-          before: presentCampaign(c),
-        }),
+        ctx.env.DB.prepare(
+          `DELETE FROM campaign WHERE id = ?1 AND organization_id = ?2 AND ${unused.sql(3)}`,
+        ).bind(input.id, ctx.org.id, ...unused.args),
       ]);
+      if (!res[1]?.meta.changes) {
+        await loadCampaign(ctx.env.DB, ctx.org.id, input.id);
+        fail(
+          "UNPROCESSABLE_CONTENT",
+          "This campaign has donations and cannot be deleted. Archive it instead.",
+          {
+            allowed: ["archive"],
+          },
+        );
+      }
       return { id: input.id };
     }),
 
@@ -674,15 +695,41 @@ export const campaignsRouter = router({
             "This item has donations and cannot be deleted. Archive it instead.",
             { allowed: ["archive"] },
           );
-        await ctx.env.DB.batch([
-          ctx.env.DB.prepare("DELETE FROM campaign_item WHERE id = ?").bind(input.id),
-          auditStatement(ctx, {
-            action: "campaign_item.delete",
-            entityType: "campaign",
-            entityId: item.campaign_id,
-            before: item,
-          }),
+        // The check again inside the write (decision 020), as for campaigns.
+        const unused: Guard = {
+          sql: (p) =>
+            `EXISTS (SELECT 1 FROM campaign_item WHERE id = ?${p}) AND NOT EXISTS (SELECT 1 FROM donation WHERE campaign_item_id = ?${p})`,
+          args: [input.id],
+        };
+        const res = await ctx.env.DB.batch([
+          auditStatement(
+            ctx,
+            {
+              action: "campaign_item.delete",
+              entityType: "campaign",
+              entityId: item.campaign_id,
+              before: item,
+            },
+            unused,
+          ),
+          ctx.env.DB.prepare(`DELETE FROM campaign_item WHERE id = ?1 AND ${unused.sql(2)}`).bind(
+            input.id,
+            ...unused.args,
+          ),
         ]);
+        if (!res[1]?.meta.changes) {
+          const still = await ctx.env.DB.prepare("SELECT 1 FROM campaign_item WHERE id = ?")
+            .bind(input.id)
+            .first();
+          if (!still) fail("NOT_FOUND", "Item not found");
+          fail(
+            "UNPROCESSABLE_CONTENT",
+            "This item has donations and cannot be deleted. Archive it instead.",
+            {
+              allowed: ["archive"],
+            },
+          );
+        }
         return { id: input.id };
       }),
     reorder: orgProcedure({ campaign: ["update"] })

@@ -8,13 +8,12 @@ import {
   donationStatuses,
   isCounted,
 } from "../../domain/status";
-import { type AuditActor, auditStatement } from "../../lib/audit";
+import { allGuards, type Guard } from "../../lib/guard";
 import { add, checkedOffset, likeEscape, pageSchema, type Where, where } from "../../lib/list";
 import { amountMinor, calendarDay, currencyCode, enumSet, giftInstant } from "../../lib/schemas";
 import { addDays, FILTER_DAY_MAX, FILTER_DAY_MIN, localDay, startOfLocalDay } from "../../lib/time";
 import { cachedAnalytics } from "../../services/analytics-cache";
-import { donorStatsStatements } from "../../services/donor-stats";
-import { type DonationFacts, rollupStatements } from "../../services/rollups";
+import { type DonationActor, writeDonation } from "../../services/donation-write";
 import { adminProcedure, fail, orgProcedure, router } from "../init";
 
 export interface DonationRow {
@@ -47,23 +46,13 @@ export interface DonationRow {
   trashed_at: number | null;
   created_at: number;
   updated_at: number;
+  created_by?: string | null;
+  /** Fresh on every write; a write is conditional on the one it read (decisions 006, 020). */
+  change_token: string | null;
   donor_name?: string | null;
   donor_email?: string | null;
   campaign_title?: string | null;
 }
-
-export const facts = (d: DonationRow): DonationFacts => ({
-  organizationId: d.organization_id,
-  campaignId: d.campaign_id,
-  donorId: d.donor_id,
-  status: d.status,
-  mode: d.mode,
-  trashedAt: d.trashed_at,
-  amountMinor: d.amount_minor,
-  refundedMinor: d.refunded_minor,
-  currency: d.currency,
-  donatedAt: d.donated_at,
-});
 
 export function presentDonation(d: DonationRow) {
   return {
@@ -262,29 +251,39 @@ export function donationWhere(orgId: string, timeZone: string, f: z.infer<typeof
   return w;
 }
 
-/** Every donation change in one batch: the row, rollups, donor stats and tier, audit. */
-export function changeStatements(
-  ctx: { env: Env; org: { id: string; timeZone: string } },
-  before: DonationRow | null,
-  after: DonationRow | null,
-  guard?: { donationId: string; token: string },
-): D1PreparedStatement[] {
-  const org = ctx.org.id;
-  return [
-    ...rollupStatements(
-      ctx.env.DB,
-      before ? facts(before) : null,
-      after ? facts(after) : null,
-      ctx.org.timeZone,
-      guard,
-    ),
-    ...donorStatsStatements(
-      ctx.env.DB,
-      org,
-      [before?.donor_id, after?.donor_id].filter((x): x is string => !!x),
-    ),
-  ];
+/**
+ * Room left on an item that allows no overfunding for `quantity` more, as a condition of the row
+ * write (decision 020): the read-then-write check alone let two concurrent gifts both pass.
+ */
+const itemRoom = (itemId: string, quantity: number, donationId: string): Guard => ({
+  sql: (
+    p,
+  ) => `NOT EXISTS (SELECT 1 FROM campaign_item i WHERE i.id = ?${p} AND i.allow_overfunding = 0 AND i.quantity_needed IS NOT NULL
+      AND COALESCE((SELECT SUM(x.item_quantity) FROM donation x WHERE x.campaign_item_id = i.id AND x.id != ?${p + 2} AND ${COUNTED_SQL("x")}), 0) + ?${p + 1} > i.quantity_needed)`,
+  args: [itemId, quantity, donationId],
+});
+
+/** The refusal of a write that `itemRoom` stopped, from a fresh read (null: there is room). */
+async function overfunding(db: D1Database, itemId: string, quantity: number, donationId: string) {
+  const item = await db
+    .prepare(
+      `SELECT i.quantity_needed AS needed, i.allow_overfunding AS allowed,
+              COALESCE((SELECT SUM(x.item_quantity) FROM donation x WHERE x.campaign_item_id = i.id AND x.id != ?2 AND ${COUNTED_SQL("x")}), 0) AS funded
+         FROM campaign_item i WHERE i.id = ?1`,
+    )
+    .bind(itemId, donationId)
+    .first<{ needed: number | null; allowed: number; funded: number }>();
+  if (!item || item.allowed || item.needed === null || item.funded + quantity <= item.needed) return null;
+  return `Only ${Math.max(0, item.needed - item.funded)} more of this item are needed`;
 }
+
+/** The donor is still its own record (not merged away meanwhile) when the gift is written. */
+const donorUnmerged = (donorId: string): Guard => ({
+  sql: (p) => `EXISTS (SELECT 1 FROM donor WHERE id = ?${p} AND merged_into_id IS NULL)`,
+  args: [donorId],
+});
+
+const CHANGED_MEANWHILE = "The donation changed meanwhile; reload and try again";
 
 const manualInput = z
   .object({
@@ -307,47 +306,28 @@ const manualInput = z
   })
   .strict();
 
-/** One status change: the guarded row update, rollups, donor stats and the audit row in one batch. */
+/** One status change through the one guarded write (decision 020); a lost race answers 409. */
 async function applyStatus(
-  ctx: AuditActor & { env: Env; org: { id: string; timeZone: string } },
+  ctx: DonationActor,
   before: DonationRow,
   status: DonationStatus,
   refunded: number,
   reason: string | undefined,
   action: string,
 ) {
-  const db = ctx.env.DB;
   const after: DonationRow = { ...before, status, refunded_minor: refunded, updated_at: Date.now() };
-
-  // The change token makes the rollup statements below apply only if this update won a race.
-  const token = generateId();
-  const res = await db.batch([
-    db
-      .prepare(
-        "UPDATE donation SET status = ?, refunded_minor = ?, updated_at = ?, change_token = ? WHERE id = ? AND organization_id = ? AND status = ? AND refunded_minor = ?",
-      )
-      .bind(
-        after.status,
-        after.refunded_minor,
-        after.updated_at,
-        token,
-        before.id,
-        ctx.org.id,
-        before.status,
-        before.refunded_minor,
-      ),
-    ...changeStatements(ctx, before, after, { donationId: before.id, token }),
-    auditStatement(ctx, {
+  const landed = await writeDonation(ctx, {
+    before,
+    after,
+    audit: {
       action,
-      entityType: "donation",
-      entityId: before.id,
       before: { status: before.status, refundedMinor: before.refunded_minor },
       after: { status: after.status, refundedMinor: refunded },
       reason,
-    }),
-  ]);
-  if (!res[0]?.meta.changes) fail("CONFLICT", "The donation changed meanwhile; reload and try again");
-  return presentDonation(await loadDonation(db, ctx.org.id, before.id));
+    },
+  });
+  if (!landed) fail("CONFLICT", CHANGED_MEANWHILE);
+  return presentDonation(await loadDonation(ctx.env.DB, ctx.org.id, before.id));
 }
 
 export const donationsRouter = router({
@@ -529,14 +509,17 @@ export const donationsRouter = router({
     .input(manualInput)
     .mutation(async ({ ctx, input }) => {
       const db = ctx.env.DB;
-      if (
-        input.donorId &&
-        !(await db
-          .prepare("SELECT 1 FROM donor WHERE id = ? AND organization_id = ?")
-          .bind(input.donorId, ctx.org.id)
-          .first())
-      )
-        fail("NOT_FOUND", "Donor not found");
+      // A merged donor's id resolves to the donor it was merged into (as donors.byId does), so a
+      // gift never lands on a merged record; the write checks it is still unmerged (decision 020).
+      const donor = input.donorId
+        ? await db
+            .prepare(
+              "SELECT COALESCE(merged_into_id, id) AS id FROM donor WHERE id = ? AND organization_id = ?",
+            )
+            .bind(input.donorId, ctx.org.id)
+            .first<{ id: string }>()
+        : null;
+      if (input.donorId && !donor) fail("NOT_FOUND", "Donor not found");
       if (input.campaignId) {
         const c = await db
           .prepare("SELECT currency, status FROM campaign WHERE id = ? AND organization_id = ?")
@@ -584,7 +567,7 @@ export const donationsRouter = router({
         id,
         organization_id: ctx.org.id,
         number: 0,
-        donor_id: input.donorId,
+        donor_id: donor?.id ?? null,
         campaign_id: input.campaignId,
         campaign_item_id: input.campaignItemId ?? null,
         item_quantity: input.campaignItemId ? Math.max(1, input.itemQuantity) : 0,
@@ -610,51 +593,25 @@ export const donationsRouter = router({
         trashed_at: null,
         created_at: now,
         updated_at: now,
+        created_by: ctx.user.id,
+        change_token: null,
       };
-      await db.batch([
-        db
-          .prepare(
-            "INSERT INTO org_counter (organization_id, name, value) VALUES (?, 'donation', 1) ON CONFLICT DO UPDATE SET value = value + 1",
-          )
-          .bind(ctx.org.id),
-        db
-          .prepare(
-            `INSERT INTO donation (id, organization_id, number, donor_id, campaign_id, campaign_item_id, item_quantity, amount_minor, currency, status, frequency, payment_method, source, mode,
-               anonymous, message, tribute_type, tribute_name, internal_note, donated_at, created_by, created_at, updated_at)
-             VALUES (?, ?, (SELECT value FROM org_counter WHERE organization_id = ? AND name = 'donation'), ?, ?, ?, ?, ?, ?, ?, ?, ?, 'manual', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          )
-          .bind(
-            id,
-            ctx.org.id,
-            ctx.org.id,
-            row.donor_id,
-            row.campaign_id,
-            row.campaign_item_id,
-            row.item_quantity,
-            row.amount_minor,
-            row.currency,
-            row.status,
-            row.frequency,
-            row.payment_method,
-            row.mode,
-            row.anonymous,
-            row.message,
-            row.tribute_type,
-            row.tribute_name,
-            row.internal_note,
-            row.donated_at,
-            ctx.user.id,
-            now,
-            now,
-          ),
-        ...changeStatements(ctx, null, row),
-        auditStatement(ctx, {
-          action: "donation.create",
-          entityType: "donation",
-          entityId: id,
-          after: input,
-        }),
-      ]);
+      const landed = await writeDonation(ctx, {
+        before: null,
+        after: row,
+        audit: { action: "donation.create", after: input },
+        requires: allGuards(
+          row.donor_id && donorUnmerged(row.donor_id),
+          row.campaign_item_id && itemRoom(row.campaign_item_id, row.item_quantity, id),
+        ),
+      });
+      if (!landed) {
+        // Another gift took the item's last places, or the donor was merged, since the checks above.
+        const short =
+          row.campaign_item_id && (await overfunding(db, row.campaign_item_id, row.item_quantity, id));
+        if (short) fail("UNPROCESSABLE_CONTENT", short, { field: "itemQuantity" });
+        fail("CONFLICT", "The donor was merged meanwhile; reload and try again", { field: "donorId" });
+      }
       return presentDonation(await loadDonation(db, ctx.org.id, id));
     }),
 
@@ -742,34 +699,20 @@ export const donationsRouter = router({
         amount_minor: d.amountMinor ?? before.amount_minor,
         updated_at: Date.now(),
       };
-      await db.batch([
-        db
-          .prepare(
-            "UPDATE donation SET message = ?, internal_note = ?, tribute_type = ?, tribute_name = ?, anonymous = ?, campaign_id = ?, campaign_item_id = ?, item_quantity = ?, amount_minor = ?, updated_at = ? WHERE id = ? AND organization_id = ?",
-          )
-          .bind(
-            after.message,
-            after.internal_note,
-            after.tribute_type,
-            after.tribute_name,
-            after.anonymous,
-            after.campaign_id,
-            after.campaign_item_id,
-            after.item_quantity,
-            after.amount_minor,
-            after.updated_at,
-            before.id,
-            ctx.org.id,
-          ),
-        ...changeStatements(ctx, before, after),
-        auditStatement(ctx, {
-          action: "donation.update",
-          entityType: "donation",
-          entityId: before.id,
-          before: presentDonation(before),
-          after: d,
-        }),
-      ]);
+      // The item check above, again inside the write: two edits could both pass it (decision 020).
+      const counted = isCounted({ status: before.status, mode: before.mode, trashedAt: before.trashed_at });
+      const requires = itemAfter && counted ? itemRoom(itemAfter, quantityAfter, before.id) : undefined;
+      const landed = await writeDonation(ctx, {
+        before,
+        after,
+        audit: { action: "donation.update", before: presentDonation(before), after: d },
+        requires,
+      });
+      if (!landed) {
+        const short = itemAfter && requires && (await overfunding(db, itemAfter, quantityAfter, before.id));
+        if (short) fail("UNPROCESSABLE_CONTENT", short, { field: "itemQuantity" });
+        fail("CONFLICT", CHANGED_MEANWHILE);
+      }
       return presentDonation(await loadDonation(db, ctx.org.id, before.id));
     }),
 
@@ -836,7 +779,12 @@ export const donationsRouter = router({
       return applyStatus(ctx, before, input.status, refunded, input.reason, "donation.status");
     }),
 
-  /** Moves to the trash (restorable); platform admins may delete permanently. */
+  /**
+   * Moves to the trash (restorable); platform admins may delete permanently. Trashing a gift that
+   * is already in the trash succeeds without a second change, also when another request trashed
+   * it a moment ago (decision 020); a purge that finds the gift gone answers NOT_FOUND, as it would
+   * a moment later.
+   */
   delete: orgProcedure({ donation: ["delete"] })
     .input(z.object({ id: z.string().min(1), permanent: z.boolean().default(false) }))
     .mutation(async ({ ctx, input }) => {
@@ -845,45 +793,38 @@ export const donationsRouter = router({
       if (input.permanent) {
         if (!ctx.org.isPlatformAdmin)
           fail("FORBIDDEN", "Only platform admins can delete donations permanently");
-        await db.batch([
-          db.prepare("DELETE FROM donation WHERE id = ?").bind(before.id),
-          ...changeStatements(ctx, before, null),
-          auditStatement(ctx, {
-            action: "donation.purge",
-            entityType: "donation",
-            entityId: before.id,
-            before: presentDonation(before),
-          }),
-        ]);
+        const landed = await writeDonation(ctx, {
+          before,
+          after: null,
+          audit: { action: "donation.purge", before: presentDonation(before) },
+        });
+        if (!landed) {
+          await loadDonation(db, ctx.org.id, before.id);
+          fail("CONFLICT", CHANGED_MEANWHILE);
+        }
         return { id: before.id };
       }
       if (before.trashed_at) return { id: before.id };
-      const after = { ...before, trashed_at: Date.now() };
-      await db.batch([
-        db
-          .prepare("UPDATE donation SET trashed_at = ?, updated_at = ? WHERE id = ?")
-          .bind(after.trashed_at, after.trashed_at, before.id),
-        ...changeStatements(ctx, before, after),
-        auditStatement(ctx, { action: "donation.trash", entityType: "donation", entityId: before.id }),
-      ]);
+      const now = Date.now();
+      const after = { ...before, trashed_at: now, updated_at: now };
+      const landed = await writeDonation(ctx, { before, after, audit: { action: "donation.trash" } });
+      if (!landed && !(await loadDonation(db, ctx.org.id, before.id)).trashed_at)
+        fail("CONFLICT", CHANGED_MEANWHILE);
       return { id: before.id };
     }),
 
+  /** Restoring a gift that is not in the trash succeeds without a change (see delete). */
   restore: orgProcedure({ donation: ["delete"] })
     .input(z.object({ id: z.string().min(1) }))
     .mutation(async ({ ctx, input }) => {
       const db = ctx.env.DB;
       const before = await loadDonation(db, ctx.org.id, input.id);
       if (!before.trashed_at) return presentDonation(before);
-      const after = { ...before, trashed_at: null };
-      await db.batch([
-        db
-          .prepare("UPDATE donation SET trashed_at = NULL, updated_at = ? WHERE id = ?")
-          .bind(Date.now(), before.id),
-        ...changeStatements(ctx, before, after),
-        auditStatement(ctx, { action: "donation.restore", entityType: "donation", entityId: before.id }),
-      ]);
-      return presentDonation(await loadDonation(db, ctx.org.id, before.id));
+      const after = { ...before, trashed_at: null, updated_at: Date.now() };
+      const landed = await writeDonation(ctx, { before, after, audit: { action: "donation.restore" } });
+      const now = await loadDonation(db, ctx.org.id, before.id);
+      if (!landed && now.trashed_at) fail("CONFLICT", CHANGED_MEANWHILE);
+      return presentDonation(now);
     }),
 
   history: orgProcedure({ donation: ["view"] })

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { generateId } from "../../auth/crypto";
 import { COUNTED_SQL } from "../../domain/status";
 import { auditStatement } from "../../lib/audit";
+import { auditGuard, type Guard } from "../../lib/guard";
 import {
   add,
   likeEscape,
@@ -15,6 +16,7 @@ import {
 import { calendarDay } from "../../lib/schemas";
 import { addDays, startOfLocalDay } from "../../lib/time";
 import { donorStatsStatements, tierStatement } from "../../services/donor-stats";
+import { donorCampaignStatsStatement } from "../../services/rollups";
 import { fail, orgProcedure, router } from "../init";
 
 export const donorInput = z
@@ -360,7 +362,7 @@ function auditIf(
   ).bind(
     generateId(),
     ctx.org?.id ?? null,
-    ctx.user.id,
+    ctx.user?.id ?? null,
     ctx.impersonatorId ?? null,
     e.action,
     e.entityId,
@@ -561,8 +563,9 @@ export const donorsRouter = router({
     .input(z.object({ id: z.string().min(1) }))
     .mutation(async ({ ctx, input }) => {
       const d = await loadDonor(ctx.env.DB, ctx.org.id, input.id);
+      const kept = "d.status IN ('completed','partially_refunded','refunded','disputed')";
       const any = await ctx.env.DB.prepare(
-        `SELECT 1 FROM donation d WHERE d.donor_id = ? AND d.status IN ('completed','partially_refunded','refunded','disputed') LIMIT 1`,
+        `SELECT 1 FROM donation d WHERE d.donor_id = ? AND ${kept} LIMIT 1`,
       )
         .bind(d.id)
         .first();
@@ -572,15 +575,25 @@ export const donorsRouter = router({
           "This donor has completed donations and cannot be deleted. Anonymize the donor instead.",
           { allowed: ["anonymize"] },
         );
-      await ctx.env.DB.batch([
-        ctx.env.DB.prepare("DELETE FROM donor WHERE id = ? AND organization_id = ?").bind(d.id, ctx.org.id),
-        auditStatement(ctx, {
-          action: "donor.delete",
-          entityType: "donor",
-          entityId: d.id,
-          before: present(d),
-        }),
+      // The check again inside the write (decision 020): a gift completed, or a merge, meanwhile
+      // keeps the donor. The audit row goes first, on the same condition.
+      const deletable: Guard = {
+        sql: (p) =>
+          `EXISTS (SELECT 1 FROM donor WHERE id = ?${p} AND merged_into_id IS NULL)
+           AND NOT EXISTS (SELECT 1 FROM donation d WHERE d.donor_id = ?${p} AND ${kept})`,
+        args: [d.id],
+      };
+      const res = await ctx.env.DB.batch([
+        auditStatement(
+          ctx,
+          { action: "donor.delete", entityType: "donor", entityId: d.id, before: present(d) },
+          deletable,
+        ),
+        ctx.env.DB.prepare(
+          `DELETE FROM donor WHERE id = ?1 AND organization_id = ?2 AND ${deletable.sql(3)}`,
+        ).bind(d.id, ctx.org.id, ...deletable.args),
       ]);
+      if (!res[1]?.meta.changes) fail("CONFLICT", "The donor changed meanwhile; reload and try again");
       return { id: d.id };
     }),
 
@@ -626,42 +639,66 @@ export const donorsRouter = router({
         .join(", ");
       const scrub = (col: string) =>
         `${col} = CASE WHEN json_valid(${col}) AND json_type(${col}) = 'object' THEN json_remove(${col}, ${PII_KEYS}) ELSE NULL END`;
-      await db.batch([
+      // Conditional on the donor as read (decision 020): still its own record (a merge landing
+      // meanwhile moved its gifts, which would keep their personal data), not anonymized yet, with
+      // the e-mail that was confirmed. The audit row is the claim; every statement after it checks
+      // that it exists, so a lost race changes nothing.
+      const claimId = generateId();
+      const claimed = auditGuard(claimId);
+      const res = await db.batch([
+        auditStatement(
+          ctx,
+          { id: claimId, action: "donor.anonymize", entityType: "donor", entityId: d.id },
+          {
+            sql: (p) =>
+              `EXISTS (SELECT 1 FROM donor WHERE id = ?${p} AND organization_id = ?${p + 1} AND merged_into_id IS NULL
+                 AND anonymized_at IS NULL AND email IS ?${p + 2})`,
+            args: [d.id, ctx.org.id, d.email],
+          },
+        ),
         db
           .prepare(
             `UPDATE donor SET first_name = NULL, last_name = NULL, company = NULL, email = NULL, phone = NULL, address_line1 = NULL, address_line2 = NULL, city = NULL, region = NULL,
                postal_code = NULL, external_id = NULL, email_opt_in = 0, phone_opt_in = 0, mail_opt_in = 0, anonymized_at = ?3, updated_at = ?3
-             WHERE organization_id = ?2 AND id IN ${ids}`,
+             WHERE organization_id = ?2 AND id IN ${ids} AND ${claimed.sql(4)}`,
           )
-          .bind(d.id, ctx.org.id, now),
-        db
-          .prepare(`DELETE FROM donor_note WHERE organization_id = ?2 AND donor_id IN ${ids}`)
-          .bind(d.id, ctx.org.id),
+          .bind(d.id, ctx.org.id, now, ...claimed.args),
         db
           .prepare(
-            `UPDATE donation SET message = NULL, tribute_name = NULL, internal_note = NULL WHERE organization_id = ?2 AND donor_id IN ${ids}`,
+            `DELETE FROM donor_note WHERE organization_id = ?2 AND donor_id IN ${ids} AND ${claimed.sql(3)}`,
           )
-          .bind(d.id, ctx.org.id),
+          .bind(d.id, ctx.org.id, ...claimed.args),
+        db
+          .prepare(
+            `UPDATE donation SET message = NULL, tribute_name = NULL, internal_note = NULL WHERE organization_id = ?2 AND donor_id IN ${ids} AND ${claimed.sql(3)}`,
+          )
+          .bind(d.id, ctx.org.id, ...claimed.args),
         db
           .prepare(
             `UPDATE audit_event SET ${scrub("before")}, ${scrub("after")}
              WHERE organization_id = ?2 AND ((entity_type = 'donor' AND entity_id IN ${ids})
-               OR (entity_type = 'donation' AND entity_id IN (SELECT id FROM donation WHERE organization_id = ?2 AND donor_id IN ${ids})))`,
+               OR (entity_type = 'donation' AND entity_id IN (SELECT id FROM donation WHERE organization_id = ?2 AND donor_id IN ${ids})))
+               AND ${claimed.sql(3)}`,
           )
-          .bind(d.id, ctx.org.id),
+          .bind(d.id, ctx.org.id, ...claimed.args),
         // An export searched by this donor's e-mail or name keeps its audit row, not the search.
         ...[d.email, [d.first_name, d.last_name].filter(Boolean).join(" "), d.last_name, d.company]
           .filter((v): v is string => !!v && v.length >= 3)
           .map((v) =>
             db
               .prepare(
-                `UPDATE audit_event SET after = json_remove(after, '$.q') WHERE organization_id = ? AND action = 'donor.export'
-                   AND json_valid(after) AND instr(lower(COALESCE(json_extract(after, '$.q'), '')), lower(?)) > 0`,
+                `UPDATE audit_event SET after = json_remove(after, '$.q') WHERE organization_id = ?1 AND action = 'donor.export'
+                   AND json_valid(after) AND instr(lower(COALESCE(json_extract(after, '$.q'), '')), lower(?2)) > 0
+                   AND ${claimed.sql(3)}`,
               )
-              .bind(ctx.org.id, v),
+              .bind(ctx.org.id, v, ...claimed.args),
           ),
-        auditStatement(ctx, { action: "donor.anonymize", entityType: "donor", entityId: d.id }),
       ]);
+      if (!res[0]?.meta.changes) {
+        if ((await loadDonor(db, ctx.org.id, d.id)).anonymized_at)
+          fail("UNPROCESSABLE_CONTENT", "This donor is already anonymized");
+        fail("CONFLICT", "The donor changed meanwhile; reload and try again");
+      }
       return { id: d.id };
     }),
 
@@ -732,42 +769,67 @@ export const donorsRouter = router({
         notes: c.notes,
         tags: c.tags,
       };
-      await db.batch([
-        db
-          .prepare("UPDATE donation SET donor_id = ?, updated_at = ? WHERE donor_id = ?")
-          .bind(target.id, now, source.id),
-        db.prepare("UPDATE donor_note SET donor_id = ? WHERE donor_id = ?").bind(target.id, source.id),
+      // The merge's own audit row is its claim (decision 020): it is written only if both donors
+      // are still unmerged and not anonymized and the source still has the e-mail read above, and
+      // every later statement applies only if it exists. Of two merges that race (A into B and B
+      // into A, or the same one twice) one lands whole and the other changes nothing: 409.
+      const claimId = generateId();
+      const claim: Guard = {
+        sql: (p) =>
+          `EXISTS (SELECT 1 FROM donor s WHERE s.id = ?${p} AND s.organization_id = ?${p + 2} AND s.merged_into_id IS NULL
+              AND s.anonymized_at IS NULL AND s.email IS ?${p + 3})
+           AND EXISTS (SELECT 1 FROM donor t WHERE t.id = ?${p + 1} AND t.organization_id = ?${p + 2} AND t.merged_into_id IS NULL
+              AND t.anonymized_at IS NULL)`,
+        args: [source.id, target.id, ctx.org.id, source.email],
+      };
+      const claimed = auditGuard(claimId);
+      const res = await db.batch([
+        auditStatement(
+          ctx,
+          { id: claimId, action: "donor.merge", entityType: "donor", entityId: target.id, after: audit },
+          claim,
+        ),
+        auditStatement(
+          ctx,
+          { action: "donor.merged_into", entityType: "donor", entityId: source.id, after: audit },
+          claimed,
+        ),
+        // Moved gifts get a fresh change token: a write that read them before loses its race.
         db
           .prepare(
-            "INSERT OR IGNORE INTO donor_tag_assignment (donor_id, tag_id, organization_id) SELECT ?, tag_id, organization_id FROM donor_tag_assignment WHERE donor_id = ?",
+            `UPDATE donation SET donor_id = ?1, updated_at = ?2, change_token = lower(hex(randomblob(16)))
+              WHERE donor_id = ?3 AND organization_id = ?4 AND ${claimed.sql(5)}`,
           )
-          .bind(target.id, source.id),
-        db.prepare("DELETE FROM donor_tag_assignment WHERE donor_id = ?").bind(source.id),
+          .bind(target.id, now, source.id, ctx.org.id, ...claimed.args),
+        db
+          .prepare(`UPDATE donor_note SET donor_id = ?1 WHERE donor_id = ?2 AND ${claimed.sql(3)}`)
+          .bind(target.id, source.id, ...claimed.args),
         db
           .prepare(
-            "UPDATE donor SET merged_into_id = ?1, updated_at = ?2 WHERE merged_into_id = ?3 AND organization_id = ?4",
+            `INSERT OR IGNORE INTO donor_tag_assignment (donor_id, tag_id, organization_id)
+             SELECT ?1, tag_id, organization_id FROM donor_tag_assignment WHERE donor_id = ?2 AND ${claimed.sql(3)}`,
           )
-          .bind(target.id, now, source.id, ctx.org.id),
+          .bind(target.id, source.id, ...claimed.args),
+        db
+          .prepare(`DELETE FROM donor_tag_assignment WHERE donor_id = ?1 AND ${claimed.sql(2)}`)
+          .bind(source.id, ...claimed.args),
         db
           .prepare(
-            "UPDATE donor SET merged_into_id = ?, email = NULL, tier_locked = 0, updated_at = ? WHERE id = ?",
+            `UPDATE donor SET merged_into_id = ?1, updated_at = ?2 WHERE merged_into_id = ?3 AND organization_id = ?4 AND ${claimed.sql(5)}`,
           )
-          .bind(target.id, now, source.id),
-        db.prepare("UPDATE donor SET email = COALESCE(email, ?) WHERE id = ?").bind(source.email, target.id),
-        ...donorStatsStatements(db, ctx.org.id, [target.id, source.id]),
-        auditStatement(ctx, {
-          action: "donor.merge",
-          entityType: "donor",
-          entityId: target.id,
-          after: audit,
-        }),
-        auditStatement(ctx, {
-          action: "donor.merged_into",
-          entityType: "donor",
-          entityId: source.id,
-          after: audit,
-        }),
+          .bind(target.id, now, source.id, ctx.org.id, ...claimed.args),
+        db
+          .prepare(
+            `UPDATE donor SET merged_into_id = ?1, email = NULL, tier_locked = 0, updated_at = ?2 WHERE id = ?3 AND ${claimed.sql(4)}`,
+          )
+          .bind(target.id, now, source.id, ...claimed.args),
+        db
+          .prepare(`UPDATE donor SET email = COALESCE(email, ?1) WHERE id = ?2 AND ${claimed.sql(3)}`)
+          .bind(source.email, target.id, ...claimed.args),
+        ...donorStatsStatements(db, ctx.org.id, [target.id, source.id], claimed),
+        donorCampaignStatsStatement(db, ctx.org.id, target.id, claimed),
       ]);
+      if (!res[0]?.meta.changes) fail("CONFLICT", "The donors changed meanwhile; reload and try again");
       return { dryRun: false, ...preview };
     }),
 

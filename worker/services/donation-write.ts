@@ -1,0 +1,188 @@
+/**
+ * The one way a donation changes (decision 020, extending 006). Every path that creates, edits,
+ * moves between statuses, trashes, restores or permanently deletes a gift — the tRPC procedures,
+ * the webhook — hands this module the row as it read it (`before`, with its change token) and the
+ * row it wants (`after`), and gets ONE batch (one D1 transaction):
+ *
+ *   1. the row write, conditional on the state read: an UPDATE … WHERE change_token IS <read token>
+ *      setting a fresh token; an INSERT (its token is fresh too); for a permanent delete a first
+ *      UPDATE that claims the row by changing its token;
+ *   2. the rollup deltas (org_daily, donation_totals, donation_daily_totals), each guarded by the
+ *      fresh token: they apply only if step 1 wrote this row;
+ *   3. the audit row, guarded the same way (a lost race leaves no history);
+ *   4. for a permanent delete, DELETE … WHERE change_token = <fresh token>;
+ *   5. the campaign and donor recounts, guarded by the audit row of step 3 (the row itself may be
+ *      gone by now).
+ *
+ * So a request that lost a race to another write changes nothing at all, and its caller answers
+ * from a fresh read (409, or success where the user's goal already holds). Writes that bypass this
+ * module still invalidate the tokens others read: the trigger of drizzle/0013 gives every other
+ * UPDATE of a donation a fresh token.
+ */
+import { generateId } from "../auth/crypto";
+import { type AuditActor, auditStatement } from "../lib/audit";
+import { auditGuard, changeTokenGuard, type Guard } from "../lib/guard";
+import type { DonationRow } from "../trpc/routers/donations";
+import { donorStatsStatements } from "./donor-stats";
+import { campaignRecounts, type DonationFacts, rollupStatements } from "./rollups";
+
+/** What the rollups and stats read of a donation. */
+export const facts = (d: DonationRow): DonationFacts => ({
+  organizationId: d.organization_id,
+  campaignId: d.campaign_id,
+  donorId: d.donor_id,
+  status: d.status,
+  mode: d.mode,
+  trashedAt: d.trashed_at,
+  amountMinor: d.amount_minor,
+  refundedMinor: d.refunded_minor,
+  currency: d.currency,
+  donatedAt: d.donated_at,
+});
+
+/** The columns a change writes (id, organization_id, number and created_at are set at insert). */
+const COLUMNS = [
+  "donor_id",
+  "campaign_id",
+  "campaign_item_id",
+  "item_quantity",
+  "amount_minor",
+  "fee_covered_minor",
+  "processing_fee_minor",
+  "platform_fee_minor",
+  "refunded_minor",
+  "currency",
+  "status",
+  "frequency",
+  "payment_method",
+  "gateway",
+  "gateway_transaction_id",
+  "source",
+  "mode",
+  "anonymous",
+  "message",
+  "tribute_type",
+  "tribute_name",
+  "internal_note",
+  "donated_at",
+  "trashed_at",
+  "updated_at",
+] as const satisfies readonly (keyof DonationRow)[];
+
+export interface DonationChange {
+  /** The row as read, change_token included; null for a new gift. */
+  before: DonationRow | null;
+  /** The row wanted; null deletes it permanently. */
+  after: DonationRow | null;
+  audit: { action: string; before?: unknown; after?: unknown; reason?: string | null };
+  /**
+   * A further condition of the row write, checked in the same transaction (e.g. room left on an
+   * item that allows no overfunding, the donor still unmerged): a read-then-write check alone lets
+   * two concurrent requests both pass.
+   */
+  requires?: Guard;
+  /** Inserts: statements that run first (the donor a webhook delivery creates). */
+  prelude?: D1PreparedStatement[];
+  /** Inserts: a second row for the same gateway transaction is not inserted (webhook idempotency). */
+  ignoreDuplicate?: boolean;
+  /** Inserts: the donor is the organization's donor with this e-mail, resolved in SQL. */
+  donorEmail?: string | null;
+}
+
+/** Who: a tRPC context, or `{ env, user: null, org }` for the payment processor. */
+export type DonationActor = AuditActor & { org: { id: string; timeZone: string } };
+
+/** The batch of one donation change, and which statement is the row write. */
+export function donationChangeStatements(actor: DonationActor, c: DonationChange) {
+  const db = actor.env.DB;
+  const org = actor.org;
+  const row = c.after ?? c.before;
+  if (!row) throw new Error("A donation change needs a row before or after");
+  const token = generateId();
+  const auditId = generateId();
+  const args: unknown[] = [];
+  const p = (v: unknown) => `?${args.push(v)}`;
+  const requires = () => {
+    if (!c.requires) return "1";
+    const sql = c.requires.sql(args.length + 1);
+    args.push(...c.requires.args);
+    return sql;
+  };
+  const stmts: D1PreparedStatement[] = [...(c.prelude ?? [])];
+  if (!c.before && c.after) {
+    const a = c.after;
+    stmts.push(
+      db
+        .prepare(
+          "INSERT INTO org_counter (organization_id, name, value) VALUES (?, 'donation', 1) ON CONFLICT DO UPDATE SET value = value + 1",
+        )
+        .bind(org.id),
+    );
+    const orgP = p(org.id);
+    const values = COLUMNS.map((col) =>
+      col === "donor_id" && c.donorEmail
+        ? `(SELECT id FROM donor WHERE organization_id = ${orgP} AND email = ${p(c.donorEmail)})`
+        : p(a[col]),
+    );
+    const sql = `INSERT INTO donation (id, organization_id, number, ${COLUMNS.join(", ")}, created_by, created_at, change_token)
+      SELECT ${p(a.id)}, ${orgP}, (SELECT value FROM org_counter WHERE organization_id = ${orgP} AND name = 'donation'),
+             ${values.join(", ")}, ${p(a.created_by ?? null)}, ${p(a.created_at)}, ${p(token)}
+       WHERE ${requires()}${c.ignoreDuplicate ? " ON CONFLICT (organization_id, gateway_transaction_id) DO NOTHING" : ""}`;
+    stmts.push(db.prepare(sql).bind(...args));
+  } else if (c.before) {
+    const b = c.before;
+    const a = c.after;
+    const set = a
+      ? COLUMNS.filter((col) => col === "updated_at" || a[col] !== b[col]).map(
+          (col) => `${col} = ${p(a[col])}`,
+        )
+      : [];
+    set.push(`change_token = ${p(token)}`);
+    const sql = `UPDATE donation SET ${set.join(", ")}
+      WHERE id = ${p(b.id)} AND organization_id = ${p(org.id)} AND change_token IS ${p(b.change_token)} AND ${requires()}`;
+    stmts.push(db.prepare(sql).bind(...args));
+  }
+  const writeIndex = stmts.length - 1;
+  const own = changeTokenGuard(row.id, token);
+  const before = c.before ? facts(c.before) : null;
+  const after = c.after ? facts(c.after) : null;
+  stmts.push(...rollupStatements(db, before, after, org.timeZone, own));
+  stmts.push(
+    auditStatement(
+      actor,
+      {
+        id: auditId,
+        action: c.audit.action,
+        entityType: "donation",
+        entityId: row.id,
+        before: c.audit.before,
+        after: c.audit.after,
+        reason: c.audit.reason,
+      },
+      own,
+    ),
+  );
+  if (!c.after)
+    stmts.push(db.prepare("DELETE FROM donation WHERE id = ? AND change_token = ?").bind(row.id, token));
+  const done = auditGuard(auditId);
+  stmts.push(...campaignRecounts(db, before, after, done));
+  stmts.push(
+    ...donorStatsStatements(
+      db,
+      org.id,
+      [c.before?.donor_id, c.after?.donor_id].filter((x): x is string => !!x),
+      done,
+    ),
+  );
+  return { statements: stmts, writeIndex };
+}
+
+/**
+ * Runs one donation change. Returns whether it landed; false means another write changed (or
+ * removed) the row since `before` was read, or `requires` no longer held, and nothing was written.
+ */
+export async function writeDonation(actor: DonationActor, c: DonationChange): Promise<boolean> {
+  const { statements, writeIndex } = donationChangeStatements(actor, c);
+  const res = await actor.env.DB.batch(statements);
+  return !!res[writeIndex]?.meta.changes;
+}
