@@ -124,8 +124,9 @@ export const FILTER_DAY_MIN = "1000-01-03";
 export const FILTER_DAY_MAX = "9998-12-30";
 
 // The calendar days a filter may name live in ./calendar-day.ts (the browser's URL schemas load
-// them in the entry chunk; this module stays in the chunks that use it).
-export { CALENDAR_DAY_MAX, CALENDAR_DAY_MIN, calendarDayProblem } from "./calendar-day";
+// them in the entry chunk; this module stays in the chunks that use it). With the extension:
+// scripts/seed-domain.mjs loads this file in Node, which resolves no extensionless import.
+export { CALENDAR_DAY_MAX, CALENDAR_DAY_MIN, calendarDayProblem } from "./calendar-day.ts";
 
 export function dayKey(ms: number, timeZone: string): string {
   if (ms < DAY_KEY_FROM_MS) return DAY_KEY_BEFORE;
