@@ -18,13 +18,14 @@ export interface Session {
 
 /** A fresh Chromium profile per test: the system browser, never a downloaded one. */
 export async function openBrowser(
-  opts: { viewport?: { width: number; height: number } } = {},
+  opts: { viewport?: { width: number; height: number }; colorScheme?: "light" | "dark" } = {},
 ): Promise<Session> {
   const userDataDir = mkdtempSync(join(tmpdir(), "almoner-chrome-"));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     headless: true,
     viewport: opts.viewport ?? { width: 1280, height: 800 },
+    colorScheme: opts.colorScheme ?? "light",
     baseURL: BASE_URL,
     args: [
       "--headless",

@@ -147,7 +147,7 @@ for (const viewport of [
       await go(s.page, `${campaignUrl}/analytics`);
       await s.page.getByText("Unique donors").waitFor();
       await s.page.getByText("Refunds").waitFor();
-      await s.page.getByRole("tab", { name: "7 days" }).click();
+      await s.page.getByRole("radio", { name: "7 days" }).click();
       await s.page.waitForURL((u) => u.searchParams.get("days") === "7");
       await s.shot(`campaign-analytics-${viewport.name}`);
       assert.deepEqual(s.errors, []);

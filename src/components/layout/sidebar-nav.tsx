@@ -77,7 +77,7 @@ function SidebarNav({ sections, pathname, onNavigate, className }: SidebarNavPro
             {section.title ? (
               <h2
                 id={headingId}
-                className="mb-1.5 px-3 font-medium text-sidebar-foreground/60 text-xs uppercase tracking-wider"
+                className="mb-1.5 px-3 font-medium text-sidebar-foreground/75 text-xs uppercase tracking-wider"
               >
                 {section.title}
               </h2>

@@ -8,7 +8,16 @@ function Table({
   ...props
 }: React.ComponentProps<"table"> & { containerClassName?: string }) {
   return (
-    <div data-slot="table-container" className={cn("relative w-full overflow-x-auto", containerClassName)}>
+    // Focusable, so a keyboard can scroll a table wider than a phone (axe: scrollable-region-focusable).
+    <div
+      data-slot="table-container"
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to be scrolled by keys
+      tabIndex={0}
+      className={cn(
+        "relative w-full overflow-x-auto rounded-sm outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50",
+        containerClassName,
+      )}
+    >
       <table data-slot="table" className={cn("w-full caption-bottom text-sm", className)} {...props} />
     </div>
   );

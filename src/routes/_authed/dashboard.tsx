@@ -7,8 +7,8 @@ import { enumParam, opt, withDefault } from "~/components/data-table/list-search
 import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { Segmented, SegmentedItem } from "~/components/ui/segmented";
 import { Skeleton } from "~/components/ui/skeleton";
-import { Tabs, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { RevenueChart } from "~/features/charts/revenue-chart";
 import { Kpi, PERIODS } from "~/features/dashboard/kpi";
 import { PlatformOverview } from "~/features/dashboard/platform-overview";
@@ -71,18 +71,17 @@ function Dashboard() {
               </select>
             ) : null}
             {!all ? <OrganizationSwitcher /> : null}
-            <Tabs
+            <Segmented
+              aria-label="Period"
               value={String(days)}
               onValueChange={(v) => navigate({ search: (s) => ({ ...s, days: Number(v) }) })}
             >
-              <TabsList className="h-auto flex-wrap">
-                {PERIODS.map((p) => (
-                  <TabsTrigger key={p.days} value={String(p.days)}>
-                    {p.label}
-                  </TabsTrigger>
-                ))}
-              </TabsList>
-            </Tabs>
+              {PERIODS.map((p) => (
+                <SegmentedItem key={p.days} value={String(p.days)}>
+                  {p.label}
+                </SegmentedItem>
+              ))}
+            </Segmented>
           </>
         }
       />

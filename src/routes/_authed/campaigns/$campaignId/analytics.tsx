@@ -6,7 +6,7 @@ import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Progress } from "~/components/ui/progress";
-import { Tabs, TabsList, TabsTrigger } from "~/components/ui/tabs";
+import { Segmented, SegmentedItem } from "~/components/ui/segmented";
 import { CampaignRevenueChart } from "~/features/campaigns/campaign-revenue-chart";
 import { CampaignTabs } from "~/features/campaigns/campaign-tabs";
 import { Kpi } from "~/features/dashboard/kpi";
@@ -44,19 +44,17 @@ function AnalyticsPage() {
         title={campaign.data?.title ?? "Campaign"}
         description="Counted gifts only: completed or partly refunded, live, not in the trash."
         actions={
-          <Tabs
+          <Segmented
+            aria-label="Period"
             value={String(days)}
             onValueChange={(v) => navigate({ search: { days: Number(v) as 0 | 1 | 7 | 30 | 90 } })}
-            className="max-w-full overflow-x-auto"
           >
-            <TabsList aria-label="Period">
-              {PERIODS.map((p) => (
-                <TabsTrigger key={p.days} value={String(p.days)}>
-                  {p.label}
-                </TabsTrigger>
-              ))}
-            </TabsList>
-          </Tabs>
+            {PERIODS.map((p) => (
+              <SegmentedItem key={p.days} value={String(p.days)}>
+                {p.label}
+              </SegmentedItem>
+            ))}
+          </Segmented>
         }
       />
       <CampaignTabs campaignId={campaignId} />
