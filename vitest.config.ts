@@ -60,7 +60,13 @@ export default defineConfig({
   test: {
     // vitest 5 + vitest-plugin 1.4: the fs module cache breaks every suite (stack-facts G4).
     fsModuleCache: false,
-    include: ["test/**/*.test.ts", "worker/**/*.test.ts", "src/**/*.test.ts", "app.config.test.ts"],
+    include: [
+      "test/**/*.test.ts",
+      "core/**/*.test.ts",
+      "worker/**/*.test.ts",
+      "src/**/*.test.ts",
+      "app.config.test.ts",
+    ],
     globalSetup: ["./test/social/oidc-global.ts"],
     setupFiles: ["./test/setup.ts"],
     testTimeout: 30_000,

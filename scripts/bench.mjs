@@ -11,7 +11,7 @@ import { DatabaseSync } from "node:sqlite";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import { chromium } from "playwright-core";
-import { startOfLocalDay } from "../worker/lib/time.ts";
+import { startOfLocalDay } from "../core/time.ts";
 import { seedBench } from "./bench-seed.mjs";
 import { DEMO_PASSWORD } from "./demo-users.mjs";
 import { ensureChromium } from "./ensure-chromium.mjs";

@@ -1,4 +1,5 @@
-// `npm test`: the whole suite, in the order that fails fastest: typecheck, lint + format,
+// `npm test`: the whole suite, in the order that fails fastest: typecheck, lint + format (and a
+// check that the browser/server boundary rule still bites),
 // unit and integration tests inside workerd, then end-to-end in Chromium (set up if missing).
 import { spawnSync } from "node:child_process";
 import { ensureChromium } from "./ensure-chromium.mjs";
@@ -7,6 +8,7 @@ import { quietEnv, root } from "./lib.mjs";
 const steps = [
   ["typecheck", "npx", ["tsc", "--noEmit"]],
   ["lint + format", "npx", ["biome", "check", "."]],
+  ["boundary lint rule (lint/fixtures)", process.execPath, ["scripts/check-boundary.mjs"]],
   ["unit + integration (workerd)", "npx", ["vitest", "run"]],
   ["end-to-end (Chromium)", process.execPath, ["scripts/e2e.mjs"]],
 ];

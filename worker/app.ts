@@ -3,6 +3,8 @@
  * routes ahead of TanStack Start's SSR handler. `startFetch` is null in the vitest worker, which
  * cannot load Start's virtual server entry (stack-facts G8); everything else is the same code.
  */
+
+import { trustedOriginsOf } from "@core/trusted-url";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { handleAuthRequest } from "./auth";
 import { handleMyMemberships } from "./auth/memberships";
@@ -13,7 +15,6 @@ import { applySecurityHeaders, CSP_NONCE_HEADER, json, newNonce } from "./http/h
 import { handleInvitation } from "./http/invitations";
 import { INVALID_ORIGIN, originGate, SAFE_METHODS } from "./http/origin-gate";
 import { handleDonationWebhook } from "./http/webhook";
-import { trustedOriginsOf } from "./lib/trusted-url";
 import { handleDevOutbox } from "./mail/outbox";
 import { handleMedia } from "./media";
 import { runScheduled } from "./scheduled";

@@ -8,7 +8,7 @@
  *                        changed after the insert, so its URL is immutable. Public, because covers
  *                        and logos appear on the public campaign page; ids are 128-bit random.
  */
-import { hasOrgPermission } from "./access/permissions";
+import { hasOrgPermission } from "@core/permissions";
 import { getSessionFromRequest } from "./auth";
 import { generateId } from "./auth/crypto";
 import { getConfig } from "./config";

@@ -21,7 +21,7 @@ const every15Minutes: Job[] = [
   // inside this one transaction, so it cannot act on a stale read, and it renews their tokens.
   async (env, now) => {
     const { getConfig } = await import("./config");
-    const { dayKey } = await import("./lib/time");
+    const { dayKey } = await import("@core/time");
     const hours = getConfig(env).donations.abandonAfterHours;
     const cutoff = now.getTime() - hours * 3600_000;
     const candidates =

@@ -1,6 +1,6 @@
 /** Display helpers shared by every screen. Money math itself is the pure module the API uses. */
-import { exponentOf, formatMoney, toMajorString, toMinor } from "../../worker/lib/money";
-import { safeHttpUrl, safeImageSrc } from "../../worker/lib/url";
+import { exponentOf, formatMoney, toMajorString, toMinor } from "@core/money";
+import { safeHttpUrl, safeImageSrc } from "@core/url";
 
 export { exponentOf, formatMoney, safeHttpUrl, safeImageSrc, toMajorString, toMinor };
 

@@ -5,8 +5,9 @@
  */
 // zod/mini (tree-shakable) keeps the URL schemas out of the shared bundle's weight: every route's
 // search schema is evaluated in the main chunk, so the classic API would load on /login too.
+
+import { calendarDay } from "@core/schemas";
 import { z } from "zod/mini";
-import { calendarDay } from "../../worker/lib/schemas";
 
 /** An optional URL value; a malformed one drops the filter instead of erroring. */
 export function opt<T extends z.ZodMiniType>(schema: T) {

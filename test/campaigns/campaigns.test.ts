@@ -4,10 +4,11 @@
  * analytics against a brute-force recount over refunds, test mode, trash, a foreign currency and
  * time-zone day boundaries.
  */
+
+import { bucketFor } from "@core/analytics";
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
 import { rebuildRollups } from "../../worker/services/rollups";
-import { bucketFor } from "../../worker/trpc/routers/campaigns";
 import { callerFor, makeOrg, member } from "../domain/fixtures";
 import { testEnv } from "../helpers";
 

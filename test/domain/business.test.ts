@@ -1,6 +1,6 @@
+import { donationTransitions } from "@core/status";
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
-import { donationTransitions } from "../../worker/domain/status";
 import { csvCell } from "../../worker/http/export";
 import { rebuildRollups } from "../../worker/services/rollups";
 import { appRouter } from "../../worker/trpc/router";

@@ -3,8 +3,9 @@
  * sides of the date line (gifts a second before and after local midnight) and in two currencies
  * (amounts are never added across currencies).
  */
+
+import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
-import { addDays, localDay, startOfLocalDay } from "../../worker/lib/time";
 import { makeOrg, member } from "../domain/fixtures";
 import {
   allTimeOf,

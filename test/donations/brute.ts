@@ -2,9 +2,10 @@
  * Brute-force recomputation of everything the donation writes maintain, straight from the donation
  * table, for the donation suites to compare against (DESIGN §4 "counted donations").
  */
+
+import { dayKey, localDay } from "@core/time";
 import { TRPCError } from "@trpc/server";
 import { signWebhook } from "../../worker/http/webhook";
-import { dayKey, localDay } from "../../worker/lib/time";
 import { makeAdmin } from "../auth/jar";
 import { callerFor } from "../domain/fixtures";
 import { appFetch, testEnv } from "../helpers";

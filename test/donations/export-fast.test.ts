@@ -5,6 +5,8 @@
  * negative net amounts, NUL characters, dates before 1970 and on offset changes, missing donors;
  * across page edges, donor-cache evictions and a prefetch split into pages.
  */
+
+import { CSV_BOM, csvCell, csvRow } from "@core/csv";
 import { describe, expect, it } from "vitest";
 import {
   DONATION_COLUMNS,
@@ -20,7 +22,6 @@ import {
   type RawRow,
   RECORD_BYTES,
 } from "../../worker/http/donation-export";
-import { CSV_BOM, csvCell, csvRow } from "../../worker/lib/csv";
 import { donationFilters } from "../../worker/trpc/routers/donations";
 import { makeOrg } from "../domain/fixtures";
 import { testEnv } from "../helpers";

@@ -3,10 +3,10 @@
  * same count as the list), RFC 4180 quoting, formula cells neutralized, domain.md §5.1 columns.
  */
 
+import { toMajorString } from "@core/money";
+import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
 import { DONATION_COLUMNS } from "../../worker/http/export";
-import { toMajorString } from "../../worker/lib/money";
-import { addDays, localDay, startOfLocalDay } from "../../worker/lib/time";
 import { rebuildRollups } from "../../worker/services/rollups";
 import { parseCsv } from "../csv";
 import { makeOrg, member } from "../domain/fixtures";

@@ -3,8 +3,9 @@
  * order (donation_org_status_amount_idx) and falls back to the date index when the window does not
  * hold the page. Both paths must give exactly the brute-force order, ties broken by id.
  */
+
+import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
-import { addDays, localDay, startOfLocalDay } from "../../worker/lib/time";
 import { rebuildRollups } from "../../worker/services/rollups";
 import { AMOUNT_WINDOW_FACTOR } from "../../worker/trpc/routers/donations";
 import { makeOrg, member } from "../domain/fixtures";

@@ -1,7 +1,7 @@
+import { countedWithin } from "@core/status";
+import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
-import { countedWithin } from "../../worker/domain/status";
 import { changeTokenGuard } from "../../worker/lib/guard";
-import { addDays, localDay, startOfLocalDay } from "../../worker/lib/time";
 import { facts } from "../../worker/services/donation-write";
 import { rebuildDailyTotals, rollupStatements } from "../../worker/services/rollups";
 import { makeOrg, member } from "../domain/fixtures";

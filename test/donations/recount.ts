@@ -4,8 +4,9 @@
  * donation_daily_totals, campaign_stats, donor stats, item funding, and donations.list's totals
  * against SELECT count(*). Shared by the concurrency suites (decision 020).
  */
+
+import { localDay } from "@core/time";
 import { expect } from "vitest";
-import { localDay } from "../../worker/lib/time";
 import { testEnv } from "../helpers";
 import {
   bruteCampaign,

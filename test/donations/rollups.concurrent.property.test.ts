@@ -6,9 +6,10 @@
  * rollup equals a brute-force recount of the donation table and donations.list's total equals
  * SELECT count(*). Seeded: a failure names the seed and the round.
  */
+
+import { allowedDonationTargets, type DonationStatus } from "@core/status";
+import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
-import { allowedDonationTargets, type DonationStatus } from "../../worker/domain/status";
-import { addDays, localDay, startOfLocalDay } from "../../worker/lib/time";
 import { runScheduled } from "../../worker/scheduled";
 import { makeOrg, member } from "../domain/fixtures";
 import { testEnv } from "../helpers";

@@ -4,9 +4,10 @@
  * org_daily (per campaign and the '*' organization rows), campaign_stats, donor stats and item
  * funding. Seeded, so a failure names the seed and the step that broke it.
  */
+
+import { allowedDonationTargets, type DonationStatus } from "@core/status";
+import { addDays, localDay, offsetSpans, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
-import { allowedDonationTargets, type DonationStatus } from "../../worker/domain/status";
-import { addDays, localDay, offsetSpans, startOfLocalDay } from "../../worker/lib/time";
 import { makeOrg, member } from "../domain/fixtures";
 import { testEnv } from "../helpers";
 import {

@@ -1,6 +1,6 @@
+import { startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
 import { buildDonorCsv } from "../../src/features/donors/export";
-import { startOfLocalDay } from "../../worker/lib/time";
 import { makeOrg, member } from "../domain/fixtures";
 import { testEnv } from "../helpers";
 import { type Caller, codeOf, gift, newDonor, refusal } from "./helpers";

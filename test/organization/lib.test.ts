@@ -1,6 +1,6 @@
+import { CSV_BOM, csvCell, csvRow, isoWithOffset } from "@core/csv";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { CSV_BOM, csvCell, csvRow, isoWithOffset } from "../../worker/lib/csv";
 import { chunk, listInput, sortColumn } from "../../worker/lib/list";
 
 describe("csv", () => {

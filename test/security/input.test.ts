@@ -4,11 +4,8 @@
  * currencies, amounts, instants, http(s) URLs, bounded arrays), used by every router, the webhook,
  * the exports and the auth API; docs/decisions/019-shared-input-schemas.md explains the ranges.
  */
-import { TRPCError } from "@trpc/server";
-import { describe, expect, it } from "vitest";
-import { campaignStatuses, donationStatuses } from "../../worker/domain/status";
-import { changeTokenGuard } from "../../worker/lib/guard";
-import { MAX_AMOUNT_MINOR } from "../../worker/lib/money";
+
+import { MAX_AMOUNT_MINOR } from "@core/money";
 import {
   CALENDAR_DAY_MAX,
   CALENDAR_DAY_MIN,
@@ -16,7 +13,11 @@ import {
   currencyCode,
   giftInstant,
   instant,
-} from "../../worker/lib/schemas";
+} from "@core/schemas";
+import { campaignStatuses, donationStatuses } from "@core/status";
+import { TRPCError } from "@trpc/server";
+import { describe, expect, it } from "vitest";
+import { changeTokenGuard } from "../../worker/lib/guard";
 import { facts } from "../../worker/services/donation-write";
 import { rollupStatements } from "../../worker/services/rollups";
 import { appRouter } from "../../worker/trpc/router";

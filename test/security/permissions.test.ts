@@ -4,8 +4,9 @@
  * membership role alone decides (platform admins excepted); platform roles grant platform abilities
  * only; an impersonated session never holds export rights, whatever the rung or endpoint.
  */
+
+import { orgRoles, type Permissions } from "@core/permissions";
 import { beforeAll, describe, expect, it } from "vitest";
-import { orgRoles, type Permissions } from "../../worker/access/permissions";
 import { appRouter } from "../../worker/trpc/router";
 import { authClient, makeAdmin, signUp } from "../auth/jar";
 import { callerFor, makeOrg, member } from "../domain/fixtures";

@@ -7,9 +7,10 @@
  * - every org procedure taking a record id answers NOT_FOUND to another organization's owner
  *   (the CROSS_TENANT table must cover each such procedure, so a new one cannot be forgotten).
  */
+
+import { hasOrgPermission, type Permissions } from "@core/permissions";
 import { TRPCError } from "@trpc/server";
 import { beforeAll, describe, expect, it } from "vitest";
-import { hasOrgPermission, type Permissions } from "../../worker/access/permissions";
 import { appRouter } from "../../worker/trpc/router";
 import { CookieJar, signUp } from "../auth/jar";
 import { callerFor, makeOrg, member } from "../domain/fixtures";

@@ -2,10 +2,11 @@
  * The better-auth 1.3 admin plugin under /api/auth/admin (contract §6), guarded by the one
  * permissions module. Admin calls always read the session from D1 (never the cookie cache).
  */
+
+import { hasPermission, isPlatformAdmin, type Permissions, parseRoles } from "@core/permissions";
+import { httpUrl } from "@core/schemas";
 import { z } from "zod";
-import { hasPermission, isPlatformAdmin, type Permissions, parseRoles } from "../access/permissions";
 import { likePattern } from "../lib/list";
-import { httpUrl } from "../lib/schemas";
 import {
   type AuthContext,
   clearSessionCookies,

@@ -2,9 +2,10 @@
  * The better-auth 1.3 endpoints under /api/auth (SPEC §7), except social sign-in and the admin
  * plugin. Shapes, status codes and messages follow research/better-auth-contract.md.
  */
+
+import { httpUrl } from "@core/schemas";
+import { referenceFor, withSearchParams } from "@core/trusted-url";
 import { z } from "zod";
-import { httpUrl } from "../lib/schemas";
-import { referenceFor, withSearchParams } from "../lib/trusted-url";
 import { getMailer, renderMail } from "../mail";
 import {
   type AuthContext,

@@ -1,7 +1,8 @@
 /** Request-level rules of the auth API: body parsing + validation, trusted URLs, rate limits. */
+
+import { trustedOriginsOf, trustedUrl } from "@core/trusted-url";
 import type { z } from "zod";
 import { INVALID_ORIGIN, originGate } from "../http/origin-gate";
-import { trustedOriginsOf, trustedUrl } from "../lib/trusted-url";
 import { type AuthContext, loadSession } from "./core";
 import { AuthApiError, E } from "./errors";
 

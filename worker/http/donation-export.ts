@@ -12,10 +12,10 @@
  *   order, into a bounded cache (`DonorCells`), a hash join with the donors as the build side.
  */
 
+import { CSV_BOM, csvCell, csvCells, csvRow, isoUtc, isoWithOffset } from "@core/csv";
+import { exponentOf, toMajorString } from "@core/money";
 import type { z } from "zod";
 import { auditStatement } from "../lib/audit";
-import { CSV_BOM, csvCell, csvCells, csvRow, isoUtc, isoWithOffset } from "../lib/csv";
-import { exponentOf, toMajorString } from "../lib/money";
 import { donationFilters, donationWhere } from "../trpc/routers/donations";
 import { exportAccess } from "./export-access";
 import { json } from "./headers";

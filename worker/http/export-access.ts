@@ -4,7 +4,7 @@
  * own (worker/access/permissions.ts `refusal`, decision 017), so tRPC and HTTP exports cannot
  * differ. The answer is either the caller and their organization, or the spec-shaped 401/403.
  */
-import { type Permissions, refusal } from "../access/permissions";
+import { type Permissions, refusal } from "@core/permissions";
 import { getSessionFromRequest } from "../auth";
 import { getConfig } from "../config";
 import { resolveOrganization } from "../trpc/org";

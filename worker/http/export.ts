@@ -2,10 +2,11 @@
  * GET /api/export/donors.csv: the legacy donor export (the donors page builds its CSV in the
  * browser now). The donations export lives in ./donation-export.ts.
  */
+
+import { csvCell, isoUtc } from "@core/csv";
+import { toMajorString } from "@core/money";
 import { getConfig } from "../config";
-import { csvCell, isoUtc } from "../lib/csv";
 import { likeEscape } from "../lib/list";
-import { toMajorString } from "../lib/money";
 import { exportAccess } from "./export-access";
 
 export { DONATION_COLUMNS, handleDonationExport } from "./donation-export";

@@ -15,7 +15,7 @@
  *    cookies it holds itself; a forged cross-site form cannot strip those headers.
  */
 
-import { isTrustedOrigin } from "../lib/trusted-url";
+import { isTrustedOrigin } from "@core/trusted-url";
 
 export const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 

@@ -6,12 +6,13 @@
  * gateway transaction id makes delivery idempotent: the same event twice changes nothing, and
  * concurrent duplicates race on a unique index so exactly one donation is created.
  */
+
+import { MAX_AMOUNT_MINOR, MIN_AMOUNT_MINOR, toMajorString, toMinor } from "@core/money";
+import { currencyCode, giftInstantProblem } from "@core/schemas";
+import { allowedDonationTargets, type DonationStatus } from "@core/status";
 import { z } from "zod";
 import { generateId, safeEqual } from "../auth/crypto";
 import { getConfig } from "../config";
-import { allowedDonationTargets, type DonationStatus } from "../domain/status";
-import { MAX_AMOUNT_MINOR, MIN_AMOUNT_MINOR, toMajorString, toMinor } from "../lib/money";
-import { currencyCode, giftInstantProblem } from "../lib/schemas";
 import { type DonationActor, writeDonation } from "../services/donation-write";
 import { donorStatsStatements } from "../services/donor-stats";
 import type { DonationRow } from "../trpc/routers/donations";

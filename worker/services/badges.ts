@@ -3,8 +3,9 @@
  * organization with a campaign that reached its goal, `top_fundraiser` for the top 10 % (at least
  * one) of organizations by counted gifts in the last 12 months. Granted and revoked rows are kept.
  */
+
+import { COUNTED_SQL } from "@core/status";
 import { generateId } from "../auth/crypto";
-import { COUNTED_SQL } from "../domain/status";
 
 export async function recomputeAutomaticBadges(db: D1Database, now = Date.now()) {
   const { results: goal } = await db

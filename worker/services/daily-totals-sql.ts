@@ -8,7 +8,7 @@ import {
   DAY_KEY_FROM_MS,
   DAY_KEY_UNTIL_MS,
   offsetSpans,
-} from "../lib/time.ts";
+} from "../../core/time.ts";
 
 /** [start, end) in UTC ms, the zone's offset there, or a fixed day key (instants outside years 1000–9999). */
 export type DaySpan = [number, number, number, string | null];

@@ -3,7 +3,7 @@
  * Tier: the ladder rung whose [min, max) holds the donor's amount on the rung's basis (lifetime or
  * the last 12 months); a locked tier stays; the previous tier is kept when it changes.
  */
-import { COUNTED_SQL } from "../domain/status";
+import { COUNTED_SQL } from "@core/status";
 import type { Guard } from "../lib/guard";
 
 /**

@@ -5,9 +5,9 @@
  * from donations; tests prove both agree. Donation changes build these through
  * `donationChangeStatements` (worker/services/donation-write.ts, decision 020), never directly.
  */
-import { COUNTED_SQL, isCounted } from "../domain/status";
+import { COUNTED_SQL, isCounted } from "@core/status";
+import { DAY_KEY_FROM_MS, DAY_KEY_UNTIL_MS, dayKey, localDay } from "@core/time";
 import type { Guard } from "../lib/guard";
-import { DAY_KEY_FROM_MS, DAY_KEY_UNTIL_MS, dayKey, localDay } from "../lib/time";
 import { type DaySpan, dailyRebuildSql, dailySpans } from "./daily-totals-sql";
 
 export interface DonationFacts {

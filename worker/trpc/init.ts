@@ -2,12 +2,14 @@
  * tRPC setup and the procedure ladder (DESIGN §5.1). Every procedure starts from one of the
  * exported builders; a router-inventory test fails on any non-public procedure without a guard.
  */
+
+import { type Permissions, refusal } from "@core/permissions";
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { $ZodError } from "zod/v4/core";
-import { type Permissions, refusal } from "../access/permissions";
+import type { SessionRecord, UserRecord } from "../auth";
 import type { Context } from "./context";
-import { resolveOrganization } from "./org";
+import { type OrgContext, resolveOrganization } from "./org";
 
 export interface ProcedureMeta {
   /** Which rung of the ladder built the procedure; the router-inventory test reads it. */
@@ -176,3 +178,19 @@ export function adminProcedure(permissions: Permissions) {
     })
     .meta({ guard: "admin", permissions });
 }
+
+/**
+ * What a service of one organization's data receives (docs/architecture.md): the org rung's
+ * context — who acts (user, impersonator, ip), where (org: the tenant from the membership), with
+ * what (env, config). HTTP handlers that reach a service build the same shape after their own
+ * access check. Services take the narrowest `Pick` of it they need.
+ */
+export type OrgCtx = Context & {
+  user: UserRecord;
+  session: SessionRecord;
+  org: OrgContext;
+  impersonatorId: string | null;
+};
+
+/** The admin rung's context: platform administration, no tenant. */
+export type AdminCtx = Context & { user: UserRecord; session: SessionRecord; impersonatorId: string | null };

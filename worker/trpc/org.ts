@@ -4,8 +4,8 @@
  * admins may act on any organization.
  */
 
+import { isPlatformAdmin } from "@core/permissions";
 import type { AppConfig } from "../../app.config";
-import { isPlatformAdmin } from "../access/permissions";
 
 export interface OrgContext {
   id: string;

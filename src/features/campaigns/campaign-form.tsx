@@ -1,3 +1,5 @@
+import { CURRENCIES, exponentOf } from "@core/money";
+import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { X } from "lucide-react";
 import * as React from "react";
 import { ImageUpload } from "~/components/image-upload";
@@ -6,8 +8,6 @@ import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
 import { Textarea } from "~/components/ui/textarea";
 import { formatMoney, toMajorString, toMinor } from "~/lib/format";
-import { CURRENCIES, exponentOf } from "../../../worker/lib/money";
-import { addDays, localDay, startOfLocalDay } from "../../../worker/lib/time";
 
 const selectClass = "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs";
 

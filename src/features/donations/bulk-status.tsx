@@ -1,3 +1,4 @@
+import type { DonationStatus } from "@core/status";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import * as React from "react";
 import { toast } from "sonner";
@@ -5,7 +6,6 @@ import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
-import type { DonationStatus } from "../../../worker/domain/status";
 
 const NEEDS_REASON = new Set(["refunded", "cancelled"]);
 

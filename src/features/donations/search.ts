@@ -2,6 +2,9 @@
  * The /donations URL state (DESIGN §4: filters in the URL) and its two readers: the tRPC list
  * input and the export's query string. The dashboard's tiles link here with these filters.
  */
+
+import { currencyCode } from "@core/schemas";
+import { donationStatuses } from "@core/status";
 import { z } from "zod/mini";
 import {
   dayParam,
@@ -14,8 +17,6 @@ import {
   textParam,
   withDefault,
 } from "~/lib/search-params";
-import { donationStatuses } from "../../../worker/domain/status";
-import { currencyCode } from "../../../worker/lib/schemas";
 
 const day = dayParam;
 const text = textParam;

@@ -2,8 +2,8 @@
  * The donors CSV (research/domain.md §5.1 columns the donor model holds), assembled in the browser
  * from donors.exportPage pages so the list can show progress. Pure, so tests build the very same file.
  */
-import { CSV_BOM, csvRow, isoWithOffset } from "../../../worker/lib/csv";
-import { toMajorString } from "../../../worker/lib/money";
+import { CSV_BOM, csvRow, isoWithOffset } from "@core/csv";
+import { toMajorString } from "@core/money";
 import type { DonorExportRow } from "../../../worker/trpc/routers/donors";
 
 export const DONOR_CSV_HEADER = [

@@ -1,3 +1,4 @@
+import { memberRoles } from "@core/organization";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import * as React from "react";
 import { toast } from "sonner";
@@ -10,7 +11,6 @@ import { Input } from "~/components/ui/input";
 import { useAuth } from "~/lib/auth/use-auth";
 import { errorInfo, formatDate, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
-import { memberRoles } from "../../../worker/lib/organization-schema";
 
 const sel = "h-8 rounded-md border border-input bg-transparent px-2 text-sm";
 

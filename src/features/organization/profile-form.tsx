@@ -1,3 +1,5 @@
+import { CURRENCIES } from "@core/money";
+import { organizationInput, organizationTypes } from "@core/organization";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import * as React from "react";
 import { toast } from "sonner";
@@ -11,8 +13,6 @@ import { Input } from "~/components/ui/input";
 import { Textarea } from "~/components/ui/textarea";
 import { errorInfo, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
-import { CURRENCIES } from "../../../worker/lib/money";
-import { organizationInput, organizationTypes } from "../../../worker/lib/organization-schema";
 
 // The shared schema is zod/mini, which ships no messages: the form shows English ones, the same
 // the Worker answers with (classic zod registers this locale there).

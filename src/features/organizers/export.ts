@@ -1,4 +1,4 @@
-import { CSV_BOM, csvRow, isoWithOffset } from "../../../worker/lib/csv";
+import { CSV_BOM, csvRow, isoWithOffset } from "@core/csv";
 
 export interface OrganizerExportRow {
   userId: string | null;

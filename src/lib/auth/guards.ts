@@ -2,9 +2,10 @@
  * Route guards (SPEC §2). They read the one session query, so SSR and client navigation agree;
  * hiding a link is never the protection: every procedure checks again on the server.
  */
+
+import { safeRedirectPath } from "@core/trusted-url";
 import { redirect } from "@tanstack/react-router";
 import type { RouterContext } from "~/routes/__root";
-import { safeRedirectPath } from "../../../worker/lib/trusted-url";
 import { hasPortalAccess, isPlatformAdmin } from "./access";
 import { sessionQueryOptions } from "./session";
 

@@ -4,7 +4,7 @@
  * comma-separated. Every write is one D1 batch with its audit row.
  */
 
-import { safeHttpUrl } from "../../lib/url";
+import { safeHttpUrl } from "@core/url";
 import { type AuthContext, findUserByEmail, findUserById, invalidateUserCache, type UserRow } from "../core";
 import { decryptString, encryptString, generateId } from "../crypto";
 import type { TokenSet } from "./client";

@@ -3,9 +3,10 @@
  * token), callback/:id (GET, and POST for form_post providers), link-social, get-access-token,
  * refresh-token, account-info; plus GET /social/providers, the enabled providers for the screens.
  */
+
+import { withSearchParams } from "@core/trusted-url";
 import { decodeJwt } from "jose";
 import { z } from "zod";
-import { withSearchParams } from "../../lib/trusted-url";
 import {
   type AuthContext,
   assertNotBanned,

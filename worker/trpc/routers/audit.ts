@@ -2,8 +2,9 @@
  * The audit trail of one record (DESIGN §4), for the History panel. Org-scoped: rows of another
  * organization are never returned, and a record id of another organization answers NOT_FOUND.
  */
+
+import { hasOrgPermission, type Permissions } from "@core/permissions";
 import { z } from "zod";
-import { hasOrgPermission, type Permissions } from "../../access/permissions";
 import { fail, orgProcedure, router } from "../init";
 
 /** Which right reading a record's history needs, and the table proving the record is this org's. */

@@ -1,7 +1,7 @@
+import { instant } from "@core/schemas";
 import { z } from "zod";
 import { generateId } from "../../auth/crypto";
 import { auditStatement } from "../../lib/audit";
-import { instant } from "../../lib/schemas";
 import { adminProcedure, fail, router } from "../init";
 
 /** Platform-defined badges (DESIGN §4): manual ones granted by admins, automatic ones by the cron. */

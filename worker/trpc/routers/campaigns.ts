@@ -1,12 +1,13 @@
+import { bucketFor, bucketSeries } from "@core/analytics";
+import { MAX_AMOUNT_MINOR, MIN_AMOUNT_MINOR } from "@core/money";
+import { amountMinor, calendarDay, currencyCode, enumSet, instant } from "@core/schemas";
+import { type CampaignStatus, COUNTED_SQL, campaignStatuses, campaignTransitions } from "@core/status";
+import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { z } from "zod";
 import { generateId } from "../../auth/crypto";
-import { type CampaignStatus, COUNTED_SQL, campaignStatuses, campaignTransitions } from "../../domain/status";
 import { auditStatement } from "../../lib/audit";
 import type { Guard } from "../../lib/guard";
 import { add, likeEscape, likePattern, pageSchema, runList, where } from "../../lib/list";
-import { MAX_AMOUNT_MINOR, MIN_AMOUNT_MINOR } from "../../lib/money";
-import { amountMinor, calendarDay, currencyCode, enumSet, instant } from "../../lib/schemas";
-import { addDays, localDay, startOfLocalDay } from "../../lib/time";
 import { assertOwnMedia, MEDIA_PATH } from "../../media";
 import { fail, orgProcedure, publicProcedure, router } from "../init";
 
@@ -880,24 +881,6 @@ export const campaignsRouter = router({
     }),
 });
 
-export type Bucket = "day" | "month" | "year";
-
-/** GiveWP's rule (research/domain.md §4.1): under 6 months by day, under 5 years by month, else by year. */
-export function bucketFor(fromDay: string, toDay: string): Bucket {
-  const span = (Date.parse(toDay) - Date.parse(fromDay)) / 86_400_000 + 1;
-  return span < 183 ? "day" : span < 5 * 365 ? "month" : "year";
-}
-
-const bucketKey = (day: string, b: Bucket) =>
-  b === "day" ? day : b === "month" ? day.slice(0, 7) : day.slice(0, 4);
-
-function nextBucket(key: string, b: Bucket) {
-  if (b === "day") return addDays(key, 1);
-  if (b === "year") return String(Number(key) + 1);
-  const [y, m] = key.split("-").map(Number) as [number, number];
-  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, "0")}`;
-}
-
 interface Agg {
   n: number;
   raised: number;
@@ -988,17 +971,7 @@ export async function campaignAnalytics(
       .sort()[0] ??
     today;
   const bucket = bucketFor(start, today);
-  const sums = new Map<string, { raised: number; count: number }>();
-  for (const row of rows) {
-    const k = bucketKey(row.day, bucket);
-    const s = sums.get(k) ?? { raised: 0, count: 0 };
-    s.raised += row.raised;
-    s.count += row.count;
-    sums.set(k, s);
-  }
-  const filled: { day: string; raised: number; count: number }[] = [];
-  for (let k = bucketKey(start, bucket); k <= bucketKey(today, bucket); k = nextBucket(k, bucket))
-    filled.push({ day: k, raised: sums.get(k)?.raised ?? 0, count: sums.get(k)?.count ?? 0 });
+  const filled = bucketSeries(rows, start, today, bucket).map(({ period, ...r }) => ({ day: period, ...r }));
 
   const itemRows = (items?.results ?? []) as {
     id: string;

@@ -1,5 +1,5 @@
-import { z } from "zod";
-import { generateId } from "../../auth/crypto";
+import { bucketFor, bucketSeries } from "@core/analytics";
+import { amountMinor, calendarDay, currencyCode, enumSet, giftInstant } from "@core/schemas";
 import {
   allowedDonationTargets,
   COUNTED_SQL,
@@ -7,11 +7,12 @@ import {
   type DonationStatus,
   donationStatuses,
   isCounted,
-} from "../../domain/status";
+} from "@core/status";
+import { addDays, FILTER_DAY_MAX, FILTER_DAY_MIN, localDay, startOfLocalDay } from "@core/time";
+import { z } from "zod";
+import { generateId } from "../../auth/crypto";
 import { allGuards, type Guard } from "../../lib/guard";
 import { add, checkedOffset, likeEscape, pageSchema, type Where, where } from "../../lib/list";
-import { amountMinor, calendarDay, currencyCode, enumSet, giftInstant } from "../../lib/schemas";
-import { addDays, FILTER_DAY_MAX, FILTER_DAY_MIN, localDay, startOfLocalDay } from "../../lib/time";
 import { cachedAnalytics } from "../../services/analytics-cache";
 import { type DonationActor, writeDonation } from "../../services/donation-write";
 import { adminProcedure, fail, orgProcedure, router } from "../init";
@@ -889,51 +890,6 @@ export function segmentSql(segment: "retained" | "lapsed", alias = "d") {
 export function segmentParams(orgId: string, timeZone: string, now = Date.now()) {
   const w = retentionWindows(timeZone, now);
   return [orgId, w.priorFromMs, w.recentFromMs, w.recentFromMs];
-}
-
-export type Bucket = "day" | "month" | "year";
-
-/**
- * DESIGN §4 / domain.md §4.1: the revenue series is bucketed by the span it covers — under about six
- * months by day, up to five years by month, beyond by year — always in the organization's days.
- */
-export function bucketFor(fromDay: string, toDay: string): Bucket {
-  const span = (Date.parse(toDay) - Date.parse(fromDay)) / 86400_000 + 1;
-  if (span <= 184) return "day";
-  if (span < 5 * 365) return "month";
-  return "year";
-}
-
-const bucketKey = (day: string, b: Bucket) =>
-  b === "day" ? day : b === "month" ? day.slice(0, 7) : day.slice(0, 4);
-
-function nextBucket(key: string, b: Bucket) {
-  if (b === "day") return addDays(key, 1);
-  if (b === "year") return String(Number(key) + 1);
-  const [y, m] = key.split("-").map(Number) as [number, number];
-  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, "0")}`;
-}
-
-/** Zero-filled buckets from `fromDay` to `toDay` (inclusive) summing the per-day rows. */
-export function bucketSeries(
-  rows: { day: string; raised: number; count: number }[],
-  fromDay: string,
-  toDay: string,
-  bucket: Bucket,
-) {
-  const sums = new Map<string, { raised: number; count: number }>();
-  for (const r of rows) {
-    const k = bucketKey(r.day, bucket);
-    const cur = sums.get(k) ?? { raised: 0, count: 0 };
-    cur.raised += r.raised;
-    cur.count += r.count;
-    sums.set(k, cur);
-  }
-  const out: { period: string; raised: number; count: number }[] = [];
-  const last = bucketKey(toDay, bucket);
-  for (let k = bucketKey(fromDay, bucket); k <= last; k = nextBucket(k, bucket))
-    out.push({ period: k, raised: sums.get(k)?.raised ?? 0, count: sums.get(k)?.count ?? 0 });
-  return out;
 }
 
 const currencyInput = z.optional(currencyCode);

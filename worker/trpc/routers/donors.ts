@@ -1,6 +1,8 @@
+import { calendarDay } from "@core/schemas";
+import { COUNTED_SQL } from "@core/status";
+import { addDays, startOfLocalDay } from "@core/time";
 import { z } from "zod";
 import { generateId } from "../../auth/crypto";
-import { COUNTED_SQL } from "../../domain/status";
 import { auditStatement } from "../../lib/audit";
 import { auditGuard, type Guard } from "../../lib/guard";
 import {
@@ -13,8 +15,6 @@ import {
   type Where,
   where,
 } from "../../lib/list";
-import { calendarDay } from "../../lib/schemas";
-import { addDays, startOfLocalDay } from "../../lib/time";
 import { donorStatsStatements, tierStatement } from "../../services/donor-stats";
 import { donorCampaignStatsStatement } from "../../services/rollups";
 import { fail, orgProcedure, router } from "../init";

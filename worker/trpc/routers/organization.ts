@@ -1,9 +1,9 @@
+import { organizationInput } from "@core/organization";
+import { safeHttpUrl } from "@core/url";
 import { z } from "zod";
 import { generateId } from "../../auth/crypto";
 import { auditStatement } from "../../lib/audit";
 import { createInvitation, mailInvitation, newInvitationSecret } from "../../lib/invitations";
-import { organizationInput } from "../../lib/organization-schema";
-import { safeHttpUrl } from "../../lib/url";
 import { assertOwnMedia } from "../../media";
 import { rebuildRollups } from "../../services/rollups";
 import { adminProcedure, authedProcedure, fail, orgProcedure, router } from "../init";

@@ -3,11 +3,12 @@
  * with the organizer role, a user with the platform role organizer, or a pending invitation as
  * organizer. One row per (person, organization). Removing keeps the person and their history.
  */
+
+import { enumSet } from "@core/schemas";
 import { z } from "zod";
 import { auditStatement } from "../../lib/audit";
 import { createInvitation } from "../../lib/invitations";
 import { add, addIn, likeEscape, listInput, runList, sortColumn, where } from "../../lib/list";
-import { enumSet } from "../../lib/schemas";
 import { adminProcedure, fail, router } from "../init";
 
 export const organizerStatuses = ["active", "banned", "invited", "expired"] as const;

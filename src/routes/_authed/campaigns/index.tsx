@@ -1,3 +1,4 @@
+import { campaignStatuses } from "@core/status";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createFileRoute, Link, useNavigate } from "@tanstack/react-router";
 import type { ColumnDef } from "@tanstack/react-table";
@@ -11,7 +12,6 @@ import { Button } from "~/components/ui/button";
 import { Progress } from "~/components/ui/progress";
 import { errorInfo, formatDate, formatMoney, formatPercent, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
-import { campaignStatuses } from "../../../../worker/domain/status";
 
 const PHASES = ["scheduled", "live", "goal_reached", "ended"] as const;
 const day = dayParam;

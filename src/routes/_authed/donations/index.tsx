@@ -1,3 +1,5 @@
+import { CURRENCIES } from "@core/money";
+import { donationStatuses } from "@core/status";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { createFileRoute, Link, useNavigate } from "@tanstack/react-router";
 import type { ColumnDef } from "@tanstack/react-table";
@@ -21,8 +23,6 @@ import {
 } from "~/features/donations/search";
 import { errorInfo, formatDate, formatMoney, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
-import { donationStatuses } from "../../../../worker/domain/status";
-import { CURRENCIES } from "../../../../worker/lib/money";
 
 export const Route = createFileRoute("/_authed/donations/")({
   validateSearch: donationSearch,

@@ -1,3 +1,4 @@
+import { donationStatuses } from "@core/status";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createFileRoute, Link } from "@tanstack/react-router";
 import { Pencil, Trash2, Undo2 } from "lucide-react";
@@ -16,7 +17,6 @@ import { isPlatformAdmin } from "~/lib/auth/access";
 import { errorInfo, formatDateTime, formatMoney, titleCase, toMinor } from "~/lib/format";
 import { or404 } from "~/lib/loaders";
 import { useTRPC } from "~/lib/trpc";
-import { donationStatuses } from "../../../../../worker/domain/status";
 
 export const Route = createFileRoute("/_authed/donations/$donationId/")({
   loader: ({ context, params }) =>

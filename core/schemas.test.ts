@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { donationStatuses } from "../domain/status";
 import { MAX_AMOUNT_MINOR, MIN_AMOUNT_MINOR } from "./money";
 import {
   amountMinor,
@@ -15,6 +14,7 @@ import {
   INSTANT_MIN,
   instant,
 } from "./schemas";
+import { donationStatuses } from "./status";
 
 const ok = (s: { safeParse: (v: unknown) => { success: boolean } }, v: unknown) => s.safeParse(v).success;
 
