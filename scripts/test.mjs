@@ -9,6 +9,7 @@ const steps = [
   ["typecheck", "npx", ["tsc", "--noEmit"]],
   ["lint + format", "npx", ["biome", "check", "."]],
   ["boundary lint rule (lint/fixtures)", process.execPath, ["scripts/check-boundary.mjs"]],
+  ["schema ≡ migrations, db:generate writes nothing", process.execPath, ["scripts/check-schema.mjs"]],
   ["unit + integration (workerd)", "npx", ["vitest", "run"]],
   ["end-to-end (Chromium)", process.execPath, ["scripts/e2e.mjs"]],
 ];

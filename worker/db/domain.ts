@@ -2,10 +2,28 @@
  * The business domain (DESIGN §4). Every business row carries organization_id; money is integer
  * minor units with an ISO 4217 currency; instants are UTC epoch ms. Indexes lead with
  * organization_id because every list and every analytic is tenant-scoped.
+ *
+ * Triggers have no drizzle form; the migrations create them and `npm run db:check` lists them:
+ * - `*_same_org_insert/update` (drizzle/0003): a row's references belong to its organization;
+ * - `*_money_integer_*`, `*_stats_integer_*`, `campaign_goal_set_*` (0003): money and counts are
+ *   integers, a goal type has its goal;
+ * - `audit_event_bumps_analytics_version` (0006): every audited change invalidates the dashboard
+ *   cache (decision 011);
+ * - `donation_change_token_renewed` (0013): any update of a donation renews its change token
+ *   (decision 020).
  */
 import { sql } from "drizzle-orm";
-import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { organization } from "./schema";
+import {
+  blob,
+  check,
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+import { organization, user } from "./schema";
 
 const timestamps = {
   createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
@@ -488,7 +506,10 @@ export const donationTotals = sqliteTable(
     amountMinor: integer("amount_minor").notNull().default(0),
     refundedMinor: integer("refunded_minor").notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.organizationId, t.currency, t.status, t.mode, t.trashed] })],
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.currency, t.status, t.mode, t.trashed] }),
+    check("donation_totals_trashed", sql`${t.trashed} IN (0, 1)`),
+  ],
 );
 
 /**
@@ -508,7 +529,11 @@ export const donationDailyTotals = sqliteTable(
     amountMinor: integer("amount_minor").notNull().default(0),
     refundedMinor: integer("refunded_minor").notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.organizationId, t.day, t.currency, t.status, t.mode, t.trashed] })],
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.day, t.currency, t.status, t.mode, t.trashed] }),
+    check("donation_daily_totals_trashed", sql`${t.trashed} IN (0, 1)`),
+    check("donation_daily_totals_day", sql`${t.day} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'`),
+  ],
 );
 
 export const donationDailyState = sqliteTable("donation_daily_state", {
@@ -532,4 +557,24 @@ export const orgCounter = sqliteTable(
     value: integer("value").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.name] })],
+);
+
+/**
+ * Uploaded images (campaign covers, organization logos), stored in D1 (decision 008). Type (by
+ * magic bytes), size (1 byte to 1 MiB) and hash are established before the insert; rows are
+ * immutable once written (the URL is cached for a year). drizzle/0004_media.sql.
+ */
+export const media = sqliteTable(
+  "media",
+  {
+    id: text("id").primaryKey(),
+    organizationId: orgId(),
+    contentType: text("content_type").notNull(),
+    byteSize: integer("byte_size").notNull(),
+    sha256: text("sha256").notNull(),
+    bytes: blob("bytes", { mode: "buffer" }).notNull(),
+    createdBy: text("created_by").references(() => user.id, { onDelete: "set null" }),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("media_org_created_idx").on(t.organizationId, t.createdAt)],
 );

@@ -2,7 +2,6 @@ import { TRPCError } from "@trpc/server";
 import { getSessionFromRequest, type SessionRecord, type UserRecord } from "../auth";
 import { setRetryAfter } from "../auth/guards";
 import { getConfig } from "../config";
-import { getDb } from "../db/client";
 import { callerKey, limitApi, TOO_MANY_REQUESTS } from "../http/api-limit";
 
 export type RequestAuth = { session: SessionRecord; user: UserRecord } | null;
@@ -42,7 +41,6 @@ export async function createContext({
   let fresh: Promise<RequestAuth> | undefined;
   return {
     env,
-    db: getDb(env),
     config: getConfig(env),
     request,
     resHeaders,
