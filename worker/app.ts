@@ -4,6 +4,7 @@
  * cannot load Start's virtual server entry (stack-facts G8); everything else is the same code.
  */
 
+import { TRPC_MAX_BATCH } from "@core/limits";
 import { trustedOriginsOf } from "@core/trusted-url";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { handleAuthRequest } from "./auth";
@@ -73,6 +74,7 @@ async function route(
     return fetchRequestHandler({
       endpoint: "/api/trpc",
       req: request,
+      maxBatchSize: TRPC_MAX_BATCH,
       router: appRouter,
       createContext: ({ resHeaders }) => createContext({ request, env, ctx, resHeaders, rateLimited: true }),
       onError({ error, path: procedure }) {

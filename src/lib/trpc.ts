@@ -7,6 +7,8 @@
  * pages that read nothing through tRPC (/login) never download it. One client and one options proxy
  * per QueryClient, shared by loaders (`context.trpc`) and components (`useTRPC`).
  */
+
+import { TRPC_MAX_BATCH } from "@core/limits";
 import type { QueryClient } from "@tanstack/react-query";
 import { useRouter } from "@tanstack/react-router";
 import { createIsomorphicFn } from "@tanstack/react-start";
@@ -57,6 +59,8 @@ const terminatingLink = createIsomorphicFn()
     (): TRPCLink<AppRouter> =>
       httpBatchLink({
         url: "/api/trpc",
+        // The server refuses longer batches (core/limits.ts).
+        maxItems: TRPC_MAX_BATCH,
         transformer: superjson,
         fetch: (url, init) => fetch(url, { ...init, credentials: "include" }),
       }),

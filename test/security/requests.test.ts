@@ -3,7 +3,9 @@
  * limits (docs/decisions/018-sessions-and-requests.md). Every request goes through the worker's
  * fetch handler, as a browser or an attacker would send it.
  */
+
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { TRPC_MAX_BATCH } from "@core/limits";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../app.config";
 import { safeRedirect } from "../../src/lib/auth/guards";
@@ -478,5 +480,20 @@ describe("rate limits: on in production, per account, with Retry-After, and on e
         expect(res.status).toBe(200);
       }
     });
+  });
+});
+
+describe("tRPC batches", () => {
+  // One HTTP request counts once against the API limiter, so its number of calls is bounded too
+  // (core/limits.ts; the portal's batch link splits at the same size).
+  const batch = (n: number) =>
+    appFetch(
+      `/api/trpc/${Array.from({ length: n }, () => "system.health").join(",")}?batch=1&input=${encodeURIComponent("{}")}`,
+    );
+
+  it(`answer up to ${TRPC_MAX_BATCH} calls in one request, and refuse more with 400`, async () => {
+    expect((await batch(TRPC_MAX_BATCH)).status).toBe(200);
+    const over = await batch(TRPC_MAX_BATCH + 1);
+    expect(over.status).toBe(400);
   });
 });

@@ -73,8 +73,9 @@ async function mustFindUser(ctx: AuthContext, id: string) {
   return user;
 }
 
+// A role string or list: a handful of short names (user.role holds them joined by commas).
 const roleInput = z
-  .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
+  .union([z.string().min(1).max(200), z.array(z.string().min(1).max(40)).min(1).max(10)])
   .transform((r) => (Array.isArray(r) ? r : [r]).map((x) => x.trim()).join(","));
 
 const searchFields = { email: "email", name: "name" } as const;

@@ -3,6 +3,7 @@
  * tokens, looked up by SHA-256, kept AES-GCM encrypted (the contract hands tokens back), signed
  * cookies, a compact `session_data` cookie cache and a KV copy, both 60 s.
  */
+import { isDateMs } from "@core/time";
 import type { AppConfig } from "../../app.config";
 import { getConfig } from "../config";
 import {
@@ -71,7 +72,8 @@ export interface SessionRecord {
   updatedAt: string;
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+/** An instant as ISO text; null for none, and for one no Date holds (a row from before decision 019). */
+const iso = (ms: number | null) => (ms === null || !isDateMs(ms) ? null : new Date(ms).toISOString());
 
 export function toUser(row: UserRow): UserRecord {
   return {
