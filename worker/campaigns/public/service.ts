@@ -3,7 +3,7 @@
  * anonymous donors hidden; drafts and private campaigns answer NOT_FOUND like a missing one.
  */
 import { fail } from "../../trpc/init";
-import { presentCampaign } from "../present";
+import { presentPublicCampaign } from "./present";
 import {
   activeOrganizationBySlug,
   badgesInForce,
@@ -20,50 +20,5 @@ export async function publicCampaign(db: D1Database, organizationSlug: string, s
   const recent = await recentGifts(db, row.id);
   const items = await offeredItems(db, row.id);
   const badges = await badgesInForce(db, org.id, Date.now());
-  const p = presentCampaign(row);
-  return {
-    organization: { name: org.name, slug: org.slug, logoUrl: org.logo_url, badges },
-    campaign: {
-      title: p.title,
-      slug: row.slug,
-      shortDescription: p.shortDescription,
-      description: p.description,
-      coverUrl: p.coverUrl,
-      currency: p.currency,
-      goalType: p.goalType,
-      goalAmountMinor: p.goalAmountMinor,
-      goalCount: p.goalCount,
-      raisedMinor: p.raisedMinor,
-      donationCount: p.donationCount,
-      donorCount: p.donorCount,
-      goalProgress: p.goalProgress,
-      closed: row.status === "archived" || row.status === "completed",
-      status: row.status,
-      phase: p.phase,
-      startAt: p.startAt,
-      endAt: p.endAt,
-      suggestedAmounts: p.suggestedAmounts,
-      minAmountMinor: p.minAmountMinor,
-      maxAmountMinor: p.maxAmountMinor,
-      allowRecurring: p.allowRecurring,
-      recurringFrequencies: p.recurringFrequencies,
-    },
-    items: items.map((i) => ({
-      id: i.id,
-      title: i.title,
-      description: i.description,
-      imageUrl: i.image_url,
-      unitAmountMinor: i.unit_amount_minor,
-      quantityNeeded: i.quantity_needed,
-      quantityFunded: i.funded,
-      fullyFunded: i.quantity_needed !== null && i.funded >= i.quantity_needed,
-    })),
-    recent: recent.map((r) => ({
-      name: r.anonymous ? "Anonymous" : (r.name ?? "A friend"),
-      amountMinor: r.amount,
-      currency: r.currency,
-      at: r.at,
-      message: r.anonymous ? null : r.message,
-    })),
-  };
+  return presentPublicCampaign(org, row, { badges, items, recent });
 }
