@@ -35,7 +35,7 @@ export function safeHttpUrl(value: unknown): string | null {
 
 /**
  * `value` when it is an image the page may load: an http(s) URL or an image uploaded to this
- * origin's /api/media (worker/media.ts), else null. For <img src> of values stored before the rules.
+ * origin's /api/media (worker/http/media.ts), else null. For <img src> of values stored before the rules.
  */
 export function safeImageSrc(value: unknown): string | null {
   if (typeof value === "string" && /^\/api\/media\/[A-Za-z0-9_-]{1,64}$/.test(value)) return value;

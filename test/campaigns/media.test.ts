@@ -2,9 +2,11 @@
  * POST/GET /api/media against the real worker, D1 and sessions: who may upload, what counts as an
  * image (the bytes decide, not the header), the 1 MiB limit, tenancy, and byte-exact serving.
  */
+
+import { MEDIA_MAX_BYTES } from "@core/media";
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
-import { MEDIA_MAX_BYTES, sniffImage } from "../../worker/media";
+import { sniffImage } from "../../worker/media/service";
 import { callerFor, makeOrg, member } from "../domain/fixtures";
 import { appFetch, BASE_URL, testEnv } from "../helpers";
 

@@ -1,7 +1,7 @@
+import { campaignsRouter } from "../campaigns/router";
 import { router } from "./init";
 import { auditRouter } from "./routers/audit";
 import { badgesRouter } from "./routers/badges";
-import { campaignsRouter } from "./routers/campaigns";
 import { dashboardRouter, donationsRouter } from "./routers/donations";
 import { donorsRouter } from "./routers/donors";
 import { organizationRouter } from "./routers/organization";

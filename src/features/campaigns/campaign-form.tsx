@@ -1,7 +1,10 @@
-import { CURRENCIES, exponentOf } from "@core/money";
+import { type CampaignInput, campaignInput, type GoalType } from "@core/campaign";
+import { CURRENCIES, exponentOf, MAX_AMOUNT_MINOR, MIN_AMOUNT_MINOR } from "@core/money";
 import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { X } from "lucide-react";
 import * as React from "react";
+import { config } from "zod/mini";
+import en from "zod/v4/locales/en.js";
 import { ImageUpload } from "~/components/image-upload";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/form-field";
@@ -11,26 +14,12 @@ import { formatMoney, toMajorString, toMinor } from "~/lib/format";
 
 const selectClass = "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs";
 
-export interface CampaignFormValue {
-  title: string;
-  slug?: string;
-  shortDescription?: string | null;
-  description?: string | null;
-  coverUrl?: string | null;
-  currency: string;
-  goalType: "none" | "amount" | "donations" | "donors";
-  goalAmountMinor?: number | null;
-  goalCount?: number | null;
-  startAt?: number | null;
-  endAt?: number | null;
-  suggestedAmounts: number[];
-  minAmountMinor: number;
-  maxAmountMinor: number;
-  allowRecurring: boolean;
-  acceptAfterEnd: boolean;
-  completeOnGoal: boolean;
-  visibility: "public" | "unlisted" | "private";
-}
+/** What the form sends: core/campaign.ts's schema, the one the API parses (DESIGN §5.3). */
+export type CampaignFormValue = CampaignInput;
+
+// The shared schema is zod/mini, which ships no messages: the form shows English ones, the same
+// the Worker answers with (classic zod registers this locale there).
+config(en());
 
 /**
  * Dates are whole days in the organization's time zone: a campaign starts at local midnight of its
@@ -49,7 +38,8 @@ export function CampaignForm({
   currencyLocked,
   timeZone,
 }: {
-  initial?: Partial<CampaignFormValue>;
+  /** The campaign being edited (the API's shape), or a new one's defaults. */
+  initial?: Partial<Omit<CampaignFormValue, "currency">> & { currency?: string };
   onSubmit: (v: CampaignFormValue) => void;
   pending: boolean;
   errors: Record<string, string>;
@@ -58,8 +48,8 @@ export function CampaignForm({
   /** The organization's IANA time zone; the dates are its days. */
   timeZone: string;
 }) {
-  const [goalType, setGoalType] = React.useState(initial?.goalType ?? "amount");
-  const [currency, setCurrency] = React.useState(initial?.currency ?? "USD");
+  const [goalType, setGoalType] = React.useState<GoalType>(initial?.goalType ?? "amount");
+  const [currency, setCurrency] = React.useState<string>(initial?.currency ?? "USD");
   const [cover, setCover] = React.useState<string | null>(initial?.coverUrl ?? null);
   const [suggested, setSuggested] = React.useState<number[]>(initial?.suggestedAmounts ?? []);
   const [draftAmount, setDraftAmount] = React.useState("");
@@ -101,7 +91,7 @@ export function CampaignForm({
         return undefined;
       }
     };
-    const value: CampaignFormValue = {
+    const value = {
       title: String(f.get("title") ?? ""),
       slug: String(f.get("slug") ?? "") || undefined,
       shortDescription: String(f.get("shortDescription") ?? "") || null,
@@ -115,30 +105,20 @@ export function CampaignForm({
       startAt: f.get("startAt") ? startOfLocalDay(String(f.get("startAt")), timeZone) : null,
       endAt: f.get("endAt") ? startOfLocalDay(addDays(String(f.get("endAt")), 1), timeZone) : null,
       suggestedAmounts: suggested,
-      minAmountMinor: money("min", "minAmountMinor", 100) ?? 100,
-      maxAmountMinor: money("max", "maxAmountMinor", 99_999_999) ?? 99_999_999,
+      minAmountMinor: money("min", "minAmountMinor", MIN_AMOUNT_MINOR) ?? MIN_AMOUNT_MINOR,
+      maxAmountMinor: money("max", "maxAmountMinor", MAX_AMOUNT_MINOR) ?? MAX_AMOUNT_MINOR,
       allowRecurring: f.get("allowRecurring") === "on",
       acceptAfterEnd: f.get("acceptAfterEnd") === "on",
       completeOnGoal: f.get("completeOnGoal") === "on",
-      visibility: String(f.get("visibility")) as CampaignFormValue["visibility"],
+      visibility: String(f.get("visibility")),
     };
-    // The same bounds as the API's schema, checked here first so a typo costs no round trip.
-    if (value.title.trim().length < 3) problems.title = "At least 3 characters";
-    if (value.title.trim().length > 128) problems.title = "At most 128 characters";
-    if (goalType === "amount" && !value.goalAmountMinor && !problems.goalAmountMinor)
-      problems.goalAmountMinor = "Enter the goal amount";
-    if ((goalType === "donations" || goalType === "donors") && !value.goalCount)
-      problems.goalCount = "Enter the goal";
-    if (value.startAt && value.endAt && value.endAt <= value.startAt)
-      problems.endAt = "End must be after start";
-    if (value.minAmountMinor < 100) problems.minAmountMinor = "At least 1.00";
-    if (value.maxAmountMinor > 99_999_999) problems.maxAmountMinor = "At most 999,999.99";
-    if (!problems.maxAmountMinor && value.maxAmountMinor < value.minAmountMinor)
-      problems.maxAmountMinor = "Below the minimum";
-    if (suggested.some((a) => a < value.minAmountMinor || a > value.maxAmountMinor))
-      problems.suggestedAmounts = "Each suggested amount must lie between the minimum and maximum gift";
+    // The API's own schema, checked here first so a typo costs no round trip; an amount that did
+    // not parse keeps its own message.
+    const parsed = campaignInput.safeParse(value);
+    if (!parsed.success)
+      for (const issue of parsed.error.issues) problems[String(issue.path[0])] ??= issue.message;
     setLocal(problems);
-    if (!Object.keys(problems).length) onSubmit(value);
+    if (parsed.success && !Object.keys(problems).length) onSubmit(parsed.data);
   }
   return (
     <form onSubmit={submit} noValidate className="grid max-w-3xl gap-4 sm:grid-cols-2">
@@ -197,7 +177,7 @@ export function CampaignForm({
         <select
           className={selectClass}
           value={goalType}
-          onChange={(e) => setGoalType(e.target.value as CampaignFormValue["goalType"])}
+          onChange={(e) => setGoalType(e.target.value as GoalType)}
           aria-label="Goal type"
         >
           <option value="amount">Amount raised</option>
@@ -292,14 +272,14 @@ export function CampaignForm({
         <Input
           name="min"
           inputMode="decimal"
-          defaultValue={toMajorString(initial?.minAmountMinor ?? 100, currency)}
+          defaultValue={toMajorString(initial?.minAmountMinor ?? MIN_AMOUNT_MINOR, currency)}
         />
       </Field>
       <Field label={`Maximum gift (${currency})`} error={err("maxAmountMinor")}>
         <Input
           name="max"
           inputMode="decimal"
-          defaultValue={toMajorString(initial?.maxAmountMinor ?? 99_999_999, currency)}
+          defaultValue={toMajorString(initial?.maxAmountMinor ?? MAX_AMOUNT_MINOR, currency)}
         />
       </Field>
       <fieldset className="flex flex-col gap-2 sm:col-span-2">

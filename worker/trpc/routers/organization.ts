@@ -4,7 +4,7 @@ import { z } from "zod";
 import { generateId } from "../../auth/crypto";
 import { auditStatement } from "../../lib/audit";
 import { createInvitation, mailInvitation, newInvitationSecret } from "../../lib/invitations";
-import { assertOwnMedia } from "../../media";
+import { assertOwnMedia } from "../../media/service";
 import { rebuildRollups } from "../../services/rollups";
 import { adminProcedure, authedProcedure, fail, orgProcedure, router } from "../init";
 import { listSelectableOrganizations } from "../org";

@@ -1,0 +1,154 @@
+/**
+ * Campaigns (DESIGN §4, §5.3): the form schemas the portal's forms and the tRPC inputs share (one
+ * schema, not two), and the derived phase the server presents and the browser filters by.
+ * Statuses and their transitions are core/status.ts.
+ */
+// zod/mini, as core/organization.ts: the campaign form loads it in the browser, where the classic
+// API would add zod's whole core to the entry chunk (docs/decisions/012-client-js-budgets.md). The
+// browser registers the English messages the Worker answers with (see the campaign form).
+import { z } from "zod/mini";
+import { MEDIA_PATH } from "./media";
+import { amountMinor, currencyCode, instant, MAX_AMOUNT_MINOR, MIN_AMOUNT_MINOR } from "./schemas";
+
+export const goalTypes = ["none", "amount", "donations", "donors"] as const;
+export type GoalType = (typeof goalTypes)[number];
+
+export const campaignVisibilities = ["public", "unlisted", "private"] as const;
+
+/** Recurring gifts a campaign that allows them offers: the donation frequencies other than one-time. */
+export const RECURRING_FREQUENCIES = ["monthly", "quarterly", "annually"] as const;
+
+/**
+ * A cover is an image uploaded to /api/media (the server checks it belongs to the caller's
+ * organization) or an https URL; never another scheme, so a stored value cannot smuggle script.
+ */
+const coverUrl = /* @__PURE__ */ (() =>
+  z.union([z.string().check(z.regex(MEDIA_PATH, "Upload the image again")), z.url({ protocol: /^https$/ })], {
+    error: "Upload an image or give an https address",
+  }))();
+
+/** The campaign form: create takes it as is, update as `data` (DESIGN §5.3). */
+export const campaignInput = /* @__PURE__ */ (() =>
+  z
+    .strictObject({
+      title: z
+        .string()
+        .check(z.trim(), z.minLength(3, "At least 3 characters"), z.maxLength(128, "At most 128 characters")),
+      slug: z.optional(
+        z
+          .string()
+          .check(
+            z.trim(),
+            z.regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "Lower-case letters, digits and dashes"),
+            z.maxLength(60),
+          ),
+      ),
+      shortDescription: z.optional(
+        z.nullable(z.string().check(z.trim(), z.maxLength(120, "At most 120 characters"))),
+      ),
+      description: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(20_000)))),
+      coverUrl: z.optional(z.nullable(coverUrl)),
+      currency: currencyCode,
+      goalType: z._default(z.enum(goalTypes), "none"),
+      goalAmountMinor: z.optional(z.nullable(z.int().check(z.positive(), z.maximum(99_999_999_999)))),
+      goalCount: z.optional(z.nullable(z.int().check(z.positive(), z.maximum(10_000_000)))),
+      startAt: z.optional(z.nullable(instant)),
+      endAt: z.optional(z.nullable(instant)),
+      acceptAfterEnd: z._default(z.boolean(), false),
+      completeOnGoal: z._default(z.boolean(), false),
+      suggestedAmounts: z._default(z.array(amountMinor).check(z.maxLength(8, "At most 8 amounts")), []),
+      // One gift's bounds on this campaign, within the platform floor and cap (core/currencies.ts).
+      minAmountMinor: z._default(amountMinor, MIN_AMOUNT_MINOR),
+      maxAmountMinor: z._default(amountMinor, MAX_AMOUNT_MINOR),
+      allowRecurring: z._default(z.boolean(), true),
+      visibility: z._default(z.enum(campaignVisibilities), "public"),
+    })
+    .check(
+      z.superRefine((v, ctx) => {
+        if (v.goalType === "amount" && !v.goalAmountMinor)
+          ctx.addIssue({ code: "custom", path: ["goalAmountMinor"], message: "Enter the goal amount" });
+        if ((v.goalType === "donations" || v.goalType === "donors") && !v.goalCount)
+          ctx.addIssue({ code: "custom", path: ["goalCount"], message: "Enter the goal" });
+        if (v.startAt && v.endAt && v.endAt <= v.startAt)
+          ctx.addIssue({ code: "custom", path: ["endAt"], message: "End must be after start" });
+        if (v.maxAmountMinor < v.minAmountMinor)
+          ctx.addIssue({ code: "custom", path: ["maxAmountMinor"], message: "Below the minimum" });
+        if (v.suggestedAmounts.some((a) => a < v.minAmountMinor || a > v.maxAmountMinor))
+          ctx.addIssue({
+            code: "custom",
+            path: ["suggestedAmounts"],
+            message: "Each suggested amount must lie between the minimum and maximum gift",
+          });
+        if (new Set(v.suggestedAmounts).size !== v.suggestedAmounts.length)
+          ctx.addIssue({ code: "custom", path: ["suggestedAmounts"], message: "Each amount only once" });
+      }),
+    ))();
+
+/** What the form sends (defaults applied, text trimmed). */
+export type CampaignInput = z.output<typeof campaignInput>;
+
+const itemTitle = () => z.string().check(z.trim(), z.minLength(1), z.maxLength(128));
+const itemDescription = () => z.nullable(z.string().check(z.trim(), z.maxLength(2000)));
+const itemQuantity = () => z.nullable(z.int().check(z.positive()));
+
+/** A new item of a campaign (a coat, a meal): a unit price and, optionally, how many are needed. */
+export const campaignItemInput = /* @__PURE__ */ (() =>
+  z.object({
+    campaignId: z.string().check(z.minLength(1)),
+    title: itemTitle(),
+    description: z.optional(itemDescription()),
+    unitAmountMinor: amountMinor,
+    quantityNeeded: z.optional(itemQuantity()),
+    allowOverfunding: z._default(z.boolean(), true),
+  }))();
+
+/** An item's edit: only the given fields change; `archived` archives or restores it. */
+export const campaignItemUpdate = /* @__PURE__ */ (() =>
+  z.strictObject({
+    id: z.string().check(z.minLength(1)),
+    title: z.optional(itemTitle()),
+    description: z.optional(itemDescription()),
+    unitAmountMinor: z.optional(amountMinor),
+    quantityNeeded: z.optional(itemQuantity()),
+    allowOverfunding: z.optional(z.boolean()),
+    active: z.optional(z.boolean()),
+    archived: z.optional(z.boolean()),
+  }))();
+
+/**
+ * The derived display phase (DESIGN §4): computed at read time, never stored. The server presents
+ * it on every campaign and filters lists by it in SQL (worker/campaigns/queries.ts `phaseSql`,
+ * which must say the same).
+ */
+export const campaignPhases = ["scheduled", "live", "goal_reached", "ended"] as const;
+export type CampaignPhase = (typeof campaignPhases)[number];
+
+/** A campaign's goal and what it has raised, in the API's shape. */
+export interface CampaignProgress {
+  goalType: GoalType;
+  goalAmountMinor: number | null;
+  goalCount: number | null;
+  raisedMinor: number;
+  donationCount: number;
+  donorCount: number;
+}
+
+/** How far the goal is reached (1 = reached; may exceed 1), or null without a goal. */
+export function goalProgress(c: CampaignProgress): number | null {
+  if (c.goalType === "amount" && c.goalAmountMinor) return c.raisedMinor / c.goalAmountMinor;
+  if (c.goalType === "donations" && c.goalCount) return c.donationCount / c.goalCount;
+  if (c.goalType === "donors" && c.goalCount) return c.donorCount / c.goalCount;
+  return null;
+}
+
+/** Scheduled before its start, ended from its end, else goal_reached once the goal is met, else live. */
+export function campaignPhase(
+  c: CampaignProgress & { startAt: number | null; endAt: number | null },
+  now = Date.now(),
+): CampaignPhase {
+  if (c.startAt && c.startAt > now) return "scheduled";
+  if (c.endAt && c.endAt <= now) return "ended";
+  const progress = goalProgress(c);
+  if (progress !== null && progress >= 1) return "goal_reached";
+  return "live";
+}

@@ -1,0 +1,99 @@
+/**
+ * Campaign analytics on the counted-donations definition (DESIGN §4), in the campaign's currency.
+ * The period is `days` local days ending today in the organization's time zone (0 = all time); the
+ * previous period is the same length just before it. Series are bucketed by core/analytics.ts, the
+ * one bucket rule every chart uses. Refunds are the refunded amounts of live, non-trashed gifts
+ * made in the period (the donation row keeps no refund date, so a refund is attributed to the day
+ * of its gift, as GiveWP's reports do).
+ */
+import { bucketFor, bucketSeries } from "@core/analytics";
+import { goalProgress } from "@core/campaign";
+import { addDays, localDay, startOfLocalDay } from "@core/time";
+import type { OrgCtx } from "../../trpc/init";
+import type { CampaignRow } from "../present";
+import { loadCampaign } from "../service";
+import { analyticsRows } from "./queries";
+
+/** The organization's campaign `id` over `days` days (NOT_FOUND for another tenant's). */
+export async function analyticsOf(ctx: OrgCtx, id: string, days: number) {
+  return campaignAnalytics(ctx.env.DB, ctx.org, await loadCampaign(ctx.env.DB, ctx.org.id, id), days);
+}
+
+export async function campaignAnalytics(
+  db: D1Database,
+  org: { id: string; timeZone: string },
+  c: CampaignRow,
+  days: number,
+  now = Date.now(),
+) {
+  const tz = org.timeZone;
+  const today = localDay(now, tz);
+  const from = days > 0 ? addDays(today, -(days - 1)) : null;
+  const prevFrom = days > 0 ? addDays(today, -(2 * days - 1)) : null;
+  const fromMs = from ? startOfLocalDay(from, tz) : 0;
+  const prevMs = prevFrom ? startOfLocalDay(prevFrom, tz) : 0;
+  const untilMs = startOfLocalDay(addDays(today, 1), tz);
+  const rows = await analyticsRows(
+    db,
+    { orgId: org.id, id: c.id, currency: c.currency },
+    { fromDay: from ?? "0000-01-01", fromMs, untilMs, prevMs, prevUntilMs: prevFrom ? fromMs : 0 },
+  );
+  const a = rows.cur;
+  const p = prevFrom ? rows.prev : null;
+  const r = rows.refunds;
+  const pr = prevFrom ? rows.prevRefunds : null;
+  const average = a.n ? Math.round(a.raised / a.n) : 0;
+  const change = (nowValue: number, before: number | undefined) =>
+    before === undefined || before === 0 ? null : (nowValue - before) / before;
+
+  // Zero-filled buckets from the start of the period (all time: the first gift or the creation
+  // day, at least 7 days back) to today, in the organization's time zone.
+  const start =
+    from ??
+    [rows.series[0]?.day, localDay(c.created_at, tz), addDays(today, -6)]
+      .filter((d): d is string => !!d)
+      .sort()[0] ??
+    today;
+  const bucket = bucketFor(start, today);
+  const filled = bucketSeries(rows.series, start, today, bucket).map(({ period, ...r }) => ({
+    day: period,
+    ...r,
+  }));
+
+  return {
+    currency: c.currency,
+    period: { days, from, to: today },
+    raisedMinor: a.raised,
+    donations: a.n,
+    uniqueDonors: a.donors,
+    averageMinor: average,
+    medianMinor: Math.round(a.median ?? 0),
+    refunds: { amountMinor: r.amount, count: r.count },
+    change: p
+      ? {
+          raised: change(a.raised, p.raised),
+          donations: change(a.n, p.n),
+          donors: change(a.donors, p.donors),
+          average: change(average, p.n ? Math.round(p.raised / p.n) : 0),
+          refunds: change(r.amount, pr?.amount),
+        }
+      : null,
+    goal: goalProgress({
+      goalType: c.goal_type,
+      goalAmountMinor: c.goal_amount_minor,
+      goalCount: c.goal_count,
+      raisedMinor: c.raised_minor,
+      donationCount: c.donation_count,
+      donorCount: c.donor_count,
+    }),
+    goalType: c.goal_type,
+    bucket,
+    series: filled,
+    items: rows.items.map((i) => ({ ...i, fullyFunded: i.needed !== null && i.funded >= i.needed })),
+    topDonors: rows.top,
+    recent: rows.recent.map((row) => ({
+      ...row,
+      name: row.anonymous ? "Anonymous" : row.name || "Unknown donor",
+    })),
+  };
+}

@@ -1,0 +1,267 @@
+/**
+ * Campaigns (DESIGN §4, §5.3): the rules of a campaign's life — its slug, its currency, its status
+ * machine (core/status.ts) — each change ONE D1 batch with its audit row (docs/architecture.md).
+ * The SQL is queries.ts; the API shapes are present.ts; items, the public page and analytics are
+ * their own folders.
+ */
+import type { CampaignInput, CampaignPhase } from "@core/campaign";
+import { type CampaignStatus, campaignTransitions } from "@core/status";
+import { addDays, startOfLocalDay } from "@core/time";
+import { generateId } from "../auth/crypto";
+import { auditStatement } from "../lib/audit";
+import { assertOwnMedia } from "../media/service";
+import { constraintRefusal, fail, type OrgCtx } from "../trpc/init";
+import { type CampaignRow, presentCampaign } from "./present";
+import {
+  type CampaignSort,
+  campaignPage,
+  campaignRow,
+  campaignUnused,
+  currencyMayBecome,
+  deleteCampaign,
+  hasDonations,
+  insertCampaign,
+  moveSlugStatements,
+  setStatus,
+  slugsLike,
+  slugTaken,
+  updateCampaign,
+} from "./queries";
+
+const SLUG_TAKEN = "This slug is already used by another campaign";
+const CURRENCY_FIXED = "The currency cannot change once the campaign has donations";
+const HAS_DONATIONS = "This campaign has donations and cannot be deleted. Archive it instead.";
+
+/** The organization's campaign, or NOT_FOUND. */
+export async function loadCampaign(db: D1Database, orgId: string, id: string): Promise<CampaignRow> {
+  const row = await campaignRow(db, orgId, id);
+  if (!row) fail("NOT_FOUND", "Campaign not found");
+  return row;
+}
+
+const slugify = (s: string) =>
+  s
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60) || "campaign";
+
+/** A title's slug, suffixed -2, -3, … past the ones this organization uses or used (old slugs redirect). */
+async function freeSlug(db: D1Database, orgId: string, base: string) {
+  const used = await slugsLike(db, orgId, base);
+  let slug = base;
+  for (let n = 2; used.has(slug); n++) slug = `${base.slice(0, 54)}-${n}`;
+  return slug;
+}
+
+/**
+ * Two requests racing for one slug: the unique index lets one win; the other gets the slug's own
+ * 409 (constraintRefusal names the rule), not a 500.
+ */
+async function slugRace(db: D1Database, stmts: D1PreparedStatement[]) {
+  try {
+    return await db.batch(stmts);
+  } catch (e) {
+    const refusal = constraintRefusal(e);
+    const rule = (refusal?.cause as { details?: { rule?: string } } | undefined)?.details?.rule;
+    if (rule === "campaign.organization_id, campaign.slug") fail("CONFLICT", SLUG_TAKEN, { field: "slug" });
+    throw e;
+  }
+}
+
+export async function listCampaigns(
+  ctx: OrgCtx,
+  input: {
+    page: number;
+    pageSize: number;
+    desc: boolean;
+    q?: string;
+    sort: CampaignSort;
+    status?: CampaignStatus[];
+    phase?: CampaignPhase[];
+    goalReached?: boolean;
+    from?: string;
+    to?: string;
+  },
+) {
+  if (input.from && input.to && input.to < input.from)
+    fail("BAD_REQUEST", "The end of the range is before its start", { field: "to" });
+  const tz = ctx.org.timeZone;
+  const res = await campaignPage(
+    ctx.env.DB,
+    {
+      orgId: ctx.org.id,
+      now: Date.now(),
+      phase: input.phase,
+      status: input.status,
+      q: input.q,
+      goalReached: input.goalReached,
+      // The range's days are the organization's: from its first midnight to the one after its last.
+      runningFrom: input.from ? startOfLocalDay(input.from, tz) : undefined,
+      runningBefore: input.to ? startOfLocalDay(addDays(input.to, 1), tz) : undefined,
+    },
+    input,
+  );
+  return { ...res, rows: res.rows.map((r) => presentCampaign(r)) };
+}
+
+export async function campaignById(ctx: OrgCtx, id: string) {
+  return presentCampaign(await loadCampaign(ctx.env.DB, ctx.org.id, id));
+}
+
+export async function createCampaign(ctx: OrgCtx, input: CampaignInput) {
+  const db = ctx.env.DB;
+  const id = generateId();
+  const slug = input.slug ?? (await freeSlug(db, ctx.org.id, slugify(input.title)));
+  if (await slugTaken(db, ctx.org.id, slug)) fail("CONFLICT", SLUG_TAKEN, { field: "slug" });
+  await assertOwnMedia(db, ctx.org.id, input.coverUrl, "coverUrl");
+  const now = Date.now();
+  await slugRace(db, [
+    insertCampaign(db, { id, orgId: ctx.org.id, slug, createdBy: ctx.user.id, now }, input),
+    auditStatement(ctx, {
+      action: "campaign.create",
+      entityType: "campaign",
+      entityId: id,
+      after: { ...input, slug },
+    }),
+  ]);
+  return campaignById(ctx, id);
+}
+
+/**
+ * The form's save. The currency is fixed once a donation names the campaign (DESIGN §4): checked
+ * first for a clear 422, and again inside the batch (decision 020) — every statement carries
+ * `currencyMayBecome`, so a gift recorded between the check and the write leaves the campaign, its
+ * slugs and the audit trail untouched and the save answers 409.
+ */
+export async function saveCampaign(ctx: OrgCtx, id: string, d: CampaignInput) {
+  const db = ctx.env.DB;
+  const before = await loadCampaign(db, ctx.org.id, id);
+  if (d.currency !== before.currency && (await hasDonations(db, id)))
+    fail("UNPROCESSABLE_CONTENT", CURRENCY_FIXED, { field: "currency" });
+  if (d.coverUrl !== before.cover_url) await assertOwnMedia(db, ctx.org.id, d.coverUrl, "coverUrl");
+  const slug = d.slug ?? before.slug;
+  const now = Date.now();
+  const guard = currencyMayBecome(id, d.currency);
+  const stmts: D1PreparedStatement[] = [];
+  if (slug !== before.slug) {
+    if (await slugTaken(db, ctx.org.id, slug, id)) fail("CONFLICT", SLUG_TAKEN, { field: "slug" });
+    stmts.push(...moveSlugStatements(db, { id, orgId: ctx.org.id, from: before.slug, to: slug, now }, guard));
+  }
+  const write = stmts.length;
+  stmts.push(
+    updateCampaign(db, { id, orgId: ctx.org.id, slug, now }, d, guard),
+    auditStatement(
+      ctx,
+      {
+        action: "campaign.update",
+        entityType: "campaign",
+        entityId: id,
+        before: presentCampaign(before),
+        after: d,
+      },
+      guard,
+    ),
+  );
+  const res = await slugRace(db, stmts);
+  if (!res[write]?.meta.changes) {
+    await loadCampaign(db, ctx.org.id, id);
+    fail("CONFLICT", CURRENCY_FIXED, { field: "currency" });
+  }
+  return campaignById(ctx, id);
+}
+
+/** Only a campaign nobody gave to can be deleted; the others are archived. */
+export async function removeCampaign(ctx: OrgCtx, id: string) {
+  const db = ctx.env.DB;
+  const c = await loadCampaign(db, ctx.org.id, id);
+  if (await hasDonations(db, id)) fail("UNPROCESSABLE_CONTENT", HAS_DONATIONS, { allowed: ["archive"] });
+  // The check again inside the write (decision 020): a gift recorded meanwhile would lose its
+  // campaign (ON DELETE SET NULL) and leave the campaign's rollup rows behind.
+  const unused = campaignUnused(id);
+  const res = await db.batch([
+    auditStatement(
+      ctx,
+      { action: "campaign.delete", entityType: "campaign", entityId: id, before: presentCampaign(c) },
+      unused,
+    ),
+    deleteCampaign(db, ctx.org.id, id, unused),
+  ]);
+  if (!res[1]?.meta.changes) {
+    await loadCampaign(db, ctx.org.id, id);
+    fail("UNPROCESSABLE_CONTENT", HAS_DONATIONS, { allowed: ["archive"] });
+  }
+  return { id };
+}
+
+async function transition(
+  ctx: OrgCtx,
+  id: string,
+  to: CampaignStatus,
+  action: string,
+  /** Statuses the named action starts from (e.g. "resume" only from paused); default: any. */
+  from?: readonly CampaignStatus[],
+) {
+  const db = ctx.env.DB;
+  const c = await loadCampaign(db, ctx.org.id, id);
+  const allowed = campaignTransitions[c.status];
+  if (!allowed.includes(to) || (from && !from.includes(c.status))) {
+    fail("UNPROCESSABLE_CONTENT", `A ${c.status} campaign cannot become ${to}`, { from: c.status, allowed });
+  }
+  const now = Date.now();
+  // Publishing a campaign that has already ended would only have the cron complete it again.
+  if (c.status === "draft" && to === "active" && c.end_at !== null && c.end_at <= now && !c.accept_after_end)
+    fail("UNPROCESSABLE_CONTENT", "The end date has passed; move it into the future before publishing", {
+      field: "endAt",
+      from: c.status,
+      allowed: campaignTransitions[c.status],
+    });
+  const res = await db.batch([
+    setStatus(db, { id, orgId: ctx.org.id, from: c.status, to, now }),
+    auditStatement(ctx, {
+      action: `campaign.${action}`,
+      entityType: "campaign",
+      entityId: id,
+      before: { status: c.status },
+      after: { status: to },
+    }),
+  ]);
+  // Guarded by the old status: a concurrent change makes this a no-op, not a silent overwrite.
+  if (!res[0]?.meta.changes) fail("CONFLICT", "The campaign changed meanwhile; reload and try again");
+  return campaignById(ctx, id);
+}
+
+/** SPEC's toggleStatus: active ⇄ paused; any other state is refused with what it allows. */
+export async function toggleCampaign(ctx: OrgCtx, id: string) {
+  const c = await loadCampaign(ctx.env.DB, ctx.org.id, id);
+  if (c.status !== "active" && c.status !== "paused") {
+    fail("UNPROCESSABLE_CONTENT", `Only active or paused campaigns can be toggled; this one is ${c.status}`, {
+      from: c.status,
+      allowed: campaignTransitions[c.status],
+    });
+  }
+  return transition(ctx, id, c.status === "active" ? "paused" : "active", "toggle");
+}
+
+export const campaignActions = ["publish", "pause", "resume", "complete", "archive", "unarchive"] as const;
+export type CampaignAction = (typeof campaignActions)[number];
+
+/**
+ * Each action names one edge of the machine: "publish" and "resume" both lead to active, but only
+ * from draft and from paused respectively.
+ */
+const edges: Record<CampaignAction, [CampaignStatus, CampaignStatus[]]> = {
+  publish: ["active", ["draft"]],
+  pause: ["paused", ["active"]],
+  resume: ["active", ["paused"]],
+  complete: ["completed", ["active", "paused"]],
+  archive: ["archived", ["draft", "completed"]],
+  unarchive: ["draft", ["archived"]],
+};
+
+export function setCampaignStatus(ctx: OrgCtx, id: string, action: CampaignAction) {
+  const [to, from] = edges[action];
+  return transition(ctx, id, to, action, from);
+}

@@ -1,0 +1,81 @@
+/**
+ * Uploaded images in D1 (docs/decisions/008-media-in-d1.md): campaign covers and organization
+ * logos. The rules of an upload and of a stored image's URL, used by the HTTP handler
+ * (worker/http/media.ts) and by the services that save an image on a record (campaigns,
+ * organization). What the browser also knows (limits, the URL's shape) is core/media.ts.
+ */
+import { MEDIA_PATH, MEDIA_TYPES, type MediaType, mediaUrl } from "@core/media";
+import { generateId } from "../auth/crypto";
+import { type AuditActor, auditStatement } from "../lib/audit";
+import { fail } from "../trpc/init";
+
+/**
+ * An image saved on a record (a campaign's cover, the organization's logo) that points at
+ * /api/media must be this organization's upload: another tenant's id is refused, not linked
+ * (uploads are filed under the uploader's organization). Other URLs are the input schema's business.
+ */
+export async function assertOwnMedia(
+  db: D1Database,
+  orgId: string,
+  url: string | null | undefined,
+  field: string,
+) {
+  const id = url ? MEDIA_PATH.exec(url)?.[1] : undefined;
+  if (!id) return;
+  const own = await db
+    .prepare("SELECT 1 FROM media WHERE id = ? AND organization_id = ?")
+    .bind(id, orgId)
+    .first();
+  if (!own) fail("BAD_REQUEST", "That image was not found; upload it again", { field });
+}
+
+/** What the bytes are, by signature: PNG, JPEG (SOI + marker) or WebP (RIFF….WEBP); null otherwise. */
+export function sniffImage(b: Uint8Array): MediaType | null {
+  const at = (i: number, sig: number[]) => sig.every((v, k) => b[i + k] === v);
+  if (b.length >= 8 && at(0, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return MEDIA_TYPES[0];
+  if (b.length >= 3 && at(0, [0xff, 0xd8, 0xff])) return MEDIA_TYPES[1];
+  if (b.length >= 12 && at(0, [0x52, 0x49, 0x46, 0x46]) && at(8, [0x57, 0x45, 0x42, 0x50]))
+    return MEDIA_TYPES[2];
+  return null;
+}
+
+async function sha256Hex(bytes: Uint8Array<ArrayBuffer>) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return [...digest].map((x) => x.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * Files an image (already sniffed and within MEDIA_MAX_BYTES) under the actor's organization,
+ * audited in the same batch.
+ */
+export async function storeMedia(
+  actor: AuditActor & { user: { id: string }; org: { id: string } },
+  file: { bytes: Uint8Array<ArrayBuffer>; type: MediaType; name: string },
+) {
+  const id = generateId();
+  const sha256 = await sha256Hex(file.bytes);
+  const byteSize = file.bytes.byteLength;
+  const db = actor.env.DB;
+  await db.batch([
+    db
+      .prepare(
+        "INSERT INTO media (id, organization_id, content_type, byte_size, sha256, bytes, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      )
+      .bind(id, actor.org.id, file.type, byteSize, sha256, file.bytes, actor.user.id, Date.now()),
+    auditStatement(actor, {
+      action: "media.upload",
+      entityType: "media",
+      entityId: id,
+      after: { contentType: file.type, byteSize, sha256, name: file.name.slice(0, 200) },
+    }),
+  ]);
+  return { id, url: mediaUrl(id), contentType: file.type, byteSize };
+}
+
+/** A stored image, or null. */
+export function mediaById(db: D1Database, id: string) {
+  return db
+    .prepare("SELECT content_type, byte_size, sha256, bytes FROM media WHERE id = ?")
+    .bind(id)
+    .first<{ content_type: string; byte_size: number; sha256: string; bytes: ArrayBuffer | number[] }>();
+}
