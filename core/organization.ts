@@ -73,3 +73,4 @@ export const organizationInput = z.strictObject({
 export type OrganizationInput = z.infer<typeof organizationInput>;
 
 export const memberRoles = ["owner", "admin", "organizer", "viewer"] as const;
+export type MemberRole = (typeof memberRoles)[number];
