@@ -4,6 +4,10 @@
  * server's answers and the pages that name a badge. The database's CHECK
  * organization_badge_known (worker/db/domain.ts) lists the same keys.
  */
+// zod/mini, like the other form schemas in core (core/organization.ts says why).
+import { z } from "zod/mini";
+import { instant } from "./schemas";
+
 export const BADGES = {
   verified_organization: {
     name: "Verified organization",
@@ -39,3 +43,19 @@ export const manualBadges = ["verified_organization", "registered_charity", "tra
 
 /** A badge's display name; the key itself for one the catalog does not know. */
 export const badgeName = (key: string) => (BADGES as Record<string, { name: string }>)[key]?.name ?? key;
+
+/** Granting a manual badge (badges.grant and the Grant form of /badges). */
+export const badgeGrantInput = z.object({
+  organizationId: z.string().check(z.minLength(1)),
+  badge: z.enum(manualBadges),
+  /** Evidence: what was checked, a registry link… */
+  reason: z.optional(z.string().check(z.trim(), z.maxLength(500))),
+  expiresAt: z.optional(z.nullable(instant)),
+});
+export type BadgeGrantInput = z.infer<typeof badgeGrantInput>;
+
+/** Revoking a badge needs a reason (badges.revoke). */
+export const badgeRevokeInput = z.strictObject({
+  id: z.string().check(z.minLength(1), z.maxLength(100)),
+  reason: z.string().check(z.trim(), z.minLength(3, "Say why the badge is revoked"), z.maxLength(500)),
+});

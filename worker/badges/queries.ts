@@ -1,8 +1,8 @@
 /** SQL of organization badges (DESIGN §4); a badge is held while not revoked and not expired. */
 import type { BadgeKey } from "@core/badges";
 import { COUNTED_SQL } from "@core/status";
-import type { Row } from "../db/rows";
 import type { organizationBadge } from "../db/domain";
+import type { Row } from "../db/rows";
 import type { organization, user } from "../db/schema";
 
 type B = Row<typeof organizationBadge>;
@@ -125,7 +125,13 @@ export const revokeAutomaticStatement = (db: D1Database, id: string, now: number
     )
     .bind(now, now, id);
 
-export const grantAutomaticStatement = (db: D1Database, id: string, organizationId: string, badge: string, now: number) =>
+export const grantAutomaticStatement = (
+  db: D1Database,
+  id: string,
+  organizationId: string,
+  badge: string,
+  now: number,
+) =>
   db
     .prepare(
       "INSERT INTO organization_badge (id, organization_id, badge, granted_by, reason, created_at, updated_at) VALUES (?, ?, ?, NULL, 'automatic', ?, ?)",

@@ -1,7 +1,5 @@
 /** badges.*: the platform's organization badges (DESIGN §4), platform admins only. */
-import { manualBadges } from "@core/badges";
-import { instant } from "@core/schemas";
-import { z } from "zod";
+import { badgeGrantInput, badgeRevokeInput } from "@core/badges";
 import { adminProcedure, router } from "../trpc/init";
 import { definitions, grantBadge, listBadges, revokeBadge } from "./service";
 
@@ -12,25 +10,10 @@ export const badgesRouter = router({
   list: adminProcedure({ user: ["list"] }).query(({ ctx }) => listBadges(ctx)),
 
   grant: adminProcedure({ user: ["update"] })
-    .input(
-      z.object({
-        organizationId: z.string().min(1),
-        badge: z.enum(manualBadges),
-        /** Evidence: what was checked, a registry link… */
-        reason: z.string().trim().max(500).optional(),
-        expiresAt: z.optional(z.nullable(instant)),
-      }),
-    )
+    .input(badgeGrantInput)
     .mutation(({ ctx, input }) => grantBadge(ctx, input)),
 
   revoke: adminProcedure({ user: ["update"] })
-    .input(
-      z
-        .object({
-          id: z.string().min(1).max(100),
-          reason: z.string().trim().min(3, "Say why the badge is revoked").max(500),
-        })
-        .strict(),
-    )
+    .input(badgeRevokeInput)
     .mutation(({ ctx, input }) => revokeBadge(ctx, input)),
 });

@@ -3,7 +3,7 @@
  * optional expiry, and revoke any with a reason; the nightly job (worker/scheduled.ts) grants and
  * revokes the automatic ones. Granted and revoked rows are kept.
  */
-import { BADGES, type BadgeKey, badgeName, type manualBadges } from "@core/badges";
+import { BADGES, type BadgeGrantInput, type BadgeKey, badgeName } from "@core/badges";
 import { generateId } from "../auth/crypto";
 import { auditStatement } from "../lib/audit";
 import { type AdminCtx, fail, type OrgCtx } from "../trpc/init";
@@ -49,15 +49,7 @@ export async function listBadges(ctx: Pick<AdminCtx, "env">) {
 /** The badges the caller's organization holds (its profile). */
 export const heldBadges = (ctx: Pick<OrgCtx, "env" | "org">) => heldBy(ctx.env.DB, ctx.org.id, Date.now());
 
-export async function grantBadge(
-  ctx: AdminCtx,
-  input: {
-    organizationId: string;
-    badge: (typeof manualBadges)[number];
-    reason?: string;
-    expiresAt?: number | null;
-  },
-) {
+export async function grantBadge(ctx: AdminCtx, input: BadgeGrantInput) {
   const db = ctx.env.DB;
   if (!(await organizationExists(db, input.organizationId))) fail("NOT_FOUND", "Organization not found");
   if (input.expiresAt && input.expiresAt <= Date.now())
@@ -125,7 +117,8 @@ export async function recomputeAutomaticBadges(db: D1Database, now = Date.now())
   for (const [badge, orgs] of Object.entries(want)) {
     const held = await holdersOf(db, badge);
     const heldBy = new Set(held.map((h) => h.organization_id));
-    for (const h of held) if (!orgs.has(h.organization_id)) stmts.push(revokeAutomaticStatement(db, h.id, now));
+    for (const h of held)
+      if (!orgs.has(h.organization_id)) stmts.push(revokeAutomaticStatement(db, h.id, now));
     for (const org of orgs)
       if (!heldBy.has(org)) stmts.push(grantAutomaticStatement(db, generateId(), org, badge, now));
   }

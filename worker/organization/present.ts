@@ -2,10 +2,7 @@
 import { safeHttpUrl } from "@core/url";
 import type { OrganizationRow } from "./queries";
 
-export function presentOrganization(
-  o: OrganizationRow,
-  caller: { role: string | null; canEdit: boolean },
-) {
+export function presentOrganization(o: OrganizationRow, caller: { role: string | null; canEdit: boolean }) {
   return {
     id: o.id,
     name: o.name,

@@ -2,7 +2,7 @@
  * organizers.* (DESIGN §4, admin only): organizers per organization — a membership with the
  * organizer role, a user with the platform role organizer, or a pending invitation as organizer.
  */
-import { organizerStatuses } from "@core/organizers";
+import { organizerInviteInput, organizerStatuses } from "@core/organizers";
 import { enumSet } from "@core/schemas";
 import { z } from "zod";
 import { listInput } from "../lib/list";
@@ -50,7 +50,7 @@ export const organizersRouter = router({
 
   /** Invites an organizer into an organization by e-mail (7-day link, accepted at /accept-invitation). */
   invite: adminProcedure({ user: ["create"] })
-    .input(z.object({ email: z.email().max(254), organizationId: z.string().min(1).max(100) }).strict())
+    .input(organizerInviteInput)
     .mutation(({ ctx, input }) => inviteOrganizer(ctx, input)),
 
   /** Memberships and open invitations of one person, for the organizer detail page. */

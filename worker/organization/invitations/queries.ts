@@ -1,6 +1,7 @@
 /** SQL of invitations (DESIGN §4, decision 017: the accept secret is stored only as its SHA-256). */
-import type { Row } from "../../db/rows";
+
 import type { invitation } from "../../db/domain";
+import type { Row } from "../../db/rows";
 import type { user } from "../../db/schema";
 
 type I = Row<typeof invitation>;
@@ -18,7 +19,12 @@ export const isMemberByEmail = async (db: D1Database, organizationId: string, em
     .first());
 
 /** Revokes the open invitations of one address, so only the newest link works. */
-export const revokeOpenOfEmailStatement = (db: D1Database, organizationId: string, email: string, now: number) =>
+export const revokeOpenOfEmailStatement = (
+  db: D1Database,
+  organizationId: string,
+  email: string,
+  now: number,
+) =>
   db
     .prepare(
       "UPDATE invitation SET revoked_at = ?, updated_at = ? WHERE organization_id = ? AND email = ? AND accepted_at IS NULL AND revoked_at IS NULL",
@@ -34,7 +40,17 @@ export const insertInvitationStatement = (
     .prepare(
       "INSERT INTO invitation (id, organization_id, email, role, invited_by, expires_at, secret_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
-    .bind(inv.id, inv.organization_id, inv.email, inv.role, inv.invited_by, inv.expires_at, inv.secret_hash, now, now);
+    .bind(
+      inv.id,
+      inv.organization_id,
+      inv.email,
+      inv.role,
+      inv.invited_by,
+      inv.expires_at,
+      inv.secret_hash,
+      now,
+      now,
+    );
 
 /** Open invitations of an organization (not accepted, not revoked; expired ones included), newest first. */
 export async function openInvitationsOf(db: D1Database, organizationId: string) {
@@ -67,7 +83,13 @@ export const openInvitation = (db: D1Database, id: string, organizationId: strin
     .first<Pick<I, "id" | "organization_id" | "email" | "role" | "expires_at">>();
 
 /** A new secret and 7 more days: the link mailed before stops working (decision 017). */
-export const renewStatement = (db: D1Database, id: string, expiresAt: number, secretHash: string, now: number) =>
+export const renewStatement = (
+  db: D1Database,
+  id: string,
+  expiresAt: number,
+  secretHash: string,
+  now: number,
+) =>
   db
     .prepare("UPDATE invitation SET expires_at = ?, secret_hash = ?, updated_at = ? WHERE id = ?")
     .bind(expiresAt, secretHash, now, id);
@@ -96,10 +118,14 @@ export const invitationBySecretHash = (db: D1Database, hash: string) =>
 const STILL_OPEN = "secret_hash = ? AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ?";
 
 export const declineStatement = (db: D1Database, hash: string, now: number) =>
-  db.prepare(`UPDATE invitation SET revoked_at = ?, updated_at = ? WHERE ${STILL_OPEN}`).bind(now, now, hash, now);
+  db
+    .prepare(`UPDATE invitation SET revoked_at = ?, updated_at = ? WHERE ${STILL_OPEN}`)
+    .bind(now, now, hash, now);
 
 export const acceptStatement = (db: D1Database, hash: string, now: number) =>
-  db.prepare(`UPDATE invitation SET accepted_at = ?, updated_at = ? WHERE ${STILL_OPEN}`).bind(now, now, hash, now);
+  db
+    .prepare(`UPDATE invitation SET accepted_at = ?, updated_at = ? WHERE ${STILL_OPEN}`)
+    .bind(now, now, hash, now);
 
 /** The membership an accept gives; only when the statement before it (the accept) changed a row. */
 export const joinStatement = (

@@ -200,7 +200,8 @@ export async function invitationForInvitee(
   user: Pick<UserRecord, "email">,
 ): Promise<{ invitation: Found } | { refused: InvitationRefusal }> {
   const inv = await invitationBySecretHash(db, invitationSecretHash(secret));
-  if (!inv || inv.revoked_at) return { refused: { status: 404, code: "NOT_FOUND", message: "Invitation not found" } };
+  if (!inv || inv.revoked_at)
+    return { refused: { status: 404, code: "NOT_FOUND", message: "Invitation not found" } };
   if (inv.email !== user.email.toLowerCase())
     return {
       refused: {
@@ -210,9 +211,13 @@ export async function invitationForInvitee(
       },
     };
   if (inv.accepted_at)
-    return { refused: { status: 409, code: "CONFLICT", message: "This invitation has already been accepted" } };
+    return {
+      refused: { status: 409, code: "CONFLICT", message: "This invitation has already been accepted" },
+    };
   if (inv.expires_at <= Date.now())
-    return { refused: { status: 410, code: "GONE", message: "This invitation has expired. Ask for a new one." } };
+    return {
+      refused: { status: 410, code: "GONE", message: "This invitation has expired. Ask for a new one." },
+    };
   return { invitation: inv };
 }
 
@@ -243,7 +248,11 @@ export async function answerInvitation(
   }
   const res = await db.batch([
     acceptStatement(db, hash, now),
-    joinStatement(db, { id: generateId(), organizationId: inv.organization_id, userId: actor.user.id, role: inv.role }, now),
+    joinStatement(
+      db,
+      { id: generateId(), organizationId: inv.organization_id, userId: actor.user.id, role: inv.role },
+      now,
+    ),
     auditStatement(
       { env: actor.env, user: actor.user, impersonatorId: actor.session.impersonatedBy, ip: actor.ip },
       {
@@ -257,6 +266,8 @@ export async function answerInvitation(
     ),
   ]);
   if (!res[0]?.meta.changes)
-    return { refused: { status: 409, code: "CONFLICT", message: "This invitation has already been accepted" } };
+    return {
+      refused: { status: 409, code: "CONFLICT", message: "This invitation has already been accepted" },
+    };
   return { accepted: true, organizationId: inv.organization_id };
 }

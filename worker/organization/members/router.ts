@@ -5,7 +5,15 @@
 import { memberRoles } from "@core/organization";
 import { z } from "zod";
 import { adminProcedure, orgProcedure } from "../../trpc/init";
-import { addMember, leave, listMembers, removeMember, removeOrgMember, setMemberRole, userMemberships } from "./service";
+import {
+  addMember,
+  leave,
+  listMembers,
+  removeMember,
+  removeOrgMember,
+  setMemberRole,
+  userMemberships,
+} from "./service";
 
 export const memberProcedures = {
   members: orgProcedure({ member: ["view"] }).query(({ ctx }) => listMembers(ctx)),
