@@ -2,7 +2,7 @@
  * organization.* procedures about invitations (DESIGN §4, decision 017). Spread into the
  * organization router (worker/organization/router.ts), so their paths stay `organization.<name>`.
  */
-import { memberRoles } from "@core/organization";
+import { memberInviteInput } from "@core/organization";
 import { z } from "zod";
 import { orgProcedure } from "../../trpc/init";
 import { inviteMember, listOpenInvitations, resendInvitation, revokeInvitation } from "./service";
@@ -16,7 +16,7 @@ export const invitationProcedures = {
 
   /** Invites by e-mail with a 7-day link to /accept-invitation?id=<secret> (DESIGN §4, decision 017). */
   invite: orgProcedure({ member: ["create"] })
-    .input(z.object({ email: z.email().max(254), role: z.enum(memberRoles) }).strict())
+    .input(memberInviteInput)
     .mutation(({ ctx, input }) => inviteMember(ctx, input)),
 
   /** Mails a new link for an open invitation (the old link dies) and restarts its 7 days. */

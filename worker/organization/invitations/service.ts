@@ -8,7 +8,7 @@
  * the platform admin's "invite an organizer" (organizers.invite, organizers.revokeInvitation), and
  * the invitee's link (worker/http/invitations.ts: view, accept, decline by the secret).
  */
-import type { MemberRole } from "@core/organization";
+import type { MemberInviteInput, MemberRole } from "@core/organization";
 import type { AppConfig } from "../../../app.config";
 import type { SessionRecord, UserRecord } from "../../auth";
 import { generateId, randomString, sha256Hex } from "../../auth/crypto";
@@ -111,7 +111,7 @@ async function mailInvitation(
 }
 
 /** The organization invites by e-mail; only owners (and platform admins) invite owners. */
-export function inviteMember(ctx: OrgCtx, input: { email: string; role: MemberRole }) {
+export function inviteMember(ctx: OrgCtx, input: MemberInviteInput) {
   assertMayGrant(ctx.org, input.role);
   return createInvitation(ctx, {
     organizationId: ctx.org.id,
