@@ -29,8 +29,10 @@ export const organizersRouter = router({
     .query(({ ctx, input }) => listOrganizers(ctx, input)),
 
   /**
-   * One keyset page of the CSV export. `export: ["create"]`: an impersonated session never exports
-   * (decision 017), whatever the rung.
+   * One keyset page of the CSV export (columns: core/exports/organizers.ts). Its access is every
+   * export's rule, core/permissions.ts `refusal` (as worker/http/export-access.ts asks it): signed
+   * in, `export:create`, and never while impersonating (403 "Exports are not available while
+   * impersonating", decision 017), whoever is impersonated.
    */
   exportPage: adminProcedure({ user: ["list"], export: ["create"] })
     .input(
