@@ -73,3 +73,11 @@ export const organizationInput = z.strictObject({
 export type OrganizationInput = z.infer<typeof organizationInput>;
 
 export const memberRoles = ["owner", "admin", "organizer", "viewer"] as const;
+export type MemberRole = (typeof memberRoles)[number];
+
+/** Inviting someone into the organization by e-mail (organization.invite and the members card). */
+export const memberInviteInput = z.strictObject({
+  email: z.email().check(z.maxLength(254)),
+  role: z.enum(memberRoles),
+});
+export type MemberInviteInput = z.infer<typeof memberInviteInput>;

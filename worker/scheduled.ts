@@ -116,7 +116,7 @@ const every15Minutes: Job[] = [
 ];
 const nightly: Job[] = [
   async (env, now) => {
-    const { recomputeAutomaticBadges } = await import("./services/badges");
+    const { recomputeAutomaticBadges } = await import("./badges/service");
     await recomputeAutomaticBadges(env.DB, now.getTime());
   },
   // Rolling-12-month tiers drift with time alone: recompute every organization's tiers.

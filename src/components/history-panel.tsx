@@ -4,7 +4,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Skeleton } from "~/components/ui/skeleton";
 import { errorInfo, formatDateTime, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
-import type { AuditEntityType } from "../../worker/trpc/routers/audit";
+import type { AuditEntityType } from "../../worker/users/audit/router";
 
 /**
  * The audit trail of one record (DESIGN §4): who did what, when, on whose behalf, and which fields

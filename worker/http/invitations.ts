@@ -4,23 +4,19 @@
  * carries the mailed link's secret, found by its SHA-256; the public id finds nothing here.
  * Signed out → 401, unknown → 404, someone else's → 403, accepted → 409, expired → 410; accepting
  * or declining also needs the invited address verified (403 EMAIL_NOT_VERIFIED), so signing up
- * with someone's address is not enough to take their invitation.
+ * with someone's address is not enough to take their invitation. The rules are the invitation
+ * service's (worker/organization/invitations/service.ts); this file speaks HTTP.
  */
 import { getSessionFromRequest } from "../auth";
-import { generateId } from "../auth/crypto";
-import { invitationSecretHash } from "../lib/invitations";
+import { presentInvitationView } from "../organization/invitations/present";
+import {
+  answerInvitation,
+  type InvitationRefusal,
+  invitationForInvitee,
+} from "../organization/invitations/service";
 import { json } from "./headers";
 
-interface InvitationRow {
-  id: string;
-  organization_id: string;
-  organization_name: string;
-  email: string;
-  role: string;
-  expires_at: number;
-  accepted_at: number | null;
-  revoked_at: number | null;
-}
+const refused = (r: InvitationRefusal) => json({ code: r.code, message: r.message }, { status: r.status });
 
 export async function handleInvitation(
   request: Request,
@@ -31,84 +27,16 @@ export async function handleInvitation(
   const auth = await getSessionFromRequest(request, env, { fresh: true });
   if (!auth)
     return json({ code: "UNAUTHORIZED", message: "Sign in to accept this invitation" }, { status: 401 });
-  const hash = invitationSecretHash(secret);
-  const inv = await env.DB.prepare(
-    "SELECT i.*, o.name AS organization_name FROM invitation i JOIN organization o ON o.id = i.organization_id WHERE i.secret_hash = ?",
-  )
-    .bind(hash)
-    .first<InvitationRow>();
-  if (!inv || inv.revoked_at)
-    return json({ code: "NOT_FOUND", message: "Invitation not found" }, { status: 404 });
-  if (inv.email !== auth.user.email.toLowerCase()) {
-    return json(
-      {
-        code: "FORBIDDEN",
-        message: `This invitation was sent to ${inv.email}. Sign in with that address to accept it.`,
-      },
-      { status: 403 },
-    );
-  }
-  if (inv.accepted_at)
-    return json({ code: "CONFLICT", message: "This invitation has already been accepted" }, { status: 409 });
-  if (inv.expires_at <= Date.now())
-    return json(
-      { code: "GONE", message: "This invitation has expired. Ask for a new one." },
-      { status: 410 },
-    );
-  if (action === "view") {
-    return json({
-      id: inv.id,
-      organizationName: inv.organization_name,
-      role: inv.role,
-      email: inv.email,
-      expiresAt: inv.expires_at,
-      // The page offers the verification mail first when this is false.
-      emailVerified: auth.user.emailVerified,
-    });
-  }
+  const found = await invitationForInvitee(env.DB, secret, auth.user);
+  if ("refused" in found) return refused(found.refused);
+  if (action === "view") return json(presentInvitationView(found.invitation, auth.user));
   if (request.method !== "POST")
     return json({ code: "METHOD_NOT_ALLOWED", message: "Method not allowed" }, { status: 405 });
-  if (!auth.user.emailVerified)
-    return json(
-      {
-        code: "EMAIL_NOT_VERIFIED",
-        message: `Verify your e-mail address (${inv.email}) before ${action === "accept" ? "accepting" : "declining"} this invitation: open the link we mailed you, or send a new one.`,
-      },
-      { status: 403 },
-    );
-  const now = Date.now();
-  // Conditional on the secret still being this invitation's and the invitation still open: a
-  // resend, revoke or accept that lands between the read above and this write wins.
-  const stillOpen = "secret_hash = ? AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ?";
-  if (action === "decline") {
-    await env.DB.prepare(`UPDATE invitation SET revoked_at = ?, updated_at = ? WHERE ${stillOpen}`)
-      .bind(now, now, hash, now)
-      .run();
-    return json({ declined: true });
-  }
-  const res = await env.DB.batch([
-    env.DB.prepare(`UPDATE invitation SET accepted_at = ?, updated_at = ? WHERE ${stillOpen}`).bind(
-      now,
-      now,
-      hash,
-      now,
-    ),
-    env.DB.prepare(
-      `INSERT INTO membership (id, organization_id, user_id, role, created_at, updated_at) SELECT ?, ?, ?, ?, ?, ?
-          WHERE changes() = 1 ON CONFLICT (organization_id, user_id) DO UPDATE SET role = excluded.role, updated_at = excluded.updated_at`,
-    ).bind(generateId(), inv.organization_id, auth.user.id, inv.role, now, now),
-    env.DB.prepare(
-      "INSERT INTO audit_event (id, organization_id, actor_id, action, entity_type, entity_id, after, at) VALUES (?, ?, ?, 'member.accept_invitation', 'user', ?, ?, ?)",
-    ).bind(
-      generateId(),
-      inv.organization_id,
-      auth.user.id,
-      auth.user.id,
-      JSON.stringify({ invitationId: inv.id, role: inv.role }),
-      now,
-    ),
-  ]);
-  if (!res[0]?.meta.changes)
-    return json({ code: "CONFLICT", message: "This invitation has already been accepted" }, { status: 409 });
-  return json({ accepted: true, organizationId: inv.organization_id });
+  const answer = await answerInvitation(
+    { env, user: auth.user, session: auth.session, ip: request.headers.get("cf-connecting-ip") },
+    found.invitation,
+    action,
+  );
+  if ("refused" in answer) return refused(answer.refused);
+  return json(answer);
 }

@@ -1,13 +1,13 @@
+import { badgesRouter } from "../badges/router";
 import { campaignsRouter } from "../campaigns/router";
+import { organizationRouter } from "../organization/router";
+import { organizersRouter } from "../organizers/router";
+import { auditRouter } from "../users/audit/router";
+import { usersRouter } from "../users/router";
 import { router } from "./init";
-import { auditRouter } from "./routers/audit";
-import { badgesRouter } from "./routers/badges";
 import { dashboardRouter, donationsRouter } from "./routers/donations";
 import { donorsRouter } from "./routers/donors";
-import { organizationRouter } from "./routers/organization";
-import { organizersRouter } from "./routers/organizers";
 import { systemRouter } from "./routers/system";
-import { usersRouter } from "./routers/users";
 
 export const appRouter = router({
   system: systemRouter,

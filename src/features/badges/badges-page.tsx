@@ -1,8 +1,11 @@
 /** /organization-badges (platform admins): definitions, grants with evidence and expiry, revokes. */
+import { badgeGrantInput } from "@core/badges";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { BadgeCheck } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
+import { config } from "zod/mini";
+import en from "zod/v4/locales/en.js";
 import { ConfirmButton } from "~/components/data-table/confirm-button";
 import { PageHeader } from "~/components/layout/page-header";
 import { Badge } from "~/components/ui/badge";
@@ -13,6 +16,10 @@ import { Input } from "~/components/ui/input";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { errorInfo, formatDate } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
+
+// The shared schema is zod/mini, which ships no messages: the form shows the English ones the
+// Worker answers with (as in src/features/organization/profile-form.tsx).
+config(en());
 
 const sel = "h-9 w-full rounded-md border border-input bg-transparent px-2 text-sm";
 
@@ -95,13 +102,21 @@ export function BadgesPage() {
               e.preventDefault();
               const f = new FormData(e.currentTarget);
               const exp = String(f.get("expiresAt") ?? "");
-              grant.mutate({
+              // Checked here with the procedure's own schema (core/badges.ts) before sending.
+              const parsed = badgeGrantInput.safeParse({
                 organizationId: String(f.get("organizationId") ?? ""),
-                badge: String(f.get("badge")) as never,
+                badge: String(f.get("badge")),
                 reason: String(f.get("reason") ?? "").trim() || undefined,
                 // End of the chosen day in the admin's time zone.
                 expiresAt: exp ? new Date(`${exp}T23:59:59`).getTime() : null,
               });
+              if (!parsed.success) {
+                const fields: Record<string, string> = {};
+                for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
+                setErrors(fields);
+                return;
+              }
+              grant.mutate(parsed.data);
             }}
           >
             <Field label="Organization" required error={errors.organizationId}>

@@ -1,7 +1,9 @@
-import { memberRoles } from "@core/organization";
+import { memberInviteInput, memberRoles } from "@core/organization";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import * as React from "react";
 import { toast } from "sonner";
+import { config } from "zod/mini";
+import en from "zod/v4/locales/en.js";
 import { ConfirmButton } from "~/components/data-table/confirm-button";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -11,6 +13,10 @@ import { Input } from "~/components/ui/input";
 import { useAuth } from "~/lib/auth/use-auth";
 import { errorInfo, formatDate, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
+
+// The shared schema is zod/mini, which ships no messages: the form shows the English ones the
+// Worker answers with (as in profile-form.tsx).
+config(en());
 
 const sel = "h-8 rounded-md border border-input bg-transparent px-2 text-sm";
 
@@ -155,10 +161,18 @@ export function MembersCard({ canManage, isOwner }: { canManage: boolean; isOwne
               onSubmit={(e) => {
                 e.preventDefault();
                 const f = new FormData(e.currentTarget);
-                invite.mutate({
+                // Checked here with the procedure's own schema (core/organization.ts) before sending.
+                const parsed = memberInviteInput.safeParse({
                   email: String(f.get("email") ?? "").trim(),
-                  role: String(f.get("role")) as (typeof memberRoles)[number],
+                  role: String(f.get("role")),
                 });
+                if (!parsed.success) {
+                  const fields: Record<string, string> = {};
+                  for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
+                  setInviteError(fields);
+                  return;
+                }
+                invite.mutate(parsed.data);
               }}
             >
               <Field label="Invite by e-mail" error={inviteError.email}>

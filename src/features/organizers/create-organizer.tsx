@@ -2,10 +2,13 @@
  * /organizers/create: invite an organizer by e-mail (a 7-day link; they sign up or sign in with that
  * address and accept) or create the account directly with a temporary password.
  */
+import { organizerInviteInput } from "@core/organizers";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import * as React from "react";
 import { toast } from "sonner";
+import { config } from "zod/mini";
+import en from "zod/v4/locales/en.js";
 import { PageHeader } from "~/components/layout/page-header";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent } from "~/components/ui/card";
@@ -15,6 +18,10 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { authApi } from "~/lib/auth/api";
 import { errorInfo } from "~/lib/format";
 import { useTRPC, useTRPCClient } from "~/lib/trpc";
+
+// The shared schema is zod/mini, which ships no messages: the form shows the English ones the
+// Worker answers with (as in src/features/organization/profile-form.tsx).
+config(en());
 
 const sel = "h-9 w-full rounded-md border border-input bg-transparent px-2 text-sm";
 
@@ -104,10 +111,18 @@ export function CreateOrganizer() {
                   e.preventDefault();
                   const f = new FormData(e.currentTarget);
                   setErrors({});
-                  invite.mutate({
+                  // Checked here with the procedure's own schema (core/organizers.ts) before sending.
+                  const parsed = organizerInviteInput.safeParse({
                     email: String(f.get("email") ?? "").trim(),
                     organizationId: String(f.get("organizationId") ?? ""),
                   });
+                  if (!parsed.success) {
+                    const fields: Record<string, string> = {};
+                    for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
+                    setErrors(fields);
+                    return;
+                  }
+                  invite.mutate(parsed.data);
                 }}
               >
                 <Field

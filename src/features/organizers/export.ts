@@ -1,59 +1,15 @@
-import { CSV_BOM, csvRow, isoWithOffset } from "@core/csv";
+import { organizerCsvLines, organizerCsvStart } from "@core/exports/organizers";
+import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "../../../worker/trpc/router";
 
-export interface OrganizerExportRow {
-  userId: string | null;
-  name: string | null;
-  email: string;
-  organizationName: string;
-  role: string;
-  status: string;
-  invitedBy: string | null;
-  joinedAt: number;
-  lastActiveAt: number | null;
-  campaignsOwned: number;
-}
+/** A row of the export: the procedure's own output type (the columns live in core/exports/organizers.ts). */
+export type OrganizerExportRow = inferRouterOutputs<AppRouter>["organizers"]["exportPage"]["rows"][number];
 
-/** DESIGN §4 / issue 5 column order of the organizers export. */
-export const ORGANIZER_CSV_HEADER = [
-  "user_id",
-  "name",
-  "email",
-  "organization",
-  "role",
-  "status",
-  "invited_by",
-  "joined",
-  "last_active",
-  "campaigns_owned",
-];
-
-export function organizerCsvLines(rows: OrganizerExportRow[], timeZone: string): string {
-  return rows
-    .map((r) =>
-      csvRow([
-        r.userId,
-        r.name,
-        r.email,
-        r.organizationName,
-        r.role,
-        r.status,
-        r.invitedBy,
-        isoWithOffset(r.joinedAt, timeZone),
-        isoWithOffset(r.lastActiveAt, timeZone),
-        r.campaignsOwned,
-      ]),
-    )
-    .join("");
-}
-
-export const organizerCsvStart = () => CSV_BOM + csvRow(ORGANIZER_CSV_HEADER);
-
-export interface OrganizerExportFilters {
-  q?: string;
-  organizationId?: string;
-  status?: ("active" | "banned" | "invited" | "expired")[];
-  userId?: string;
-}
+/** The export's filters: the procedure's input without the paging. */
+export type OrganizerExportFilters = Omit<
+  inferRouterInputs<AppRouter>["organizers"]["exportPage"],
+  "after" | "limit"
+>;
 
 type ExportPage = (
   input: OrganizerExportFilters & { after?: string },

@@ -3,6 +3,7 @@
 import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import type { ColumnDef } from "@tanstack/react-table";
+import type { inferRouterOutputs } from "@trpc/server";
 import { Download, Plus } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
@@ -13,12 +14,15 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { errorInfo, formatDate, formatDateTime, titleCase } from "~/lib/format";
 import { useTRPC, useTRPCClient } from "~/lib/trpc";
-import type { OrganizerRow } from "../../../worker/trpc/routers/organizers";
+import type { AppRouter } from "../../../worker/trpc/router";
 import { downloadCsv, organizerCsv } from "./export";
 
 import { organizerSorts, organizerStatuses } from "./search";
 
 export { organizerSorts, organizerStatuses };
+
+/** A row of the list: the procedure's own output type. */
+type OrganizerRow = inferRouterOutputs<AppRouter>["organizers"]["list"]["rows"][number];
 
 export type OrganizersSearch = ListState & {
   sort: (typeof organizerSorts)[number];

@@ -1,0 +1,273 @@
+/**
+ * Invitations (DESIGN §4, decision 017): a public id (listed to members, used for resend and
+ * revoke), the invitee's e-mail (lower-cased), a role, a 7-day expiry (app.config
+ * organizations.invitationExpiresIn) and the accept secret: random, mailed in the link only,
+ * stored as its SHA-256 and replaced on every resend.
+ *
+ * One service for every way in: the organization's own "invite a member" (organization.invite…),
+ * the platform admin's "invite an organizer" (organizers.invite, organizers.revokeInvitation), and
+ * the invitee's link (worker/http/invitations.ts: view, accept, decline by the secret).
+ */
+import type { MemberInviteInput, MemberRole } from "@core/organization";
+import type { AppConfig } from "../../../app.config";
+import type { SessionRecord, UserRecord } from "../../auth";
+import { generateId, randomString, sha256Hex } from "../../auth/crypto";
+import { type AuditActor, auditStatement } from "../../lib/audit";
+import type { Guard } from "../../lib/guard";
+import { getMailer, renderMail } from "../../mail";
+import { fail, type OrgCtx } from "../../trpc/init";
+import { assertMayGrant } from "../members/service";
+import { presentOpenInvitation } from "./present";
+import {
+  acceptStatement,
+  declineStatement,
+  insertInvitationStatement,
+  invitationBySecretHash,
+  isMemberByEmail,
+  joinStatement,
+  openInvitation,
+  openInvitationsOf,
+  renewStatement,
+  revokeOpenOfEmailStatement,
+  revokeStatement,
+} from "./queries";
+
+/** The link's secret (32 alphanumerics, about 190 bits) and the hash the row keeps. */
+export function newInvitationSecret() {
+  const secret = randomString(32);
+  return { secret, hash: invitationSecretHash(secret) };
+}
+
+export const invitationSecretHash = (secret: string) => sha256Hex(secret);
+
+/**
+ * The statement before this one in the batch changed exactly one row. A batch is one transaction
+ * that cannot branch (worker/lib/guard.ts): an invitation write that lost its race (an accept, a
+ * revoke or a resend landed first) leaves no audit row and no membership (decision 020).
+ */
+const previousWriteLanded: Guard = { sql: () => "changes() = 1", args: [] };
+
+type Inviter = AuditActor & { user: { id: string; name?: string | null }; config: AppConfig };
+
+/**
+ * Replaces any open invitation of the same e-mail in the organization (so only the newest link
+ * works), writes the audit row in the same batch, then mails the link. Refuses existing members.
+ */
+export async function createInvitation(
+  actor: Inviter,
+  input: { organizationId: string; organizationName: string; email: string; role: MemberRole },
+): Promise<{ id: string; expiresAt: number }> {
+  const db = actor.env.DB;
+  const email = input.email.trim().toLowerCase();
+  if (await isMemberByEmail(db, input.organizationId, email))
+    fail("CONFLICT", "This person is already a member of the organization", { field: "email" });
+  const id = generateId();
+  const { secret, hash } = newInvitationSecret();
+  const now = Date.now();
+  const expiresAt = now + actor.config.organizations.invitationExpiresIn * 1000;
+  await db.batch([
+    revokeOpenOfEmailStatement(db, input.organizationId, email, now),
+    insertInvitationStatement(
+      db,
+      {
+        id,
+        organization_id: input.organizationId,
+        email,
+        role: input.role,
+        invited_by: actor.user.id,
+        expires_at: expiresAt,
+        secret_hash: hash,
+      },
+      now,
+    ),
+    auditStatement(actor, {
+      action: "member.invite",
+      entityType: "invitation",
+      entityId: id,
+      after: { email, role: input.role },
+      organizationId: input.organizationId,
+    }),
+  ]);
+  await mailInvitation(actor, { secret, email, role: input.role, organizationName: input.organizationName });
+  return { id, expiresAt };
+}
+
+/** The link's `id` search parameter (SPEC §2's name) is the secret, never the public id. */
+async function mailInvitation(
+  actor: { env: Env; user: { name?: string | null }; config: AppConfig },
+  inv: { secret: string; email: string; role: string; organizationName: string },
+) {
+  const url = `${actor.config.app.url}/accept-invitation?id=${encodeURIComponent(inv.secret)}`;
+  await getMailer(actor.env).send(
+    renderMail({
+      to: inv.email,
+      subject: `You're invited to ${inv.organizationName} on Almoner`,
+      intro: `${actor.user.name ?? "An administrator"} invited you to join ${inv.organizationName} as ${inv.role}.`,
+      action: { label: "Accept the invitation", url },
+      outro:
+        "The invitation expires in 7 days. Sign in (or create an account) with this e-mail address and verify it to accept.",
+    }),
+  );
+}
+
+/** The organization invites by e-mail; only owners (and platform admins) invite owners. */
+export function inviteMember(ctx: OrgCtx, input: MemberInviteInput) {
+  assertMayGrant(ctx.org, input.role);
+  return createInvitation(ctx, {
+    organizationId: ctx.org.id,
+    organizationName: ctx.org.name,
+    email: input.email,
+    role: input.role,
+  });
+}
+
+/** Open invitations of the caller's organization; the ids are public, the secrets never leave a mail. */
+export async function listOpenInvitations(ctx: Pick<OrgCtx, "env" | "org">) {
+  const rows = await openInvitationsOf(ctx.env.DB, ctx.org.id);
+  const now = Date.now();
+  return rows.map((r) => presentOpenInvitation(r, now));
+}
+
+/** Mails a new link for an open invitation (the old link dies) and restarts its 7 days. */
+export async function resendInvitation(ctx: OrgCtx, id: string) {
+  const db = ctx.env.DB;
+  const now = Date.now();
+  const expiresAt = now + ctx.config.organizations.invitationExpiresIn * 1000;
+  const inv = await openInvitation(db, id, ctx.org.id);
+  if (!inv) fail("NOT_FOUND", "Invitation not found");
+  // A new secret: the link mailed before stops working (decision 017).
+  const { secret, hash } = newInvitationSecret();
+  await db.batch([
+    renewStatement(db, inv.id, expiresAt, hash, now),
+    auditStatement(ctx, {
+      action: "member.resend_invitation",
+      entityType: "invitation",
+      entityId: inv.id,
+      before: { expiresAt: inv.expires_at },
+      after: { expiresAt },
+    }),
+  ]);
+  await mailInvitation(ctx, { secret, email: inv.email, role: inv.role, organizationName: ctx.org.name });
+  return { id: inv.id, expiresAt };
+}
+
+/**
+ * Revokes an open invitation: the organization's own (`organizationId` set: another tenant's id is
+ * NOT_FOUND) or, for a platform admin, any. One that was accepted or revoked meanwhile is NOT_FOUND.
+ */
+export async function revokeInvitation(
+  actor: AuditActor,
+  input: { id: string; organizationId: string | null; reason?: string },
+) {
+  const db = actor.env.DB;
+  const inv = await openInvitation(db, input.id, input.organizationId);
+  if (!inv) fail("NOT_FOUND", "Invitation not found");
+  const [r] = await db.batch([
+    revokeStatement(db, inv.id, Date.now()),
+    auditStatement(
+      actor,
+      {
+        action: "member.revoke_invitation",
+        entityType: "invitation",
+        entityId: inv.id,
+        before: { id: inv.id, organization_id: inv.organization_id, email: inv.email, role: inv.role },
+        reason: input.reason,
+        organizationId: inv.organization_id,
+      },
+      previousWriteLanded,
+    ),
+  ]);
+  if (!r?.meta.changes) fail("NOT_FOUND", "Invitation not found");
+  return { id: inv.id };
+}
+
+/** Why the invitee's link does not go through: the HTTP status, a code and the sentence to show. */
+export interface InvitationRefusal {
+  status: 403 | 404 | 409 | 410;
+  code: string;
+  message: string;
+}
+
+type Found = NonNullable<Awaited<ReturnType<typeof invitationBySecretHash>>>;
+
+/**
+ * The invitation a link's secret names, if it is the signed-in user's to answer: unknown or revoked
+ * → 404, someone else's → 403, accepted → 409, expired → 410 (in that order).
+ */
+export async function invitationForInvitee(
+  db: D1Database,
+  secret: string,
+  user: Pick<UserRecord, "email">,
+): Promise<{ invitation: Found } | { refused: InvitationRefusal }> {
+  const inv = await invitationBySecretHash(db, invitationSecretHash(secret));
+  if (!inv || inv.revoked_at)
+    return { refused: { status: 404, code: "NOT_FOUND", message: "Invitation not found" } };
+  if (inv.email !== user.email.toLowerCase())
+    return {
+      refused: {
+        status: 403,
+        code: "FORBIDDEN",
+        message: `This invitation was sent to ${inv.email}. Sign in with that address to accept it.`,
+      },
+    };
+  if (inv.accepted_at)
+    return {
+      refused: { status: 409, code: "CONFLICT", message: "This invitation has already been accepted" },
+    };
+  if (inv.expires_at <= Date.now())
+    return {
+      refused: { status: 410, code: "GONE", message: "This invitation has expired. Ask for a new one." },
+    };
+  return { invitation: inv };
+}
+
+/**
+ * The invitee accepts (joins with the invited role, audited in the same batch) or declines. Both
+ * need the invited address verified, so signing up with someone's address is not enough; both are
+ * conditional on the link still being this open invitation's (queries.ts STILL_OPEN).
+ */
+export async function answerInvitation(
+  actor: { env: Env; user: UserRecord; session: SessionRecord; ip: string | null },
+  inv: Found,
+  answer: "accept" | "decline",
+): Promise<{ accepted: true; organizationId: string } | { declined: true } | { refused: InvitationRefusal }> {
+  if (!actor.user.emailVerified)
+    return {
+      refused: {
+        status: 403,
+        code: "EMAIL_NOT_VERIFIED",
+        message: `Verify your e-mail address (${inv.email}) before ${answer === "accept" ? "accepting" : "declining"} this invitation: open the link we mailed you, or send a new one.`,
+      },
+    };
+  const db = actor.env.DB;
+  const hash = inv.secret_hash;
+  const now = Date.now();
+  if (answer === "decline") {
+    await declineStatement(db, hash, now).run();
+    return { declined: true };
+  }
+  const res = await db.batch([
+    acceptStatement(db, hash, now),
+    joinStatement(
+      db,
+      { id: generateId(), organizationId: inv.organization_id, userId: actor.user.id, role: inv.role },
+      now,
+    ),
+    auditStatement(
+      { env: actor.env, user: actor.user, impersonatorId: actor.session.impersonatedBy, ip: actor.ip },
+      {
+        action: "member.accept_invitation",
+        entityType: "user",
+        entityId: actor.user.id,
+        after: { invitationId: inv.id, role: inv.role },
+        organizationId: inv.organization_id,
+      },
+      previousWriteLanded,
+    ),
+  ]);
+  if (!res[0]?.meta.changes)
+    return {
+      refused: { status: 409, code: "CONFLICT", message: "This invitation has already been accepted" },
+    };
+  return { accepted: true, organizationId: inv.organization_id };
+}

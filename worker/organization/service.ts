@@ -1,0 +1,76 @@
+/**
+ * The organization profile (DESIGN §4) and the organization a caller works in (DESIGN §3: the
+ * tenant comes from the membership, worker/trpc/org.ts). Members and invitations have their own
+ * folders next to this file.
+ */
+import type { OrganizationInput } from "@core/organization";
+import { hasOrgPermission } from "@core/permissions";
+import { auditStatement } from "../lib/audit";
+import { assertOwnMedia } from "../media/service";
+import { rebuildRollups } from "../services/rollups";
+import { type AdminCtx, fail, type OrgCtx } from "../trpc/init";
+import { listSelectableOrganizations } from "../trpc/org";
+import { presentOrganization } from "./present";
+import {
+  allOrganizations,
+  dropDailyStateOfOtherZones,
+  organizationById,
+  setActiveOrganization,
+  updateProfileStatement,
+} from "./queries";
+
+type Ctx = Pick<OrgCtx, "env" | "config" | "user" | "org">;
+
+export async function currentOrganization(ctx: Ctx) {
+  const o = await organizationById(ctx.env.DB, ctx.org.id);
+  if (!o) fail("NOT_FOUND", "Organization not found");
+  // The page offers Edit to whoever organization.update would let through (core/permissions.ts).
+  const canEdit = hasOrgPermission(
+    { userId: ctx.user.id, role: ctx.user.role },
+    ctx.org.role,
+    { organization: ["update"] },
+    ctx.config.auth.adminUserIds,
+  );
+  return presentOrganization(o, { role: ctx.org.role, canEdit });
+}
+
+/**
+ * One batch: the profile, its audit row, and dropping daily totals built in another zone. A new
+ * time zone then rebuilds every per-day rollup (keyed by local day); if that fails part-way, the
+ * every-15-minutes cron rebuilds donation_daily_totals (its state row is gone).
+ */
+export async function updateOrganization(ctx: OrgCtx, input: OrganizationInput) {
+  const db = ctx.env.DB;
+  const before = await organizationById(db, ctx.org.id);
+  // As a campaign's cover: an uploaded logo must be this organization's image (decision 017).
+  if (input.logoUrl !== before?.logo_url) await assertOwnMedia(db, ctx.org.id, input.logoUrl, "logoUrl");
+  await db.batch([
+    updateProfileStatement(db, ctx.org.id, input, Date.now()),
+    auditStatement(ctx, {
+      action: "organization.update",
+      entityType: "organization",
+      entityId: ctx.org.id,
+      before,
+      after: input,
+    }),
+    dropDailyStateOfOtherZones(db, ctx.org.id, input.timeZone),
+  ]);
+  if (before?.time_zone !== input.timeZone) await rebuildRollups(db, ctx.org.id, input.timeZone);
+  return { id: ctx.org.id };
+}
+
+type AuthedCtx = Pick<AdminCtx, "env" | "config" | "user">;
+
+/** Organizations the caller can switch between (memberships; all for platform admins). */
+export const selectableOrganizations = (ctx: AuthedCtx) =>
+  listSelectableOrganizations(ctx.env.DB, ctx.user, ctx.config);
+
+/** Remembers the organization the portal opens on; only one the caller may act in. */
+export async function setActive(ctx: AuthedCtx, organizationId: string) {
+  const options = await selectableOrganizations(ctx);
+  if (!options.some((o) => o.id === organizationId)) fail("NOT_FOUND", "Organization not found");
+  await setActiveOrganization(ctx.env.DB, ctx.user.id, organizationId);
+  return { organizationId };
+}
+
+export const listAllOrganizations = (ctx: Pick<AdminCtx, "env">) => allOrganizations(ctx.env.DB);

@@ -1,0 +1,78 @@
+/**
+ * Organizers (DESIGN §4, platform admins only): people who run campaigns for an organization.
+ * Inviting and revoking go through the one invitation service (worker/organization/invitations);
+ * removing a membership keeps the person and their history.
+ */
+import type { OrganizerSort } from "@core/organizers";
+import { auditStatement } from "../lib/audit";
+import { createInvitation, revokeInvitation } from "../organization/invitations/service";
+import { type AdminCtx, fail } from "../trpc/init";
+import {
+  campaignsCreatedBy,
+  exportCountStatement,
+  exportPageStatement,
+  membershipsWithCampaigns,
+  type OrganizerFilters,
+  type OrganizerRow,
+  organizationNamed,
+  organizerPage,
+} from "./queries";
+
+type Db = Pick<AdminCtx, "env">;
+
+export const listOrganizers = (
+  ctx: Db,
+  input: OrganizerFilters & { sort: OrganizerSort; desc: boolean; page: number; pageSize: number },
+) => organizerPage(ctx.env.DB, Date.now(), input);
+
+/**
+ * One page of the CSV export (the browser assembles the file: core/exports/organizers.ts). Keyset
+ * paging on (id) over the current filters, so the export never truncates and never skips; the
+ * first page also counts the rows and writes the audit row (exports are audited), in one batch.
+ */
+export async function exportPage(ctx: AdminCtx, input: OrganizerFilters & { after?: string; limit: number }) {
+  const db = ctx.env.DB;
+  const now = Date.now();
+  const stmts: D1PreparedStatement[] = [exportPageStatement(db, now, input)];
+  if (!input.after) {
+    stmts.push(
+      exportCountStatement(db, now, input),
+      auditStatement(ctx, {
+        action: "organizer.export",
+        entityType: "organizer",
+        entityId: "export",
+        after: { q: input.q, organizationId: input.organizationId, status: input.status },
+        organizationId: input.organizationId ?? null,
+      }),
+    );
+  }
+  const [page, count] = await db.batch(stmts);
+  const rows = (page?.results ?? []) as OrganizerRow[];
+  return {
+    rows,
+    total: input.after ? undefined : ((count?.results[0] as { total: number } | undefined)?.total ?? 0),
+    next: rows.length === input.limit ? rows[rows.length - 1]?.id : undefined,
+  };
+}
+
+/** Invites an organizer into an organization by e-mail (7-day link, accepted at /accept-invitation). */
+export async function inviteOrganizer(ctx: AdminCtx, input: { email: string; organizationId: string }) {
+  const org = await organizationNamed(ctx.env.DB, input.organizationId);
+  if (!org) fail("NOT_FOUND", "Organization not found");
+  return createInvitation(ctx, {
+    organizationId: org.id,
+    organizationName: org.name,
+    email: input.email,
+    role: "organizer",
+  });
+}
+
+/** Memberships of one person, for the organizer detail page. */
+export const organizerMemberships = (ctx: Db, userId: string) => membershipsWithCampaigns(ctx.env.DB, userId);
+
+/** Campaigns the person created, across organizations. */
+export const organizerCampaigns = (ctx: Db, userId: string) => campaignsCreatedBy(ctx.env.DB, userId);
+
+/** Revokes an open organizer invitation of any organization (from the organizers list). */
+export const revokeOrganizerInvitation = (ctx: AdminCtx, input: { id: string; reason?: string }) =>
+  revokeInvitation(ctx, { id: input.id, organizationId: null, reason: input.reason });
