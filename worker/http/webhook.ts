@@ -14,7 +14,7 @@ import { z } from "zod";
 import { generateId, safeEqual } from "../auth/crypto";
 import { getConfig } from "../config";
 import { type DonationActor, writeDonation } from "../services/donation-write";
-import { donorStatsStatements } from "../services/donor-stats";
+import { donorStatsStatements } from "../donors/stats";
 import type { DonationRow } from "../trpc/routers/donations";
 import { json } from "./headers";
 

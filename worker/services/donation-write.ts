@@ -23,7 +23,7 @@ import { generateId } from "../auth/crypto";
 import { type AuditActor, auditStatement } from "../lib/audit";
 import { auditGuard, changeTokenGuard, type Guard } from "../lib/guard";
 import type { DonationRow } from "../trpc/routers/donations";
-import { donorStatsStatements } from "./donor-stats";
+import { donorStatsStatements } from "../donors/stats";
 import { campaignRecounts, type DonationFacts, rollupStatements } from "./rollups";
 
 /** What the rollups and stats read of a donation. */

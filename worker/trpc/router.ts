@@ -1,9 +1,9 @@
+import { donorsRouter } from "../donors/router";
 import { router } from "./init";
 import { auditRouter } from "./routers/audit";
 import { badgesRouter } from "./routers/badges";
 import { campaignsRouter } from "./routers/campaigns";
 import { dashboardRouter, donationsRouter } from "./routers/donations";
-import { donorsRouter } from "./routers/donors";
 import { organizationRouter } from "./routers/organization";
 import { organizersRouter } from "./routers/organizers";
 import { systemRouter } from "./routers/system";
