@@ -82,8 +82,12 @@ export const donorsRouter = router({
     .input(donorListInput)
     .query(({ ctx, input }) => listDonorsPage(ctx, input)),
 
-  /** A mutation: the first page writes the export's audit row. */
-  exportPage: orgProcedure({ donor: ["view"], export: ["create"] })
+  /**
+   * A mutation: the first page writes the export's audit row. Export first, like the HTTP exports
+   * (worker/http/export-access.ts): a refusal names the export, and `export` is what an
+   * impersonated session never holds (core/permissions.ts `refusal`).
+   */
+  exportPage: orgProcedure({ export: ["create"], donor: ["view"] })
     .input(exportPageInput)
     .mutation(({ ctx, input }) => exportDonorsPage(ctx, input)),
 
