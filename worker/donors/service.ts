@@ -34,7 +34,8 @@ import {
 import type { DonorExportPageInput, DonorListInput } from "./router";
 import { donorStatsStatements, tierStatement } from "./stats";
 
-type Ctx = Pick<OrgCtx, "env" | "org" | "user" | "impersonatorId" | "ip">;
+/** What a donor service reads of the org rung's context (worker/trpc/init.ts). */
+export type DonorCtx = Pick<OrgCtx, "env" | "org" | "user" | "impersonatorId" | "ip">;
 
 /** A donor of the organization; a merged donor's id keeps resolving to the donor it was merged into. */
 export async function loadDonor(db: D1Database, orgId: string, id: string) {
@@ -44,7 +45,7 @@ export async function loadDonor(db: D1Database, orgId: string, id: string) {
   return row;
 }
 
-export async function listDonorsPage(ctx: Ctx, input: DonorListInput) {
+export async function listDonorsPage(ctx: DonorCtx, input: DonorListInput) {
   const res = await listDonors(ctx.env.DB, ctx.org.id, ctx.org.timeZone, input);
   return { ...res, rows: res.rows.map(presentDonor) };
 }
@@ -54,7 +55,7 @@ export async function listDonorsPage(ctx: Ctx, input: DonorListInput) {
  * progress, like the organizers export). Keyset paging on id: never truncated, never skipping;
  * the first page counts the set and writes the audit row (exports are audited).
  */
-export async function exportDonorsPage(ctx: Ctx, input: DonorExportPageInput) {
+export async function exportDonorsPage(ctx: DonorCtx, input: DonorExportPageInput) {
   const db = ctx.env.DB;
   const { after, limit, ...filters } = input;
   const q = exportStatements(db, ctx.org.id, ctx.org.timeZone, filters, after, limit);
@@ -80,14 +81,14 @@ export async function exportDonorsPage(ctx: Ctx, input: DonorExportPageInput) {
   };
 }
 
-export async function donorProfile(ctx: Ctx, id: string) {
+export async function donorProfile(ctx: DonorCtx, id: string) {
   const d = await loadDonor(ctx.env.DB, ctx.org.id, id);
   const donations = await donorDonations(ctx.env.DB, d.id);
   return { ...presentDonor(d), donations };
 }
 
 /** Duplicate check on e-mail and on name + postal code: answers with the match unless forced. */
-export async function createDonor(ctx: Ctx, input: { data: DonorInput; force: boolean }) {
+export async function createDonor(ctx: DonorCtx, input: { data: DonorInput; force: boolean }) {
   const db = ctx.env.DB;
   const d = input.data;
   const email = d.email || null;
@@ -123,7 +124,7 @@ export async function createDonor(ctx: Ctx, input: { data: DonorInput; force: bo
   return { created: true as const, id };
 }
 
-export async function updateDonorProfile(ctx: Ctx, input: { id: string; data: DonorInput }) {
+export async function updateDonorProfile(ctx: DonorCtx, input: { id: string; data: DonorInput }) {
   const db = ctx.env.DB;
   const before = await loadDonor(db, ctx.org.id, input.id);
   if (before.anonymized_at) fail("UNPROCESSABLE_CONTENT", "An anonymized donor cannot be edited");
@@ -151,7 +152,7 @@ export async function updateDonorProfile(ctx: Ctx, input: { id: string; data: Do
   return { id: before.id };
 }
 
-export async function deleteDonorRecord(ctx: Ctx, id: string) {
+export async function deleteDonorRecord(ctx: DonorCtx, id: string) {
   const db = ctx.env.DB;
   const d = await loadDonor(db, ctx.org.id, id);
   if (await hasKeptDonation(db, d.id))
@@ -181,7 +182,7 @@ export async function deleteDonorRecord(ctx: Ctx, id: string) {
  * donations, and the before/after values of the audit rows that described them (research
  * domain.md §5.5); the audit rows themselves stay, so the history still says who did what when.
  */
-export async function anonymizeDonor(ctx: Ctx, input: { id: string; confirm: string }) {
+export async function anonymizeDonor(ctx: DonorCtx, input: { id: string; confirm: string }) {
   const db = ctx.env.DB;
   const d = await loadDonor(db, ctx.org.id, input.id);
   if (d.anonymized_at) fail("UNPROCESSABLE_CONTENT", "This donor is already anonymized");
@@ -212,7 +213,10 @@ export async function anonymizeDonor(ctx: Ctx, input: { id: string; confirm: str
  * (and so do records merged into it before), so every old id resolves to the survivor. The dry
  * run answers exactly what the real merge will do, resulting stats included.
  */
-export async function mergeDonors(ctx: Ctx, input: { sourceId: string; targetId: string; dryRun: boolean }) {
+export async function mergeDonors(
+  ctx: DonorCtx,
+  input: { sourceId: string; targetId: string; dryRun: boolean },
+) {
   const db = ctx.env.DB;
   const source = await loadDonor(db, ctx.org.id, input.sourceId);
   const target = await loadDonor(db, ctx.org.id, input.targetId);

@@ -1,19 +1,17 @@
 /** Donor notes (docs/architecture.md: service): who may write, edit and delete them. */
 import { generateId } from "../../auth/crypto";
 import { auditStatement } from "../../lib/audit";
-import { fail, type OrgCtx } from "../../trpc/init";
-import { loadDonor } from "../service";
+import { fail } from "../../trpc/init";
+import { type DonorCtx, loadDonor } from "../service";
 import { deleteNote, insertNote, listNotes, selectNote, updateNote } from "./queries";
 
-type Ctx = Pick<OrgCtx, "env" | "org" | "user" | "impersonatorId" | "ip">;
-
-export async function donorNotes(ctx: Ctx, donorId: string) {
+export async function donorNotes(ctx: DonorCtx, donorId: string) {
   const d = await loadDonor(ctx.env.DB, ctx.org.id, donorId);
   return listNotes(ctx.env.DB, ctx.org.id, d.id);
 }
 
 export async function createNote(
-  ctx: Ctx,
+  ctx: DonorCtx,
   input: { donorId: string; body: string; visibility: "internal" | "shared"; pinned: boolean },
 ) {
   const db = ctx.env.DB;
@@ -41,7 +39,7 @@ export async function createNote(
 }
 
 /** The note, if the caller wrote it or administers the organization; `verb` names the refused act. */
-async function ownNote(ctx: Ctx, id: string, verb: "edit" | "delete") {
+async function ownNote(ctx: DonorCtx, id: string, verb: "edit" | "delete") {
   const note = await selectNote(ctx.env.DB, ctx.org.id, id);
   if (!note) fail("NOT_FOUND", "Note not found");
   const orgAdmin = ctx.org.isPlatformAdmin || ctx.org.role === "owner" || ctx.org.role === "admin";
@@ -51,7 +49,7 @@ async function ownNote(ctx: Ctx, id: string, verb: "edit" | "delete") {
 }
 
 export async function editNote(
-  ctx: Ctx,
+  ctx: DonorCtx,
   input: { id: string; body?: string; visibility?: "internal" | "shared"; pinned?: boolean },
 ) {
   const note = await ownNote(ctx, input.id, "edit");
@@ -67,7 +65,7 @@ export async function editNote(
   return { id: note.id };
 }
 
-export async function removeNote(ctx: Ctx, id: string) {
+export async function removeNote(ctx: DonorCtx, id: string) {
   const note = await ownNote(ctx, id, "delete");
   await ctx.env.DB.batch([
     deleteNote(ctx.env.DB, note.id),

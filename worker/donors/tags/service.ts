@@ -2,7 +2,8 @@
 import { generateId } from "../../auth/crypto";
 import { auditStatement } from "../../lib/audit";
 import { allGuards } from "../../lib/guard";
-import { fail, type OrgCtx } from "../../trpc/init";
+import { fail } from "../../trpc/init";
+import type { DonorCtx } from "../service";
 import {
   assignmentStatements,
   countOwned,
@@ -16,9 +17,7 @@ import {
   updateTag,
 } from "./queries";
 
-type Ctx = Pick<OrgCtx, "env" | "org" | "user" | "impersonatorId" | "ip">;
-
-export const tagList = (ctx: Ctx) => listTags(ctx.env.DB, ctx.org.id);
+export const tagList = (ctx: DonorCtx) => listTags(ctx.env.DB, ctx.org.id);
 
 /**
  * A tag's name is unique in its organization whatever its case (donor_tag_org_name_unique). The
@@ -28,7 +27,7 @@ export const tagList = (ctx: Ctx) => listTags(ctx.env.DB, ctx.org.id);
  */
 const nameTaken = () => fail("CONFLICT", "A tag with this name already exists", { field: "name" });
 
-export async function createTag(ctx: Ctx, input: { name: string; color: string }) {
+export async function createTag(ctx: DonorCtx, input: { name: string; color: string }) {
   const db = ctx.env.DB;
   const id = generateId();
   const [inserted] = await db.batch([
@@ -47,7 +46,7 @@ export async function createTag(ctx: Ctx, input: { name: string; color: string }
   return { id };
 }
 
-export async function renameTag(ctx: Ctx, input: { id: string; name: string; color: string }) {
+export async function renameTag(ctx: DonorCtx, input: { id: string; name: string; color: string }) {
   const db = ctx.env.DB;
   const before = await selectTag(db, ctx.org.id, input.id);
   if (!before) fail("NOT_FOUND", "Tag not found");
@@ -74,7 +73,7 @@ export async function renameTag(ctx: Ctx, input: { id: string; name: string; col
   return { id: input.id };
 }
 
-export async function removeTag(ctx: Ctx, id: string) {
+export async function removeTag(ctx: DonorCtx, id: string) {
   const db = ctx.env.DB;
   const tag = await selectTagWithDonors(db, ctx.org.id, id);
   if (!tag) fail("NOT_FOUND", "Tag not found");
@@ -87,7 +86,7 @@ export async function removeTag(ctx: Ctx, id: string) {
 
 /** One call for row and bulk actions: add, remove or replace tags on many donors. */
 export async function assignTags(
-  ctx: Ctx,
+  ctx: DonorCtx,
   input: { donorIds: string[]; tagIds: string[]; mode: "add" | "remove" | "replace" },
 ) {
   const db = ctx.env.DB;

@@ -4,8 +4,8 @@
  */
 import { generateId } from "../../auth/crypto";
 import { auditStatement } from "../../lib/audit";
-import { fail, type OrgCtx } from "../../trpc/init";
-import { loadDonor } from "../service";
+import { fail } from "../../trpc/init";
+import { type DonorCtx, loadDonor } from "../service";
 import { tierStatement } from "../stats";
 import {
   deleteTierStatements,
@@ -21,9 +21,7 @@ import {
   updateTier,
 } from "./queries";
 
-type Ctx = Pick<OrgCtx, "env" | "org" | "user" | "impersonatorId" | "ip">;
-
-export const tierList = (ctx: Ctx) => listTiers(ctx.env.DB, ctx.org.id);
+export const tierList = (ctx: DonorCtx) => listTiers(ctx.env.DB, ctx.org.id);
 
 async function refuseOverlap(db: D1Database, orgId: string, t: TierInput, id: string): Promise<never> {
   const o = await overlappingTier(db, orgId, t, id);
@@ -32,7 +30,7 @@ async function refuseOverlap(db: D1Database, orgId: string, t: TierInput, id: st
   });
 }
 
-export async function createTier(ctx: Ctx, input: TierInput) {
+export async function createTier(ctx: DonorCtx, input: TierInput) {
   const db = ctx.env.DB;
   const id = generateId();
   const now = Date.now();
@@ -50,7 +48,7 @@ export async function createTier(ctx: Ctx, input: TierInput) {
   return { id };
 }
 
-export async function editTier(ctx: Ctx, input: TierInput & { id: string }) {
+export async function editTier(ctx: DonorCtx, input: TierInput & { id: string }) {
   const db = ctx.env.DB;
   const { id, ...data } = input;
   const before = await selectTierValues(db, ctx.org.id, id);
@@ -69,7 +67,7 @@ export async function editTier(ctx: Ctx, input: TierInput & { id: string }) {
   return { id };
 }
 
-export async function removeTier(ctx: Ctx, id: string) {
+export async function removeTier(ctx: DonorCtx, id: string) {
   const db = ctx.env.DB;
   const r = await db.batch([
     ...deleteTierStatements(db, ctx.org.id, id),
@@ -86,7 +84,7 @@ export async function removeTier(ctx: Ctx, id: string) {
  * back to the ladder straight away.
  */
 export async function lockTier(
-  ctx: Ctx,
+  ctx: DonorCtx,
   input: { donorId: string; locked: boolean; tierId?: string | null },
 ) {
   const db = ctx.env.DB;
