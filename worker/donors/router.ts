@@ -8,6 +8,7 @@ import { calendarDay } from "@core/schemas";
 import { z } from "zod";
 import { listInput, pageSchema } from "../lib/list";
 import { orgProcedure, router } from "../trpc/init";
+import { exportDonorsPage } from "./export";
 import { notesRouter } from "./notes/router";
 import { DONOR_SORTS } from "./queries";
 import {
@@ -15,7 +16,6 @@ import {
   createDonor,
   deleteDonorRecord,
   donorProfile,
-  exportDonorsPage,
   listDonorsPage,
   mergeDonors,
   updateDonorProfile,

@@ -15,15 +15,13 @@ import {
   mergePreview,
   mergeStatements,
 } from "./anonymize-merge-queries";
-import { donorName, presentDonor, presentExportRow } from "./present";
+import { donorName, presentDonor } from "./present";
 import {
-  type DonorExportSource,
   deletableGuard,
   deleteDonor,
   donorDonations,
   donorIdByEmail,
   donorIdByNameAndPostalCode,
-  exportStatements,
   hasKeptDonation,
   insertDonor,
   listDonors,
@@ -31,7 +29,7 @@ import {
   selectDonor,
   updateDonor,
 } from "./queries";
-import type { DonorExportPageInput, DonorListInput } from "./router";
+import type { DonorListInput } from "./router";
 import { donorStatsStatements, tierStatement } from "./stats";
 
 /** What a donor service reads of the org rung's context (worker/trpc/init.ts). */
@@ -48,37 +46,6 @@ export async function loadDonor(db: D1Database, orgId: string, id: string) {
 export async function listDonorsPage(ctx: DonorCtx, input: DonorListInput) {
   const res = await listDonors(ctx.env.DB, ctx.org.id, ctx.org.timeZone, input);
   return { ...res, rows: res.rows.map(presentDonor) };
-}
-
-/**
- * One page of the CSV export of the current filters (the browser assembles the file and shows
- * progress, like the organizers export). Keyset paging on id: never truncated, never skipping;
- * the first page counts the set and writes the audit row (exports are audited).
- */
-export async function exportDonorsPage(ctx: DonorCtx, input: DonorExportPageInput) {
-  const db = ctx.env.DB;
-  const { after, limit, ...filters } = input;
-  const q = exportStatements(db, ctx.org.id, ctx.org.timeZone, filters, after, limit);
-  const stmts: D1PreparedStatement[] = [q.page];
-  if (!after)
-    stmts.push(
-      q.count,
-      auditStatement(ctx, {
-        action: "donor.export",
-        entityType: "donor",
-        entityId: "export",
-        after: filters,
-      }),
-    );
-  const [page, count] = await db.batch(stmts);
-  const rows = ((page?.results ?? []) as DonorExportSource[]).map((r) =>
-    presentExportRow(r, ctx.org.defaultCurrency),
-  );
-  return {
-    rows,
-    total: after ? undefined : ((count?.results[0] as { total: number } | undefined)?.total ?? 0),
-    next: rows.length === limit ? rows[rows.length - 1]?.donorId : undefined,
-  };
 }
 
 export async function donorProfile(ctx: DonorCtx, id: string) {
