@@ -11,7 +11,7 @@ import { handleAuthRequest } from "./auth";
 import { handleMyMemberships } from "./auth/memberships";
 import { getConfig } from "./config";
 import { limitHttpRequest } from "./http/api-limit";
-import { handleDonationExport, handleDonorExport } from "./http/export";
+import { handleDonationExport } from "./http/export";
 import { applySecurityHeaders, CSP_NONCE_HEADER, json, newNonce } from "./http/headers";
 import { handleInvitation } from "./http/invitations";
 import { handleMedia } from "./http/media";
@@ -87,12 +87,10 @@ async function route(
   if (path === "/api/organizations/my-memberships") {
     return handleMyMemberships(request, env);
   }
-  if (path === "/api/export/donors.csv" || path === "/api/export/donations.csv") {
+  if (path === "/api/export/donations.csv") {
     const limited = await limitHttpRequest(request, env, "export", true);
     if (limited) return limited;
-    return path === "/api/export/donors.csv"
-      ? handleDonorExport(request, env)
-      : handleDonationExport(request, env);
+    return handleDonationExport(request, env);
   }
   const invitation = /^\/api\/invitations\/([A-Za-z0-9]{16,64})(?:\/(accept|decline))?$/.exec(path);
   if (invitation) {

@@ -121,7 +121,7 @@ const nightly: Job[] = [
   },
   // Rolling-12-month tiers drift with time alone: recompute every organization's tiers.
   async (env) => {
-    const { tierStatement } = await import("./services/donor-stats");
+    const { tierStatement } = await import("./donors/stats");
     const { results } = await env.DB.prepare("SELECT id FROM organization").all<{ id: string }>();
     for (const o of results) await tierStatement(env.DB, o.id, null).run();
   },

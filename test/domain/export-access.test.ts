@@ -1,14 +1,16 @@
 /**
- * Both CSV endpoints answer to one access rule (worker/http/export-access.ts): signed in, not
+ * Every export answers to one access rule (core/permissions.ts `refusal`): signed in, not
  * impersonating, and `export:create` with the view right on what is exported, in the caller's
- * organization. Every refusal has the spec's shape and status, and leaves no audit row behind.
+ * organization — the donations CSV over HTTP (worker/http/export-access.ts) and the donors CSV
+ * through tRPC donors.exportPage (the org rung). Every refusal has the spec's shape and status, and
+ * leaves no audit row behind.
  */
 import { describe, expect, it } from "vitest";
 import { makeAdmin, signUp } from "../auth/jar";
 import { appFetch, testEnv } from "../helpers";
-import { makeOrg, member } from "./fixtures";
+import { callerFor, makeOrg, member } from "./fixtures";
 
-const ENDPOINTS = ["/api/export/donations.csv", "/api/export/donors.csv"];
+const ENDPOINTS = ["/api/export/donations.csv"];
 
 async function refusal(path: string, cookie?: string) {
   const res = await appFetch(path, { headers: cookie ? { cookie } : {} });
@@ -50,6 +52,38 @@ describe("export access", () => {
     // Only the owner's donations export was recorded.
     const audits = await testEnv.DB.prepare(
       "SELECT actor_id AS actor FROM audit_event WHERE action = 'donation.export' AND organization_id = ?",
+    )
+      .bind(org)
+      .all<{ actor: string }>();
+    expect(audits.results).toEqual([{ actor: owner.user.id }]);
+  });
+
+  it("refuses the donors CSV (donors.exportPage) to the same callers, with the same answers", async () => {
+    const org = await makeOrg();
+    const owner = await member(org, "owner");
+    const viewer = await member(org, "viewer");
+    const outsider = await signUp();
+    const admin = await makeAdmin();
+    const started = await admin.jar.post("/api/auth/admin/impersonate-user", {
+      userId: owner.user.id,
+      reason: "export access test",
+    });
+    expect(started.status).toBe(200);
+    const answer = async (jar: Parameters<typeof callerFor>[0]) =>
+      (await callerFor(jar)).donors.exportPage({}).then(
+        () => "OK",
+        (e: { code?: string; message?: string }) => `${e.code}: ${e.message}`,
+      );
+
+    expect(await answer(null)).toBe("UNAUTHORIZED: Unauthorized");
+    expect(await answer(viewer.jar)).toBe("FORBIDDEN: You are not allowed to access resource: export");
+    // The org rung's own refusal: there is no organization to export from.
+    expect(await answer(outsider.jar)).toBe("FORBIDDEN: You are not a member of any organization");
+    expect(await answer(admin.jar)).toBe("FORBIDDEN: Exports are not available while impersonating");
+    expect(await answer(owner.jar)).toBe("OK");
+    // Only the owner's donors export was recorded.
+    const audits = await testEnv.DB.prepare(
+      "SELECT actor_id AS actor FROM audit_event WHERE action = 'donor.export' AND organization_id = ?",
     )
       .bind(org)
       .all<{ actor: string }>();

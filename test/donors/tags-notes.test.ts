@@ -37,6 +37,29 @@ describe("tags", () => {
     expect(audit?.n).toBe(1);
   });
 
+  it("lets one of two simultaneous creates with one name through; the other gets the name's 409", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    const answers = await Promise.all(
+      ["Volunteer", "VOLUNTEER"].map((name) =>
+        caller.donors.tags.create({ name }).then(
+          () => "OK",
+          (e: { code?: string; message?: string; cause?: { details?: unknown } }) =>
+            `${e.code}: ${e.message} ${JSON.stringify(e.cause?.details)}`,
+        ),
+      ),
+    );
+    expect(answers.sort()).toEqual(['CONFLICT: A tag with this name already exists {"field":"name"}', "OK"]);
+    // Nothing half-written: one tag, one audit row.
+    expect((await caller.donors.tags.list()).map((t) => t.name)).toHaveLength(1);
+    const audit = await testEnv.DB.prepare(
+      "SELECT count(*) AS n FROM audit_event WHERE organization_id = ? AND action = 'tag.create'",
+    )
+      .bind(org)
+      .first<{ n: number }>();
+    expect(audit?.n).toBe(1);
+  });
+
   it("assigns in bulk with add, remove and replace, and deleting a tag reports the donors affected", async () => {
     const org = await makeOrg();
     const { caller } = await member(org, "owner");

@@ -440,7 +440,7 @@ describe("rate limits: on in production, per account, with Retry-After, and on e
       const surfaces: [string, () => Promise<Response>][] = [
         [
           "export",
-          () => fetchIn(limited, "/api/export/donors.csv", { headers: { cookie: owner.jar.header() } }),
+          () => fetchIn(limited, "/api/export/donations.csv", { headers: { cookie: owner.jar.header() } }),
         ],
         [
           "webhook",

@@ -113,7 +113,7 @@ describe("sign-out, ban and demotion take effect at once for every write and eve
     const old = copyOf(jar);
     expect((await jar.post("/api/auth/sign-out")).status).toBe(200);
     const headers = { cookie: old.header(), origin: BASE_URL };
-    const exportRes = await appFetch("/api/export/donors.csv", { headers });
+    const exportRes = await appFetch("/api/export/donations.csv", { headers });
     expect(exportRes.status).toBe(401);
     const form = new FormData();
     form.set(

@@ -13,8 +13,8 @@ import { allowedDonationTargets, type DonationStatus } from "@core/status";
 import { z } from "zod";
 import { generateId, safeEqual } from "../auth/crypto";
 import { getConfig } from "../config";
+import { donorStatsStatements } from "../donors/stats";
 import { type DonationActor, writeDonation } from "../services/donation-write";
-import { donorStatsStatements } from "../services/donor-stats";
 import type { DonationRow } from "../trpc/routers/donations";
 import { json } from "./headers";
 

@@ -20,10 +20,10 @@
  * UPDATE of a donation a fresh token.
  */
 import { generateId } from "../auth/crypto";
+import { donorStatsStatements } from "../donors/stats";
 import { type AuditActor, auditStatement } from "../lib/audit";
 import { auditGuard, changeTokenGuard, type Guard } from "../lib/guard";
 import type { DonationRow } from "../trpc/routers/donations";
-import { donorStatsStatements } from "./donor-stats";
 import { campaignRecounts, type DonationFacts, rollupStatements } from "./rollups";
 
 /** What the rollups and stats read of a donation. */

@@ -1,3 +1,4 @@
+import { donorInput } from "@core/donor";
 import * as React from "react";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/form-field";
@@ -34,6 +35,10 @@ export function DonorForm({
   submitLabel: string;
 }) {
   const [type, setType] = React.useState(initial?.type ?? "individual");
+  // What the donor schema (core/donor.ts, the input of donors.create and donors.update) refuses
+  // before sending; the server's answer comes in `errors`.
+  const [local, setLocal] = React.useState<Record<string, string>>({});
+  const shown = Object.keys(local).length ? local : errors;
   return (
     <form
       noValidate
@@ -42,7 +47,7 @@ export function DonorForm({
         e.preventDefault();
         const f = new FormData(e.currentTarget);
         const s = (k: string) => String(f.get(k) ?? "").trim() || null;
-        onSubmit({
+        const value: DonorFormValue = {
           type,
           firstName: s("firstName"),
           lastName: s("lastName"),
@@ -57,7 +62,16 @@ export function DonorForm({
           emailOptIn: f.get("emailOptIn") === "on",
           phoneOptIn: f.get("phoneOptIn") === "on",
           mailOptIn: f.get("mailOptIn") === "on",
-        });
+        };
+        const parsed = donorInput.safeParse(value);
+        if (!parsed.success) {
+          const fields: Record<string, string> = {};
+          for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
+          setLocal({ ...fields, _: "Check the highlighted fields" });
+          return;
+        }
+        setLocal({});
+        onSubmit(value);
       }}
     >
       <fieldset className="flex gap-4 sm:col-span-2">
@@ -71,10 +85,10 @@ export function DonorForm({
       </fieldset>
       {type === "individual" ? (
         <>
-          <Field label="First name" error={errors.firstName}>
+          <Field label="First name" error={shown.firstName}>
             <Input name="firstName" defaultValue={initial?.firstName ?? ""} autoComplete="off" />
           </Field>
-          <Field label="Last name" error={errors.lastName}>
+          <Field label="Last name" error={shown.lastName}>
             <Input name="lastName" defaultValue={initial?.lastName ?? ""} autoComplete="off" />
           </Field>
         </>
@@ -82,30 +96,30 @@ export function DonorForm({
       <Field
         label={type === "organization" ? "Organization name" : "Company"}
         required={type === "organization"}
-        error={errors.company}
+        error={shown.company}
         className="sm:col-span-2"
       >
         <Input name="company" defaultValue={initial?.company ?? ""} />
       </Field>
-      <Field label="E-mail" error={errors.email}>
+      <Field label="E-mail" error={shown.email}>
         <Input name="email" type="email" defaultValue={initial?.email ?? ""} />
       </Field>
-      <Field label="Phone" error={errors.phone}>
+      <Field label="Phone" error={shown.phone}>
         <Input name="phone" type="tel" defaultValue={initial?.phone ?? ""} />
       </Field>
-      <Field label="Address" error={errors.addressLine1} className="sm:col-span-2">
+      <Field label="Address" error={shown.addressLine1} className="sm:col-span-2">
         <Input name="addressLine1" defaultValue={initial?.addressLine1 ?? ""} />
       </Field>
-      <Field label="City" error={errors.city}>
+      <Field label="City" error={shown.city}>
         <Input name="city" defaultValue={initial?.city ?? ""} />
       </Field>
-      <Field label="Region" error={errors.region}>
+      <Field label="Region" error={shown.region}>
         <Input name="region" defaultValue={initial?.region ?? ""} />
       </Field>
-      <Field label="Postal code" error={errors.postalCode}>
+      <Field label="Postal code" error={shown.postalCode}>
         <Input name="postalCode" defaultValue={initial?.postalCode ?? ""} />
       </Field>
-      <Field label="Country (2 letters)" error={errors.country}>
+      <Field label="Country (2 letters)" error={shown.country}>
         <Input name="country" maxLength={2} defaultValue={initial?.country ?? ""} />
       </Field>
       <fieldset className="flex flex-wrap gap-4 text-sm sm:col-span-2">
@@ -120,9 +134,9 @@ export function DonorForm({
           <input type="checkbox" name="mailOptIn" defaultChecked={initial?.mailOptIn} /> Post
         </label>
       </fieldset>
-      {errors._ ? (
+      {shown._ ? (
         <p role="alert" className="text-destructive text-sm sm:col-span-2">
-          {errors._}
+          {shown._}
         </p>
       ) : null}
       <div className="sm:col-span-2">

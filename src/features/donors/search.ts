@@ -2,13 +2,14 @@
  * The /donors URL state (DESIGN §4 lists): every filter of donors.list, validated by zod; a
  * hand-edited or stale value falls back to "no filter" instead of an error page.
  */
+import { type DonorType, donorKinds, donorTypes } from "@core/donor";
 import { z } from "zod/mini";
 import { dayParam, enumParam, flagParam, listSearchWith, minorParam, opt } from "~/lib/search-params";
 
+export { donorTypes };
+
 export const donorSorts = ["created", "name", "lifetime", "lastGift"] as const;
-/** Mirrors worker/trpc/routers/donors.ts donorTypes (the browser never imports server code). */
-export const donorTypes = ["new", "one_time", "repeat", "recurring"] as const;
-export const donorTypeLabels: Record<(typeof donorTypes)[number], string> = {
+export const donorTypeLabels: Record<DonorType, string> = {
   new: "No gifts yet",
   one_time: "One-time",
   repeat: "Repeat",
@@ -23,7 +24,7 @@ const id = opt(z.string().check(z.minLength(1), z.maxLength(100)));
 export const donorsSearch = listSearchWith(donorSorts, "created", {
   tagId: id,
   tierId: id,
-  type: enumParam(["individual", "organization"]),
+  type: enumParam(donorKinds),
   donorType: enumParam(donorTypes),
   lastGiftFrom: day,
   lastGiftTo: day,

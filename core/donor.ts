@@ -1,0 +1,67 @@
+/**
+ * Donors as both sides know them (docs/decisions/022-one-shared-core.md): the donor types of the
+ * list filter and the donor form's schema, which is the input of donors.create and donors.update
+ * (worker/donors/router.ts) and what the form under src/features/donors/ validates before sending.
+ */
+// zod/mini, like core/organization.ts: the browser loads it (decision 012). Each schema is built in
+// a pure closure, so a chunk that takes only the donor types does not build the form schema.
+import { z } from "zod/mini";
+
+/** GiveWP's donor type (research/domain.md §2.3), derived on the server from the counted gifts. */
+export const donorTypes = ["new", "one_time", "repeat", "recurring"] as const;
+export type DonorType = (typeof donorTypes)[number];
+
+/** What a donor record is: a person or an organization (the `donor.type` column). */
+export const donorKinds = ["individual", "organization"] as const;
+
+/** Optional text: trimmed, at most `max` characters, null or absent. */
+const text = (max: number) => z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(max))));
+
+export const donorInput = /* @__PURE__ */ (() =>
+  z
+    .strictObject({
+      type: z._default(z.enum(donorKinds), "individual"),
+      firstName: text(100),
+      lastName: text(100),
+      company: text(200),
+      // Stored lower-case (the donor_email_lower rule): one address, whatever case it was typed in.
+      email: z.optional(
+        z.nullable(
+          z.union([
+            z.pipe(
+              z.email("Enter a valid e-mail address"),
+              z.transform((e: string) => e.toLowerCase()),
+            ),
+            z.literal(""),
+          ]),
+        ),
+      ),
+      phone: text(40),
+      addressLine1: text(200),
+      city: text(100),
+      region: text(100),
+      postalCode: text(20),
+      country: z.union([z.optional(z.nullable(z.string().check(z.trim(), z.length(2)))), z.literal("")]),
+      emailOptIn: z._default(z.boolean(), false),
+      phoneOptIn: z._default(z.boolean(), false),
+      mailOptIn: z._default(z.boolean(), false),
+      externalId: text(100),
+    })
+    .check(
+      z.superRefine((v, ctx) => {
+        if (v.type === "individual" && !v.firstName && !v.lastName)
+          ctx.issues.push({ code: "custom", path: ["lastName"], message: "Enter a name", input: v });
+        if (v.type === "organization" && !v.company)
+          ctx.issues.push({
+            code: "custom",
+            path: ["company"],
+            message: "Enter the organization's name",
+            input: v,
+          });
+      }),
+    ))();
+
+/** The form's value as the user gives it (optional fields may be absent). */
+export type DonorFormInput = z.input<typeof donorInput>;
+/** The parsed value: trimmed, the e-mail lower-cased, the consents defaulted. */
+export type DonorInput = z.output<typeof donorInput>;

@@ -1,0 +1,201 @@
+/**
+ * The SQL of the two donor operations that rewrite records across tables, anonymize and merge
+ * (docs/architecture.md: queries; kept apart from ./queries.ts so each stays readable). Every
+ * statement here applies only if its operation's claim landed (decision 020).
+ */
+import { COUNTED_SQL } from "@core/status";
+import type { Guard } from "../lib/guard";
+import type { DonorRow } from "./queries";
+
+/** The donor and every record merged into it (their ids still resolve here). Binds ?1 id, ?2 org. */
+const IDS = `(SELECT ?1 UNION SELECT id FROM donor WHERE merged_into_id = ?1 AND organization_id = ?2)`;
+
+/** The keys of audit before/after values that may hold personal data. */
+const PII_KEYS = [
+  "firstName",
+  "lastName",
+  "company",
+  "email",
+  "phone",
+  "addressLine1",
+  "city",
+  "region",
+  "postalCode",
+  "externalId",
+  "name",
+  "donorName",
+  "donorEmail",
+  "message",
+  "tributeName",
+  "internalNote",
+  "source",
+  "target",
+]
+  .map((k) => `'$.${k}'`)
+  .join(", ");
+
+const scrub = (col: string) =>
+  `${col} = CASE WHEN json_valid(${col}) AND json_type(${col}) = 'object' THEN json_remove(${col}, ${PII_KEYS}) ELSE NULL END`;
+
+/**
+ * The anonymization's claim (decision 020): the donor as read is still its own record (a merge
+ * landing meanwhile moved its gifts, which would keep their personal data), not anonymized yet,
+ * with the e-mail that was confirmed.
+ */
+export const anonymizableGuard = (d: { id: string; email: string | null }, orgId: string): Guard => ({
+  sql: (p) =>
+    `EXISTS (SELECT 1 FROM donor WHERE id = ?${p} AND organization_id = ?${p + 1} AND merged_into_id IS NULL
+                 AND anonymized_at IS NULL AND email IS ?${p + 2})`,
+  args: [d.id, orgId, d.email],
+});
+
+/**
+ * Every write of an anonymization after its claim, each applying only if the claim landed:
+ * personal data goes from the donor and the records merged into it, their notes, the free text of
+ * their donations and the before/after values of the audit rows that described them.
+ */
+export function anonymizeStatements(
+  db: D1Database,
+  d: Pick<DonorRow, "id" | "email" | "first_name" | "last_name" | "company">,
+  orgId: string,
+  now: number,
+  claimed: Guard,
+): D1PreparedStatement[] {
+  return [
+    db
+      .prepare(
+        `UPDATE donor SET first_name = NULL, last_name = NULL, company = NULL, email = NULL, phone = NULL, address_line1 = NULL, address_line2 = NULL, city = NULL, region = NULL,
+               postal_code = NULL, external_id = NULL, email_opt_in = 0, phone_opt_in = 0, mail_opt_in = 0, anonymized_at = ?3, updated_at = ?3
+             WHERE organization_id = ?2 AND id IN ${IDS} AND ${claimed.sql(4)}`,
+      )
+      .bind(d.id, orgId, now, ...claimed.args),
+    db
+      .prepare(
+        `DELETE FROM donor_note WHERE organization_id = ?2 AND donor_id IN ${IDS} AND ${claimed.sql(3)}`,
+      )
+      .bind(d.id, orgId, ...claimed.args),
+    db
+      .prepare(
+        `UPDATE donation SET message = NULL, tribute_name = NULL, internal_note = NULL WHERE organization_id = ?2 AND donor_id IN ${IDS} AND ${claimed.sql(3)}`,
+      )
+      .bind(d.id, orgId, ...claimed.args),
+    db
+      .prepare(
+        `UPDATE audit_event SET ${scrub("before")}, ${scrub("after")}
+             WHERE organization_id = ?2 AND ((entity_type = 'donor' AND entity_id IN ${IDS})
+               OR (entity_type = 'donation' AND entity_id IN (SELECT id FROM donation WHERE organization_id = ?2 AND donor_id IN ${IDS})))
+               AND ${claimed.sql(3)}`,
+      )
+      .bind(d.id, orgId, ...claimed.args),
+    // An export searched by this donor's e-mail or name keeps its audit row, not the search.
+    ...[d.email, [d.first_name, d.last_name].filter(Boolean).join(" "), d.last_name, d.company]
+      .filter((v): v is string => !!v && v.length >= 3)
+      .map((v) =>
+        db
+          .prepare(
+            `UPDATE audit_event SET after = json_remove(after, '$.q') WHERE organization_id = ?1 AND action = 'donor.export'
+                   AND json_valid(after) AND instr(lower(COALESCE(json_extract(after, '$.q'), '')), lower(?2)) > 0
+                   AND ${claimed.sql(3)}`,
+          )
+          .bind(orgId, v, ...claimed.args),
+      ),
+  ];
+}
+
+/**
+ * What a merge of `sourceId` into `targetId` moves (donations, notes, tags the target lacks) and
+ * the stats the survivor will have: the same counted-donation rule as donorStatsStatements.
+ */
+export async function mergePreview(db: D1Database, sourceId: string, targetId: string) {
+  const both = JSON.stringify([sourceId, targetId]);
+  const [counts, after] = await db.batch([
+    db
+      .prepare(
+        `SELECT (SELECT count(*) FROM donation WHERE donor_id = ?1) AS donations,
+                    (SELECT count(*) FROM donor_note WHERE donor_id = ?1) AS notes,
+                    (SELECT count(*) FROM donor_tag_assignment WHERE donor_id = ?1 AND tag_id NOT IN (SELECT tag_id FROM donor_tag_assignment WHERE donor_id = ?2)) AS tags`,
+      )
+      .bind(sourceId, targetId),
+    db
+      .prepare(
+        `SELECT COALESCE(SUM(d.amount_minor - d.refunded_minor), 0) AS lifetimeMinor, COUNT(*) AS donationCount
+               FROM donation d WHERE d.donor_id IN (SELECT value FROM json_each(?)) AND ${COUNTED_SQL("d")}`,
+      )
+      .bind(both),
+  ]);
+  return {
+    counts: (counts?.results[0] ?? { donations: 0, notes: 0, tags: 0 }) as {
+      donations: number;
+      notes: number;
+      tags: number;
+    },
+    result: (after?.results[0] ?? { lifetimeMinor: 0, donationCount: 0 }) as {
+      lifetimeMinor: number;
+      donationCount: number;
+    },
+  };
+}
+
+/**
+ * The merge's claim (decision 020): both donors are still unmerged and not anonymized, and the
+ * source still has the e-mail that was read.
+ */
+export const mergeClaim = (
+  source: { id: string; email: string | null },
+  targetId: string,
+  orgId: string,
+): Guard => ({
+  sql: (p) =>
+    `EXISTS (SELECT 1 FROM donor s WHERE s.id = ?${p} AND s.organization_id = ?${p + 2} AND s.merged_into_id IS NULL
+              AND s.anonymized_at IS NULL AND s.email IS ?${p + 3})
+           AND EXISTS (SELECT 1 FROM donor t WHERE t.id = ?${p + 1} AND t.organization_id = ?${p + 2} AND t.merged_into_id IS NULL
+              AND t.anonymized_at IS NULL)`,
+  args: [source.id, targetId, orgId, source.email],
+});
+
+/**
+ * The merge's moves, each applying only if the claim landed: donations (with a fresh change token:
+ * a write that read them before loses its race), notes and tags go to the target; the source and
+ * the records merged into it before point at the target; the target takes the source's e-mail if
+ * it has none.
+ */
+export function mergeStatements(
+  db: D1Database,
+  m: { source: { id: string; email: string | null }; targetId: string; orgId: string; now: number },
+  claimed: Guard,
+): D1PreparedStatement[] {
+  const { source, targetId, orgId, now } = m;
+  return [
+    db
+      .prepare(
+        `UPDATE donation SET donor_id = ?1, updated_at = ?2, change_token = lower(hex(randomblob(16)))
+              WHERE donor_id = ?3 AND organization_id = ?4 AND ${claimed.sql(5)}`,
+      )
+      .bind(targetId, now, source.id, orgId, ...claimed.args),
+    db
+      .prepare(`UPDATE donor_note SET donor_id = ?1 WHERE donor_id = ?2 AND ${claimed.sql(3)}`)
+      .bind(targetId, source.id, ...claimed.args),
+    db
+      .prepare(
+        `INSERT OR IGNORE INTO donor_tag_assignment (donor_id, tag_id, organization_id)
+             SELECT ?1, tag_id, organization_id FROM donor_tag_assignment WHERE donor_id = ?2 AND ${claimed.sql(3)}`,
+      )
+      .bind(targetId, source.id, ...claimed.args),
+    db
+      .prepare(`DELETE FROM donor_tag_assignment WHERE donor_id = ?1 AND ${claimed.sql(2)}`)
+      .bind(source.id, ...claimed.args),
+    db
+      .prepare(
+        `UPDATE donor SET merged_into_id = ?1, updated_at = ?2 WHERE merged_into_id = ?3 AND organization_id = ?4 AND ${claimed.sql(5)}`,
+      )
+      .bind(targetId, now, source.id, orgId, ...claimed.args),
+    db
+      .prepare(
+        `UPDATE donor SET merged_into_id = ?1, email = NULL, tier_locked = 0, updated_at = ?2 WHERE id = ?3 AND ${claimed.sql(4)}`,
+      )
+      .bind(targetId, now, source.id, ...claimed.args),
+    db
+      .prepare(`UPDATE donor SET email = COALESCE(email, ?1) WHERE id = ?2 AND ${claimed.sql(3)}`)
+      .bind(source.email, targetId, ...claimed.args),
+  ];
+}

@@ -1,0 +1,82 @@
+/** Donor note SQL (docs/architecture.md: queries). */
+
+export interface NoteListRow {
+  id: string;
+  body: string;
+  visibility: string;
+  pinned: number;
+  createdAt: number;
+  updatedAt: number;
+  authorId: string;
+  author: string | null;
+}
+
+/** A donor's notes, pinned first, newest first, with the author's name. */
+export async function listNotes(db: D1Database, orgId: string, donorId: string) {
+  const { results } = await db
+    .prepare(
+      "SELECT n.id, n.body, n.visibility, n.pinned, n.created_at AS createdAt, n.updated_at AS updatedAt, n.author_id AS authorId, u.name AS author FROM donor_note n LEFT JOIN user u ON u.id = n.author_id WHERE n.donor_id = ? AND n.organization_id = ? ORDER BY n.pinned DESC, n.created_at DESC, n.id DESC",
+    )
+    .bind(donorId, orgId)
+    .all();
+  return results as unknown as NoteListRow[];
+}
+
+export function selectNote(db: D1Database, orgId: string, id: string) {
+  return db
+    .prepare("SELECT id, donor_id, author_id FROM donor_note WHERE id = ? AND organization_id = ?")
+    .bind(id, orgId)
+    .first<{ id: string; donor_id: string; author_id: string }>();
+}
+
+export function insertNote(
+  db: D1Database,
+  n: {
+    id: string;
+    orgId: string;
+    donorId: string;
+    authorId: string;
+    body: string;
+    visibility: string;
+    pinned: boolean;
+  },
+) {
+  return db
+    .prepare(
+      "INSERT INTO donor_note (id, organization_id, donor_id, author_id, body, visibility, pinned, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(
+      n.id,
+      n.orgId,
+      n.donorId,
+      n.authorId,
+      n.body,
+      n.visibility,
+      n.pinned ? 1 : 0,
+      Date.now(),
+      Date.now(),
+    );
+}
+
+/** Changes what is given, keeps what is not. */
+export function updateNote(
+  db: D1Database,
+  id: string,
+  n: { body?: string; visibility?: string; pinned?: boolean },
+) {
+  return db
+    .prepare(
+      "UPDATE donor_note SET body = COALESCE(?, body), visibility = COALESCE(?, visibility), pinned = COALESCE(?, pinned), updated_at = ? WHERE id = ?",
+    )
+    .bind(
+      n.body ?? null,
+      n.visibility ?? null,
+      n.pinned === undefined ? null : n.pinned ? 1 : 0,
+      Date.now(),
+      id,
+    );
+}
+
+export function deleteNote(db: D1Database, id: string) {
+  return db.prepare("DELETE FROM donor_note WHERE id = ?").bind(id);
+}

@@ -1,0 +1,80 @@
+/** Donor notes (docs/architecture.md: service): who may write, edit and delete them. */
+import { generateId } from "../../auth/crypto";
+import { auditStatement } from "../../lib/audit";
+import { fail } from "../../trpc/init";
+import { type DonorCtx, loadDonor } from "../service";
+import { deleteNote, insertNote, listNotes, selectNote, updateNote } from "./queries";
+
+export async function donorNotes(ctx: DonorCtx, donorId: string) {
+  const d = await loadDonor(ctx.env.DB, ctx.org.id, donorId);
+  return listNotes(ctx.env.DB, ctx.org.id, d.id);
+}
+
+export async function createNote(
+  ctx: DonorCtx,
+  input: { donorId: string; body: string; visibility: "internal" | "shared"; pinned: boolean },
+) {
+  const db = ctx.env.DB;
+  const d = await loadDonor(db, ctx.org.id, input.donorId);
+  if (d.anonymized_at) fail("UNPROCESSABLE_CONTENT", "An anonymized donor cannot get new notes");
+  const id = generateId();
+  await db.batch([
+    insertNote(db, {
+      id,
+      orgId: ctx.org.id,
+      donorId: d.id,
+      authorId: ctx.user.id,
+      body: input.body,
+      visibility: input.visibility,
+      pinned: input.pinned,
+    }),
+    auditStatement(ctx, {
+      action: "note.create",
+      entityType: "donor",
+      entityId: d.id,
+      after: { id, visibility: input.visibility },
+    }),
+  ]);
+  return { id };
+}
+
+/** The note, if the caller wrote it or administers the organization; `verb` names the refused act. */
+async function ownNote(ctx: DonorCtx, id: string, verb: "edit" | "delete") {
+  const note = await selectNote(ctx.env.DB, ctx.org.id, id);
+  if (!note) fail("NOT_FOUND", "Note not found");
+  const orgAdmin = ctx.org.isPlatformAdmin || ctx.org.role === "owner" || ctx.org.role === "admin";
+  if (note.author_id !== ctx.user.id && !orgAdmin)
+    fail("FORBIDDEN", `Only the author or an organization admin can ${verb} this note`);
+  return note;
+}
+
+export async function editNote(
+  ctx: DonorCtx,
+  input: { id: string; body?: string; visibility?: "internal" | "shared"; pinned?: boolean },
+) {
+  const note = await ownNote(ctx, input.id, "edit");
+  await ctx.env.DB.batch([
+    updateNote(ctx.env.DB, note.id, input),
+    auditStatement(ctx, {
+      action: "note.update",
+      entityType: "donor",
+      entityId: note.donor_id,
+      after: { id: note.id },
+    }),
+  ]);
+  return { id: note.id };
+}
+
+export async function removeNote(ctx: DonorCtx, id: string) {
+  const note = await ownNote(ctx, id, "delete");
+  await ctx.env.DB.batch([
+    deleteNote(ctx.env.DB, note.id),
+    auditStatement(ctx, {
+      action: "note.delete",
+      entityType: "donor",
+      entityId: note.donor_id,
+      before: { id: note.id },
+    }),
+  ]);
+  return { id: note.id };
+}

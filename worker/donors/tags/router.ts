@@ -1,0 +1,46 @@
+/** donors.tags.* (docs/architecture.md: router): input schema, rung, one call into ./service.ts. */
+import { z } from "zod";
+import { orgProcedure, router } from "../../trpc/init";
+import { assignTags, createTag, removeTag, renameTag, tagList } from "./service";
+
+const tagInput = z.object({
+  name: z.string().trim().min(1).max(40),
+  color: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/)
+    .default("#0f766e"),
+});
+
+export const tagsRouter = router({
+  list: orgProcedure({ tag: ["view"] }).query(({ ctx }) => tagList(ctx)),
+  create: orgProcedure({ tag: ["create"] })
+    .input(tagInput)
+    .mutation(({ ctx, input }) => createTag(ctx, input)),
+  update: orgProcedure({ tag: ["update"] })
+    .input(
+      z
+        .object({ id: z.string().min(1) })
+        .extend(tagInput.shape)
+        .strict(),
+    )
+    .mutation(({ ctx, input }) => renameTag(ctx, input)),
+  delete: orgProcedure({ tag: ["delete"] })
+    .input(z.object({ id: z.string().min(1) }))
+    .mutation(({ ctx, input }) => removeTag(ctx, input.id)),
+  assign: orgProcedure({ tag: ["update"] })
+    .input(
+      z
+        .object({
+          donorIds: z.array(z.string().min(1)).min(1).max(500),
+          tagIds: z.array(z.string().min(1)).max(50),
+          mode: z.enum(["add", "remove", "replace"]),
+        })
+        .strict()
+        // Replace with no tags clears a donor's tags; add or remove with none is a mistake.
+        .refine((v) => v.mode === "replace" || v.tagIds.length > 0, {
+          path: ["tagIds"],
+          message: "Choose at least one tag",
+        }),
+    )
+    .mutation(({ ctx, input }) => assignTags(ctx, input)),
+});
