@@ -1,8 +1,8 @@
 import { donationTransitions } from "@core/status";
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
+import { rebuildRollups } from "../../worker/donations/rollups";
 import { csvCell } from "../../worker/http/export";
-import { rebuildRollups } from "../../worker/services/rollups";
 import { appRouter } from "../../worker/trpc/router";
 import { appFetch, testEnv } from "../helpers";
 import { callerFor, makeOrg, member } from "./fixtures";

@@ -17,9 +17,9 @@ import {
 import { campaignStatuses, donationStatuses } from "@core/status";
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
+import { rollupStatements } from "../../worker/donations/rollups";
+import { facts } from "../../worker/donations/write";
 import { changeTokenGuard } from "../../worker/lib/guard";
-import { facts } from "../../worker/services/donation-write";
-import { rollupStatements } from "../../worker/services/rollups";
 import { appRouter } from "../../worker/trpc/router";
 import { CookieJar, makeAdmin, PASSWORD, signUp, uniqueEmail } from "../auth/jar";
 import { makeOrg, member } from "../domain/fixtures";

@@ -9,7 +9,7 @@ import { getConfig } from "../config";
 import { likeEscape } from "../lib/list";
 import { exportAccess } from "./export-access";
 
-export { DONATION_COLUMNS, handleDonationExport } from "./donation-export";
+export { handleDonationExport } from "./donation-export";
 /** Kept for callers that imported it from here; the one implementation is worker/lib/csv.ts. */
 export { csvCell };
 

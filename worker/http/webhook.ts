@@ -13,9 +13,9 @@ import { allowedDonationTargets, type DonationStatus } from "@core/status";
 import { z } from "zod";
 import { generateId, safeEqual } from "../auth/crypto";
 import { getConfig } from "../config";
-import { type DonationActor, writeDonation } from "../services/donation-write";
+import type { DonationRow } from "../donations/queries";
+import { type DonationActor, writeDonation } from "../donations/write";
 import { donorStatsStatements } from "../services/donor-stats";
-import type { DonationRow } from "../trpc/routers/donations";
 import { json } from "./headers";
 
 /** A decimal amount in major units as text ("42.50"); its range is checked in minor units. */

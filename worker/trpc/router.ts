@@ -1,8 +1,9 @@
+import { dashboardRouter } from "../analytics/router";
+import { donationsRouter } from "../donations/router";
 import { router } from "./init";
 import { auditRouter } from "./routers/audit";
 import { badgesRouter } from "./routers/badges";
 import { campaignsRouter } from "./routers/campaigns";
-import { dashboardRouter, donationsRouter } from "./routers/donations";
 import { donorsRouter } from "./routers/donors";
 import { organizationRouter } from "./routers/organization";
 import { organizersRouter } from "./routers/organizers";

@@ -3,6 +3,7 @@ import { COUNTED_SQL } from "@core/status";
 import { addDays, startOfLocalDay } from "@core/time";
 import { z } from "zod";
 import { generateId } from "../../auth/crypto";
+import { donorCampaignStatsStatement } from "../../donations/rollups";
 import { auditStatement } from "../../lib/audit";
 import { auditGuard, type Guard } from "../../lib/guard";
 import {
@@ -16,7 +17,6 @@ import {
   where,
 } from "../../lib/list";
 import { donorStatsStatements, tierStatement } from "../../services/donor-stats";
-import { donorCampaignStatsStatement } from "../../services/rollups";
 import { fail, orgProcedure, router } from "../init";
 
 export const donorInput = z

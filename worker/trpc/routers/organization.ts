@@ -2,10 +2,10 @@ import { organizationInput } from "@core/organization";
 import { safeHttpUrl } from "@core/url";
 import { z } from "zod";
 import { generateId } from "../../auth/crypto";
+import { rebuildRollups } from "../../donations/rollups";
 import { auditStatement } from "../../lib/audit";
 import { createInvitation, mailInvitation, newInvitationSecret } from "../../lib/invitations";
 import { assertOwnMedia } from "../../media";
-import { rebuildRollups } from "../../services/rollups";
 import { adminProcedure, authedProcedure, fail, orgProcedure, router } from "../init";
 import { listSelectableOrganizations } from "../org";
 
