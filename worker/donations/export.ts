@@ -1,8 +1,8 @@
 /**
- * The donations CSV (GET /api/export/donations.csv; its handler is worker/http/donation-export.ts): the current
- * filters of /donations, no pagination, streamed in keyset pages (flat memory, never truncated),
- * with the shared CSV rules of core/csv.ts (UTF-8 BOM, RFC 4180 quoting, formula cells prefixed
- * with '). The columns and their cells: export-columns.ts.
+ * The donations CSV (GET /api/export/donations.csv, handled by worker/http/donation-export.ts):
+ * the current filters of /donations, no pagination, streamed in keyset pages (flat memory, never
+ * truncated), with the shared CSV rules of core/csv.ts (UTF-8 BOM, RFC 4180 quoting, formula
+ * cells prefixed with '). The columns and their cells: export-columns.ts.
  *
  * How it stays fast at a million rows (docs/decisions/016-donations-export.md; docs/performance.md
  * budgets it at 100 000 rows/s):

@@ -1,8 +1,8 @@
 /**
  * The one way a donation changes (decision 020, extending 006). Every path that creates, edits,
- * moves between statuses, trashes, restores or permanently deletes a gift — the tRPC procedures,
- * the webhook (worker/donations/webhook.ts) — hands this module the row as it read it (`before`, with its change token) and the
- * row it wants (`after`), and gets ONE batch (one D1 transaction):
+ * moves between statuses, trashes, restores or permanently deletes a gift — the donations service,
+ * the processor's webhook (webhook.ts) — hands this module the row as it read it (`before`, with
+ * its change token) and the row it wants (`after`), and gets ONE batch (one D1 transaction):
  *
  *   1. the row write, conditional on the state read: an UPDATE … WHERE change_token IS <read token>
  *      setting a fresh token; an INSERT (its token is fresh too); for a permanent delete a first
