@@ -41,6 +41,18 @@ export function allowedDonationTargets(status: DonationStatus, source: string): 
   return status === "completed" && source !== "manual" ? all.filter((s) => s !== "cancelled") : all;
 }
 
+/**
+ * Status changes that need a reason, kept with the change in the audit log: money given back
+ * (refunded, partially refunded) and a gift undone (cancelled), and every platform admin's
+ * correction (domain.md §2.5). The server refuses such a change without a reason
+ * (worker/donations/service.ts) and the forms ask for one exactly then.
+ */
+export const REASON_STATUSES: readonly DonationStatus[] = ["refunded", "partially_refunded", "cancelled"];
+
+export function needsReason(target: string, correction = false): boolean {
+  return correction || (REASON_STATUSES as readonly string[]).includes(target);
+}
+
 /** DESIGN §4 "counted donations": completed or partially refunded, live, not trashed; net of refunds. */
 export const COUNTED_STATUSES: DonationStatus[] = ["completed", "partially_refunded"];
 export const COUNTED_SQL = (alias = "donation") =>

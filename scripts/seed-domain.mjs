@@ -3,7 +3,7 @@
 // `generateDomain` yields rows ({ table, row }); scripts/seed.mjs writes them to the local D1
 // file (node:sqlite, any size) or to a SQL file of multi-row INSERTs for a remote D1.
 
-import { dailyRebuildSql, dailySpans } from "../worker/services/daily-totals-sql.ts";
+import { dailyRebuildSql, dailySpans } from "../worker/donations/daily-totals-sql.ts";
 
 /** mulberry32: a small, fast, well-distributed 32-bit PRNG. */
 export function rng(seed) {

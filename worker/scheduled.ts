@@ -17,7 +17,7 @@ const every15Minutes: Job[] = [
   // with its audit row in the same batch. Pending gifts are never counted, so org_daily does not
   // move; donation_totals and donation_daily_totals (all statuses) do.
   // At most 1 000 per run (bounded); the next run takes the rest. The one set-based donation write
-  // outside worker/services/donation-write.ts (decision 020): every statement selects its gifts
+  // outside worker/donations/write.ts (decision 020): every statement selects its gifts
   // inside this one transaction, so it cannot act on a stale read, and it renews their tokens.
   async (env, now) => {
     const { getConfig } = await import("./config");
@@ -90,7 +90,7 @@ const every15Minutes: Job[] = [
   // a time zone change, a write that computed its day in a zone the organization had left): a few
   // per run, each one SQL pass over its donations; the list totals from the donations meanwhile.
   async (env) => {
-    const { rebuildDailyTotals } = await import("./services/rollups");
+    const { rebuildDailyTotals } = await import("./donations/rollups");
     const { results } = await env.DB.prepare(
       `SELECT o.id, o.time_zone FROM organization o LEFT JOIN donation_daily_state s ON s.organization_id = o.id
         WHERE s.time_zone IS NULL OR s.time_zone != o.time_zone ORDER BY random() LIMIT 5`,

@@ -8,7 +8,7 @@
 import { bucketFor } from "@core/analytics";
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
-import { rebuildRollups } from "../../worker/services/rollups";
+import { rebuildRollups } from "../../worker/donations/rollups";
 import { callerFor, makeOrg, member } from "../domain/fixtures";
 import { testEnv } from "../helpers";
 

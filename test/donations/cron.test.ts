@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { rebuildRollups } from "../../worker/donations/rollups";
 import { runScheduled } from "../../worker/scheduled";
-import { rebuildRollups } from "../../worker/services/rollups";
 import { makeOrg, member } from "../domain/fixtures";
 import { testEnv } from "../helpers";
 import {
@@ -127,7 +127,7 @@ describe("changing the organization's time zone", () => {
     expect((await caller.donations.list({ from: "2026-01-09", to: "2026-01-09" })).total).toBe(4);
     // A request that loaded the old zone writes after the switch: its day would be wrong, so the
     // state goes and the list scans until the cron rebuilds.
-    const { rollupStatements } = await import("../../worker/services/rollups");
+    const { rollupStatements } = await import("../../worker/donations/rollups");
     const { changeTokenGuard } = await import("../../worker/lib/guard");
     const row = rows[0] as (typeof rows)[number];
     const facts = {

@@ -1,5 +1,5 @@
 /**
- * The donations export writes most rows from SQL parts and a donor cache (worker/http/donation-export.ts,
+ * The donations export writes most rows from SQL parts and a donor cache (worker/donations/export.ts,
  * docs/decisions/016). Whatever the values, the file must be byte for byte what the reference line
  * writer gives for the same rows: every awkward value in every free-text cell, other currencies,
  * negative net amounts, NUL characters, dates before 1970 and on offset changes, missing donors;
@@ -8,21 +8,22 @@
 
 import { CSV_BOM, csvCell, csvRow } from "@core/csv";
 import { describe, expect, it } from "vitest";
+import { donationCsvStream } from "../../worker/donations/export";
 import {
   DONATION_COLUMNS,
-  DonorCells,
-  donationCsvStream,
   donationLine,
+  RAW_COLUMNS,
+  type RawRow,
+} from "../../worker/donations/export-columns";
+import { DonorCells, IdTable } from "../../worker/donations/export-donors";
+import {
   fastPageSql,
-  IdTable,
   pageRows,
   plainParts,
   plainRow,
-  RAW_COLUMNS,
-  type RawRow,
   RECORD_BYTES,
-} from "../../worker/http/donation-export";
-import { donationFilters } from "../../worker/trpc/routers/donations";
+} from "../../worker/donations/export-page";
+import { donationFilters } from "../../worker/donations/filters";
 import { makeOrg } from "../domain/fixtures";
 import { testEnv } from "../helpers";
 import { prng } from "./brute";

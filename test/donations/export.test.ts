@@ -6,8 +6,8 @@
 import { toMajorString } from "@core/money";
 import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
-import { DONATION_COLUMNS } from "../../worker/http/export";
-import { rebuildRollups } from "../../worker/services/rollups";
+import { DONATION_COLUMNS } from "../../worker/donations/export-columns";
+import { rebuildRollups } from "../../worker/donations/rollups";
 import { parseCsv } from "../csv";
 import { makeOrg, member } from "../domain/fixtures";
 import { appFetch, testEnv } from "../helpers";

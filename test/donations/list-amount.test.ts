@@ -6,8 +6,8 @@
 
 import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
-import { rebuildRollups } from "../../worker/services/rollups";
-import { AMOUNT_WINDOW_FACTOR } from "../../worker/trpc/routers/donations";
+import { AMOUNT_WINDOW_FACTOR } from "../../worker/donations/list";
+import { rebuildRollups } from "../../worker/donations/rollups";
 import { makeOrg, member } from "../domain/fixtures";
 import { testEnv } from "../helpers";
 import { donationsOf, prng, type RawDonation } from "./brute";

@@ -1,9 +1,9 @@
 import { countedWithin } from "@core/status";
 import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
+import { rebuildDailyTotals, rollupStatements } from "../../worker/donations/rollups";
+import { facts } from "../../worker/donations/write";
 import { changeTokenGuard } from "../../worker/lib/guard";
-import { facts } from "../../worker/services/donation-write";
-import { rebuildDailyTotals, rollupStatements } from "../../worker/services/rollups";
 import { makeOrg, member } from "../domain/fixtures";
 import { testEnv } from "../helpers";
 import {

@@ -4,9 +4,9 @@
  */
 import type { DonorInput } from "@core/donor";
 import { generateId } from "../auth/crypto";
+import { donorCampaignStatsStatement } from "../donations/rollups";
 import { auditStatement } from "../lib/audit";
 import { auditGuard } from "../lib/guard";
-import { donorCampaignStatsStatement } from "../services/rollups";
 import { constraintRefusal, fail, type OrgCtx } from "../trpc/init";
 import {
   anonymizableGuard,

@@ -6,6 +6,6 @@
 
 import { csvCell } from "@core/csv";
 
-export { DONATION_COLUMNS, handleDonationExport } from "./donation-export";
+export { handleDonationExport } from "./donation-export";
 /** Kept for callers that imported it from here; the one implementation is core/csv.ts. */
 export { csvCell };

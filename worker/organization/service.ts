@@ -5,9 +5,9 @@
  */
 import type { OrganizationInput } from "@core/organization";
 import { hasOrgPermission } from "@core/permissions";
+import { rebuildRollups } from "../donations/rollups";
 import { auditStatement } from "../lib/audit";
 import { assertOwnMedia } from "../media/service";
-import { rebuildRollups } from "../services/rollups";
 import { type AdminCtx, fail, type OrgCtx } from "../trpc/init";
 import { listSelectableOrganizations } from "../trpc/org";
 import { presentOrganization } from "./present";

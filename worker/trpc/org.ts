@@ -60,7 +60,7 @@ export async function resolveOrganization(
   const admin = isPlatformAdmin({ userId: user.id, role: user.role }, config.auth.adminUserIds);
   // One round trip (every business request pays it): the remembered organization if the caller
   // may still act in it, else the first membership, else (platform admins) the first organization.
-  // The analytics data version rides along for the dashboard cache (services/analytics-cache.ts).
+  // The analytics data version rides along for the dashboard cache (worker/analytics/cache.ts).
   const row = await db
     .prepare(
       `SELECT o.id, o.name, o.slug, o.time_zone AS timeZone, o.default_currency AS defaultCurrency,

@@ -1,12 +1,13 @@
+import { dashboardRouter } from "../analytics/router";
 import { badgesRouter } from "../badges/router";
 import { campaignsRouter } from "../campaigns/router";
+import { donationsRouter } from "../donations/router";
 import { donorsRouter } from "../donors/router";
 import { organizationRouter } from "../organization/router";
 import { organizersRouter } from "../organizers/router";
 import { auditRouter } from "../users/audit/router";
 import { usersRouter } from "../users/router";
 import { router } from "./init";
-import { dashboardRouter, donationsRouter } from "./routers/donations";
 import { systemRouter } from "./routers/system";
 
 export const appRouter = router({

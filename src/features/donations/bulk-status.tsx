@@ -1,4 +1,4 @@
-import type { DonationStatus } from "@core/status";
+import { type DonationStatus, needsReason as reasonNeeded } from "@core/status";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import * as React from "react";
 import { toast } from "sonner";
@@ -6,8 +6,6 @@ import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
-
-const NEEDS_REASON = new Set(["refunded", "cancelled"]);
 
 /**
  * Bulk status change: only targets every selected donation may move to (the intersection of their
@@ -29,7 +27,8 @@ export function BulkStatus({
   const targets = (rows[0]?.allowedTransitions ?? []).filter(
     (t) => t !== "partially_refunded" && rows.every((r) => r.allowedTransitions.includes(t)),
   );
-  const needsReason = NEEDS_REASON.has(target);
+  // The server refuses these without a reason (core/status.ts, the one list of them).
+  const needsReason = !!target && reasonNeeded(target);
   async function apply() {
     setBusy(true);
     const results = await Promise.allSettled(

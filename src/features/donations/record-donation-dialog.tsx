@@ -1,3 +1,4 @@
+import { manualDonationInput } from "@core/donation";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { Plus } from "lucide-react";
@@ -63,16 +64,24 @@ export function RecordDonationDialog({ donorId }: { donorId?: string }) {
       return;
     }
     const date = String(f.get("donatedAt") || "");
-    create.mutate({
+    // The schema donations.create takes (core/donation.ts): refused here as the server would.
+    const parsed = manualDonationInput.safeParse({
       donorId: donorId ?? (String(f.get("donorId") || "") || null),
       campaignId,
       amountMinor,
-      currency: currency as never,
-      paymentMethod: String(f.get("paymentMethod")) as never,
+      currency,
+      paymentMethod: String(f.get("paymentMethod")),
       donatedAt: receivedAt(date),
       message: String(f.get("message") || "") || null,
       anonymous: f.get("anonymous") === "on",
     });
+    if (!parsed.success) {
+      const errors: Record<string, string> = {};
+      for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
+      setFields(errors);
+      return;
+    }
+    create.mutate(parsed.data);
   }
   return (
     <Dialog

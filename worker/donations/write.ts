@@ -1,8 +1,8 @@
 /**
  * The one way a donation changes (decision 020, extending 006). Every path that creates, edits,
- * moves between statuses, trashes, restores or permanently deletes a gift — the tRPC procedures,
- * the webhook — hands this module the row as it read it (`before`, with its change token) and the
- * row it wants (`after`), and gets ONE batch (one D1 transaction):
+ * moves between statuses, trashes, restores or permanently deletes a gift — the donations service,
+ * the processor's webhook (webhook.ts) — hands this module the row as it read it (`before`, with
+ * its change token) and the row it wants (`after`), and gets ONE batch (one D1 transaction):
  *
  *   1. the row write, conditional on the state read: an UPDATE … WHERE change_token IS <read token>
  *      setting a fresh token; an INSERT (its token is fresh too); for a permanent delete a first
@@ -19,11 +19,12 @@
  * module still invalidate the tokens others read: the trigger of drizzle/0013 gives every other
  * UPDATE of a donation a fresh token.
  */
+import type { DonationStatus } from "@core/status";
 import { generateId } from "../auth/crypto";
 import { donorStatsStatements } from "../donors/stats";
 import { type AuditActor, auditStatement } from "../lib/audit";
 import { auditGuard, changeTokenGuard, type Guard } from "../lib/guard";
-import type { DonationRow } from "../trpc/routers/donations";
+import type { DonationRow } from "./queries";
 import { campaignRecounts, type DonationFacts, rollupStatements } from "./rollups";
 
 /** What the rollups and stats read of a donation. */
@@ -68,6 +69,77 @@ const COLUMNS = [
   "trashed_at",
   "updated_at",
 ] as const satisfies readonly (keyof DonationRow)[];
+
+/**
+ * A new gift's row, for `writeDonation({ before: null, after })`: what the caller knows, the rest
+ * as a fresh gift has it (no fees, refunds, tribute or note; not trashed). Manual entry and the
+ * processor's webhook both start here; `number` and `change_token` are set by the insert.
+ */
+export function newDonationRow(
+  g: Pick<
+    DonationRow,
+    | "id"
+    | "organization_id"
+    | "donor_id"
+    | "campaign_id"
+    | "amount_minor"
+    | "currency"
+    | "frequency"
+    | "payment_method"
+    | "source"
+    | "mode"
+    | "donated_at"
+  > & { status: DonationStatus; anonymous: boolean; now: number } & Partial<
+      Pick<
+        DonationRow,
+        | "campaign_item_id"
+        | "item_quantity"
+        | "processing_fee_minor"
+        | "refunded_minor"
+        | "gateway"
+        | "gateway_transaction_id"
+        | "message"
+        | "tribute_type"
+        | "tribute_name"
+        | "internal_note"
+        | "created_by"
+      >
+    >,
+): DonationRow {
+  return {
+    id: g.id,
+    organization_id: g.organization_id,
+    number: 0,
+    donor_id: g.donor_id,
+    campaign_id: g.campaign_id,
+    campaign_item_id: g.campaign_item_id ?? null,
+    item_quantity: g.item_quantity ?? 0,
+    amount_minor: g.amount_minor,
+    fee_covered_minor: 0,
+    processing_fee_minor: g.processing_fee_minor ?? 0,
+    platform_fee_minor: 0,
+    refunded_minor: g.refunded_minor ?? 0,
+    currency: g.currency,
+    status: g.status,
+    frequency: g.frequency,
+    payment_method: g.payment_method,
+    gateway: g.gateway ?? null,
+    gateway_transaction_id: g.gateway_transaction_id ?? null,
+    source: g.source,
+    mode: g.mode,
+    anonymous: g.anonymous ? 1 : 0,
+    message: g.message ?? null,
+    tribute_type: g.tribute_type ?? null,
+    tribute_name: g.tribute_name ?? null,
+    internal_note: g.internal_note ?? null,
+    donated_at: g.donated_at,
+    trashed_at: null,
+    created_at: g.now,
+    updated_at: g.now,
+    created_by: g.created_by ?? null,
+    change_token: null,
+  };
+}
 
 export interface DonationChange {
   /** The row as read, change_token included; null for a new gift. */

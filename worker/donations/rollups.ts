@@ -3,7 +3,7 @@
  * into org_daily (org × campaign × local day × currency), donation_totals, donation_daily_totals
  * (decision 013) and a recount of the campaign's stats row. `rebuildRollups` recomputes everything
  * from donations; tests prove both agree. Donation changes build these through
- * `donationChangeStatements` (worker/services/donation-write.ts, decision 020), never directly.
+ * `donationChangeStatements` (worker/donations/write.ts, decision 020), never directly.
  */
 import { COUNTED_SQL, isCounted } from "@core/status";
 import { DAY_KEY_FROM_MS, DAY_KEY_UNTIL_MS, dayKey, localDay } from "@core/time";

@@ -1,0 +1,42 @@
+/**
+ * The filters of /donations as the API takes them: donations.list's input and the export's query
+ * string (worker/donations/export.ts) parse the same schema, so both select the same rows. The
+ * browser's URL state is src/features/donations/search.ts.
+ */
+import { calendarDay, currencyCode, enumSet } from "@core/schemas";
+import { donationStatuses } from "@core/status";
+import { z } from "zod";
+import { pageSchema } from "../lib/list";
+
+export const donationSorts = ["date", "amount", "status", "number"] as const;
+export type DonationSort = (typeof donationSorts)[number];
+
+export const donationFilters = z.object({
+  status: z.optional(enumSet(donationStatuses)),
+  campaignId: z.string().optional(),
+  campaignItemId: z.string().optional(),
+  donorId: z.string().optional(),
+  /** Local days of the organization, both inclusive (the shared calendar day, decision 019). */
+  from: z.optional(calendarDay),
+  to: z.optional(calendarDay),
+  minAmountMinor: z.number().int().min(0).optional(),
+  maxAmountMinor: z.number().int().min(0).optional(),
+  currency: z.optional(currencyCode),
+  paymentMethod: z.string().max(30).optional(),
+  /** "recurring" is every frequency but one_time (the dashboard's one-time vs recurring split). */
+  frequency: z.enum(["one_time", "recurring", "monthly", "quarterly", "annually"]).optional(),
+  mode: z.enum(["live", "test"]).optional(),
+  source: z.string().max(20).optional(),
+  /** Donations of retained or lapsed donors (dashboard.retention's definitions, as of now). */
+  segment: z.enum(["retained", "lapsed"]).optional(),
+  trashed: z.boolean().default(false),
+  q: z.string().trim().max(200).optional(),
+});
+export type DonationFilters = z.infer<typeof donationFilters>;
+
+/** donations.list: the filters, a page and a whitelisted sort. */
+export const donationListInput = donationFilters.extend({
+  ...pageSchema,
+  sort: z.enum(donationSorts).default("date"),
+});
+export type DonationListInput = z.infer<typeof donationListInput>;

@@ -1,0 +1,186 @@
+/**
+ * The SQL of donations.list and of the export's filters (docs/performance.md budgets both: the
+ * statements are as they were tuned, decisions 011 and 013). Which statement answers a request is
+ * the list service's rule (`list.ts`).
+ */
+import { countedWithin } from "@core/status";
+import { addDays, startOfLocalDay } from "@core/time";
+import { segmentParams, segmentSql } from "../analytics/retention";
+import { add, likeEscape, type Where, where } from "../lib/list";
+import type { DonationFilters, DonationSort } from "./filters";
+import { FROM, SELECT } from "./queries";
+
+/** The column each sort key orders by (the input schema takes only these keys). */
+export const SORT_COLUMNS: Record<DonationSort, string> = {
+  date: "d.donated_at",
+  amount: "d.amount_minor",
+  status: "d.status",
+  number: "d.number",
+};
+
+/** The WHERE of the filtered set (alias d; `dn` is the donor, joined where the text search needs it). */
+export function donationWhere(orgId: string, timeZone: string, f: DonationFilters): Where {
+  const w = where();
+  add(w, "d.organization_id = ?", orgId);
+  add(w, f.trashed ? "d.trashed_at IS NOT NULL" : "d.trashed_at IS NULL");
+  if (f.status?.length) add(w, `d.status IN (${f.status.map(() => "?").join(",")})`, ...f.status);
+  if (f.campaignId) add(w, "d.campaign_id = ?", f.campaignId);
+  if (f.campaignItemId) add(w, "d.campaign_item_id = ?", f.campaignItemId);
+  if (f.donorId) add(w, "d.donor_id = ?", f.donorId);
+  // Date filters are calendar days in the organization's time zone.
+  if (f.from) add(w, "d.donated_at >= ?", startOfLocalDay(f.from, timeZone));
+  if (f.to) add(w, "d.donated_at < ?", startOfLocalDay(addDays(f.to, 1), timeZone));
+  if (f.minAmountMinor !== undefined) add(w, "d.amount_minor >= ?", f.minAmountMinor);
+  if (f.maxAmountMinor !== undefined) add(w, "d.amount_minor <= ?", f.maxAmountMinor);
+  if (f.currency) add(w, "d.currency = ?", f.currency.toUpperCase());
+  if (f.paymentMethod) add(w, "d.payment_method = ?", f.paymentMethod);
+  if (f.frequency === "recurring") add(w, "d.frequency != 'one_time'");
+  else if (f.frequency) add(w, "d.frequency = ?", f.frequency);
+  if (f.mode) add(w, "d.mode = ?", f.mode);
+  if (f.source) add(w, "d.source = ?", f.source);
+  if (f.segment) add(w, segmentSql(f.segment), ...segmentParams(orgId, timeZone));
+  if (f.q) {
+    const n = Number(f.q.replace(/^#/, ""));
+    if (Number.isInteger(n) && n > 0) add(w, "d.number = ?", n);
+    else {
+      const p = likeEscape(f.q);
+      add(
+        w,
+        "(lower(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')) LIKE ? ESCAPE '\\' OR dn.email LIKE ? ESCAPE '\\' OR d.gateway_transaction_id = ?)",
+        p,
+        p,
+        f.q,
+      );
+    }
+  }
+  return w;
+}
+
+/** One currency's line of the list's totals. */
+export interface CurrencyTotals {
+  currency: string;
+  count: number;
+  countedCount: number;
+  countedMinor: number;
+}
+
+/**
+ * Totals per currency from a rollup: donation_totals (`days` false) or donation_daily_totals over
+ * the local days [fromDay, toDay] (decision 013). Only for filters the rollup keys answer exactly.
+ */
+export function rollupTotals(
+  db: D1Database,
+  table: "donation_totals" | "donation_daily_totals",
+  days: boolean,
+  f: {
+    orgId: string;
+    fromDay?: string;
+    toDay?: string;
+    trashed: boolean;
+    status?: readonly string[];
+    currency?: string;
+    mode?: string;
+  },
+) {
+  const t = where();
+  add(t, "organization_id = ?", f.orgId);
+  if (days && f.fromDay) add(t, "day >= ?", f.fromDay);
+  if (days && f.toDay) add(t, "day <= ?", f.toDay);
+  add(t, "trashed = ?", f.trashed ? 1 : 0);
+  if (f.status?.length) add(t, `status IN (${f.status.map(() => "?").join(",")})`, ...f.status);
+  if (f.currency) add(t, "currency = ?", f.currency.toUpperCase());
+  if (f.mode) add(t, "mode = ?", f.mode);
+  const counted = "status IN ('completed','partially_refunded') AND mode = 'live' AND trashed = 0";
+  return db
+    .prepare(
+      `SELECT currency, SUM(donation_count) AS count,
+                    COALESCE(SUM(CASE WHEN ${counted} THEN donation_count END), 0) AS countedCount,
+                    COALESCE(SUM(CASE WHEN ${counted} THEN amount_minor - refunded_minor END), 0) AS countedMinor
+               FROM ${table} WHERE ${t.sql.join(" AND ")}
+              GROUP BY currency HAVING SUM(donation_count) > 0 ORDER BY currency`,
+    )
+    .bind(...t.params);
+}
+
+/** Totals per currency counted from the donations themselves (any filter). */
+export function scanTotals(db: D1Database, input: DonationFilters, w: Where) {
+  const countFrom = input.q ? "donation d LEFT JOIN donor dn ON dn.id = d.donor_id" : "donation d";
+  // "Counted" minus what the filters already imply: SQLite pays per row for every CASE term.
+  const counted = countedWithin(input);
+  const countedCount =
+    counted === null ? "0" : counted === "" ? "COUNT(*)" : `COUNT(CASE WHEN ${counted} THEN 1 END)`;
+  const countedMinor =
+    counted === null
+      ? "0"
+      : counted === ""
+        ? "COALESCE(SUM(d.amount_minor - d.refunded_minor), 0)"
+        : `COALESCE(SUM(CASE WHEN ${counted} THEN d.amount_minor - d.refunded_minor END), 0)`;
+  return db
+    .prepare(
+      `SELECT d.currency, COUNT(*) AS count, ${countedCount} AS countedCount, ${countedMinor} AS countedMinor
+               FROM ${countFrom} WHERE ${w.sql.join(" AND ")} GROUP BY d.currency ORDER BY d.currency`,
+    )
+    .bind(...w.params);
+}
+
+/** A row when donation_daily_totals is built in `timeZone` (else the list totals from the donations). */
+export function dailyTotalsBuilt(db: D1Database, orgId: string, timeZone: string) {
+  return db
+    .prepare("SELECT 1 AS built FROM donation_daily_state WHERE organization_id = ? AND time_zone = ?")
+    .bind(orgId, timeZone);
+}
+
+/**
+ * One page of the filtered set in `order`. Without a text search the ids are picked from the
+ * covering index first and only those rows are read and joined (a late join), instead of joining
+ * every matching row.
+ */
+export function listPage(
+  db: D1Database,
+  w: Where,
+  p: { q?: string; order: string; pageSize: number; offset: number },
+) {
+  const whereSql = w.sql.join(" AND ");
+  return p.q
+    ? db
+        .prepare(`SELECT ${SELECT} FROM ${FROM} WHERE ${whereSql} ORDER BY ${p.order} LIMIT ? OFFSET ?`)
+        .bind(...w.params, p.pageSize, p.offset)
+    : db
+        .prepare(
+          `SELECT ${SELECT} FROM (SELECT d.id FROM donation d WHERE ${whereSql} ORDER BY ${p.order} LIMIT ? OFFSET ?) p
+                 JOIN donation d ON d.id = p.id LEFT JOIN donor dn ON dn.id = d.donor_id
+                 LEFT JOIN campaign c ON c.id = d.campaign_id ORDER BY ${p.order}`,
+        )
+        .bind(...w.params, p.pageSize, p.offset);
+}
+
+/**
+ * One status by amount: the page among the first `window` gifts of that status in amount order
+ * (donation_org_status_amount_idx), keeping those the filters keep.
+ */
+export function amountWindowPage(
+  db: D1Database,
+  w: Where,
+  p: {
+    orgId: string;
+    status: string;
+    window: number;
+    dir: "ASC" | "DESC";
+    order: string;
+    pageSize: number;
+    offset: number;
+  },
+) {
+  return db
+    .prepare(
+      `SELECT ${SELECT} FROM (
+                 SELECT d.id FROM (
+                   SELECT d.id, d.organization_id, d.status, d.amount_minor, d.donated_at, d.trashed_at, d.mode, d.currency
+                     FROM donation d INDEXED BY donation_org_status_amount_idx
+                    WHERE d.organization_id = ? AND d.status = ? ORDER BY d.amount_minor ${p.dir}, d.id ${p.dir} LIMIT ?) d
+                  WHERE ${w.sql.join(" AND ")} ORDER BY ${p.order} LIMIT ? OFFSET ?) p
+                 JOIN donation d ON d.id = p.id LEFT JOIN donor dn ON dn.id = d.donor_id
+                 LEFT JOIN campaign c ON c.id = d.campaign_id ORDER BY ${p.order}`,
+    )
+    .bind(p.orgId, p.status, p.window, ...w.params, p.pageSize, p.offset);
+}

@@ -1,0 +1,110 @@
+/**
+ * donations.list (DESIGN §4 lists; docs/performance.md budgets it): one page of the filtered set
+ * and its totals per currency, in one D1 batch. Which statements answer is the rule here: totals
+ * from a rollup where its keys answer the filters exactly (decisions 011, 013), the page by the
+ * amount window where that page is provably exact; the SQL is `list-queries.ts`.
+ */
+import { addDays, FILTER_DAY_MAX, FILTER_DAY_MIN } from "@core/time";
+import { checkedOffset } from "../lib/list";
+import type { OrgCtx } from "../trpc/init";
+import type { DonationListInput } from "./filters";
+import {
+  amountWindowPage,
+  type CurrencyTotals,
+  dailyTotalsBuilt,
+  donationWhere,
+  listPage,
+  rollupTotals,
+  SORT_COLUMNS,
+  scanTotals,
+} from "./list-queries";
+import { presentDonation } from "./present";
+import type { DonationListRow } from "./queries";
+
+/** The amount-order window of donations.list: 40 gifts per row asked for, at most 5 000. */
+export const AMOUNT_WINDOW_FACTOR = 40;
+export const AMOUNT_WINDOW_MAX = 5000;
+
+export async function listDonations(ctx: Pick<OrgCtx, "env" | "org">, input: DonationListInput) {
+  const db = ctx.env.DB;
+  const w = donationWhere(ctx.org.id, ctx.org.timeZone, input);
+  const offset = checkedOffset(input.page, input.pageSize);
+  const dir = input.desc ? "DESC" : "ASC";
+  const order = `${SORT_COLUMNS[input.sort]} ${dir}, d.id ${dir}`;
+  // Filters that donation_totals answers exactly (any other filter needs the rows themselves),
+  // and with a date range donation_daily_totals (decision 013).
+  const { status, currency, mode, trashed, page, pageSize, sort, desc, from, to, ...rest } = input;
+  const fromRollup = Object.values(rest).every(
+    (v) => v === undefined || v === "" || (Array.isArray(v) && v.length === 0),
+  );
+  // The same local days as donationWhere (which normalizes e.g. 02-30 to 03-01 through Date.UTC).
+  const fromDay = from ? addDays(from, 0) : undefined;
+  const toDay = to ? addDays(to, 0) : undefined;
+  const dated = !!(fromDay || toDay);
+  const daysInRange = [fromDay, toDay].every(
+    (d) => d === undefined || (d >= FILTER_DAY_MIN && d <= FILTER_DAY_MAX),
+  );
+  const totalsKeys = { orgId: ctx.org.id, fromDay, toDay, trashed, status, currency, mode };
+  // Totals of the filtered set per currency: amounts in different currencies are never added.
+  let totalsStmt: D1PreparedStatement;
+  // The daily rows count only if they were built in the zone this request's days are in.
+  let dailyState: D1PreparedStatement | null = null;
+  if (fromRollup && !dated) totalsStmt = rollupTotals(db, "donation_totals", false, totalsKeys);
+  else if (fromRollup && daysInRange) {
+    totalsStmt = rollupTotals(db, "donation_daily_totals", true, totalsKeys);
+    dailyState = dailyTotalsBuilt(db, ctx.org.id, ctx.org.timeZone);
+  } else totalsStmt = scanTotals(db, input, w);
+  const pageStmt = listPage(db, w, { q: input.q, order, pageSize: input.pageSize, offset });
+  // One status by amount (the "largest gifts" page): read a window of that status's gifts in
+  // amount order from donation_org_status_amount_idx and keep those the filters keep. Every
+  // gift outside the window sorts after every gift in it, so when the window holds the whole
+  // page the page is exact; else (a sparse range) the date-index page below answers.
+  const window = Math.min(AMOUNT_WINDOW_MAX, AMOUNT_WINDOW_FACTOR * (offset + input.pageSize));
+  const windowed =
+    input.sort === "amount" &&
+    !input.q &&
+    status?.length === 1 &&
+    offset + input.pageSize <= AMOUNT_WINDOW_MAX &&
+    Object.entries(rest).every(
+      ([k, v]) =>
+        k === "minAmountMinor" ||
+        k === "maxAmountMinor" ||
+        v === undefined ||
+        v === "" ||
+        (Array.isArray(v) && v.length === 0),
+    );
+  const windowStmt = windowed
+    ? amountWindowPage(db, w, {
+        orgId: ctx.org.id,
+        status: status[0] as string,
+        window,
+        dir,
+        order,
+        pageSize: input.pageSize,
+        offset,
+      })
+    : null;
+  const [rows, totalsRes, state] = await db.batch([
+    windowStmt ?? pageStmt,
+    totalsStmt,
+    ...(dailyState ? [dailyState] : []),
+  ]);
+  // Not built yet, or built in a zone the organization has left: total from the donations.
+  const totals = dailyState && !state?.results.length ? await scanTotals(db, input, w).all() : totalsRes;
+  const byCurrency = (totals?.results ?? []) as CurrencyTotals[];
+  const total = byCurrency.reduce((n, t) => n + t.count, 0);
+  let pageRows = (rows?.results ?? []) as DonationListRow[];
+  if (windowStmt && pageRows.length < Math.min(input.pageSize, Math.max(0, total - offset)))
+    pageRows = (await pageStmt.all<DonationListRow>()).results;
+  return {
+    rows: pageRows.map(presentDonation),
+    total,
+    page,
+    pageSize,
+    totals: {
+      countedMinor: byCurrency.reduce((n, t) => n + t.countedMinor, 0),
+      currencies: byCurrency.length,
+    },
+    totalsByCurrency: byCurrency,
+  };
+}

@@ -1,0 +1,211 @@
+/**
+ * The donations' SQL (docs/architecture.md: the only place of the area that speaks SQL, besides
+ * the write helper `write.ts`, the rollups and the export). The list's statements are in
+ * `list-queries.ts`.
+ */
+import { COUNTED_SQL, type DonationStatus } from "@core/status";
+import type { Row } from "../db/rows";
+import type { donation } from "../db/schema";
+import type { Guard } from "../lib/guard";
+
+/** A donation as `SELECT *` gives it (worker/db/rows.ts), its status one of the machine's. */
+export type DonationRow = Omit<Row<typeof donation>, "status"> & { status: DonationStatus };
+
+/** A donation with the donor's and the campaign's names (`SELECT ${SELECT} FROM ${FROM}`). */
+export type DonationListRow = DonationRow & {
+  donor_name: string | null;
+  donor_email: string | null;
+  campaign_title: string | null;
+};
+
+export const SELECT = `d.*, CASE WHEN dn.anonymized_at IS NOT NULL THEN 'Anonymized' ELSE COALESCE(NULLIF(TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')), ''), dn.company, dn.email) END AS donor_name,
+  dn.email AS donor_email, c.title AS campaign_title`;
+export const FROM =
+  "donation d LEFT JOIN donor dn ON dn.id = d.donor_id LEFT JOIN campaign c ON c.id = d.campaign_id";
+
+/** One donation of the organization with its names, or null. */
+export function donationById(db: D1Database, orgId: string, id: string) {
+  return db
+    .prepare(`SELECT ${SELECT} FROM ${FROM} WHERE d.organization_id = ? AND d.id = ?`)
+    .bind(orgId, id)
+    .first<DonationListRow>();
+}
+
+/** The organization's donation of a processor's transaction, as stored (the webhook's look-up). */
+export function donationByTransaction(db: D1Database, orgId: string, transactionId: string) {
+  return db
+    .prepare("SELECT * FROM donation WHERE organization_id = ? AND gateway_transaction_id = ?")
+    .bind(orgId, transactionId)
+    .first<DonationRow>();
+}
+
+/** The donor a gift just inserted landed on (the webhook resolves its donor by e-mail in SQL). */
+export function donorOfDonation(db: D1Database, id: string) {
+  return db
+    .prepare("SELECT donor_id FROM donation WHERE id = ?")
+    .bind(id)
+    .first<{ donor_id: string | null }>();
+}
+
+export interface AuditEventRow {
+  action: string;
+  before: string | null;
+  after: string | null;
+  reason: string | null;
+  at: number;
+  actor: string | null;
+}
+
+/** The audit events of one donation among `actions`, oldest first (the status timeline). */
+export async function donationEvents(db: D1Database, orgId: string, id: string, actions: readonly string[]) {
+  const { results } = await db
+    .prepare(
+      `SELECT a.action, a.before, a.after, a.reason, a.at, u.name AS actor FROM audit_event a LEFT JOIN user u ON u.id = a.actor_id
+          WHERE a.organization_id = ? AND a.entity_type = 'donation' AND a.entity_id = ? AND a.action IN (${actions.map(() => "?").join(",")})
+          ORDER BY a.at, a.rowid LIMIT 200`,
+    )
+    .bind(orgId, id, ...actions)
+    .all<AuditEventRow>();
+  return results;
+}
+
+/** The last 100 audit events of one record of the organization, newest first. */
+export async function entityHistory(db: D1Database, orgId: string, entityType: string, entityId: string) {
+  const { results } = await db
+    .prepare(
+      `SELECT a.id, a.action, a.before, a.after, a.reason, a.at, u.name AS actor, iu.name AS impersonator
+           FROM audit_event a LEFT JOIN user u ON u.id = a.actor_id LEFT JOIN user iu ON iu.id = a.impersonator_id
+          WHERE a.organization_id = ? AND a.entity_type = ? AND a.entity_id = ? ORDER BY a.at DESC LIMIT 100`,
+    )
+    .bind(orgId, entityType, entityId)
+    .all<AuditEventRow & { id: string; impersonator: string | null }>();
+  return results;
+}
+
+/** A donor of the organization, a merged one as the donor it was merged into; null if none. */
+export function liveDonorId(db: D1Database, orgId: string, donorId: string) {
+  return db
+    .prepare("SELECT COALESCE(merged_into_id, id) AS id FROM donor WHERE id = ? AND organization_id = ?")
+    .bind(donorId, orgId)
+    .first<{ id: string }>();
+}
+
+/** The currency a campaign of the organization collects in; null if no such campaign. */
+export function campaignCurrency(db: D1Database, orgId: string, campaignId: string) {
+  return db
+    .prepare("SELECT currency, status FROM campaign WHERE id = ? AND organization_id = ?")
+    .bind(campaignId, orgId)
+    .first<{ currency: string; status: string }>();
+}
+
+/** A campaign's item for a new gift: whether it takes gifts, and how many are funded so far. */
+export function itemForNewGift(db: D1Database, orgId: string, campaignId: string | null, itemId: string) {
+  return db
+    .prepare(
+      `SELECT i.active, i.archived_at, i.quantity_needed, i.allow_overfunding,
+                    COALESCE((SELECT SUM(d.item_quantity) FROM donation d WHERE d.campaign_item_id = i.id AND ${COUNTED_SQL("d")}), 0) AS funded
+               FROM campaign_item i WHERE i.id = ? AND i.campaign_id = ? AND i.organization_id = ?`,
+    )
+    .bind(itemId, campaignId, orgId)
+    .first<{
+      active: number;
+      archived_at: number | null;
+      quantity_needed: number | null;
+      allow_overfunding: number;
+      funded: number;
+    }>();
+}
+
+/** A campaign's item for an edited gift: how many the other gifts fund. */
+export function itemForEdit(
+  db: D1Database,
+  orgId: string,
+  campaignId: string,
+  itemId: string,
+  donationId: string,
+) {
+  return db
+    .prepare(
+      `SELECT i.quantity_needed, i.allow_overfunding,
+                    COALESCE((SELECT SUM(x.item_quantity) FROM donation x WHERE x.campaign_item_id = i.id AND x.id != ?4 AND ${COUNTED_SQL("x")}), 0) AS funded
+               FROM campaign_item i WHERE i.id = ?1 AND i.campaign_id = ?2 AND i.organization_id = ?3`,
+    )
+    .bind(itemId, campaignId, orgId, donationId)
+    .first<{ quantity_needed: number | null; allow_overfunding: number; funded: number }>();
+}
+
+/** An item's need and what the gifts other than `donationId` fund (after a refused write). */
+export function itemFunding(db: D1Database, itemId: string, donationId: string) {
+  return db
+    .prepare(
+      `SELECT i.quantity_needed AS needed, i.allow_overfunding AS allowed,
+              COALESCE((SELECT SUM(x.item_quantity) FROM donation x WHERE x.campaign_item_id = i.id AND x.id != ?2 AND ${COUNTED_SQL("x")}), 0) AS funded
+         FROM campaign_item i WHERE i.id = ?1`,
+    )
+    .bind(itemId, donationId)
+    .first<{ needed: number | null; allowed: number; funded: number }>();
+}
+
+/**
+ * Room left on an item that allows no overfunding for `quantity` more, as a condition of the row
+ * write (decision 020): the read-then-write check alone let two concurrent gifts both pass.
+ */
+export const itemRoom = (itemId: string, quantity: number, donationId: string): Guard => ({
+  sql: (
+    p,
+  ) => `NOT EXISTS (SELECT 1 FROM campaign_item i WHERE i.id = ?${p} AND i.allow_overfunding = 0 AND i.quantity_needed IS NOT NULL
+      AND COALESCE((SELECT SUM(x.item_quantity) FROM donation x WHERE x.campaign_item_id = i.id AND x.id != ?${p + 2} AND ${COUNTED_SQL("x")}), 0) + ?${p + 1} > i.quantity_needed)`,
+  args: [itemId, quantity, donationId],
+});
+
+/** The donor is still its own record (not merged away meanwhile) when the gift is written. */
+export const donorUnmerged = (donorId: string): Guard => ({
+  sql: (p) => `EXISTS (SELECT 1 FROM donor WHERE id = ?${p} AND merged_into_id IS NULL)`,
+  args: [donorId],
+});
+
+/** The organization a processor names by slug, with its zone (the webhook's tenant). */
+export function organizationBySlug(db: D1Database, slug: string) {
+  return db
+    .prepare("SELECT id, time_zone FROM organization WHERE slug = ?")
+    .bind(slug)
+    .first<{ id: string; time_zone: string }>();
+}
+
+/** A campaign of the organization by slug, with its currency. */
+export function campaignBySlug(db: D1Database, orgId: string, slug: string) {
+  return db
+    .prepare("SELECT id, currency FROM campaign WHERE organization_id = ? AND slug = ?")
+    .bind(orgId, slug)
+    .first<{ id: string; currency: string }>();
+}
+
+/** The organization's donor with this (lower-cased) e-mail. */
+export function donorIdByEmail(db: D1Database, orgId: string, email: string) {
+  return db
+    .prepare("SELECT id FROM donor WHERE organization_id = ? AND email = ?")
+    .bind(orgId, email)
+    .first<{ id: string }>();
+}
+
+/**
+ * A donor for a processor's gift, unless the organization has one with this e-mail: runs first in
+ * the gift's batch, so the donor's stats are recomputed with the gift (issue 8).
+ */
+export function insertDonorIfNew(
+  db: D1Database,
+  d: {
+    id: string;
+    orgId: string;
+    firstName: string | null;
+    lastName: string | null;
+    email: string;
+    now: number;
+  },
+) {
+  return db
+    .prepare(
+      "INSERT OR IGNORE INTO donor (id, organization_id, first_name, last_name, email, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(d.id, d.orgId, d.firstName, d.lastName, d.email, d.now, d.now);
+}

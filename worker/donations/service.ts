@@ -1,0 +1,333 @@
+/**
+ * The donations' rules (DESIGN §4): manual entry, edits, the status machine, trash and restore.
+ * Every change is ONE batch through `writeDonation` (write.ts, decision 020), conditional on the
+ * row as read: a change that lost a race writes nothing and answers from a fresh read (409, or
+ * success where the caller's goal already holds). The list is `list.ts`.
+ */
+import type { DonationChanges, ManualDonationInput } from "@core/donation";
+import { allowedDonationTargets, type DonationStatus, isCounted, needsReason } from "@core/status";
+import { generateId } from "../auth/crypto";
+import { allGuards } from "../lib/guard";
+import { fail, type OrgCtx } from "../trpc/init";
+import { presentDonation, statusTimeline, TIMELINE_ACTIONS } from "./present";
+import {
+  campaignCurrency,
+  type DonationRow,
+  donationById,
+  donationEvents,
+  donorUnmerged,
+  entityHistory,
+  itemForEdit,
+  itemForNewGift,
+  itemFunding,
+  itemRoom,
+  liveDonorId,
+} from "./queries";
+import { type DonationActor, newDonationRow, writeDonation } from "./write";
+
+/** What a read needs of the request: the database and the tenant. */
+type Reader = Pick<OrgCtx, "env" | "org">;
+/** What a change needs: who acts (audited) and where. */
+type Actor = Pick<OrgCtx, "env" | "org" | "user" | "impersonatorId" | "ip">;
+
+const CHANGED_MEANWHILE = "The donation changed meanwhile; reload and try again";
+
+async function loadDonation(db: D1Database, orgId: string, id: string) {
+  const row = await donationById(db, orgId, id);
+  if (!row) fail("NOT_FOUND", "Donation not found");
+  return row;
+}
+
+/** The refusal of a write that `itemRoom` stopped, from a fresh read (null: there is room). */
+async function overfunding(db: D1Database, itemId: string, quantity: number, donationId: string) {
+  const item = await itemFunding(db, itemId, donationId);
+  if (!item || item.allowed || item.needed === null || item.funded + quantity <= item.needed) return null;
+  return `Only ${Math.max(0, item.needed - item.funded)} more of this item are needed`;
+}
+
+/** One donation with its status timeline (the detail page). */
+export async function getDonation(ctx: Reader, id: string) {
+  const d = await loadDonation(ctx.env.DB, ctx.org.id, id);
+  const events = await donationEvents(ctx.env.DB, ctx.org.id, d.id, TIMELINE_ACTIONS);
+  return { ...presentDonation(d), timeline: statusTimeline(d, events) };
+}
+
+/** The audit history of one record of the organization (the history panels). */
+export function history(ctx: Reader, entityType: string, entityId: string) {
+  return entityHistory(ctx.env.DB, ctx.org.id, entityType, entityId);
+}
+
+/** A manual/offline gift (cash, check, bank transfer). */
+export async function createDonation(ctx: Actor, input: ManualDonationInput) {
+  const db = ctx.env.DB;
+  // A merged donor's id resolves to the donor it was merged into (as donors.byId does), so a
+  // gift never lands on a merged record; the write checks it is still unmerged (decision 020).
+  const donor = input.donorId ? await liveDonorId(db, ctx.org.id, input.donorId) : null;
+  if (input.donorId && !donor) fail("NOT_FOUND", "Donor not found");
+  if (input.campaignId) {
+    const c = await campaignCurrency(db, ctx.org.id, input.campaignId);
+    if (!c) fail("NOT_FOUND", "Campaign not found");
+    if (c.currency !== input.currency)
+      fail("BAD_REQUEST", `This campaign collects ${c.currency}`, { field: "currency" });
+  }
+  if (input.campaignItemId) {
+    const item = await itemForNewGift(db, ctx.org.id, input.campaignId, input.campaignItemId);
+    if (!item) fail("NOT_FOUND", "Item not found");
+    if (!item.active || item.archived_at)
+      fail("UNPROCESSABLE_CONTENT", "This item no longer takes gifts", { field: "campaignItemId" });
+    // Overfunding rule: an item that does not allow it refuses quantities beyond what it needs.
+    const qty = Math.max(1, input.itemQuantity);
+    if (
+      !item.allow_overfunding &&
+      item.quantity_needed !== null &&
+      item.funded + qty > item.quantity_needed
+    ) {
+      fail(
+        "UNPROCESSABLE_CONTENT",
+        `Only ${Math.max(0, item.quantity_needed - item.funded)} more of this item are needed`,
+        { field: "itemQuantity" },
+      );
+    }
+  }
+  const id = generateId();
+  const row = newDonationRow({
+    id,
+    organization_id: ctx.org.id,
+    donor_id: donor?.id ?? null,
+    campaign_id: input.campaignId,
+    campaign_item_id: input.campaignItemId ?? null,
+    item_quantity: input.campaignItemId ? Math.max(1, input.itemQuantity) : 0,
+    amount_minor: input.amountMinor,
+    currency: input.currency,
+    status: input.status,
+    frequency: input.frequency,
+    payment_method: input.paymentMethod,
+    source: "manual",
+    mode: input.mode,
+    anonymous: input.anonymous,
+    message: input.message ?? null,
+    tribute_type: input.tributeType ?? null,
+    tribute_name: input.tributeName ?? null,
+    internal_note: input.internalNote ?? null,
+    donated_at: input.donatedAt,
+    created_by: ctx.user.id,
+    now: Date.now(),
+  });
+  const landed = await writeDonation(ctx, {
+    before: null,
+    after: row,
+    audit: { action: "donation.create", after: input },
+    requires: allGuards(
+      row.donor_id && donorUnmerged(row.donor_id),
+      row.campaign_item_id && itemRoom(row.campaign_item_id, row.item_quantity, id),
+    ),
+  });
+  if (!landed) {
+    // Another gift took the item's last places, or the donor was merged, since the checks above.
+    const short =
+      row.campaign_item_id && (await overfunding(db, row.campaign_item_id, row.item_quantity, id));
+    if (short) fail("UNPROCESSABLE_CONTENT", short, { field: "itemQuantity" });
+    fail("CONFLICT", "The donor was merged meanwhile; reload and try again", { field: "donorId" });
+  }
+  return presentDonation(await loadDonation(db, ctx.org.id, id));
+}
+
+/** An edit: text, tribute, anonymity, campaign and item; the amount of manual entries. */
+export async function updateDonation(ctx: Actor, id: string, d: DonationChanges) {
+  const db = ctx.env.DB;
+  const before = await loadDonation(db, ctx.org.id, id);
+  if (d.amountMinor !== undefined && before.source !== "manual")
+    fail("UNPROCESSABLE_CONTENT", "Only manual entries can change their amount", {
+      field: "amountMinor",
+    });
+  if (d.amountMinor !== undefined && d.amountMinor < before.refunded_minor)
+    fail("BAD_REQUEST", "Below the amount already refunded", { field: "amountMinor" });
+  if (d.campaignId) {
+    const c = await campaignCurrency(db, ctx.org.id, d.campaignId);
+    if (!c) fail("NOT_FOUND", "Campaign not found");
+    if (c.currency !== before.currency)
+      fail("BAD_REQUEST", `This campaign collects ${c.currency}`, { field: "campaignId" });
+  }
+  const campaignAfter = d.campaignId !== undefined ? d.campaignId : before.campaign_id;
+  const itemAfter =
+    d.campaignItemId !== undefined
+      ? d.campaignItemId
+      : campaignAfter !== before.campaign_id
+        ? null
+        : before.campaign_item_id;
+  const quantityAfter = itemAfter ? (d.itemQuantity ?? Math.max(1, before.item_quantity)) : 0;
+  const counted = isCounted({ status: before.status, mode: before.mode, trashedAt: before.trashed_at });
+  if (itemAfter) {
+    if (!campaignAfter) fail("BAD_REQUEST", "An item needs a campaign", { field: "campaignItemId" });
+    const item = await itemForEdit(db, ctx.org.id, campaignAfter, itemAfter, before.id);
+    if (!item) fail("NOT_FOUND", "Item not found");
+    if (
+      counted &&
+      !item.allow_overfunding &&
+      item.quantity_needed !== null &&
+      item.funded + quantityAfter > item.quantity_needed
+    )
+      fail(
+        "UNPROCESSABLE_CONTENT",
+        `Only ${Math.max(0, item.quantity_needed - item.funded)} more of this item are needed`,
+        { field: "itemQuantity" },
+      );
+  }
+  const after: DonationRow = {
+    ...before,
+    message: d.message !== undefined ? d.message : before.message,
+    internal_note: d.internalNote !== undefined ? d.internalNote : before.internal_note,
+    tribute_type: d.tributeType !== undefined ? d.tributeType : before.tribute_type,
+    tribute_name: d.tributeName !== undefined ? d.tributeName : before.tribute_name,
+    anonymous: d.anonymous !== undefined ? (d.anonymous ? 1 : 0) : before.anonymous,
+    campaign_id: campaignAfter,
+    campaign_item_id: itemAfter,
+    item_quantity: quantityAfter,
+    amount_minor: d.amountMinor ?? before.amount_minor,
+    updated_at: Date.now(),
+  };
+  // The item check above, again inside the write: two edits could both pass it (decision 020).
+  const requires = itemAfter && counted ? itemRoom(itemAfter, quantityAfter, before.id) : undefined;
+  const landed = await writeDonation(ctx, {
+    before,
+    after,
+    audit: { action: "donation.update", before: presentDonation(before), after: d },
+    requires,
+  });
+  if (!landed) {
+    const short = itemAfter && requires && (await overfunding(db, itemAfter, quantityAfter, before.id));
+    if (short) fail("UNPROCESSABLE_CONTENT", short, { field: "itemQuantity" });
+    fail("CONFLICT", CHANGED_MEANWHILE);
+  }
+  return presentDonation(await loadDonation(db, ctx.org.id, before.id));
+}
+
+/** One status change through the one guarded write (decision 020); a lost race answers 409. */
+async function applyStatus(
+  ctx: DonationActor,
+  before: DonationRow,
+  status: DonationStatus,
+  refunded: number,
+  reason: string | undefined,
+  action: string,
+) {
+  const after: DonationRow = { ...before, status, refunded_minor: refunded, updated_at: Date.now() };
+  const landed = await writeDonation(ctx, {
+    before,
+    after,
+    audit: {
+      action,
+      before: { status: before.status, refundedMinor: before.refunded_minor },
+      after: { status: after.status, refundedMinor: refunded },
+      reason,
+    },
+  });
+  if (!landed) fail("CONFLICT", CHANGED_MEANWHILE);
+  return presentDonation(await loadDonation(ctx.env.DB, ctx.org.id, before.id));
+}
+
+export interface StatusChange {
+  id: string;
+  status: DonationStatus;
+  refundAmountMinor?: number;
+  reason?: string;
+  /** Platform admins: any status, also out of a terminal one (domain.md §2.5). */
+  correction: boolean;
+}
+
+/**
+ * The status machine of DESIGN §4 (core/status.ts): refused transitions answer 422 with the
+ * allowed targets; refunds and cancellations need a reason (`needsReason`). A correction sets any
+ * status with a reason, and the refunded amount follows the new status: all of it for refunded,
+ * `refundAmountMinor` (the total) for partially refunded, else none.
+ */
+export async function changeStatus(ctx: Actor, input: StatusChange) {
+  const db = ctx.env.DB;
+  const before = await loadDonation(db, ctx.org.id, input.id);
+  if (before.trashed_at)
+    fail("UNPROCESSABLE_CONTENT", "Restore the donation from the trash first", { allowed: [] });
+  if (input.correction) {
+    if (!ctx.org.isPlatformAdmin) fail("FORBIDDEN", "Only platform admins can correct a status");
+    if (needsReason(input.status, true) && !input.reason)
+      fail("BAD_REQUEST", "Give a reason", { field: "reason" });
+    if (input.status === before.status)
+      fail("BAD_REQUEST", "The donation already has this status", { field: "status" });
+    let refunded = 0;
+    if (input.status === "refunded") refunded = before.amount_minor;
+    if (input.status === "partially_refunded") {
+      const total = input.refundAmountMinor;
+      if (!total || total >= before.amount_minor)
+        fail("BAD_REQUEST", "Enter the total refunded, less than the amount", {
+          field: "refundAmountMinor",
+        });
+      refunded = total;
+    }
+    return applyStatus(ctx, before, input.status, refunded, input.reason, "donation.correction");
+  }
+  const allowed = allowedDonationTargets(before.status, before.source);
+  if (!allowed.includes(input.status)) {
+    fail(
+      "UNPROCESSABLE_CONTENT",
+      `A ${before.status.replace("_", " ")} donation cannot become ${input.status.replace("_", " ")}`,
+      { from: before.status, allowed },
+    );
+  }
+  if (needsReason(input.status) && !input.reason) {
+    fail("BAD_REQUEST", "Give a reason", { field: "reason" });
+  }
+  let refunded = before.refunded_minor;
+  if (input.status === "refunded") refunded = before.amount_minor;
+  if (input.status === "partially_refunded") {
+    const amount = input.refundAmountMinor;
+    if (!amount) fail("BAD_REQUEST", "Enter the amount refunded", { field: "refundAmountMinor" });
+    if (refunded + amount >= before.amount_minor)
+      fail("BAD_REQUEST", "That refunds everything: choose Refund instead", {
+        field: "refundAmountMinor",
+      });
+    refunded += amount;
+  }
+  return applyStatus(ctx, before, input.status, refunded, input.reason, "donation.status");
+}
+
+/**
+ * Moves to the trash (restorable); platform admins may delete permanently. Trashing a gift that
+ * is already in the trash succeeds without a second change, also when another request trashed
+ * it a moment ago (decision 020); a purge that finds the gift gone answers NOT_FOUND, as it would
+ * a moment later.
+ */
+export async function deleteDonation(ctx: Actor, id: string, permanent: boolean) {
+  const db = ctx.env.DB;
+  const before = await loadDonation(db, ctx.org.id, id);
+  if (permanent) {
+    if (!ctx.org.isPlatformAdmin) fail("FORBIDDEN", "Only platform admins can delete donations permanently");
+    const landed = await writeDonation(ctx, {
+      before,
+      after: null,
+      audit: { action: "donation.purge", before: presentDonation(before) },
+    });
+    if (!landed) {
+      await loadDonation(db, ctx.org.id, before.id);
+      fail("CONFLICT", CHANGED_MEANWHILE);
+    }
+    return { id: before.id };
+  }
+  if (before.trashed_at) return { id: before.id };
+  const now = Date.now();
+  const after = { ...before, trashed_at: now, updated_at: now };
+  const landed = await writeDonation(ctx, { before, after, audit: { action: "donation.trash" } });
+  if (!landed && !(await loadDonation(db, ctx.org.id, before.id)).trashed_at)
+    fail("CONFLICT", CHANGED_MEANWHILE);
+  return { id: before.id };
+}
+
+/** Restoring a gift that is not in the trash succeeds without a change (see deleteDonation). */
+export async function restoreDonation(ctx: Actor, id: string) {
+  const db = ctx.env.DB;
+  const before = await loadDonation(db, ctx.org.id, id);
+  if (!before.trashed_at) return presentDonation(before);
+  const after = { ...before, trashed_at: null, updated_at: Date.now() };
+  const landed = await writeDonation(ctx, { before, after, audit: { action: "donation.restore" } });
+  const now = await loadDonation(db, ctx.org.id, before.id);
+  if (!landed && now.trashed_at) fail("CONFLICT", CHANGED_MEANWHILE);
+  return presentDonation(now);
+}
