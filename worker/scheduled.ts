@@ -45,6 +45,8 @@ const every15Minutes: Job[] = [
         FROM donation d JOIN json_each(?3) j ON json_extract(j.value, '$[0]') = d.id AND json_extract(j.value, '$[1]') = d.donated_at
        WHERE d.id IN (${stale})`;
     await env.DB.batch([
+      // The one set-based audit write: a row per gift the batch abandons, chosen by the same SELECT
+      // as the update (auditInsert in worker/lib/audit.ts writes one row; up to 1 000 here).
       env.DB.prepare(
         `INSERT INTO audit_event (id, organization_id, actor_id, action, entity_type, entity_id, before, after, reason, at)
          SELECT lower(hex(randomblob(16))), organization_id, NULL, 'donation.abandon', 'donation', id,

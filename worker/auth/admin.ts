@@ -6,6 +6,7 @@
 import { hasPermission, isPlatformAdmin, type Permissions, parseRoles } from "@core/permissions";
 import { httpUrl } from "@core/schemas";
 import { z } from "zod";
+import { auditInsert } from "../lib/audit";
 import { likePattern } from "../lib/list";
 import {
   type AuthContext,
@@ -41,20 +42,17 @@ function audit(
   after?: unknown,
   reason?: string | null,
 ) {
-  return ctx.db
-    .prepare(
-      "INSERT INTO audit_event (id, organization_id, actor_id, impersonator_id, action, entity_type, entity_id, after, reason, ip, at) VALUES (?, NULL, ?, NULL, ?, 'user', ?, ?, ?, ?, ?)",
-    )
-    .bind(
-      generateId(),
-      actorId,
-      action,
-      targetId,
-      after === undefined ? null : JSON.stringify(after),
-      reason ?? null,
-      ctx.ip(),
-      ctx.now(),
-    );
+  return auditInsert(ctx.db, {
+    organizationId: null,
+    actorId,
+    action,
+    entityType: "user",
+    entityId: targetId,
+    after,
+    reason,
+    ip: ctx.ip(),
+    at: ctx.now(),
+  });
 }
 
 async function requireAdmin(ctx: AuthContext, permissions: Permissions, code: string, message: string) {

@@ -11,9 +11,53 @@ export interface AuditActor {
   org?: { id: string } | null;
 }
 
+/** One audit row, fully named: the one INSERT every writer of the audit trail uses. */
+export interface AuditRow {
+  id?: string;
+  organizationId: string | null;
+  actorId: string | null;
+  impersonatorId?: string | null;
+  action: string;
+  entityType: string;
+  entityId: string;
+  before?: unknown;
+  after?: unknown;
+  reason?: string | null;
+  ip?: string | null;
+  at: number;
+}
+
 /**
- * With `guard`, the row is written only if the guard holds (decision 020: a change that lost its
- * race leaves no history either); `e.id` names the row so later statements can guard on it.
+ * The audit trail's one INSERT (tRPC services through `auditStatement`, the auth API's admin and
+ * account events directly). With `guard`, the row is written only if the guard holds (decision 020:
+ * a change that lost its race leaves no history either).
+ */
+export function auditInsert(db: D1Database, e: AuditRow, guard?: Guard): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO audit_event (id, organization_id, actor_id, impersonator_id, action, entity_type, entity_id, before, after, reason, ip, at)
+     ${guard ? `SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12 WHERE ${guard.sql(13)}` : "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"}`,
+    )
+    .bind(
+      e.id ?? generateId(),
+      e.organizationId,
+      e.actorId,
+      e.impersonatorId ?? null,
+      e.action,
+      e.entityType,
+      e.entityId,
+      e.before === undefined ? null : JSON.stringify(e.before),
+      e.after === undefined ? null : JSON.stringify(e.after),
+      e.reason ?? null,
+      e.ip ?? null,
+      e.at,
+      ...(guard?.args ?? []),
+    );
+}
+
+/**
+ * An audit row for a change made by `actor` now; `e.id` names the row so later statements can guard
+ * on it.
  */
 export function auditStatement(
   actor: AuditActor,
@@ -29,22 +73,16 @@ export function auditStatement(
   },
   guard?: Guard,
 ): D1PreparedStatement {
-  return actor.env.DB.prepare(
-    `INSERT INTO audit_event (id, organization_id, actor_id, impersonator_id, action, entity_type, entity_id, before, after, reason, ip, at)
-     ${guard ? `SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12 WHERE ${guard.sql(13)}` : "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"}`,
-  ).bind(
-    e.id ?? generateId(),
-    e.organizationId ?? actor.org?.id ?? null,
-    actor.user?.id ?? null,
-    actor.impersonatorId ?? null,
-    e.action,
-    e.entityType,
-    e.entityId,
-    e.before === undefined ? null : JSON.stringify(e.before),
-    e.after === undefined ? null : JSON.stringify(e.after),
-    e.reason ?? null,
-    actor.ip ?? null,
-    Date.now(),
-    ...(guard?.args ?? []),
+  return auditInsert(
+    actor.env.DB,
+    {
+      ...e,
+      organizationId: e.organizationId ?? actor.org?.id ?? null,
+      actorId: actor.user?.id ?? null,
+      impersonatorId: actor.impersonatorId ?? null,
+      ip: actor.ip ?? null,
+      at: Date.now(),
+    },
+    guard,
   );
 }

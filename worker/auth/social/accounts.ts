@@ -5,6 +5,7 @@
  */
 
 import { safeHttpUrl } from "@core/url";
+import { auditInsert } from "../../lib/audit";
 import { type AuthContext, findUserByEmail, findUserById, invalidateUserCache, type UserRow } from "../core";
 import { decryptString, encryptString, generateId } from "../crypto";
 import type { TokenSet } from "./client";
@@ -26,11 +27,16 @@ export interface AccountRow {
 }
 
 export function audit(ctx: AuthContext, actorId: string, action: string, entityId: string, after: unknown) {
-  return ctx.db
-    .prepare(
-      "INSERT INTO audit_event (id, organization_id, actor_id, impersonator_id, action, entity_type, entity_id, after, reason, ip, at) VALUES (?, NULL, ?, NULL, ?, 'user', ?, ?, NULL, ?, ?)",
-    )
-    .bind(generateId(), actorId, action, entityId, JSON.stringify(after), ctx.ip(), ctx.now());
+  return auditInsert(ctx.db, {
+    organizationId: null,
+    actorId,
+    action,
+    entityType: "user",
+    entityId,
+    after,
+    ip: ctx.ip(),
+    at: ctx.now(),
+  });
 }
 
 const enc = async (ctx: AuthContext, v: string | null) => (v ? await encryptString(ctx.secret, v) : null);
