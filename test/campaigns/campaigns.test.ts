@@ -10,16 +10,7 @@ import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
 import { rebuildRollups } from "../../worker/donations/rollups";
 import { callerFor, makeOrg, member } from "../domain/fixtures";
-import { testEnv } from "../helpers";
-
-async function codeOf(p: Promise<unknown>) {
-  try {
-    await p;
-    return "OK";
-  } catch (e) {
-    return e instanceof TRPCError ? e.code : String(e);
-  }
-}
+import { codeOf, testEnv } from "../helpers";
 
 const base = { title: "Winter Coats", currency: "USD" as const };
 const DAY = 86_400_000;

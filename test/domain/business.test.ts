@@ -5,17 +5,8 @@ import { buildDonorCsv } from "../../src/features/donors/export";
 import { rebuildRollups } from "../../worker/donations/rollups";
 import { csvCell } from "../../worker/http/export";
 import { appRouter } from "../../worker/trpc/router";
-import { appFetch, testEnv } from "../helpers";
+import { appFetch, codeOf, testEnv } from "../helpers";
 import { callerFor, makeOrg, member } from "./fixtures";
-
-async function codeOf(p: Promise<unknown>) {
-  try {
-    await p;
-    return "OK";
-  } catch (e) {
-    return e instanceof TRPCError ? e.code : String(e);
-  }
-}
 
 const campaign = {
   title: "Winter Coats",

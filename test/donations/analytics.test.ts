@@ -7,10 +7,10 @@
 import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
 import { makeOrg, member } from "../domain/fixtures";
+import { codeOf } from "../helpers";
 import {
   allTimeOf,
   bruteAllTime,
-  codeOf,
   donationsOf,
   isCounted,
   median,

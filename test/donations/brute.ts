@@ -4,7 +4,6 @@
  */
 
 import { dayKey, localDay } from "@core/time";
-import { TRPCError } from "@trpc/server";
 import { signWebhook } from "../../worker/http/webhook";
 import { makeAdmin } from "../auth/jar";
 import { callerFor } from "../domain/fixtures";
@@ -281,15 +280,6 @@ export function prng(seed: number) {
     pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T,
     chance: (p: number) => next() < p,
   };
-}
-
-export async function codeOf(p: Promise<unknown>) {
-  try {
-    await p;
-    return "OK";
-  } catch (e) {
-    return e instanceof TRPCError ? e.code : String(e);
-  }
 }
 
 export async function deliver(body: unknown, opts: { t?: number; secret?: string } = {}) {

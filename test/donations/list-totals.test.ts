@@ -5,11 +5,10 @@ import { rebuildDailyTotals, rollupStatements } from "../../worker/donations/rol
 import { facts } from "../../worker/donations/write";
 import { changeTokenGuard } from "../../worker/lib/guard";
 import { makeOrg, member } from "../domain/fixtures";
-import { testEnv } from "../helpers";
+import { codeOf, testEnv } from "../helpers";
 import {
   bruteDailyTotals,
   bruteListTotals,
-  codeOf,
   dailyStateOf,
   donationsOf,
   isCounted,

@@ -12,8 +12,8 @@ import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
 import { runScheduled } from "../../worker/scheduled";
 import { makeOrg, member } from "../domain/fixtures";
-import { testEnv } from "../helpers";
-import { codeOf } from "../security/support";
+import { codeOf, testEnv } from "../helpers";
+
 import { deliver, donationsOf, isCounted, platformAdmin, prng, webhookEvent } from "./brute";
 import { expectRecount } from "./recount";
 

@@ -9,7 +9,7 @@ import { allowedDonationTargets, type DonationStatus } from "@core/status";
 import { addDays, localDay, offsetSpans, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
 import { makeOrg, member } from "../domain/fixtures";
-import { testEnv } from "../helpers";
+import { codeOf, testEnv } from "../helpers";
 import {
   allTimeOf,
   bruteAllTime,
@@ -20,7 +20,6 @@ import {
   bruteItemFunded,
   bruteListTotals,
   bruteTotals,
-  codeOf,
   dailyStateOf,
   deliver,
   donationsOf,

@@ -5,8 +5,8 @@
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
 import { makeOrg, member } from "../domain/fixtures";
-import { appFetch, testEnv } from "../helpers";
-import { codeOf, deliver, platformAdmin, webhookEvent } from "./brute";
+import { appFetch, codeOf, testEnv } from "../helpers";
+import { deliver, platformAdmin, webhookEvent } from "./brute";
 
 const STATUSES = [
   "pending",

@@ -2,8 +2,8 @@ import { startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
 import { buildDonorCsv } from "../../src/features/donors/export";
 import { makeOrg, member } from "../domain/fixtures";
-import { testEnv } from "../helpers";
-import { type Caller, codeOf, gift, newDonor, refusal } from "./helpers";
+import { codeOf, testEnv } from "../helpers";
+import { type Caller, gift, newDonor, refusal } from "./helpers";
 
 async function exportCsv(caller: Caller, filters: Parameters<Caller["donors"]["exportPage"]>[0] = {}) {
   const { parts } = await buildDonorCsv((after) => caller.donors.exportPage({ ...filters, after }), "UTC");

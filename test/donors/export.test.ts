@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { buildDonorCsv, DONOR_CSV_HEADER } from "../../src/features/donors/export";
 import { parseCsv } from "../csv";
 import { makeOrg, member } from "../domain/fixtures";
-import { testEnv } from "../helpers";
-import { type Caller, codeOf, gift, newDonor } from "./helpers";
+import { codeOf, testEnv } from "../helpers";
+import { type Caller, gift, newDonor } from "./helpers";
 
 /** The file as the browser saves it: a byte-order mark, then strict RFC 4180. */
 function parseExport(text: string): string[][] {

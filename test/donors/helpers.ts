@@ -3,16 +3,6 @@ import type { callerFor } from "../domain/fixtures";
 
 export type Caller = Awaited<ReturnType<typeof callerFor>>;
 
-/** The tRPC code of a call's refusal, or "OK". */
-export async function codeOf(p: Promise<unknown>) {
-  try {
-    await p;
-    return "OK";
-  } catch (e) {
-    return e instanceof TRPCError ? e.code : String(e);
-  }
-}
-
 /** The refusal itself, for its message and details. */
 export async function refusal(p: Promise<unknown>): Promise<TRPCError> {
   try {

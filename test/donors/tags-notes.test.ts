@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { makeOrg, member } from "../domain/fixtures";
-import { testEnv } from "../helpers";
-import { codeOf, newDonor, refusal } from "./helpers";
+import { codeOf, testEnv } from "../helpers";
+import { newDonor, refusal } from "./helpers";
 
 describe("tags", () => {
   it("keeps names unique per organization regardless of case, on create and on rename", async () => {

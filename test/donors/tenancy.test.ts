@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { makeOrg, member } from "../domain/fixtures";
-import { codeOf, gift, newDonor } from "./helpers";
+import { codeOf } from "../helpers";
+import { gift, newDonor } from "./helpers";
 
 describe("donors tenancy and permissions", () => {
   it("answers NOT_FOUND for another organization's donors, tags, notes and tiers, and changes nothing", async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { runScheduled } from "../../worker/scheduled";
 import { makeOrg, member } from "../domain/fixtures";
-import { testEnv } from "../helpers";
-import { type Caller, codeOf, gift, newDonor, refusal } from "./helpers";
+import { codeOf, testEnv } from "../helpers";
+import { type Caller, gift, newDonor, refusal } from "./helpers";
 
 async function ladder(caller: Caller) {
   const general = await caller.donors.tiers.create({ name: "General", minMinor: 0, maxMinor: 50_000 });

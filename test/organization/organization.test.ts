@@ -3,16 +3,8 @@ import { describe, expect, it } from "vitest";
 import { auditStatement } from "../../worker/lib/audit";
 import { CookieJar, lastMail, makeAdmin, signUp, verifyByMail } from "../auth/jar";
 import { callerFor, makeOrg, member } from "../domain/fixtures";
-import { appFetch, testEnv } from "../helpers";
+import { appFetch, codeOf, testEnv } from "../helpers";
 
-async function codeOf(p: Promise<unknown>) {
-  try {
-    await p;
-    return "OK";
-  } catch (e) {
-    return e instanceof TRPCError ? e.code : `THREW ${String(e)}`;
-  }
-}
 async function fieldErrorsOf(p: Promise<unknown>) {
   const e = (await p.catch((x) => x)) as TRPCError;
   expect(e).toBeInstanceOf(TRPCError);

@@ -9,8 +9,7 @@ import { runScheduled } from "../../worker/scheduled";
 import { makeOrg, member } from "../domain/fixtures";
 import { deliver, donationsOf, platformAdmin, webhookEvent } from "../donations/brute";
 import { expectRecount } from "../donations/recount";
-import { testEnv } from "../helpers";
-import { codeOf } from "./support";
+import { codeOf, testEnv } from "../helpers";
 
 const TZ = "Europe/Berlin";
 

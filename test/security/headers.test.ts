@@ -9,8 +9,7 @@ import { pagePolicy } from "../../worker/http/headers";
 import { createContext } from "../../worker/trpc/context";
 import { publicProcedure, router } from "../../worker/trpc/init";
 import { makeOrg, member } from "../domain/fixtures";
-import { appFetch, BASE_URL, testEnv } from "../helpers";
-import { trpcError, trpcHttp } from "./support";
+import { appFetch, BASE_URL, testEnv, trpcError, trpcHttp } from "../helpers";
 
 describe("tRPC error answers", () => {
   it("carry no stack trace (a refusal, as an org owner asking for a missing donation)", async () => {

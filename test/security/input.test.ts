@@ -25,8 +25,7 @@ import { appRouter } from "../../worker/trpc/router";
 import { CookieJar, makeAdmin, PASSWORD, signUp, uniqueEmail } from "../auth/jar";
 import { makeOrg, member } from "../domain/fixtures";
 import { deliver, platformAdmin, webhookEvent } from "../donations/brute";
-import { appFetch, testEnv } from "../helpers";
-import { call, codeOf } from "./support";
+import { appFetch, call, codeOf, testEnv } from "../helpers";
 
 /** The input fields a refusal names (zod issues → `data.fieldErrors` over HTTP; the cause here). */
 async function refusedFields(p: Promise<unknown>) {

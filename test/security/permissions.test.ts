@@ -10,8 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { appRouter } from "../../worker/trpc/router";
 import { authClient, makeAdmin, signUp } from "../auth/jar";
 import { callerFor, makeOrg, member } from "../domain/fixtures";
-import { appFetch, postJson, testEnv } from "../helpers";
-import { call, codeOf } from "./support";
+import { appFetch, call, codeOf, postJson, testEnv } from "../helpers";
 
 type Proc = {
   _def: { type: string; meta?: { guard?: "authed" | "org" | "admin"; permissions?: Permissions } };

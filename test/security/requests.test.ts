@@ -11,9 +11,8 @@ import { loadConfig } from "../../app.config";
 import { safeRedirect } from "../../src/lib/auth/guards";
 import { CookieJar, PASSWORD, signUp, uniqueEmail } from "../auth/jar";
 import { makeOrg, member } from "../domain/fixtures";
-import { appFetch, BASE_URL, testEnv } from "../helpers";
+import { appFetch, BASE_URL, testEnv, trpcError, trpcHttp } from "../helpers";
 import worker from "../worker";
-import { trpcError, trpcHttp } from "./support";
 
 async function isMember(orgId: string, userId: string) {
   const row = await testEnv.DB.prepare(

@@ -8,8 +8,7 @@ import { describe, expect, it } from "vitest";
 import { createContext } from "../../worker/trpc/context";
 import { CookieJar, makeAdmin, PASSWORD } from "../auth/jar";
 import { callerFor, makeOrg, member } from "../domain/fixtures";
-import { appFetch, BASE_URL, testEnv } from "../helpers";
-import { call, codeOf, trpcError, trpcHttp } from "./support";
+import { appFetch, BASE_URL, call, codeOf, testEnv, trpcError, trpcHttp } from "../helpers";
 
 /** A copy of a jar's cookies: what a browser (or an attacker who kept them) still holds. */
 function copyOf(jar: CookieJar) {

@@ -9,12 +9,11 @@
  */
 
 import { hasOrgPermission, type Permissions } from "@core/permissions";
-import { TRPCError } from "@trpc/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { appRouter } from "../../worker/trpc/router";
 import { CookieJar, signUp } from "../auth/jar";
 import { callerFor, makeOrg, member } from "../domain/fixtures";
-import { testEnv } from "../helpers";
+import { call, codeOf, testEnv } from "../helpers";
 
 const PUBLIC = new Set(["system.health", "campaigns.public"]);
 
@@ -27,22 +26,6 @@ type Proc = {
 };
 const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, Proc>);
 const byGuard = (g: string) => procedures.filter(([, p]) => p._def.meta?.guard === g);
-
-async function codeOf(p: Promise<unknown>) {
-  try {
-    await p;
-    return "OK";
-  } catch (e) {
-    return e instanceof TRPCError ? e.code : `THREW ${String(e)}`;
-  }
-}
-
-function call(caller: unknown, path: string, input: unknown) {
-  const fn = path.split(".").reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], caller) as (
-    i: unknown,
-  ) => Promise<unknown>;
-  return fn(input);
-}
 
 describe("router inventory", () => {
   it("has a guard on every procedure outside the PUBLIC allow-list, and no stale allow-list entry", () => {
