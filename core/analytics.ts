@@ -1,6 +1,6 @@
 /**
  * The revenue series' buckets, one rule for every chart (the dashboard, campaign analytics, the
- * platform overview): DESIGN §4 / research/domain.md §4.1 bucket by the span a series covers —
+ * platform overview): DESIGN §4 / docs/steering/research/domain.md §4.1 bucket by the span a series covers —
  * by day up to about six months, by month up to five years, by year beyond — always on the
  * organization's local days. "Six months" is any calendar half-year: up to 184 days (Jul 1 – Dec 31)
  * is still drawn by day. (Two copies of this rule had drifted apart: the dashboard drew a 184-day

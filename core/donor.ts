@@ -7,7 +7,7 @@
 // a pure closure, so a chunk that takes only the donor types does not build the form schema.
 import { z } from "zod/mini";
 
-/** GiveWP's donor type (research/domain.md §2.3), derived on the server from the counted gifts. */
+/** GiveWP's donor type (docs/steering/research/domain.md §2.3), derived on the server from the counted gifts. */
 export const donorTypes = ["new", "one_time", "repeat", "recurring"] as const;
 export type DonorType = (typeof donorTypes)[number];
 

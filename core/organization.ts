@@ -1,6 +1,6 @@
 /**
  * The organization profile (DESIGN §4, §5.3: one schema shared by the form and the tRPC input).
- * Pure, so the browser validates with the same rules before sending (decision 007).
+ * Pure, so the browser validates with the same rules before sending (decision 022).
  */
 // zod/mini, like the URL schemas: the profile form loads it in the browser, and the classic API
 // there would add its whole core (every string format) to the entry chunk that /login downloads

@@ -69,7 +69,7 @@ const businessAll: Grants = {
 };
 
 /**
- * Organization roles (research/domain.md §6.2): everything a member may do inside that organization
+ * Organization roles (docs/steering/research/domain.md §6.2): everything a member may do inside that organization
  * (decision 017: the platform role adds nothing there).
  */
 export const orgRoles: Record<string, Grants> = {

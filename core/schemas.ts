@@ -5,7 +5,7 @@
  * with these, so a value one edge refuses cannot enter through another and break a page later.
  *
  * zod/mini, like worker/lib/organization-schema.ts and src/lib/search-params.ts: the browser loads
- * it (decision 012). Pure: no bindings, no server-only imports (decision 007). Each schema is
+ * it (decision 012). Pure: no bindings, no server-only imports (decision 022). Each schema is
  * built in a pure closure, so a chunk keeps only those it uses (as app.config.ts does).
  */
 import { z } from "zod/mini";

@@ -10,6 +10,7 @@ const steps = [
   ["lint + format", "npx", ["biome", "check", "."]],
   ["boundary lint rule (lint/fixtures)", process.execPath, ["scripts/check-boundary.mjs"]],
   ["schema ≡ migrations, db:generate writes nothing", process.execPath, ["scripts/check-schema.mjs"]],
+  ["every cited document is in the repo", process.execPath, ["scripts/check-citations.mjs"]],
   ["unit + integration (workerd)", "npx", ["vitest", "run"]],
   ["end-to-end (Chromium)", process.execPath, ["scripts/e2e.mjs"]],
 ];

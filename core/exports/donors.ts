@@ -1,5 +1,5 @@
 /**
- * The donors CSV, the one donor export (issue 19): the columns of research/domain.md §5.1 that the
+ * The donors CSV, the one donor export (issue 19): the columns of docs/steering/research/domain.md §5.1 that the
  * donor model holds, each declared once with its header and its cell. The browser assembles the
  * file from donors.exportPage pages so the list can show progress (src/features/donors/export.ts);
  * pure, so tests build the very same file.

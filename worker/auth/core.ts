@@ -2,6 +2,9 @@
  * Sessions after Lucia's design (lucia-auth.com) on the better-auth 1.3 wire contract: random
  * tokens, looked up by SHA-256, kept AES-GCM encrypted (the contract hands tokens back), signed
  * cookies, a compact `session_data` cookie cache and a KV copy, both 60 s.
+ *
+ * Over 400 lines on purpose: the session lifecycle (create, read through cookie cache / KV / D1,
+ * refresh, revoke) is one piece of security code; read together it is easier to prove right.
  */
 import { isDateMs } from "@core/time";
 import type { AppConfig } from "../../app.config";

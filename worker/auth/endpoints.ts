@@ -1,6 +1,9 @@
 /**
  * The better-auth 1.3 endpoints under /api/auth (SPEC §7), except social sign-in and the admin
- * plugin. Shapes, status codes and messages follow research/better-auth-contract.md.
+ * plugin. Shapes, status codes and messages follow docs/steering/research/better-auth-contract.md.
+ *
+ * Over 400 lines on purpose: the contract's 22 core endpoints are short handlers, each kept beside its
+ * body schema so a reader compares one endpoint against the contract at a glance.
  */
 
 import { httpUrl } from "@core/schemas";

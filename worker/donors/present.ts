@@ -53,7 +53,7 @@ export function presentDonor(d: DonorRow) {
 
 /**
  * One row of the donors export (core/exports/donors.ts turns it into a CSV line): the columns of
- * research/domain.md §5.1 that the donor model holds, totals in the organization's currency.
+ * docs/steering/research/domain.md §5.1 that the donor model holds, totals in the organization's currency.
  */
 export function presentExportRow(r: DonorExportSource, currency: string) {
   const anon = r.anonymized_at !== null;

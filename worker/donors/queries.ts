@@ -34,7 +34,7 @@ export const DONOR_SORTS = {
   lastGift: "dn.last_gift_at",
 } as const;
 
-/** GiveWP's donor type (research/domain.md §2.3), derived from the counted gifts. */
+/** GiveWP's donor type (docs/steering/research/domain.md §2.3), derived from the counted gifts. */
 const DONOR_TYPE_SQL = `CASE
   WHEN dn.donation_count = 0 THEN 'new'
   WHEN EXISTS (SELECT 1 FROM donation r WHERE r.donor_id = dn.id AND r.frequency != 'one_time' AND ${COUNTED_SQL("r")}) THEN 'recurring'

@@ -1,5 +1,5 @@
 /**
- * Security headers for every response (research/security.md §headers, docs/decisions/021).
+ * Security headers for every response (docs/steering/research/security.md §headers, docs/decisions/021).
  *
  * Pages rendered by TanStack Start get a nonce-based Content-Security-Policy: the Worker makes a
  * fresh nonce per page, hands it to the router through a request header (src/server/csp-nonce.ts →

@@ -2,6 +2,9 @@
  * The OAuth endpoints of the better-auth 1.3 contract (SPEC §7): sign-in/social (redirect and ID
  * token), callback/:id (GET, and POST for form_post providers), link-social, get-access-token,
  * refresh-token, account-info; plus GET /social/providers, the enabled providers for the screens.
+ *
+ * Over 400 lines on purpose: the seven OAuth endpoints share the state, PKCE and account-linking
+ * steps; they read as one flow.
  */
 
 import { withSearchParams } from "@core/trusted-url";
