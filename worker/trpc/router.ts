@@ -1,3 +1,4 @@
+import { accessRouter } from "../access/router";
 import { router } from "./init";
 import { auditRouter } from "./routers/audit";
 import { badgesRouter } from "./routers/badges";
@@ -11,6 +12,7 @@ import { usersRouter } from "./routers/users";
 
 export const appRouter = router({
   system: systemRouter,
+  access: accessRouter,
   organization: organizationRouter,
   campaigns: campaignsRouter,
   donors: donorsRouter,
