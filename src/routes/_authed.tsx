@@ -3,7 +3,7 @@ import { AppShell } from "~/components/layout/app-shell";
 import { Toaster } from "~/components/ui/sonner";
 import { ImpersonationBanner } from "~/features/shell/impersonation-banner";
 import { portalNav } from "~/features/shell/nav";
-import { isPlatformAdmin } from "~/lib/auth/access";
+import { useCan } from "~/lib/auth/can";
 import { requireUser } from "~/lib/auth/guards";
 import { useAuth } from "~/lib/auth/use-auth";
 
@@ -12,7 +12,7 @@ export const Route = createFileRoute("/_authed")({
   beforeLoad: async ({ context, location }) => {
     // Every portal loader reads through context.trpc: load its chunk alongside the session check.
     const [payload] = await Promise.all([requireUser(context, location), context.loadTrpc()]);
-    return { user: payload.user, session: payload.session };
+    return { user: payload.user, session: payload.session, capabilities: payload.capabilities };
   },
   component: AuthedLayout,
 });
@@ -21,6 +21,7 @@ function AuthedLayout() {
   const auth = useAuth();
   const { user: initialUser } = Route.useRouteContext();
   const user = auth.user ?? initialUser;
+  const can = useCan();
   // The toast outlet lives with the portal (the only screens that toast), so the sign-in pages
   // do not download sonner.
   return (
@@ -29,7 +30,7 @@ function AuthedLayout() {
       <AppShell
         nav={portalNav}
         user={{ name: user.name, email: user.email, image: user.image, role: user.role }}
-        isAdmin={isPlatformAdmin(user)}
+        isAdmin={can.platformAdmin}
         onSignOut={() => void auth.signOut()}
         banner={<ImpersonationBanner />}
       >

@@ -1,9 +1,9 @@
+import { NO_PORTAL_ACCESS_MESSAGE } from "@core/permissions";
 import { createFileRoute, Link, redirect } from "@tanstack/react-router";
 import * as React from "react";
 import { z } from "zod/mini";
 import { AuthCard } from "~/features/auth/auth-card";
 import { LoginForm } from "~/features/auth/login-form";
-import { hasPortalAccess, NO_PORTAL_ACCESS_MESSAGE } from "~/lib/auth/access";
 import { safeRedirect } from "~/lib/auth/guards";
 import { sessionQueryOptions } from "~/lib/auth/session";
 import { socialErrorMessage } from "~/lib/auth/social";
@@ -21,7 +21,7 @@ export const Route = createFileRoute("/login")({
     const snapshot = await context.queryClient.ensureQueryData(sessionQueryOptions());
     const user = snapshot.payload?.user;
     // Guests only: a signed-in user with portal access goes to the redirect, else /dashboard.
-    if (user && hasPortalAccess(user, snapshot.memberships)) {
+    if (user && snapshot.capabilities?.portalAccess) {
       throw redirect({ href: safeRedirect(search.redirect), replace: true });
     }
   },
@@ -33,7 +33,7 @@ function LoginPage() {
   const search = Route.useSearch();
   const auth = useAuth();
   // Signed in but without portal access (the guard above let them stay): sign out at once.
-  const deniedSession = !!auth.user && !hasPortalAccess(auth.user, auth.memberships);
+  const deniedSession = !!auth.user && !auth.capabilities?.portalAccess;
   React.useEffect(() => {
     // SPEC §4: a user without portal access is signed out at once.
     if (deniedSession) void auth.signOut();

@@ -6,7 +6,6 @@
 import { safeRedirectPath } from "@core/trusted-url";
 import { redirect } from "@tanstack/react-router";
 import type { RouterContext } from "~/routes/__root";
-import { hasPortalAccess, isPlatformAdmin } from "./access";
 import { sessionQueryOptions } from "./session";
 
 /**
@@ -24,15 +23,19 @@ export async function requireUser(context: RouterContext, location: { href: stri
   if (!payload?.user) {
     throw redirect({ to: "/login", search: { redirect: location.href } });
   }
-  if (!hasPortalAccess(payload.user, snapshot.memberships)) {
+  if (!snapshot.capabilities?.portalAccess) {
     throw redirect({ to: "/login", search: { denied: true } });
   }
-  return payload;
+  return { ...payload, capabilities: snapshot.capabilities };
 }
 
+/**
+ * The admin screens: platform admins as the server counts them (the role, or a configured admin
+ * user id whatever the role: `capabilities.platformAdmin`).
+ */
 export async function requireAdmin(context: RouterContext) {
   const snapshot = await context.queryClient.ensureQueryData(sessionQueryOptions());
-  if (!isPlatformAdmin(snapshot.payload?.user)) {
+  if (!snapshot.capabilities?.platformAdmin) {
     throw redirect({ to: "/dashboard", search: { forbidden: true } as never });
   }
 }

@@ -14,7 +14,7 @@ import { Kpi, PERIODS } from "~/features/dashboard/kpi";
 import { PlatformOverview } from "~/features/dashboard/platform-overview";
 import { COUNTED_FILTER } from "~/features/donations/search";
 import { OrganizationSwitcher } from "~/features/organization/organization-switcher";
-import { isPlatformAdmin } from "~/lib/auth/access";
+import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatDate, formatMoney, formatPercent, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 
@@ -41,8 +41,7 @@ const selectClass = "h-9 rounded-md border border-input bg-transparent px-2 text
 
 function Dashboard() {
   const { days, currency, scope, forbidden } = Route.useSearch();
-  const { user } = Route.useRouteContext();
-  const admin = isPlatformAdmin(user);
+  const admin = useCan().platformAdmin;
   const navigate = useNavigate({ from: Route.fullPath });
   React.useEffect(() => {
     if (!forbidden) return;

@@ -13,7 +13,7 @@ import { Dialog, DialogContent, DialogFooter, DialogHeader, DialogTitle } from "
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
 import { StatusTimeline } from "~/features/donations/status-timeline";
-import { isPlatformAdmin } from "~/lib/auth/access";
+import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatDateTime, formatMoney, titleCase, toMinor } from "~/lib/format";
 import { or404 } from "~/lib/loaders";
 import { useTRPC } from "~/lib/trpc";
@@ -39,7 +39,8 @@ function DonationPage() {
   const [target, setTarget] = React.useState<string | null>(null);
   /** Platform admins' correction: any status, with a reason (domain.md §2.5). */
   const [correcting, setCorrecting] = React.useState(false);
-  const admin = isPlatformAdmin(Route.useRouteContext().user);
+  const can = useCan();
+  const admin = can.platformAdmin;
   const [err, setErr] = React.useState<Record<string, string>>({});
   const refresh = () => qc.invalidateQueries();
   const status = useMutation(
