@@ -21,6 +21,7 @@ import {
   FREQUENCIES,
   METHODS,
 } from "~/features/donations/search";
+import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatDate, formatMoney, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 
@@ -54,6 +55,7 @@ function DonationsPage() {
   const s = Route.useSearch();
   const navigate = useNavigate({ from: Route.fullPath });
   const trpc = useTRPC();
+  const can = useCan();
   const q = useQuery({
     ...trpc.donations.list.queryOptions({
       ...donationFilters(s),
@@ -125,7 +127,7 @@ function DonationsPage() {
         actions={
           <>
             <ExportButton href={exportUrl(s)} total={q.data?.total} />
-            <RecordDonationDialog />
+            {can({ donation: ["create"] }) ? <RecordDonationDialog /> : null}
           </>
         }
       />
@@ -246,7 +248,11 @@ function DonationsPage() {
             ) : null}
           </>
         }
-        bulkActions={(rows, clear) => <BulkStatus rows={rows} clear={clear} />}
+        bulkActions={
+          can({ donation: ["update"] })
+            ? (rows, clear) => <BulkStatus rows={rows} clear={clear} />
+            : undefined
+        }
         footer={
           q.data ? (
             <span className="flex flex-wrap justify-between gap-2 text-sm">

@@ -84,19 +84,25 @@ function DonationPage() {
         }
         actions={
           d.trashed ? (
-            <Button variant="outline" onClick={() => restore.mutate({ id: d.id })}>
-              <Undo2 className="size-4" /> Restore
-            </Button>
+            can({ donation: ["delete"] }) ? (
+              <Button variant="outline" onClick={() => restore.mutate({ id: d.id })}>
+                <Undo2 className="size-4" /> Restore
+              </Button>
+            ) : null
           ) : (
             <>
-              <Button variant="outline" asChild>
-                <Link to="/donations/$donationId/edit" params={{ donationId: d.id }}>
-                  <Pencil className="size-4" /> Edit
-                </Link>
-              </Button>
-              <Button variant="outline" onClick={() => trash.mutate({ id: d.id })}>
-                <Trash2 className="size-4" /> Move to trash
-              </Button>
+              {can({ donation: ["update"] }) ? (
+                <Button variant="outline" asChild>
+                  <Link to="/donations/$donationId/edit" params={{ donationId: d.id }}>
+                    <Pencil className="size-4" /> Edit
+                  </Link>
+                </Button>
+              ) : null}
+              {can({ donation: ["delete"] }) ? (
+                <Button variant="outline" onClick={() => trash.mutate({ id: d.id })}>
+                  <Trash2 className="size-4" /> Move to trash
+                </Button>
+              ) : null}
             </>
           )
         }
@@ -110,7 +116,11 @@ function DonationPage() {
           </CardHeader>
           <CardContent className="flex flex-col gap-4">
             <div className="flex flex-wrap gap-2">
-              {d.allowedTransitions.length ? (
+              {!can({ donation: ["update"] }) ? (
+                <p className="text-muted-foreground text-sm">
+                  Your role views donations without changing them.
+                </p>
+              ) : d.allowedTransitions.length ? (
                 d.allowedTransitions.map((t) => (
                   <Button
                     key={t}
