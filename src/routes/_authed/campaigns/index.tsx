@@ -10,6 +10,7 @@ import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
 import { Button } from "~/components/ui/button";
 import { Progress } from "~/components/ui/progress";
+import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatDate, formatMoney, formatPercent, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 
@@ -50,6 +51,7 @@ type Row = {
 };
 
 function CampaignsPage() {
+  const can = useCan();
   const s = Route.useSearch();
   const navigate = useNavigate({ from: Route.fullPath });
   const trpc = useTRPC();
@@ -134,11 +136,13 @@ function CampaignsPage() {
         title="Campaigns"
         description="Your fundraising campaigns."
         actions={
-          <Button asChild>
-            <Link to="/campaigns/create">
-              <Plus className="size-4" /> New campaign
-            </Link>
-          </Button>
+          can({ campaign: ["create"] }) ? (
+            <Button asChild>
+              <Link to="/campaigns/create">
+                <Plus className="size-4" /> New campaign
+              </Link>
+            </Button>
+          ) : null
         }
       />
       <DataTable<Row>
@@ -226,25 +230,29 @@ function CampaignsPage() {
             ) : null}
           </>
         }
-        bulkActions={(rows, clear) => (
-          <Button
-            size="sm"
-            variant="outline"
-            disabled={!rows.every((r) => r.allowedTransitions.includes("archived"))}
-            title="Only completed or draft campaigns can be archived"
-            onClick={async () => {
-              if (!window.confirm(`Archive ${rows.length} campaign(s)?`)) return;
-              const res = await Promise.allSettled(
-                rows.map((r) => setStatus.mutateAsync({ id: r.id, action: "archive" })),
-              );
-              toast.success(`${res.filter((r) => r.status === "fulfilled").length} archived`);
-              clear();
-              await qc.invalidateQueries();
-            }}
-          >
-            Archive
-          </Button>
-        )}
+        bulkActions={
+          can({ campaign: ["update"] })
+            ? (rows, clear) => (
+                <Button
+                  size="sm"
+                  variant="outline"
+                  disabled={!rows.every((r) => r.allowedTransitions.includes("archived"))}
+                  title="Only completed or draft campaigns can be archived"
+                  onClick={async () => {
+                    if (!window.confirm(`Archive ${rows.length} campaign(s)?`)) return;
+                    const res = await Promise.allSettled(
+                      rows.map((r) => setStatus.mutateAsync({ id: r.id, action: "archive" })),
+                    );
+                    toast.success(`${res.filter((r) => r.status === "fulfilled").length} archived`);
+                    clear();
+                    await qc.invalidateQueries();
+                  }}
+                >
+                  Archive
+                </Button>
+              )
+            : undefined
+        }
       />
     </>
   );

@@ -8,6 +8,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
+import { useCan } from "~/lib/auth/can";
 import { requireAdmin } from "~/lib/auth/guards";
 import { errorInfo, formatMoney, titleCase, toMinor } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
@@ -20,6 +21,8 @@ export const Route = createFileRoute("/_authed/donor-tiers/")({
 
 function TiersPage() {
   const trpc = useTRPC();
+  // The tier ladder is the organization's setting: organization update (worker/trpc/routers/donors.ts).
+  const edit = useCan()({ organization: ["update"] });
   const qc = useQueryClient();
   const tiers = useQuery(trpc.donors.tiers.list.queryOptions());
   const org = useQuery(trpc.organization.current.queryOptions());
@@ -116,15 +119,17 @@ function TiersPage() {
                     ) : null}
                   </TableCell>
                   <TableCell className="text-right">
-                    <Button
-                      size="sm"
-                      variant="ghost"
-                      onClick={() =>
-                        window.confirm(`Delete the tier "${t.name}"?`) && del.mutate({ id: t.id })
-                      }
-                    >
-                      Delete
-                    </Button>
+                    {edit ? (
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        onClick={() =>
+                          window.confirm(`Delete the tier "${t.name}"?`) && del.mutate({ id: t.id })
+                        }
+                      >
+                        Delete
+                      </Button>
+                    ) : null}
                   </TableCell>
                 </TableRow>
               ))}
@@ -139,64 +144,69 @@ function TiersPage() {
           </Table>
         </CardContent>
       </Card>
-      <Card>
-        <CardHeader>
-          <CardTitle>Add a tier</CardTitle>
-        </CardHeader>
-        <CardContent>
-          <form
-            noValidate
-            className="grid gap-3 sm:grid-cols-5 sm:items-end"
-            onSubmit={(e) => {
-              e.preventDefault();
-              const f = new FormData(e.currentTarget);
-              try {
-                const max = String(f.get("max") ?? "").trim();
-                create.mutate({
-                  name: String(f.get("name") ?? ""),
-                  basis: String(f.get("basis")) as never,
-                  minMinor: toMinor(String(f.get("min") || "0"), currency),
-                  maxMinor: max ? toMinor(max, currency) : null,
-                  color: String(f.get("color")),
-                });
-              } catch {
-                setFields({ minMinor: "Enter amounts like 500.00" });
-              }
-            }}
-          >
-            <Field label="Name" error={fields.name}>
-              <Input name="name" />
-            </Field>
-            <Field label="Basis">
-              <select name="basis" className="h-9 rounded-md border border-input bg-transparent px-2 text-sm">
-                <option value="lifetime">Lifetime</option>
-                <option value="rolling_12m">Last 12 months</option>
-              </select>
-            </Field>
-            <Field label={`From (${currency})`} error={fields.minMinor}>
-              <Input name="min" inputMode="decimal" />
-            </Field>
-            <Field label="Below (empty: no limit)" error={fields.maxMinor}>
-              <Input name="max" inputMode="decimal" />
-            </Field>
-            <div className="flex gap-2">
-              <input
-                type="color"
-                name="color"
-                defaultValue="#0f766e"
-                aria-label="Colour"
-                className="h-9 w-12 rounded border"
-              />
-              <Button type="submit">Add</Button>
-            </div>
-            {fields._ && !fields.minMinor && !fields.maxMinor ? (
-              <p role="alert" className="text-destructive text-sm sm:col-span-5">
-                {fields._}
-              </p>
-            ) : null}
-          </form>
-        </CardContent>
-      </Card>
+      {edit ? (
+        <Card>
+          <CardHeader>
+            <CardTitle>Add a tier</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <form
+              noValidate
+              className="grid gap-3 sm:grid-cols-5 sm:items-end"
+              onSubmit={(e) => {
+                e.preventDefault();
+                const f = new FormData(e.currentTarget);
+                try {
+                  const max = String(f.get("max") ?? "").trim();
+                  create.mutate({
+                    name: String(f.get("name") ?? ""),
+                    basis: String(f.get("basis")) as never,
+                    minMinor: toMinor(String(f.get("min") || "0"), currency),
+                    maxMinor: max ? toMinor(max, currency) : null,
+                    color: String(f.get("color")),
+                  });
+                } catch {
+                  setFields({ minMinor: "Enter amounts like 500.00" });
+                }
+              }}
+            >
+              <Field label="Name" error={fields.name}>
+                <Input name="name" />
+              </Field>
+              <Field label="Basis">
+                <select
+                  name="basis"
+                  className="h-9 rounded-md border border-input bg-transparent px-2 text-sm"
+                >
+                  <option value="lifetime">Lifetime</option>
+                  <option value="rolling_12m">Last 12 months</option>
+                </select>
+              </Field>
+              <Field label={`From (${currency})`} error={fields.minMinor}>
+                <Input name="min" inputMode="decimal" />
+              </Field>
+              <Field label="Below (empty: no limit)" error={fields.maxMinor}>
+                <Input name="max" inputMode="decimal" />
+              </Field>
+              <div className="flex gap-2">
+                <input
+                  type="color"
+                  name="color"
+                  defaultValue="#0f766e"
+                  aria-label="Colour"
+                  className="h-9 w-12 rounded border"
+                />
+                <Button type="submit">Add</Button>
+              </div>
+              {fields._ && !fields.minMinor && !fields.maxMinor ? (
+                <p role="alert" className="text-destructive text-sm sm:col-span-5">
+                  {fields._}
+                </p>
+              ) : null}
+            </form>
+          </CardContent>
+        </Card>
+      ) : null}
     </>
   );
 }

@@ -11,6 +11,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Progress } from "~/components/ui/progress";
 import { CampaignForm } from "~/features/campaigns/campaign-form";
 import { CampaignTabs } from "~/features/campaigns/campaign-tabs";
+import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatDate, formatMoney, formatPercent, safeImageSrc, titleCase } from "~/lib/format";
 import { or404 } from "~/lib/loaders";
 import { useTRPC } from "~/lib/trpc";
@@ -37,6 +38,7 @@ function CampaignPage() {
   const qc = useQueryClient();
   const q = useQuery(trpc.campaigns.byId.queryOptions({ id: campaignId }));
   const org = useQuery(trpc.organization.current.queryOptions());
+  const edit = useCan()({ campaign: ["update"] });
   const [editing, setEditing] = React.useState(false);
   const [errors, setErrors] = React.useState<Record<string, string>>({});
   const done = async (msg: string) => {
@@ -77,7 +79,7 @@ function CampaignPage() {
         description={c.shortDescription ?? undefined}
         actions={
           <>
-            {c.status === "active" || c.status === "paused" ? (
+            {edit && (c.status === "active" || c.status === "paused") ? (
               <Button
                 variant="outline"
                 onClick={() => toggle.mutate({ id: c.id })}
@@ -94,16 +96,16 @@ function CampaignPage() {
                 )}
               </Button>
             ) : null}
-            {c.status === "draft" ? (
+            {edit && c.status === "draft" ? (
               <Button onClick={() => setStatus.mutate({ id: c.id, action: "publish" })}>Publish</Button>
             ) : null}
-            {c.status === "archived" ? (
+            {edit && c.status === "archived" ? (
               <Button variant="outline" onClick={() => setStatus.mutate({ id: c.id, action: "unarchive" })}>
                 Unarchive
               </Button>
             ) : null}
             {c.allowedTransitions
-              .filter((t) => ACTIONS[t])
+              .filter((t) => edit && ACTIONS[t])
               .map((t) => (
                 <Button
                   key={t}
@@ -175,7 +177,7 @@ function CampaignPage() {
       <Card>
         <CardHeader className="flex flex-row items-center justify-between">
           <CardTitle>Details</CardTitle>
-          {!editing ? (
+          {edit && !editing ? (
             <Button
               variant="outline"
               size="sm"

@@ -13,6 +13,7 @@ import { Input } from "~/components/ui/input";
 import { Progress } from "~/components/ui/progress";
 import { Textarea } from "~/components/ui/textarea";
 import { CampaignTabs } from "~/features/campaigns/campaign-tabs";
+import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatMoney, toMajorString, toMinor } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 
@@ -33,6 +34,8 @@ type Item = {
 function ItemsPage() {
   const { campaignId } = Route.useParams();
   const trpc = useTRPC();
+  // Items are part of the campaign: changing them is campaign update (worker/trpc/routers/campaigns.ts).
+  const mayEdit = useCan()({ campaign: ["update"] });
   const qc = useQueryClient();
   const campaign = useQuery(trpc.campaigns.byId.queryOptions({ id: campaignId }));
   const items = useQuery(trpc.campaigns.items.list.queryOptions({ campaignId }));
@@ -93,15 +96,17 @@ function ItemsPage() {
         title={campaign.data?.title ?? "Campaign"}
         description="Fundable items donors can choose."
         actions={
-          <Button
-            onClick={() => {
-              setFields({});
-              setEditing(null);
-              setOpen(true);
-            }}
-          >
-            <Plus className="size-4" /> Add item
-          </Button>
+          mayEdit ? (
+            <Button
+              onClick={() => {
+                setFields({});
+                setEditing(null);
+                setOpen(true);
+              }}
+            >
+              <Plus className="size-4" /> Add item
+            </Button>
+          ) : null
         }
       />
       <CampaignTabs campaignId={campaignId} />
@@ -110,7 +115,7 @@ function ItemsPage() {
         {list.map((item, i) => (
           <Card key={item.id} className={item.archived ? "opacity-60" : undefined}>
             <CardContent className="flex flex-wrap items-center gap-4 p-4">
-              <div className="flex flex-col">
+              <div className={mayEdit ? "flex flex-col" : "hidden"}>
                 <Button
                   variant="ghost"
                   size="icon"
@@ -154,7 +159,7 @@ function ItemsPage() {
                   />
                 ) : null}
               </div>
-              <div className="flex flex-wrap gap-2">
+              <div className={mayEdit ? "flex flex-wrap gap-2" : "hidden"}>
                 <Button
                   size="sm"
                   variant="outline"
