@@ -61,7 +61,7 @@ test("a viewer sees no write actions on the donations, donors and campaigns page
 
     await go(admin.page, donation);
     await admin.page.getByRole("button", { name: "Move to trash" }).waitFor();
-    await admin.page.getByRole("link", { name: "Edit" }).waitFor();
+    await admin.page.getByRole("link", { name: "Edit", exact: true }).first().waitFor();
     await go(viewer.page, donation);
     await viewer.page.getByText("Your role views donations without changing them.").waitFor();
     assert.deepEqual(await countAll(viewer.page, [...WRITE_BUTTONS.donation, "Edit"]), {
@@ -82,8 +82,8 @@ test("a viewer sees no write actions on the donations, donors and campaigns page
     assert.equal(await viewer.page.getByLabel("Select all rows on this page").count(), 0);
 
     await go(admin.page, donor);
-    await admin.page.getByRole("link", { name: "Edit" }).waitFor();
-    await admin.page.getByRole("button", { name: "Delete" }).waitFor();
+    await admin.page.getByRole("link", { name: "Edit", exact: true }).first().waitFor();
+    await admin.page.getByRole("button", { name: "Delete", exact: true }).first().waitFor();
     await go(viewer.page, donor);
     await viewer.page.getByText("Lifetime", { exact: true }).first().waitFor();
     assert.deepEqual(await countAll(viewer.page, [...WRITE_BUTTONS.donor, "Edit"]), {

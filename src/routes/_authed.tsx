@@ -1,13 +1,7 @@
-import { createFileRoute, Outlet } from "@tanstack/react-router";
-import { AppShell } from "~/components/layout/app-shell";
-import { Toaster } from "~/components/ui/sonner";
-import { ImpersonationBanner } from "~/features/shell/impersonation-banner";
-import { portalNav } from "~/features/shell/nav";
-import { useCan } from "~/lib/auth/can";
+import { createFileRoute } from "@tanstack/react-router";
+import { AuthedLayout } from "~/features/shell/authed-layout";
 import { requireUser } from "~/lib/auth/guards";
-import { useAuth } from "~/lib/auth/use-auth";
 
-/** Everything signed-in: the guard of SPEC §2 and the layout every screen shares. */
 export const Route = createFileRoute("/_authed")({
   beforeLoad: async ({ context, location }) => {
     // Every portal loader reads through context.trpc: load its chunk alongside the session check.
@@ -16,26 +10,3 @@ export const Route = createFileRoute("/_authed")({
   },
   component: AuthedLayout,
 });
-
-function AuthedLayout() {
-  const auth = useAuth();
-  const { user: initialUser } = Route.useRouteContext();
-  const user = auth.user ?? initialUser;
-  const can = useCan();
-  // The toast outlet lives with the portal (the only screens that toast), so the sign-in pages
-  // do not download sonner.
-  return (
-    <>
-      <Toaster richColors closeButton />
-      <AppShell
-        nav={portalNav}
-        user={{ name: user.name, email: user.email, image: user.image, role: user.role }}
-        isAdmin={can.platformAdmin}
-        onSignOut={() => void auth.signOut()}
-        banner={<ImpersonationBanner />}
-      >
-        <Outlet />
-      </AppShell>
-    </>
-  );
-}
