@@ -13,20 +13,14 @@ import { Input } from "~/components/ui/input";
 import { Progress } from "~/components/ui/progress";
 import { Textarea } from "~/components/ui/textarea";
 import { CampaignTabs } from "~/features/campaigns/campaign-tabs";
+import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatMoney, toMajorString, toMinor } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 
 const route = getRouteApi("/_authed/campaigns/$campaignId/items");
 
-type Item = {
-  id: string;
-  title: string;
-  description: string | null;
-  unitAmountMinor: number;
-  quantityNeeded: number | null;
-  allowOverfunding: boolean;
-};
+type Item = RouterOutputs["campaigns"]["items"]["list"][number];
 
 export function CampaignItemsPage() {
   const { campaignId } = route.useParams();

@@ -9,6 +9,7 @@ import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
 import { Button } from "~/components/ui/button";
 import { Progress } from "~/components/ui/progress";
+import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatDate, formatMoney, formatPercent, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
@@ -18,19 +19,7 @@ const route = getRouteApi("/_authed/campaigns/");
 
 const control = "h-9 rounded-md border border-input bg-transparent px-2 text-sm";
 
-type Row = {
-  id: string;
-  title: string;
-  status: string;
-  phase: string;
-  currency: string;
-  raisedMinor: number;
-  donorCount: number;
-  donationCount: number;
-  goalProgress: number | null;
-  endAt: number | null;
-  allowedTransitions: string[];
-};
+type Row = RouterOutputs["campaigns"]["list"]["rows"][number];
 
 export function CampaignsPage() {
   const can = useCan();

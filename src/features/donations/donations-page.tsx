@@ -20,27 +20,14 @@ import {
   FREQUENCIES,
   METHODS,
 } from "~/features/donations/search";
+import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatDate, formatMoney, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 
 const route = getRouteApi("/_authed/donations/");
 
-type Row = {
-  id: string;
-  number: number;
-  donorName: string | null;
-  campaignTitle: string | null;
-  amountMinor: number;
-  refundedMinor: number;
-  currency: string;
-  status: string;
-  paymentMethod: string;
-  frequency: string;
-  mode: string;
-  donatedAt: number;
-  allowedTransitions: string[];
-};
+type Row = RouterOutputs["donations"]["list"]["rows"][number];
 
 const selectClass = "h-9 rounded-md border border-input bg-transparent px-2 text-sm";
 

@@ -20,6 +20,7 @@ import {
 } from "~/components/ui/dialog";
 import { Input } from "~/components/ui/input";
 import { RecordDonationDialog } from "~/features/donations/record-donation-dialog";
+import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatDate, formatMoney } from "~/lib/format";
 import { useTRPC, useTRPCClient } from "~/lib/trpc";
@@ -130,34 +131,37 @@ export function DonorPage({ donorId }: { donorId: string }) {
         </CardHeader>
         <CardContent>
           <ul className="divide-y">
-            {(
-              d.donations as {
-                id: string;
-                number: number;
-                amountMinor: number;
-                currency: string;
-                status: string;
-                donatedAt: number;
-                campaign: string | null;
-              }[]
-            ).map((x) => (
-              <li key={x.id}>
-                <Link
-                  to="/donations/$donationId"
-                  params={{ donationId: x.id }}
-                  className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm hover:underline"
-                >
-                  <span>
-                    #{x.number} · {x.campaign ?? "General fund"}
-                  </span>
-                  <span className="flex items-center gap-3">
-                    <StatusBadge status={x.status} />
-                    <span className="tabular-nums">{formatMoney(x.amountMinor, x.currency)}</span>
-                    <span className="text-muted-foreground">{formatDate(x.donatedAt)}</span>
-                  </span>
-                </Link>
-              </li>
-            ))}
+            {
+              // donors.byId types its gifts loosely (raw rows); the donors area owns that answer.
+              (
+                d.donations as {
+                  id: string;
+                  number: number;
+                  amountMinor: number;
+                  currency: string;
+                  status: string;
+                  donatedAt: number;
+                  campaign: string | null;
+                }[]
+              ).map((x) => (
+                <li key={x.id}>
+                  <Link
+                    to="/donations/$donationId"
+                    params={{ donationId: x.id }}
+                    className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm hover:underline"
+                  >
+                    <span>
+                      #{x.number} · {x.campaign ?? "General fund"}
+                    </span>
+                    <span className="flex items-center gap-3">
+                      <StatusBadge status={x.status} />
+                      <span className="tabular-nums">{formatMoney(x.amountMinor, x.currency)}</span>
+                      <span className="text-muted-foreground">{formatDate(x.donatedAt)}</span>
+                    </span>
+                  </Link>
+                </li>
+              ))
+            }
             {d.donations.length === 0 ? (
               <li className="py-2 text-muted-foreground text-sm">No donations yet.</li>
             ) : null}
@@ -184,31 +188,7 @@ export function DonorPage({ donorId }: { donorId: string }) {
   );
 }
 
-type Donor = {
-  id: string;
-  name: string;
-  type: string;
-  email: string | null;
-  phone: string | null;
-  company: string | null;
-  addressLine1: string | null;
-  city: string | null;
-  region: string | null;
-  postalCode: string | null;
-  country: string | null;
-  externalId: string | null;
-  emailOptIn: boolean;
-  phoneOptIn: boolean;
-  mailOptIn: boolean;
-  anonymized: boolean;
-  tier: { id: string; name: string; color: string } | null;
-  previousTier: { id: string; name: string } | null;
-  tierLocked: boolean;
-  tags: { id: string; name: string; color: string }[];
-  donorType: keyof typeof donorTypeLabels;
-  firstGiftAt: number | null;
-  createdAt: number;
-};
+type Donor = RouterOutputs["donors"]["byId"];
 
 function ProfileCard({ d }: { d: Donor }) {
   const address = [d.addressLine1, [d.postalCode, d.city].filter(Boolean).join(" "), d.region, d.country]

@@ -10,6 +10,7 @@ import { ExportProgress } from "~/components/export-progress";
 import { PageHeader } from "~/components/layout/page-header";
 import { Button } from "~/components/ui/button";
 import { Popover, PopoverContent, PopoverTrigger } from "~/components/ui/popover";
+import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatDate, formatMoney, toMajorString, toMinor } from "~/lib/format";
 import { useTRPC, useTRPCClient } from "~/lib/trpc";
@@ -18,17 +19,7 @@ import { buildDonorCsv } from "./export";
 import { advancedKeys, type DonorsSearch, donorFilters, donorTypeLabels, donorTypes } from "./search";
 import { TagManager } from "./tag-manager";
 
-type Row = {
-  id: string;
-  name: string;
-  email: string | null;
-  company: string | null;
-  tier: { name: string; color: string } | null;
-  tags: { id: string; name: string; color: string }[];
-  lifetimeMinor: number;
-  donationCount: number;
-  lastGiftAt: number | null;
-};
+type Row = RouterOutputs["donors"]["list"]["rows"][number];
 
 const sel = "h-9 rounded-md border border-input bg-transparent px-2 text-sm";
 
