@@ -120,6 +120,12 @@ test("a viewer sees no write actions on the donations, donors and campaigns page
     await go(viewer.page, `${campaign}/items`);
     await viewer.page.getByText("Fundable items donors can choose.").waitFor();
     assert.equal(await viewer.page.getByRole("button", { name: "Add item" }).count(), 0);
+
+    // The forms that only write send the viewer back (src/lib/auth/guards.ts requireCan).
+    await go(viewer.page, "/campaigns/create");
+    await viewer.page.waitForURL((u) => u.pathname === "/campaigns");
+    await go(viewer.page, `${donation}/edit`);
+    await viewer.page.waitForURL((u) => u.pathname === donation);
   } finally {
     await admin.close();
     await viewer.close();

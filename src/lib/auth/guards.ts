@@ -3,9 +3,11 @@
  * hiding a link is never the protection: every procedure checks again on the server.
  */
 
+import type { Permissions } from "@core/permissions";
 import { safeRedirectPath } from "@core/trusted-url";
 import { redirect } from "@tanstack/react-router";
 import type { RouterContext } from "~/routes/__root";
+import { canWith } from "./can";
 import { sessionQueryOptions } from "./session";
 
 /**
@@ -38,4 +40,13 @@ export async function requireAdmin(context: RouterContext) {
   if (!snapshot.capabilities?.platformAdmin) {
     throw redirect({ to: "/dashboard", search: { forbidden: true } as never });
   }
+}
+
+/**
+ * A screen that only changes things (a create or edit form): a role that may not do it is sent to
+ * `back` (the page it came from) rather than shown a form the server would refuse.
+ */
+export async function requireCan(context: RouterContext, permissions: Permissions, back: string) {
+  const snapshot = await context.queryClient.ensureQueryData(sessionQueryOptions());
+  if (!canWith(snapshot.capabilities)(permissions)) throw redirect({ href: back, replace: true });
 }
