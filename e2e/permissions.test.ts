@@ -9,14 +9,18 @@ import { go, openBrowser, signIn } from "./browser.ts";
  * as a viewer of the same organization (none of them is).
  */
 
-/** The first link on the page whose path matches `re` (a row of a list), once the list has loaded. */
+/** The first link on the page whose path matches `re` (a row of a list), waiting for the list to load. */
 async function firstHref(page: Page, prefix: string, re: RegExp): Promise<string> {
-  await page.locator(`a[href^="${prefix}"]`).first().waitFor();
-  const hrefs = await page
-    .locator(`a[href^="${prefix}"]`)
-    .evaluateAll((as) => as.map((a) => a.getAttribute("href")));
-  const href = hrefs.find((h): h is string => !!h && re.test(h));
-  assert.ok(href, `no link like ${re} among ${hrefs.join(", ")}`);
+  const found = await page.waitForFunction(
+    ([prefix, source]) => {
+      const pattern = new RegExp(source);
+      const hrefs = [...document.querySelectorAll(`a[href^="${prefix}"]`)].map((a) => a.getAttribute("href"));
+      return hrefs.find((h) => !!h && pattern.test(h)) ?? null;
+    },
+    [prefix, re.source] as const,
+  );
+  const href = await found.jsonValue();
+  assert.ok(typeof href === "string" && re.test(href), `no link like ${re}`);
   return href;
 }
 
