@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { hasOrgPermission, hasPermission, isPlatformAdmin, refusal } from "./permissions";
+import {
+  capabilities,
+  hasOrgPermission,
+  hasPermission,
+  isPlatformAdmin,
+  parseRoles,
+  portalAccess,
+  refusal,
+  statements,
+} from "./permissions";
 
 const u = (role: string, userId = "u1") => ({ userId, role });
 
@@ -80,5 +89,94 @@ describe("the organization role bounds a member (decision 017)", () => {
     expect(refusal(u("user"), { donor: ["view"] }, { orgRole: null })).toBe(
       "You are not allowed to access resource: donor",
     );
+  });
+});
+
+// Moved from src/lib/auth/access.test.ts with the rule (issue 19): the portal no longer has a copy.
+describe("portal access rule (SPEC §6)", () => {
+  it("lets admins and organizers in without memberships", () => {
+    expect(portalAccess(u("admin"), false)).toBe(true);
+    expect(portalAccess(u("organizer"), false)).toBe(true);
+    expect(portalAccess(u("user, organizer"), false)).toBe(true);
+  });
+  it("lets a plain user in only with a membership", () => {
+    expect(portalAccess(u("user"), false)).toBe(false);
+    expect(portalAccess(u("user"), true)).toBe(true);
+    expect(portalAccess(u("somethingelse"), false)).toBe(false);
+  });
+  it("lets a configured admin id in without a membership, whatever the role", () => {
+    expect(portalAccess(u("user", "boss"), false, ["boss"])).toBe(true);
+    expect(portalAccess(u("user", "x"), false, ["boss"])).toBe(false);
+  });
+  it("reads comma-separated roles", () => {
+    expect(parseRoles(" Admin ,user,")).toEqual(["admin", "user"]);
+    expect(isPlatformAdmin(u("user,admin"))).toBe(true);
+    expect(isPlatformAdmin(u("administrator"))).toBe(false);
+  });
+});
+
+describe("capabilities: what the portal is told the caller may do", () => {
+  const every = (grants: Record<string, readonly string[]>) =>
+    Object.entries(statements).every(([r, actions]) => actions.every((a) => grants[r]?.includes(a)));
+
+  it("is refusal's answer for every statement, on both rungs", () => {
+    for (const role of ["user", "organizer", "admin", "user,organizer"])
+      for (const orgRole of ["owner", "admin", "organizer", "viewer", null]) {
+        const caps = capabilities(u(role), { role: orgRole }, { hasMembership: orgRole !== null });
+        for (const [resource, actions] of Object.entries(statements))
+          for (const action of actions) {
+            const p = { [resource]: [action] };
+            expect(caps.platform[resource as keyof typeof statements].includes(action as never)).toBe(
+              refusal(u(role), p, { platform: true }) === null,
+            );
+            expect(caps.org?.[resource as keyof typeof statements].includes(action as never)).toBe(
+              refusal(u(role), p, { orgRole }) === null,
+            );
+          }
+      }
+  });
+
+  it("gives a viewer only views, whatever the platform role", () => {
+    const caps = capabilities(u("user"), { role: "viewer" }, { hasMembership: true });
+    expect(caps.org?.donation).toEqual(["view"]);
+    expect(caps.org?.campaign).toEqual(["view"]);
+    expect(caps.org?.export).toEqual(["view"]);
+    expect(caps.platform.donation).toEqual(["create", "view"]);
+    expect(caps).toMatchObject({
+      platformAdmin: false,
+      portalAccess: true,
+      orgAdmin: false,
+      grantsOwner: false,
+    });
+  });
+
+  it("gives configured admin ids everything and the admin screens", () => {
+    const caps = capabilities(
+      u("user", "boss"),
+      { role: "viewer" },
+      { hasMembership: true, adminUserIds: ["boss"] },
+    );
+    expect(caps.platformAdmin).toBe(true);
+    expect(every(caps.platform)).toBe(true);
+    expect(every(caps.org ?? {})).toBe(true);
+    expect(caps).toMatchObject({ orgAdmin: true, grantsOwner: true });
+  });
+
+  it("withholds export from an impersonated session, and nothing else", () => {
+    const caps = capabilities(
+      { ...u("user"), impersonatedBy: "an-admin" },
+      { role: "owner" },
+      { hasMembership: true },
+    );
+    expect(caps.impersonating).toBe(true);
+    expect(caps.org?.export).toEqual([]);
+    expect(caps.org?.donor).toEqual(["view", "create", "update", "delete"]);
+  });
+
+  it("answers org null without an organization", () => {
+    const caps = capabilities(u("organizer"), null, { hasMembership: false });
+    expect(caps.org).toBeNull();
+    expect(caps).toMatchObject({ portalAccess: true, orgAdmin: false, grantsOwner: false });
+    expect(capabilities(u("user"), null, { hasMembership: false }).portalAccess).toBe(false);
   });
 });

@@ -186,3 +186,97 @@ export function refusal(
       : hasOrgPermission(caller, scope.orgRole, permissions, adminUserIds);
   return allowed ? null : `You are not allowed to access resource: ${firstResource(permissions)}`;
 }
+
+/** SPEC §8, verbatim: the refusal of a signed-in caller without portal access. */
+export const NO_PORTAL_ACCESS_MESSAGE =
+  "You don't have permission to access the admin portal. Please contact an administrator to be added to an organization.";
+
+/**
+ * SPEC §6 portal access after sign-in: platform admins (the role, or a configured `adminUserIds`
+ * entry) and organizers are let in; anyone else only with at least one membership.
+ */
+export function portalAccess(
+  caller: Caller,
+  hasMembership: boolean,
+  adminUserIds: readonly string[] = [],
+): boolean {
+  if (isPlatformAdmin(caller, adminUserIds)) return true;
+  if (parseRoles(caller.role).includes("organizer")) return true;
+  return hasMembership;
+}
+
+/**
+ * Organization administrators: the owner and admin roles, and platform admins everywhere. They
+ * moderate what others wrote (donor notes) and manage members.
+ */
+export function isOrgAdmin(
+  caller: Caller,
+  orgRole: string | null | undefined,
+  adminUserIds: readonly string[] = [],
+): boolean {
+  return isPlatformAdmin(caller, adminUserIds) || orgRole === "owner" || orgRole === "admin";
+}
+
+/** Only an owner (or a platform admin) makes, changes or removes an owner of the organization. */
+export function mayGrantOwner(
+  caller: Caller,
+  orgRole: string | null | undefined,
+  adminUserIds: readonly string[] = [],
+): boolean {
+  return isPlatformAdmin(caller, adminUserIds) || orgRole === "owner";
+}
+
+/** For each statement, the actions a caller holds: `{ donation: ["view"], user: [], … }`. */
+export type Allowed = { [R in Resource]: Action<R>[] };
+
+/**
+ * Everything a caller may do, as the server decides it: the portal reads this instead of computing
+ * roles itself (issue 19: a copy of the rules on the client did not know `adminUserIds`).
+ */
+export interface Capabilities {
+  /** Platform role admin or a configured admin id: the admin screens (users, organizers, …). */
+  platformAdmin: boolean;
+  /** SPEC §6 portal access (`portalAccess`). */
+  portalAccess: boolean;
+  /** The session is an admin's impersonation (it never holds `export`). */
+  impersonating: boolean;
+  /** What the admin rung grants (platform abilities). */
+  platform: Allowed;
+  /** What the org rung grants in the caller's current organization; null without one. */
+  org: Allowed | null;
+  /** `isOrgAdmin` in the current organization. */
+  orgAdmin: boolean;
+  /** `mayGrantOwner` in the current organization. */
+  grantsOwner: boolean;
+}
+
+/**
+ * The caller's capabilities: every action of every statement put to `refusal`, the very decision
+ * the guard rungs and the HTTP exports take, so nothing here can grant what a procedure refuses.
+ * `organization` is the caller's current organization (worker/trpc/org.ts), null without one.
+ */
+export function capabilities(
+  caller: SessionCaller,
+  organization: { role: string | null } | null,
+  opts: { hasMembership: boolean; adminUserIds?: readonly string[] },
+): Capabilities {
+  const adminUserIds = opts.adminUserIds ?? [];
+  const allowedIn = (scope: { orgRole: string | null } | { platform: true }) =>
+    Object.fromEntries(
+      (Object.keys(statements) as Resource[]).map((resource) => [
+        resource,
+        statements[resource].filter(
+          (action) => refusal(caller, { [resource]: [action] }, scope, adminUserIds) === null,
+        ),
+      ]),
+    ) as Allowed;
+  return {
+    platformAdmin: isPlatformAdmin(caller, adminUserIds),
+    portalAccess: portalAccess(caller, opts.hasMembership, adminUserIds),
+    impersonating: !!caller.impersonatedBy,
+    platform: allowedIn({ platform: true }),
+    org: organization ? allowedIn({ orgRole: organization.role }) : null,
+    orgAdmin: !!organization && isOrgAdmin(caller, organization.role, adminUserIds),
+    grantsOwner: !!organization && mayGrantOwner(caller, organization.role, adminUserIds),
+  };
+}

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureChromium } from "./ensure-chromium.mjs";
-import { ensureDevVars, freePort, migrateLocal, quietEnv, root, run, start } from "./lib.mjs";
+import { d1Query, ensureDevVars, freePort, migrateLocal, quietEnv, root, run, start } from "./lib.mjs";
 import { DEV_CLIENT_ID, DEV_CLIENT_SECRET, startOidcServer } from "./oidc-dev.mjs";
 
 const chromium = ensureChromium();
@@ -29,6 +29,16 @@ if (!process.argv.includes("--no-build")) run("npx", ["vite", "build", "--logLev
 migrateLocal(stateDir);
 run(process.execPath, ["scripts/seed.mjs"], { env });
 
+// Platform admins also come from config (AUTH_ADMIN_USER_IDS, decision 017): one seeded user whose
+// role in the database is not admin is listed, so e2e/permissions.test.ts can prove the portal
+// (guards, navigation) counts them as the server does (issue 19).
+const CONFIGURED_ADMIN_EMAIL = "koyo@almoner.test";
+const [configuredAdmin] = d1Query(
+  `SELECT id, role FROM user WHERE email = '${CONFIGURED_ADMIN_EMAIL}' AND role NOT LIKE '%admin%'`,
+  stateDir,
+);
+if (!configuredAdmin) throw new Error(`the seed has no non-admin ${CONFIGURED_ADMIN_EMAIL} to list as admin`);
+
 const port = await freePort();
 
 // Social sign-in: a real OpenID provider on loopback (scripts/oidc-dev.mjs), and the built
@@ -50,7 +60,11 @@ const socialVars = SOCIAL.flatMap((id) => {
 });
 // The browser tests sign in and click faster than a person: rate limits stay off whatever the
 // [vars] say (decision 018).
-const harnessVars = [...socialVars, "RATE_LIMIT_ENABLED='false'"];
+const harnessVars = [
+  ...socialVars,
+  "RATE_LIMIT_ENABLED='false'",
+  `AUTH_ADMIN_USER_IDS='${configuredAdmin.id}'`,
+];
 writeFileSync(devVarsFile, `${originalDevVars ?? ""}\n${harnessVars.join("\n")}\n`);
 
 const server = start(
@@ -86,6 +100,7 @@ try {
         ...env,
         E2E_BASE_URL: `http://127.0.0.1:${port}`,
         E2E_OIDC_ISSUER: oidc.issuer,
+        E2E_CONFIGURED_ADMIN_EMAIL: CONFIGURED_ADMIN_EMAIL,
         CHROMIUM_PATH: chromium,
       },
     },

@@ -1,40 +1,12 @@
-import { createFileRoute, Outlet } from "@tanstack/react-router";
-import { AppShell } from "~/components/layout/app-shell";
-import { Toaster } from "~/components/ui/sonner";
-import { ImpersonationBanner } from "~/features/shell/impersonation-banner";
-import { portalNav } from "~/features/shell/nav";
-import { isPlatformAdmin } from "~/lib/auth/access";
+import { createFileRoute } from "@tanstack/react-router";
+import { AuthedLayout } from "~/features/shell/authed-layout";
 import { requireUser } from "~/lib/auth/guards";
-import { useAuth } from "~/lib/auth/use-auth";
 
-/** Everything signed-in: the guard of SPEC §2 and the layout every screen shares. */
 export const Route = createFileRoute("/_authed")({
   beforeLoad: async ({ context, location }) => {
     // Every portal loader reads through context.trpc: load its chunk alongside the session check.
     const [payload] = await Promise.all([requireUser(context, location), context.loadTrpc()]);
-    return { user: payload.user, session: payload.session };
+    return { user: payload.user, session: payload.session, capabilities: payload.capabilities };
   },
   component: AuthedLayout,
 });
-
-function AuthedLayout() {
-  const auth = useAuth();
-  const { user: initialUser } = Route.useRouteContext();
-  const user = auth.user ?? initialUser;
-  // The toast outlet lives with the portal (the only screens that toast), so the sign-in pages
-  // do not download sonner.
-  return (
-    <>
-      <Toaster richColors closeButton />
-      <AppShell
-        nav={portalNav}
-        user={{ name: user.name, email: user.email, image: user.image, role: user.role }}
-        isAdmin={isPlatformAdmin(user)}
-        onSignOut={() => void auth.signOut()}
-        banner={<ImpersonationBanner />}
-      >
-        <Outlet />
-      </AppShell>
-    </>
-  );
-}

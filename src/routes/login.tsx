@@ -1,13 +1,8 @@
-import { createFileRoute, Link, redirect } from "@tanstack/react-router";
-import * as React from "react";
+import { createFileRoute, redirect } from "@tanstack/react-router";
 import { z } from "zod/mini";
-import { AuthCard } from "~/features/auth/auth-card";
-import { LoginForm } from "~/features/auth/login-form";
-import { hasPortalAccess, NO_PORTAL_ACCESS_MESSAGE } from "~/lib/auth/access";
+import { LoginPage } from "~/features/auth/login-page";
 import { safeRedirect } from "~/lib/auth/guards";
 import { sessionQueryOptions } from "~/lib/auth/session";
-import { socialErrorMessage } from "~/lib/auth/social";
-import { useAuth } from "~/lib/auth/use-auth";
 
 export const Route = createFileRoute("/login")({
   validateSearch: z.object({
@@ -21,43 +16,10 @@ export const Route = createFileRoute("/login")({
     const snapshot = await context.queryClient.ensureQueryData(sessionQueryOptions());
     const user = snapshot.payload?.user;
     // Guests only: a signed-in user with portal access goes to the redirect, else /dashboard.
-    if (user && hasPortalAccess(user, snapshot.memberships)) {
+    if (user && snapshot.capabilities?.portalAccess) {
       throw redirect({ href: safeRedirect(search.redirect), replace: true });
     }
   },
   head: () => ({ meta: [{ title: "Sign in · Almoner" }] }),
   component: LoginPage,
 });
-
-function LoginPage() {
-  const search = Route.useSearch();
-  const auth = useAuth();
-  // Signed in but without portal access (the guard above let them stay): sign out at once.
-  const deniedSession = !!auth.user && !hasPortalAccess(auth.user, auth.memberships);
-  React.useEffect(() => {
-    // SPEC §4: a user without portal access is signed out at once.
-    if (deniedSession) void auth.signOut();
-  }, [deniedSession, auth.signOut]);
-  return (
-    <AuthCard
-      title="Sign in"
-      description="Sign in to manage campaigns, donors and donations."
-      footer={
-        <Link to="/sign-up" search={{ redirect: search.redirect }} className="hover:underline">
-          Create an account
-        </Link>
-      }
-    >
-      <LoginForm
-        redirectTo={safeRedirect(search.redirect)}
-        initialError={
-          search.denied || deniedSession
-            ? NO_PORTAL_ACCESS_MESSAGE
-            : search.error
-              ? socialErrorMessage(search.error, search.error_description)
-              : null
-        }
-      />
-    </AuthCard>
-  );
-}

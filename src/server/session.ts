@@ -2,22 +2,30 @@
 
 import { env } from "cloudflare:workers";
 import { getRequest } from "@tanstack/react-start/server";
+import { callerCapabilities } from "../../worker/access/service";
 import { getSessionFromRequest } from "../../worker/auth";
-import type { Membership, SessionPayload } from "../lib/auth/types";
+import { getConfig } from "../../worker/config";
+import type { RouterOutputs } from "../lib/api-types";
+import type { SessionPayload } from "../lib/auth/types";
 
-export async function readServerSession(): Promise<SessionPayload | null> {
-  const found = await getSessionFromRequest(getRequest(), env).catch(() => null);
-  // Plain JSON, exactly what GET /api/auth/get-session would have answered.
-  return found ? (JSON.parse(JSON.stringify(found)) as SessionPayload) : null;
+export interface ServerAuth {
+  payload: SessionPayload | null;
+  capabilities: RouterOutputs["access"]["capabilities"] | null;
 }
 
-export async function readServerMemberships(userId: string): Promise<Membership[]> {
-  const { results } = await env.DB.prepare(
-    `SELECT m.id, m.organization_id AS organizationId, o.name AS organizationName, o.slug AS organizationSlug, m.role
-       FROM membership m JOIN organization o ON o.id = m.organization_id
-      WHERE m.user_id = ? ORDER BY o.name`,
-  )
-    .bind(userId)
-    .all<Membership>();
-  return results;
+/**
+ * The session and what its user may do: the answer GET /api/auth/get-session and the
+ * `access.capabilities` query would give the browser, computed by the same service.
+ */
+export async function readServerAuth(): Promise<ServerAuth> {
+  const found = await getSessionFromRequest(getRequest(), env).catch(() => null);
+  if (!found) return { payload: null, capabilities: null };
+  const capabilities = await callerCapabilities({
+    env,
+    config: getConfig(env),
+    user: found.user,
+    session: found.session,
+  });
+  // Plain JSON, exactly what GET /api/auth/get-session would have answered.
+  return { payload: JSON.parse(JSON.stringify(found)) as SessionPayload, capabilities };
 }

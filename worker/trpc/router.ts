@@ -1,3 +1,4 @@
+import { accessRouter } from "../access/router";
 import { dashboardRouter } from "../analytics/router";
 import { badgesRouter } from "../badges/router";
 import { campaignsRouter } from "../campaigns/router";
@@ -12,6 +13,7 @@ import { systemRouter } from "./routers/system";
 
 export const appRouter = router({
   system: systemRouter,
+  access: accessRouter,
   organization: organizationRouter,
   campaigns: campaignsRouter,
   donors: donorsRouter,

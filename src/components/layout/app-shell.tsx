@@ -4,7 +4,7 @@ import * as React from "react";
 
 import { Brand } from "~/components/layout/brand";
 import { type NavSection, SidebarNav, visibleSections } from "~/components/layout/sidebar-nav";
-import { parseRoles, type ShellUser, UserMenu } from "~/components/layout/user-menu";
+import { type ShellUser, UserMenu } from "~/components/layout/user-menu";
 import { Button } from "~/components/ui/button";
 import {
   Sheet,
@@ -22,10 +22,10 @@ type AppShellProps = {
   /** Rendered above everything else, full width (e.g. the impersonation banner). */
   banner?: React.ReactNode;
   /**
-   * Whether `adminOnly` items are shown. Defaults to `true` when `user.role` contains "admin";
-   * pass it explicitly when admin rights come from elsewhere (e.g. a configured id list).
+   * Whether `adminOnly` items are shown: the server's `capabilities.platformAdmin` (the role, or a
+   * configured admin id), never guessed from `user.role` here (issue 19).
    */
-  isAdmin?: boolean;
+  isAdmin: boolean;
   children: React.ReactNode;
 };
 
@@ -37,8 +37,7 @@ function AppShell({ nav, user, onSignOut, banner, isAdmin, children }: AppShellP
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   const [mobileNavOpen, setMobileNavOpen] = React.useState(false);
 
-  const admin = isAdmin ?? parseRoles(user.role).includes("admin");
-  const sections = React.useMemo(() => visibleSections(nav, admin), [nav, admin]);
+  const sections = React.useMemo(() => visibleSections(nav, isAdmin), [nav, isAdmin]);
 
   // Close the phone navigation whenever the location changes (links, back button, redirects).
   const lastPathname = React.useRef(pathname);

@@ -1,3 +1,5 @@
+// The role names shown are read as the server reads them (core/permissions.ts).
+import { parseRoles } from "@core/permissions";
 import { Link } from "@tanstack/react-router";
 import { ChevronDown, LogOut, Settings, UserRound } from "lucide-react";
 
@@ -22,14 +24,6 @@ type ShellUser = {
   /** One role or several joined by commas, e.g. "admin" or "admin,organizer". */
   role: string;
 };
-
-/** Splits a comma-joined role string into trimmed, lower-case role names. */
-function parseRoles(role: string): string[] {
-  return role
-    .split(",")
-    .map((r) => r.trim().toLowerCase())
-    .filter(Boolean);
-}
 
 function formatRole(role: string): string {
   return role
@@ -125,4 +119,4 @@ function UserMenu({ user, onSignOut }: UserMenuProps) {
   );
 }
 
-export { formatRole, parseRoles, RoleBadges, type ShellUser, UserAvatar, UserMenu, type UserMenuProps };
+export { formatRole, RoleBadges, type ShellUser, UserAvatar, UserMenu, type UserMenuProps };

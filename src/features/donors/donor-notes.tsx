@@ -16,12 +16,15 @@ const sel = "h-9 rounded-md border border-input bg-transparent px-2 text-sm";
 export function DonorNotes({
   donorId,
   readOnly,
+  canWrite,
   canModerate,
   className,
 }: {
   donorId: string;
   readOnly: boolean;
   /** Org owners and admins may edit and delete anyone's note. */
+  /** The caller's role writes notes (note create); moderating others' needs `canModerate`. */
+  canWrite: boolean;
   canModerate: boolean;
   className?: string;
 }) {
@@ -48,7 +51,7 @@ export function DonorNotes({
         <CardTitle>Notes</CardTitle>
       </CardHeader>
       <CardContent className="flex flex-col gap-3">
-        {!readOnly ? (
+        {!readOnly && canWrite ? (
           <form
             className="flex flex-col gap-2"
             onSubmit={(e) => {
@@ -97,7 +100,7 @@ export function DonorNotes({
         ) : null}
         <ul className="flex flex-col gap-2">
           {notes.data?.map((n) => {
-            const mayChange = !readOnly && (n.authorId === me || canModerate);
+            const mayChange = !readOnly && ((n.authorId === me && canWrite) || canModerate);
             return (
               <li
                 key={n.id}

@@ -20,6 +20,8 @@ import {
 } from "~/components/ui/dialog";
 import { Input } from "~/components/ui/input";
 import { RecordDonationDialog } from "~/features/donations/record-donation-dialog";
+import type { RouterOutputs } from "~/lib/api-types";
+import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatDate, formatMoney } from "~/lib/format";
 import { useTRPC, useTRPCClient } from "~/lib/trpc";
 import { TagChip, TierBadge } from "./chips";
@@ -34,6 +36,7 @@ export function DonorPage({ donorId }: { donorId: string }) {
   const navigate = useNavigate();
   const q = useQuery(trpc.donors.byId.queryOptions({ id: donorId }));
   const org = useQuery(trpc.organization.current.queryOptions());
+  const can = useCan();
   const [dialog, setDialog] = React.useState<null | "merge" | "anonymize" | "delete">(null);
   const d = q.data;
   // An old id of a merged donor resolves to the survivor: show the survivor's own address.
@@ -53,21 +56,29 @@ export function DonorPage({ donorId }: { donorId: string }) {
         actions={
           d.anonymized ? null : (
             <>
-              <RecordDonationDialog donorId={d.id} />
-              <Button variant="outline" asChild>
-                <Link to="/donors/$donorId/edit" params={{ donorId: d.id }}>
-                  <Pencil className="size-4" /> Edit
-                </Link>
-              </Button>
-              <Button variant="outline" onClick={() => setDialog("merge")}>
-                Merge
-              </Button>
-              <Button variant="outline" onClick={() => setDialog("anonymize")}>
-                Anonymize
-              </Button>
-              <Button variant="outline" onClick={() => setDialog("delete")}>
-                <Trash2 className="size-4" /> Delete
-              </Button>
+              {can({ donation: ["create"] }) ? <RecordDonationDialog donorId={d.id} /> : null}
+              {can({ donor: ["update"] }) ? (
+                <>
+                  <Button variant="outline" asChild>
+                    <Link to="/donors/$donorId/edit" params={{ donorId: d.id }}>
+                      <Pencil className="size-4" /> Edit
+                    </Link>
+                  </Button>
+                  <Button variant="outline" onClick={() => setDialog("merge")}>
+                    Merge
+                  </Button>
+                </>
+              ) : null}
+              {can({ donor: ["delete"] }) ? (
+                <>
+                  <Button variant="outline" onClick={() => setDialog("anonymize")}>
+                    Anonymize
+                  </Button>
+                  <Button variant="outline" onClick={() => setDialog("delete")}>
+                    <Trash2 className="size-4" /> Delete
+                  </Button>
+                </>
+              ) : null}
             </>
           )
         }
@@ -98,14 +109,20 @@ export function DonorPage({ donorId }: { donorId: string }) {
       <div className="grid gap-4 lg:grid-cols-3">
         <div className="flex flex-col gap-4">
           <ProfileCard d={d} />
-          <TierCard d={d} onChange={refresh} />
-          <TagsCard d={d} onChange={refresh} />
+          <TierCard d={d} onChange={refresh} editable={can({ donor: ["update"] })} />
+          <TagsCard
+            d={d}
+            onChange={refresh}
+            editable={can({ tag: ["update"] })}
+            creates={can({ tag: ["create"] })}
+          />
         </div>
         <DonorNotes
           className="lg:col-span-2"
           donorId={d.id}
           readOnly={d.anonymized}
-          canModerate={!!org.data?.canEdit}
+          canWrite={can({ note: ["create"] })}
+          canModerate={can.orgAdmin}
         />
       </div>
       <Card>
@@ -114,34 +131,37 @@ export function DonorPage({ donorId }: { donorId: string }) {
         </CardHeader>
         <CardContent>
           <ul className="divide-y">
-            {(
-              d.donations as {
-                id: string;
-                number: number;
-                amountMinor: number;
-                currency: string;
-                status: string;
-                donatedAt: number;
-                campaign: string | null;
-              }[]
-            ).map((x) => (
-              <li key={x.id}>
-                <Link
-                  to="/donations/$donationId"
-                  params={{ donationId: x.id }}
-                  className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm hover:underline"
-                >
-                  <span>
-                    #{x.number} · {x.campaign ?? "General fund"}
-                  </span>
-                  <span className="flex items-center gap-3">
-                    <StatusBadge status={x.status} />
-                    <span className="tabular-nums">{formatMoney(x.amountMinor, x.currency)}</span>
-                    <span className="text-muted-foreground">{formatDate(x.donatedAt)}</span>
-                  </span>
-                </Link>
-              </li>
-            ))}
+            {
+              // donors.byId types its gifts loosely (raw rows); the donors area owns that answer.
+              (
+                d.donations as {
+                  id: string;
+                  number: number;
+                  amountMinor: number;
+                  currency: string;
+                  status: string;
+                  donatedAt: number;
+                  campaign: string | null;
+                }[]
+              ).map((x) => (
+                <li key={x.id}>
+                  <Link
+                    to="/donations/$donationId"
+                    params={{ donationId: x.id }}
+                    className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm hover:underline"
+                  >
+                    <span>
+                      #{x.number} · {x.campaign ?? "General fund"}
+                    </span>
+                    <span className="flex items-center gap-3">
+                      <StatusBadge status={x.status} />
+                      <span className="tabular-nums">{formatMoney(x.amountMinor, x.currency)}</span>
+                      <span className="text-muted-foreground">{formatDate(x.donatedAt)}</span>
+                    </span>
+                  </Link>
+                </li>
+              ))
+            }
             {d.donations.length === 0 ? (
               <li className="py-2 text-muted-foreground text-sm">No donations yet.</li>
             ) : null}
@@ -168,31 +188,7 @@ export function DonorPage({ donorId }: { donorId: string }) {
   );
 }
 
-type Donor = {
-  id: string;
-  name: string;
-  type: string;
-  email: string | null;
-  phone: string | null;
-  company: string | null;
-  addressLine1: string | null;
-  city: string | null;
-  region: string | null;
-  postalCode: string | null;
-  country: string | null;
-  externalId: string | null;
-  emailOptIn: boolean;
-  phoneOptIn: boolean;
-  mailOptIn: boolean;
-  anonymized: boolean;
-  tier: { id: string; name: string; color: string } | null;
-  previousTier: { id: string; name: string } | null;
-  tierLocked: boolean;
-  tags: { id: string; name: string; color: string }[];
-  donorType: keyof typeof donorTypeLabels;
-  firstGiftAt: number | null;
-  createdAt: number;
-};
+type Donor = RouterOutputs["donors"]["byId"];
 
 function ProfileCard({ d }: { d: Donor }) {
   const address = [d.addressLine1, [d.postalCode, d.city].filter(Boolean).join(" "), d.region, d.country]
@@ -240,7 +236,7 @@ function ProfileCard({ d }: { d: Donor }) {
 }
 
 /** Tier badge, previous tier, and the manual lock (Bloomerang's override). */
-function TierCard({ d, onChange }: { d: Donor; onChange: () => unknown }) {
+function TierCard({ d, onChange, editable }: { d: Donor; onChange: () => unknown; editable: boolean }) {
   const trpc = useTRPC();
   const tiers = useQuery(trpc.donors.tiers.list.queryOptions());
   const [choice, setChoice] = React.useState(d.tier?.id ?? "");
@@ -270,7 +266,7 @@ function TierCard({ d, onChange }: { d: Donor; onChange: () => unknown }) {
           )}
         </p>
         <p className="text-muted-foreground">Previous tier: {d.previousTier?.name ?? "none"}</p>
-        {d.anonymized ? null : d.tierLocked ? (
+        {d.anonymized || !editable ? null : d.tierLocked ? (
           <Button
             size="sm"
             variant="outline"
@@ -310,7 +306,18 @@ function TierCard({ d, onChange }: { d: Donor; onChange: () => unknown }) {
   );
 }
 
-function TagsCard({ d, onChange }: { d: Donor; onChange: () => unknown }) {
+function TagsCard({
+  d,
+  onChange,
+  editable,
+  creates,
+}: {
+  d: Donor;
+  onChange: () => unknown;
+  /** Assigning and removing tags (tag update); naming a new one also needs tag create. */
+  editable: boolean;
+  creates: boolean;
+}) {
   const trpc = useTRPC();
   const tags = useQuery(trpc.donors.tags.list.queryOptions());
   const [newTag, setNewTag] = React.useState("");
@@ -326,7 +333,7 @@ function TagsCard({ d, onChange }: { d: Donor; onChange: () => unknown }) {
         <div className="flex flex-wrap gap-1">
           {d.tags.map((t) => (
             <TagChip key={t.id} tag={t}>
-              {d.anonymized ? null : (
+              {d.anonymized || !editable ? null : (
                 <button
                   type="button"
                   aria-label={`Remove tag ${t.name}`}
@@ -340,7 +347,7 @@ function TagsCard({ d, onChange }: { d: Donor; onChange: () => unknown }) {
           ))}
           {d.tags.length === 0 ? <span className="text-muted-foreground text-sm">No tags.</span> : null}
         </div>
-        {d.anonymized ? null : (
+        {d.anonymized || !editable ? null : (
           <form
             className="flex gap-2"
             onSubmit={async (e) => {
@@ -348,7 +355,9 @@ function TagsCard({ d, onChange }: { d: Donor; onChange: () => unknown }) {
               const name = newTag.trim();
               if (!name) return;
               const existing = tags.data?.find((t) => t.name.toLowerCase() === name.toLowerCase());
-              const id = existing?.id ?? (await createTag.mutateAsync({ name }).catch(() => null))?.id;
+              const id =
+                existing?.id ??
+                (creates ? (await createTag.mutateAsync({ name }).catch(() => null))?.id : undefined);
               if (!id) return;
               assign.mutate({ donorIds: [d.id], tagIds: [id], mode: "add" });
               setNewTag("");

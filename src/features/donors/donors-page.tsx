@@ -10,6 +10,8 @@ import { ExportProgress } from "~/components/export-progress";
 import { PageHeader } from "~/components/layout/page-header";
 import { Button } from "~/components/ui/button";
 import { Popover, PopoverContent, PopoverTrigger } from "~/components/ui/popover";
+import type { RouterOutputs } from "~/lib/api-types";
+import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatDate, formatMoney, toMajorString, toMinor } from "~/lib/format";
 import { useTRPC, useTRPCClient } from "~/lib/trpc";
 import { TagChip, TierBadge } from "./chips";
@@ -17,17 +19,7 @@ import { buildDonorCsv } from "./export";
 import { advancedKeys, type DonorsSearch, donorFilters, donorTypeLabels, donorTypes } from "./search";
 import { TagManager } from "./tag-manager";
 
-type Row = {
-  id: string;
-  name: string;
-  email: string | null;
-  company: string | null;
-  tier: { name: string; color: string } | null;
-  tags: { id: string; name: string; color: string }[];
-  lifetimeMinor: number;
-  donationCount: number;
-  lastGiftAt: number | null;
-};
+type Row = RouterOutputs["donors"]["list"]["rows"][number];
 
 const sel = "h-9 rounded-md border border-input bg-transparent px-2 text-sm";
 
@@ -39,6 +31,7 @@ export function DonorsPage({
   setSearch: (next: Partial<DonorsSearch>) => void;
 }) {
   const trpc = useTRPC();
+  const can = useCan();
   const client = useTRPCClient();
   const qc = useQueryClient();
   const filters = donorFilters(s);
@@ -145,15 +138,17 @@ export function DonorsPage({
         description="Everyone who has given to your organization."
         actions={
           <>
-            <TagManager />
+            {can({ tag: ["update"] }) ? <TagManager /> : null}
             <Button variant="outline" disabled={!!progress} onClick={() => void exportCsv()}>
               <Download className="size-4" /> Export CSV
             </Button>
-            <Button asChild>
-              <Link to="/donors/create">
-                <Plus className="size-4" /> New donor
-              </Link>
-            </Button>
+            {can({ donor: ["create"] }) ? (
+              <Button asChild>
+                <Link to="/donors/create">
+                  <Plus className="size-4" /> New donor
+                </Link>
+              </Button>
+            ) : null}
           </>
         }
       />
@@ -199,47 +194,51 @@ export function DonorsPage({
             <MoreFilters search={s} setSearch={setSearch} currency={currency} />
           </>
         }
-        bulkActions={(rows, clear) => (
-          <>
-            <select
-              aria-label="Tag to apply"
-              className={sel}
-              value={bulkTag}
-              onChange={(e) => setBulkTag(e.target.value)}
-            >
-              <option value="">Choose a tag…</option>
-              {tags.data?.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.name}
-                </option>
-              ))}
-            </select>
-            <Button
-              size="sm"
-              variant="outline"
-              disabled={!bulkTag}
-              onClick={() => void bulk(rows, clear, "add")}
-            >
-              <Tags className="size-4" /> Add tag
-            </Button>
-            <Button
-              size="sm"
-              variant="outline"
-              disabled={!bulkTag}
-              onClick={() => void bulk(rows, clear, "remove")}
-            >
-              Remove tag
-            </Button>
-            <Button
-              size="sm"
-              variant="outline"
-              disabled={!bulkTag}
-              onClick={() => void bulk(rows, clear, "replace")}
-            >
-              Replace tags
-            </Button>
-          </>
-        )}
+        bulkActions={
+          can({ tag: ["update"] })
+            ? (rows, clear) => (
+                <>
+                  <select
+                    aria-label="Tag to apply"
+                    className={sel}
+                    value={bulkTag}
+                    onChange={(e) => setBulkTag(e.target.value)}
+                  >
+                    <option value="">Choose a tag…</option>
+                    {tags.data?.map((t) => (
+                      <option key={t.id} value={t.id}>
+                        {t.name}
+                      </option>
+                    ))}
+                  </select>
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    disabled={!bulkTag}
+                    onClick={() => void bulk(rows, clear, "add")}
+                  >
+                    <Tags className="size-4" /> Add tag
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    disabled={!bulkTag}
+                    onClick={() => void bulk(rows, clear, "remove")}
+                  >
+                    Remove tag
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    disabled={!bulkTag}
+                    onClick={() => void bulk(rows, clear, "replace")}
+                  >
+                    Replace tags
+                  </Button>
+                </>
+              )
+            : undefined
+        }
         footer={
           q.data?.totals ? (
             <span className="flex justify-between gap-2 text-sm">

@@ -5,6 +5,7 @@ import { HistoryPanel } from "~/components/history-panel";
 import { PageHeader } from "~/components/layout/page-header";
 import { Badge } from "~/components/ui/badge";
 import { Skeleton } from "~/components/ui/skeleton";
+import { useCan } from "~/lib/auth/can";
 import { errorInfo, safeImageSrc, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 import { MembersCard } from "./members-card";
@@ -23,6 +24,7 @@ export function OrganizationPage() {
   const trpc = useTRPC();
   const org = useQuery(trpc.organization.current.queryOptions());
   const badges = useQuery(trpc.organization.badges.queryOptions());
+  const can = useCan();
   const o = org.data;
   if (org.error)
     return (
@@ -64,8 +66,9 @@ export function OrganizationPage() {
         />
       ) : null}
       <ProfileForm key={o.id} org={o} />
-      <MembersCard canManage={o.canEdit} isOwner={o.role === "owner" || o.role === null} />
-      {o.canEdit ? <HistoryPanel entityType="organization" entityId={o.id} /> : null}
+      {/* Who manages members and who grants the owner role: the server's answer (core/permissions.ts). */}
+      <MembersCard canManage={can({ member: ["create", "update", "delete"] })} isOwner={can.grantsOwner} />
+      {can({ organization: ["update"] }) ? <HistoryPanel entityType="organization" entityId={o.id} /> : null}
     </>
   );
 }

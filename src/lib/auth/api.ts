@@ -2,7 +2,8 @@
  * The portal's auth calls (SPEC §7), a thin fetch client over /api/auth. Errors come back as
  * AuthError with the server's {code, message}; network failures keep their TypeError.
  */
-import { AuthError, type Membership, type SessionPayload } from "./types";
+import type { RouterOutputs } from "../api-types";
+import { AuthError, type SessionPayload } from "./types";
 
 export const AUTH_BASE = "/api/auth";
 export const ADMIN_AUTH_BASE = "/api/auth/admin";
@@ -58,7 +59,17 @@ export const authApi = {
       `${ADMIN_AUTH_BASE}/stop-impersonating`,
       { json: {} },
     ),
-  myMemberships: () => call<{ memberships: Membership[] }>("/api/organizations/my-memberships"),
+  /**
+   * `access.capabilities` over plain HTTP GET (a tRPC query without input; its answer holds only
+   * JSON values, so superjson's envelope is just `json`): the sign-in pages check portal access
+   * without downloading the tRPC client (src/lib/trpc.ts).
+   */
+  capabilities: async () =>
+    (
+      await call<{ result: { data: { json: RouterOutputs["access"]["capabilities"] } } }>(
+        "/api/trpc/access.capabilities",
+      )
+    ).result.data.json,
   requestPasswordReset: (email: string, redirectTo: string) =>
     call<{ status: boolean }>(`${AUTH_BASE}/request-password-reset`, { json: { email, redirectTo } }),
   resetPassword: (newPassword: string, token: string) =>

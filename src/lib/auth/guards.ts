@@ -3,10 +3,11 @@
  * hiding a link is never the protection: every procedure checks again on the server.
  */
 
+import type { Permissions } from "@core/permissions";
 import { safeRedirectPath } from "@core/trusted-url";
 import { redirect } from "@tanstack/react-router";
 import type { RouterContext } from "~/routes/__root";
-import { hasPortalAccess, isPlatformAdmin } from "./access";
+import { canWith } from "./can";
 import { sessionQueryOptions } from "./session";
 
 /**
@@ -24,15 +25,28 @@ export async function requireUser(context: RouterContext, location: { href: stri
   if (!payload?.user) {
     throw redirect({ to: "/login", search: { redirect: location.href } });
   }
-  if (!hasPortalAccess(payload.user, snapshot.memberships)) {
+  if (!snapshot.capabilities?.portalAccess) {
     throw redirect({ to: "/login", search: { denied: true } });
   }
-  return payload;
+  return { ...payload, capabilities: snapshot.capabilities };
 }
 
+/**
+ * The admin screens: platform admins as the server counts them (the role, or a configured admin
+ * user id whatever the role: `capabilities.platformAdmin`).
+ */
 export async function requireAdmin(context: RouterContext) {
   const snapshot = await context.queryClient.ensureQueryData(sessionQueryOptions());
-  if (!isPlatformAdmin(snapshot.payload?.user)) {
+  if (!snapshot.capabilities?.platformAdmin) {
     throw redirect({ to: "/dashboard", search: { forbidden: true } as never });
   }
+}
+
+/**
+ * A screen that only changes things (a create or edit form): a role that may not do it is sent to
+ * `back` (the page it came from) rather than shown a form the server would refuse.
+ */
+export async function requireCan(context: RouterContext, permissions: Permissions, back: string) {
+  const snapshot = await context.queryClient.ensureQueryData(sessionQueryOptions());
+  if (!canWith(snapshot.capabilities)(permissions)) throw redirect({ href: back, replace: true });
 }

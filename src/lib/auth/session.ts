@@ -2,51 +2,55 @@
  * The session check behind the client auth state (SPEC §3/§4). One query, ['auth','session'],
  * fetched on the server during SSR (straight from the auth module) and in the browser through
  * GET /api/auth/get-session. A failed check counts as unauthenticated, with the error kept.
+ *
+ * It carries the access query's answer (`access.capabilities`, worker/access/): what the signed-in
+ * user may do, decided by the server's own rule (core/permissions.ts, with the configured admin
+ * ids the browser cannot see). Guards, the shell and `useCan` read it; the portal keeps no copy of
+ * the roles (issue 19). It refreshes with the session (sign-in, impersonation) and whenever every
+ * query is invalidated (switching organization, changing a member's role).
  */
 import { queryOptions } from "@tanstack/react-query";
 import { createIsomorphicFn } from "@tanstack/react-start";
-import { needsMembershipCheck } from "./access";
+import type { RouterOutputs } from "../api-types";
 import { authApi } from "./api";
-import type { Membership, SessionPayload } from "./types";
+import type { SessionPayload } from "./types";
+
+export type Capabilities = RouterOutputs["access"]["capabilities"];
 
 export interface SessionSnapshot {
   payload: SessionPayload | null;
-  /** Only looked up for plain users (SPEC §7: my-memberships is "only for role user"). */
-  memberships: Membership[] | null;
+  /** What the signed-in user may do; null when signed out (or when the check failed). */
+  capabilities: Capabilities | null;
   error: string | null;
 }
+
+export const SIGNED_OUT: SessionSnapshot = { payload: null, capabilities: null, error: null };
 
 const readSession = createIsomorphicFn()
   .server(async (): Promise<SessionSnapshot> => {
     const server = await import("../../server/session");
-    const payload = await server.readServerSession();
-    const memberships =
-      payload && needsMembershipCheck(payload.user)
-        ? await server.readServerMemberships(payload.user.id)
-        : null;
-    return { payload, memberships, error: null };
+    return { ...(await server.readServerAuth()), error: null };
   })
   .client(async (): Promise<SessionSnapshot> => {
     try {
       const payload = await authApi.getSession();
-      const memberships = payload && needsMembershipCheck(payload.user) ? await fetchMemberships() : null;
-      return { payload, memberships, error: null };
+      const capabilities = payload ? await fetchCapabilities() : null;
+      return { payload, capabilities, error: null };
     } catch (error) {
-      return {
-        payload: null,
-        memberships: null,
-        error: error instanceof Error ? error.message : String(error),
-      };
+      return { ...SIGNED_OUT, error: error instanceof Error ? error.message : String(error) };
     }
   });
 
-/** SPEC §8: a failed membership check is logged and treated as no membership. */
-export async function fetchMemberships(): Promise<Membership[]> {
+/**
+ * SPEC §8: a failed membership check is logged and treated as no membership, so a failed access
+ * check is treated as no access at all (the server refuses anyway).
+ */
+export async function fetchCapabilities(): Promise<Capabilities | null> {
   try {
-    return (await authApi.myMemberships()).memberships ?? [];
+    return await authApi.capabilities();
   } catch (error) {
-    console.warn("Membership check failed; treating as no membership", error);
-    return [];
+    console.warn("Access check failed; treating as no access", error);
+    return null;
   }
 }
 

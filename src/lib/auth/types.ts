@@ -27,14 +27,6 @@ export interface SessionPayload {
   user: AuthUser;
 }
 
-export interface Membership {
-  id: string;
-  organizationId: string;
-  organizationName: string;
-  organizationSlug: string;
-  role: string;
-}
-
 /** SPEC §3 "Client auth state". */
 export interface AuthState {
   isAuthenticated: boolean;

@@ -1,9 +1,9 @@
+import { NO_PORTAL_ACCESS_MESSAGE } from "@core/permissions";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "@tanstack/react-router";
 import { useCallback, useMemo } from "react";
-import { hasPortalAccess, NO_PORTAL_ACCESS_MESSAGE, needsMembershipCheck } from "./access";
 import { authApi } from "./api";
-import { fetchMemberships, sessionQueryKey, sessionQueryOptions } from "./session";
+import { fetchCapabilities, SIGNED_OUT, sessionQueryKey, sessionQueryOptions } from "./session";
 import { AuthError, type AuthState } from "./types";
 
 /**
@@ -43,11 +43,11 @@ export function useAuth() {
         throw new AuthError("SIGN_IN_ERROR", "Sign in failed");
       }
       if (!result?.user) throw new AuthError("SIGN_IN_ERROR", "No user data received");
-      const memberships = needsMembershipCheck(result.user) ? await fetchMemberships() : null;
-      if (!hasPortalAccess(result.user, memberships)) {
+      const capabilities = await fetchCapabilities();
+      if (!capabilities?.portalAccess) {
         // SPEC §4: no portal access → signed out at once.
         await authApi.signOut().catch(() => undefined);
-        queryClient.setQueryData(sessionQueryKey, { payload: null, memberships: null, error: null });
+        queryClient.setQueryData(sessionQueryKey, SIGNED_OUT);
         throw new AuthError("UNAUTHORIZED", NO_PORTAL_ACCESS_MESSAGE, 403);
       }
       queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== "auth" });
@@ -60,7 +60,7 @@ export function useAuth() {
   const signOut = useCallback(async () => {
     await authApi.signOut().catch((error) => console.warn("sign-out failed", error));
     queryClient.clear();
-    queryClient.setQueryData(sessionQueryKey, { payload: null, memberships: null, error: null });
+    queryClient.setQueryData(sessionQueryKey, SIGNED_OUT);
     await router.navigate({ to: "/login" });
   }, [queryClient, router]);
 
@@ -95,7 +95,7 @@ export function useAuth() {
 
   return {
     ...state,
-    memberships: snapshot?.memberships ?? null,
+    capabilities: snapshot?.capabilities ?? null,
     refresh,
     signIn,
     signOut,

@@ -1,53 +1,13 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { createFileRoute, useNavigate } from "@tanstack/react-router";
-import * as React from "react";
-import { toast } from "sonner";
-import { PageHeader } from "~/components/layout/page-header";
-import { Card, CardContent } from "~/components/ui/card";
-import { DonorForm } from "~/features/donors/donor-form";
-import { errorInfo } from "~/lib/format";
+import { createFileRoute } from "@tanstack/react-router";
+import { DonorEditPage } from "~/features/donors/donor-edit-page";
+import { requireCan } from "~/lib/auth/guards";
 import { or404 } from "~/lib/loaders";
-import { useTRPC } from "~/lib/trpc";
 
 export const Route = createFileRoute("/_authed/donors/$donorId/edit")({
+  beforeLoad: ({ context, params }) =>
+    requireCan(context, { donor: ["update"] }, `/donors/${params.donorId}`),
   loader: ({ context, params }) =>
     or404(context.queryClient.ensureQueryData(context.trpc.donors.byId.queryOptions({ id: params.donorId }))),
   head: () => ({ meta: [{ title: "Edit donor · Almoner" }] }),
-  component: EditDonor,
+  component: DonorEditPage,
 });
-
-function EditDonor() {
-  const { donorId } = Route.useParams();
-  const trpc = useTRPC();
-  const qc = useQueryClient();
-  const navigate = useNavigate();
-  const q = useQuery(trpc.donors.byId.queryOptions({ id: donorId }));
-  const [errors, setErrors] = React.useState<Record<string, string>>({});
-  const save = useMutation(
-    trpc.donors.update.mutationOptions({
-      onSuccess: async () => {
-        toast.success("Donor saved");
-        await qc.invalidateQueries();
-        await navigate({ to: "/donors/$donorId", params: { donorId } });
-      },
-      onError: (e) => setErrors({ ...errorInfo(e).fields, _: errorInfo(e).message }),
-    }),
-  );
-  if (!q.data) return null;
-  return (
-    <>
-      <PageHeader title={`Edit ${q.data.name}`} />
-      <Card>
-        <CardContent className="pt-6">
-          <DonorForm
-            initial={q.data as never}
-            submitLabel="Save"
-            pending={save.isPending}
-            errors={errors}
-            onSubmit={(v) => save.mutate({ id: donorId, data: v as never })}
-          />
-        </CardContent>
-      </Card>
-    </>
-  );
-}

@@ -1,22 +1,9 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { UserDetail } from "~/features/admin/user-detail";
-import { ExportOrganizerButton } from "~/features/organizers/export-organizer";
-import { OrganizerCampaigns } from "~/features/organizers/organizer-campaigns";
+import { OrganizerPage } from "~/features/organizers/organizer-page";
 import { requireAdmin } from "~/lib/auth/guards";
 
 export const Route = createFileRoute("/_authed/organizers/$organizerId/")({
   beforeLoad: ({ context }) => requireAdmin(context),
   head: () => ({ meta: [{ title: "Organizer · Almoner" }] }),
-  component: () => {
-    const { organizerId } = Route.useParams();
-    return (
-      <>
-        <div className="flex justify-end">
-          <ExportOrganizerButton userId={organizerId} />
-        </div>
-        <UserDetail userId={organizerId} />
-        <OrganizerCampaigns userId={organizerId} />
-      </>
-    );
-  },
+  component: OrganizerPage,
 });

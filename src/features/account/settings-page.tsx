@@ -1,0 +1,109 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { toast } from "sonner";
+import { PageHeader } from "~/components/layout/page-header";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { authApi } from "~/lib/auth/api";
+import { useAuth } from "~/lib/auth/use-auth";
+import { formatDateTime } from "~/lib/format";
+
+export function SettingsPage() {
+  const auth = useAuth();
+  const qc = useQueryClient();
+  const sessions = useQuery({ queryKey: ["auth", "sessions"], queryFn: authApi.listSessions });
+  const accounts = useQuery({ queryKey: ["auth", "accounts"], queryFn: authApi.listAccounts });
+  const revoke = useMutation({
+    mutationFn: (token: string) => authApi.revokeSession(token),
+    onSuccess: async () => {
+      toast.success("Session ended");
+      await qc.invalidateQueries({ queryKey: ["auth", "sessions"] });
+    },
+  });
+  const revokeOthers = useMutation({
+    mutationFn: authApi.revokeOtherSessions,
+    onSuccess: async () => {
+      toast.success("Signed out everywhere else");
+      await qc.invalidateQueries({ queryKey: ["auth", "sessions"] });
+    },
+  });
+  const del = useMutation({
+    mutationFn: (password: string) => authApi.deleteUser({ password, callbackURL: "/login" }),
+    onSuccess: async (r) => {
+      toast.success(r.message);
+      if (r.message === "User deleted") await auth.signOut();
+    },
+    onError: (e) => toast.error(e instanceof Error ? e.message : "Failed"),
+  });
+  return (
+    <>
+      <PageHeader title="Settings" description="Sessions, sign-in methods and your account." />
+      <Card>
+        <CardHeader className="flex flex-row items-center justify-between">
+          <div>
+            <CardTitle>Where you are signed in</CardTitle>
+            <CardDescription>End any session you do not recognise.</CardDescription>
+          </div>
+          <Button variant="outline" size="sm" onClick={() => revokeOthers.mutate()}>
+            Sign out other sessions
+          </Button>
+        </CardHeader>
+        <CardContent className="flex flex-col divide-y">
+          {sessions.data?.map((s) => (
+            <div key={s.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
+              <span>
+                {s.userAgent?.slice(0, 70) ?? "Unknown device"} · {s.ipAddress ?? "unknown IP"} · since{" "}
+                {formatDateTime(Date.parse(s.createdAt))} {s.id === auth.user?.id ? null : null}
+              </span>
+              <Button size="sm" variant="ghost" onClick={() => s.token && revoke.mutate(s.token)}>
+                End
+              </Button>
+            </div>
+          ))}
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>Sign-in methods</CardTitle>
+        </CardHeader>
+        <CardContent className="flex flex-wrap gap-2">
+          {accounts.data?.map((a) => (
+            <Badge key={a.id} variant="secondary">
+              {a.providerId === "credential" ? "E-mail and password" : a.providerId}
+            </Badge>
+          ))}
+        </CardContent>
+      </Card>
+      <Card className="border-destructive/40">
+        <CardHeader>
+          <CardTitle>Delete account</CardTitle>
+          <CardDescription>
+            Removes your account and signs you out everywhere. Your organizations keep their records.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <form
+            className="flex max-w-md gap-2"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (window.confirm("Delete your account for good?"))
+                del.mutate(String(new FormData(e.currentTarget).get("password")));
+            }}
+          >
+            <input
+              name="password"
+              type="password"
+              aria-label="Password"
+              placeholder="Your password"
+              className="h-9 flex-1 rounded-md border border-input bg-transparent px-3 text-sm"
+              required
+            />
+            <Button type="submit" variant="destructive" disabled={del.isPending}>
+              Delete
+            </Button>
+          </form>
+        </CardContent>
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,240 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { getRouteApi } from "@tanstack/react-router";
+import { ExternalLink, Pause, Play } from "lucide-react";
+import * as React from "react";
+import { toast } from "sonner";
+import { HistoryPanel } from "~/components/history-panel";
+import { PageHeader } from "~/components/layout/page-header";
+import { StatusBadge } from "~/components/status-badge";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { Progress } from "~/components/ui/progress";
+import { CampaignForm } from "~/features/campaigns/campaign-form";
+import { CampaignTabs } from "~/features/campaigns/campaign-tabs";
+import { useCan } from "~/lib/auth/can";
+import { errorInfo, formatDate, formatMoney, formatPercent, safeImageSrc, titleCase } from "~/lib/format";
+import { useTRPC } from "~/lib/trpc";
+
+const route = getRouteApi("/_authed/campaigns/$campaignId/");
+
+const ACTIONS: Record<string, { action: "publish" | "complete" | "archive" | "unarchive"; label: string }> = {
+  completed: { action: "complete", label: "Complete" },
+  archived: { action: "archive", label: "Archive" },
+};
+
+export function CampaignPage() {
+  const { campaignId } = route.useParams();
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const q = useQuery(trpc.campaigns.byId.queryOptions({ id: campaignId }));
+  const org = useQuery(trpc.organization.current.queryOptions());
+  const edit = useCan()({ campaign: ["update"] });
+  const [editing, setEditing] = React.useState(false);
+  const [errors, setErrors] = React.useState<Record<string, string>>({});
+  const done = async (msg: string) => {
+    toast.success(msg);
+    await qc.invalidateQueries();
+  };
+  const onError = (e: unknown) => toast.error(errorInfo(e).message);
+  const toggle = useMutation(
+    trpc.campaigns.toggleStatus.mutationOptions({
+      onSuccess: (c) => done(c.status === "active" ? "Campaign resumed" : "Campaign paused"),
+      onError,
+    }),
+  );
+  const setStatus = useMutation(
+    trpc.campaigns.setStatus.mutationOptions({
+      onSuccess: (c) => done(`Campaign is now ${c.status}`),
+      onError,
+    }),
+  );
+  const update = useMutation(
+    trpc.campaigns.update.mutationOptions({
+      onSuccess: async () => {
+        setEditing(false);
+        await done("Campaign saved");
+      },
+      onError: (e) => setErrors({ ...errorInfo(e).fields, _: errorInfo(e).message }),
+    }),
+  );
+  const c = q.data;
+  if (!c) return null;
+  const money = (v: number) => formatMoney(v, c.currency);
+  // Campaign days are the organization's days (the end is exclusive: its last day is the one before).
+  const dayOpts: Intl.DateTimeFormatOptions = { dateStyle: "medium", timeZone: org.data?.timeZone };
+  return (
+    <>
+      <PageHeader
+        title={c.title}
+        description={c.shortDescription ?? undefined}
+        actions={
+          <>
+            {edit && (c.status === "active" || c.status === "paused") ? (
+              <Button
+                variant="outline"
+                onClick={() => toggle.mutate({ id: c.id })}
+                disabled={toggle.isPending}
+              >
+                {c.status === "active" ? (
+                  <>
+                    <Pause className="size-4" /> Pause
+                  </>
+                ) : (
+                  <>
+                    <Play className="size-4" /> Resume
+                  </>
+                )}
+              </Button>
+            ) : null}
+            {edit && c.status === "draft" ? (
+              <Button onClick={() => setStatus.mutate({ id: c.id, action: "publish" })}>Publish</Button>
+            ) : null}
+            {edit && c.status === "archived" ? (
+              <Button variant="outline" onClick={() => setStatus.mutate({ id: c.id, action: "unarchive" })}>
+                Unarchive
+              </Button>
+            ) : null}
+            {c.allowedTransitions
+              .filter((t) => edit && ACTIONS[t])
+              .map((t) => (
+                <Button
+                  key={t}
+                  variant="outline"
+                  onClick={() => setStatus.mutate({ id: c.id, action: ACTIONS[t]?.action ?? "complete" })}
+                >
+                  {ACTIONS[t]?.label}
+                </Button>
+              ))}
+            {org.data && c.status !== "draft" && c.visibility !== "private" ? (
+              <Button variant="ghost" asChild>
+                <a href={`/p/${org.data.slug}/${c.slug}`} target="_blank" rel="noreferrer">
+                  <ExternalLink className="size-4" /> Public page
+                </a>
+              </Button>
+            ) : null}
+          </>
+        }
+      />
+      <CampaignTabs campaignId={c.id} />
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+        <Card>
+          <CardContent className="p-4">
+            <p className="text-muted-foreground text-sm">Status</p>
+            <p className="mt-1 flex items-center gap-2">
+              <StatusBadge status={c.status} />
+              <span className="text-muted-foreground text-sm">{titleCase(c.phase)}</span>
+            </p>
+          </CardContent>
+        </Card>
+        <Card>
+          <CardContent className="p-4">
+            <p className="text-muted-foreground text-sm">Raised</p>
+            <p className="font-semibold text-xl tabular-nums">{money(c.raisedMinor)}</p>
+          </CardContent>
+        </Card>
+        <Card>
+          <CardContent className="p-4">
+            <p className="text-muted-foreground text-sm">Donations / donors</p>
+            <p className="font-semibold text-xl tabular-nums">
+              {c.donationCount} / {c.donorCount}
+            </p>
+          </CardContent>
+        </Card>
+        <Card>
+          <CardContent className="p-4">
+            <p className="text-muted-foreground text-sm">Runs</p>
+            <p className="font-medium">
+              {c.startAt ? formatDate(c.startAt, dayOpts) : "Now"} –{" "}
+              {c.endAt ? formatDate(c.endAt - 1, dayOpts) : "open"}
+            </p>
+          </CardContent>
+        </Card>
+      </div>
+      {c.goalProgress !== null ? (
+        <Card>
+          <CardContent className="flex flex-col gap-2 p-4">
+            <div className="flex justify-between text-sm">
+              <span>
+                Goal:{" "}
+                {c.goalType === "amount" ? money(c.goalAmountMinor ?? 0) : `${c.goalCount} ${c.goalType}`}
+              </span>
+              <span className="tabular-nums">{formatPercent(c.goalProgress)}</span>
+            </div>
+            <Progress value={Math.min(100, c.goalProgress * 100)} aria-label="Goal progress" />
+          </CardContent>
+        </Card>
+      ) : null}
+      <Card>
+        <CardHeader className="flex flex-row items-center justify-between">
+          <CardTitle>Details</CardTitle>
+          {edit && !editing ? (
+            <Button
+              variant="outline"
+              size="sm"
+              onClick={() => {
+                setErrors({});
+                setEditing(true);
+              }}
+            >
+              Edit
+            </Button>
+          ) : null}
+        </CardHeader>
+        <CardContent>
+          {editing && org.data ? (
+            <CampaignForm
+              initial={c as never}
+              timeZone={org.data.timeZone}
+              submitLabel="Save changes"
+              pending={update.isPending}
+              errors={errors}
+              currencyLocked={c.donationCount > 0}
+              onSubmit={(v) => update.mutate({ id: c.id, data: v as never })}
+            />
+          ) : (
+            <div className="flex flex-col gap-4 text-sm">
+              {safeImageSrc(c.coverUrl) ? (
+                <img
+                  src={safeImageSrc(c.coverUrl) ?? undefined}
+                  alt={`${c.title} cover`}
+                  className="aspect-video w-full max-w-xl rounded-md border object-cover"
+                />
+              ) : null}
+              <p className="whitespace-pre-wrap">{c.description || "No story yet."}</p>
+              <dl className="grid gap-x-6 gap-y-2 sm:grid-cols-2 lg:grid-cols-3">
+                <Detail label="Currency">{c.currency}</Detail>
+                <Detail label="Visibility">{titleCase(c.visibility)}</Detail>
+                <Detail label="Gift range">
+                  {money(c.minAmountMinor)} – {money(c.maxAmountMinor)}
+                </Detail>
+                <Detail label="Suggested amounts">
+                  {c.suggestedAmounts.length ? c.suggestedAmounts.map(money).join(", ") : "None"}
+                </Detail>
+                <Detail label="Recurring gifts">
+                  {c.allowRecurring ? c.recurringFrequencies.map(titleCase).join(", ") : "Not offered"}
+                </Detail>
+                <Detail label="After the end date">
+                  {c.acceptAfterEnd ? "Keeps accepting gifts" : "Completes"}
+                </Detail>
+                <Detail label="When the goal is reached">
+                  {c.completeOnGoal ? "Completes" : "Keeps accepting gifts"}
+                </Detail>
+                <Detail label="Web address">/{c.slug}</Detail>
+              </dl>
+            </div>
+          )}
+        </CardContent>
+      </Card>
+      <HistoryPanel entityType="campaign" entityId={c.id} />
+    </>
+  );
+}
+
+function Detail({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="flex flex-col">
+      <dt className="text-muted-foreground">{label}</dt>
+      <dd className="font-medium">{children}</dd>
+    </div>
+  );
+}

@@ -1,0 +1,230 @@
+import { campaignStatuses } from "@core/status";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { getRouteApi, Link } from "@tanstack/react-router";
+import type { ColumnDef } from "@tanstack/react-table";
+import { Plus } from "lucide-react";
+import { toast } from "sonner";
+import { DataTable } from "~/components/data-table/data-table";
+import { PageHeader } from "~/components/layout/page-header";
+import { StatusBadge } from "~/components/status-badge";
+import { Button } from "~/components/ui/button";
+import { Progress } from "~/components/ui/progress";
+import type { RouterOutputs } from "~/lib/api-types";
+import { useCan } from "~/lib/auth/can";
+import { errorInfo, formatDate, formatMoney, formatPercent, titleCase } from "~/lib/format";
+import { useTRPC } from "~/lib/trpc";
+import { PHASES } from "./search";
+
+const route = getRouteApi("/_authed/campaigns/");
+
+const control = "h-9 rounded-md border border-input bg-transparent px-2 text-sm";
+
+type Row = RouterOutputs["campaigns"]["list"]["rows"][number];
+
+export function CampaignsPage() {
+  const can = useCan();
+  const s = route.useSearch();
+  const navigate = route.useNavigate();
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const { goal, ...filters } = s;
+  // A hand-edited URL with the range backwards is shown as given but queried in order.
+  const [from, to] = s.from && s.to && s.to < s.from ? [s.to, s.from] : [s.from, s.to];
+  const q = useQuery({
+    ...trpc.campaigns.list.queryOptions({
+      ...filters,
+      from,
+      to,
+      q: s.q || undefined,
+      goalReached: goal === undefined ? undefined : goal === "reached",
+    }),
+    placeholderData: keepPreviousData,
+  });
+  const filter = (patch: Partial<typeof s>) => navigate({ search: (p) => ({ ...p, ...patch, page: 1 }) });
+  const filtered = !!(s.status || s.phase || s.from || s.to || s.goal);
+  const setStatus = useMutation(trpc.campaigns.setStatus.mutationOptions());
+  const columns: ColumnDef<Row, unknown>[] = [
+    {
+      header: "Campaign",
+      meta: { sortKey: "title" },
+      cell: ({ row }) => (
+        <Link
+          to="/campaigns/$campaignId"
+          params={{ campaignId: row.original.id }}
+          className="font-medium hover:underline"
+        >
+          {row.original.title}
+        </Link>
+      ),
+    },
+    {
+      header: "Status",
+      cell: ({ row }) => (
+        <span className="flex items-center gap-1.5">
+          <StatusBadge status={row.original.status} />
+          {row.original.status === "active" || row.original.status === "paused" ? (
+            <span className="text-muted-foreground text-xs">{titleCase(row.original.phase)}</span>
+          ) : null}
+        </span>
+      ),
+    },
+    {
+      header: "Goal",
+      cell: ({ row }) =>
+        row.original.goalProgress === null ? (
+          <span className="text-muted-foreground">No goal</span>
+        ) : (
+          <div className="flex min-w-28 items-center gap-2">
+            <Progress
+              value={Math.min(100, row.original.goalProgress * 100)}
+              aria-label="Goal progress"
+              className="h-2"
+            />
+            <span className="text-xs tabular-nums">{formatPercent(row.original.goalProgress)}</span>
+          </div>
+        ),
+    },
+    {
+      header: "Raised",
+      meta: { sortKey: "raised", align: "right" },
+      cell: ({ row }) => formatMoney(row.original.raisedMinor, row.original.currency),
+    },
+    {
+      header: "Donors",
+      meta: { sortKey: "donors", align: "right" },
+      cell: ({ row }) => row.original.donorCount,
+    },
+    {
+      header: "Ends",
+      meta: { sortKey: "endDate" },
+      // The stored end is exclusive (midnight after the last day); show the last day.
+      cell: ({ row }) => formatDate(row.original.endAt ? row.original.endAt - 1 : null),
+    },
+  ];
+  return (
+    <>
+      <PageHeader
+        title="Campaigns"
+        description="Your fundraising campaigns."
+        actions={
+          can({ campaign: ["create"] }) ? (
+            <Button asChild>
+              <Link to="/campaigns/create">
+                <Plus className="size-4" /> New campaign
+              </Link>
+            </Button>
+          ) : null
+        }
+      />
+      <DataTable<Row>
+        columns={columns}
+        data={q.data?.rows}
+        total={q.data?.total}
+        state={s}
+        isLoading={q.isPending}
+        error={q.error ? errorInfo(q.error).message : null}
+        onStateChange={(next) => navigate({ search: (p) => ({ ...p, ...next }) as typeof p })}
+        searchPlaceholder="Search campaigns"
+        emptyMessage={
+          filtered || s.q ? "No campaigns match these filters." : "No campaigns yet. Create your first one."
+        }
+        facets={[
+          {
+            id: "status",
+            title: "Status",
+            options: campaignStatuses.map((v) => ({ value: v, label: titleCase(v) })),
+            value: s.status,
+            onChange: (v) => filter({ status: v as typeof s.status }),
+          },
+          {
+            id: "phase",
+            title: "Phase",
+            options: PHASES.map((v) => ({ value: v, label: titleCase(v) })),
+            value: s.phase,
+            onChange: (v) => filter({ phase: v as typeof s.phase }),
+          },
+        ]}
+        toolbar={
+          <>
+            <select
+              aria-label="Goal"
+              className={control}
+              value={s.goal ?? ""}
+              onChange={(e) => filter({ goal: (e.target.value || undefined) as typeof s.goal })}
+            >
+              <option value="">Any goal state</option>
+              <option value="reached">Goal reached</option>
+              <option value="open">Goal not reached</option>
+            </select>
+            <span className="flex items-center gap-1">
+              <input
+                aria-label="Running from"
+                title="Running from"
+                type="date"
+                className={control}
+                value={s.from ?? ""}
+                onChange={(e) => filter({ from: e.target.value || undefined })}
+              />
+              <span aria-hidden className="text-muted-foreground text-sm">
+                –
+              </span>
+              <input
+                aria-label="Running until"
+                title="Running until"
+                type="date"
+                className={control}
+                value={s.to ?? ""}
+                onChange={(e) => filter({ to: e.target.value || undefined })}
+              />
+            </span>
+            {filtered ? (
+              <Button
+                variant="ghost"
+                size="sm"
+                className="h-9"
+                onClick={() =>
+                  navigate({
+                    search: (p) => ({
+                      ...p,
+                      page: 1,
+                      status: undefined,
+                      phase: undefined,
+                      from: undefined,
+                      to: undefined,
+                      goal: undefined,
+                    }),
+                  })
+                }
+              >
+                Reset
+              </Button>
+            ) : null}
+          </>
+        }
+        bulkActions={
+          can({ campaign: ["update"] })
+            ? (rows, clear) => (
+                <Button
+                  size="sm"
+                  variant="outline"
+                  disabled={!rows.every((r) => r.allowedTransitions.includes("archived"))}
+                  title="Only completed or draft campaigns can be archived"
+                  onClick={async () => {
+                    if (!window.confirm(`Archive ${rows.length} campaign(s)?`)) return;
+                    const res = await Promise.allSettled(
+                      rows.map((r) => setStatus.mutateAsync({ id: r.id, action: "archive" })),
+                    );
+                    toast.success(`${res.filter((r) => r.status === "fulfilled").length} archived`);
+                    clear();
+                    await qc.invalidateQueries();
+                  }}
+                >
+                  Archive
+                </Button>
+              )
+            : undefined
+        }
+      />
+    </>
+  );
+}

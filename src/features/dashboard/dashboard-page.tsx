@@ -1,0 +1,316 @@
+import { useQuery } from "@tanstack/react-query";
+import { getRouteApi, Link } from "@tanstack/react-router";
+import * as React from "react";
+import { toast } from "sonner";
+import { PageHeader } from "~/components/layout/page-header";
+import { StatusBadge } from "~/components/status-badge";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { Segmented, SegmentedItem } from "~/components/ui/segmented";
+import { Skeleton } from "~/components/ui/skeleton";
+import { RevenueChart } from "~/features/charts/revenue-chart";
+import { Kpi, PERIODS } from "~/features/dashboard/kpi";
+import { PlatformOverview } from "~/features/dashboard/platform-overview";
+import { COUNTED_FILTER } from "~/features/donations/search";
+import { OrganizationSwitcher } from "~/features/organization/organization-switcher";
+import { useCan } from "~/lib/auth/can";
+import { errorInfo, formatDate, formatMoney, formatPercent, titleCase } from "~/lib/format";
+import { useTRPC } from "~/lib/trpc";
+
+const route = getRouteApi("/_authed/dashboard");
+
+const selectClass = "h-9 rounded-md border border-input bg-transparent px-2 text-sm";
+
+export function DashboardPage() {
+  const { days, currency, scope, forbidden } = route.useSearch();
+  const admin = useCan().platformAdmin;
+  const navigate = route.useNavigate();
+  React.useEffect(() => {
+    if (!forbidden) return;
+    toast.error("That page is for platform admins.");
+    void navigate({ search: (s) => ({ ...s, forbidden: undefined }), replace: true });
+  }, [forbidden, navigate]);
+  const all = admin && scope === "all";
+  return (
+    <>
+      <PageHeader
+        title="Dashboard"
+        description={all ? "Every organization on the platform." : "Fundraising at a glance."}
+        actions={
+          <>
+            {admin ? (
+              <select
+                aria-label="Organizations"
+                className={selectClass}
+                value={all ? "all" : "one"}
+                onChange={(e) =>
+                  navigate({ search: (s) => ({ ...s, scope: e.target.value === "all" ? "all" : undefined }) })
+                }
+              >
+                <option value="one">One organization</option>
+                <option value="all">All organizations</option>
+              </select>
+            ) : null}
+            {!all ? <OrganizationSwitcher /> : null}
+            <Segmented
+              aria-label="Period"
+              value={String(days)}
+              onValueChange={(v) => navigate({ search: (s) => ({ ...s, days: Number(v) }) })}
+            >
+              {PERIODS.map((p) => (
+                <SegmentedItem key={p.days} value={String(p.days)}>
+                  {p.label}
+                </SegmentedItem>
+              ))}
+            </Segmented>
+          </>
+        }
+      />
+      {all ? <PlatformOverview days={days} /> : <OrganizationDashboard days={days} currency={currency} />}
+    </>
+  );
+}
+
+function OrganizationDashboard({ days, currency }: { days: number; currency?: string }) {
+  const trpc = useTRPC();
+  const navigate = route.useNavigate();
+  const q = useQuery(trpc.dashboard.summary.queryOptions({ days, currency }));
+  const retention = useQuery(trpc.dashboard.retention.queryOptions());
+  const d = q.data;
+  const money = (v: number) => formatMoney(v, d?.currency ?? "USD");
+  // Every tile opens /donations with the filters behind its number (domain.md §4.3).
+  const period = d ? { from: d.from ?? undefined, to: d.to, currency: d.currency } : {};
+  const counted = { ...period, ...COUNTED_FILTER };
+  const r = retention.data;
+  const prior = r ? { from: r.priorFrom, to: r.priorTo, ...COUNTED_FILTER } : {};
+  return (
+    <>
+      {q.error ? (
+        <p role="alert" className="text-destructive">
+          {errorInfo(q.error).message}
+        </p>
+      ) : null}
+      {d && d.currencies.length > 1 ? (
+        <label className="flex items-center gap-2 text-sm">
+          Currency
+          <select
+            aria-label="Currency"
+            className={selectClass}
+            value={d.currency}
+            onChange={(e) => navigate({ search: (s) => ({ ...s, currency: e.target.value }) })}
+          >
+            {d.currencies.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+          <span className="text-muted-foreground">Amounts are never added across currencies.</span>
+        </label>
+      ) : null}
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+        {d ? (
+          <>
+            <Kpi
+              label="Raised"
+              value={money(d.raisedMinor)}
+              change={d.change.raised}
+              to="/donations"
+              search={counted}
+            />
+            <Kpi
+              label="Donations"
+              value={d.donations.toLocaleString("en-US")}
+              change={d.change.donations}
+              to="/donations"
+              search={counted}
+            />
+            <Kpi
+              label="Unique donors"
+              value={d.uniqueDonors.toLocaleString("en-US")}
+              change={d.change.donors}
+              to="/donations"
+              search={counted}
+            />
+            <Kpi
+              label="Average gift"
+              value={money(d.averageMinor)}
+              hint={`Median ${money(d.medianMinor)}`}
+              to="/donations"
+              search={{ ...counted, sort: "amount" }}
+            />
+            <Kpi
+              label="Recurring"
+              value={money(d.recurring.amountMinor)}
+              hint={`${d.recurring.count} recurring · ${d.oneTime.count} one-time (${money(d.oneTime.amountMinor)})`}
+              to="/donations"
+              search={{ ...counted, frequency: "recurring" }}
+            />
+            <Kpi
+              label="Refunds"
+              value={money(d.refunds.amountMinor)}
+              hint={`${d.refunds.count} gift${d.refunds.count === 1 ? "" : "s"} refunded in part or in full`}
+              to="/donations"
+              search={{ ...period, mode: "live", status: ["partially_refunded", "refunded"] }}
+            />
+            <Kpi
+              label="Retention"
+              value={formatPercent(r?.rate)}
+              hint={r ? `${r.retained} of ${r.base} donors of the previous 12 months gave again` : "…"}
+              to="/donations"
+              search={{ ...prior, segment: "retained" }}
+            />
+            <Kpi
+              label="Lapsed donors"
+              value={r ? r.lapsed.toLocaleString("en-US") : "…"}
+              hint="Gave in the previous 12 months, not in the last 12"
+              to="/donations"
+              search={{ ...prior, segment: "lapsed" }}
+            />
+          </>
+        ) : (
+          Array.from({ length: 8 }, (_, i) => <Skeleton key={`k${i}`} className="h-24" />)
+        )}
+      </div>
+      <div className="grid gap-4 lg:grid-cols-3">
+        <Card className="min-w-0 lg:col-span-2">
+          <CardHeader>
+            <CardTitle>Revenue</CardTitle>
+            <CardDescription>
+              Counted gifts per {d?.bucket ?? "day"} in {d?.currency ?? "USD"}, net of refunds, in the
+              organization's time zone.
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            {d ? (
+              <RevenueChart series={d.series} currency={d.currency} bucket={d.bucket} />
+            ) : (
+              <Skeleton className="h-64" />
+            )}
+          </CardContent>
+        </Card>
+        <Card className="min-w-0">
+          <CardHeader>
+            <CardTitle>Top campaigns</CardTitle>
+          </CardHeader>
+          <CardContent className="flex flex-col gap-3">
+            {d?.topCampaigns.length ? (
+              d.topCampaigns.map((c) => (
+                <Link
+                  key={c.id}
+                  to="/donations"
+                  search={{ ...counted, campaignId: c.id }}
+                  className="flex items-center justify-between gap-2 text-sm hover:underline"
+                >
+                  <span className="min-w-0 truncate">{c.title}</span>
+                  <span className="shrink-0 tabular-nums">{formatMoney(c.raised, c.currency)}</span>
+                </Link>
+              ))
+            ) : (
+              <p className="text-muted-foreground text-sm">No campaign gifts in this period.</p>
+            )}
+          </CardContent>
+        </Card>
+      </div>
+      <div className="grid gap-4 lg:grid-cols-3">
+        <Card className="min-w-0">
+          <CardHeader>
+            <CardTitle>Top donors</CardTitle>
+          </CardHeader>
+          <CardContent className="flex flex-col gap-3">
+            {d?.topDonors.length ? (
+              d.topDonors.map((x) => (
+                <Link
+                  key={x.id}
+                  to="/donations"
+                  search={{ ...counted, donorId: x.id }}
+                  className="flex items-center justify-between gap-2 text-sm hover:underline"
+                >
+                  <span className="min-w-0 truncate">{x.name || x.company}</span>
+                  <span className="shrink-0 tabular-nums">{money(x.total)}</span>
+                </Link>
+              ))
+            ) : (
+              <p className="text-muted-foreground text-sm">No donors in this period.</p>
+            )}
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>By status</CardTitle>
+            <CardDescription>Live gifts of the period, counted or not.</CardDescription>
+          </CardHeader>
+          <CardContent className="flex flex-col gap-2 text-sm">
+            {d?.byStatus.length ? (
+              d.byStatus.map((s) => (
+                <Link
+                  key={s.status}
+                  to="/donations"
+                  search={{ ...period, mode: "live", status: [s.status] } as never}
+                  className="flex items-center justify-between hover:underline"
+                >
+                  <StatusBadge status={s.status} />
+                  <span className="tabular-nums">{s.count}</span>
+                </Link>
+              ))
+            ) : (
+              <p className="text-muted-foreground">No gifts in this period.</p>
+            )}
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>By payment method</CardTitle>
+            <CardDescription>Counted gifts, net of refunds.</CardDescription>
+          </CardHeader>
+          <CardContent className="flex flex-col gap-2 text-sm">
+            {d?.byMethod.length ? (
+              d.byMethod.map((m) => (
+                <Link
+                  key={m.method}
+                  to="/donations"
+                  search={{ ...counted, paymentMethod: m.method }}
+                  className="flex items-center justify-between hover:underline"
+                >
+                  <span>
+                    {titleCase(m.method)} <span className="text-muted-foreground">({m.count})</span>
+                  </span>
+                  <span className="tabular-nums">{money(m.amount)}</span>
+                </Link>
+              ))
+            ) : (
+              <p className="text-muted-foreground">No counted gifts in this period.</p>
+            )}
+          </CardContent>
+        </Card>
+      </div>
+      <Card>
+        <CardHeader>
+          <CardTitle>Recent donations</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <ul className="divide-y">
+            {d?.recent.map((x) => (
+              <li key={x.id}>
+                <Link
+                  to="/donations/$donationId"
+                  params={{ donationId: x.id }}
+                  className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm hover:underline"
+                >
+                  <span className="flex items-center gap-2">
+                    <span className="text-muted-foreground">#{x.number}</span>
+                    {x.donorName || "No donor"}
+                  </span>
+                  <span className="flex items-center gap-3">
+                    <StatusBadge status={x.status} />
+                    <span className="tabular-nums">{formatMoney(x.amountMinor, x.currency)}</span>
+                    <span className="text-muted-foreground">{formatDate(x.donatedAt)}</span>
+                  </span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </CardContent>
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,188 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { getRouteApi, useNavigate } from "@tanstack/react-router";
+import * as React from "react";
+import { toast } from "sonner";
+import { PageHeader } from "~/components/layout/page-header";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent } from "~/components/ui/card";
+import { Field } from "~/components/ui/form-field";
+import { Input } from "~/components/ui/input";
+import { Textarea } from "~/components/ui/textarea";
+import { errorInfo, toMajorString, toMinor } from "~/lib/format";
+import { useTRPC } from "~/lib/trpc";
+
+const route = getRouteApi("/_authed/donations/$donationId/edit");
+
+export function DonationEditPage() {
+  const { donationId } = route.useParams();
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const q = useQuery(trpc.donations.byId.queryOptions({ id: donationId }));
+  const [fields, setFields] = React.useState<Record<string, string>>({});
+  const [campaignSel, setCampaignSel] = React.useState<string | undefined>(undefined);
+  const campaignNow = campaignSel ?? q.data?.campaignId ?? "";
+  const items = useQuery({
+    ...trpc.campaigns.items.list.queryOptions({ campaignId: campaignNow }),
+    enabled: !!campaignNow,
+  });
+  const save = useMutation(
+    trpc.donations.update.mutationOptions({
+      onSuccess: async () => {
+        toast.success("Donation saved");
+        await qc.invalidateQueries();
+        await navigate({ to: "/donations/$donationId", params: { donationId } });
+      },
+      onError: (e) => setFields({ ...errorInfo(e).fields, _: errorInfo(e).message }),
+    }),
+  );
+  const d = q.data;
+  // Reassignment stays inside the organization and the gift's currency.
+  const campaigns = useQuery({
+    ...trpc.campaigns.list.queryOptions({ pageSize: 100 }),
+    enabled: !!d,
+  });
+  if (!d) return null;
+  const sameCurrency = (campaigns.data?.rows ?? []).filter((c) => c.currency === d.currency);
+  return (
+    <>
+      <PageHeader
+        title={`Edit donation #${d.number}`}
+        description="Amounts can only change on manual entries."
+      />
+      <Card>
+        <CardContent className="pt-6">
+          <form
+            className="flex max-w-xl flex-col gap-4"
+            noValidate
+            onSubmit={(e) => {
+              e.preventDefault();
+              const f = new FormData(e.currentTarget);
+              const data: Record<string, unknown> = {
+                message: String(f.get("message") ?? "") || null,
+                internalNote: String(f.get("internalNote") ?? "") || null,
+                tributeName: String(f.get("tributeName") ?? "") || null,
+                tributeType: (String(f.get("tributeType") ?? "") || null) as "in_honor" | "in_memory" | null,
+                anonymous: f.get("anonymous") === "on",
+              };
+              const campaignId = String(f.get("campaignId") ?? "") || null;
+              if (campaigns.data && campaignId !== d.campaignId) data.campaignId = campaignId;
+              const itemId = String(f.get("campaignItemId") ?? "") || null;
+              const quantity = Number(f.get("itemQuantity") ?? 1) || 1;
+              if (itemId !== d.campaignItemId || (itemId && quantity !== d.itemQuantity)) {
+                data.campaignItemId = itemId;
+                if (itemId) data.itemQuantity = quantity;
+              }
+              if (d.source === "manual") {
+                try {
+                  data.amountMinor = toMinor(String(f.get("amount")), d.currency);
+                } catch {
+                  setFields({ amountMinor: "Enter an amount like 25.00" });
+                  return;
+                }
+              }
+              save.mutate({ id: d.id, data });
+            }}
+          >
+            {d.source === "manual" ? (
+              <Field label={`Amount (${d.currency})`} error={fields.amountMinor}>
+                <Input
+                  name="amount"
+                  defaultValue={toMajorString(d.amountMinor, d.currency)}
+                  inputMode="decimal"
+                />
+              </Field>
+            ) : null}
+            <Field label="Campaign" error={fields.campaignId}>
+              <select
+                name="campaignId"
+                value={campaignNow}
+                onChange={(e) => setCampaignSel(e.target.value)}
+                className="h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs"
+              >
+                <option value="">General fund</option>
+                {d.campaignId && !sameCurrency.some((c) => c.id === d.campaignId) ? (
+                  <option value={d.campaignId}>{d.campaignTitle}</option>
+                ) : null}
+                {sameCurrency.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.title}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            {campaignNow && items.data?.length ? (
+              <div className="grid gap-4 sm:grid-cols-[1fr_8rem]" key={campaignNow}>
+                <Field label="Item" error={fields.campaignItemId}>
+                  <select
+                    name="campaignItemId"
+                    defaultValue={campaignNow === d.campaignId ? (d.campaignItemId ?? "") : ""}
+                    className="h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs"
+                  >
+                    <option value="">No item</option>
+                    {items.data.map((i) => (
+                      <option key={i.id} value={i.id}>
+                        {i.title}
+                      </option>
+                    ))}
+                  </select>
+                </Field>
+                <Field label="Quantity" error={fields.itemQuantity}>
+                  <Input
+                    name="itemQuantity"
+                    type="number"
+                    min={1}
+                    defaultValue={campaignNow === d.campaignId ? Math.max(1, d.itemQuantity) : 1}
+                  />
+                </Field>
+              </div>
+            ) : null}
+            <Field label="Message from the donor" error={fields.message}>
+              <Textarea name="message" defaultValue={d.message ?? ""} rows={3} />
+            </Field>
+            <div className="grid gap-4 sm:grid-cols-[12rem_1fr]">
+              <Field label="Tribute" error={fields.tributeType}>
+                <select
+                  name="tributeType"
+                  defaultValue={d.tributeType ?? ""}
+                  className="h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs"
+                >
+                  <option value="">None</option>
+                  <option value="in_honor">In honor of</option>
+                  <option value="in_memory">In memory of</option>
+                </select>
+              </Field>
+              <Field label="In honor or memory of" error={fields.tributeName}>
+                <Input name="tributeName" defaultValue={d.tributeName ?? ""} />
+              </Field>
+            </div>
+            <Field label="Internal note" error={fields.internalNote}>
+              <Textarea name="internalNote" defaultValue={d.internalNote ?? ""} rows={3} />
+            </Field>
+            <label className="flex items-center gap-2 text-sm">
+              <input type="checkbox" name="anonymous" defaultChecked={d.anonymous} className="size-4" />{" "}
+              Anonymous on public pages
+            </label>
+            {fields._ && Object.keys(fields).length === 1 ? (
+              <p role="alert" className="text-destructive text-sm">
+                {fields._}
+              </p>
+            ) : null}
+            <div className="flex gap-2">
+              <Button type="submit" disabled={save.isPending}>
+                Save
+              </Button>
+              <Button
+                type="button"
+                variant="outline"
+                onClick={() => navigate({ to: "/donations/$donationId", params: { donationId } })}
+              >
+                Cancel
+              </Button>
+            </div>
+          </form>
+        </CardContent>
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,260 @@
+import { CURRENCIES } from "@core/money";
+import { donationStatuses } from "@core/status";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { getRouteApi, Link } from "@tanstack/react-router";
+import type { ColumnDef } from "@tanstack/react-table";
+import { X } from "lucide-react";
+import { DataTable } from "~/components/data-table/data-table";
+import { PageHeader } from "~/components/layout/page-header";
+import { StatusBadge } from "~/components/status-badge";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { BulkStatus } from "~/features/donations/bulk-status";
+import { ExportButton } from "~/features/donations/export-button";
+import { RecordDonationDialog } from "~/features/donations/record-donation-dialog";
+import {
+  activeFilterCount,
+  type DonationSearch,
+  donationFilters,
+  exportUrl,
+  FREQUENCIES,
+  METHODS,
+} from "~/features/donations/search";
+import type { RouterOutputs } from "~/lib/api-types";
+import { useCan } from "~/lib/auth/can";
+import { errorInfo, formatDate, formatMoney, titleCase } from "~/lib/format";
+import { useTRPC } from "~/lib/trpc";
+
+const route = getRouteApi("/_authed/donations/");
+
+type Row = RouterOutputs["donations"]["list"]["rows"][number];
+
+const selectClass = "h-9 rounded-md border border-input bg-transparent px-2 text-sm";
+
+const SEGMENTS = { retained: "Retained donors", lapsed: "Lapsed donors" } as const;
+
+export function DonationsPage() {
+  const s = route.useSearch();
+  const navigate = route.useNavigate();
+  const trpc = useTRPC();
+  const can = useCan();
+  const q = useQuery({
+    ...trpc.donations.list.queryOptions({
+      ...donationFilters(s),
+      page: s.page,
+      pageSize: s.pageSize,
+      sort: s.sort,
+      desc: s.desc,
+    }),
+    placeholderData: keepPreviousData,
+  });
+  const set = (patch: Partial<DonationSearch>) => navigate({ search: (p) => ({ ...p, page: 1, ...patch }) });
+  const columns: ColumnDef<Row, unknown>[] = [
+    {
+      header: "#",
+      meta: { sortKey: "number" },
+      cell: ({ row }) => <span className="text-muted-foreground">#{row.original.number}</span>,
+    },
+    {
+      header: "Donor",
+      cell: ({ row }) => (
+        <Link
+          to="/donations/$donationId"
+          params={{ donationId: row.original.id }}
+          className="font-medium hover:underline"
+        >
+          {row.original.donorName || "No donor"}
+        </Link>
+      ),
+    },
+    {
+      header: "Campaign",
+      cell: ({ row }) => row.original.campaignTitle ?? <span className="text-muted-foreground">General</span>,
+    },
+    {
+      header: "Status",
+      meta: { sortKey: "status" },
+      cell: ({ row }) => (
+        <span className="flex flex-wrap items-center gap-1">
+          <StatusBadge status={row.original.status} />
+          {row.original.mode === "test" ? <Badge variant="outline">Test</Badge> : null}
+        </span>
+      ),
+    },
+    { header: "Method", cell: ({ row }) => titleCase(row.original.paymentMethod) },
+    { header: "Frequency", cell: ({ row }) => titleCase(row.original.frequency) },
+    {
+      header: "Amount",
+      meta: { sortKey: "amount", align: "right" },
+      cell: ({ row }) => (
+        <span className="flex flex-col items-end">
+          <span>{formatMoney(row.original.amountMinor, row.original.currency)}</span>
+          {row.original.refundedMinor > 0 ? (
+            <span className="text-muted-foreground text-xs">
+              −{formatMoney(row.original.refundedMinor, row.original.currency)} refunded
+            </span>
+          ) : null}
+        </span>
+      ),
+    },
+    { header: "Date", meta: { sortKey: "date" }, cell: ({ row }) => formatDate(row.original.donatedAt) },
+  ];
+  const filters = activeFilterCount(s);
+  const totals = q.data?.totalsByCurrency ?? [];
+  return (
+    <>
+      <PageHeader
+        title="Donations"
+        description="Every gift, with its status. Totals count completed and partially refunded live gifts, net of refunds."
+        actions={
+          <>
+            <ExportButton href={exportUrl(s)} total={q.data?.total} />
+            {can({ donation: ["create"] }) ? <RecordDonationDialog /> : null}
+          </>
+        }
+      />
+      {s.segment ? (
+        <p className="flex flex-wrap items-center gap-2 text-sm">
+          <Badge variant="secondary">{SEGMENTS[s.segment]}</Badge>
+          {s.segment === "lapsed"
+            ? "Gifts of donors who gave in the previous 12 months and not since."
+            : "Gifts of donors who gave in the previous 12 months and again in the last 12."}
+        </p>
+      ) : null}
+      <DataTable<Row>
+        columns={columns}
+        data={q.data?.rows}
+        total={q.data?.total}
+        state={s}
+        isLoading={q.isPending}
+        error={q.error ? errorInfo(q.error).message : null}
+        onStateChange={(next) => navigate({ search: (p) => ({ ...p, ...next }) as typeof p })}
+        searchPlaceholder="Number, donor name or e-mail, gateway id"
+        emptyMessage="No donations match these filters."
+        facets={[
+          {
+            id: "status",
+            title: "Status",
+            options: donationStatuses.map((v) => ({ value: v, label: titleCase(v) })),
+            value: s.status,
+            onChange: (v) => set({ status: v as DonationSearch["status"] }),
+          },
+        ]}
+        toolbar={
+          <>
+            <input
+              aria-label="From"
+              type="date"
+              className={selectClass}
+              value={s.from ?? ""}
+              onChange={(e) => set({ from: e.target.value || undefined })}
+            />
+            <input
+              aria-label="To"
+              type="date"
+              className={selectClass}
+              value={s.to ?? ""}
+              onChange={(e) => set({ to: e.target.value || undefined })}
+            />
+            <select
+              aria-label="Currency"
+              className={selectClass}
+              value={s.currency ?? ""}
+              onChange={(e) => set({ currency: (e.target.value || undefined) as DonationSearch["currency"] })}
+            >
+              <option value="">All currencies</option>
+              {CURRENCIES.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+            <select
+              aria-label="Payment method"
+              className={selectClass}
+              value={s.paymentMethod ?? ""}
+              onChange={(e) => set({ paymentMethod: e.target.value || undefined })}
+            >
+              <option value="">All methods</option>
+              {METHODS.map((m) => (
+                <option key={m} value={m}>
+                  {titleCase(m)}
+                </option>
+              ))}
+            </select>
+            <select
+              aria-label="Frequency"
+              className={selectClass}
+              value={s.frequency ?? ""}
+              onChange={(e) =>
+                set({ frequency: (e.target.value || undefined) as DonationSearch["frequency"] })
+              }
+            >
+              <option value="">Any frequency</option>
+              {FREQUENCIES.map((f) => (
+                <option key={f} value={f}>
+                  {f === "recurring" ? "Any recurring" : titleCase(f)}
+                </option>
+              ))}
+            </select>
+            <select
+              aria-label="Mode"
+              className={selectClass}
+              value={s.mode ?? ""}
+              onChange={(e) => set({ mode: (e.target.value || undefined) as DonationSearch["mode"] })}
+            >
+              <option value="">Live and test</option>
+              <option value="live">Live</option>
+              <option value="test">Test</option>
+            </select>
+            <label className="flex items-center gap-1 text-sm">
+              <input
+                type="checkbox"
+                checked={!!s.trashed}
+                onChange={(e) => set({ trashed: e.target.checked || undefined })}
+              />{" "}
+              Trash
+            </label>
+            {filters > 0 ? (
+              <Button
+                variant="ghost"
+                size="sm"
+                onClick={() =>
+                  navigate({
+                    search: (p) => ({ page: 1, pageSize: p.pageSize, sort: p.sort, desc: p.desc, q: p.q }),
+                  })
+                }
+              >
+                <X className="size-4" /> Clear {filters} filter{filters === 1 ? "" : "s"}
+              </Button>
+            ) : null}
+          </>
+        }
+        bulkActions={
+          can({ donation: ["update"] })
+            ? (rows, clear) => <BulkStatus rows={rows} clear={clear} />
+            : undefined
+        }
+        footer={
+          q.data ? (
+            <span className="flex flex-wrap justify-between gap-2 text-sm">
+              <span>Counted total of the {q.data.total.toLocaleString("en-US")} filtered</span>
+              <span className="flex flex-col items-end tabular-nums" data-testid="list-totals">
+                {totals.length
+                  ? totals.map((t) => (
+                      <span key={t.currency}>
+                        {formatMoney(t.countedMinor, t.currency)}{" "}
+                        <span className="text-muted-foreground">
+                          ({t.countedCount} of {t.count})
+                        </span>
+                      </span>
+                    ))
+                  : "—"}
+              </span>
+            </span>
+          ) : null
+        }
+      />
+    </>
+  );
+}

@@ -1,0 +1,19 @@
+import { getRouteApi } from "@tanstack/react-router";
+import { UserDetail } from "~/features/admin/user-detail";
+import { ExportOrganizerButton } from "~/features/organizers/export-organizer";
+import { OrganizerCampaigns } from "~/features/organizers/organizer-campaigns";
+
+const route = getRouteApi("/_authed/organizers/$organizerId/");
+
+export function OrganizerPage() {
+  const { organizerId } = route.useParams();
+  return (
+    <>
+      <div className="flex justify-end">
+        <ExportOrganizerButton userId={organizerId} />
+      </div>
+      <UserDetail userId={organizerId} />
+      <OrganizerCampaigns userId={organizerId} />
+    </>
+  );
+}

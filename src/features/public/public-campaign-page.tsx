@@ -1,0 +1,162 @@
+import { useSuspenseQuery } from "@tanstack/react-query";
+import { getRouteApi } from "@tanstack/react-router";
+import { BadgeCheck } from "lucide-react";
+import { Brand } from "~/components/layout/brand";
+import { Badge } from "~/components/ui/badge";
+import { Card, CardContent } from "~/components/ui/card";
+import { Progress } from "~/components/ui/progress";
+import { formatDate, formatMoney, formatPercent, safeImageSrc, titleCase } from "~/lib/format";
+import { useTRPC } from "~/lib/trpc";
+
+const route = getRouteApi("/p/$orgSlug/$slug");
+
+/** The public campaign page: no sign-in, no personal data beyond display names. */
+
+function daysLeft(endAt: number) {
+  const days = Math.ceil((endAt - Date.now()) / 86_400_000);
+  return days <= 1 ? "last day" : `${days} days left`;
+}
+
+export function PublicCampaignPage() {
+  const { orgSlug, slug } = route.useParams();
+  const trpc = useTRPC();
+  const { data } = useSuspenseQuery(trpc.campaigns.public.queryOptions({ organizationSlug: orgSlug, slug }));
+  const c = data.campaign;
+  const money = (v: number) => formatMoney(v, c.currency);
+  return (
+    <main className="mx-auto flex min-h-dvh max-w-3xl flex-col gap-6 px-4 py-8">
+      <header className="flex flex-wrap items-center justify-between gap-2">
+        <div className="flex items-center gap-3">
+          {safeImageSrc(data.organization.logoUrl) ? (
+            <img
+              src={safeImageSrc(data.organization.logoUrl) ?? undefined}
+              alt={`${data.organization.name} logo`}
+              className="size-12 shrink-0 rounded-md border object-contain"
+            />
+          ) : null}
+          <div>
+            <p className="font-semibold">{data.organization.name}</p>
+            <div className="mt-1 flex flex-wrap gap-1">
+              {data.organization.badges.map((b) => (
+                <Badge key={b} variant="secondary">
+                  <BadgeCheck className="size-3.5" /> {titleCase(b)}
+                </Badge>
+              ))}
+            </div>
+          </div>
+        </div>
+        <Brand />
+      </header>
+      {c.closed ? (
+        <p className="rounded-md bg-muted p-3 text-center font-medium" role="status">
+          This campaign is closed. Thank you to everyone who gave.
+        </p>
+      ) : c.status === "paused" ? (
+        <p className="rounded-md bg-muted p-3 text-center font-medium" role="status">
+          This campaign is paused and not accepting donations right now.
+        </p>
+      ) : null}
+      {safeImageSrc(c.coverUrl) ? (
+        <img
+          src={safeImageSrc(c.coverUrl) ?? undefined}
+          alt=""
+          className="aspect-video w-full rounded-lg border object-cover"
+          fetchPriority="high"
+        />
+      ) : null}
+      <h1 className="font-bold text-3xl">{c.title}</h1>
+      {c.shortDescription ? <p className="text-lg text-muted-foreground">{c.shortDescription}</p> : null}
+      <Card>
+        <CardContent className="flex flex-col gap-2 p-5">
+          <p className="font-semibold text-2xl tabular-nums">{money(c.raisedMinor)} raised</p>
+          {c.goalProgress !== null ? (
+            <>
+              <Progress value={Math.min(100, c.goalProgress * 100)} aria-label="Goal progress" />
+              <p className="text-muted-foreground text-sm">
+                {formatPercent(c.goalProgress)} of{" "}
+                {c.goalType === "amount" ? money(c.goalAmountMinor ?? 0) : `${c.goalCount} ${c.goalType}`}
+              </p>
+            </>
+          ) : null}
+          <p className="text-muted-foreground text-sm">
+            {c.donationCount} {c.donationCount === 1 ? "donation" : "donations"} from {c.donorCount}{" "}
+            {c.donorCount === 1 ? "donor" : "donors"}
+            {!c.closed && c.phase === "scheduled" && c.startAt ? ` · opens ${formatDate(c.startAt)}` : ""}
+            {!c.closed && c.phase !== "ended" && c.endAt ? ` · ${daysLeft(c.endAt)}` : ""}
+          </p>
+          {!c.closed && (c.suggestedAmounts.length || c.allowRecurring) ? (
+            <div className="flex flex-wrap items-center gap-2 pt-1">
+              {c.suggestedAmounts.map((a) => (
+                <span key={a} className="rounded-full border px-3 py-1 text-sm tabular-nums">
+                  {money(a)}
+                </span>
+              ))}
+              {c.allowRecurring ? (
+                <span className="text-muted-foreground text-sm">
+                  Monthly, quarterly or annual gifts welcome.
+                </span>
+              ) : null}
+            </div>
+          ) : null}
+        </CardContent>
+      </Card>
+      {c.description ? <p className="whitespace-pre-wrap leading-relaxed">{c.description}</p> : null}
+      {data.items.length ? (
+        <section aria-labelledby="items">
+          <h2 id="items" className="mb-2 font-semibold text-lg">
+            What your gift funds
+          </h2>
+          <ul className="grid gap-3 sm:grid-cols-2">
+            {data.items.map((i) => (
+              <li key={i.id} className="flex flex-col gap-2 rounded-md border p-4">
+                <span className="flex items-start justify-between gap-2">
+                  <span className="font-medium">{i.title}</span>
+                  <span className="shrink-0 tabular-nums">{money(i.unitAmountMinor)}</span>
+                </span>
+                {i.description ? (
+                  <span className="text-muted-foreground text-sm">{i.description}</span>
+                ) : null}
+                {i.quantityNeeded ? (
+                  <>
+                    <Progress
+                      className="h-2"
+                      value={Math.min(100, (i.quantityFunded / i.quantityNeeded) * 100)}
+                      aria-label={`${i.title} progress`}
+                    />
+                    <span className="text-muted-foreground text-xs">
+                      {i.fullyFunded ? "Fully funded · " : ""}
+                      {i.quantityFunded} of {i.quantityNeeded} funded
+                    </span>
+                  </>
+                ) : (
+                  <span className="text-muted-foreground text-xs">{i.quantityFunded} funded so far</span>
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      <section aria-labelledby="recent">
+        <h2 id="recent" className="mb-2 font-semibold text-lg">
+          Recent gifts
+        </h2>
+        <ul className="divide-y rounded-md border">
+          {data.recent.length ? (
+            data.recent.map((r, i) => (
+              <li key={`${r.at}-${i}`} className="flex flex-col gap-1 p-3 text-sm">
+                <span className="flex justify-between">
+                  <span className="font-medium">{r.name}</span>
+                  <span className="tabular-nums">{formatMoney(r.amountMinor, r.currency)}</span>
+                </span>
+                {r.message ? <span className="text-muted-foreground">“{r.message}”</span> : null}
+                <span className="text-muted-foreground text-xs">{formatDate(r.at)}</span>
+              </li>
+            ))
+          ) : (
+            <li className="p-3 text-muted-foreground text-sm">Be the first to give.</li>
+          )}
+        </ul>
+      </section>
+    </main>
+  );
+}

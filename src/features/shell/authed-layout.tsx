@@ -1,0 +1,34 @@
+import { getRouteApi, Outlet } from "@tanstack/react-router";
+import { AppShell } from "~/components/layout/app-shell";
+import { Toaster } from "~/components/ui/sonner";
+import { ImpersonationBanner } from "~/features/shell/impersonation-banner";
+import { portalNav } from "~/features/shell/nav";
+import { useCan } from "~/lib/auth/can";
+import { useAuth } from "~/lib/auth/use-auth";
+
+const route = getRouteApi("/_authed");
+
+/** Everything signed-in: the guard of SPEC §2 and the layout every screen shares. */
+
+export function AuthedLayout() {
+  const auth = useAuth();
+  const { user: initialUser } = route.useRouteContext();
+  const user = auth.user ?? initialUser;
+  const can = useCan();
+  // The toast outlet lives with the portal (the only screens that toast), so the sign-in pages
+  // do not download sonner.
+  return (
+    <>
+      <Toaster richColors closeButton />
+      <AppShell
+        nav={portalNav}
+        user={{ name: user.name, email: user.email, image: user.image, role: user.role }}
+        isAdmin={can.platformAdmin}
+        onSignOut={() => void auth.signOut()}
+        banner={<ImpersonationBanner />}
+      >
+        <Outlet />
+      </AppShell>
+    </>
+  );
+}
