@@ -1,3 +1,4 @@
+import { MEDIA_MAX_BYTES, MEDIA_TYPES } from "@core/media";
 import { ImageIcon, Loader2, Trash2, Upload } from "lucide-react";
 import * as React from "react";
 import { Button } from "~/components/ui/button";
@@ -5,13 +6,11 @@ import { Label } from "~/components/ui/label";
 import { safeImageSrc } from "~/lib/format";
 import { cn } from "~/lib/utils";
 
-/** The limits POST /api/media enforces (worker/media.ts), checked here first to save the upload. */
-export const IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;
-export const IMAGE_MAX_BYTES = 1024 * 1024;
+/** The limits POST /api/media enforces (core/media.ts, worker/media/service.ts), checked here first to save the upload. */
 
 function localProblem(file: File): string | null {
-  if (!(IMAGE_TYPES as readonly string[]).includes(file.type)) return "Choose a PNG, JPEG or WebP image.";
-  if (file.size > IMAGE_MAX_BYTES)
+  if (!(MEDIA_TYPES as readonly string[]).includes(file.type)) return "Choose a PNG, JPEG or WebP image.";
+  if (file.size > MEDIA_MAX_BYTES)
     return `This image is ${(file.size / 1024 / 1024).toFixed(1)} MB; the limit is 1 MB.`;
   if (file.size === 0) return "This file is empty.";
   return null;
@@ -99,7 +98,7 @@ export function ImageUpload({
             ref={input}
             id={id}
             type="file"
-            accept={IMAGE_TYPES.join(",")}
+            accept={MEDIA_TYPES.join(",")}
             className="sr-only"
             disabled={disabled || busy}
             aria-invalid={shown ? true : undefined}

@@ -3,6 +3,7 @@
  * string (worker/donations/export.ts) parse the same schema, so both select the same rows. The
  * browser's URL state is src/features/donations/search.ts.
  */
+import { donationModes, frequencyFilters } from "@core/donation";
 import { calendarDay, currencyCode, enumSet } from "@core/schemas";
 import { donationStatuses } from "@core/status";
 import { z } from "zod";
@@ -24,8 +25,8 @@ export const donationFilters = z.object({
   currency: z.optional(currencyCode),
   paymentMethod: z.string().max(30).optional(),
   /** "recurring" is every frequency but one_time (the dashboard's one-time vs recurring split). */
-  frequency: z.enum(["one_time", "recurring", "monthly", "quarterly", "annually"]).optional(),
-  mode: z.enum(["live", "test"]).optional(),
+  frequency: z.enum(frequencyFilters).optional(),
+  mode: z.enum(donationModes).optional(),
   source: z.string().max(20).optional(),
   /** Donations of retained or lapsed donors (dashboard.retention's definitions, as of now). */
   segment: z.enum(["retained", "lapsed"]).optional(),

@@ -7,6 +7,7 @@
  * concurrent duplicates race on a unique index so exactly one donation is created.
  */
 
+import { donationFrequencies } from "@core/donation";
 import { MAX_AMOUNT_MINOR, MIN_AMOUNT_MINOR, toMajorString, toMinor } from "@core/money";
 import { currencyCode, giftInstantProblem } from "@core/schemas";
 import { allowedDonationTargets, type DonationStatus } from "@core/status";
@@ -49,7 +50,7 @@ export const processorEvent = z.object({
     refundedAmount: decimal.optional(),
     donatedAt: z.iso.datetime(),
     campaignSlug: z.string().optional(),
-    frequency: z.enum(["one_time", "monthly", "quarterly", "annually"]).default("one_time"),
+    frequency: z.enum(donationFrequencies).default("one_time"),
     paymentMethod: z.string().max(30).default("card"),
     gateway: z.string().max(40).default("processor"),
     processingFee: decimal.optional(),

@@ -1,3 +1,4 @@
+import { campaignPhases } from "@core/campaign";
 import { campaignStatuses } from "@core/status";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
@@ -13,7 +14,6 @@ import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatDate, formatMoney, formatPercent, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
-import { PHASES } from "./search";
 
 const route = getRouteApi("/_authed/campaigns/");
 
@@ -139,7 +139,7 @@ export function CampaignsPage() {
           {
             id: "phase",
             title: "Phase",
-            options: PHASES.map((v) => ({ value: v, label: titleCase(v) })),
+            options: campaignPhases.map((v) => ({ value: v, label: titleCase(v) })),
             value: s.phase,
             onChange: (v) => filter({ phase: v as typeof s.phase }),
           },

@@ -1,15 +1,14 @@
 /** The campaigns list's search: its columns to sort by and its filters (the route validates it). */
+import { campaignPhases } from "@core/campaign";
 import { campaignStatuses } from "@core/status";
 import { dayParam, enumParam, facetParam, listSearchWith } from "~/components/data-table/list-search";
-
-export const PHASES = ["scheduled", "live", "goal_reached", "ended"] as const;
 
 export const campaignsSearch = listSearchWith(
   ["created", "title", "raised", "donors", "donations", "endDate"],
   "created",
   {
     status: facetParam(campaignStatuses),
-    phase: facetParam(PHASES),
+    phase: facetParam(campaignPhases),
     /** Campaigns running at some point in [from, to] (organization days). */
     from: dayParam,
     to: dayParam,

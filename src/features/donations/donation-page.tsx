@@ -1,4 +1,4 @@
-import { donationStatuses } from "@core/status";
+import { donationStatuses, needsReason } from "@core/status";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
 import { Pencil, Trash2, Undo2 } from "lucide-react";
@@ -18,8 +18,6 @@ import { errorInfo, formatDateTime, formatMoney, titleCase, toMinor } from "~/li
 import { useTRPC } from "~/lib/trpc";
 
 const route = getRouteApi("/_authed/donations/$donationId/");
-
-const NEEDS_REASON = new Set(["refunded", "partially_refunded", "cancelled"]);
 
 export function DonationPage() {
   const { donationId } = route.useParams();
@@ -117,7 +115,7 @@ export function DonationPage() {
                     size="sm"
                     variant="outline"
                     onClick={() => {
-                      if (!NEEDS_REASON.has(t)) return status.mutate({ id: d.id, status: t as never });
+                      if (!needsReason(t)) return status.mutate({ id: d.id, status: t as never });
                       setErr({});
                       setTarget(t);
                     }}

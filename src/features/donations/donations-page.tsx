@@ -1,3 +1,4 @@
+import { frequencyFilters } from "@core/donation";
 import { CURRENCIES } from "@core/money";
 import { donationStatuses } from "@core/status";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
@@ -17,7 +18,6 @@ import {
   type DonationSearch,
   donationFilters,
   exportUrl,
-  FREQUENCIES,
   METHODS,
 } from "~/features/donations/search";
 import type { RouterOutputs } from "~/lib/api-types";
@@ -191,7 +191,7 @@ export function DonationsPage() {
               }
             >
               <option value="">Any frequency</option>
-              {FREQUENCIES.map((f) => (
+              {frequencyFilters.map((f) => (
                 <option key={f} value={f}>
                   {f === "recurring" ? "Any recurring" : titleCase(f)}
                 </option>

@@ -3,6 +3,7 @@
  * input and the export's query string. The dashboard's tiles link here with these filters.
  */
 
+import { frequencyFilters } from "@core/donation";
 import { currencyCode } from "@core/schemas";
 import { donationStatuses } from "@core/status";
 import { z } from "zod/mini";
@@ -21,7 +22,6 @@ import {
 const day = dayParam;
 const text = textParam;
 
-export const FREQUENCIES = ["one_time", "recurring", "monthly", "quarterly", "annually"] as const;
 export const METHODS = [
   "card",
   "cash",
@@ -44,7 +44,7 @@ export const donationSearch = z.extend(listSearch, {
   donorId: text(64),
   currency: opt(currencyCode),
   paymentMethod: text(30),
-  frequency: enumParam(FREQUENCIES),
+  frequency: enumParam(frequencyFilters),
   mode: enumParam(["live", "test"]),
   source: text(20),
   segment: enumParam(["retained", "lapsed"]),
