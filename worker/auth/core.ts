@@ -9,6 +9,8 @@
 import { isDateMs } from "@core/time";
 import type { AppConfig } from "../../app.config";
 import { getConfig } from "../config";
+import type { Row } from "../db/rows";
+import type { session, user } from "../db/schema";
 import {
   BoundedMemo,
   decryptString,
@@ -22,32 +24,11 @@ import {
 } from "./crypto";
 import { AuthApiError } from "./errors";
 
-export interface UserRow {
-  id: string;
-  name: string;
-  email: string;
-  email_verified: number;
-  image: string | null;
-  role: string;
-  banned: number;
-  ban_reason: string | null;
-  ban_expires: number | null;
-  created_at: number;
-  updated_at: number;
-}
+/** A user as `SELECT *` returns it (worker/db/rows.ts). */
+export type UserRow = Row<typeof user>;
 
-export interface SessionRow {
-  id: string;
-  token_hash: string;
-  token_enc: string;
-  user_id: string;
-  expires_at: number;
-  ip_address: string | null;
-  user_agent: string | null;
-  impersonated_by: string | null;
-  created_at: number;
-  updated_at: number;
-}
+/** A session as `SELECT *` returns it. */
+export type SessionRow = Row<typeof session>;
 
 export interface UserRecord {
   id: string;

@@ -172,6 +172,7 @@ export const signUpEmail: Handler = async (ctx) => {
     banned: 0,
     ban_reason: null,
     ban_expires: null,
+    active_organization_id: null,
     created_at: now,
     updated_at: now,
   };

@@ -5,7 +5,7 @@
  */
 import { COUNTED_SQL, type DonationStatus } from "@core/status";
 import type { Row } from "../db/rows";
-import type { donation } from "../db/schema";
+import type { auditEvent, donation } from "../db/schema";
 import type { Guard } from "../lib/guard";
 
 /** A donation as `SELECT *` gives it (worker/db/rows.ts), its status one of the machine's. */
@@ -47,14 +47,10 @@ export function donorOfDonation(db: D1Database, id: string) {
     .first<{ donor_id: string | null }>();
 }
 
-export interface AuditEventRow {
-  action: string;
-  before: string | null;
-  after: string | null;
-  reason: string | null;
-  at: number;
+/** A status-timeline event: the audit row's columns the timeline shows, and the actor's name. */
+export type AuditEventRow = Pick<Row<typeof auditEvent>, "action" | "before" | "after" | "reason" | "at"> & {
   actor: string | null;
-}
+};
 
 /** The audit events of one donation among `actions`, oldest first (the status timeline). */
 export async function donationEvents(db: D1Database, orgId: string, id: string, actions: readonly string[]) {

@@ -5,26 +5,16 @@
  */
 
 import { safeHttpUrl } from "@core/url";
+import type { Row } from "../../db/rows";
+import type { account } from "../../db/schema";
 import { auditInsert } from "../../lib/audit";
 import { type AuthContext, findUserByEmail, findUserById, invalidateUserCache, type UserRow } from "../core";
 import { decryptString, encryptString, generateId } from "../crypto";
 import type { TokenSet } from "./client";
 import type { SocialUserInfo } from "./providers";
 
-export interface AccountRow {
-  id: string;
-  account_id: string;
-  provider_id: string;
-  user_id: string;
-  access_token: string | null;
-  refresh_token: string | null;
-  id_token: string | null;
-  access_token_expires_at: number | null;
-  refresh_token_expires_at: number | null;
-  scope: string | null;
-  created_at: number;
-  updated_at: number;
-}
+/** A linked account as `SELECT *` returns it (worker/db/rows.ts). */
+export type AccountRow = Row<typeof account>;
 
 export function audit(ctx: AuthContext, actorId: string, action: string, entityId: string, after: unknown) {
   return auditInsert(ctx.db, {
@@ -179,6 +169,7 @@ export async function resolveSocialUser(
     banned: 0,
     ban_reason: null,
     ban_expires: null,
+    active_organization_id: null,
     created_at: now,
     updated_at: now,
   };
