@@ -8,6 +8,9 @@ import { MEDIA_PATH, MEDIA_TYPES, type MediaType, mediaUrl } from "@core/media";
 import { generateId } from "../auth/crypto";
 import { type AuditActor, auditStatement } from "../lib/audit";
 import { fail } from "../trpc/init";
+import { insertMedia, mediaOfOrganization } from "./queries";
+
+export { mediaById } from "./queries";
 
 /**
  * An image saved on a record (a campaign's cover, the organization's logo) that points at
@@ -22,11 +25,8 @@ export async function assertOwnMedia(
 ) {
   const id = url ? MEDIA_PATH.exec(url)?.[1] : undefined;
   if (!id) return;
-  const own = await db
-    .prepare("SELECT 1 FROM media WHERE id = ? AND organization_id = ?")
-    .bind(id, orgId)
-    .first();
-  if (!own) fail("BAD_REQUEST", "That image was not found; upload it again", { field });
+  if (!(await mediaOfOrganization(db, id, orgId)))
+    fail("BAD_REQUEST", "That image was not found; upload it again", { field });
 }
 
 /** What the bytes are, by signature: PNG, JPEG (SOI + marker) or WebP (RIFF….WEBP); null otherwise. */
@@ -57,11 +57,15 @@ export async function storeMedia(
   const byteSize = file.bytes.byteLength;
   const db = actor.env.DB;
   await db.batch([
-    db
-      .prepare(
-        "INSERT INTO media (id, organization_id, content_type, byte_size, sha256, bytes, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-      )
-      .bind(id, actor.org.id, file.type, byteSize, sha256, file.bytes, actor.user.id, Date.now()),
+    insertMedia(db, {
+      id,
+      organizationId: actor.org.id,
+      contentType: file.type,
+      byteSize,
+      sha256,
+      bytes: file.bytes,
+      createdBy: actor.user.id,
+    }),
     auditStatement(actor, {
       action: "media.upload",
       entityType: "media",
@@ -70,12 +74,4 @@ export async function storeMedia(
     }),
   ]);
   return { id, url: mediaUrl(id), contentType: file.type, byteSize };
-}
-
-/** A stored image, or null. */
-export function mediaById(db: D1Database, id: string) {
-  return db
-    .prepare("SELECT content_type, byte_size, sha256, bytes FROM media WHERE id = ?")
-    .bind(id)
-    .first<{ content_type: string; byte_size: number; sha256: string; bytes: ArrayBuffer | number[] }>();
 }

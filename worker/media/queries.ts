@@ -1,0 +1,33 @@
+/** The media table's SQL (worker/media/service.ts holds the rules). */
+
+/** A stored image, or null. */
+export function mediaById(db: D1Database, id: string) {
+  return db
+    .prepare("SELECT content_type, byte_size, sha256, bytes FROM media WHERE id = ?")
+    .bind(id)
+    .first<{ content_type: string; byte_size: number; sha256: string; bytes: ArrayBuffer | number[] }>();
+}
+
+/** Whether image `id` was uploaded by organization `orgId`. */
+export function mediaOfOrganization(db: D1Database, id: string, orgId: string) {
+  return db.prepare("SELECT 1 FROM media WHERE id = ? AND organization_id = ?").bind(id, orgId).first();
+}
+
+export function insertMedia(
+  db: D1Database,
+  m: {
+    id: string;
+    organizationId: string;
+    contentType: string;
+    byteSize: number;
+    sha256: string;
+    bytes: Uint8Array<ArrayBuffer>;
+    createdBy: string;
+  },
+) {
+  return db
+    .prepare(
+      "INSERT INTO media (id, organization_id, content_type, byte_size, sha256, bytes, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(m.id, m.organizationId, m.contentType, m.byteSize, m.sha256, m.bytes, m.createdBy, Date.now());
+}
