@@ -9,12 +9,19 @@ import { go, openBrowser, signIn } from "./browser.ts";
  * as a viewer of the same organization (none of them is).
  */
 
-/** The first link on the page whose path matches `re` (a row of a list), waiting for the list to load. */
+/**
+ * The first link on the page whose path matches `re` (a row of a list), waiting for the list to load.
+ * Rows reading "Anonymized" are passed over: an anonymized donor has no Edit for anyone, and the donors
+ * suite (e2e/donors.test.ts) may have anonymized the donor that sorts first.
+ */
 async function firstHref(page: Page, prefix: string, re: RegExp): Promise<string> {
   const found = await page.waitForFunction(
     ([prefix, source]) => {
       const pattern = new RegExp(source);
-      const hrefs = [...document.querySelectorAll(`a[href^="${prefix}"]`)].map((a) => a.getAttribute("href"));
+      const links = [...document.querySelectorAll(`a[href^="${prefix}"]`)].filter(
+        (a) => !a.closest("tr")?.textContent?.includes("Anonymized"),
+      );
+      const hrefs = links.map((a) => a.getAttribute("href"));
       return hrefs.find((h) => !!h && pattern.test(h)) ?? null;
     },
     [prefix, re.source] as const,
