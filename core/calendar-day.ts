@@ -1,12 +1,12 @@
 /**
  * The calendar days a date filter may name (docs/decisions/019-shared-input-schemas.md). Its own
  * module, pure and without imports, because the browser's URL schemas need it in the entry chunk
- * and a bundler puts a whole module in one chunk: inside worker/lib/time.ts it took every
+ * and a bundler puts a whole module in one chunk: inside core/time.ts it took every
  * time-zone function into the entry (decision 012).
  */
 
 /**
- * The days a date filter may name (worker/lib/schemas.ts `calendarDay`): four-digit years, where
+ * The days a date filter may name (core/schemas.ts `calendarDay`): four-digit years, where
  * Date.UTC does not move years 0-99 to the 1900s and toISOString writes no sign, up to the day
  * whose next day (a `to` filter ends where the next day starts) is still one: 1000-01-01 … 9999-12-30.
  */

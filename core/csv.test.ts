@@ -1,5 +1,5 @@
 /**
- * The fast paths of worker/lib/csv.ts against the plain implementations they replaced (kept here
+ * The fast paths of core/csv.ts against the plain implementations they replaced (kept here
  * verbatim as references): the same cells for any value, the same ISO strings for any instant in
  * any zone, across DST changes and in zones with :30 and :45 offsets.
  */

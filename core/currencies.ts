@@ -1,6 +1,6 @@
 /**
  * The currencies the platform takes and one gift's bounds (DESIGN §4; docs/decisions/019-shared-input-schemas.md).
- * Its own module without imports, for the reason worker/lib/calendar-day.ts gives; worker/lib/money.ts
+ * Its own module without imports, for the reason core/calendar-day.ts gives; core/money.ts
  * re-exports it.
  */
 export const CURRENCIES = [

@@ -4,7 +4,7 @@
  * schemas all validate calendar days, currencies, amounts, instants, links and multi-value filters
  * with these, so a value one edge refuses cannot enter through another and break a page later.
  *
- * zod/mini, like worker/lib/organization-schema.ts and src/lib/search-params.ts: the browser loads
+ * zod/mini, like core/organization.ts and src/lib/search-params.ts: the browser loads
  * it (decision 012). Pure: no bindings, no server-only imports (decision 022). Each schema is
  * built in a pure closure, so a chunk keeps only those it uses (as app.config.ts does).
  */
@@ -17,7 +17,7 @@ export { CALENDAR_DAY_MAX, CALENDAR_DAY_MIN, MAX_AMOUNT_MINOR, MIN_AMOUNT_MINOR 
 
 /**
  * A calendar day (YYYY-MM-DD) in the organization's time zone, as every date filter takes it: a
- * real day (no 02-30), from CALENDAR_DAY_MIN to CALENDAR_DAY_MAX (worker/lib/time.ts says why).
+ * real day (no 02-30), from CALENDAR_DAY_MIN to CALENDAR_DAY_MAX (core/time.ts says why).
  */
 export const calendarDay = /* @__PURE__ */ (() =>
   z.string().check(
@@ -40,7 +40,7 @@ export const currencyCode = /* @__PURE__ */ (() =>
 
 /**
  * One gift's amount in minor units: whole, from the platform floor to the processor cap, the same
- * count in every currency (worker/lib/money.ts MIN_AMOUNT_MINOR / MAX_AMOUNT_MINOR).
+ * count in every currency (core/money.ts MIN_AMOUNT_MINOR / MAX_AMOUNT_MINOR).
  */
 export const amountMinor = /* @__PURE__ */ (() =>
   z
@@ -85,7 +85,7 @@ export function giftInstantProblem(ms: number): string | null {
   return r.success ? null : (r.error.issues[0]?.message ?? "Invalid date");
 }
 
-/** An absolute http: or https: URL (worker/lib/url.ts isHttpUrl), trimmed, at most 2 048 characters. */
+/** An absolute http: or https: URL (core/url.ts isHttpUrl), trimmed, at most 2 048 characters. */
 export const httpUrl = /* @__PURE__ */ (() =>
   z.string().check(z.trim(), z.refine(isHttpUrl, "Use an address starting with https:// or http://")))();
 

@@ -1,7 +1,7 @@
 /**
  * Which URLs a stored link or image may hold (docs/decisions/019-shared-input-schemas.md): http: and
  * https: only, parsed by the WHATWG URL parser as a browser parses them. Pure and without zod, so a
- * renderer can import it alone (worker/lib/schemas.ts builds `httpUrl` on it).
+ * renderer can import it alone (core/schemas.ts builds `httpUrl` on it).
  */
 
 /**

@@ -1,7 +1,9 @@
 // `npm test` step: every document a comment cites is in the repository (issue 19: comments cite
 // docs/ and ADRs, not documents outside the repo). Checks docs/… paths, "decision NNN" / "ADR NNN" /
 // "decisions/NNN", research/<name>.md, and "SPEC §n" / "DESIGN §n" against the headings of the
-// copies in docs/steering/ (docs/steering/README.md says why they are copied).
+// copies in docs/steering/ (docs/steering/README.md says why they are copied). Paths of the code
+// (worker/…, core/…, src/…, test/… and the like) must exist too, except in decision records: those
+// are dated and describe the code as it was when they were decided.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { root } from "./lib.mjs";
@@ -35,6 +37,8 @@ const sections = (doc) =>
 const spec = sections("SPEC.md");
 const design = sections("DESIGN.md");
 
+const codePath =
+  /(?<![\w@./-])(?:worker|core|src|test|e2e|scripts|lint|drizzle|bench)\/[A-Za-z0-9_.\/$-]*\.(?:tsx|ts|mjs|sql|grit|json)\b/g;
 const missing = [];
 for (const file of files) {
   const text = readFileSync(file, "utf8");
@@ -45,6 +49,9 @@ for (const file of files) {
     if (!adrs.includes(m[1])) missing.push(`${where(m.index)} ${m[0]}`);
   for (const m of text.matchAll(/\bresearch\/([a-z-]+\.md)/g))
     if (!existsSync(join(root, "docs/steering/research", m[1]))) missing.push(`${where(m.index)} ${m[0]}`);
+  if (!relative(root, file).startsWith("docs/decisions/"))
+    for (const m of text.matchAll(codePath))
+      if (!existsSync(join(root, m[0]))) missing.push(`${where(m.index)} ${m[0]}`);
   for (const m of text.matchAll(/\b(SPEC|DESIGN) §(\d+)/g))
     if (!(m[1] === "SPEC" ? spec : design).has(m[2])) missing.push(`${where(m.index)} ${m[0]}`);
 }

@@ -1,4 +1,4 @@
-/** CSV reading for the export suites (the writer is worker/lib/csv.ts). */
+/** CSV reading for the export suites (the writer is core/csv.ts). */
 
 /** A strict RFC 4180 reader: quoted fields may hold commas, quotes ("") and line breaks. */
 export function parseCsv(text: string): string[][] {

@@ -19,7 +19,7 @@ export function withDefault<T extends z.ZodMiniType>(schema: T, value: z.output<
   return z._default(z.catch(schema, value), value as never);
 }
 
-/** `YYYY-MM-DD` (an organization-local day the API takes: worker/lib/schemas.ts), optional. */
+/** `YYYY-MM-DD` (an organization-local day the API takes: core/schemas.ts), optional. */
 export const dayParam = opt(calendarDay);
 /** Free text up to `max` characters, optional. */
 export const textParam = (max: number) => opt(z.string().check(z.maxLength(max)));
@@ -42,7 +42,7 @@ export type ListState = z.infer<typeof listSearch>;
 
 /** A multi-select facet in the URL (`?status=["active","paused"]`); unknown values drop the filter. */
 export function facetParam<const T extends readonly [string, ...string[]]>(values: T) {
-  // Bounded like the API's enumSet (worker/lib/schemas.ts): a longer list drops the filter.
+  // Bounded like the API's enumSet (core/schemas.ts): a longer list drops the filter.
   return opt(z.array(z.enum(values)).check(z.maxLength(values.length)));
 }
 

@@ -211,7 +211,7 @@ describe("donations.list totals (rollup path and index path) agree with a brute-
   it("keys gifts outside four-digit years apart, and filters near them scan", async () => {
     const org = await makeOrg({ timeZone: "Asia/Tokyo" });
     const { caller } = await member(org, "owner");
-    // (Gifts cannot be dated in the future: '9999-99-99' is checked in worker/lib/time.test.ts.)
+    // (Gifts cannot be dated in the future: '9999-99-99' is checked in core/time.test.ts.)
     await caller.donations.create({
       donorId: null,
       campaignId: null,

@@ -1,6 +1,6 @@
 /**
  * Issue 26, "Input that answers 500 or breaks pages later": each finding as the role and request
- * that found it. The rules live in one pure module, worker/lib/schemas.ts (calendar days,
+ * that found it. The rules live in one pure module, core/schemas.ts (calendar days,
  * currencies, amounts, instants, http(s) URLs, bounded arrays), used by every router, the webhook,
  * the exports and the auth API; docs/decisions/019-shared-input-schemas.md explains the ranges.
  */

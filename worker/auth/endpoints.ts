@@ -73,7 +73,7 @@ export function absolute(ctx: AuthContext, url: string) {
 
 /**
  * A trusted callback URL with one query parameter set, as a reference a browser resolves on this
- * origin (worker/lib/trusted-url.ts: never a path that reads as "//host").
+ * origin (core/trusted-url.ts: never a path that reads as "//host").
  */
 function withParam(ctx: AuthContext, url: string, key: string, value: string) {
   const trusted = resolveTrustedUrl(ctx, url);

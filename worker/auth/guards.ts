@@ -37,7 +37,7 @@ export function trustedOrigins(ctx: AuthContext): string[] {
 }
 
 /**
- * `value` parsed as a browser would resolve it on this request (worker/lib/trusted-url.ts): an
+ * `value` parsed as a browser would resolve it on this request (core/trusted-url.ts): an
  * http(s) URL on a trusted origin, or null. Relative values resolve to the request's origin.
  */
 export function resolveTrustedUrl(ctx: AuthContext, value: string): URL | null {

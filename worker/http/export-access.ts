@@ -1,7 +1,7 @@
 /**
  * Who may download an export: a signed-in user whose organization grants `export:create` and the
  * view right on what is exported, never an impersonated session. The decision is the org rung's
- * own (worker/access/permissions.ts `refusal`, decision 017), so tRPC and HTTP exports cannot
+ * own (core/permissions.ts `refusal`, decision 017), so tRPC and HTTP exports cannot
  * differ. The answer is either the caller and their organization, or the spec-shaped 401/403.
  */
 import { type Permissions, refusal } from "@core/permissions";

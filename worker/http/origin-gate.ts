@@ -22,7 +22,7 @@ export const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 export type GateVerdict = { ok: true } | { ok: false; reason: string };
 
 export interface GateOptions {
-  /** Origin patterns (worker/lib/trusted-url.ts `trustedOriginsOf`). */
+  /** Origin patterns (core/trusted-url.ts `trustedOriginsOf`). */
   trusted: readonly string[];
   /**
    * The app's cookie prefix (app.config.ts `cookie.prefix`). Cookies the app did not set (a CDN's

@@ -55,7 +55,7 @@ export function chunk<T>(items: readonly T[], size = D1_MAX_PARAMS - 10): T[][] 
   return out;
 }
 
-/** `column IN (?, ?, …)` for a facet; the schema caps the value count (worker/lib/schemas.ts enumSet). */
+/** `column IN (?, ?, …)` for a facet; the schema caps the value count (core/schemas.ts enumSet). */
 export function addIn(w: Where, column: string, values: readonly unknown[] | undefined) {
   if (!values?.length) return;
   add(w, `${column} IN (${values.map(() => "?").join(", ")})`, ...values);

@@ -25,7 +25,7 @@ type Item = RouterOutputs["campaigns"]["items"]["list"][number];
 export function CampaignItemsPage() {
   const { campaignId } = route.useParams();
   const trpc = useTRPC();
-  // Items are part of the campaign: changing them is campaign update (worker/trpc/routers/campaigns.ts).
+  // Items are part of the campaign: changing them is campaign update (worker/campaigns/items/router.ts).
   const mayEdit = useCan()({ campaign: ["update"] });
   const qc = useQueryClient();
   const campaign = useQuery(trpc.campaigns.byId.queryOptions({ id: campaignId }));

@@ -13,7 +13,7 @@ import { useTRPC } from "~/lib/trpc";
 
 export function TiersPage() {
   const trpc = useTRPC();
-  // The tier ladder is the organization's setting: organization update (worker/trpc/routers/donors.ts).
+  // The tier ladder is the organization's setting: organization update (worker/donors/tiers/router.ts).
   const edit = useCan()({ organization: ["update"] });
   const qc = useQueryClient();
   const tiers = useQuery(trpc.donors.tiers.list.queryOptions());

@@ -12,7 +12,7 @@ import { sessionQueryOptions } from "./session";
 
 /**
  * Only paths on the portal's own origin are followed after sign-in, judged by parsing the value as
- * the browser will (worker/lib/trusted-url.ts, the rule the auth API applies to callback URLs):
+ * the browser will (core/trusted-url.ts, the rule the auth API applies to callback URLs):
  * "/\t/evil.example" is "//evil.example" to a browser, not a path.
  */
 export function safeRedirect(value: unknown, fallback = "/dashboard"): string {

@@ -45,7 +45,7 @@ const redirectURIFor = (ctx: AuthContext, id: string) => {
 
 /**
  * Adds query parameters to a relative or absolute URL, keeping the ones it has; the result is a
- * reference a browser resolves on the same origin (worker/lib/trusted-url.ts withSearchParams).
+ * reference a browser resolves on the same origin (core/trusted-url.ts withSearchParams).
  */
 function withParams(ctx: AuthContext, url: string, params: Record<string, string | undefined>) {
   return withSearchParams(url, new URL(url, ctx.url.origin), params);
