@@ -24,9 +24,13 @@ export function Kpi({
 }) {
   const body = (
     <Card className={cn("h-full transition-colors", to && "hover:border-primary/50")}>
-      <CardContent className="flex flex-col gap-1 p-4">
+      {/* Sized by the tile, not the screen: two tiles share a 360 px row, and a seven-figure total in
+          a currency with a prefix (CA$1,367,047.50) must still fit; it wraps only as a last resort. */}
+      <CardContent className="@container flex flex-col gap-1 p-4">
         <span className="text-muted-foreground text-sm">{label}</span>
-        <span className="font-semibold text-lg tabular-nums sm:text-2xl">{value}</span>
+        <span className="font-semibold text-sm tabular-nums [overflow-wrap:anywhere] @[9rem]:text-base @[10rem]:text-lg @[12rem]:text-2xl">
+          {value}
+        </span>
         {hint ? <span className="text-muted-foreground text-xs">{hint}</span> : null}
         {change === undefined ? null : (
           <span
