@@ -7,6 +7,7 @@
 // API would add zod's whole core to the entry chunk (docs/decisions/012-client-js-budgets.md). The
 // browser registers the English messages the Worker answers with (see the campaign form).
 import { z } from "zod/mini";
+import { donationFrequencies } from "./donation";
 import { MEDIA_PATH } from "./media";
 import { amountMinor, currencyCode, instant, MAX_AMOUNT_MINOR, MIN_AMOUNT_MINOR } from "./schemas";
 
@@ -16,7 +17,9 @@ export type GoalType = (typeof goalTypes)[number];
 export const campaignVisibilities = ["public", "unlisted", "private"] as const;
 
 /** Recurring gifts a campaign that allows them offers: the donation frequencies other than one-time. */
-export const RECURRING_FREQUENCIES = ["monthly", "quarterly", "annually"] as const;
+export const RECURRING_FREQUENCIES = donationFrequencies.filter(
+  (f): f is Exclude<(typeof donationFrequencies)[number], "one_time"> => f !== "one_time",
+);
 
 /**
  * A cover is an image uploaded to /api/media (the server checks it belongs to the caller's
