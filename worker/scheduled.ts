@@ -102,18 +102,8 @@ const every15Minutes: Job[] = [
   // Campaigns past their end date complete unless they accept gifts after the end; goal-reached
   // campaigns complete when configured.
   async (env, now) => {
-    const t = now.getTime();
-    await env.DB.prepare(
-      `UPDATE campaign SET status = 'completed', updated_at = ?1
-        WHERE status IN ('active','paused') AND (
-          (end_at IS NOT NULL AND end_at <= ?1 AND accept_after_end = 0)
-          OR (complete_on_goal = 1 AND EXISTS (SELECT 1 FROM campaign_stats s WHERE s.campaign_id = campaign.id AND (
-               (campaign.goal_type = 'amount' AND s.raised_minor >= campaign.goal_amount_minor)
-            OR (campaign.goal_type = 'donations' AND s.donation_count >= campaign.goal_count)
-            OR (campaign.goal_type = 'donors' AND s.donor_count >= campaign.goal_count)))))`,
-    )
-      .bind(t)
-      .run();
+    const { completeEndedCampaigns } = await import("./campaigns/queries");
+    await completeEndedCampaigns(env.DB, now.getTime());
   },
 ];
 const nightly: Job[] = [

@@ -48,4 +48,72 @@ describe("cron jobs", () => {
       .all();
     expect(badges.results.map((b) => b.badge)).toContain("goal_achiever");
   });
+
+  it("completes a campaign set to complete on its goal once reached, by amount, gifts or donors, and no other", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    const later = Date.now() + 30 * 86_400_000;
+    const campaign = async (title: string, goal: Record<string, unknown>, completeOnGoal = true) => {
+      const c = await caller.campaigns.create({
+        title,
+        currency: "USD",
+        endAt: later,
+        completeOnGoal,
+        ...goal,
+      });
+      await caller.campaigns.setStatus({ id: c.id, action: "publish" });
+      return c.id;
+    };
+    const give = async (
+      campaignId: string,
+      amountMinor: number,
+      times = 1,
+      donorId: string | null = null,
+    ) => {
+      for (let i = 0; i < times; i++)
+        await caller.donations.create({
+          donorId,
+          campaignId,
+          amountMinor,
+          currency: "USD",
+          paymentMethod: "cash",
+          donatedAt: Date.now(),
+        });
+    };
+    const byAmount = await campaign("By amount", { goalType: "amount", goalAmountMinor: 1000 });
+    const byGifts = await campaign("By gifts", { goalType: "donations", goalCount: 2 });
+    const byDonors = await campaign("By donors", { goalType: "donors", goalCount: 2 });
+    const oneDonorTwice = await campaign("One donor, two gifts", { goalType: "donors", goalCount: 2 });
+    const short = await campaign("Short of its goal", { goalType: "amount", goalAmountMinor: 5000 });
+    const notSet = await campaign(
+      "Reached, not set to complete",
+      { goalType: "amount", goalAmountMinor: 100 },
+      false,
+    );
+    const noGoal = await campaign("No goal", { goalType: "none" });
+    await give(byAmount, 1000);
+    await give(byGifts, 100, 2);
+    for (const name of ["Ada", "Bo"]) {
+      const donor = await caller.donors.create({
+        data: { firstName: name, lastName: "Giver", email: `${name.toLowerCase()}-${org}@example.test` },
+      });
+      if (!donor.created) throw new Error("expected a new donor");
+      await give(byDonors, 100, 2, donor.id);
+      // Two gifts from one donor are one donor: this goal of two donors is not reached.
+      if (name === "Ada") await give(oneDonorTwice, 100, 2, donor.id);
+    }
+    await give(short, 4999);
+    await give(notSet, 500);
+    await give(noGoal, 500);
+
+    await runScheduled("*/15 * * * *", testEnv, new Date());
+    const status = async (id: string) => (await caller.campaigns.byId({ id })).status;
+    expect(await status(byAmount)).toBe("completed");
+    expect(await status(byGifts)).toBe("completed");
+    expect(await status(byDonors)).toBe("completed");
+    expect(await status(oneDonorTwice)).toBe("active");
+    expect(await status(short)).toBe("active");
+    expect(await status(notSet)).toBe("active");
+    expect(await status(noGoal)).toBe("active");
+  });
 });

@@ -22,6 +22,23 @@ export function campaignRow(db: D1Database, orgId: string, id: string) {
  */
 export const REACHED_SQL = `((c.goal_type = 'amount' AND COALESCE(s.raised_minor,0) >= c.goal_amount_minor) OR (c.goal_type = 'donations' AND COALESCE(s.donation_count,0) >= c.goal_count) OR (c.goal_type = 'donors' AND COALESCE(s.donor_count,0) >= c.goal_count))`;
 
+/**
+ * The cron's campaign completion (worker/scheduled.ts): running campaigns past their end date
+ * complete unless they accept gifts after the end, and campaigns set to complete on their goal
+ * complete once REACHED_SQL holds — the list filter's very rule, not a copy of it.
+ */
+export function completeEndedCampaigns(db: D1Database, now: number) {
+  return db
+    .prepare(
+      `UPDATE campaign AS c SET status = 'completed', updated_at = ?1
+        WHERE c.status IN ('active','paused') AND (
+          (c.end_at IS NOT NULL AND c.end_at <= ?1 AND c.accept_after_end = 0)
+          OR (c.complete_on_goal = 1 AND EXISTS (SELECT 1 FROM campaign_stats s WHERE s.campaign_id = c.id AND ${REACHED_SQL})))`,
+    )
+    .bind(now)
+    .run();
+}
+
 /** core/campaign.ts `campaignPhase` in SQL: `n` parameters, each the instant `now`. */
 export function phaseSql(phase: CampaignPhase) {
   const scheduled = "(c.start_at IS NOT NULL AND c.start_at > ?)";
