@@ -3,7 +3,7 @@
  * the export are budgeted by `npm run bench` (docs/performance.md): their statements stay as tuned.
  */
 import type { DonorInput, DonorType } from "@core/donor";
-import { COUNTED_SQL } from "@core/status";
+import { COUNTED_SQL, type DonationStatus } from "@core/status";
 import { addDays, startOfLocalDay } from "@core/time";
 import type { Row } from "../db/rows";
 import type { donor } from "../db/schema";
@@ -143,6 +143,18 @@ export function exportStatements(
 }
 
 /** The profile's donations: the latest 100 not in the trash. */
+/** A gift as the donor's page lists it: the latest 100, newest first, trash left out. */
+export interface DonorDonation {
+  id: string;
+  number: number;
+  amountMinor: number;
+  refundedMinor: number;
+  currency: string;
+  status: DonationStatus;
+  donatedAt: number;
+  campaign: string | null;
+}
+
 export async function donorDonations(db: D1Database, donorId: string) {
   const { results } = await db
     .prepare(
@@ -150,7 +162,7 @@ export async function donorDonations(db: D1Database, donorId: string) {
            FROM donation d LEFT JOIN campaign c ON c.id = d.campaign_id WHERE d.donor_id = ? AND d.trashed_at IS NULL ORDER BY d.donated_at DESC LIMIT 100`,
     )
     .bind(donorId)
-    .all();
+    .all<DonorDonation>();
   return results;
 }
 

@@ -131,37 +131,24 @@ export function DonorPage({ donorId }: { donorId: string }) {
         </CardHeader>
         <CardContent>
           <ul className="divide-y">
-            {
-              // donors.byId types its gifts loosely (raw rows); the donors area owns that answer.
-              (
-                d.donations as {
-                  id: string;
-                  number: number;
-                  amountMinor: number;
-                  currency: string;
-                  status: string;
-                  donatedAt: number;
-                  campaign: string | null;
-                }[]
-              ).map((x) => (
-                <li key={x.id}>
-                  <Link
-                    to="/donations/$donationId"
-                    params={{ donationId: x.id }}
-                    className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm hover:underline"
-                  >
-                    <span>
-                      #{x.number} · {x.campaign ?? "General fund"}
-                    </span>
-                    <span className="flex items-center gap-3">
-                      <StatusBadge status={x.status} />
-                      <span className="tabular-nums">{formatMoney(x.amountMinor, x.currency)}</span>
-                      <span className="text-muted-foreground">{formatDate(x.donatedAt)}</span>
-                    </span>
-                  </Link>
-                </li>
-              ))
-            }
+            {d.donations.map((x) => (
+              <li key={x.id}>
+                <Link
+                  to="/donations/$donationId"
+                  params={{ donationId: x.id }}
+                  className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm hover:underline"
+                >
+                  <span>
+                    #{x.number} · {x.campaign ?? "General fund"}
+                  </span>
+                  <span className="flex items-center gap-3">
+                    <StatusBadge status={x.status} />
+                    <span className="tabular-nums">{formatMoney(x.amountMinor, x.currency)}</span>
+                    <span className="text-muted-foreground">{formatDate(x.donatedAt)}</span>
+                  </span>
+                </Link>
+              </li>
+            ))}
             {d.donations.length === 0 ? (
               <li className="py-2 text-muted-foreground text-sm">No donations yet.</li>
             ) : null}
