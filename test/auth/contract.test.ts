@@ -93,7 +93,7 @@ describe("freshness (SPEC §4): created or updated within the freshness age", ()
     __setAuthClock(() => start + 25 * HOUR);
     const unlink = await jar.post("/api/auth/unlink-account", { providerId: "credential" });
     expect(unlink.status).toBe(403);
-    expect(await unlink.json()).toEqual({ code: "SESSION_NOT_FRESH", message: "Session is not fresh" });
+    expect(await unlink.json()).toEqual({ code: "SESSION_IS_NOT_FRESH", message: "Session is not fresh" });
   });
 
   it("delete-user keeps SPEC §6's rule: a session created more than the freshness age ago needs the password or a mail", async () => {

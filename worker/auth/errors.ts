@@ -32,7 +32,8 @@ export const E = {
     new AuthApiError(400, "CREDENTIAL_ACCOUNT_NOT_FOUND", "Credential account not found"),
   SESSION_EXPIRED: () =>
     new AuthApiError(400, "SESSION_EXPIRED", "Session expired. Re-authenticate to perform this action."),
-  SESSION_NOT_FRESH: () => new AuthApiError(403, "SESSION_NOT_FRESH", "Session is not fresh"),
+  // 1.3.34's freshSessionMiddleware names no code: better-call derives this one from the message.
+  SESSION_NOT_FRESH: () => new AuthApiError(403, "SESSION_IS_NOT_FRESH", "Session is not fresh"),
   INVALID_TOKEN: (status = 400) => new AuthApiError(status, "INVALID_TOKEN", "Invalid token"),
   // better-call derives a code from the message when none is given (upper case, spaces to "_",
   // other characters dropped): BASE_ERROR_CODES.FAILED_TO_UNLINK_LAST_ACCOUNT goes out as this one.
