@@ -106,6 +106,11 @@ export const appConfigSchema = /* @__PURE__ */ (() =>
       allowDifferentEmails: z.boolean(),
       allowUnlinkingAll: z.boolean(),
       revokeSessionsOnPasswordReset: z.boolean(),
+      /**
+       * better-auth's emailAndPassword.requireEmailVerification: an unverified user cannot sign in
+       * with a password (403 "Email not verified", SPEC §8) and sign-up starts no session.
+       */
+      requireEmailVerification: z.boolean(),
     }),
     password: z.object({
       /** better-auth's defaults; ASVS 6.2.9 asks to allow at least 64. */
@@ -278,6 +283,7 @@ export const defaultConfig: AppConfig = {
     allowDifferentEmails: false,
     allowUnlinkingAll: false,
     revokeSessionsOnPasswordReset: true,
+    requireEmailVerification: false,
   },
   password: { minLength: 8, maxLength: 128 },
   session: {

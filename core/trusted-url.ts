@@ -80,5 +80,8 @@ export function safeRedirectPath(value: unknown, fallback: string): string {
   const url = trustedUrl(value, self, [self]);
   if (!url) return fallback;
   const path = `${url.pathname}${url.search}${url.hash}`;
-  return /^\/(?![/\\])/.test(path) ? path : fallback;
+  if (!/^\/(?![/\\])/.test(path)) return fallback;
+  // A "%" not followed by two hex digits stays in the parsed path, and the server answers such an
+  // address 400 (issue 20: /login?redirect=%25 sent a signed-in user there).
+  return /%(?![0-9A-Fa-f]{2})/.test(path) ? fallback : path;
 }

@@ -2,15 +2,18 @@ import { createFileRoute, redirect } from "@tanstack/react-router";
 import { z } from "zod/mini";
 import { LoginPage } from "~/features/auth/login-page";
 import { safeRedirect } from "~/lib/auth/guards";
+import { lenient } from "~/lib/auth/search";
 import { sessionQueryOptions } from "~/lib/auth/session";
 
 export const Route = createFileRoute("/login")({
+  // A malformed value (a list, an object: the router reads JSON in search values) is dropped, never
+  // an error page (issue 20); e2e/routes.test.ts opens every route with such values.
   validateSearch: z.object({
-    redirect: z.optional(z.string()),
-    denied: z.optional(z.boolean()),
+    redirect: lenient(z.string()),
+    denied: lenient(z.boolean()),
     /** Social sign-in failures come back here (SPEC §8 redirect codes). */
-    error: z.optional(z.string()),
-    error_description: z.optional(z.string()),
+    error: lenient(z.string()),
+    error_description: lenient(z.string()),
   }),
   beforeLoad: async ({ context, search }) => {
     const snapshot = await context.queryClient.ensureQueryData(sessionQueryOptions());

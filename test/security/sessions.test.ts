@@ -124,6 +124,72 @@ describe("sign-out, ban and demotion take effect at once for every write and eve
   });
 });
 
+describe("revocation and a password change end the sessions they name, within the cookie-cache window (issue 20)", () => {
+  /** The owner signed in twice: `a` (the cookies that will be replayed, cache included) and `b`. */
+  async function twoSessions() {
+    const org = await makeOrg();
+    const owner = await member(org, "owner");
+    const a = await withCookieCache(owner.jar, owner.email);
+    const b = new CookieJar();
+    const signIn = await b.post("/api/auth/sign-in/email", { email: owner.email, password: PASSWORD });
+    expect(signIn.status).toBe(200);
+    const aToken = (
+      (await (await a.get("/api/auth/get-session?disableCookieCache=true")).json()) as {
+        session: { token: string };
+      }
+    ).session.token;
+    // The replayed cookies work before the change.
+    const old = copyOf(a);
+    expect(await codeOf(call(await callerFor(old), "donors.tags.create", newTag()))).toBe("OK");
+    return { org, owner, a, b, old, aToken };
+  }
+
+  async function expectEnded(old: CookieJar) {
+    expect(old.cookies.has("better-auth.session_data")).toBe(true);
+    expect(await codeOf(call(await callerFor(old), "donors.tags.create", newTag()))).toBe("UNAUTHORIZED");
+    const overHttp = await trpcHttp(old, "donors.tags.create", newTag());
+    expect(overHttp.status).toBe(401);
+    expect((await trpcError(overHttp))?.code).toBe("UNAUTHORIZED");
+  }
+
+  it("revoke-session of another of the owner's sessions: its old cookies → UNAUTHORIZED", async () => {
+    const { b, old, aToken, org } = await twoSessions();
+    const res = await b.post("/api/auth/revoke-session", { token: aToken });
+    expect(await res.json()).toEqual({ status: true });
+    await expectEnded(old);
+    expect(await codeOf(call(await callerFor(b), "donors.tags.create", newTag()))).toBe("OK");
+    expect(await tagCount(org)).toBe(2);
+  });
+
+  it("revoke-other-sessions: every other session's old cookies → UNAUTHORIZED, the caller's still work", async () => {
+    const { b, old } = await twoSessions();
+    expect(await (await b.post("/api/auth/revoke-other-sessions")).json()).toEqual({ status: true });
+    await expectEnded(old);
+    expect(await codeOf(call(await callerFor(b), "donors.tags.create", newTag()))).toBe("OK");
+  });
+
+  it("revoke-sessions: the caller's own old cookies → UNAUTHORIZED too", async () => {
+    const { a, old } = await twoSessions();
+    expect(await (await a.post("/api/auth/revoke-sessions")).json()).toEqual({ status: true });
+    await expectEnded(old);
+  });
+
+  it("change-password with revokeOtherSessions: the other sessions and the caller's old cookies → UNAUTHORIZED; its new session works", async () => {
+    const { b, old } = await twoSessions();
+    const bBefore = copyOf(b);
+    const res = await b.post("/api/auth/change-password", {
+      currentPassword: PASSWORD,
+      newPassword: "a brand new passphrase",
+      revokeOtherSessions: true,
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { token: string | null }).token).toMatch(/^[A-Za-z0-9]{32}$/);
+    await expectEnded(old);
+    expect(await codeOf(call(await callerFor(bBefore), "donors.tags.create", newTag()))).toBe("UNAUTHORIZED");
+    expect(await codeOf(call(await callerFor(b), "donors.tags.create", newTag()))).toBe("OK");
+  });
+});
+
 /** A tRPC batch POST as httpBatchLink sends it: `?batch=1`, body `{ "0": {json}, "1": {json} }`. */
 async function testFetchBatch(jar: CookieJar, paths: string[], inputs: unknown[]) {
   const body = Object.fromEntries(inputs.map((input, i) => [String(i), { json: input }]));

@@ -242,7 +242,7 @@ describe("link-social (SPEC §5)", () => {
     const last = await jar.post("/api/auth/unlink-account", { providerId: "credential" });
     expect(last.status).toBe(400);
     expect(await last.json()).toEqual({
-      code: "FAILED_TO_UNLINK_LAST_ACCOUNT",
+      code: "YOU_CANT_UNLINK_YOUR_LAST_ACCOUNT",
       message: "You can't unlink your last account",
     });
     const gone = await jar.post("/api/auth/unlink-account", { providerId: "gitlab" });

@@ -60,7 +60,7 @@ function audit(
 
 async function requireAdmin(ctx: AuthContext, permissions: Permissions, code: string, message: string) {
   const loaded = await loadSession(ctx, { fresh: true });
-  if (!loaded) throw new AuthApiError(401, null, "");
+  if (!loaded) throw E.UNAUTHORIZED_EMPTY();
   const ok = hasPermission({ userId: loaded.user.id, role: loaded.user.role }, permissions, {
     adminUserIds: ctx.config.auth.adminUserIds,
   });
@@ -172,7 +172,7 @@ export const getUser: Handler = async (ctx) => {
 
 export const createUser: Handler = async (ctx) => {
   const loaded = await loadSession(ctx, { fresh: true });
-  if (!loaded) throw new AuthApiError(401, null, "");
+  if (!loaded) throw E.UNAUTHORIZED_EMPTY();
   const body = await readBody(
     ctx,
     z.object({
@@ -482,7 +482,7 @@ export const hasPermissionEndpoint: Handler = async (ctx) => {
     throw new AuthApiError(400, "INVALID_PERMISSION_CHECK", "Invalid access control request");
   }
   const loaded = await loadSession(ctx, { fresh: true });
-  if (!loaded) throw new AuthApiError(401, null, "");
+  if (!loaded) throw E.UNAUTHORIZED_EMPTY();
   const success = hasPermission(
     { userId: loaded.user.id, role: loaded.user.role },
     permissions as Permissions,
@@ -546,7 +546,7 @@ export const impersonateUser: Handler = async (ctx) => {
 
 export const stopImpersonating: Handler = async (ctx) => {
   const loaded = await loadSession(ctx, { fresh: true, disableRefresh: true });
-  if (!loaded) throw new AuthApiError(401, null, "");
+  if (!loaded) throw E.UNAUTHORIZED_EMPTY();
   if (!loaded.session.impersonatedBy || !loaded.row) {
     throw new AuthApiError(400, "NOT_IMPERSONATING", "You are not impersonating anyone");
   }

@@ -490,8 +490,24 @@ async function readKvCache(ctx: AuthContext, token: string): Promise<CachedSessi
   return cached;
 }
 
-/** Session is fresh when created within freshAge (0 disables the rule). */
+/**
+ * SPEC §4: a session is fresh when it was created or updated within freshAge (0 disables the
+ * rule). As better-auth 1.3.34's freshSessionMiddleware: the last update (a refresh slides it),
+ * else the creation, strictly younger than freshAge.
+ */
 export function isFresh(ctx: AuthContext, session: SessionRecord) {
+  const freshAge = ctx.config.session.freshAge;
+  if (freshAge === 0) return true;
+  const lastUpdated = Date.parse(session.updatedAt) || Date.parse(session.createdAt);
+  return ctx.now() - lastUpdated < freshAge * 1000;
+}
+
+/**
+ * SPEC §6: delete-user without password or mailed token needs "a session younger than the fresh
+ * age": its creation counts, not a refresh (better-auth 1.3.34's deleteUser checks createdAt, unlike
+ * the 'Session is not fresh' rule of isFresh).
+ */
+export function isYoungerThanFreshAge(ctx: AuthContext, session: SessionRecord) {
   const freshAge = ctx.config.session.freshAge;
   if (freshAge === 0) return true;
   return Date.parse(session.createdAt) >= ctx.now() - freshAge * 1000;

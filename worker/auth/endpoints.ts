@@ -23,8 +23,10 @@ import {
   findUserById,
   invalidateUserCache,
   isFresh,
+  isYoungerThanFreshAge,
   loadSession,
   readDontRemember,
+  readSessionToken,
   requireSession,
   type SessionRow,
   setSessionCookies,
@@ -198,8 +200,18 @@ export const signUpEmail: Handler = async (ctx) => {
   if (ctx.config.features.verificationEmail) {
     await sendVerificationMail(ctx, user, body.callbackURL);
   }
-  const created = await createSessionWithCookies(ctx, user, { dontRemember: body.rememberMe === false });
+  // better-auth 1.3.34: with requireEmailVerification the account waits for the mail, no session.
+  if (ctx.config.features.requireEmailVerification) return ok(ctx, { token: null, user: toUser(user) });
+  const created = await createSessionWithCookies(ctx, user, {
+    dontRemember: body.rememberMe === false,
+  }).catch(sessionFailure(400));
   return ok(ctx, { token: created.token, user: created.user });
+};
+
+/** A session that could not be stored answers as better-auth 1.3.34 does at that endpoint. */
+const sessionFailure = (status: number) => (error: unknown) => {
+  if (error instanceof AuthApiError && error.code !== "FAILED_TO_CREATE_SESSION") throw error;
+  throw E.FAILED_TO_CREATE_SESSION(status);
 };
 
 const signInBody = z.object({
@@ -215,7 +227,9 @@ export const signInEmail: Handler = async (ctx) => {
   checkUrls(ctx, body);
   const email = emailSchema.safeParse(body.email);
   if (!email.success) throw E.INVALID_EMAIL();
-  if (body.password.length > ctx.config.password.maxLength) throw E.PASSWORD_TOO_LONG();
+  // better-auth 1.3.34 checks no length here: a short password is simply wrong (401). One over the
+  // maximum cannot be anyone's (sign-up and changes refuse it): the same 401, without hashing it.
+  if (body.password.length > ctx.config.password.maxLength) throw E.INVALID_EMAIL_OR_PASSWORD();
   const user = await findUserByEmail(ctx.db, email.data);
   if (!user) {
     await burnPasswordCheck(body.password);
@@ -227,8 +241,11 @@ export const signInEmail: Handler = async (ctx) => {
     throw E.INVALID_EMAIL_OR_PASSWORD();
   }
   if (!(await verifyPassword(account.password, body.password))) throw E.INVALID_EMAIL_OR_PASSWORD();
+  if (ctx.config.features.requireEmailVerification && !user.email_verified) throw E.EMAIL_NOT_VERIFIED();
   await assertNotBanned(ctx, user);
-  const created = await createSessionWithCookies(ctx, user, { dontRemember: body.rememberMe === false });
+  const created = await createSessionWithCookies(ctx, user, {
+    dontRemember: body.rememberMe === false,
+  }).catch(sessionFailure(401));
   const res: Record<string, unknown> = {
     redirect: !!body.callbackURL,
     token: created.token,
@@ -252,12 +269,21 @@ export const getSession: Handler = async (ctx) => {
   const loaded = await loadSession(ctx, {
     disableCookieCache: q.disableCookieCache,
     disableRefresh: q.disableRefresh,
+  }).catch((error) => {
+    // better-auth 1.3.34 answers any failure while reading the session this way.
+    console.error("get-session failed", error);
+    throw E.FAILED_TO_GET_SESSION(500);
   });
   ctx.headers.set("cache-control", "no-store");
   return ok(ctx, loaded ? { session: loaded.session, user: loaded.user } : null);
 };
 
 export const signOut: Handler = async (ctx) => {
+  // better-auth 1.3.34: no (validly signed) session cookie is a 400, the cookies expired all the same.
+  if (!(await readSessionToken(ctx))) {
+    clearSessionCookies(ctx);
+    throw E.FAILED_TO_GET_SESSION(400);
+  }
   const loaded = await loadSession(ctx, { fresh: true, disableRefresh: true });
   if (loaded?.row) await deleteSessionRows(ctx, [loaded.row]);
   clearSessionCookies(ctx);
@@ -318,7 +344,7 @@ export const updateUser: Handler = async (ctx) => {
   const extra = Object.keys(body).filter((k) => k !== "name" && k !== "image");
   if (extra.length) throw new AuthApiError(400, "FIELD_NOT_ALLOWED", `${extra[0]} is not allowed to be set`);
   if (body.name === undefined && body.image === undefined) {
-    return ok(ctx, { message: "No fields to update" }, 400);
+    throw E.NO_FIELDS_TO_UPDATE();
   }
   const now = ctx.now();
   await ctx.db
@@ -360,7 +386,11 @@ export const changePassword: Handler = async (ctx) => {
     await deleteUserSessions(ctx, loaded.user.id);
     const user = await findUserById(ctx.db, loaded.user.id);
     if (!user) throw E.UNAUTHORIZED();
-    const created = await createSessionWithCookies(ctx, user, { dontRemember: await readDontRemember(ctx) });
+    const created = await createSessionWithCookies(ctx, user, {
+      dontRemember: await readDontRemember(ctx),
+    }).catch(() => {
+      throw E.FAILED_TO_GET_SESSION(500); // 1.3.34's answer when the new session is not created
+    });
     token = created.token;
   }
   return ok(ctx, { token, user: loaded.user });
@@ -485,6 +515,7 @@ async function requestReset(ctx: AuthContext) {
       }),
     );
   }
+  return !!user;
 }
 
 export const requestPasswordReset: Handler = async (ctx) => {
@@ -495,9 +526,19 @@ export const requestPasswordReset: Handler = async (ctx) => {
   });
 };
 
+/**
+ * 1.3.34's /forget-password: `{status:true}` when a mail went out, the message of
+ * /request-password-reset when the address is unknown (its body, not ours to improve; sign-up's 422
+ * already tells a caller which addresses have accounts, and both are rate limited per account).
+ */
 export const forgetPassword: Handler = async (ctx) => {
-  await requestReset(ctx);
-  return ok(ctx, { status: true });
+  const sent = await requestReset(ctx);
+  return ok(
+    ctx,
+    sent
+      ? { status: true }
+      : { status: true, message: "If this email exists in our system, check your email for the reset link" },
+  );
 };
 
 export const resetPasswordLink =
@@ -548,7 +589,7 @@ export const changeEmail: Handler = async (ctx) => {
   checkUrls(ctx, body);
   const email = emailSchema.safeParse(body.newEmail);
   if (!email.success) throw E.VALIDATION_BODY();
-  if (email.data === loaded.user.email) return ok(ctx, { message: "Email is the same" }, 400);
+  if (email.data === loaded.user.email) throw E.EMAIL_IS_THE_SAME();
   if (await findUserByEmail(ctx.db, email.data)) {
     throw new AuthApiError(400, "USER_ALREADY_EXISTS", "Couldn't update your email");
   }
@@ -607,7 +648,7 @@ export const deleteUser: Handler = async (ctx) => {
     await deleteUserNow(ctx, loaded.user.id);
     return ok(ctx, { success: true, message: "User deleted" });
   }
-  if (isFresh(ctx, loaded.session)) {
+  if (isYoungerThanFreshAge(ctx, loaded.session)) {
     await deleteUserNow(ctx, loaded.user.id);
     return ok(ctx, { success: true, message: "User deleted" });
   }

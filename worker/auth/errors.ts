@@ -32,10 +32,13 @@ export const E = {
     new AuthApiError(400, "CREDENTIAL_ACCOUNT_NOT_FOUND", "Credential account not found"),
   SESSION_EXPIRED: () =>
     new AuthApiError(400, "SESSION_EXPIRED", "Session expired. Re-authenticate to perform this action."),
-  SESSION_NOT_FRESH: () => new AuthApiError(403, "SESSION_NOT_FRESH", "Session is not fresh"),
+  // 1.3.34's freshSessionMiddleware names no code: better-call derives this one from the message.
+  SESSION_NOT_FRESH: () => new AuthApiError(403, "SESSION_IS_NOT_FRESH", "Session is not fresh"),
   INVALID_TOKEN: (status = 400) => new AuthApiError(status, "INVALID_TOKEN", "Invalid token"),
+  // better-call derives a code from the message when none is given (upper case, spaces to "_",
+  // other characters dropped): BASE_ERROR_CODES.FAILED_TO_UNLINK_LAST_ACCOUNT goes out as this one.
   FAILED_TO_UNLINK_LAST_ACCOUNT: () =>
-    new AuthApiError(400, "FAILED_TO_UNLINK_LAST_ACCOUNT", "You can't unlink your last account"),
+    new AuthApiError(400, "YOU_CANT_UNLINK_YOUR_LAST_ACCOUNT", "You can't unlink your last account"),
   ACCOUNT_NOT_FOUND: () => new AuthApiError(400, "ACCOUNT_NOT_FOUND", "Account not found"),
   EMAIL_PASSWORD_DISABLED: () =>
     new AuthApiError(400, "EMAIL_PASSWORD_DISABLED", "Email and password is not enabled"),
@@ -43,8 +46,21 @@ export const E = {
     new AuthApiError(400, "VERIFICATION_EMAIL_NOT_ENABLED", "Verification email isn't enabled"),
   RESET_DISABLED: () => new AuthApiError(400, "RESET_PASSWORD_DISABLED", "Reset password isn't enabled"),
   CHANGE_EMAIL_DISABLED: () => new AuthApiError(400, "CHANGE_EMAIL_DISABLED", "Change email is disabled"),
-  FAILED_TO_CREATE_SESSION: () =>
-    new AuthApiError(500, "FAILED_TO_CREATE_SESSION", "Failed to create session"),
+  /** 1.3.34 answers 401 on sign-in, 400 on sign-up. */
+  FAILED_TO_CREATE_SESSION: (status = 500) =>
+    new AuthApiError(status, "FAILED_TO_CREATE_SESSION", "Failed to create session"),
+  /** 1.3.34: 400 from sign-out without a session cookie, 500 from get-session when it fails. */
+  FAILED_TO_GET_SESSION: (status: number) =>
+    new AuthApiError(status, "FAILED_TO_GET_SESSION", "Failed to get session"),
+  EMAIL_NOT_VERIFIED: () => new AuthApiError(403, "EMAIL_NOT_VERIFIED", "Email not verified"),
+  EMAIL_IS_THE_SAME: () => new AuthApiError(400, "EMAIL_IS_THE_SAME", "Email is the same"),
+  NO_FIELDS_TO_UPDATE: () => new AuthApiError(400, "NO_FIELDS_TO_UPDATE", "No fields to update"),
+  CALLBACK_URL_REQUIRED: () => new AuthApiError(400, "CALLBACKURL_IS_REQUIRED", "callbackURL is required"),
+  UNABLE_TO_CREATE_VERIFICATION: () =>
+    new AuthApiError(500, "UNABLE_TO_CREATE_VERIFICATION", "Unable to create verification"),
+  USER_ID_OR_SESSION_REQUIRED: () =>
+    new AuthApiError(400, "EITHER_USERID_OR_SESSION_IS_REQUIRED", "Either userId or session is required"),
+  ACCESS_TOKEN_NOT_FOUND: () => new AuthApiError(400, "ACCESS_TOKEN_NOT_FOUND", "Access token not found"),
   BANNED_USER: () =>
     new AuthApiError(
       403,
@@ -53,14 +69,17 @@ export const E = {
     ),
   RATE_LIMITED: () => new AuthApiError(429, null, "Too many requests. Please try again later."),
   NOT_FOUND: () => new AuthApiError(404, null, ""),
+  /** better-call's bare `APIError("UNAUTHORIZED")` (1.3.34's admin middleware): 401, no body. */
+  UNAUTHORIZED_EMPTY: () => new AuthApiError(401, null, ""),
 };
 
 export function errorResponse(error: AuthApiError, headers: Headers): Response {
   headers.set("content-type", "application/json");
   const body =
     error.code === null ? { message: error.message } : { code: error.code, message: error.message };
-  if (error.status === 404 && error.code === null && error.message === "") {
-    return new Response(null, { status: 404, headers });
+  // An error without code or message has no body at all (better-call sends none); never `{message:""}`.
+  if (error.code === null && error.message === "") {
+    return new Response(null, { status: error.status, headers });
   }
   return new Response(JSON.stringify(body), { status: error.status, headers });
 }

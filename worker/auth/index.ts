@@ -2,6 +2,7 @@
  * /api/auth: the better-auth 1.3 wire contract on D1 (DESIGN §2). The same handlers answer under
  * the admin-auth base /api/auth/admin (SPEC §7), so a client with either base works.
  */
+import { getConfig } from "../config";
 import * as admin from "./admin";
 import { AuthContext, loadSession, type SessionRecord, type UserRecord } from "./core";
 import * as ep from "./endpoints";
@@ -10,6 +11,9 @@ import { checkOrigin, rateLimit } from "./guards";
 import { socialRoutes } from "./social";
 
 export { setPassword } from "./endpoints";
+
+import { serverAccessToken } from "./social/routes";
+
 export type { SessionRecord, UserRecord };
 
 type Route = { method: "GET" | "POST" | "GET|POST"; handler: ep.Handler };
@@ -138,4 +142,20 @@ export async function getSessionFromRequest(
   if (!loaded) return null;
   if (loaded.user.banned) return null;
   return { session: loaded.session, user: loaded.user };
+}
+
+/**
+ * Server-side: a user's provider access token (better-auth's `auth.api.getAccessToken` without a
+ * request). No cookies, so the user is named: `userId` is required ("Either userId or session is
+ * required", SPEC §8, as 1.3.34 answers a call with neither).
+ */
+export async function getAccessToken(
+  env: Env,
+  body: { providerId: string; accountId?: string; userId?: string },
+): Promise<{ accessToken: string; accessTokenExpiresAt?: string; scopes: string[]; idToken?: string }> {
+  const request = new Request(
+    new URL(`${getConfig(env).auth.basePath}/get-access-token`, getConfig(env).app.url),
+  );
+  const ctx = new AuthContext(request, env, clock ?? Date.now);
+  return serverAccessToken(ctx, body);
 }

@@ -40,7 +40,7 @@ export function AcceptInvitationPage() {
         /** Accepting needs the invited address verified; the page offers the mail first. */
         emailVerified?: boolean;
       }>,
-    enabled: auth.isAuthenticated,
+    enabled: auth.isAuthenticated && id !== "",
     retry: false,
   });
   const accept = useMutation({
@@ -58,6 +58,18 @@ export function AcceptInvitationPage() {
   const verify = useMutation({
     mutationFn: (email: string) => authApi.sendVerificationEmail(email, here),
   });
+  // The route keeps a link without its id (issue 20): say so instead of asking to sign in for nothing.
+  if (!id)
+    return (
+      <AuthCard title="Invitation" description="This invitation link is incomplete.">
+        <p className="text-muted-foreground text-sm">
+          Open the link from the invitation e-mail again, or ask the person who invited you to send a new one.
+        </p>
+        <Link to="/" className="text-sm underline">
+          Go to Almoner
+        </Link>
+      </AuthCard>
+    );
   if (auth.isLoading)
     return (
       <AuthCard title="Invitation">

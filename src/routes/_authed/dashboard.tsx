@@ -9,7 +9,7 @@ export const Route = createFileRoute("/_authed/dashboard")({
     currency: opt(z.string().check(z.length(3))),
     /** Platform admins: "all" shows every organization at once. */
     scope: enumParam(["all"]),
-    forbidden: z.optional(z.boolean()),
+    forbidden: opt(z.boolean()),
   }),
   loaderDeps: ({ search }) => ({ days: search.days, currency: search.currency, scope: search.scope }),
   loader: ({ context, deps }) =>

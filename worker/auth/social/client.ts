@@ -47,7 +47,8 @@ export interface Provider {
   issuer: string | null;
   idTokenMaxAge: number | null;
   authorizationURL(state: string, codeVerifier: string, scopes: string[], extra: Record<string, string>): URL;
-  exchange(code: string, codeVerifier: string): Promise<TokenSet>;
+  /** `deviceId`: the callback's device_id (VK ID), sent on with the code as better-auth 1.3.34 does. */
+  exchange(code: string, codeVerifier: string, deviceId?: string): Promise<TokenSet>;
   refresh: ((refreshToken: string) => Promise<TokenSet>) | null;
   /** The provider's profile from its user-info endpoint and/or the (already verified) ID token claims. */
   userInfo(
@@ -156,6 +157,62 @@ async function githubEmail(accessToken: string, raw: Record<string, unknown>) {
 }
 
 /**
+ * SPEC §9's profile photo size, for the one provider that takes one: Microsoft Graph serves the
+ * photo at a requested size (better-auth 1.3.34 asks for profilePhotoSize × profilePhotoSize, 48 by
+ * default) and as bytes, so it becomes a data: URL (the CSP's img-src allows data:, worker/http/headers.ts).
+ * No photo, or a failed request, leaves the image empty.
+ */
+async function microsoftPhoto(accessToken: string, size: number): Promise<string | null> {
+  try {
+    const res = await fetch(`https://graph.microsoft.com/v1.0/me/photos/${size}x${size}/$value`, {
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+    if (!res.ok) return null;
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    let binary = "";
+    for (const b of bytes) binary += String.fromCharCode(b);
+    return `data:${res.headers.get("content-type") ?? "image/jpeg"};base64,${btoa(binary)}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * arctic's OAuth2Client token request (client secret as HTTP Basic, PKCE verifier) plus the
+ * `device_id` that better-auth 1.3.34 forwards from the callback (@better-auth/core oauth2
+ * createAuthorizationCodeRequest); arctic's own request has no place for it.
+ */
+async function codeWithDevice(
+  tokenEndpoint: string,
+  c: ProviderCreds,
+  code: string,
+  codeVerifier: string,
+  deviceId: string,
+) {
+  const body = new URLSearchParams({
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: c.redirectURI,
+    code_verifier: codeVerifier,
+    device_id: deviceId,
+  });
+  const res = await fetch(tokenEndpoint, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      accept: "application/json",
+      authorization: `Basic ${btoa(`${c.clientId}:${c.clientSecret}`)}`,
+    },
+    body,
+  });
+  const data = (await res.json().catch(() => null)) as Record<string, unknown> | null;
+  if (!res.ok || !data || typeof data.access_token !== "string") {
+    throw new Error(`token endpoint answered ${res.status}`);
+  }
+  return new arctic.OAuth2Tokens(data);
+}
+
+/**
  * The provider for this request, or null when it is unknown or not configured. `redirectURI` is
  * the callback URL sent with the authorization request (the token request repeats it).
  */
@@ -213,12 +270,14 @@ export async function getProvider(
       for (const [k, v] of Object.entries({ ...spec.authParams, ...extra })) url.searchParams.set(k, v);
       return url;
     },
-    async exchange(code, codeVerifier) {
+    async exchange(code, codeVerifier, deviceId) {
       const tokens = impl
         ? pkce
           ? await impl.validateAuthorizationCode(code, codeVerifier)
           : await impl.validateAuthorizationCode(code)
-        : await generic.validateAuthorizationCode(tokenEndpoint, code, codeVerifier);
+        : deviceId
+          ? await codeWithDevice(tokenEndpoint, c, code, codeVerifier, deviceId)
+          : await generic.validateAuthorizationCode(tokenEndpoint, code, codeVerifier);
       return toTokenSet(tokens, now());
     },
     refresh:
@@ -241,6 +300,10 @@ export async function getProvider(
         );
         if (!discovery && id === "github") await githubEmail(tokens.accessToken, profile);
         raw = { ...raw, ...profile };
+      }
+      if (!discovery && id === "microsoft" && tokens.accessToken) {
+        const picture = await microsoftPhoto(tokens.accessToken, ctx.config.oauth.profilePhotoSize);
+        if (picture) raw = { ...raw, picture };
       }
       if (!Object.keys(raw).length) return null;
       const user = map(raw, tokens.raw, c);

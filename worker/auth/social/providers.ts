@@ -226,8 +226,9 @@ export const PROVIDERS: Record<SocialProviderId, ProviderSpec> = {
     jwksUri: (c) => `https://login.microsoftonline.com/${tenant(c)}/discovery/v2.0/keys`,
     map: (raw) => {
       const base = mapOidc(raw);
-      // Entra ID addresses are verified by the directory (better-auth treats them so).
-      return base ? { ...base, emailVerified: !!base.email, image: null } : null;
+      // Entra ID addresses are verified by the directory (better-auth treats them so). The photo
+      // comes from Graph at the configured size (client.ts microsoftPhoto).
+      return base ? { ...base, emailVerified: !!base.email, image: str(raw.picture) } : null;
     },
   },
   google: {

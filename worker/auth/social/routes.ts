@@ -18,7 +18,7 @@ import {
   requireSession,
 } from "../core";
 import { type Handler, ok, redirect } from "../endpoints";
-import { AuthApiError } from "../errors";
+import { AuthApiError, E } from "../errors";
 import { checkUrls, readBody } from "../guards";
 import { type AccountRow, dec, linkToUser, resolveSocialUser, updateTokens, userAccounts } from "./accounts";
 import { enabledProviders, getProvider, type Provider, type TokenSet } from "./client";
@@ -32,6 +32,8 @@ const INVALID_TOKEN = () => new AuthApiError(401, "INVALID_TOKEN", "Invalid toke
 const FAILED_TO_GET_USER_INFO = () =>
   new AuthApiError(401, "FAILED_TO_GET_USER_INFO", "Failed to get user info");
 const USER_EMAIL_NOT_FOUND = () => new AuthApiError(401, "USER_EMAIL_NOT_FOUND", "User email not found");
+const FAILED_TO_GET_ACCESS_TOKEN = () =>
+  new AuthApiError(400, "FAILED_TO_GET_ACCESS_TOKEN", "Failed to get a valid access token");
 
 /**
  * The callback URL registered with the provider: on the configured app URL in production (never
@@ -260,8 +262,19 @@ export const callback: Handler = async (ctx) => {
     for (const [k, v] of ctx.url.searchParams) if (!target.searchParams.has(k)) target.searchParams.set(k, v);
     return redirect(ctx, target.toString());
   }
-  const q = ctx.url.searchParams;
   const defaultErrorURL = `${ctx.url.origin}${ctx.config.auth.basePath}/error`;
+  try {
+    return await callbackGet(ctx, id, defaultErrorURL);
+  } catch (error) {
+    // better-auth 1.3.34 sends a callback that fails unexpectedly (its database, here anything) to
+    // the error page with internal_server_error: the browser is mid-redirect, never a 500 JSON.
+    console.error("oauth callback failed", id, error);
+    return redirect(ctx, withParams(ctx, defaultErrorURL, { error: "internal_server_error" }));
+  }
+};
+
+async function callbackGet(ctx: AuthContext, id: string, defaultErrorURL: string): Promise<Response> {
+  const q = ctx.url.searchParams;
   const state = q.get("state");
   if (!state) {
     return redirect(
@@ -287,7 +300,7 @@ export const callback: Handler = async (ctx) => {
 
   let tokens: TokenSet;
   try {
-    tokens = await provider.exchange(code, st.codeVerifier);
+    tokens = await provider.exchange(code, st.codeVerifier, q.get("device_id") ?? undefined);
   } catch (error) {
     console.warn("oauth code exchange failed", id, String(error));
     return fail("invalid_code");
@@ -358,7 +371,7 @@ export const callback: Handler = async (ctx) => {
     return fail("unable_to_create_session");
   }
   return redirect(ctx, outcome.isNew && st.newUserURL ? st.newUserURL : st.callbackURL);
-};
+}
 
 /* ---------------------------------------------------------------- tokens */
 
@@ -368,12 +381,16 @@ const tokenBody = z.object({
   userId: z.string().optional(),
 });
 
-/** The caller's account for a provider; null without a session. */
-async function accountFor(ctx: AuthContext, body: z.infer<typeof tokenBody>) {
+/**
+ * The caller's account for a provider; null without a session over HTTP. A server-side call
+ * (serverAccessToken) has no session and names the user; with neither, better-auth 1.3.34's 400.
+ */
+async function accountFor(ctx: AuthContext, body: z.infer<typeof tokenBody>, overHttp = true) {
   const loaded = await loadSession(ctx, { fresh: true });
-  if (!loaded) return null;
+  if (overHttp && !loaded) return null;
   // Over HTTP the session decides: a userId in the body never reaches another user's tokens.
-  const userId = loaded.user.id;
+  const userId = loaded?.user.id ?? (overHttp ? undefined : body.userId);
+  if (!userId) throw E.USER_ID_OR_SESSION_REQUIRED();
   const provider = await getProvider(ctx, body.providerId, redirectURIFor(ctx, body.providerId));
   if (!provider) {
     throw new AuthApiError(
@@ -393,6 +410,24 @@ async function accountFor(ctx: AuthContext, body: z.infer<typeof tokenBody>) {
 
 const iso = (ms: number | null) => (ms ? new Date(ms).toISOString() : undefined);
 
+/**
+ * SPEC §7: refresh-token answers the provider's raw token result, as better-auth 1.3.34 hands back
+ * what its refreshAccessToken (@better-auth/core oauth2) made of the token response: these keys, in
+ * this order, the absent ones left out; scopes split on spaces; no account ids.
+ */
+function rawRefreshResult(fresh: TokenSet) {
+  const raw = fresh.raw;
+  const text = (v: unknown) => (typeof v === "string" ? v : undefined);
+  return {
+    accessToken: text(raw.access_token),
+    refreshToken: text(raw.refresh_token),
+    tokenType: text(raw.token_type),
+    scopes: text(raw.scope)?.split(" "),
+    idToken: text(raw.id_token),
+    accessTokenExpiresAt: raw.expires_in ? iso(fresh.accessTokenExpiresAt) : undefined,
+  };
+}
+
 /** A valid access token, refreshed first when it expires within the threshold (SPEC §9: 5 s). */
 async function validAccessToken(ctx: AuthContext, provider: Provider, account: AccountRow) {
   let accessToken = await dec(ctx, account.access_token);
@@ -411,8 +446,26 @@ async function validAccessToken(ctx: AuthContext, provider: Provider, account: A
     idToken = fresh.idToken ?? idToken;
     if (fresh.scopes.length) scopes = fresh.scopes;
   }
-  if (!accessToken) throw new Error("Access token not found");
+  if (!accessToken) throw E.ACCESS_TOKEN_NOT_FOUND();
   return { accessToken, expiresAt, idToken, scopes };
+}
+
+/**
+ * Server-side only, like better-auth's `auth.api.getAccessToken({ body })` called without a request:
+ * a valid access token of `userId`'s account (refreshed when due). Not exposed over HTTP.
+ */
+export async function serverAccessToken(ctx: AuthContext, body: z.input<typeof tokenBody>) {
+  const parsed = tokenBody.safeParse(body);
+  if (!parsed.success) throw new AuthApiError(400, "VALIDATION_ERROR", "Invalid body parameters");
+  const found = await accountFor(ctx, parsed.data, false);
+  if (!found) throw E.USER_ID_OR_SESSION_REQUIRED();
+  const t = await validAccessToken(ctx, found.provider, found.account);
+  return {
+    accessToken: t.accessToken,
+    accessTokenExpiresAt: iso(t.expiresAt),
+    scopes: t.scopes,
+    idToken: t.idToken ?? undefined,
+  };
 }
 
 /** Contract §1: get-access-token (and refresh-token) without a session → 401 with an empty body. */
@@ -436,7 +489,7 @@ export const getAccessToken: Handler = async (ctx) => {
     });
   } catch (error) {
     console.warn("get-access-token failed", String(error));
-    throw new AuthApiError(400, "FAILED_TO_GET_ACCESS_TOKEN", "Failed to get a valid access token");
+    throw FAILED_TO_GET_ACCESS_TOKEN();
   }
 };
 
@@ -457,16 +510,7 @@ export const refreshToken: Handler = async (ctx) => {
   try {
     const fresh = await provider.refresh(stored);
     await (await updateTokens(ctx, account.id, fresh)).run();
-    return ok(ctx, {
-      accessToken: fresh.accessToken ?? undefined,
-      refreshToken: fresh.refreshToken ?? stored,
-      accessTokenExpiresAt: iso(fresh.accessTokenExpiresAt),
-      refreshTokenExpiresAt: iso(fresh.refreshTokenExpiresAt ?? account.refresh_token_expires_at),
-      scope: fresh.scopes.length ? fresh.scopes.join(",") : (account.scope ?? undefined),
-      idToken: fresh.idToken ?? undefined,
-      providerId: account.provider_id,
-      accountId: account.id,
-    });
+    return ok(ctx, rawRefreshResult(fresh));
   } catch (error) {
     console.warn("refresh-token failed", String(error));
     throw new AuthApiError(400, "FAILED_TO_REFRESH_ACCESS_TOKEN", "Failed to refresh access token");
@@ -486,18 +530,24 @@ export const accountInfo: Handler = async (ctx) => {
   if (!account) throw new AuthApiError(400, "ACCOUNT_NOT_FOUND", "Account not found");
   const provider = await getProvider(ctx, account.provider_id, redirectURIFor(ctx, account.provider_id));
   if (!provider) throw new AuthApiError(400, "PROVIDER_NOT_CONFIGURED", "Provider is not configured");
+  // better-auth 1.3.34: no stored access token is 400 "Access token not found"; one that could not
+  // be refreshed is get-access-token's 400.
+  const t = await validAccessToken(ctx, provider, account).catch((error) => {
+    if (error instanceof AuthApiError) throw error;
+    console.warn("account-info token failed", String(error));
+    throw FAILED_TO_GET_ACCESS_TOKEN();
+  });
   let info: Awaited<ReturnType<Provider["userInfo"]>> = null;
   try {
-    const t = await validAccessToken(ctx, provider, account).catch(() => null);
-    const claims = t?.idToken ? (decodeJwt(t.idToken) as Record<string, unknown>) : null;
+    const claims = t.idToken ? (decodeJwt(t.idToken) as Record<string, unknown>) : null;
     info = await provider.userInfo(
       {
-        accessToken: t?.accessToken ?? null,
+        accessToken: t.accessToken,
         refreshToken: null,
-        idToken: t?.idToken ?? null,
-        accessTokenExpiresAt: t?.expiresAt ?? null,
+        idToken: t.idToken ?? null,
+        accessTokenExpiresAt: t.expiresAt ?? null,
         refreshTokenExpiresAt: null,
-        scopes: t?.scopes ?? [],
+        scopes: t.scopes,
         raw: {},
       },
       claims,

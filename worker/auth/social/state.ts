@@ -14,6 +14,7 @@ import {
   signCookieValue,
   verifyCookieValue,
 } from "../crypto";
+import { E } from "../errors";
 
 export interface OAuthState {
   providerId: string;
@@ -35,11 +36,16 @@ export function newCodeVerifier(ctx: AuthContext) {
   return randomString(ctx.config.oauth.codeVerifierLength, PKCE_ALPHABET);
 }
 
+/**
+ * better-auth 1.3.34's generateState: no callback URL to come back to is a 400; a state that
+ * could not be stored is a 500 "Unable to create verification" (never a generic failure).
+ */
 export async function createState(ctx: AuthContext, value: OAuthState): Promise<string> {
+  if (!value.callbackURL) throw E.CALLBACK_URL_REQUIRED();
   const state = randomString(ctx.config.oauth.stateLength);
   const now = ctx.now();
   const life = ctx.config.oauth.stateExpiresIn;
-  await ctx.db
+  const stored = await ctx.db
     .prepare(
       "INSERT INTO verification (id, identifier, value, expires_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
     )
@@ -51,7 +57,12 @@ export async function createState(ctx: AuthContext, value: OAuthState): Promise<
       now,
       now,
     )
-    .run();
+    .run()
+    .catch((error) => {
+      console.error("oauth state not stored", error);
+      return null;
+    });
+  if (!stored) throw E.UNABLE_TO_CREATE_VERIFICATION();
   ctx.setCookie(STATE_COOKIE, encodeURIComponent(await signCookieValue(state, ctx.secret)), life);
   return state;
 }
