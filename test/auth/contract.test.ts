@@ -109,24 +109,35 @@ describe("freshness (SPEC §4): created or updated within the freshness age", ()
   });
 });
 
-describe("sign-in and the password length (SPEC §5, as 1.3.34 answers it)", () => {
-  it("1.3.34 checks no length on sign-in: a short or an over-long password is 401 'Invalid email or password'", async () => {
+describe("sign-in and the password length (SPEC §5)", () => {
+  it("refuses a password under the minimum or over the maximum with 400, known address or not (1.3.34 answers 401: kept)", async () => {
     const { email: known } = await signUp();
-    const wrong = { code: "INVALID_EMAIL_OR_PASSWORD", message: "Invalid email or password" };
-    for (const [address, password] of [
-      [known, "short"],
-      [uniqueEmail("ghost"), "short"],
-      [known, "x".repeat(129)],
-      [uniqueEmail("ghost"), "x".repeat(129)],
+    const short = { code: "PASSWORD_TOO_SHORT", message: "Password too short" };
+    const long = { code: "PASSWORD_TOO_LONG", message: "Password too long" };
+    for (const [address, password, refusal] of [
+      [known, "short", short],
+      [uniqueEmail("ghost"), "short", short],
+      [known, "x".repeat(129), long],
+      [uniqueEmail("ghost"), "x".repeat(129), long],
     ] as const) {
       const res = await new CookieJar().post("/api/auth/sign-in/email", { email: address, password });
-      expect(res.status, `${address} ${password.length}`).toBe(401);
-      expect(await res.json()).toEqual(wrong);
+      expect(res.status, `${address} ${password.length}`).toBe(400);
+      expect(await res.json()).toEqual(refusal);
     }
+    // A wrong password of an allowed length is still the one 401.
+    const wrong = await new CookieJar().post("/api/auth/sign-in/email", {
+      email: known,
+      password: "wrong-but-long",
+    });
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toEqual({
+      code: "INVALID_EMAIL_OR_PASSWORD",
+      message: "Invalid email or password",
+    });
     // The official client sees the same refusal.
     const { client } = authClient();
     const viaClient = await client.signIn.email({ email: known, password: "short" });
-    expect(viaClient.error).toMatchObject({ status: 401, code: "INVALID_EMAIL_OR_PASSWORD" });
+    expect(viaClient.error).toMatchObject({ status: 400, code: "PASSWORD_TOO_SHORT" });
   });
 });
 
