@@ -1,0 +1,166 @@
+/**
+ * The auth contract suite: every case of test/oracle/cases.ts (endpoint × variant) sent the same
+ * way to the real better-auth 1.3.34 server (test/oracle/server.ts) and to our built Worker in
+ * workerd with real D1 and KV (scripts/lib.mjs serveBuildDirect, as the benchmarks run it), and
+ * their answers compared: status, body code and message, body shape, redirect, cookies set or
+ * cleared. A difference fails unless test/oracle/kept-differences.ts lists it.
+ *
+ * Run through `node scripts/oracle.mjs` (builds, then runs this file with node --test). With
+ * ORACLE_REPORT=<file> it also writes every difference found, listed or not, as Markdown.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, test } from "node:test";
+import { ensureDevVars, migrateLocal, serveBuildDirect } from "../../scripts/lib.mjs";
+import { allCases, type Case, runCase } from "./cases.ts";
+import { COMPARED, type Observed, observe, oracleSide, oursSide, SetupError, type Side } from "./harness.ts";
+import { type KeptDifference, keptDifferences } from "./kept-differences.ts";
+import { startOracle } from "./server.ts";
+
+interface Difference {
+  endpoint: string;
+  variant: string;
+  field: string;
+  ours: string;
+  theirs: string;
+  kept: KeptDifference | undefined;
+}
+
+const started = Date.now();
+const stateDir = mkdtempSync(join(tmpdir(), "almoner-oracle-"));
+ensureDevVars();
+migrateLocal(stateDir);
+const oracle = await startOracle();
+const worker = await serveBuildDirect(stateDir);
+const theirs = oracleSide(oracle);
+const ours = oursSide(
+  worker.apiBase,
+  (await worker.mf.getD1Database("DB", "almoner")) as never,
+  (await worker.mf.getKVNamespace("KV", "almoner")) as never,
+);
+
+const differences: Difference[] = [];
+const usedKept = new Set<KeptDifference>();
+let pairs = 0;
+let differing = 0;
+
+function keptFor(endpoint: string, variant: string, field: string) {
+  return keptDifferences.find(
+    (k) => k.endpoint === endpoint && (k.variant === "*" || k.variant === variant) && k.field === field,
+  );
+}
+
+async function observeCase(side: Side, c: Case, n: number): Promise<Observed | string> {
+  try {
+    return await observe(side, await runCase(side, c, n));
+  } catch (error) {
+    if (error instanceof SetupError) return `setup failed: ${error.message}`;
+    throw error;
+  }
+}
+
+const show = (o: Observed, field: string) => {
+  const v = (o as unknown as Record<string, unknown>)[field];
+  return v === undefined ? "(none)" : String(v);
+};
+
+let n = 0;
+const byEndpoint = new Map<string, Case[]>();
+for (const c of allCases()) {
+  const list = byEndpoint.get(c.endpoint.name) ?? [];
+  list.push(c);
+  byEndpoint.set(c.endpoint.name, list);
+}
+
+for (const [endpoint, cases] of byEndpoint) {
+  test(endpoint, async (t) => {
+    for (const c of cases) {
+      await t.test(c.variant, async () => {
+        n += 1;
+        const [o, th] = await Promise.all([observeCase(ours, c, n), observeCase(theirs, c, n)]);
+        pairs += 1;
+        const found: Difference[] = [];
+        if (typeof o === "string" || typeof th === "string") {
+          if (o !== th)
+            found.push({
+              endpoint,
+              variant: c.variant,
+              field: "setup",
+              ours: typeof o === "string" ? o : "ok",
+              theirs: typeof th === "string" ? th : "ok",
+              kept: keptFor(endpoint, c.variant, "setup"),
+            });
+        } else {
+          for (const field of COMPARED) {
+            if (show(o, field) !== show(th, field)) {
+              found.push({
+                endpoint,
+                variant: c.variant,
+                field,
+                ours: show(o, field),
+                theirs: show(th, field),
+                kept: keptFor(endpoint, c.variant, field),
+              });
+            }
+          }
+        }
+        if (found.length) differing += 1;
+        differences.push(...found);
+        for (const d of found) if (d.kept) usedKept.add(d.kept);
+        const unlisted = found.filter((d) => !d.kept);
+        assert.equal(
+          unlisted.length,
+          0,
+          unlisted.map((d) => `${d.field}: ours ${d.ours} | better-auth ${d.theirs}`).join("\n"),
+        );
+      });
+    }
+  });
+}
+
+test("every kept difference still occurs", () => {
+  const stale = keptDifferences.filter((k) => !usedKept.has(k));
+  assert.deepEqual(
+    stale.map((k) => `${k.endpoint} | ${k.variant} | ${k.field}`),
+    [],
+    "kept differences that no longer occur: remove them from test/oracle/kept-differences.ts",
+  );
+});
+
+function report() {
+  const seconds = ((Date.now() - started) / 1000).toFixed(0);
+  const lines = [
+    "# Auth contract: our /api/auth against better-auth 1.3.34",
+    "",
+    `${pairs} request pairs compared, ${differing} differing (${differences.length} field differences, ${differences.filter((d) => !d.kept).length} not in kept-differences.ts); ${seconds} s.`,
+    "",
+    "One line per difference: variant — field: ours ⟂ better-auth. [kept] marks listed ones.",
+    "",
+  ];
+  const groups = new Map<string, Difference[]>();
+  for (const d of differences) groups.set(d.endpoint, [...(groups.get(d.endpoint) ?? []), d]);
+  for (const [endpoint, list] of groups) {
+    const cases = new Set(list.map((d) => d.variant)).size;
+    lines.push(`## ${endpoint} (${cases} of ${byEndpoint.get(endpoint)?.length ?? 0} cases differ)`, "");
+    for (const d of list) {
+      const clip = (s: string) => (s.length > 400 ? `${s.slice(0, 400)}…` : s);
+      lines.push(
+        `- ${d.variant} — ${d.field}: ours \`${clip(d.ours)}\` ⟂ better-auth \`${clip(d.theirs)}\`${d.kept ? " [kept]" : ""}`,
+      );
+    }
+    lines.push("");
+  }
+  return lines.join("\n");
+}
+
+after(async () => {
+  const file = process.env.ORACLE_REPORT;
+  if (file) writeFileSync(file, report());
+  if (process.env.ORACLE_JSON) writeFileSync(process.env.ORACLE_JSON, JSON.stringify(differences, null, 1));
+  console.log(`auth contract: ${pairs} request pairs, ${differing} differing`);
+  await oracle.close();
+  await worker.stop();
+  rmSync(stateDir, { recursive: true, force: true });
+});
