@@ -492,11 +492,23 @@ export const endpoints: Endpoint[] = [
     auth: "admin",
     input: (f) => ({ searchValue: f.me.email, searchField: "email", searchOperator: "contains" }),
     extras: {
+      // Cases run beside each other: a list is narrowed to this case's own users.
       "sorted, limited": {
-        input: () => ({ sortBy: "createdAt", sortDirection: "desc", limit: "2", offset: "0" }),
+        input: (f) => ({
+          searchValue: `c${f.n}-`,
+          sortBy: "email",
+          sortDirection: "desc",
+          limit: "1",
+          offset: "0",
+        }),
       },
       "filter role": {
-        input: () => ({ filterField: "role", filterValue: "admin", filterOperator: "eq", limit: "1" }),
+        input: (f) => ({
+          searchValue: `c${f.n}-`,
+          filterField: "role",
+          filterValue: "admin",
+          filterOperator: "eq",
+        }),
       },
       "bad limit": { input: () => ({ limit: "lots" }) },
     },
@@ -756,7 +768,7 @@ export function allCases(): Case[] {
 }
 
 /** Runs one case on one side: fresh users, the setup steps, the request; the response. */
-export async function runCase(side: Side, c: Case, n: number): Promise<Response> {
+export async function runCase(side: Side, c: Case, n: number, shared?: { admin: Actor }): Promise<Response> {
   const ep = c.endpoint;
   const extra = ep.extras?.[c.variant];
   const meState = extra?.me ?? ep.me ?? "verified";
@@ -772,7 +784,14 @@ export async function runCase(side: Side, c: Case, n: number): Promise<Response>
     meState === "none"
       ? placeholder
       : await signUpActor(side, email(f, "me"), { verified: meState === "verified" });
-  f.admin = needsAdmin ? await makeAdmin(side, email(f, "admin")) : placeholder;
+  // One admin serves every case that only acts through it (a copy of its cookies each time); a case
+  // that signs it out or aims at it gets its own.
+  const ownAdmin = c.variant === "signed-out session" || c.variant === "yourself" || !shared;
+  f.admin = !needsAdmin
+    ? placeholder
+    : ownAdmin
+      ? await makeAdmin(side, email(f, "admin"))
+      : { ...shared.admin, jar: shared.admin.jar.copy() };
   f.other = needsOther ? await signUpActor(side, email(f, "other"), { name: "Other Person" }) : placeholder;
   await ep.setup?.(f);
   await extra?.setup?.(f);

@@ -15,7 +15,17 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import { ensureDevVars, migrateLocal, serveBuildDirect } from "../../scripts/lib.mjs";
 import { allCases, type Case, runCase } from "./cases.ts";
-import { COMPARED, type Observed, observe, oracleSide, oursSide, SetupError, type Side } from "./harness.ts";
+import {
+  type Actor,
+  COMPARED,
+  makeAdmin,
+  type Observed,
+  observe,
+  oracleSide,
+  oursSide,
+  SetupError,
+  type Side,
+} from "./harness.ts";
 import { type KeptDifference, keptDifferences } from "./kept-differences.ts";
 import { startOracle } from "./server.ts";
 
@@ -52,9 +62,14 @@ function keptFor(endpoint: string, variant: string, field: string) {
   );
 }
 
+const shared = new Map<Side, { admin: Actor }>([
+  [ours, { admin: await makeAdmin(ours, "shared-admin@example.test") }],
+  [theirs, { admin: await makeAdmin(theirs, "shared-admin@example.test") }],
+]);
+
 async function observeCase(side: Side, c: Case, n: number): Promise<Observed | string> {
   try {
-    return await observe(side, await runCase(side, c, n));
+    return await observe(side, await runCase(side, c, n, shared.get(side)));
   } catch (error) {
     if (error instanceof SetupError) return `setup failed: ${error.message}`;
     throw error;
@@ -66,50 +81,57 @@ const show = (o: Observed, field: string) => {
   return v === undefined ? "(none)" : String(v);
 };
 
-let n = 0;
-const byEndpoint = new Map<string, Case[]>();
-for (const c of allCases()) {
-  const list = byEndpoint.get(c.endpoint.name) ?? [];
-  list.push(c);
-  byEndpoint.set(c.endpoint.name, list);
+/** Compares one pair; every field that differs, listed or not. */
+function compare(c: Case, o: Observed | string, th: Observed | string): Difference[] {
+  const endpoint = c.endpoint.name;
+  const diff = (field: string, ours: string, theirs: string): Difference => ({
+    endpoint,
+    variant: c.variant,
+    field,
+    ours,
+    theirs,
+    kept: keptFor(endpoint, c.variant, field),
+  });
+  if (typeof o === "string" || typeof th === "string") {
+    return o === th
+      ? []
+      : [diff("setup", typeof o === "string" ? o : "ok", typeof th === "string" ? th : "ok")];
+  }
+  return COMPARED.filter((field) => show(o, field) !== show(th, field)).map((field) =>
+    diff(field, show(o, field), show(th, field)),
+  );
 }
 
-for (const [endpoint, cases] of byEndpoint) {
+// Every case first, a few at a time (each has users of its own; both servers answer meanwhile),
+// then one test per case over the results.
+const cases = allCases();
+const found = new Map<Case, Difference[]>();
+const concurrency = Number(process.env.ORACLE_CONCURRENCY ?? 4);
+let next = 0;
+await Promise.all(
+  Array.from({ length: concurrency }, async () => {
+    while (next < cases.length) {
+      const i = next++;
+      const c = cases[i] as Case;
+      const [o, th] = await Promise.all([observeCase(ours, c, i + 1), observeCase(theirs, c, i + 1)]);
+      found.set(c, compare(c, o, th));
+    }
+  }),
+);
+pairs = cases.length;
+for (const list of found.values()) {
+  if (list.length) differing += 1;
+  differences.push(...list);
+  for (const d of list) if (d.kept) usedKept.add(d.kept);
+}
+
+const byEndpoint = new Map<string, Case[]>();
+for (const c of cases) byEndpoint.set(c.endpoint.name, [...(byEndpoint.get(c.endpoint.name) ?? []), c]);
+for (const [endpoint, list] of byEndpoint) {
   test(endpoint, async (t) => {
-    for (const c of cases) {
-      await t.test(c.variant, async () => {
-        n += 1;
-        const [o, th] = await Promise.all([observeCase(ours, c, n), observeCase(theirs, c, n)]);
-        pairs += 1;
-        const found: Difference[] = [];
-        if (typeof o === "string" || typeof th === "string") {
-          if (o !== th)
-            found.push({
-              endpoint,
-              variant: c.variant,
-              field: "setup",
-              ours: typeof o === "string" ? o : "ok",
-              theirs: typeof th === "string" ? th : "ok",
-              kept: keptFor(endpoint, c.variant, "setup"),
-            });
-        } else {
-          for (const field of COMPARED) {
-            if (show(o, field) !== show(th, field)) {
-              found.push({
-                endpoint,
-                variant: c.variant,
-                field,
-                ours: show(o, field),
-                theirs: show(th, field),
-                kept: keptFor(endpoint, c.variant, field),
-              });
-            }
-          }
-        }
-        if (found.length) differing += 1;
-        differences.push(...found);
-        for (const d of found) if (d.kept) usedKept.add(d.kept);
-        const unlisted = found.filter((d) => !d.kept);
+    for (const c of list) {
+      await t.test(c.variant, () => {
+        const unlisted = (found.get(c) ?? []).filter((d) => !d.kept);
         assert.equal(
           unlisted.length,
           0,

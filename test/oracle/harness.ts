@@ -48,12 +48,11 @@ export function oracleSide(oracle: Oracle): Side {
 }
 
 interface D1Like {
-  prepare(sql: string): { bind(...v: unknown[]): { run(): Promise<unknown> } };
+  prepare(sql: string): {
+    bind(...v: unknown[]): { run(): Promise<unknown>; all<T>(): Promise<{ results: T[] }> };
+  };
 }
 interface KVLike {
-  list(opts?: {
-    cursor?: string;
-  }): Promise<{ keys: { name: string }[]; list_complete: boolean; cursor?: string }>;
   delete(key: string): Promise<void>;
 }
 
@@ -83,13 +82,13 @@ export function oursSide(apiBase: string, db: D1Like, kv: KVLike): Side {
         .prepare("UPDATE session SET created_at = ?, updated_at = ? WHERE user_id = ?")
         .bind(old, old, userId)
         .run();
-      // The KV copy of a session is a cache of these rows: drop it as a change through the API would.
-      let cursor: string | undefined;
-      do {
-        const page = await kv.list(cursor ? { cursor } : {});
-        await Promise.all(page.keys.map((k) => kv.delete(k.name)));
-        cursor = page.list_complete ? undefined : page.cursor;
-      } while (cursor);
+      // The KV copy of a session (worker/auth/core.ts kvKey) caches these rows: drop it, as every
+      // change through the API does.
+      const { results } = await db
+        .prepare("SELECT token_hash FROM session WHERE user_id = ?")
+        .bind(userId)
+        .all<{ token_hash: string }>();
+      await Promise.all(results.map((r) => kv.delete(`session:${r.token_hash}`)));
     },
   };
 }
@@ -293,9 +292,11 @@ export async function observe(side: Side, res: Response): Promise<Observed> {
     .sort()
     .join(" ");
   const o: Observed = { status: res.status, kind: "empty", cookies: cookies || "-" };
+  const threw = res.headers.get("x-oracle-threw");
+  if (threw) o.kind = `handler threw (${decodeURIComponent(threw)})`;
   const location = res.headers.get("location");
   if (location) o.location = normaliseUrl(location, side);
-  if (!text) return o;
+  if (!text || threw) return o;
   if (type.includes("json")) {
     o.kind = "json";
     let body: unknown;
