@@ -58,7 +58,10 @@ let differing = 0;
 
 function keptFor(endpoint: string, variant: string, field: string) {
   return keptDifferences.find(
-    (k) => k.endpoint === endpoint && (k.variant === "*" || k.variant === variant) && k.field === field,
+    (k) =>
+      (k.endpoint === "*" || k.endpoint === endpoint) &&
+      (k.variant === "*" || k.variant === variant) &&
+      (k.field === "*" || k.field === field),
   );
 }
 
@@ -161,6 +164,30 @@ function report() {
     "One line per difference: variant — field: ours ⟂ better-auth. [kept] marks listed ones.",
     "",
   ];
+  // By kind of variant: how many cases of each kind differ, and in which fields.
+  const kindOf = (c: Case) =>
+    c.variant.startsWith("missing ")
+      ? "missing field"
+      : c.variant.startsWith("wrong-typed ")
+        ? "wrong-typed field"
+        : c.endpoint.extras?.[c.variant]
+          ? "endpoint-specific"
+          : c.variant;
+  const kinds = new Map<string, { cases: number; differing: number; fields: Map<string, number> }>();
+  for (const c of cases) {
+    const k = kinds.get(kindOf(c)) ?? { cases: 0, differing: 0, fields: new Map() };
+    const list = found.get(c) ?? [];
+    k.cases += 1;
+    if (list.length) k.differing += 1;
+    for (const d of list) k.fields.set(d.field, (k.fields.get(d.field) ?? 0) + 1);
+    kinds.set(kindOf(c), k);
+  }
+  lines.push("| variant | cases | differing | fields that differ |", "|---|---|---|---|");
+  for (const [kind, k] of kinds) {
+    const fields = [...k.fields].map(([f, count]) => `${f} ${count}`).join(", ");
+    lines.push(`| ${kind} | ${k.cases} | ${k.differing} | ${fields} |`);
+  }
+  lines.push("");
   const groups = new Map<string, Difference[]>();
   for (const d of differences) groups.set(d.endpoint, [...(groups.get(d.endpoint) ?? []), d]);
   for (const [endpoint, list] of groups) {

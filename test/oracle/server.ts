@@ -176,7 +176,7 @@ export async function startOracle(): Promise<Oracle> {
       const request = new Request(new URL(req.url ?? "/", base), {
         method,
         headers,
-        body: method === "GET" || method === "HEAD" || body.length === 0 ? undefined : body,
+        body: method === "GET" || method === "HEAD" || body.length === 0 ? undefined : new Uint8Array(body),
       });
       const response = handler ? await handler(request) : new Response(null, { status: 503 });
       const out: Record<string, string | string[]> = {};
