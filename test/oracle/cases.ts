@@ -768,7 +768,14 @@ export function allCases(): Case[] {
 }
 
 /** Runs one case on one side: fresh users, the setup steps, the request; the response. */
-export async function runCase(side: Side, c: Case, n: number, shared?: { admin: Actor }): Promise<Response> {
+export const THEN = " → then get-session";
+
+export async function runCase(
+  side: Side,
+  c: Case,
+  n: number,
+  shared?: { admin: Actor },
+): Promise<{ main: Response; after: Response | null }> {
   const ep = c.endpoint;
   const extra = ep.extras?.[c.variant];
   const meState = extra?.me ?? ep.me ?? "verified";
@@ -847,5 +854,11 @@ export async function runCase(side: Side, c: Case, n: number, shared?: { admin: 
     jar ??= f.me.jar;
   }
   const wire: Wire = { method, path, query, body, contentType, jar, origin };
-  return send(side, wire);
+  const main = await send(side, wire);
+  // What the request left behind for the browser that sent it: its session as the database now
+  // holds it (a sign-out that did not end the session, a revocation that missed, show here).
+  const after = jar
+    ? await send(side, { method: "GET", path: "/get-session", query: { disableCookieCache: "true" }, jar })
+    : null;
+  return { main, after };
 }

@@ -14,13 +14,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { ensureDevVars, migrateLocal, serveBuildDirect } from "../../scripts/lib.mjs";
-import { allCases, type Case, runCase } from "./cases.ts";
+import { allCases, type Case, runCase, THEN } from "./cases.ts";
 import {
   type Actor,
   COMPARED,
   makeAdmin,
   type Observed,
   observe,
+  observeState,
   oracleSide,
   oursSide,
   SetupError,
@@ -60,7 +61,7 @@ function keptFor(endpoint: string, variant: string, field: string) {
   return keptDifferences.find(
     (k) =>
       (k.endpoint === "*" || k.endpoint === endpoint) &&
-      (k.variant === "*" || k.variant === variant) &&
+      (k.variant === "*" || k.variant === variant || variant === k.variant + THEN) &&
       (k.field === "*" || k.field === field),
   );
 }
@@ -70,9 +71,15 @@ const shared = new Map<Side, { admin: Actor }>([
   [theirs, { admin: await makeAdmin(theirs, "shared-admin@example.test") }],
 ]);
 
-async function observeCase(side: Side, c: Case, n: number): Promise<Observed | string> {
+interface Seen {
+  main: Observed;
+  after: Observed | null;
+}
+
+async function observeCase(side: Side, c: Case, n: number): Promise<Seen | string> {
   try {
-    return await observe(side, await runCase(side, c, n, shared.get(side)));
+    const { main, after: next } = await runCase(side, c, n, shared.get(side));
+    return { main: await observe(side, main), after: next ? await observeState(next) : null };
   } catch (error) {
     if (error instanceof SetupError) return `setup failed: ${error.message}`;
     throw error;
@@ -84,25 +91,29 @@ const show = (o: Observed, field: string) => {
   return v === undefined ? "(none)" : String(v);
 };
 
-/** Compares one pair; every field that differs, listed or not. */
-function compare(c: Case, o: Observed | string, th: Observed | string): Difference[] {
+/** Compares one case (its request and the get-session after it); every field that differs. */
+function compare(c: Case, o: Seen | string, th: Seen | string): Difference[] {
   const endpoint = c.endpoint.name;
-  const diff = (field: string, ours: string, theirs: string): Difference => ({
+  const diff = (variant: string, field: string, ours: string, theirs: string): Difference => ({
     endpoint,
-    variant: c.variant,
+    variant,
     field,
     ours,
     theirs,
-    kept: keptFor(endpoint, c.variant, field),
+    kept: keptFor(endpoint, variant, field),
   });
   if (typeof o === "string" || typeof th === "string") {
     return o === th
       ? []
-      : [diff("setup", typeof o === "string" ? o : "ok", typeof th === "string" ? th : "ok")];
+      : [diff(c.variant, "setup", typeof o === "string" ? o : "ok", typeof th === "string" ? th : "ok")];
   }
-  return COMPARED.filter((field) => show(o, field) !== show(th, field)).map((field) =>
-    diff(field, show(o, field), show(th, field)),
-  );
+  const fields = (variant: string, a: Observed, b: Observed) =>
+    COMPARED.filter((field) => show(a, field) !== show(b, field)).map((field) =>
+      diff(variant, field, show(a, field), show(b, field)),
+    );
+  const out = fields(c.variant, o.main, th.main);
+  if (o.after && th.after) out.push(...fields(c.variant + THEN, o.after, th.after));
+  return out;
 }
 
 // Every case first, a few at a time (each has users of its own; both servers answer meanwhile),
@@ -118,12 +129,12 @@ await Promise.all(
       const c = cases[i] as Case;
       const [o, th] = await Promise.all([observeCase(ours, c, i + 1), observeCase(theirs, c, i + 1)]);
       found.set(c, compare(c, o, th));
+      pairs += typeof o !== "string" && typeof th !== "string" && o.after && th.after ? 2 : 1;
     }
   }),
 );
-pairs = cases.length;
 for (const list of found.values()) {
-  if (list.length) differing += 1;
+  differing += new Set(list.map((d) => d.variant)).size;
   differences.push(...list);
   for (const d of list) if (d.kept) usedKept.add(d.kept);
 }

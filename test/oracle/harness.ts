@@ -284,6 +284,25 @@ export function shapeOf(value: unknown, side: Side, key = ""): string {
   }
 }
 
+/**
+ * The session a get-session answered, reduced to the state a request can change (who is signed
+ * in, verified, their name and role, banned, impersonated): the full shape is compared once, on
+ * get-session's own cases, not again after every request.
+ */
+export async function observeState(res: Response): Promise<Observed> {
+  const body =
+    res.status === 200 ? ((await res.json()) as Record<string, Record<string, unknown>> | null) : null;
+  const cookies = parseSetCookies(res)
+    .map((c) => `${c.name}:${c.cleared ? "cleared" : "set"}`)
+    .sort()
+    .join(" ");
+  const u = body?.user;
+  const shape = !body
+    ? `no session (HTTP ${res.status})`
+    : `${u?.email} verified=${u?.emailVerified} name=${JSON.stringify(u?.name)} role=${u?.role} banned=${u?.banned} impersonated=${!!body.session?.impersonatedBy}`;
+  return { status: res.status, kind: "state", shape, cookies: cookies || "-" };
+}
+
 export async function observe(side: Side, res: Response): Promise<Observed> {
   const text = await res.text();
   const type = res.headers.get("content-type") ?? "";
