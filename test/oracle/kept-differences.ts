@@ -50,7 +50,8 @@ export const keptDifferences: KeptDifference[] = [
     "fresh session, no password",
     "another user's session",
   ].flatMap((variant) =>
-    ["message", "cookies"].map((field) => ({
+    // shape: the get-session after it finds the user gone.
+    ["message", "cookies", "shape"].map((field) => ({
       endpoint: "POST /delete-user",
       variant,
       field,
