@@ -148,6 +148,8 @@ function authOptions(base: string, db: DatabaseSync, mails: OracleMail[]) {
       accountLinking: { enabled: true, allowDifferentEmails: false, allowUnlinkingAll: false },
     },
     rateLimit: { enabled: false },
+    // Refusals are the point of the suite; better-auth logs each one.
+    logger: { disabled: true },
     advanced: { cookiePrefix: "better-auth" },
     plugins: [admin({ defaultRole: "user", adminRoles: ["admin"], impersonationSessionDuration: 3600 })],
   };
