@@ -226,6 +226,8 @@ export async function serveBuildDirect(stateDir, { inspect = false } = {}) {
     base: url.origin,
     apiBase,
     heap,
+    // The Miniflare instance, for harnesses that reach its bindings (D1, KV) as the tests do.
+    mf,
     stop: () => {
       heap?.close();
       return mf.dispose();
