@@ -38,7 +38,7 @@ const spec = sections("SPEC.md");
 const design = sections("DESIGN.md");
 
 const codePath =
-  /(?<![\w@./-])(?:worker|core|src|test|e2e|scripts|lint|drizzle|bench)\/[A-Za-z0-9_.\/$-]*\.(?:tsx|ts|mjs|sql|grit|json)\b/g;
+  /(?<![\w@./-])(?:worker|core|src|test|e2e|scripts|lint|drizzle|bench)\/[A-Za-z0-9_./$-]*\.(?:tsx|ts|mjs|sql|grit|json)\b/g;
 const missing = [];
 for (const file of files) {
   const text = readFileSync(file, "utf8");

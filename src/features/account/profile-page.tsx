@@ -4,6 +4,7 @@ import { KeyRound, Link2, Unlink } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
 import { PageHeader } from "~/components/layout/page-header";
+import { NewPasswordField } from "~/components/new-password-field";
 import { Alert, AlertDescription } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
@@ -153,20 +154,7 @@ export function ProfilePage() {
               <Field label="Current password">
                 <Input name="current" type="password" autoComplete="current-password" required />
               </Field>
-              <Field
-                label="New password"
-                description="8 to 128 characters, not a common password."
-                error={newPwError ?? undefined}
-              >
-                <Input
-                  name="next"
-                  type="password"
-                  autoComplete="new-password"
-                  minLength={8}
-                  maxLength={128}
-                  required
-                />
-              </Field>
+              <NewPasswordField label="New password" name="next" error={newPwError} />
               <label className="flex items-center gap-2 text-sm">
                 <input type="checkbox" name="revoke" defaultChecked /> Sign out my other devices
               </label>

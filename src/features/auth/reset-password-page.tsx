@@ -1,8 +1,7 @@
 import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
 import * as React from "react";
+import { NewPasswordField } from "~/components/new-password-field";
 import { Button } from "~/components/ui/button";
-import { Field } from "~/components/ui/form-field";
-import { Input } from "~/components/ui/input";
 import { AuthCard } from "~/features/auth/auth-card";
 import { authApi } from "~/lib/auth/api";
 import { isNewPasswordError } from "~/lib/auth/types";
@@ -53,22 +52,7 @@ export function ResetPasswordPage() {
             {problem}
           </p>
         ) : null}
-        <Field
-          label="New password"
-          description="8 to 128 characters, not a common password."
-          required
-          error={passwordError ?? undefined}
-        >
-          <Input
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            minLength={8}
-            maxLength={128}
-            required
-            disabled={!token}
-          />
-        </Field>
+        <NewPasswordField label="New password" required error={passwordError} disabled={!token} />
         <Button type="submit" disabled={!token || pending}>
           Save password
         </Button>

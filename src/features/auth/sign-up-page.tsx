@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
 import * as React from "react";
+import { NewPasswordField } from "~/components/new-password-field";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
@@ -85,21 +86,7 @@ export function SignUpPage() {
             {error}
           </p>
         ) : null}
-        <Field
-          label="Password"
-          description="8 to 128 characters, not a common password."
-          required
-          error={passwordError ?? undefined}
-        >
-          <Input
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            minLength={8}
-            maxLength={128}
-            required
-          />
-        </Field>
+        <NewPasswordField label="Password" required error={passwordError} />
         <Button type="submit" disabled={pending}>
           Create account
         </Button>

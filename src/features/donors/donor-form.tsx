@@ -1,25 +1,11 @@
-import { donorInput } from "@core/donor";
+import { type DonorFormInput, donorInput, donorKinds } from "@core/donor";
 import * as React from "react";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
 
-export interface DonorFormValue {
-  type: "individual" | "organization";
-  firstName: string | null;
-  lastName: string | null;
-  company: string | null;
-  email: string | null;
-  phone: string | null;
-  addressLine1: string | null;
-  city: string | null;
-  region: string | null;
-  postalCode: string | null;
-  country: string | null;
-  emailOptIn: boolean;
-  phoneOptIn: boolean;
-  mailOptIn: boolean;
-}
+/** What the form sends: the donor schema's input (core/donor.ts), every field the form has present. */
+export type DonorFormValue = Required<Omit<DonorFormInput, "externalId">>;
 
 export function DonorForm({
   initial,
@@ -76,7 +62,7 @@ export function DonorForm({
     >
       <fieldset className="flex gap-4 sm:col-span-2">
         <legend className="sr-only">Donor type</legend>
-        {(["individual", "organization"] as const).map((t) => (
+        {donorKinds.map((t) => (
           <label key={t} className="flex items-center gap-2 text-sm">
             <input type="radio" name="type" checked={type === t} onChange={() => setType(t)} />{" "}
             {t === "individual" ? "Individual" : "Organization"}

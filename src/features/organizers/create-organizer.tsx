@@ -10,6 +10,7 @@ import { toast } from "sonner";
 import { config } from "zod/mini";
 import en from "zod/v4/locales/en.js";
 import { PageHeader } from "~/components/layout/page-header";
+import { NewPasswordField } from "~/components/new-password-field";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent } from "~/components/ui/card";
 import { Field } from "~/components/ui/form-field";
@@ -161,13 +162,11 @@ export function CreateOrganizer() {
                 <Field label="E-mail" required>
                   <Input name="email" type="email" required />
                 </Field>
-                <Field
+                <NewPasswordField
                   label="Temporary password"
                   description="8 to 128 characters; ask them to change it."
                   required
-                >
-                  <Input name="password" type="password" minLength={8} required autoComplete="new-password" />
-                </Field>
+                />
                 <OrganizationSelect />
                 {errorLine}
                 <Button type="submit" disabled={create.isPending}>
