@@ -416,7 +416,7 @@ try {
       const t0 = performance.now();
       const res = await fetch(`${apiBase}/api/trpc/donors.merge`, {
         method: "POST",
-        headers: { cookie, "content-type": "application/json" },
+        headers: { cookie, "content-type": "application/json", origin: apiBase },
         body: JSON.stringify({
           json: { sourceId: `bd${1000 + i * 2}`, targetId: `bd${1001 + i * 2}`, dryRun },
         }),

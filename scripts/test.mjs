@@ -1,6 +1,7 @@
 // `npm test`: the whole suite, in the order that fails fastest: typecheck, lint + format (and a
 // check that the browser/server boundary rule still bites),
-// unit and integration tests inside workerd, then end-to-end in Chromium (set up if missing).
+// unit and integration tests inside workerd, end-to-end in Chromium (set up if missing), then the
+// auth contract against the real better-auth 1.3.34 server.
 import { spawnSync } from "node:child_process";
 import { ensureChromium } from "./ensure-chromium.mjs";
 import { quietEnv, root } from "./lib.mjs";
@@ -13,6 +14,8 @@ const steps = [
   ["every cited document is in the repo", process.execPath, ["scripts/check-citations.mjs"]],
   ["unit + integration (workerd)", "npx", ["vitest", "run"]],
   ["end-to-end (Chromium)", process.execPath, ["scripts/e2e.mjs"]],
+  // The e2e step built dist/; the real better-auth 1.3.34 server answers beside it (decision 023).
+  ["auth contract (better-auth 1.3.34 oracle)", process.execPath, ["scripts/oracle.mjs", "--no-build"]],
 ];
 
 ensureChromium();

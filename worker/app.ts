@@ -15,7 +15,7 @@ import { handleDonationExport } from "./http/export";
 import { applySecurityHeaders, CSP_NONCE_HEADER, json, newNonce } from "./http/headers";
 import { handleInvitation } from "./http/invitations";
 import { handleMedia } from "./http/media";
-import { INVALID_ORIGIN, originGate, SAFE_METHODS } from "./http/origin-gate";
+import { originGate, SAFE_METHODS } from "./http/origin-gate";
 import { handleDonationWebhook } from "./http/webhook";
 import { handleDevOutbox } from "./mail/outbox";
 import { runScheduled } from "./scheduled";
@@ -35,7 +35,7 @@ function refuseForeignOrigin(request: Request, env: Env): Response | null {
     trusted: trustedOriginsOf(config.app.url, request.url, config.auth.trustedOrigins),
     cookiePrefix: config.cookie.prefix,
   });
-  return gate.ok ? null : json(INVALID_ORIGIN, { status: 403 });
+  return gate.ok ? null : json(gate.refusal, { status: 403 });
 }
 
 /**

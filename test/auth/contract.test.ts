@@ -275,11 +275,16 @@ describe("every error body carries code and message (as better-call derives them
     expect(await nothing.json()).toEqual({ code: "NO_FIELDS_TO_UPDATE", message: "No fields to update" });
   });
 
-  it("the admin endpoints without a session: 401 with no body at all (1.3.34), never a body without a code", async () => {
-    const res = await new CookieJar().get("/api/auth/admin/list-users");
-    expect(res.status).toBe(401);
-    expect(res.headers.get("content-type")).toBe("application/json");
-    expect(await res.text()).toBe("");
+  it("a 401 without a session carries {code, message} too, on the admin, core and token endpoints (1.3.34 sends no body: decision 023)", async () => {
+    const anonymous = new CookieJar();
+    for (const res of [
+      await anonymous.get("/api/auth/admin/list-users"),
+      await anonymous.get("/api/auth/list-sessions"),
+      await anonymous.post("/api/auth/get-access-token", { providerId: "huggingface" }),
+    ]) {
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ code: "UNAUTHORIZED", message: "Unauthorized" });
+    }
   });
 });
 

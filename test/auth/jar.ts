@@ -25,6 +25,10 @@ export class CookieJar {
   fetch = async (input: string | URL | Request, init: RequestInit = {}) => {
     const headers = new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined));
     if (this.cookies.size) headers.set("cookie", this.header());
+    // As a browser: every POST from the portal's page says where it comes from (the origin gate,
+    // worker/http/origin-gate.ts, refuses a cookie-carrying one that does not).
+    const method = (init.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
+    if (method !== "GET" && method !== "HEAD" && !headers.has("origin")) headers.set("origin", BASE_URL);
     const res = await appFetch(input instanceof Request ? input.url : input, {
       ...init,
       headers,

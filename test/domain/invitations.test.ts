@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CookieJar, lastMail, signUp, verifyByMail } from "../auth/jar";
-import { appFetch, testEnv } from "../helpers";
+import { appFetch, BASE_URL, testEnv } from "../helpers";
 import { makeOrg, member } from "./fixtures";
 
 describe("invitations", () => {
@@ -24,7 +24,7 @@ describe("invitations", () => {
     expect((await appFetch(`/api/invitations/${id}`)).status).toBe(401);
     const invitee = await signUp(new CookieJar(), email);
     await verifyByMail(email);
-    const cookie = { cookie: invitee.jar.header() };
+    const cookie = { cookie: invitee.jar.header(), origin: BASE_URL };
     const view = await appFetch(`/api/invitations/${id}`, { headers: cookie });
     expect(await view.json()).toMatchObject({ role: "organizer", email });
     const results = await Promise.all(
@@ -47,7 +47,7 @@ describe("invitations", () => {
     const lateUser = await signUp(new CookieJar(), late);
     const gone = await appFetch(`/api/invitations/${lateLink}/accept`, {
       method: "POST",
-      headers: { cookie: lateUser.jar.header() },
+      headers: { cookie: lateUser.jar.header(), origin: BASE_URL },
     });
     expect(gone.status).toBe(410);
   });
@@ -81,7 +81,7 @@ describe("organization owners and declined invitations", () => {
     const id = new URL(String((await lastMail(email))?.url)).searchParams.get("id");
     const invitee = await signUp(new CookieJar(), email);
     await verifyByMail(email);
-    const headers = { cookie: invitee.jar.header() };
+    const headers = { cookie: invitee.jar.header(), origin: BASE_URL };
     expect((await appFetch(`/api/invitations/${id}/decline`, { method: "POST", headers })).status).toBe(200);
     expect((await appFetch(`/api/invitations/${id}/accept`, { method: "POST", headers })).status).toBe(404);
   });

@@ -5,7 +5,7 @@
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
 import { makeOrg, member } from "../domain/fixtures";
-import { appFetch, codeOf, testEnv } from "../helpers";
+import { appFetch, BASE_URL, codeOf, testEnv } from "../helpers";
 import { deliver, platformAdmin, webhookEvent } from "./brute";
 
 const STATUSES = [
@@ -127,7 +127,7 @@ describe("status machine", () => {
     await owner.caller.donations.updateStatus({ id: d.id, status: "refunded", reason: "returned" });
     const res = await appFetch("/api/trpc/donations.updateStatus", {
       method: "POST",
-      headers: { "content-type": "application/json", cookie: owner.jar.header() },
+      headers: { "content-type": "application/json", cookie: owner.jar.header(), origin: BASE_URL },
       body: JSON.stringify({ json: { id: d.id, status: "completed" } }),
     });
     expect(res.status).toBe(422);

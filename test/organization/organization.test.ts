@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { auditStatement } from "../../worker/lib/audit";
 import { CookieJar, lastMail, makeAdmin, signUp, verifyByMail } from "../auth/jar";
 import { callerFor, makeOrg, member } from "../domain/fixtures";
-import { appFetch, codeOf, testEnv } from "../helpers";
+import { appFetch, BASE_URL, codeOf, testEnv } from "../helpers";
 
 async function fieldErrorsOf(p: Promise<unknown>) {
   const e = (await p.catch((x) => x)) as TRPCError;
@@ -336,7 +336,7 @@ describe("organizers (platform admin)", () => {
     expect(id).not.toBe((inv as { id: string }).id);
     const res = await appFetch(`/api/invitations/${id}/accept`, {
       method: "POST",
-      headers: { cookie: invitee.jar.header() },
+      headers: { cookie: invitee.jar.header(), origin: BASE_URL },
     });
     expect(res.status).toBe(200);
 

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { CookieJar, lastMail, signUp, uniqueEmail, verifyByMail } from "../auth/jar";
 import { makeOrg, member } from "../domain/fixtures";
-import { appFetch, testEnv } from "../helpers";
+import { appFetch, BASE_URL, testEnv } from "../helpers";
 
 /** The `id` search parameter of the newest invitation link mailed to `email`. */
 async function mailedSecret(email: string) {
@@ -22,7 +22,7 @@ async function mailedSecret(email: string) {
 }
 
 function post(path: string, jar: CookieJar) {
-  return appFetch(path, { method: "POST", headers: { cookie: jar.header() } });
+  return appFetch(path, { method: "POST", headers: { cookie: jar.header(), origin: BASE_URL } });
 }
 
 async function membershipOf(orgId: string, userId: string) {
@@ -87,7 +87,7 @@ describe("Invitations can be taken over", () => {
     for (const path of [`/api/invitations/${id}`, `/api/invitations/${id}/accept`]) {
       const res = await appFetch(path, {
         method: path.endsWith("accept") ? "POST" : "GET",
-        headers: { cookie: invitee.jar.header() },
+        headers: { cookie: invitee.jar.header(), origin: BASE_URL },
       });
       expect(res.status, path).toBe(404);
     }

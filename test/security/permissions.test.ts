@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { appRouter } from "../../worker/trpc/router";
 import { authClient, makeAdmin, signUp } from "../auth/jar";
 import { callerFor, makeOrg, member } from "../domain/fixtures";
-import { appFetch, call, codeOf, postJson, testEnv } from "../helpers";
+import { appFetch, BASE_URL, call, codeOf, postJson, testEnv } from "../helpers";
 
 type Proc = {
   _def: { type: string; meta?: { guard?: "authed" | "org" | "admin"; permissions?: Permissions } };
@@ -233,7 +233,11 @@ describe("An organization's logo may point at another organization's media", () 
     bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     const form = new FormData();
     form.append("file", new File([bytes], "logo.png", { type: "image/png" }));
-    const res = await appFetch("/api/media", { method: "POST", body: form, headers: { cookie } });
+    const res = await appFetch("/api/media", {
+      method: "POST",
+      body: form,
+      headers: { cookie, origin: BASE_URL },
+    });
     expect(res.status).toBe(201);
     return ((await res.json()) as { url: string }).url;
   }

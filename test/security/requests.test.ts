@@ -85,7 +85,7 @@ describe("one origin gate for every cookie-carrying state change", () => {
     expect(await isMember(org, user.id)).toBe(true);
   });
 
-  it("Origin null on /api/auth/sign-out with a cookie → 403 with the auth API's error, and the session lives on", async () => {
+  it("Origin null on /api/auth/sign-out with a cookie → 403 MISSING_OR_NULL_ORIGIN (1.3.34's answer), and the session lives on", async () => {
     const { jar } = await signUp();
     const res = await appFetch("/api/auth/sign-out", {
       method: "POST",
@@ -93,20 +93,22 @@ describe("one origin gate for every cookie-carrying state change", () => {
       body: "{}",
     });
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ code: "INVALID_ORIGIN", message: "Invalid origin" });
+    expect(await res.json()).toEqual({ code: "MISSING_OR_NULL_ORIGIN", message: "Missing or null Origin" });
     const session = (await (await jar.get("/api/auth/get-session?disableCookieCache=true")).json()) as {
       user?: unknown;
     } | null;
     expect(session?.user).toBeTruthy();
   });
 
-  it("same-origin requests still work; a request with neither Origin, Referer nor Sec-Fetch-Site (a non-browser client) passes", async () => {
-    const { org, user, jar } = await organizerInOrg();
+  it("same-origin requests still work: by Origin, by Referer alone, and a GET with Sec-Fetch-Site same-origin", async () => {
+    const { jar } = await organizerInOrg();
     const sameOrigin = await trpcHttp(jar, "organization.current", undefined, {
       method: "GET",
       headers: { "sec-fetch-site": "same-origin" },
     });
     expect(sameOrigin.status).toBe(200);
+    const byOrigin = await trpcHttp(jar, "donors.tags.create", { name: "by origin" });
+    expect(byOrigin.status).toBe(200);
     const byReferer = await trpcHttp(
       jar,
       "donors.tags.create",
@@ -116,13 +118,49 @@ describe("one origin gate for every cookie-carrying state change", () => {
       },
     );
     expect(byReferer.status).toBe(200);
-    const nonBrowser = await appFetch("/api/trpc/organization.leave", {
+  });
+
+  it("refuses a cookie-carrying POST that names neither Origin nor Referer on every path family (403 MISSING_OR_NULL_ORIGIN, as better-auth 1.3.34); nothing changes", async () => {
+    const { org, user, jar } = await organizerInOrg();
+    const cookie = jar.header();
+    const missing = { code: "MISSING_OR_NULL_ORIGIN", message: "Missing or null Origin" };
+    const json = { cookie, "content-type": "application/json" };
+    const attempts: [string, RequestInit][] = [
+      [
+        "/api/trpc/organization.leave",
+        { method: "POST", headers: json, body: JSON.stringify({ json: null }) },
+      ],
+      ["/api/auth/update-user", { method: "POST", headers: json, body: JSON.stringify({ name: "Renamed" }) }],
+      ["/api/auth/sign-out", { method: "POST", headers: json, body: "{}" }],
+      ["/api/media", { method: "POST", headers: { cookie }, body: new FormData() }],
+      ["/api/invitations/abcdefghijklmnop/accept", { method: "POST", headers: { cookie } }],
+    ];
+    for (const [path, init] of attempts) {
+      const res = await appFetch(path, init);
+      expect(res.status, path).toBe(403);
+      expect(await res.json(), path).toEqual(missing);
+    }
+    expect(await isMember(org, user.id)).toBe(true);
+    const session = (await (await jar.get("/api/auth/get-session?disableCookieCache=true")).json()) as {
+      user?: { name: string };
+    } | null;
+    expect(session?.user?.name).not.toBe("Renamed");
+  });
+
+  it("asks nothing of a POST without the app's cookies: a server-to-server call (the webhook) reaches its handler", async () => {
+    const res = await appFetch("/api/webhooks/donations", {
       method: "POST",
-      headers: { cookie: jar.header(), "content-type": "application/json" },
-      body: JSON.stringify({ json: null }),
+      headers: { "content-type": "application/json" },
+      body: "{}",
     });
-    expect(nonBrowser.status).toBe(200);
-    expect(await isMember(org, user.id)).toBe(false);
+    // The webhook's own refusal (no signature), not the gate's.
+    expect(res.status).not.toBe(403);
+    const signIn = await appFetch("/api/auth/sign-in/email", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "nobody@example.test", password: "wrong-password-1" }),
+    });
+    expect(signIn.status).toBe(401);
   });
 
   it("only the app's cookies count: a cross-site POST carrying a cookie the app never set (a CDN's) is not gated", async () => {

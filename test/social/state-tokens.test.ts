@@ -59,7 +59,8 @@ describe("OAuth state (SPEC §4/§9)", () => {
     noState.searchParams.delete("state");
     const missing = errorOf(await jar.get(noState.toString()));
     expect(missing.pathname).toBe("/api/auth/error");
-    expect(missing.searchParams.get("error")).toBe("state_not_found");
+    // 1.3.34's redirect as it is: the code in `state`, no `error` parameter.
+    expect(missing.searchParams.get("state")).toBe("state_not_found");
 
     // The genuine callback opened in a browser that did not start the flow (login CSRF).
     const stranger = new Jar();
@@ -229,7 +230,7 @@ describe("access tokens (SPEC §7/§9)", () => {
   it("answers the contract's errors", async () => {
     const anonymous = await new Jar().post("/api/auth/get-access-token", { providerId: "huggingface" });
     expect(anonymous.status).toBe(401);
-    expect(await anonymous.text()).toBe("");
+    expect(await anonymous.json()).toEqual({ code: "UNAUTHORIZED", message: "Unauthorized" });
     const jar = await signedIn();
     const unknown = await jar.post("/api/auth/get-access-token", { providerId: "myspace" });
     expect(unknown.status).toBe(400);

@@ -31,7 +31,7 @@ import {
 } from "./core";
 import { storePassword } from "./credentials";
 import { generateId, hashPassword, signCookieValue, verifyCookieValue } from "./crypto";
-import { type Handler, ok } from "./endpoints";
+import { anyBody, type Handler, ok } from "./endpoints";
 import { AuthApiError, E } from "./errors";
 import { readBody, readQuery } from "./guards";
 import { checkNewPassword } from "./password-policy";
@@ -60,7 +60,7 @@ function audit(
 
 async function requireAdmin(ctx: AuthContext, permissions: Permissions, code: string, message: string) {
   const loaded = await loadSession(ctx, { fresh: true });
-  if (!loaded) throw E.UNAUTHORIZED_EMPTY();
+  if (!loaded) throw E.UNAUTHORIZED();
   const ok = hasPermission({ userId: loaded.user.id, role: loaded.user.role }, permissions, {
     adminUserIds: ctx.config.auth.adminUserIds,
   });
@@ -156,7 +156,8 @@ export const listUsers: Handler = async (ctx) => {
   ]);
   const users = ((rows?.results ?? []) as UserRow[]).map(toUser);
   const total = (count?.results[0] as { n: number } | undefined)?.n ?? 0;
-  return ok(ctx, { users, total, limit, offset });
+  // 1.3.34 echoes limit and offset only when they were asked for (and not 0).
+  return ok(ctx, { users, total, limit: q.limit || undefined, offset: q.offset || undefined });
 };
 
 export const getUser: Handler = async (ctx) => {
@@ -172,12 +173,12 @@ export const getUser: Handler = async (ctx) => {
 
 export const createUser: Handler = async (ctx) => {
   const loaded = await loadSession(ctx, { fresh: true });
-  if (!loaded) throw E.UNAUTHORIZED_EMPTY();
+  if (!loaded) throw E.UNAUTHORIZED();
   const body = await readBody(
     ctx,
     z.object({
       email: z.string(),
-      password: z.string().optional(),
+      password: z.string(),
       name: z.string().trim().min(1),
       role: roleInput.optional(),
       data: z.record(z.string(), z.unknown()).optional(),
@@ -193,7 +194,7 @@ export const createUser: Handler = async (ctx) => {
   }
   const email = z.string().trim().toLowerCase().pipe(z.email()).safeParse(body.email);
   if (!email.success) throw E.VALIDATION_BODY();
-  if (body.password !== undefined) await checkNewPassword(ctx, body.password);
+  await checkNewPassword(ctx, body.password);
   if (await findUserByEmail(ctx.db, email.data)) {
     throw new AuthApiError(
       400,
@@ -203,23 +204,18 @@ export const createUser: Handler = async (ctx) => {
   }
   const now = ctx.now();
   const id = generateId();
-  const stmts = [
+  await ctx.db.batch([
     ctx.db
       .prepare(
         "INSERT INTO user (id, name, email, email_verified, role, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?, ?)",
       )
       .bind(id, body.name, email.data, body.role ?? "user", now, now),
-  ];
-  if (body.password) {
-    stmts.push(
-      ctx.db
-        .prepare(
-          "INSERT INTO account (id, account_id, provider_id, user_id, password, created_at, updated_at) VALUES (?, ?, 'credential', ?, ?, ?, ?)",
-        )
-        .bind(generateId(), id, id, await hashPassword(body.password), now, now),
-    );
-  }
-  await ctx.db.batch(stmts);
+    ctx.db
+      .prepare(
+        "INSERT INTO account (id, account_id, provider_id, user_id, password, created_at, updated_at) VALUES (?, ?, 'credential', ?, ?, ?, ?)",
+      )
+      .bind(generateId(), id, id, await hashPassword(body.password), now, now),
+  ]);
   return ok(ctx, { user: toUser((await findUserById(ctx.db, id)) as UserRow) });
 };
 
@@ -463,7 +459,7 @@ export const setUserPassword: Handler = async (ctx) => {
 };
 
 /**
- * As better-auth 1.3 answers over HTTP: 401 (empty body) without a session, and with one the
+ * As better-auth 1.3 answers over HTTP: 401 without a session, and with one the
  * answer is about the signed-in user. `userId` and `role` in the body are accepted for the
  * contract's shape but never looked up, so nobody learns another account's rights from it.
  */
@@ -482,7 +478,7 @@ export const hasPermissionEndpoint: Handler = async (ctx) => {
     throw new AuthApiError(400, "INVALID_PERMISSION_CHECK", "Invalid access control request");
   }
   const loaded = await loadSession(ctx, { fresh: true });
-  if (!loaded) throw E.UNAUTHORIZED_EMPTY();
+  if (!loaded) throw E.UNAUTHORIZED();
   const success = hasPermission(
     { userId: loaded.user.id, role: loaded.user.role },
     permissions as Permissions,
@@ -530,6 +526,8 @@ export const impersonateUser: Handler = async (ctx) => {
     );
   const adminToken = loaded.session.token;
   const dontRememberRaw = ctx.readCookie("dont_remember") ?? "";
+  // 1.3.34's sequence: the admin's cookies are cleared, then the impersonation's are set.
+  clearSessionCookies(ctx);
   const created = await createSessionWithCookies(ctx, target, {
     dontRemember: true,
     impersonatedBy: loaded.user.id,
@@ -545,10 +543,11 @@ export const impersonateUser: Handler = async (ctx) => {
 };
 
 export const stopImpersonating: Handler = async (ctx) => {
+  await readBody(ctx, anyBody);
   const loaded = await loadSession(ctx, { fresh: true, disableRefresh: true });
-  if (!loaded) throw E.UNAUTHORIZED_EMPTY();
+  if (!loaded) throw E.UNAUTHORIZED();
   if (!loaded.session.impersonatedBy || !loaded.row) {
-    throw new AuthApiError(400, "NOT_IMPERSONATING", "You are not impersonating anyone");
+    throw new AuthApiError(400, "YOU_ARE_NOT_IMPERSONATING_ANYONE", "You are not impersonating anyone");
   }
   await deleteSessionRows(ctx, [loaded.row]);
   const raw = ctx.readCookie("admin_session");

@@ -22,7 +22,7 @@ import {
   signCookieValue,
   verifyCookieValue,
 } from "./crypto";
-import { AuthApiError } from "./errors";
+import { AuthApiError, E } from "./errors";
 
 /** A user as `SELECT *` returns it (worker/db/rows.ts). */
 export type UserRow = Row<typeof user>;
@@ -72,6 +72,27 @@ export function toUser(row: UserRow): UserRecord {
     banExpires: iso(row.ban_expires),
     createdAt: iso(row.created_at) as string,
     updatedAt: iso(row.updated_at) as string,
+  };
+}
+
+/**
+ * The user as sign-up, sign-in, change-password and verify-email answer it: better-auth 1.3.34
+ * names these seven fields there (no role or ban fields, which get-session and the admin plugin add).
+ */
+export type PublicUser = Pick<
+  UserRecord,
+  "id" | "email" | "name" | "image" | "emailVerified" | "createdAt" | "updatedAt"
+>;
+
+export function toPublicUser(u: UserRecord): PublicUser {
+  return {
+    id: u.id,
+    email: u.email,
+    name: u.name,
+    image: u.image,
+    emailVerified: u.emailVerified,
+    createdAt: u.createdAt,
+    updatedAt: u.updatedAt,
   };
 }
 
@@ -215,8 +236,9 @@ export async function insertSession(ctx: AuthContext, userId: string, opts: Sess
     token_enc: await encryptString(ctx.secret, token),
     user_id: userId,
     expires_at: now + expiresIn * 1000,
-    ip_address: ctx.ip(),
-    user_agent: ctx.request.headers.get("user-agent"),
+    // better-auth 1.3.34 stores "" when the address or agent is unknown, never null.
+    ip_address: ctx.ip() ?? "",
+    user_agent: ctx.request.headers.get("user-agent") ?? "",
     impersonated_by: opts.impersonatedBy ?? null,
     created_at: now,
     updated_at: now,
@@ -331,22 +353,29 @@ interface CachedSession {
   user: UserRecord;
 }
 
+const toCached = (row: SessionRow, token: string, user: UserRow): CachedSession => ({
+  session: toSession(row, token),
+  user: toUser(user),
+});
+
+async function writeKvCache(ctx: AuthContext, row: SessionRow, token: string, user: UserRow) {
+  const maxAge = ctx.config.cookie.cacheMaxAge;
+  if (maxAge <= 0) return;
+  await ctx.env.KV.put(kvKey(row.token_hash), JSON.stringify(toCached(row, token, user)), {
+    expirationTtl: Math.max(60, maxAge),
+  });
+}
+
+/** The cookie cache of a new or changed session, and its KV copy. */
 async function setCookieCache(
   ctx: AuthContext,
   row: SessionRow,
   token: string,
   user: UserRow,
   dontRemember: boolean,
-  writeKv = true,
 ) {
-  const maxAge = ctx.config.cookie.cacheMaxAge;
-  if (maxAge <= 0) return;
-  const payload = { session: toSession(row, token), user: toUser(user) };
-  await writeCookieCache(ctx, payload, dontRemember);
-  if (!writeKv) return;
-  await ctx.env.KV.put(kvKey(row.token_hash), JSON.stringify(payload), {
-    expirationTtl: Math.max(60, maxAge),
-  });
+  await writeCookieCache(ctx, toCached(row, token, user), dontRemember);
+  await writeKvCache(ctx, row, token, user);
 }
 
 /** Sets the signed session_data cookie (better-auth's cookie cache) for `payload`. */
@@ -420,36 +449,46 @@ export interface LoadedSession {
 
 /**
  * Resolves the caller's session. `fresh` (sensitive endpoints, admin calls) always reads D1;
- * otherwise the signed cookie cache, then KV, then D1. Refreshes near expiry unless told not to.
+ * otherwise the signed cookie cache, then KV, then D1. A session due for it slides its expiry
+ * unless `disableRefresh`.
+ *
+ * Cookies are written only with `cookies: true`, which get-session alone passes: as better-auth
+ * 1.3.34, whose session middleware runs get-session and drops its Set-Cookie headers, every other
+ * endpoint neither reissues the cookie cache nor clears a dead session's cookies. get-session
+ * itself (1.3.34's order): a dead session's three cookies are cleared; with the `dont_remember`
+ * cookie or `disableRefresh` it answers without refreshing and without a new cookie cache.
  */
 export async function loadSession(
   ctx: AuthContext,
-  opts: { fresh?: boolean; disableRefresh?: boolean; disableCookieCache?: boolean } = {},
+  opts: { fresh?: boolean; disableRefresh?: boolean; disableCookieCache?: boolean; cookies?: boolean } = {},
 ): Promise<LoadedSession | null> {
   const token = await readSessionToken(ctx);
   if (!token) return null;
+  const cookies = !!opts.cookies;
+  const dead = () => {
+    if (cookies) clearSessionCookies(ctx);
+    return null;
+  };
   if (!opts.fresh && !opts.disableCookieCache) {
     const fromCookie = await readCookieCache(ctx, token);
     if (fromCookie) return { ...fromCookie, row: null, userRow: null };
     const fromKv = await readKvCache(ctx, token);
     if (fromKv) {
-      // As better-auth does after any read past the cookie cache: issue it again, so the next
+      // As better-auth does after a read past the cookie cache: issue it again, so the next
       // requests of this browser are answered from the cookie (no KV read) for cacheMaxAge.
-      await writeCookieCache(ctx, fromKv, await readDontRemember(ctx));
+      if (cookies && !opts.disableRefresh && !(await readDontRemember(ctx))) {
+        await writeCookieCache(ctx, fromKv, false);
+      }
       return { ...fromKv, row: null, userRow: null };
     }
   }
   const { row, user } = await findSessionAndUser(ctx.db, token);
-  if (!row) {
-    if (ctx.readCookie("session_data")) ctx.expireCookie("session_data");
-    return null;
-  }
+  if (!row) return dead();
   if (row.expires_at <= ctx.now()) {
     await deleteSessionRows(ctx, [row]);
-    clearSessionCookies(ctx);
-    return null;
+    return dead();
   }
-  if (!user) return null;
+  if (!user) return dead();
   if (row.impersonated_by) {
     // DESIGN §3: an impersonator who lost the admin role ends the impersonation at once.
     const by = await findUserById(ctx.db, row.impersonated_by);
@@ -458,27 +497,27 @@ export async function loadSession(
       (ctx.config.auth.adminUserIds.includes(by.id) || by.role.split(",").some((r) => r.trim() === "admin"));
     if (!stillAdmin) {
       await deleteSessionRows(ctx, [row]);
-      clearSessionCookies(ctx);
-      return null;
+      return dead();
     }
   }
-  const dontRemember = await readDontRemember(ctx);
+  const quiet = opts.disableRefresh || (await readDontRemember(ctx));
   const { expiresIn, updateAge } = ctx.config.session;
   const due = row.expires_at - expiresIn * 1000 + updateAge * 1000 <= ctx.now();
-  if (due && !dontRemember && !opts.disableRefresh && !row.impersonated_by) {
+  if (due && !quiet && !row.impersonated_by) {
     row.expires_at = ctx.now() + expiresIn * 1000;
     row.updated_at = ctx.now();
     await ctx.db
       .prepare("UPDATE session SET expires_at = ?, updated_at = ? WHERE id = ?")
       .bind(row.expires_at, row.updated_at, row.id)
       .run();
-    await setSessionCookies(ctx, row, token, user, false);
-  } else if (!opts.fresh) {
+    if (cookies) await setSessionCookies(ctx, row, token, user, false);
+  } else {
+    if (cookies && !quiet) await writeCookieCache(ctx, toCached(row, token, user), false);
     // KV is filled only after it was read and missed. disableCookieCache skips the caches, so
     // this read does not know whether KV already holds the session: writing it on every such
     // call would be a KV write per request (KV allows one write per second per key; every
     // change to a session or its user deletes the KV copy, so one still there is current).
-    await setCookieCache(ctx, row, token, user, dontRemember, !opts.disableCookieCache);
+    if (!opts.fresh && !opts.disableCookieCache) await writeKvCache(ctx, row, token, user);
   }
   return { session: toSession(row, token), user: toUser(user), row, userRow: user };
 }
@@ -515,7 +554,7 @@ export function isYoungerThanFreshAge(ctx: AuthContext, session: SessionRecord) 
 
 export async function requireSession(ctx: AuthContext, fresh = false) {
   const loaded = await loadSession(ctx, { fresh });
-  if (!loaded) throw new AuthApiError(401, "UNAUTHORIZED", "Unauthorized");
+  if (!loaded) throw E.UNAUTHORIZED();
   return loaded;
 }
 

@@ -30,6 +30,7 @@ import {
   requireSession,
   type SessionRow,
   setSessionCookies,
+  toPublicUser,
   toSession,
   toUser,
   type UserRow,
@@ -43,7 +44,7 @@ import {
   randomString,
   verifyPassword,
 } from "./crypto";
-import { AuthApiError, E } from "./errors";
+import { AuthApiError, apiError, E } from "./errors";
 import { checkUrls, isTrustedUrl, readBody, readQuery, resolveTrustedUrl } from "./guards";
 import { checkNewPassword } from "./password-policy";
 import { consumeToken, peekToken, storeToken } from "./tokens";
@@ -64,6 +65,12 @@ export function redirect(ctx: AuthContext, location: string): Response {
   ctx.headers.set("Location", location);
   return new Response(null, { status: 302, headers: ctx.headers });
 }
+
+/**
+ * The body of an endpoint that takes none: anything is accepted and ignored, but malformed JSON is
+ * refused (400) before the endpoint acts, as better-call reads every body (1.3.34 then throws).
+ */
+export const anyBody = z.unknown();
 
 const emailSchema = z.string().trim().toLowerCase().pipe(z.email());
 const optionalUrl = z.string().optional();
@@ -141,7 +148,8 @@ async function sendVerificationMail(
 
 const signUpBody = z.object({
   name: z.string().trim().min(1).max(200),
-  email: z.string(),
+  // Checked below: 1.3.34 answers a missing or malformed address with INVALID_EMAIL.
+  email: z.unknown().optional(),
   password: z.string(),
   // http(s) only (decision 019): better-auth's url() let javascript: and data: through.
   image: z.nullable(httpUrl).optional(),
@@ -160,7 +168,7 @@ export const signUpEmail: Handler = async (ctx) => {
   }
   checkUrls(ctx, body);
   const email = emailSchema.safeParse(body.email);
-  if (!email.success) throw E.VALIDATION_BODY();
+  if (!email.success) throw E.INVALID_EMAIL();
   await checkNewPassword(ctx, body.password);
   if (await findUserByEmail(ctx.db, email.data)) throw E.USER_ALREADY_EXISTS();
   const now = ctx.now();
@@ -201,11 +209,13 @@ export const signUpEmail: Handler = async (ctx) => {
     await sendVerificationMail(ctx, user, body.callbackURL);
   }
   // better-auth 1.3.34: with requireEmailVerification the account waits for the mail, no session.
-  if (ctx.config.features.requireEmailVerification) return ok(ctx, { token: null, user: toUser(user) });
+  if (ctx.config.features.requireEmailVerification) {
+    return ok(ctx, { token: null, user: toPublicUser(toUser(user)) });
+  }
   const created = await createSessionWithCookies(ctx, user, {
     dontRemember: body.rememberMe === false,
   }).catch(sessionFailure(400));
-  return ok(ctx, { token: created.token, user: created.user });
+  return ok(ctx, { token: created.token, user: toPublicUser(created.user) });
 };
 
 /** A session that could not be stored answers as better-auth 1.3.34 does at that endpoint. */
@@ -249,13 +259,13 @@ export const signInEmail: Handler = async (ctx) => {
   const created = await createSessionWithCookies(ctx, user, {
     dontRemember: body.rememberMe === false,
   }).catch(sessionFailure(401));
-  const res: Record<string, unknown> = {
+  // 1.3.34's keys in its order; `url` is left out of the JSON when there is no callbackURL.
+  return ok(ctx, {
     redirect: !!body.callbackURL,
     token: created.token,
-    user: created.user,
-  };
-  if (body.callbackURL) res.url = body.callbackURL;
-  return ok(ctx, res);
+    url: body.callbackURL,
+    user: toPublicUser(created.user),
+  });
 };
 
 /* ---------------------------------------------------------------- sessions */
@@ -272,6 +282,7 @@ export const getSession: Handler = async (ctx) => {
   const loaded = await loadSession(ctx, {
     disableCookieCache: q.disableCookieCache,
     disableRefresh: q.disableRefresh,
+    cookies: true,
   }).catch((error) => {
     // better-auth 1.3.34 answers any failure while reading the session this way.
     console.error("get-session failed", error);
@@ -282,11 +293,9 @@ export const getSession: Handler = async (ctx) => {
 };
 
 export const signOut: Handler = async (ctx) => {
-  // better-auth 1.3.34: no (validly signed) session cookie is a 400, the cookies expired all the same.
-  if (!(await readSessionToken(ctx))) {
-    clearSessionCookies(ctx);
-    throw E.FAILED_TO_GET_SESSION(400);
-  }
+  await readBody(ctx, anyBody);
+  // better-auth 1.3.34: no (validly signed) session cookie is a 400, and no cookie is touched.
+  if (!(await readSessionToken(ctx))) throw E.FAILED_TO_GET_SESSION(400);
   const loaded = await loadSession(ctx, { fresh: true, disableRefresh: true });
   if (loaded?.row) await deleteSessionRows(ctx, [loaded.row]);
   clearSessionCookies(ctx);
@@ -312,13 +321,16 @@ export const revokeSession: Handler = async (ctx) => {
   const { user, session } = await requireSession(ctx, true);
   const body = await readBody(ctx, z.object({ token: z.string().min(1) }));
   const row = await findSessionByToken(ctx.db, body.token);
-  if (!row || row.user_id !== user.id) throw new AuthApiError(400, "SESSION_NOT_FOUND", "Session not found");
+  // 1.3.34: an unknown token is 400 (SPEC §8); another user's is 401.
+  if (!row) throw new AuthApiError(400, "SESSION_NOT_FOUND", "Session not found");
+  if (row.user_id !== user.id) throw E.UNAUTHORIZED();
   await deleteSessionRows(ctx, [row]);
   if (row.id === session.id) clearSessionCookies(ctx);
   return ok(ctx, { status: true });
 };
 
 export const revokeSessions: Handler = async (ctx) => {
+  await readBody(ctx, anyBody);
   const { user } = await requireSession(ctx, true);
   await deleteUserSessions(ctx, user.id);
   clearSessionCookies(ctx);
@@ -326,6 +338,7 @@ export const revokeSessions: Handler = async (ctx) => {
 };
 
 export const revokeOtherSessions: Handler = async (ctx) => {
+  await readBody(ctx, anyBody);
   const { user, session } = await requireSession(ctx, true);
   await deleteUserSessions(ctx, user.id, session.id);
   return ok(ctx, { status: true });
@@ -333,28 +346,35 @@ export const revokeOtherSessions: Handler = async (ctx) => {
 
 /* ---------------------------------------------------------------- user */
 
-const updateUserBody = z
-  .object({
-    name: z.string().trim().min(1).max(200).optional(),
-    image: z.nullable(httpUrl).optional(),
-  })
-  .loose();
+const profileFields = z.object({
+  name: z.string().trim().min(1).max(200).optional(),
+  image: z.nullable(httpUrl).optional(),
+});
 
+/** The admin plugin's user fields (`input: false`): 1.3.34 refuses a truthy value for them. */
+const NOT_INPUT = ["role", "banned", "banReason", "banExpires"] as const;
+
+/**
+ * As 1.3.34: any JSON object; `email` is refused, the admin plugin's fields are refused when set,
+ * other unknown keys are ignored. Kept difference (decision 023): `name` and `image` are checked
+ * (a string of 1–200 characters; an http(s) URL or null), where 1.3.34 stores whatever is sent.
+ */
 export const updateUser: Handler = async (ctx) => {
   const loaded = await requireSession(ctx, true);
-  const body = await readBody(ctx, updateUserBody);
-  if ("email" in body) throw new AuthApiError(400, "EMAIL_CAN_NOT_BE_UPDATED", "Email can not be updated");
-  const extra = Object.keys(body).filter((k) => k !== "name" && k !== "image");
-  if (extra.length) throw new AuthApiError(400, "FIELD_NOT_ALLOWED", `${extra[0]} is not allowed to be set`);
-  if (body.name === undefined && body.image === undefined) {
-    throw E.NO_FIELDS_TO_UPDATE();
-  }
+  const body = await readBody(ctx, z.record(z.string(), z.unknown()));
+  if (body.email) throw new AuthApiError(400, "EMAIL_CAN_NOT_BE_UPDATED", "Email can not be updated");
+  const refused = NOT_INPUT.find((key) => body[key]);
+  if (refused) throw apiError(400, `${refused} is not allowed to be set`);
+  const fields = profileFields.safeParse({ name: body.name, image: body.image });
+  if (!fields.success) throw E.VALIDATION_BODY();
+  const { name, image } = fields.data;
+  if (name === undefined && image === undefined) throw E.NO_FIELDS_TO_UPDATE();
   const now = ctx.now();
   await ctx.db
     .prepare(
       "UPDATE user SET name = COALESCE(?, name), image = CASE WHEN ? THEN ? ELSE image END, updated_at = ? WHERE id = ?",
     )
-    .bind(body.name ?? null, body.image !== undefined ? 1 : 0, body.image ?? null, now, loaded.user.id)
+    .bind(name ?? null, image !== undefined ? 1 : 0, image ?? null, now, loaded.user.id)
     .run();
   await refreshCookies(ctx, loaded.row as SessionRow, loaded.session.token);
   return ok(ctx, { status: true });
@@ -396,7 +416,7 @@ export const changePassword: Handler = async (ctx) => {
     });
     token = created.token;
   }
-  return ok(ctx, { token, user: loaded.user });
+  return ok(ctx, { token, user: toPublicUser(loaded.user) });
 };
 
 /* ---------------------------------------------------------------- e-mail verification */
@@ -411,18 +431,19 @@ export const sendVerificationEmail: Handler = async (ctx) => {
   if (!email.success) throw E.VALIDATION_BODY();
   const loaded = await loadSession(ctx);
   if (loaded) {
-    if (loaded.user.email !== email.data) {
-      throw new AuthApiError(
-        400,
-        "EMAIL_MISMATCH",
-        "You can only send a verification email to your own email",
-      );
-    }
+    // 1.3.34's order and wording; better-call derives the codes from the messages.
     if (loaded.user.emailVerified) {
       throw new AuthApiError(
         400,
-        "EMAIL_ALREADY_VERIFIED",
+        "YOU_CAN_ONLY_SEND_A_VERIFICATION_EMAIL_TO_AN_UNVERIFIED_EMAIL",
         "You can only send a verification email to an unverified email",
+      );
+    }
+    if (loaded.user.email !== email.data) {
+      throw new AuthApiError(
+        400,
+        "YOU_CAN_ONLY_SEND_A_VERIFICATION_EMAIL_TO_YOUR_OWN_EMAIL",
+        "You can only send a verification email to your own email",
       );
     }
     await sendVerificationMail(ctx, loaded.user, body.callbackURL);
@@ -453,16 +474,18 @@ export const verifyEmail: Handler = async (ctx) => {
           throw new AuthApiError(status, code, message);
         })();
   const consumed = await consumeToken<VerifyValue>(ctx, "verify-email", q.token);
-  if (consumed.status === "expired") return fail(401, "TOKEN_EXPIRED", "Token expired", "token_expired");
-  if (consumed.status === "invalid") return fail(401, "INVALID_TOKEN", "Invalid token", "invalid_token");
+  // 1.3.34 puts the redirect code in the message too (better-call derives the code from it).
+  if (consumed.status === "expired") return fail(401, "TOKEN_EXPIRED", "token_expired", "token_expired");
+  if (consumed.status === "invalid") return fail(401, "INVALID_TOKEN", "invalid_token", "invalid_token");
   const value = consumed.value;
   const user = await findUserById(ctx.db, value.userId);
-  if (!user) return fail(401, "USER_NOT_FOUND", "User not found", "user_not_found");
-  if (user.email !== value.email) return fail(401, "INVALID_USER", "Unauthorized", "unauthorized");
+  if (!user) return fail(401, "USER_NOT_FOUND", "user_not_found", "user_not_found");
+  if (user.email !== value.email) return fail(401, "UNAUTHORIZED", "unauthorized", "unauthorized");
   const now = ctx.now();
-  if (value.requestType === "change-email-confirmation" && value.updateTo) {
+  const changed = value.requestType === "change-email-confirmation" && !!value.updateTo;
+  if (changed && value.updateTo) {
     const taken = await findUserByEmail(ctx.db, value.updateTo);
-    if (taken) return fail(400, "USER_ALREADY_EXISTS", "Couldn't update your email", "unauthorized");
+    if (taken) return fail(400, "COULDNT_UPDATE_YOUR_EMAIL", "Couldn't update your email", "unauthorized");
     await ctx.db
       .prepare("UPDATE user SET email = ?, email_verified = 0, updated_at = ? WHERE id = ?")
       .bind(value.updateTo, now, user.id)
@@ -482,7 +505,8 @@ export const verifyEmail: Handler = async (ctx) => {
     await setSessionCookies(ctx, loaded.row, loaded.session.token, updated, await readDontRemember(ctx));
   }
   if (q.callbackURL) return redirect(ctx, callbackTarget(ctx, q.callbackURL));
-  return ok(ctx, { status: true, user: updated ? toUser(updated) : null });
+  // 1.3.34 names the user after an e-mail change and answers `user: null` after a verification.
+  return ok(ctx, { status: true, user: changed && updated ? toPublicUser(toUser(updated)) : null });
 };
 
 /* ---------------------------------------------------------------- password reset */
@@ -547,7 +571,9 @@ export const forgetPassword: Handler = async (ctx) => {
 export const resetPasswordLink =
   (token: string): Handler =>
   async (ctx) => {
-    const q = readQuery(ctx, z.object({ callbackURL: z.string().optional() }).loose());
+    // callbackURL is required as in 1.3.34 (400 without it). Our mails always carry it; an empty
+    // one (a reset asked without redirectTo) leads to the portal's own reset page.
+    const q = readQuery(ctx, z.object({ callbackURL: z.string() }).loose());
     if (q.callbackURL && !isTrustedUrl(ctx, q.callbackURL)) {
       throw new AuthApiError(403, "INVALID_CALLBACKURL", "Invalid callbackURL");
     }
@@ -594,7 +620,7 @@ export const changeEmail: Handler = async (ctx) => {
   if (!email.success) throw E.VALIDATION_BODY();
   if (email.data === loaded.user.email) throw E.EMAIL_IS_THE_SAME();
   if (await findUserByEmail(ctx.db, email.data)) {
-    throw new AuthApiError(400, "USER_ALREADY_EXISTS", "Couldn't update your email");
+    throw new AuthApiError(400, "COULDNT_UPDATE_YOUR_EMAIL", "Couldn't update your email");
   }
   if (!loaded.user.emailVerified) {
     // SPEC §4: an unverified user's address changes at once and a new verification mail goes out.

@@ -9,6 +9,17 @@ export class AuthApiError extends Error {
   }
 }
 
+/** better-call 1.0.19's code for an error thrown with a message only (what 1.3.34 mostly does). */
+export const codeOf = (message: string) =>
+  message
+    .toUpperCase()
+    .replace(/ /g, "_")
+    .replace(/[^A-Z0-9_]/g, "");
+
+/** An error as better-auth 1.3.34 throws most: a status and a message, the code derived from it. */
+export const apiError = (status: number, message: string) =>
+  new AuthApiError(status, codeOf(message), message);
+
 export const E = {
   VALIDATION_BODY: () => new AuthApiError(400, "VALIDATION_ERROR", "Invalid body parameters"),
   VALIDATION_QUERY: () => new AuthApiError(400, "VALIDATION_ERROR", "Invalid query parameters"),
@@ -26,8 +37,9 @@ export const E = {
       "PASSWORD_COMPROMISED",
       "The password you entered has been compromised. Please choose a different password.",
     ),
+  // better-call derives the code from the message (1.3.34 names none on the wire).
   USER_ALREADY_EXISTS: () =>
-    new AuthApiError(422, "USER_ALREADY_EXISTS", "User already exists. Use another email."),
+    new AuthApiError(422, "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL", "User already exists. Use another email."),
   CREDENTIAL_ACCOUNT_NOT_FOUND: () =>
     new AuthApiError(400, "CREDENTIAL_ACCOUNT_NOT_FOUND", "Credential account not found"),
   SESSION_EXPIRED: () =>
@@ -69,8 +81,6 @@ export const E = {
     ),
   RATE_LIMITED: () => new AuthApiError(429, null, "Too many requests. Please try again later."),
   NOT_FOUND: () => new AuthApiError(404, null, ""),
-  /** better-call's bare `APIError("UNAUTHORIZED")` (1.3.34's admin middleware): 401, no body. */
-  UNAUTHORIZED_EMPTY: () => new AuthApiError(401, null, ""),
 };
 
 export function errorResponse(error: AuthApiError, headers: Headers): Response {

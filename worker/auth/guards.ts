@@ -2,26 +2,44 @@
 
 import { trustedOriginsOf, trustedUrl } from "@core/trusted-url";
 import type { z } from "zod";
-import { INVALID_ORIGIN, originGate } from "../http/origin-gate";
+import { originGate } from "../http/origin-gate";
 import { type AuthContext, loadSession } from "./core";
 import { AuthApiError, E } from "./errors";
 
+/**
+ * The body as better-call 1.0.19 (better-auth 1.3.34's router) reads it, then checked against the
+ * endpoint's schema: no body is `undefined`; JSON only under `application/json`; a form under
+ * `application/x-www-form-urlencoded` or `multipart/form-data`; anything else (`text/plain`, no
+ * Content-Type) stays the raw text, which no object schema accepts → 400 VALIDATION_ERROR. So a
+ * "simple" cross-site request (text/plain needs no CORS preflight) never reaches a handler as JSON.
+ * Kept difference (decision 023): malformed JSON is 400 `Invalid JSON in request body` here, where
+ * 1.3.34's handler throws (500).
+ */
 export async function readBody<T extends z.ZodType>(ctx: AuthContext, schema: T): Promise<z.infer<T>> {
-  let raw: unknown = {};
-  const type = ctx.request.headers.get("content-type") ?? "";
+  const header = ctx.request.headers.get("content-type") ?? "";
+  const type = header.toLowerCase();
   const text = await ctx.bodyText();
-  if (text.trim()) {
-    if (type.includes("application/x-www-form-urlencoded")) {
-      raw = Object.fromEntries(new URLSearchParams(text));
-    } else {
-      try {
-        raw = JSON.parse(text);
-      } catch {
-        throw new AuthApiError(400, "BAD_REQUEST", "Invalid JSON in request body");
-      }
+  let raw: unknown;
+  if (!text) {
+    raw = undefined;
+  } else if (type.includes("application/json")) {
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      throw new AuthApiError(400, "BAD_REQUEST", "Invalid JSON in request body");
     }
+  } else if (type.includes("application/x-www-form-urlencoded")) {
+    raw = Object.fromEntries(new URLSearchParams(text));
+  } else if (type.includes("multipart/form-data")) {
+    const form = await new Response(text, { headers: { "content-type": header } })
+      .formData()
+      .catch(() => null);
+    if (!form) throw E.VALIDATION_BODY();
+    raw = Object.fromEntries([...form.entries()].map(([k, v]) => [k, typeof v === "string" ? v : ""]));
+  } else {
+    raw = text;
   }
-  const parsed = schema.safeParse(raw ?? {});
+  const parsed = schema.safeParse(raw);
   if (!parsed.success) throw E.VALIDATION_BODY();
   return parsed.data;
 }
@@ -70,9 +88,7 @@ export function checkOrigin(ctx: AuthContext) {
     trusted: trustedOrigins(ctx),
     cookiePrefix: ctx.config.cookie.prefix,
   });
-  if (!gate.ok) {
-    throw new AuthApiError(403, INVALID_ORIGIN.code, INVALID_ORIGIN.message);
-  }
+  if (!gate.ok) throw new AuthApiError(403, gate.refusal.code, gate.refusal.message);
 }
 
 /** better-auth's special rules: strict for credential endpoints, stricter for mail. */

@@ -103,7 +103,8 @@ export async function handleAuthRequest(
   _ctx: ExecutionContext,
 ): Promise<Response> {
   const url = new URL(request.url);
-  const path = url.pathname.slice("/api/auth".length) || "/";
+  // One trailing slash names the same endpoint, as better-auth 1.3.34's router (rou3) reads it.
+  const path = url.pathname.slice("/api/auth".length).replace(/(.)\/$/, "$1") || "/";
   const ctx = new AuthContext(request, env, clock ?? Date.now);
   const { route, rateKey } = resolve(path);
   try {

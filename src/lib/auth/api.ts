@@ -3,7 +3,7 @@
  * AuthError with the server's {code, message}; network failures keep their TypeError.
  */
 import type { RouterOutputs } from "../api-types";
-import { AuthError, type SessionPayload } from "./types";
+import { AuthError, type SessionPayload, type SignedInUser } from "./types";
 
 export const AUTH_BASE = "/api/auth";
 export const ADMIN_AUTH_BASE = "/api/auth/admin";
@@ -40,12 +40,12 @@ export const authApi = {
       `${AUTH_BASE}/get-session${opts.disableCookieCache ? "?disableCookieCache=true" : ""}`,
     ),
   signInEmail: (body: { email: string; password: string; rememberMe?: boolean }) =>
-    call<{ redirect: boolean; token: string; url?: string; user: SessionPayload["user"] }>(
+    call<{ redirect: boolean; token: string; url?: string; user: SignedInUser }>(
       `${ADMIN_AUTH_BASE}/sign-in/email`,
       { json: body },
     ),
   signUpEmail: (body: { name: string; email: string; password: string }) =>
-    call<{ token: string | null; user: SessionPayload["user"] }>(`${AUTH_BASE}/sign-up/email`, {
+    call<{ token: string | null; user: SignedInUser }>(`${AUTH_BASE}/sign-up/email`, {
       json: body,
     }),
   signOut: () => call<{ success: boolean }>(`${ADMIN_AUTH_BASE}/sign-out`, { json: {} }),

@@ -10,6 +10,9 @@ export interface AuthUser {
   updatedAt: string;
 }
 
+/** The user as sign-in and sign-up answer it (better-auth 1.3: no role or ban fields there). */
+export type SignedInUser = Omit<AuthUser, "role" | "banned">;
+
 export interface AuthSession {
   id: string;
   userId: string;

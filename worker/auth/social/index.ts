@@ -8,6 +8,6 @@ export const socialRoutes: Record<string, { method: "GET" | "POST" | "GET|POST";
   "/link-social": { method: "POST", handler: r.linkSocial },
   "/get-access-token": { method: "POST", handler: r.getAccessToken },
   "/refresh-token": { method: "POST", handler: r.refreshToken },
-  "/account-info": { method: "GET|POST", handler: r.accountInfo },
+  "/account-info": { method: "POST", handler: r.accountInfo },
   "/social/providers": { method: "GET", handler: r.socialProviders },
 };

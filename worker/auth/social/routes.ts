@@ -276,12 +276,8 @@ export const callback: Handler = async (ctx) => {
 async function callbackGet(ctx: AuthContext, id: string, defaultErrorURL: string): Promise<Response> {
   const q = ctx.url.searchParams;
   const state = q.get("state");
-  if (!state) {
-    return redirect(
-      ctx,
-      withParams(ctx, defaultErrorURL, { error: "state_not_found", state: "state_not_found" }),
-    );
-  }
+  // 1.3.34's redirect, as it is: the code rides in `state`, with no `error` parameter.
+  if (!state) return redirect(ctx, withParams(ctx, defaultErrorURL, { state: "state_not_found" }));
   const parsed = await consumeState(ctx, state);
   if (parsed.status !== "ok") {
     return redirect(ctx, withParams(ctx, defaultErrorURL, { error: "please_restart_the_process" }));
@@ -385,27 +381,37 @@ const tokenBody = z.object({
  * The caller's account for a provider; null without a session over HTTP. A server-side call
  * (serverAccessToken) has no session and names the user; with neither, better-auth 1.3.34's 400.
  */
-async function accountFor(ctx: AuthContext, body: z.infer<typeof tokenBody>, overHttp = true) {
+async function accountFor(
+  ctx: AuthContext,
+  body: z.infer<typeof tokenBody>,
+  { overHttp = true, providerFirst = true } = {},
+) {
   const loaded = await loadSession(ctx, { fresh: true });
   if (overHttp && !loaded) return null;
   // Over HTTP the session decides: a userId in the body never reaches another user's tokens.
   const userId = loaded?.user.id ?? (overHttp ? undefined : body.userId);
   if (!userId) throw E.USER_ID_OR_SESSION_REQUIRED();
-  const provider = await getProvider(ctx, body.providerId, redirectURIFor(ctx, body.providerId));
-  if (!provider) {
-    throw new AuthApiError(
-      400,
-      "PROVIDER_NOT_SUPPORTED",
-      `Provider ${body.providerId} is not supported, or not found`,
-    );
-  }
+  const findProvider = async () => {
+    const provider = await getProvider(ctx, body.providerId, redirectURIFor(ctx, body.providerId));
+    // SPEC §8's wording (1.3.34 says "Provider {id} is not supported."; decision 023).
+    if (!provider) {
+      throw new AuthApiError(
+        400,
+        "PROVIDER_NOT_SUPPORTED",
+        `Provider ${body.providerId} is not supported, or not found`,
+      );
+    }
+    return provider;
+  };
+  // 1.3.34's order: get-access-token asks for the provider first, refresh-token for the account.
+  const early = providerFirst ? await findProvider() : null;
   const account = (await userAccounts(ctx, userId)).find(
     (a) =>
       a.provider_id === body.providerId &&
       (body.accountId === undefined || a.account_id === body.accountId || a.id === body.accountId),
   );
   if (!account) throw new AuthApiError(400, "ACCOUNT_NOT_FOUND", "Account not found");
-  return { provider, account, userId };
+  return { provider: early ?? (await findProvider()), account, userId };
 }
 
 const iso = (ms: number | null) => (ms ? new Date(ms).toISOString() : undefined);
@@ -457,7 +463,7 @@ async function validAccessToken(ctx: AuthContext, provider: Provider, account: A
 export async function serverAccessToken(ctx: AuthContext, body: z.input<typeof tokenBody>) {
   const parsed = tokenBody.safeParse(body);
   if (!parsed.success) throw new AuthApiError(400, "VALIDATION_ERROR", "Invalid body parameters");
-  const found = await accountFor(ctx, parsed.data, false);
+  const found = await accountFor(ctx, parsed.data, { overHttp: false });
   if (!found) throw E.USER_ID_OR_SESSION_REQUIRED();
   const t = await validAccessToken(ctx, found.provider, found.account);
   return {
@@ -468,16 +474,10 @@ export async function serverAccessToken(ctx: AuthContext, body: z.input<typeof t
   };
 }
 
-/** Contract §1: get-access-token (and refresh-token) without a session → 401 with an empty body. */
-function emptyUnauthorized(ctx: AuthContext) {
-  ctx.headers.set("content-type", "application/json");
-  return new Response(null, { status: 401, headers: ctx.headers });
-}
-
 export const getAccessToken: Handler = async (ctx) => {
   const body = await readBody(ctx, tokenBody);
   const found = await accountFor(ctx, body);
-  if (!found) return emptyUnauthorized(ctx);
+  if (!found) throw E.UNAUTHORIZED();
   const { provider, account } = found;
   try {
     const t = await validAccessToken(ctx, provider, account);
@@ -495,8 +495,8 @@ export const getAccessToken: Handler = async (ctx) => {
 
 export const refreshToken: Handler = async (ctx) => {
   const body = await readBody(ctx, tokenBody);
-  const found = await accountFor(ctx, body);
-  if (!found) return emptyUnauthorized(ctx);
+  const found = await accountFor(ctx, body, { providerFirst: false });
+  if (!found) throw E.UNAUTHORIZED();
   const { provider, account } = found;
   if (!provider.refresh) {
     throw new AuthApiError(
@@ -520,10 +520,7 @@ export const refreshToken: Handler = async (ctx) => {
 export const accountInfo: Handler = async (ctx) => {
   const loaded = await loadSession(ctx, { fresh: true });
   if (!loaded) throw new AuthApiError(401, "UNAUTHORIZED", "Unauthorized");
-  const accountId =
-    ctx.request.method === "GET"
-      ? (ctx.url.searchParams.get("accountId") ?? "")
-      : (await readBody(ctx, z.object({ accountId: z.string().min(1) }))).accountId;
+  const { accountId } = await readBody(ctx, z.object({ accountId: z.string().min(1) }));
   const account = (await userAccounts(ctx, loaded.user.id)).find(
     (a) => a.provider_id !== "credential" && (a.id === accountId || a.account_id === accountId),
   );
