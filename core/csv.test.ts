@@ -8,8 +8,10 @@ import { csvCell, isoUtc, isoWithOffset } from "./csv";
 
 function referenceCell(value: unknown): string {
   if (value === null || value === undefined) return "";
+  if (typeof value === "number") return String(value);
   let s = value instanceof Date ? value.toISOString() : String(value);
-  if (/^[=+\-@\t\r\0]/.test(s)) s = `'${s}`;
+  const signedData = /^[+-][0-9 .()-]*[0-9][0-9 .()-]*$/.test(s);
+  if (/^[=@\t\r\0]/.test(s) || (/^[+-]/.test(s) && !signedData)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
@@ -119,6 +121,13 @@ describe("csvCell fast path", () => {
       "\0x",
       '=HYPERLINK("x")',
       "-a,b",
+      "-29.30",
+      "+1 503 555 0100",
+      "+1 (503) 555-0100",
+      "-1+2",
+      "+",
+      "- ",
+      "-1,2",
       "Ünïcødé ✓ 寄付",
       true,
       false,
@@ -128,7 +137,26 @@ describe("csvCell fast path", () => {
       -10n,
     ];
     for (const v of fixed) expect(csvCell(v), JSON.stringify(String(v))).toBe(referenceCell(v));
-    const alphabet = ["=", "+", "-", "@", "\t", "\r", "\n", "\0", '"', ",", "'", "a", "1", " ", "é", "."];
+    const alphabet = [
+      "=",
+      "+",
+      "-",
+      "@",
+      "\t",
+      "\r",
+      "\n",
+      "\0",
+      '"',
+      ",",
+      "'",
+      "a",
+      "1",
+      " ",
+      "é",
+      ".",
+      "(",
+      ")",
+    ];
     const rand = prng(7);
     for (let i = 0; i < 5000; i++) {
       let s = "";

@@ -1,6 +1,7 @@
 /**
- * CSV cells and rows (DESIGN §4 exports): RFC 4180 quoting, and cells a spreadsheet would run as a
- * formula (= + - @ tab CR NUL first, OWASP "CSV injection") prefixed with '. Pure, so the browser
+ * CSV cells and rows (DESIGN §4 exports): RFC 4180 quoting, and text cells a spreadsheet would run
+ * as a formula (FORMULA_GUARD: OWASP "CSV injection") prefixed with '; numbers, signed amounts and
+ * phone numbers are written as they are. Pure, so the browser
  * can assemble a paged export with the same rules (docs/decisions/007-shared-pure-modules.md).
  * Hot: the donations export calls csvCell 41 times and isoWithOffset once per row, so both take a
  * fast path for the common case (numbers, plain words, a zone offset already known).
@@ -11,9 +12,51 @@ import { isDateMs, offsetAt } from "./time";
 /** Files start with a UTF-8 byte-order mark so Excel reads non-ASCII names correctly. */
 export const CSV_BOM = "\uFEFF";
 
-/** = + - @ tab CR NUL as the first character: a formula to a spreadsheet. */
-function isFormulaLead(c: number): boolean {
-  return c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === 13 || c === 0;
+/**
+ * When a text cell gets the ' guard (OWASP "CSV Injection",
+ * owasp.org/www-community/attacks/CSV_Injection; ASVS 1.2.10, quoted in
+ * docs/steering/research/security.md): a spreadsheet runs a cell as a formula when its first
+ * character is one of these. The rule is data so every export and the SQL of the donations fast path
+ * (worker/donations/export-page.ts) read the same one.
+ */
+export const FORMULA_GUARD = {
+  prefix: "'",
+  /** Always a formula (or the control characters that smuggle one): = @ tab CR NUL. */
+  always: [61, 64, 9, 13, 0],
+  /**
+   * + and -: a formula too, unless the whole value is a signed number or a phone number ("-29.30",
+   * "+1 503 555 0100"): the sign followed only by these characters, with at least one digit. Without
+   * letters, quotes, | ! or an operator other than -, no cell reference, function call or DDE
+   * command can be written, and a guard would turn a refund's amount or a phone into text.
+   */
+  signs: [43, 45],
+  inertAfterSign: "0123456789 .()-",
+} as const;
+
+const ALWAYS = new Set<number>(FORMULA_GUARD.always);
+const SIGNS = new Set<number>(FORMULA_GUARD.signs);
+const INERT = new Set<number>([...FORMULA_GUARD.inertAfterSign].map((c) => c.charCodeAt(0)));
+
+/** True when s[from, to) (s[from] being + or -) is a signed number or a phone: data, not a formula. */
+export function inertSigned(s: string, from: number, to: number): boolean {
+  let digit = false;
+  for (let i = from + 1; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (!INERT.has(c)) return false;
+    if (c >= 48 && c <= 57) digit = true;
+  }
+  return digit;
+}
+
+/**
+ * True when the text cell s[from, to) would run as a formula in a spreadsheet (FORMULA_GUARD), so
+ * it must be written with the ' first.
+ */
+export function needsFormulaGuard(s: string, from = 0, to = s.length): boolean {
+  if (to <= from) return false;
+  const c = s.charCodeAt(from);
+  if (ALWAYS.has(c)) return true;
+  return SIGNS.has(c) && !inertSigned(s, from, to);
 }
 
 function stringCell(s: string): string {
@@ -26,7 +69,7 @@ function stringCell(s: string): string {
       break;
     }
   }
-  const lead = s.length > 0 && isFormulaLead(s.charCodeAt(0));
+  const lead = needsFormulaGuard(s);
   if (!quote) return lead ? `'${s}` : s;
   return `"${lead ? "'" : ""}${s.replace(/"/g, '""')}"`;
 }
@@ -34,11 +77,8 @@ function stringCell(s: string): string {
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "string") return stringCell(value);
-  if (typeof value === "number") {
-    // Digits, '.', 'e', '+' or letters (NaN, Infinity): only a leading '-' matters.
-    const s = String(value);
-    return s.charCodeAt(0) === 45 ? `'${s}` : s;
-  }
+  // A number is written as a number: its digits, '.', 'e', '+', '-' (or NaN, Infinity) are no formula.
+  if (typeof value === "number") return String(value);
   return stringCell(value instanceof Date ? value.toISOString() : String(value));
 }
 

@@ -16,6 +16,26 @@ describe("csv", () => {
     expect(CSV_BOM).toBe("\uFEFF");
   });
 
+  it("neutralises every formula (OWASP CSV injection) and leaves numbers and phone numbers as they are", () => {
+    // Formulas: the ' makes a spreadsheet show them as text.
+    expect(csvCell('=HYPERLINK("http://evil","x")')).toBe(`"'=HYPERLINK(""http://evil"",""x"")"`);
+    expect(csvCell("+SUM(1)")).toBe("'+SUM(1)");
+    expect(csvCell("-1+2")).toBe("'-1+2");
+    expect(csvCell("@cmd")).toBe("'@cmd");
+    expect(csvCell("\tx")).toBe("'\tx");
+    expect(csvCell("\rx")).toBe(`"'\rx"`);
+    expect(csvCell("-2+3+cmd|' /C calc'!A0")).toBe("'-2+3+cmd|' /C calc'!A0");
+    expect(csvCell("+1 Plaza")).toBe("'+1 Plaza");
+    expect(csvCell("-")).toBe("'-");
+    // Data: a refund's negative amount, a phone number, a number.
+    expect(csvCell("-29.30")).toBe("-29.30");
+    expect(csvCell(-29.3)).toBe("-29.3");
+    expect(csvCell("+1 503 555 0100")).toBe("+1 503 555 0100");
+    expect(csvCell("+44 (20) 7946-0958")).toBe("+44 (20) 7946-0958");
+    expect(csvCell("+1.503.555.0100")).toBe("+1.503.555.0100");
+    expect(csvCell(-1e-7)).toBe("-1e-7");
+  });
+
   it("writes ISO dates with the time zone's offset", () => {
     const t = Date.UTC(2026, 0, 15, 12, 0, 0);
     expect(isoWithOffset(t, "UTC")).toBe("2026-01-15T12:00:00+00:00");

@@ -5,12 +5,20 @@
  * written by `donationLine` (export-columns.ts), the reference these parts must equal.
  */
 
+import { FORMULA_GUARD, needsFormulaGuard } from "@core/csv";
+
 /**
  * SQL for csvCell of a text column (NUL excepted: rows with a NUL take the re-read path): quoted
- * when it holds a quote, comma, CR or LF, with a ' first when it starts with = + - @ tab or CR.
+ * when it holds a quote, comma, CR or LF, with a ' first when core/csv.ts's FORMULA_GUARD says so
+ * (= @ tab CR first; + or - first unless the rest is a number or a phone).
  */
 export function csvCellSql(x: string) {
-  const lead = `unicode(${x}) IN (61, 43, 45, 64, 9, 13)`;
+  const rest = `substr(${x}, 2)`;
+  // GLOB's [^…] with the - last (a literal there): a character that is not inert.
+  const set = FORMULA_GUARD.inertAfterSign.replace("-", "");
+  const inert = `(${rest} NOT GLOB '*[^${set}-]*' AND ${rest} GLOB '*[0-9]*')`;
+  const always = FORMULA_GUARD.always.filter((c) => c !== 0).join(", ");
+  const lead = `(unicode(${x}) IN (${always}) OR (unicode(${x}) IN (${FORMULA_GUARD.signs.join(", ")}) AND NOT ${inert}))`;
   return `CASE WHEN ${x} IS NULL THEN ''
     WHEN ${x} GLOB '*[",' || char(10, 13) || ']*' THEN '"' || CASE WHEN ${lead} THEN '''' ELSE '' END || replace(${x}, '"', '""') || '"'
     WHEN ${lead} THEN '''' || ${x} ELSE ${x} END`;
@@ -53,8 +61,8 @@ export function fastPageSql(exponent: number, from: string, where: string, pageS
     ...money("d.amount_minor"),
     ...money("d.fee_covered_minor"),
     ...money("d.processing_fee_minor"),
-    // The net amount alone can be negative (refunded, fees kept): csvCell writes "-1.23" as "'-1.23".
-    `CASE WHEN ${net} < 0 THEN '''-' ELSE '' END`,
+    // The net amount alone can be negative (refunded, fees kept): a number, written unguarded.
+    `CASE WHEN ${net} < 0 THEN '-' ELSE '' END`,
     ...money(`abs(${net})`),
     ...money("d.refunded_minor"),
     "d.currency",
@@ -127,21 +135,20 @@ export function idOf(a: string): string {
 /**
  * True when `s` (up to `end`) is `cells` cells each followed by a comma that csvCell would write
  * unchanged: no quote, line break or NUL, no comma inside a cell (so exactly `cells` commas), and
- * no cell starting with a formula character (= + - @ tab).
+ * no cell that needs core/csv.ts's formula guard.
  */
 export function plainParts(s: string, cells: number, end = s.length): boolean {
   let commas = 0;
-  let start = true;
+  let cellStart = 0;
   for (let i = 0; i < end; i++) {
     const ch = s.charCodeAt(i);
     if (ch === 44) {
+      if (needsFormulaGuard(s, cellStart, i)) return false;
       commas++;
-      start = true;
+      cellStart = i + 1;
       continue;
     }
     if (ch === 34 || ch === 10 || ch === 13 || ch === 0) return false;
-    if (start && (ch === 61 || ch === 43 || ch === 45 || ch === 64 || ch === 9)) return false;
-    start = false;
   }
   return commas === cells && end > 0 && s.charCodeAt(end - 1) === 44;
 }
