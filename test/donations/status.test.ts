@@ -186,6 +186,21 @@ describe("refunds", () => {
         }),
       ),
     ).toBe("BAD_REQUEST");
+    // More than the gift: the refusal names what is left to refund, on the amount field.
+    const tooMuch = await caller.donations
+      .updateStatus({ id: d.id, status: "partially_refunded", reason: "x", refundAmountMinor: 12_000 })
+      .catch((e: unknown) => e);
+    expect(tooMuch).toBeInstanceOf(TRPCError);
+    expect((tooMuch as TRPCError).code).toBe("BAD_REQUEST");
+    expect((tooMuch as TRPCError).message).toBe("That is more than the $100.00 left to refund");
+    expect((tooMuch as TRPCError & { cause: { details: unknown } }).cause.details).toEqual({
+      field: "refundAmountMinor",
+      leftMinor: 10_000,
+    });
+    const all = await caller.donations
+      .updateStatus({ id: d.id, status: "partially_refunded", reason: "x", refundAmountMinor: 10_000 })
+      .catch((e: unknown) => e);
+    expect((all as TRPCError).message).toBe("That refunds all $100.00 left: choose Refund instead");
     const p = await caller.donations.updateStatus({
       id: d.id,
       status: "partially_refunded",

@@ -4,7 +4,9 @@
  * row as read: a change that lost a race writes nothing and answers from a fresh read (409, or
  * success where the caller's goal already holds). The list is `list.ts`.
  */
+
 import type { DonationChanges, ManualDonationInput } from "@core/donation";
+import { formatMoney } from "@core/money";
 import { allowedDonationTargets, type DonationStatus, isCounted, needsReason } from "@core/status";
 import { generateId } from "../auth/crypto";
 import { allGuards } from "../lib/guard";
@@ -280,9 +282,17 @@ export async function changeStatus(ctx: Actor, input: StatusChange) {
   if (input.status === "partially_refunded") {
     const amount = input.refundAmountMinor;
     if (!amount) fail("BAD_REQUEST", "Enter the amount refunded", { field: "refundAmountMinor" });
-    if (refunded + amount >= before.amount_minor)
-      fail("BAD_REQUEST", "That refunds everything: choose Refund instead", {
+    const leftMinor = before.amount_minor - refunded;
+    const left = formatMoney(leftMinor, before.currency);
+    if (amount > leftMinor)
+      fail("BAD_REQUEST", `That is more than the ${left} left to refund`, {
         field: "refundAmountMinor",
+        leftMinor,
+      });
+    if (amount === leftMinor)
+      fail("BAD_REQUEST", `That refunds all ${left} left: choose Refund instead`, {
+        field: "refundAmountMinor",
+        leftMinor,
       });
     refunded += amount;
   }
