@@ -9,7 +9,26 @@
 import { z } from "zod/mini";
 import { donationFrequencies } from "./donation";
 import { MEDIA_PATH } from "./media";
+import { formatMoney } from "./money";
 import { amountMinor, currencyCode, instant, MAX_AMOUNT_MINOR, MIN_AMOUNT_MINOR } from "./schemas";
+
+/** How many suggested amounts a campaign offers at most (the donate form's buttons). */
+export const MAX_SUGGESTED_AMOUNTS = 8;
+
+/** The first amount listed twice among a campaign's suggested amounts, or null. */
+export function repeatedAmount(amounts: readonly number[]): number | null {
+  const seen = new Set<number>();
+  for (const a of amounts) {
+    if (seen.has(a)) return a;
+    seen.add(a);
+  }
+  return null;
+}
+
+/** The refusal of a suggested amount given twice, naming it: the schema's and the form's words. */
+export function repeatedAmountMessage(minor: number, currency: string): string {
+  return `${formatMoney(minor, currency)} is already a suggested amount: each amount only once`;
+}
 
 export const goalTypes = ["none", "amount", "donations", "donors"] as const;
 export type GoalType = (typeof goalTypes)[number];
@@ -59,7 +78,12 @@ export const campaignInput = /* @__PURE__ */ (() =>
       endAt: z.optional(z.nullable(instant)),
       acceptAfterEnd: z._default(z.boolean(), false),
       completeOnGoal: z._default(z.boolean(), false),
-      suggestedAmounts: z._default(z.array(amountMinor).check(z.maxLength(8, "At most 8 amounts")), []),
+      suggestedAmounts: z._default(
+        z
+          .array(amountMinor)
+          .check(z.maxLength(MAX_SUGGESTED_AMOUNTS, `At most ${MAX_SUGGESTED_AMOUNTS} amounts`)),
+        [],
+      ),
       // One gift's bounds on this campaign, within the platform floor and cap (core/currencies.ts).
       minAmountMinor: z._default(amountMinor, MIN_AMOUNT_MINOR),
       maxAmountMinor: z._default(amountMinor, MAX_AMOUNT_MINOR),
@@ -82,8 +106,13 @@ export const campaignInput = /* @__PURE__ */ (() =>
             path: ["suggestedAmounts"],
             message: "Each suggested amount must lie between the minimum and maximum gift",
           });
-        if (new Set(v.suggestedAmounts).size !== v.suggestedAmounts.length)
-          ctx.addIssue({ code: "custom", path: ["suggestedAmounts"], message: "Each amount only once" });
+        const twice = repeatedAmount(v.suggestedAmounts);
+        if (twice !== null)
+          ctx.addIssue({
+            code: "custom",
+            path: ["suggestedAmounts"],
+            message: repeatedAmountMessage(twice, v.currency),
+          });
       }),
     ))();
 

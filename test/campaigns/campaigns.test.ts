@@ -10,7 +10,7 @@ import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
 import { rebuildRollups } from "../../worker/donations/rollups";
 import { callerFor, makeOrg, member } from "../domain/fixtures";
-import { codeOf, testEnv } from "../helpers";
+import { codeOf, testEnv, trpcHttp } from "../helpers";
 
 const base = { title: "Winter Coats", currency: "USD" as const };
 const DAY = 86_400_000;
@@ -275,6 +275,47 @@ describe("campaign fields", () => {
       await codeOf(caller.campaigns.update({ id: c.id, data: { ...base, suggestedAmounts: [1] } })),
     ).toBe("BAD_REQUEST");
     expect(await audits()).toBe(before);
+  });
+
+  it("refuses a suggested amount given twice, on create and on update, naming it on the field", async () => {
+    const org = await makeOrg();
+    const owner = await member(org, "owner");
+    // Over HTTP, as the form meets it: 400 with the field error next to the amounts.
+    const refusal = async (path: string, input: unknown) => {
+      const res = await trpcHttp(owner.jar, path, input);
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as {
+        error: { json: { message: string; data: { code: string; fieldErrors: Record<string, string[]> } } };
+      };
+      return body.error.json;
+    };
+    const created = await refusal("campaigns.create", { ...base, suggestedAmounts: [2500, 5000, 2500] });
+    expect(created.data.code).toBe("BAD_REQUEST");
+    expect(created.data.fieldErrors).toEqual({
+      suggestedAmounts: ["$25.00 is already a suggested amount: each amount only once"],
+    });
+    expect(
+      (
+        await testEnv.DB.prepare("SELECT COUNT(*) AS n FROM campaign WHERE organization_id = ?")
+          .bind(org)
+          .first()
+      )?.n,
+    ).toBe(0);
+
+    const c = await owner.caller.campaigns.create({
+      ...base,
+      currency: "JPY",
+      suggestedAmounts: [500, 1000],
+    });
+    const updated = await refusal("campaigns.update", {
+      id: c.id,
+      data: { ...base, currency: "JPY", suggestedAmounts: [1000, 500, 1000] },
+    });
+    // The update's fields sit under `data` (src/lib/format.ts errorInfo strips the prefix for the form).
+    expect(updated.data.fieldErrors).toEqual({
+      "data.suggestedAmounts": ["¥1,000 is already a suggested amount: each amount only once"],
+    });
+    expect((await owner.caller.campaigns.byId({ id: c.id })).suggestedAmounts).toEqual([500, 1000]);
   });
 
   it("edits an item's description and overfunding rule, and refuses other tenants and unknown keys", async () => {

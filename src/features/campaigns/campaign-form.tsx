@@ -1,4 +1,10 @@
-import { type CampaignInput, campaignInput, type GoalType } from "@core/campaign";
+import {
+  type CampaignInput,
+  campaignInput,
+  type GoalType,
+  MAX_SUGGESTED_AMOUNTS,
+  repeatedAmountMessage,
+} from "@core/campaign";
 import { CURRENCIES, exponentOf, MAX_AMOUNT_MINOR, MIN_AMOUNT_MINOR } from "@core/money";
 import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { X } from "lucide-react";
@@ -65,11 +71,14 @@ export function CampaignForm({
       return;
     }
     if (minor <= 0 || suggested.includes(minor)) {
-      setLocal((l) => ({ ...l, suggestedAmounts: minor <= 0 ? "Above zero" : "Already in the list" }));
+      setLocal((l) => ({
+        ...l,
+        suggestedAmounts: minor <= 0 ? "Above zero" : repeatedAmountMessage(minor, currency),
+      }));
       return;
     }
-    if (suggested.length >= 8) {
-      setLocal((l) => ({ ...l, suggestedAmounts: "At most 8 amounts" }));
+    if (suggested.length >= MAX_SUGGESTED_AMOUNTS) {
+      setLocal((l) => ({ ...l, suggestedAmounts: `At most ${MAX_SUGGESTED_AMOUNTS} amounts` }));
       return;
     }
     setSuggested([...suggested, minor].sort((a, b) => a - b));
