@@ -11,6 +11,7 @@ import { donationFrequencies } from "./donation";
 import { MEDIA_PATH } from "./media";
 import { formatMoney } from "./money";
 import { amountMinor, currencyCode, instant, MAX_AMOUNT_MINOR, MIN_AMOUNT_MINOR } from "./schemas";
+import type { CampaignStatus } from "./status";
 
 /** How many suggested amounts a campaign offers at most (the donate form's buttons). */
 export const MAX_SUGGESTED_AMOUNTS = 8;
@@ -154,6 +155,15 @@ export const campaignItemUpdate = /* @__PURE__ */ (() =>
  */
 export const campaignPhases = ["scheduled", "live", "goal_reached", "ended"] as const;
 export type CampaignPhase = (typeof campaignPhases)[number];
+
+/**
+ * Whether a campaign's phase is shown beside its status. The phase is where a running campaign
+ * stands in its dates and goal, so only an active or paused one has one to show; a draft, completed
+ * or archived campaign is what its status says ("Draft", never "Draft Live").
+ */
+export function showsPhase(status: CampaignStatus): boolean {
+  return status === "active" || status === "paused";
+}
 
 /** A campaign's goal and what it has raised, in the API's shape. */
 export interface CampaignProgress {

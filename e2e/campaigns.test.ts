@@ -86,7 +86,15 @@ for (const viewport of [
       // Overview: the cover and the settings, then publish, pause and resume.
       await s.page.getByRole("img", { name: `${title} cover` }).waitFor();
       await s.page.getByText("$25.00, $50.00").waitFor();
+      // A draft reads as a draft: its status card shows no phase ("Draft", never "Draft Live").
+      const statusCard = s.page
+        .locator("p", { hasText: /^Status$/ })
+        .first()
+        .locator("..");
+      assert.equal((await statusCard.innerText()).trim(), "Status\nDraft");
       await s.page.getByRole("button", { name: "Publish" }).click();
+      await s.page.getByRole("button", { name: "Pause" }).waitFor();
+      assert.match(await statusCard.innerText(), /^Status\s+Active\s+Live$/);
       await s.page.getByRole("button", { name: "Pause" }).click();
       await s.page.getByRole("button", { name: "Resume" }).click();
       await s.page.getByRole("button", { name: "Pause" }).waitFor();

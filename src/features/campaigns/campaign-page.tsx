@@ -1,3 +1,4 @@
+import { showsPhase } from "@core/campaign";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
 import { ExternalLink, Pause, Play } from "lucide-react";
@@ -122,7 +123,9 @@ export function CampaignPage() {
             <p className="text-muted-foreground text-sm">Status</p>
             <p className="mt-1 flex items-center gap-2">
               <StatusBadge status={c.status} />
-              <span className="text-muted-foreground text-sm">{titleCase(c.phase)}</span>
+              {showsPhase(c.status) ? (
+                <span className="text-muted-foreground text-sm">{titleCase(c.phase)}</span>
+              ) : null}
             </p>
           </CardContent>
         </Card>

@@ -1,4 +1,4 @@
-import { campaignPhases } from "@core/campaign";
+import { campaignPhases, showsPhase } from "@core/campaign";
 import { campaignStatuses } from "@core/status";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
@@ -62,7 +62,7 @@ export function CampaignsPage() {
       cell: ({ row }) => (
         <span className="flex items-center gap-1.5">
           <StatusBadge status={row.original.status} />
-          {row.original.status === "active" || row.original.status === "paused" ? (
+          {showsPhase(row.original.status) ? (
             <span className="text-muted-foreground text-xs">{titleCase(row.original.phase)}</span>
           ) : null}
         </span>
