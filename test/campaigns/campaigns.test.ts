@@ -413,6 +413,8 @@ describe("public campaign page", () => {
       anonymous: true,
       message: "hush",
     });
+    // A gift without a donor: the same word as an anonymous one (core/labels.ts), not "A friend".
+    await gift(caller, c.id, 1200, Date.now() - 1500);
     await gift(caller, c.id, 7700, Date.now(), { donorId: named.id, mode: "test" });
 
     const pub = await anon.campaigns.public({ organizationSlug: org, slug: "coats" });
@@ -426,12 +428,13 @@ describe("public campaign page", () => {
     ]);
     expect(pub.recent.map((r) => [r.name, r.amountMinor, r.message])).toEqual([
       ["Anonymous", 2500, null],
+      ["Anonymous", 1200, null],
       ["Nora", 9000, "Stay warm"],
     ]);
     const text = JSON.stringify(pub);
     for (const leak of ["Sam", "Hidden", "Visible", "@example.test", "hush", "7700", named.id, secret.id])
       expect(text).not.toContain(leak);
-    expect(pub.campaign).toMatchObject({ raisedMinor: 11_500, closed: false, status: "active" });
+    expect(pub.campaign).toMatchObject({ raisedMinor: 12_700, closed: false, status: "active" });
 
     await caller.campaigns.setStatus({ id: c.id, action: "complete" });
     await caller.campaigns.setStatus({ id: c.id, action: "archive" });

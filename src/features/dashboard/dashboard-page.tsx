@@ -1,3 +1,4 @@
+import { donorLabel, paymentMethodLabel } from "@core/labels";
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
 import * as React from "react";
@@ -13,7 +14,7 @@ import { PlatformOverview } from "~/features/dashboard/platform-overview";
 import { COUNTED_FILTER } from "~/features/donations/search";
 import { OrganizationSwitcher } from "~/features/organization/organization-switcher";
 import { useCan } from "~/lib/auth/can";
-import { errorInfo, formatDate, formatMoney, formatPercent, titleCase } from "~/lib/format";
+import { errorInfo, formatDate, formatMoney, formatPercent } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 
 const route = getRouteApi("/_authed/dashboard");
@@ -272,7 +273,7 @@ function OrganizationDashboard({ days, currency }: { days: number; currency?: st
                   className="flex items-center justify-between hover:underline"
                 >
                   <span>
-                    {titleCase(m.method)} <span className="text-muted-foreground">({m.count})</span>
+                    {paymentMethodLabel(m.method)} <span className="text-muted-foreground">({m.count})</span>
                   </span>
                   <span className="tabular-nums">{money(m.amount)}</span>
                 </Link>
@@ -298,7 +299,7 @@ function OrganizationDashboard({ days, currency }: { days: number; currency?: st
                 >
                   <span className="flex items-center gap-2">
                     <span className="text-muted-foreground">#{x.number}</span>
-                    {x.donorName || "No donor"}
+                    {donorLabel(x.donorName)}
                   </span>
                   <span className="flex items-center gap-3">
                     <StatusBadge status={x.status} />

@@ -1,3 +1,4 @@
+import { ANONYMOUS_DONOR, donorLabel, paymentMethodLabel } from "@core/labels";
 import { donationStatuses, needsReason } from "@core/status";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
@@ -68,7 +69,7 @@ export function DonationPage() {
         description={
           d.trashed
             ? "In the trash: not counted anywhere until restored."
-            : `${money(d.amountMinor)} from ${d.donorName || "no donor"}`
+            : `${money(d.amountMinor)} from ${donorLabel(d.donorName)}`
         }
         actions={
           d.trashed ? (
@@ -146,7 +147,7 @@ export function DonationPage() {
                 ["Refunded", money(d.refundedMinor)],
                 ["Net", money(d.netMinor)],
                 ["Processing fee", money(d.processingFeeMinor)],
-                ["Method", titleCase(d.paymentMethod)],
+                ["Method", paymentMethodLabel(d.paymentMethod)],
                 ["Frequency", titleCase(d.frequency)],
                 ["Source", titleCase(d.source)],
                 ["Mode", titleCase(d.mode)],
@@ -176,10 +177,10 @@ export function DonationPage() {
                 params={{ donorId: d.donorId }}
                 className="font-medium text-primary hover:underline"
               >
-                {d.donorName || "Donor"}
+                {donorLabel(d.donorName)}
               </Link>
             ) : (
-              <span className="text-muted-foreground">No donor</span>
+              <span className="text-muted-foreground">{ANONYMOUS_DONOR}</span>
             )}
             {d.donorEmail ? <span className="text-muted-foreground">{d.donorEmail}</span> : null}
             {d.campaignId ? (

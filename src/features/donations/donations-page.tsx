@@ -1,4 +1,5 @@
 import { frequencyFilters } from "@core/donation";
+import { donorLabel, paymentMethodLabel } from "@core/labels";
 import { CURRENCIES } from "@core/money";
 import { donationStatuses } from "@core/status";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
@@ -63,7 +64,7 @@ export function DonationsPage() {
           params={{ donationId: row.original.id }}
           className="font-medium hover:underline"
         >
-          {row.original.donorName || "No donor"}
+          {donorLabel(row.original.donorName)}
         </Link>
       ),
     },
@@ -81,7 +82,7 @@ export function DonationsPage() {
         </span>
       ),
     },
-    { header: "Method", cell: ({ row }) => titleCase(row.original.paymentMethod) },
+    { header: "Method", cell: ({ row }) => paymentMethodLabel(row.original.paymentMethod) },
     { header: "Frequency", cell: ({ row }) => titleCase(row.original.frequency) },
     {
       header: "Amount",
@@ -178,7 +179,7 @@ export function DonationsPage() {
               <option value="">All methods</option>
               {METHODS.map((m) => (
                 <option key={m} value={m}>
-                  {titleCase(m)}
+                  {paymentMethodLabel(m)}
                 </option>
               ))}
             </select>

@@ -1,4 +1,5 @@
 import { manualDonationInput } from "@core/donation";
+import { ANONYMOUS_DONOR, PAYMENT_METHOD_LABELS } from "@core/labels";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { Plus } from "lucide-react";
@@ -105,7 +106,7 @@ export function RecordDonationDialog({ donorId }: { donorId?: string }) {
           {!donorId ? (
             <Field label="Donor">
               <select name="donorId" className={selectClass} defaultValue="">
-                <option value="">No donor (anonymous cash)</option>
+                <option value="">{ANONYMOUS_DONOR} (no donor record)</option>
                 {donors.data?.rows.map((d) => (
                   <option key={d.id} value={d.id}>
                     {d.name}
@@ -129,10 +130,11 @@ export function RecordDonationDialog({ donorId }: { donorId?: string }) {
           </Field>
           <Field label="Payment method">
             <select name="paymentMethod" className={selectClass} defaultValue="check">
-              <option value="check">Check</option>
-              <option value="cash">Cash</option>
-              <option value="bank_transfer">Bank transfer</option>
-              <option value="other">Other</option>
+              {(["check", "cash", "bank_transfer", "other"] as const).map((m) => (
+                <option key={m} value={m}>
+                  {PAYMENT_METHOD_LABELS[m]}
+                </option>
+              ))}
             </select>
           </Field>
           <Field label="Date received" error={fields.donatedAt}>

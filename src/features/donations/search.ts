@@ -4,6 +4,7 @@
  */
 
 import { frequencyFilters } from "@core/donation";
+import { paymentMethods } from "@core/labels";
 import { currencyCode } from "@core/schemas";
 import { donationStatuses } from "@core/status";
 import { z } from "zod/mini";
@@ -22,16 +23,7 @@ import {
 const day = dayParam;
 const text = textParam;
 
-export const METHODS = [
-  "card",
-  "cash",
-  "check",
-  "bank_transfer",
-  "ach_sepa",
-  "paypal",
-  "wallet",
-  "other",
-] as const;
+export const METHODS = paymentMethods;
 export const SOURCES = ["manual", "webhook", "import", "api"] as const;
 
 export const donationSearch = z.extend(listSearch, {

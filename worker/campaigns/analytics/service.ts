@@ -6,8 +6,10 @@
  * made in the period (the donation row keeps no refund date, so a refund is attributed to the day
  * of its gift, as GiveWP's reports do).
  */
+
 import { bucketFor, bucketSeries } from "@core/analytics";
 import { goalProgress } from "@core/campaign";
+import { publicDonorLabel } from "@core/labels";
 import { addDays, localDay, startOfLocalDay } from "@core/time";
 import type { OrgCtx } from "../../trpc/init";
 import type { CampaignRow } from "../present";
@@ -93,7 +95,7 @@ export async function campaignAnalytics(
     topDonors: rows.top,
     recent: rows.recent.map((row) => ({
       ...row,
-      name: row.anonymous ? "Anonymous" : row.name || "Unknown donor",
+      name: publicDonorLabel(row.name, row.anonymous),
     })),
   };
 }

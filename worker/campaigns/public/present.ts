@@ -1,4 +1,5 @@
 /** The public page's rows → its API shape: display names only; anonymous gifts show neither name nor message. */
+import { publicDonorLabel } from "@core/labels";
 import { type CampaignRow, presentCampaign } from "../present";
 import type { activeOrganizationBySlug, offeredItems, recentGifts } from "./queries";
 
@@ -51,7 +52,7 @@ export function presentPublicCampaign(
       fullyFunded: i.quantity_needed !== null && i.funded >= i.quantity_needed,
     })),
     recent: recent.map((r) => ({
-      name: r.anonymous ? "Anonymous" : (r.name ?? "A friend"),
+      name: publicDonorLabel(r.name, r.anonymous),
       amountMinor: r.amount,
       currency: r.currency,
       at: r.at,
