@@ -213,3 +213,24 @@ export function isoWithOffset(ms: number | null | undefined, timeZone = "UTC"): 
   const iso = new Date(local).toISOString();
   return `${iso.slice(0, iso.length - 5)}${offsetSuffix(offMs)}`;
 }
+
+/** Whose file it is when no organization is: the platform's own exports (organizers). */
+export const PLATFORM_EXPORT_OWNER = "almoner";
+
+/**
+ * Every CSV's file name, one pattern (docs/steering/research/domain.md §5): `<org>-<what>-<yyyymmdd-hhmm>.csv`,
+ * the minute in the organization's time zone (the one its exported dates are written in). `org` is
+ * the organization's slug, or PLATFORM_EXPORT_OWNER for a platform-wide export; both it and `what`
+ * are reduced to lower-case letters, digits and dashes, so the name is safe in a header.
+ */
+export function exportFileName(org: string, what: string, at: number, timeZone = "UTC"): string {
+  const safe = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "") || "export";
+  // "2026-03-01T09:30:00+01:00" → "20260301-0930".
+  const local = isoWithOffset(at, timeZone);
+  const stamp = `${local.slice(0, 10).replace(/-/g, "")}-${local.slice(11, 16).replace(":", "")}`;
+  return `${safe(org)}-${safe(what)}-${stamp}.csv`;
+}

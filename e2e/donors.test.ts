@@ -90,7 +90,10 @@ test("donors: create, duplicate warning, bulk tag, a note, merge two donors, fil
         // The export follows the filters and reports progress.
         const download = s.page.waitForEvent("download");
         await s.page.getByRole("button", { name: "Export CSV" }).click();
-        const csv = readFileSync(await (await download).path(), "utf8");
+        const file = await download;
+        // One name pattern for every export (core/csv.ts exportFileName).
+        assert.match(file.suggestedFilename(), /^[a-z0-9-]+-donors-\d{8}-\d{4}\.csv$/);
+        const csv = readFileSync(await file.path(), "utf8");
         assert.match(csv, /^\uFEFFdonor_id,name,type,first_name,last_name,company,email/);
         const rows = csv.trim().split("\r\n").slice(1);
         assert.ok(rows.length > 0);

@@ -1,4 +1,4 @@
-import { CSV_BOM, csvCell, csvRow, isoWithOffset } from "@core/csv";
+import { CSV_BOM, csvCell, csvRow, exportFileName, isoWithOffset, PLATFORM_EXPORT_OWNER } from "@core/csv";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { chunk, listInput, sortColumn } from "../../worker/lib/list";
@@ -34,6 +34,22 @@ describe("csv", () => {
     expect(csvCell("+44 (20) 7946-0958")).toBe("+44 (20) 7946-0958");
     expect(csvCell("+1.503.555.0100")).toBe("+1.503.555.0100");
     expect(csvCell(-1e-7)).toBe("-1e-7");
+  });
+
+  it("names every export file <org>-<what>-<yyyymmdd-hhmm>.csv, the minute in the organization's zone", () => {
+    const t = Date.UTC(2026, 2, 1, 8, 30, 59);
+    expect(exportFileName("hope-shelter", "donations", t, "Europe/Berlin")).toBe(
+      "hope-shelter-donations-20260301-0930.csv",
+    );
+    expect(exportFileName("hope-shelter", "donors", t)).toBe("hope-shelter-donors-20260301-0830.csv");
+    // The day is the zone's: 08:30 UTC is still 28 February in Honolulu.
+    expect(exportFileName("hope-shelter", "donors", t, "Pacific/Honolulu")).toBe(
+      "hope-shelter-donors-20260228-2230.csv",
+    );
+    // Safe in a Content-Disposition header whatever it is given.
+    expect(exportFileName(PLATFORM_EXPORT_OWNER, 'organizer-AbC_12"\r\n', t)).toBe(
+      "almoner-organizer-abc-12-20260301-0830.csv",
+    );
   });
 
   it("writes ISO dates with the time zone's offset", () => {

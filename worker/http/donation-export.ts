@@ -3,6 +3,7 @@
  * headers; the export itself (its filters, the audit row, the streamed CSV) is the donations
  * area's (worker/donations/export.ts).
  */
+import { exportFileName } from "@core/csv";
 import { exportDonations, parseDonationExportFilters } from "../donations/export";
 import { exportAccess } from "./export-access";
 import { json } from "./headers";
@@ -15,11 +16,10 @@ export async function handleDonationExport(request: Request, env: Env): Promise<
   if (!parsed.success)
     return json({ code: "BAD_REQUEST", message: "Invalid export filters" }, { status: 400 });
   const stream = await exportDonations({ env, user, org }, parsed.data);
-  const stamp = new Date().toISOString().slice(0, 16).replace(/[-:]/g, "").replace("T", "-");
   return new Response(stream, {
     headers: {
       "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="${org.slug}-donations-${stamp}.csv"`,
+      "content-disposition": `attachment; filename="${exportFileName(org.slug, "donations", Date.now(), org.timeZone)}"`,
       "cache-control": "no-store",
     },
   });

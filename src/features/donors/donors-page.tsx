@@ -1,4 +1,5 @@
 /** /donors: the table with tier and tag chips, every filter in the URL, bulk tagging and the export. */
+import { exportFileName } from "@core/csv";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import type { ColumnDef } from "@tanstack/react-table";
@@ -64,7 +65,7 @@ export function DonorsPage({
       );
       const a = document.createElement("a");
       a.href = URL.createObjectURL(new Blob(parts, { type: "text/csv;charset=utf-8" }));
-      a.download = `${org.data?.slug ?? "donors"}-donors-${new Date().toISOString().slice(0, 16).replace(/[-:T]/g, "")}.csv`;
+      a.download = exportFileName(org.data?.slug ?? "donors", "donors", Date.now(), timeZone);
       a.click();
       URL.revokeObjectURL(a.href);
       toast.success(`Exported ${rows.toLocaleString("en-US")} donors`);

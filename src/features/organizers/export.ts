@@ -1,3 +1,4 @@
+import { exportFileName, PLATFORM_EXPORT_OWNER } from "@core/csv";
 import { organizerCsvLines, organizerCsvStart } from "@core/exports/organizers";
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "../../../worker/trpc/router";
@@ -41,11 +42,15 @@ export async function organizerCsv(
   return { parts, rows: done };
 }
 
-/** Hands the assembled CSV to the browser as a download. */
-export function downloadCsv(parts: string[], name: string) {
+/**
+ * Hands the assembled CSV to the browser as a download, named like every export
+ * (core/csv.ts exportFileName): the platform's, in the browser's time zone like its dates.
+ */
+export function downloadCsv(parts: string[], what: string) {
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const a = document.createElement("a");
   a.href = URL.createObjectURL(new Blob(parts, { type: "text/csv;charset=utf-8" }));
-  a.download = `${name}-${new Date().toISOString().slice(0, 10)}.csv`;
+  a.download = exportFileName(PLATFORM_EXPORT_OWNER, what, Date.now(), timeZone);
   a.click();
   URL.revokeObjectURL(a.href);
 }
