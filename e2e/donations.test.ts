@@ -48,6 +48,9 @@ test("an admin records an offline gift, refunds part of it, finds it from the da
       await s.page.getByRole("heading", { name: "Donations", level: 1 }).waitFor();
       // A gift without a donor reads "Anonymous", as donors see it (core/labels.ts).
       await s.page.getByRole("link", { name: "Anonymous" }).first().waitFor();
+      // Payment methods are spelled as their owners do (core/labels.ts), here in the list's filter.
+      const methods = await s.page.getByLabel("Payment method").locator("option").allInnerTexts();
+      assert.ok(methods.includes("PayPal") && !methods.includes("Paypal"), methods.join(", "));
       await s.page.getByText(`$${amount}`).first().waitFor();
       // The totals row is the tile's number: counted gifts only.
       await s.page.getByTestId("list-totals").waitFor();
