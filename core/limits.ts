@@ -7,3 +7,12 @@
  * (decision 018). A portal page loads well under ten queries at once.
  */
 export const TRPC_MAX_BATCH = 25;
+
+/**
+ * A ban's reason and length, and an impersonation's reason (worker/auth/admin.ts refuses more; the
+ * admin dialogs in src/features/admin/user-action-dialogs.tsx stop at the same marks). A ban lasts
+ * at most 50 years so its expiry stays an instant pages can show (decision 019).
+ */
+export const BAN_REASON_MAX = 500;
+export const BAN_MAX_DAYS = 50 * 365;
+export const IMPERSONATION_REASON_MAX = 500;

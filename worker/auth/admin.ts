@@ -6,6 +6,7 @@
  * schema, as in endpoints.ts.
  */
 
+import { BAN_MAX_DAYS, BAN_REASON_MAX, IMPERSONATION_REASON_MAX } from "@core/limits";
 import { hasPermission, isPlatformAdmin, type Permissions, parseRoles } from "@core/permissions";
 import { httpUrl } from "@core/schemas";
 import { z } from "zod";
@@ -327,13 +328,13 @@ export const banUser: Handler = async (ctx) => {
     ctx,
     z.object({
       userId: z.string().min(1),
-      banReason: z.string().max(500).optional(),
+      banReason: z.string().max(BAN_REASON_MAX).optional(),
       // Seconds; at most 50 years, so the expiry stays an instant pages can show (decision 019).
       banExpiresIn: z
         .number()
         .int()
         .positive()
-        .max(50 * 365 * 86_400)
+        .max(BAN_MAX_DAYS * 86_400)
         .optional(),
     }),
   );
@@ -499,7 +500,10 @@ export const impersonateUser: Handler = async (ctx) => {
   // `reason` is an optional extra field: a contract client that sends none still works.
   const body = await readBody(
     ctx,
-    z.object({ userId: z.string().min(1), reason: z.string().trim().max(500).optional() }),
+    z.object({
+      userId: z.string().min(1),
+      reason: z.string().trim().max(IMPERSONATION_REASON_MAX).optional(),
+    }),
   );
   if (loaded.session.impersonatedBy) {
     throw new AuthApiError(

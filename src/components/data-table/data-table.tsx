@@ -15,7 +15,7 @@
  *         facets={[{ id: "status", title: "Status", options, value: s.status,
  *                    onChange: (status) => setS({ status, page: 1 }) }]}
  *         bulkActions={(rows, clear) => (
- *           <ConfirmButton title={`Archive ${rows.length}?`} onConfirm={async () => { ...; clear(); }}>
+ *           <ConfirmButton title={`Archive ${rows.length}?`} description="…" onConfirm={async () => { ...; clear(); }}>
  *             Archive
  *           </ConfirmButton>)} />
  *     );

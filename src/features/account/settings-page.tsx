@@ -1,5 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import * as React from "react";
 import { toast } from "sonner";
+import { ConfirmDialog } from "~/components/confirm-dialog";
 import { PageHeader } from "~/components/layout/page-header";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -33,8 +35,9 @@ export function SettingsPage() {
       toast.success(r.message);
       if (r.message === "User deleted") await auth.signOut();
     },
-    onError: (e) => toast.error(e instanceof Error ? e.message : "Failed"),
   });
+  // The password typed in the form, held while the dialog asks; null when it is closed.
+  const [deletePassword, setDeletePassword] = React.useState<string | null>(null);
   return (
     <>
       <PageHeader title="Settings" description="Sessions, sign-in methods and your account." />
@@ -86,8 +89,7 @@ export function SettingsPage() {
             className="flex max-w-md gap-2"
             onSubmit={(e) => {
               e.preventDefault();
-              if (window.confirm("Delete your account for good?"))
-                del.mutate(String(new FormData(e.currentTarget).get("password")));
+              setDeletePassword(String(new FormData(e.currentTarget).get("password") ?? ""));
             }}
           >
             <input
@@ -99,9 +101,20 @@ export function SettingsPage() {
               required
             />
             <Button type="submit" variant="destructive" disabled={del.isPending}>
-              Delete
+              Delete…
             </Button>
           </form>
+          <ConfirmDialog
+            open={deletePassword !== null}
+            onOpenChange={(o) => {
+              if (!o) setDeletePassword(null);
+            }}
+            destructive
+            title="Delete your account?"
+            description={`${auth.user?.email ?? "Your account"} is removed for good and signed out everywhere. This cannot be undone.`}
+            confirmLabel="Delete account"
+            onConfirm={() => del.mutateAsync(deletePassword ?? "")}
+          />
         </CardContent>
       </Card>
     </>

@@ -1,18 +1,20 @@
 /** One user as platform admins see them: memberships, sessions, impersonation. */
+
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import * as React from "react";
 import { toast } from "sonner";
+import { ConfirmButton } from "~/components/data-table/confirm-button";
 import { PageHeader } from "~/components/layout/page-header";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { authApi } from "~/lib/auth/api";
-import { useAuth } from "~/lib/auth/use-auth";
 import { formatDateTime, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
+import { type UserAction, UserActionDialog } from "./user-action-dialogs";
 
 export function UserDetail({ userId: organizerId }: { userId: string }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
-  const auth = useAuth();
   const user = useQuery({
     queryKey: ["admin", "user", organizerId],
     queryFn: () => authApi.admin.getUser(organizerId),
@@ -40,6 +42,8 @@ export function UserDetail({ userId: organizerId }: { userId: string }) {
     }),
   );
   const u = user.data;
+  const [action, setAction] = React.useState<UserAction | null>(null);
+  const impersonateButton = React.useRef<HTMLButtonElement>(null);
   if (user.error)
     return (
       <p role="alert" className="text-destructive">
@@ -55,20 +59,21 @@ export function UserDetail({ userId: organizerId }: { userId: string }) {
         actions={
           !u.banned && !u.role.includes("admin") ? (
             <Button
-              onClick={() =>
-                auth
-                  .impersonate(
-                    u.id,
-                    window.prompt("Why are you impersonating this user? (recorded in the audit log)") ??
-                      undefined,
-                  )
-                  .catch((e: Error) => toast.error(e.message))
-              }
+              ref={impersonateButton}
+              aria-haspopup="dialog"
+              onClick={() => setAction({ kind: "impersonate" })}
             >
-              Impersonate
+              Impersonate…
             </Button>
           ) : null
         }
+      />
+      <UserActionDialog
+        user={u}
+        action={action}
+        onClose={() => setAction(null)}
+        onDone={() => undefined}
+        returnFocusRef={impersonateButton}
       />
       <div className="grid gap-4 lg:grid-cols-2">
         <Card>
@@ -81,16 +86,15 @@ export function UserDetail({ userId: organizerId }: { userId: string }) {
                 <span>
                   {m.organizationName} · {titleCase(m.role)}
                 </span>
-                <Button
-                  size="sm"
-                  variant="outline"
-                  onClick={() =>
-                    window.confirm(`Remove from ${m.organizationName}?`) &&
-                    remove.mutate({ membershipId: m.id })
-                  }
+                <ConfirmButton
+                  destructive
+                  title={`Remove ${u.name} from ${m.organizationName}?`}
+                  description="They lose access to the organization at once. Their past actions and records stay."
+                  confirmLabel="Remove"
+                  onConfirm={() => remove.mutateAsync({ membershipId: m.id })}
                 >
                   Remove
-                </Button>
+                </ConfirmButton>
               </div>
             ))}
             {memberships.data?.length === 0 ? <p className="text-muted-foreground">No memberships.</p> : null}

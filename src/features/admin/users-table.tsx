@@ -2,6 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { Link } from "@tanstack/react-router";
 import type { ColumnDef } from "@tanstack/react-table";
 import { MoreHorizontal } from "lucide-react";
+import * as React from "react";
 import { toast } from "sonner";
 import { DataTable, type ListState } from "~/components/data-table/data-table";
 import { Badge } from "~/components/ui/badge";
@@ -16,6 +17,7 @@ import {
 import { authApi } from "~/lib/auth/api";
 import { useAuth } from "~/lib/auth/use-auth";
 import { formatDate } from "~/lib/format";
+import { type UserAction, UserActionDialog } from "./user-action-dialogs";
 
 type User = Awaited<ReturnType<typeof authApi.admin.listUsers>>["users"][number];
 
@@ -58,6 +60,10 @@ export function UsersTable({
     },
     onError: (e) => toast.error(e instanceof Error ? e.message : "Failed"),
   });
+  const done = async (message: string) => {
+    toast.success(message);
+    await qc.invalidateQueries({ queryKey: ["admin"] });
+  };
   const columns: ColumnDef<User, unknown>[] = [
     {
       header: "Name",
@@ -115,76 +121,14 @@ export function UsersTable({
     {
       id: "actions",
       header: () => <span className="sr-only">Actions</span>,
-      cell: ({ row }) => {
-        const u = row.original;
-        const self = u.id === auth.user?.id;
-        return (
-          <DropdownMenu>
-            <DropdownMenuTrigger asChild>
-              <Button variant="ghost" size="icon" className="size-8" aria-label={`Actions for ${u.name}`}>
-                <MoreHorizontal className="size-4" />
-              </Button>
-            </DropdownMenuTrigger>
-            <DropdownMenuContent align="end">
-              {!self && !u.role.includes("admin") && !u.banned ? (
-                <DropdownMenuItem
-                  onSelect={() =>
-                    auth
-                      .impersonate(
-                        u.id,
-                        window.prompt("Why are you impersonating this user? (recorded in the audit log)") ??
-                          undefined,
-                      )
-                      .catch((e: Error) => toast.error(e.message))
-                  }
-                >
-                  Impersonate
-                </DropdownMenuItem>
-              ) : null}
-              {["user", "organizer", "admin"]
-                .filter((r) => r !== u.role)
-                .map((r) => (
-                  <DropdownMenuItem
-                    key={r}
-                    disabled={self}
-                    onSelect={() => act.mutate(() => authApi.admin.setRole(u.id, r))}
-                  >
-                    Make {r}
-                  </DropdownMenuItem>
-                ))}
-              <DropdownMenuSeparator />
-              {u.banned ? (
-                <DropdownMenuItem onSelect={() => act.mutate(() => authApi.admin.unbanUser(u.id))}>
-                  Unban
-                </DropdownMenuItem>
-              ) : (
-                <DropdownMenuItem
-                  disabled={self}
-                  onSelect={() => {
-                    const reason = window.prompt("Reason for the ban?") ?? undefined;
-                    act.mutate(() => authApi.admin.banUser(u.id, reason));
-                  }}
-                >
-                  Ban…
-                </DropdownMenuItem>
-              )}
-              <DropdownMenuItem onSelect={() => act.mutate(() => authApi.admin.revokeUserSessions(u.id))}>
-                Sign out everywhere
-              </DropdownMenuItem>
-              <DropdownMenuItem
-                disabled={self}
-                className="text-destructive"
-                onSelect={() =>
-                  window.confirm(`Remove ${u.email} for good?`) &&
-                  act.mutate(() => authApi.admin.removeUser(u.id))
-                }
-              >
-                Remove user
-              </DropdownMenuItem>
-            </DropdownMenuContent>
-          </DropdownMenu>
-        );
-      },
+      cell: ({ row }) => (
+        <UserActions
+          user={row.original}
+          self={row.original.id === auth.user?.id}
+          onDone={done}
+          run={(fn) => act.mutate(fn)}
+        />
+      ),
     },
   ];
   return (
@@ -199,5 +143,82 @@ export function UsersTable({
       searchPlaceholder="Name, or an e-mail with @"
       emptyMessage="No users match."
     />
+  );
+}
+
+/**
+ * One row's menu. Acts that change who someone is or what they may do (ban, impersonate, role,
+ * remove) open a dialog first; unban and sign-out-everywhere act at once.
+ */
+function UserActions({
+  user: u,
+  self,
+  onDone,
+  run,
+}: {
+  user: User;
+  self: boolean;
+  onDone: (message: string) => Promise<void>;
+  run: (fn: () => Promise<unknown>) => void;
+}) {
+  const [action, setAction] = React.useState<UserAction | null>(null);
+  const trigger = React.useRef<HTMLButtonElement>(null);
+  return (
+    <>
+      <DropdownMenu>
+        <DropdownMenuTrigger asChild>
+          <Button
+            ref={trigger}
+            variant="ghost"
+            size="icon"
+            className="size-8"
+            aria-label={`Actions for ${u.name}`}
+          >
+            <MoreHorizontal className="size-4" />
+          </Button>
+        </DropdownMenuTrigger>
+        <DropdownMenuContent align="end">
+          {!self && !u.role.includes("admin") && !u.banned ? (
+            <DropdownMenuItem onSelect={() => setAction({ kind: "impersonate" })}>
+              Impersonate…
+            </DropdownMenuItem>
+          ) : null}
+          {["user", "organizer", "admin"]
+            .filter((r) => r !== u.role)
+            .map((r) => (
+              <DropdownMenuItem key={r} disabled={self} onSelect={() => setAction({ kind: "role", role: r })}>
+                Make {r}…
+              </DropdownMenuItem>
+            ))}
+          <DropdownMenuSeparator />
+          {u.banned ? (
+            <DropdownMenuItem onSelect={() => run(() => authApi.admin.unbanUser(u.id))}>
+              Unban
+            </DropdownMenuItem>
+          ) : (
+            <DropdownMenuItem disabled={self} onSelect={() => setAction({ kind: "ban" })}>
+              Ban…
+            </DropdownMenuItem>
+          )}
+          <DropdownMenuItem onSelect={() => run(() => authApi.admin.revokeUserSessions(u.id))}>
+            Sign out everywhere
+          </DropdownMenuItem>
+          <DropdownMenuItem
+            disabled={self}
+            className="text-destructive"
+            onSelect={() => setAction({ kind: "remove" })}
+          >
+            Remove user…
+          </DropdownMenuItem>
+        </DropdownMenuContent>
+      </DropdownMenu>
+      <UserActionDialog
+        user={u}
+        action={action}
+        onClose={() => setAction(null)}
+        onDone={onDone}
+        returnFocusRef={trigger}
+      />
+    </>
   );
 }

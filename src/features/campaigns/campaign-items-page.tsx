@@ -3,6 +3,7 @@ import { getRouteApi } from "@tanstack/react-router";
 import { ArrowDown, ArrowUp, Plus } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
+import { ConfirmButton } from "~/components/data-table/confirm-button";
 import { PageHeader } from "~/components/layout/page-header";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -69,7 +70,7 @@ export function CampaignItemsPage() {
         toast.success("Item deleted");
         await refresh();
       },
-      onError: (e) => toast.error(errorInfo(e).message),
+      // Failures show in the confirm dialog.
     }),
   );
   const currency = campaign.data?.currency ?? "USD";
@@ -178,15 +179,16 @@ export function CampaignItemsPage() {
                   {item.archived ? "Unarchive" : "Archive"}
                 </Button>
                 {item.quantityFunded === 0 ? (
-                  <Button
-                    size="sm"
+                  <ConfirmButton
                     variant="ghost"
-                    onClick={() =>
-                      window.confirm(`Delete "${item.title}"?`) && remove.mutate({ id: item.id })
-                    }
+                    destructive
+                    title={`Delete “${item.title}”?`}
+                    description="Nobody has funded it yet, so it is removed for good. To keep it but hide it, archive it instead."
+                    confirmLabel="Delete item"
+                    onConfirm={() => remove.mutateAsync({ id: item.id })}
                   >
                     Delete
-                  </Button>
+                  </ConfirmButton>
                 ) : null}
               </div>
             </CardContent>

@@ -5,7 +5,7 @@ import { getRouteApi, Link } from "@tanstack/react-router";
 import type { ColumnDef } from "@tanstack/react-table";
 import { Plus } from "lucide-react";
 import { toast } from "sonner";
-import { DataTable } from "~/components/data-table/data-table";
+import { ConfirmButton, DataTable } from "~/components/data-table/data-table";
 import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
 import { Button } from "~/components/ui/button";
@@ -204,23 +204,35 @@ export function CampaignsPage() {
         bulkActions={
           can({ campaign: ["update"] })
             ? (rows, clear) => (
-                <Button
-                  size="sm"
-                  variant="outline"
+                <ConfirmButton
                   disabled={!rows.every((r) => r.allowedTransitions.includes("archived"))}
-                  title="Only completed or draft campaigns can be archived"
-                  onClick={async () => {
-                    if (!window.confirm(`Archive ${rows.length} campaign(s)?`)) return;
+                  hint="Only completed or draft campaigns can be archived"
+                  title={
+                    rows.length === 1 ? `Archive “${rows[0]?.title}”?` : `Archive ${rows.length} campaigns?`
+                  }
+                  description={`${rows
+                    .slice(0, 3)
+                    .map((r) => `“${r.title}”`)
+                    .join(
+                      ", ",
+                    )}${rows.length > 3 ? ` and ${rows.length - 3} more` : ""} leave the active lists. Their donations and history stay.`}
+                  confirmLabel={rows.length === 1 ? "Archive campaign" : `Archive ${rows.length} campaigns`}
+                  onConfirm={async () => {
                     const res = await Promise.allSettled(
                       rows.map((r) => setStatus.mutateAsync({ id: r.id, action: "archive" })),
                     );
-                    toast.success(`${res.filter((r) => r.status === "fulfilled").length} archived`);
+                    const ok = res.filter((r) => r.status === "fulfilled").length;
+                    const failed = res.find((r) => r.status === "rejected");
+                    // Nothing archived: say why in the dialog and keep the selection.
+                    if (!ok && failed) throw failed.reason;
+                    toast.success(`${ok} archived`);
+                    if (ok < rows.length) toast.error(`${rows.length - ok} could not be archived`);
                     clear();
                     await qc.invalidateQueries();
                   }}
                 >
                   Archive
-                </Button>
+                </ConfirmButton>
               )
             : undefined
         }

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Pin, PinOff } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
+import { ConfirmButton } from "~/components/data-table/confirm-button";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
@@ -44,7 +45,8 @@ export function DonorNotes({
     }),
   );
   const update = useMutation(trpc.donors.notes.update.mutationOptions({ onSuccess: refresh, onError }));
-  const del = useMutation(trpc.donors.notes.delete.mutationOptions({ onSuccess: refresh, onError }));
+  // Its failures show in the confirm dialog.
+  const del = useMutation(trpc.donors.notes.delete.mutationOptions({ onSuccess: refresh }));
   return (
     <Card className={className}>
       <CardHeader>
@@ -187,13 +189,17 @@ export function DonorNotes({
                       >
                         Edit
                       </button>
-                      <button
-                        type="button"
-                        className="hover:text-destructive"
-                        onClick={() => window.confirm("Delete this note?") && del.mutate({ id: n.id })}
+                      <ConfirmButton
+                        variant="ghost"
+                        className="h-auto px-0 py-0 font-normal text-inherit text-xs hover:bg-transparent hover:text-destructive dark:hover:bg-transparent"
+                        destructive
+                        title="Delete this note?"
+                        description={`“${n.body.length > 80 ? `${n.body.slice(0, 80)}…` : n.body}” is deleted for good.`}
+                        confirmLabel="Delete note"
+                        onConfirm={() => del.mutateAsync({ id: n.id })}
                       >
                         Delete
-                      </button>
+                      </ConfirmButton>
                     </span>
                   ) : null}
                 </p>
