@@ -3,6 +3,7 @@ import { Menu } from "lucide-react";
 import * as React from "react";
 
 import { Brand } from "~/components/layout/brand";
+import { MainLandmark } from "~/components/layout/main-landmark";
 import { type NavSection, SidebarNav, visibleSections } from "~/components/layout/sidebar-nav";
 import { type ShellUser, UserMenu } from "~/components/layout/user-menu";
 import { Button } from "~/components/ui/button";
@@ -119,11 +120,15 @@ function AppShell({ nav, user, onSignOut, banner, isAdmin, children }: AppShellP
             </div>
           </header>
 
-          <main id="main-content" tabIndex={-1} className="min-h-0 flex-1 overflow-y-auto outline-none">
+          <MainLandmark
+            id="main-content"
+            tabIndex={-1}
+            className="min-h-0 flex-1 overflow-y-auto outline-none"
+          >
             <div className="mx-auto flex w-full min-w-0 max-w-7xl flex-col gap-6 p-4 sm:p-6 lg:p-8">
               {children}
             </div>
-          </main>
+          </MainLandmark>
         </div>
       </div>
     </div>

@@ -1,5 +1,6 @@
 import { Link } from "@tanstack/react-router";
 import type * as React from "react";
+import { MainOrDiv } from "~/components/layout/main-landmark";
 import { Button } from "~/components/ui/button";
 import { Card, CardDescription, CardFooter, CardHeader } from "~/components/ui/card";
 import { ArrowLeft, House, RefreshCw, SearchX, TriangleAlert } from "~/components/ui/shell-icons";
@@ -7,9 +8,9 @@ import { cn } from "~/lib/utils";
 
 function ScreenFrame({ className, children }: { className?: string; children: React.ReactNode }) {
   return (
-    <div className={cn("flex min-h-[70dvh] w-full items-center justify-center p-4 sm:p-6", className)}>
+    <MainOrDiv className={cn("flex min-h-[70dvh] w-full items-center justify-center p-4 sm:p-6", className)}>
       {children}
-    </div>
+    </MainOrDiv>
   );
 }
 

@@ -33,12 +33,18 @@ function TabsTrigger({ className, ...props }: React.ComponentProps<typeof TabsPr
   );
 }
 
+/**
+ * Every panel stays in the page and the inactive ones are hidden: Radix mounts only the active
+ * panel, so each other tab's `aria-controls` would name an element that does not exist (axe's
+ * aria-valid-attr-value, critical). Hidden panels keep their form state, too.
+ */
 function TabsContent({ className, ...props }: React.ComponentProps<typeof TabsPrimitive.Content>) {
   return (
     <TabsPrimitive.Content
       data-slot="tabs-content"
+      forceMount
       className={cn(
-        "flex-1 rounded-md outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50",
+        "flex-1 rounded-md outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50 data-[state=inactive]:hidden",
         className,
       )}
       {...props}

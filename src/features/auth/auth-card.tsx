@@ -1,6 +1,6 @@
 import type * as React from "react";
 import { Brand } from "~/components/layout/brand";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/card";
 
 /** The centered card every signed-out screen uses (sign-in, reset, invitation). */
 export function AuthCard({
@@ -22,7 +22,10 @@ export function AuthCard({
         </div>
         <Card>
           <CardHeader>
-            <CardTitle className="text-xl">{title}</CardTitle>
+            {/* The page's one h1 (CardTitle's look): every signed-out screen is this card. */}
+            <h1 data-slot="card-title" className="font-semibold text-xl leading-none">
+              {title}
+            </h1>
             {description ? <CardDescription>{description}</CardDescription> : null}
           </CardHeader>
           <CardContent>{children}</CardContent>

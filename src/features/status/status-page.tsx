@@ -2,7 +2,7 @@ import { useSuspenseQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { CheckCircle2, XCircle } from "lucide-react";
 import { Badge } from "~/components/ui/badge";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/card";
 import { useTRPC } from "~/lib/trpc";
 
 /** Public system status: a real tRPC query that reads D1 and round-trips KV. */
@@ -28,12 +28,12 @@ export function StatusPage() {
     <main className="mx-auto flex min-h-dvh max-w-xl flex-col justify-center gap-4 p-6">
       <Card>
         <CardHeader>
-          <CardTitle className="flex items-center gap-2">
+          <h1 data-slot="card-title" className="flex items-center gap-2 font-semibold leading-none">
             System status
             <Badge variant={data.status === "ok" ? "default" : "destructive"} data-testid="health-status">
               {data.status}
             </Badge>
-          </CardTitle>
+          </h1>
           <CardDescription>Environment: {data.environment}</CardDescription>
         </CardHeader>
         <CardContent>
