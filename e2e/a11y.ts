@@ -25,7 +25,22 @@ export interface Violation {
 /** Moderate in axe, required here: every screen has its h1 and its main landmark. */
 const ALSO_REQUIRED = new Set(["page-has-heading-one", "landmark-one-main"]);
 
+/**
+ * Waits until no animation or transition runs: axe reads colours mid-transition as they are (a
+ * toast fading in, a badge half-way from dark to light fails contrast that neither end fails).
+ */
+export async function animationsDone(page: Page) {
+  await page.waitForTimeout(50);
+  await page
+    .waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"), undefined, {
+      timeout: 3_000,
+      polling: 50,
+    })
+    .catch(() => {});
+}
+
 export async function axeViolations(page: Page): Promise<Violation[]> {
+  await animationsDone(page);
   // Evaluated through the DevTools protocol: the page's CSP (rightly) refuses an inline script tag.
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
   const result = await page.evaluate(() =>

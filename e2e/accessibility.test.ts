@@ -139,15 +139,7 @@ ROLES.forEach((role, r) => {
     const check = async (look: (typeof looks)[number], path: string) => {
       await s.page.setViewportSize({ width: look.width, height: 800 });
       await s.page.emulateMedia({ colorScheme: look.scheme });
-      // Let layout and colour transitions finish: axe reads colours mid-transition as they are
-      // (a status badge half-way from dark to light fails contrast that neither end fails).
-      await s.page.waitForTimeout(50);
-      await s.page
-        .waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"), undefined, {
-          timeout: 3_000,
-          polling: 50,
-        })
-        .catch(() => {});
+      // axeViolations lets layout and colour transitions finish first (e2e/a11y.ts `animationsDone`).
       const t = Date.now();
       const violations = await axeViolations(s.page);
       checked.push({
