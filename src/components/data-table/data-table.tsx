@@ -174,6 +174,10 @@ export function DataTable<T extends { id: string }, M extends { ids: string[] } 
   const selected = table.getSelectedRowModel().rows.map((r) => r.original);
   const allOnPage = table.getIsAllPageRowsSelected();
   const matchingSnap = matching && matching.key === filterKey && allOnPage ? matching.snap : null;
+  // A lapsed snapshot is dropped, so choosing a page again never brings it back.
+  React.useEffect(() => {
+    if (matching && !matchingSnap) setMatching(null);
+  }, [matching, matchingSnap]);
   const clearSelection = () => {
     setSelection({});
     setMatching(null);
