@@ -229,14 +229,17 @@ describe("cross-tenant ids", () => {
   /**
    * Org procedures with id-like inputs that do not look one record up: list filters and history
    * reads are scoped to the caller's organization, so another tenant's id matches nothing (checked
-   * below), and organization.update's registrationId/taxId are not record ids.
+   * below), and organization.update's registrationId/taxId are not record ids. Bulk procedures
+   * answer per id: another tenant's ids are skipped as "Not found" (checked below; decision 024).
    */
   const NOT_A_LOOKUP = new Set<string>([
     "organization.update",
     "donors.list",
     "donors.exportPage",
     "donations.list",
+    "donations.matchingIds",
     "donations.history",
+    "donations.bulkUpdateStatus",
   ]);
 
   it("covers every org procedure that takes a record id", () => {
@@ -279,6 +282,13 @@ describe("cross-tenant ids", () => {
     expect((await b.caller.donations.list({ campaignId: ids.campaign })).total).toBe(0);
     expect((await b.caller.donations.list({ donorId: ids.donor })).total).toBe(0);
     expect(await b.caller.donations.history({ entityType: "donation", entityId: ids.donation })).toEqual([]);
+    expect((await b.caller.donations.matchingIds({ campaignId: ids.campaign })).ids).toEqual([]);
+    expect(
+      await b.caller.donations.bulkUpdateStatus({ ids: [ids.donation], status: "refunded", reason: "x" }),
+    ).toEqual([{ id: ids.donation, changed: false, reason: "Not found" }]);
+    expect(
+      (await db.prepare("SELECT status FROM donation WHERE id = ?").bind(ids.donation).first())?.status,
+    ).toBe("completed");
     expect(still.map((r) => r.results[0])).toEqual([
       { title: "Winter Coats" },
       { f: "Ada" },

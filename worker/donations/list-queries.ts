@@ -3,7 +3,7 @@
  * statements are as they were tuned, decisions 011 and 013). Which statement answers a request is
  * the list service's rule (`list.ts`).
  */
-import { countedWithin } from "@core/status";
+import { countedWithin, type DonationStatus } from "@core/status";
 import { addDays, startOfLocalDay } from "@core/time";
 import { segmentParams, segmentSql } from "../analytics/retention";
 import { add, likeEscape, type Where, where } from "../lib/list";
@@ -183,4 +183,19 @@ export function amountWindowPage(
                  LEFT JOIN campaign c ON c.id = d.campaign_id ORDER BY ${p.order}`,
     )
     .bind(p.orgId, p.status, p.window, ...w.params, p.pageSize, p.offset);
+}
+
+/**
+ * The ids of the filtered set with what decides their status changes (a "Select all N matching"
+ * snapshot, decision 024), newest first, at most `limit` rows.
+ */
+export function matchingRows(db: D1Database, input: DonationFilters, w: Where, limit: number) {
+  const from = input.q ? "donation d LEFT JOIN donor dn ON dn.id = d.donor_id" : "donation d";
+  return db
+    .prepare(
+      `SELECT d.id, d.status, d.source FROM ${from} WHERE ${w.sql.join(" AND ")}
+        ORDER BY d.donated_at DESC, d.id DESC LIMIT ?`,
+    )
+    .bind(...w.params, limit)
+    .all<{ id: string; status: DonationStatus; source: string }>();
 }

@@ -4,16 +4,19 @@
  * from a rollup where its keys answer the filters exactly (decisions 011, 013), the page by the
  * amount window where that page is provably exact; the SQL is `list-queries.ts`.
  */
+import { MATCHING_MAX } from "@core/bulk";
+import { allowedDonationTargets, type DonationStatus } from "@core/status";
 import { addDays, FILTER_DAY_MAX, FILTER_DAY_MIN } from "@core/time";
 import { checkedOffset } from "../lib/list";
-import type { OrgCtx } from "../trpc/init";
-import type { DonationListInput } from "./filters";
+import { fail, type OrgCtx } from "../trpc/init";
+import type { DonationFilters, DonationListInput } from "./filters";
 import {
   amountWindowPage,
   type CurrencyTotals,
   dailyTotalsBuilt,
   donationWhere,
   listPage,
+  matchingRows,
   rollupTotals,
   SORT_COLUMNS,
   scanTotals,
@@ -107,4 +110,28 @@ export async function listDonations(ctx: Pick<OrgCtx, "env" | "org">, input: Don
     },
     totalsByCurrency: byCurrency,
   };
+}
+
+/**
+ * donations.matchingIds: the ids the list's filters match now (sort and page aside), for a bulk
+ * action on "all N matching" (decision 024) — a snapshot, so gifts that start matching later are
+ * never touched. More than MATCHING_MAX answers 422 naming the cap. `allowedTransitions` are the
+ * status targets every matching gift may move to (core/status.ts), none for the trash.
+ */
+export async function matchingDonationIds(ctx: Pick<OrgCtx, "env" | "org">, input: DonationFilters) {
+  const w = donationWhere(ctx.org.id, ctx.org.timeZone, input);
+  const { results } = await matchingRows(ctx.env.DB, input, w, MATCHING_MAX + 1);
+  if (results.length > MATCHING_MAX)
+    fail(
+      "UNPROCESSABLE_CONTENT",
+      `At most ${MATCHING_MAX.toLocaleString("en-US")} donations can be selected at once; narrow the filters`,
+      { max: MATCHING_MAX },
+    );
+  const kinds = new Map(results.map((r) => [`${r.status}|${r.source}`, r]));
+  let allowed: DonationStatus[] | null = input.trashed ? [] : null;
+  for (const r of kinds.values()) {
+    const mine = allowedDonationTargets(r.status, r.source);
+    allowed = allowed ? allowed.filter((s) => mine.includes(s)) : mine;
+  }
+  return { ids: results.map((r) => r.id), allowedTransitions: allowed ?? [] };
 }

@@ -2,13 +2,15 @@
  * donations.* (DESIGN §4): input schema, guard rung, one service call per procedure
  * (docs/architecture.md). The rules are in service.ts and list.ts, the SQL in the queries.
  */
+import { bulkIds } from "@core/bulk";
 import { donationChanges, manualDonationInput } from "@core/donation";
 import { donationStatuses } from "@core/status";
 import { z } from "zod";
 import { orgProcedure, router } from "../trpc/init";
-import { donationListInput } from "./filters";
-import { listDonations } from "./list";
+import { donationFilters, donationListInput } from "./filters";
+import { listDonations, matchingDonationIds } from "./list";
 import {
+  bulkChangeStatus,
   changeStatus,
   createDonation,
   deleteDonation,
@@ -24,6 +26,14 @@ export const donationsRouter = router({
   list: orgProcedure({ donation: ["view"] })
     .input(donationListInput)
     .query(({ ctx, input }) => listDonations(ctx, input)),
+
+  /**
+   * "Select all N matching" (decision 024): the ids the list's filters match now, at most
+   * MATCHING_MAX (more is a 422). Only for those who may act on them in bulk.
+   */
+  matchingIds: orgProcedure({ donation: ["update"] })
+    .input(donationFilters)
+    .query(({ ctx, input }) => matchingDonationIds(ctx, input)),
 
   byId: orgProcedure({ donation: ["view"] })
     .input(byId)
@@ -55,6 +65,20 @@ export const donationsRouter = router({
       }),
     )
     .mutation(({ ctx, input }) => changeStatus(ctx, input)),
+
+  /**
+   * One batch of a bulk status change (decision 024): up to BULK_MAX_IDS ids, each decided as
+   * updateStatus would and skipped with the reason where it may not move; one D1 batch per call.
+   */
+  bulkUpdateStatus: orgProcedure({ donation: ["update"] })
+    .input(
+      z.object({
+        ids: bulkIds,
+        status: z.enum(donationStatuses),
+        reason: z.string().trim().max(500).optional(),
+      }),
+    )
+    .mutation(({ ctx, input }) => bulkChangeStatus(ctx, input)),
 
   /** To the trash (restorable); platform admins may delete permanently. */
   delete: orgProcedure({ donation: ["delete"] })

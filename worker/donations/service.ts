@@ -5,9 +5,11 @@
  * success where the caller's goal already holds). The list is `list.ts`.
  */
 
+import type { BulkOutcome } from "@core/bulk";
 import type { DonationChanges, ManualDonationInput } from "@core/donation";
 import { formatMoney } from "@core/money";
 import { allowedDonationTargets, type DonationStatus, isCounted, needsReason } from "@core/status";
+import { TRPCError } from "@trpc/server";
 import { generateId } from "../auth/crypto";
 import { allGuards } from "../lib/guard";
 import { fail, type OrgCtx } from "../trpc/init";
@@ -17,6 +19,7 @@ import {
   type DonationRow,
   donationById,
   donationEvents,
+  donationsByIds,
   donorUnmerged,
   entityHistory,
   itemForEdit,
@@ -25,7 +28,7 @@ import {
   itemRoom,
   liveDonorId,
 } from "./queries";
-import { type DonationActor, newDonationRow, writeDonation } from "./write";
+import { type DonationChange, newDonationRow, writeDonation, writeDonations } from "./write";
 
 /** What a read needs of the request: the database and the tenant. */
 type Reader = Pick<OrgCtx, "env" | "org">;
@@ -33,6 +36,8 @@ type Reader = Pick<OrgCtx, "env" | "org">;
 type Actor = Pick<OrgCtx, "env" | "org" | "user" | "impersonatorId" | "ip">;
 
 const CHANGED_MEANWHILE = "The donation changed meanwhile; reload and try again";
+/** A bulk change's skip reason for a row another write changed between its read and its write. */
+const CHANGED_MEANWHILE_SHORT = "The donation changed meanwhile";
 
 async function loadDonation(db: D1Database, orgId: string, id: string) {
   const row = await donationById(db, orgId, id);
@@ -204,30 +209,6 @@ export async function updateDonation(ctx: Actor, id: string, d: DonationChanges)
   return presentDonation(await loadDonation(db, ctx.org.id, before.id));
 }
 
-/** One status change through the one guarded write (decision 020); a lost race answers 409. */
-async function applyStatus(
-  ctx: DonationActor,
-  before: DonationRow,
-  status: DonationStatus,
-  refunded: number,
-  reason: string | undefined,
-  action: string,
-) {
-  const after: DonationRow = { ...before, status, refunded_minor: refunded, updated_at: Date.now() };
-  const landed = await writeDonation(ctx, {
-    before,
-    after,
-    audit: {
-      action,
-      before: { status: before.status, refundedMinor: before.refunded_minor },
-      after: { status: after.status, refundedMinor: refunded },
-      reason,
-    },
-  });
-  if (!landed) fail("CONFLICT", CHANGED_MEANWHILE);
-  return presentDonation(await loadDonation(ctx.env.DB, ctx.org.id, before.id));
-}
-
 export interface StatusChange {
   id: string;
   status: DonationStatus;
@@ -237,15 +218,21 @@ export interface StatusChange {
   correction: boolean;
 }
 
+/** What a status change writes: the new status, the refunded total, the audit action. */
+interface StatusPlan {
+  status: DonationStatus;
+  refunded: number;
+  action: "donation.status" | "donation.correction";
+}
+
 /**
- * The status machine of DESIGN §4 (core/status.ts): refused transitions answer 422 with the
- * allowed targets; refunds and cancellations need a reason (`needsReason`). A correction sets any
- * status with a reason, and the refunded amount follows the new status: all of it for refunded,
- * `refundAmountMinor` (the total) for partially refunded, else none.
+ * The status machine of DESIGN §4 (core/status.ts) for one donation as read: refused transitions
+ * answer 422 with the allowed targets; refunds and cancellations need a reason (`needsReason`). A
+ * correction sets any status with a reason, and the refunded amount follows the new status: all
+ * of it for refunded, `refundAmountMinor` (the total) for partially refunded, else none. The
+ * single change and the bulk change (`bulkChangeStatus`) both decide here.
  */
-export async function changeStatus(ctx: Actor, input: StatusChange) {
-  const db = ctx.env.DB;
-  const before = await loadDonation(db, ctx.org.id, input.id);
+function planStatus(ctx: Pick<OrgCtx, "org">, before: DonationRow, input: StatusChange): StatusPlan {
   if (before.trashed_at)
     fail("UNPROCESSABLE_CONTENT", "Restore the donation from the trash first", { allowed: [] });
   if (input.correction) {
@@ -264,7 +251,7 @@ export async function changeStatus(ctx: Actor, input: StatusChange) {
         });
       refunded = total;
     }
-    return applyStatus(ctx, before, input.status, refunded, input.reason, "donation.correction");
+    return { status: input.status, refunded, action: "donation.correction" };
   }
   const allowed = allowedDonationTargets(before.status, before.source);
   if (!allowed.includes(input.status)) {
@@ -296,7 +283,92 @@ export async function changeStatus(ctx: Actor, input: StatusChange) {
       });
     refunded += amount;
   }
-  return applyStatus(ctx, before, input.status, refunded, input.reason, "donation.status");
+  return { status: input.status, refunded, action: "donation.status" };
+}
+
+/** The change `plan` makes to `before`, for `writeDonation` / `writeDonations` (write.ts). */
+function statusChange(before: DonationRow, plan: StatusPlan, reason: string | undefined): DonationChange {
+  const after: DonationRow = {
+    ...before,
+    status: plan.status,
+    refunded_minor: plan.refunded,
+    updated_at: Date.now(),
+  };
+  return {
+    before,
+    after,
+    audit: {
+      action: plan.action,
+      before: { status: before.status, refundedMinor: before.refunded_minor },
+      after: { status: after.status, refundedMinor: plan.refunded },
+      reason,
+    },
+  };
+}
+
+/** One status change (the detail page); a lost race answers 409. */
+export async function changeStatus(ctx: Actor, input: StatusChange) {
+  const db = ctx.env.DB;
+  const before = await loadDonation(db, ctx.org.id, input.id);
+  const plan = planStatus(ctx, before, input);
+  const landed = await writeDonation(ctx, statusChange(before, plan, input.reason));
+  if (!landed) fail("CONFLICT", CHANGED_MEANWHILE);
+  return presentDonation(await loadDonation(db, ctx.org.id, before.id));
+}
+
+export interface BulkStatusChange {
+  ids: string[];
+  status: DonationStatus;
+  reason?: string;
+}
+
+/**
+ * One call of a bulk status change (decision 024): each of `ids` (at most BULK_MAX_IDS, core/bulk.ts)
+ * is decided by `planStatus`, as a single change would be, and every change that passes goes into
+ * ONE D1 batch (`writeDonations`, decision 020). Ids this organization does not have, and changes
+ * the rules refuse or that lost a race, are skipped with the reason; nothing else is touched.
+ * Partial refunds need an amount per gift and corrections a look at each gift: not in bulk.
+ */
+export async function bulkChangeStatus(ctx: Actor, input: BulkStatusChange): Promise<BulkOutcome[]> {
+  if (input.status === "partially_refunded")
+    fail("BAD_REQUEST", "Partial refunds need an amount per gift: record them one at a time", {
+      field: "status",
+    });
+  if (needsReason(input.status) && !input.reason) fail("BAD_REQUEST", "Give a reason", { field: "reason" });
+  const rows = new Map((await donationsByIds(ctx.env.DB, ctx.org.id, input.ids)).map((r) => [r.id, r]));
+  const outcomes = new Map<string, BulkOutcome>();
+  const planned: { id: string; change: DonationChange }[] = [];
+  for (const id of input.ids) {
+    const before = rows.get(id);
+    if (!before) {
+      outcomes.set(id, { id, changed: false, reason: "Not found" });
+      continue;
+    }
+    if (before.status === input.status && !before.trashed_at) {
+      outcomes.set(id, { id, changed: false, reason: `Already ${input.status.replace("_", " ")}` });
+      continue;
+    }
+    try {
+      const plan = planStatus(ctx, before, { ...input, id, correction: false });
+      planned.push({ id, change: statusChange(before, plan, input.reason) });
+    } catch (e) {
+      if (!(e instanceof TRPCError)) throw e;
+      outcomes.set(id, { id, changed: false, reason: e.message });
+    }
+  }
+  const landed = planned.length
+    ? await writeDonations(
+        ctx,
+        planned.map((p) => p.change),
+      )
+    : [];
+  planned.forEach((p, i) => {
+    const outcome: BulkOutcome = landed[i]
+      ? { id: p.id, changed: true }
+      : { id: p.id, changed: false, reason: CHANGED_MEANWHILE_SHORT };
+    outcomes.set(p.id, outcome);
+  });
+  return input.ids.map((id) => outcomes.get(id) as BulkOutcome);
 }
 
 /**

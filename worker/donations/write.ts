@@ -23,9 +23,9 @@ import type { DonationStatus } from "@core/status";
 import { generateId } from "../auth/crypto";
 import { donorStatsStatements } from "../donors/stats";
 import { type AuditActor, auditStatement } from "../lib/audit";
-import { auditGuard, changeTokenGuard, type Guard } from "../lib/guard";
+import { anyAuditGuard, auditGuard, changeTokenGuard, type Guard } from "../lib/guard";
 import type { DonationRow } from "./queries";
-import { campaignRecounts, type DonationFacts, rollupStatements } from "./rollups";
+import { campaignRecounts, campaignStatsStatement, type DonationFacts, rollupStatements } from "./rollups";
 
 /** What the rollups and stats read of a donation. */
 export const facts = (d: DonationRow): DonationFacts => ({
@@ -164,8 +164,12 @@ export interface DonationChange {
 /** Who: a tRPC context, or `{ env, user: null, org }` for the payment processor. */
 export type DonationActor = AuditActor & { org: { id: string; timeZone: string } };
 
-/** The batch of one donation change, and which statement is the row write. */
-export function donationChangeStatements(actor: DonationActor, c: DonationChange) {
+/**
+ * The batch of one donation change, and which statement is the row write. With `recounts: false`
+ * the campaign and donor recounts (step 5) are left to the caller, which runs them once for many
+ * changes (`writeDonations`); `auditId` is the change's witness for their guard.
+ */
+export function donationChangeStatements(actor: DonationActor, c: DonationChange, recounts = true) {
   const db = actor.env.DB;
   const org = actor.org;
   const row = c.after ?? c.before;
@@ -236,18 +240,16 @@ export function donationChangeStatements(actor: DonationActor, c: DonationChange
   );
   if (!c.after)
     stmts.push(db.prepare("DELETE FROM donation WHERE id = ? AND change_token = ?").bind(row.id, token));
-  const done = auditGuard(auditId);
-  stmts.push(...campaignRecounts(db, before, after, done));
-  stmts.push(
-    ...donorStatsStatements(
-      db,
-      org.id,
-      [c.before?.donor_id, c.after?.donor_id].filter((x): x is string => !!x),
-      done,
-    ),
-  );
-  return { statements: stmts, writeIndex };
+  if (recounts) {
+    const done = auditGuard(auditId);
+    stmts.push(...campaignRecounts(db, before, after, done));
+    stmts.push(...donorStatsStatements(db, org.id, donorsOf(c), done));
+  }
+  return { statements: stmts, writeIndex, auditId };
 }
+
+const donorsOf = (c: DonationChange) =>
+  [c.before?.donor_id, c.after?.donor_id].filter((x): x is string => !!x);
 
 /**
  * Runs one donation change. Returns whether it landed; false means another write changed (or
@@ -257,4 +259,36 @@ export async function writeDonation(actor: DonationActor, c: DonationChange): Pr
   const { statements, writeIndex } = donationChangeStatements(actor, c);
   const res = await actor.env.DB.batch(statements);
   return !!res[writeIndex]?.meta.changes;
+}
+
+/**
+ * Many donation changes in ONE batch (a bulk action, decision 024), each as `writeDonation` would
+ * write it — its row conditional on what was read, its deltas and audit row guarded by its own
+ * token — and then each campaign and donor they touch recounted ONCE, guarded by "any of the
+ * changes touching it landed" (a recount is idempotent, so once after all of them equals once
+ * after each). Returns, per change, whether it landed.
+ */
+export async function writeDonations(actor: DonationActor, changes: readonly DonationChange[]) {
+  const db = actor.env.DB;
+  const statements: D1PreparedStatement[] = [];
+  const writes: number[] = [];
+  const campaigns = new Map<string, string[]>();
+  const donors = new Map<string, string[]>();
+  const touch = (m: Map<string, string[]>, key: string | null | undefined, auditId: string) => {
+    if (key) m.set(key, [...(m.get(key) ?? []), auditId]);
+  };
+  for (const c of changes) {
+    const one = donationChangeStatements(actor, c, false);
+    writes.push(statements.length + one.writeIndex);
+    statements.push(...one.statements);
+    for (const id of new Set([c.before?.campaign_id, c.after?.campaign_id]))
+      touch(campaigns, id, one.auditId);
+    for (const id of new Set(donorsOf(c))) touch(donors, id, one.auditId);
+  }
+  for (const [campaignId, audits] of campaigns)
+    statements.push(campaignStatsStatement(db, actor.org.id, campaignId, anyAuditGuard(audits)));
+  for (const [donorId, audits] of donors)
+    statements.push(...donorStatsStatements(db, actor.org.id, [donorId], anyAuditGuard(audits)));
+  const res = await db.batch(statements);
+  return writes.map((i) => !!res[i]?.meta.changes);
 }

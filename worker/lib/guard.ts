@@ -27,6 +27,15 @@ export const auditGuard = (auditId: string): Guard => ({
   args: [auditId],
 });
 
+/**
+ * At least one of these audit rows exists: a recount shared by several changes of one batch (a bulk
+ * change) applies if any of them landed. One parameter (json_each), however many changes.
+ */
+export const anyAuditGuard = (auditIds: readonly string[]): Guard => ({
+  sql: (p) => `EXISTS (SELECT 1 FROM audit_event WHERE id IN (SELECT value FROM json_each(?${p})))`,
+  args: [JSON.stringify(auditIds)],
+});
+
 /** Every given condition (each numbered after the ones before it); undefined when none is given. */
 export function allGuards(...guards: (Guard | null | undefined | false | "")[]): Guard | undefined {
   const gs = guards.filter((g): g is Guard => !!g);

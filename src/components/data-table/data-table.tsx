@@ -54,7 +54,9 @@ import {
   TableHeader,
   TableRow,
 } from "~/components/ui/table";
+import { errorInfo } from "~/lib/format";
 import { cn } from "~/lib/utils";
+import { BulkBar } from "./bulk-bar";
 import { type Facet, FacetedFilter } from "./faceted-filter";
 import type { ListState } from "./list-search";
 
@@ -77,7 +79,7 @@ declare module "@tanstack/react-table" {
   }
 }
 
-export function DataTable<T extends { id: string }>({
+export function DataTable<T extends { id: string }, M extends { ids: string[] } = { ids: string[] }>({
   columns,
   data,
   total,
@@ -90,6 +92,7 @@ export function DataTable<T extends { id: string }>({
   toolbar,
   facets,
   bulkActions,
+  selectMatching,
   footer,
   onRowClick,
 }: {
@@ -105,11 +108,29 @@ export function DataTable<T extends { id: string }>({
   toolbar?: React.ReactNode;
   /** Multi-select filters shown as popovers before the toolbar (values live in the URL). */
   facets?: Facet[];
-  bulkActions?: (selected: T[], clear: () => void) => React.ReactNode;
+  /**
+   * The actions on the chosen rows; `matching` is set when the user chose "all N matching"
+   * (then act on `matching.ids`, never on more).
+   */
+  bulkActions?: (selected: T[], clear: () => void, matching: M | null) => React.ReactNode;
+  /**
+   * The ids the current filter matches, snapshotted by the server (e.g. donations.matchingIds):
+   * with it, the bar offers "Select all N matching" once the whole page is chosen (decision 024).
+   */
+  selectMatching?: () => Promise<M>;
   footer?: React.ReactNode;
   onRowClick?: (row: T) => void;
 }) {
   const [selection, setSelection] = React.useState<RowSelectionState>({});
+  // "All N matching": a snapshot of ids for one filter; it lapses when the filter changes or a
+  // row of the page is unchosen.
+  const [matching, setMatching] = React.useState<{ key: string; snap: M } | null>(null);
+  const [matchingState, setMatchingState] = React.useState<{ busy: boolean; error: string | null }>({
+    busy: false,
+    error: null,
+  });
+  const { page: _p, pageSize: _s, sort: _o, desc: _d, ...filterState } = state;
+  const filterKey = JSON.stringify(filterState);
   const [visibility, setVisibility] = React.useState<VisibilityState>({});
   const [query, setQuery] = React.useState(state.q ?? "");
   const stateRef = React.useRef(onStateChange);
@@ -151,6 +172,28 @@ export function DataTable<T extends { id: string }>({
     onColumnVisibilityChange: setVisibility,
   });
   const selected = table.getSelectedRowModel().rows.map((r) => r.original);
+  const allOnPage = table.getIsAllPageRowsSelected();
+  const matchingSnap = matching && matching.key === filterKey && allOnPage ? matching.snap : null;
+  // A lapsed snapshot is dropped, so choosing a page again never brings it back.
+  React.useEffect(() => {
+    if (matching && !matchingSnap) setMatching(null);
+  }, [matching, matchingSnap]);
+  const clearSelection = () => {
+    setSelection({});
+    setMatching(null);
+    setMatchingState({ busy: false, error: null });
+  };
+  const chooseMatching = async () => {
+    if (!selectMatching) return;
+    setMatchingState({ busy: true, error: null });
+    try {
+      const snap = await selectMatching();
+      setMatching({ key: filterKey, snap });
+      setMatchingState({ busy: false, error: null });
+    } catch (e) {
+      setMatchingState({ busy: false, error: errorInfo(e).message });
+    }
+  };
   const pages = Math.max(1, Math.ceil((total ?? 0) / state.pageSize));
   const colCount = table.getVisibleLeafColumns().length;
 
@@ -203,17 +246,18 @@ export function DataTable<T extends { id: string }>({
         </DropdownMenu>
       </div>
       {bulkActions && selected.length > 0 ? (
-        <div
-          className="flex flex-wrap items-center gap-2 rounded-md border bg-muted/50 px-3 py-2 text-sm"
-          role="region"
-          aria-label="Bulk actions"
+        <BulkBar
+          count={selected.length}
+          total={total}
+          offerMatching={!!selectMatching && allOnPage && (total ?? 0) > selected.length}
+          matchingCount={matchingSnap ? matchingSnap.ids.length : null}
+          selectingMatching={matchingState.busy}
+          matchingError={matchingState.error}
+          onSelectMatching={chooseMatching}
+          onClear={clearSelection}
         >
-          <span className="font-medium">{selected.length} selected</span>
-          {bulkActions(selected, () => setSelection({}))}
-          <Button variant="ghost" size="sm" onClick={() => setSelection({})}>
-            Clear
-          </Button>
-        </div>
+          {bulkActions(selected, clearSelection, matchingSnap)}
+        </BulkBar>
       ) : null}
       <div className="overflow-x-auto rounded-md border bg-card">
         <Table>

@@ -1,58 +1,74 @@
+import { bulkSummary } from "@core/bulk";
 import { type DonationStatus, needsReason as reasonNeeded } from "@core/status";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import * as React from "react";
 import { toast } from "sonner";
+import { BulkProgress } from "~/components/data-table/bulk-bar";
+import { useBulkRun } from "~/components/data-table/use-bulk-run";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
-import { titleCase } from "~/lib/format";
+import { errorInfo, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 
+/** "All N matching" as donations.matchingIds answers it. */
+export interface MatchingDonations {
+  ids: string[];
+  allowedTransitions: string[];
+}
+
 /**
- * Bulk status change: only targets every selected donation may move to (the intersection of their
- * allowed transitions). Partial refunds need an amount per gift, so they are done one at a time.
+ * Bulk status change (decision 024): only targets every chosen donation may move to (the
+ * intersection of their allowed transitions; for "all N matching" the server's, at the snapshot).
+ * The ids go to donations.bulkUpdateStatus in batches with progress and Cancel; each gift is
+ * decided as a single change would be, and the summary says what was skipped and why. Partial
+ * refunds need an amount per gift, so they are done one at a time.
  */
 export function BulkStatus({
   rows,
+  matching,
   clear,
 }: {
   rows: { id: string; allowedTransitions: string[] }[];
+  matching: MatchingDonations | null;
   clear: () => void;
 }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
-  const setStatus = useMutation(trpc.donations.updateStatus.mutationOptions());
+  const bulk = useMutation(trpc.donations.bulkUpdateStatus.mutationOptions());
+  const { progress, run, cancel } = useBulkRun();
   const [target, setTarget] = React.useState("");
   const [reason, setReason] = React.useState("");
-  const [busy, setBusy] = React.useState(false);
-  const targets = (rows[0]?.allowedTransitions ?? []).filter(
-    (t) => t !== "partially_refunded" && rows.every((r) => r.allowedTransitions.includes(t)),
-  );
+  const allowed = matching
+    ? matching.allowedTransitions
+    : (rows[0]?.allowedTransitions ?? []).filter((t) => rows.every((r) => r.allowedTransitions.includes(t)));
+  const targets = allowed.filter((t) => t !== "partially_refunded");
   // The server refuses these without a reason (core/status.ts, the one list of them).
   const needsReason = !!target && reasonNeeded(target);
   async function apply() {
-    setBusy(true);
-    const results = await Promise.allSettled(
-      rows.map((r) =>
-        setStatus.mutateAsync({
-          id: r.id,
-          status: target as DonationStatus,
-          reason: needsReason ? reason : undefined,
-        }),
-      ),
+    const ids = matching ? matching.ids : rows.map((r) => r.id);
+    const status = target as DonationStatus;
+    const done = await run(ids, (batch) =>
+      bulk.mutateAsync({ ids: batch, status, reason: needsReason ? reason : undefined }),
     );
-    const ok = results.filter((r) => r.status === "fulfilled").length;
-    if (ok === rows.length) toast.success(`${ok} marked ${titleCase(target).toLowerCase()}`);
-    else toast.error(`${ok} of ${rows.length} changed; the others changed meanwhile`);
-    setBusy(false);
+    const summary = bulkSummary(
+      done.outcomes,
+      `marked ${titleCase(target).toLowerCase()}`,
+      done.error ? 0 : done.notDone,
+    );
+    if (done.error)
+      toast.error(`${summary.text}. Stopped: ${errorInfo(done.error).message}`, { duration: 15_000 });
+    else if (summary.skipped || done.notDone) toast.warning(summary.text, { duration: 15_000 });
+    else toast.success(summary.text);
     setTarget("");
     setReason("");
     clear();
     await qc.invalidateQueries();
   }
+  if (progress) return <BulkProgress progress={progress} onCancel={cancel} />;
   if (!targets.length)
     return <span className="text-muted-foreground text-sm">No status change fits every selected gift.</span>;
   return (
-    <div className="flex flex-wrap items-center gap-2">
+    <>
       <select
         aria-label="New status"
         className="h-8 rounded-md border border-input bg-background px-2 text-sm"
@@ -75,9 +91,9 @@ export function BulkStatus({
           onChange={(e) => setReason(e.target.value)}
         />
       ) : null}
-      <Button size="sm" disabled={!target || busy || (needsReason && !reason.trim())} onClick={apply}>
+      <Button size="sm" disabled={!target || (needsReason && !reason.trim())} onClick={apply}>
         Apply
       </Button>
-    </div>
+    </>
   );
 }

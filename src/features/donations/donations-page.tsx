@@ -2,7 +2,7 @@ import { frequencyFilters } from "@core/donation";
 import { donorLabel, paymentMethodLabel } from "@core/labels";
 import { CURRENCIES } from "@core/money";
 import { donationStatuses } from "@core/status";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
 import type { ColumnDef } from "@tanstack/react-table";
 import { X } from "lucide-react";
@@ -11,7 +11,7 @@ import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
-import { BulkStatus } from "~/features/donations/bulk-status";
+import { BulkStatus, type MatchingDonations } from "~/features/donations/bulk-status";
 import { ExportButton } from "~/features/donations/export-button";
 import { RecordDonationDialog } from "~/features/donations/record-donation-dialog";
 import {
@@ -39,6 +39,7 @@ export function DonationsPage() {
   const navigate = route.useNavigate();
   const trpc = useTRPC();
   const can = useCan();
+  const qc = useQueryClient();
   const q = useQuery({
     ...trpc.donations.list.queryOptions({
       ...donationFilters(s),
@@ -122,7 +123,7 @@ export function DonationsPage() {
             : "Gifts of donors who gave in the previous 12 months and again in the last 12."}
         </p>
       ) : null}
-      <DataTable<Row>
+      <DataTable<Row, MatchingDonations>
         columns={columns}
         data={q.data?.rows}
         total={q.data?.total}
@@ -233,7 +234,16 @@ export function DonationsPage() {
         }
         bulkActions={
           can({ donation: ["update"] })
-            ? (rows, clear) => <BulkStatus rows={rows} clear={clear} />
+            ? (rows, clear, matching) => <BulkStatus rows={rows} matching={matching} clear={clear} />
+            : undefined
+        }
+        selectMatching={
+          can({ donation: ["update"] })
+            ? () =>
+                qc.fetchQuery({
+                  ...trpc.donations.matchingIds.queryOptions(donationFilters(s)),
+                  staleTime: 0,
+                })
             : undefined
         }
         footer={
