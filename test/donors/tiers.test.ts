@@ -30,7 +30,7 @@ describe("donor tiers", () => {
       t.major,
     ]);
     const dist = await caller.donors.tiers.list();
-    expect(dist.map((x) => [x.name, x.donors])).toEqual([
+    expect(dist.tiers.map((x) => [x.name, x.donors])).toEqual([
       ["General", 1],
       ["Mid", 1],
       ["Major", 1],
@@ -163,7 +163,7 @@ describe("donor tiers", () => {
       await codeOf(organizer.caller.donors.tiers.create({ name: "X", minMinor: 9_000_000, maxMinor: null })),
     ).toBe("FORBIDDEN");
     expect(await codeOf(organizer.caller.donors.tiers.delete({ id: t.general }))).toBe("FORBIDDEN");
-    expect((await organizer.caller.donors.tiers.list()).length).toBe(3);
+    expect((await organizer.caller.donors.tiers.list()).tiers.length).toBe(3);
     // Deleting a tier re-assigns its donors at once.
     const d = await newDonor(owner.caller, { lastName: "Moved" });
     await owner.caller.donors.tiers.delete({ id: t.general });

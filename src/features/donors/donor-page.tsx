@@ -272,7 +272,7 @@ function TierCard({ d, onChange, editable }: { d: Donor; onChange: () => unknown
               onChange={(e) => setChoice(e.target.value)}
             >
               <option value="">No tier</option>
-              {tiers.data?.map((t) => (
+              {tiers.data?.tiers.map((t) => (
                 <option key={t.id} value={t.id}>
                   {t.name}
                 </option>

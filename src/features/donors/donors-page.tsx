@@ -186,7 +186,7 @@ export function DonorsPage({
               onChange={(e) => setSearch({ page: 1, tierId: e.target.value || undefined })}
             >
               <option value="">All tiers</option>
-              {tiers.data?.map((t) => (
+              {tiers.data?.tiers.map((t) => (
                 <option key={t.id} value={t.id}>
                   {t.name}
                 </option>

@@ -9,22 +9,44 @@ export interface TierInput {
   color: string;
 }
 
+/**
+ * The ladder with its donors per tier, the donors in no tier and the organization's donor total,
+ * read in one batch (one transaction, so one snapshot): the counts always add up,
+ * sum(tiers.donors) + noTier = total. A donor counts once, as on /donors: every donor not merged
+ * into another (anonymized donors included, with the tier they kept). A tier id that names no tier
+ * of the organization counts as no tier.
+ */
 export async function listTiers(db: D1Database, orgId: string) {
-  const { results } = await db
-    .prepare(
-      "SELECT t.id, t.name, t.basis, t.min_minor AS minMinor, t.max_minor AS maxMinor, t.color, (SELECT count(*) FROM donor d WHERE d.tier_id = t.id AND d.merged_into_id IS NULL) AS donors FROM donor_tier t WHERE t.organization_id = ? ORDER BY t.min_minor",
-    )
-    .bind(orgId)
-    .all<{
+  const [tiers, totals] = await db.batch([
+    db
+      .prepare(
+        `SELECT t.id, t.name, t.basis, t.min_minor AS minMinor, t.max_minor AS maxMinor, t.color,
+                (SELECT count(*) FROM donor d WHERE d.organization_id = t.organization_id AND d.tier_id = t.id AND d.merged_into_id IS NULL) AS donors
+           FROM donor_tier t WHERE t.organization_id = ?1 ORDER BY t.min_minor, t.basis`,
+      )
+      .bind(orgId),
+    db
+      .prepare(
+        `SELECT count(*) AS total,
+                COALESCE(SUM(CASE WHEN d.tier_id IS NULL OR NOT EXISTS (SELECT 1 FROM donor_tier t WHERE t.id = d.tier_id AND t.organization_id = d.organization_id) THEN 1 ELSE 0 END), 0) AS noTier
+           FROM donor d WHERE d.organization_id = ?1 AND d.merged_into_id IS NULL`,
+      )
+      .bind(orgId),
+  ]);
+  const t = totals?.results[0] as { total: number; noTier: number } | undefined;
+  return {
+    tiers: (tiers?.results ?? []) as {
       id: string;
       name: string;
-      basis: string;
+      basis: "lifetime" | "rolling_12m";
       minMinor: number;
       maxMinor: number | null;
       color: string;
       donors: number;
-    }>();
-  return results;
+    }[],
+    noTier: t?.noTier ?? 0,
+    total: t?.total ?? 0,
+  };
 }
 
 /**
@@ -91,20 +113,79 @@ export function selectTierValues(db: D1Database, orgId: string, id: string) {
       "SELECT name, basis, min_minor AS minMinor, max_minor AS maxMinor, color FROM donor_tier WHERE id = ? AND organization_id = ?",
     )
     .bind(id, orgId)
-    .first();
+    .first<TierInput>();
 }
 
 export function tierIdExists(db: D1Database, orgId: string, id: string) {
   return db.prepare("SELECT id FROM donor_tier WHERE id = ? AND organization_id = ?").bind(id, orgId).first();
 }
 
-/** The tier's donors lose it, then the tier goes: [clear, delete]. */
-export function deleteTierStatements(db: D1Database, orgId: string, id: string) {
-  return [
-    db.prepare("UPDATE donor SET tier_id = NULL WHERE tier_id = ? AND organization_id = ?").bind(id, orgId),
-    db.prepare("DELETE FROM donor_tier WHERE id = ? AND organization_id = ?").bind(id, orgId),
-  ] as const;
+/** The tier's donors (not merged away), and how many of them are locked to it by hand. */
+export function tierDonorCounts(db: D1Database, orgId: string, id: string) {
+  return db
+    .prepare(
+      "SELECT count(*) AS donors, COALESCE(SUM(tier_locked), 0) AS locked FROM donor WHERE organization_id = ? AND tier_id = ? AND merged_into_id IS NULL",
+    )
+    .bind(orgId, id)
+    .first<{ donors: number; locked: number }>();
 }
+
+/** The tier still has the range it was read with. */
+export const tierHasRange = (id: string, t: { minMinor: number; maxMinor: number | null }): Guard => ({
+  sql: (p) =>
+    `EXISTS (SELECT 1 FROM donor_tier WHERE id = ?${p} AND min_minor = ?${p + 1} AND max_minor IS ?${p + 2})`,
+  args: [id, t.minMinor, t.maxMinor],
+});
+
+/** Widens a tier to a new range (the neighbour that takes a deleted tier's donors), if `guard` holds. */
+export function widenTier(
+  db: D1Database,
+  orgId: string,
+  id: string,
+  range: { minMinor: number; maxMinor: number | null },
+  now: number,
+  guard: Guard,
+) {
+  return db
+    .prepare(
+      `UPDATE donor_tier SET min_minor = ?1, max_minor = ?2, updated_at = ?3 WHERE id = ?4 AND organization_id = ?5 AND ${guard.sql(6)}`,
+    )
+    .bind(range.minMinor, range.maxMinor, now, id, orgId, ...guard.args);
+}
+
+/**
+ * Deleting a tier, the statements around the org-wide recompute (../stats.ts `tierStatement`),
+ * each applied only if `guard` holds:
+ * - `unlock`: donors locked to the tier go back to the ladder (re-evaluate);
+ * - `moveTo`: the tier's donors (locked or not) take the other tier, a lock staying a lock;
+ * - `remove`: the tier row itself;
+ * - `forget`: no donor keeps the deleted tier as its previous tier (it names nothing any more;
+ *   the audit row keeps the history).
+ */
+export const deleteTier = {
+  unlock: (db: D1Database, orgId: string, id: string, now: number, guard: Guard) =>
+    db
+      .prepare(
+        `UPDATE donor SET tier_locked = 0, updated_at = ?1 WHERE organization_id = ?2 AND tier_id = ?3 AND tier_locked = 1 AND ${guard.sql(4)}`,
+      )
+      .bind(now, orgId, id, ...guard.args),
+  moveTo: (db: D1Database, orgId: string, id: string, to: string, now: number, guard: Guard) =>
+    db
+      .prepare(
+        `UPDATE donor SET tier_id = ?1, previous_tier_id = NULL, updated_at = ?2 WHERE organization_id = ?3 AND tier_id = ?4 AND merged_into_id IS NULL AND ${guard.sql(5)}`,
+      )
+      .bind(to, now, orgId, id, ...guard.args),
+  remove: (db: D1Database, orgId: string, id: string, guard: Guard) =>
+    db
+      .prepare(`DELETE FROM donor_tier WHERE id = ?1 AND organization_id = ?2 AND ${guard.sql(3)}`)
+      .bind(id, orgId, ...guard.args),
+  forget: (db: D1Database, orgId: string, id: string) =>
+    db
+      .prepare(
+        "UPDATE donor SET previous_tier_id = NULL WHERE organization_id = ?1 AND previous_tier_id = ?2 AND NOT EXISTS (SELECT 1 FROM donor_tier WHERE id = ?2)",
+      )
+      .bind(orgId, id),
+};
 
 /**
  * Locks or unlocks a donor's tier; with `set`, the chosen tier (or none) replaces the current one

@@ -29,8 +29,21 @@ export const tiersRouter = router({
     .input(tierInput.extend({ id: z.string().min(1) }))
     .mutation(({ ctx, input }) => editTier(ctx, input)),
   delete: orgProcedure({ organization: ["update"] })
-    .input(z.object({ id: z.string().min(1) }))
-    .mutation(({ ctx, input }) => removeTier(ctx, input.id)),
+    .input(
+      z
+        .object({
+          id: z.string().min(1),
+          // What happens to the tier's donors (./service.ts removeTier).
+          donors: z
+            .discriminatedUnion("action", [
+              z.object({ action: z.literal("reevaluate") }).strict(),
+              z.object({ action: z.literal("move"), tierId: z.string().min(1) }).strict(),
+            ])
+            .default({ action: "reevaluate" }),
+        })
+        .strict(),
+    )
+    .mutation(({ ctx, input }) => removeTier(ctx, input.id, input.donors)),
   setLock: orgProcedure({ donor: ["update"] })
     .input(
       z

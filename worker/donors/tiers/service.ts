@@ -2,23 +2,28 @@
  * Donor tiers (docs/architecture.md: service): a ladder of [min, max) ranges that never overlap,
  * recomputed in the same batch as every change to it (./../stats.ts), and the manual lock.
  */
+import { mergedRange } from "@core/donor-tiers";
 import { generateId } from "../../auth/crypto";
 import { auditStatement } from "../../lib/audit";
+import { allGuards } from "../../lib/guard";
 import { fail } from "../../trpc/init";
 import { type DonorCtx, loadDonor } from "../service";
 import { tierStatement } from "../stats";
 import {
-  deleteTierStatements,
+  deleteTier,
   insertTier,
   listTiers,
   overlappingTier,
   selectTierValues,
   setTierLock,
   type TierInput,
+  tierDonorCounts,
   tierExists,
+  tierHasRange,
   tierIdExists,
   tierUpdated,
   updateTier,
+  widenTier,
 } from "./queries";
 
 export const tierList = (ctx: DonorCtx) => listTiers(ctx.env.DB, ctx.org.id);
@@ -67,15 +72,97 @@ export async function editTier(ctx: DonorCtx, input: TierInput & { id: string })
   return { id };
 }
 
-export async function removeTier(ctx: DonorCtx, id: string) {
+/** What happens to a deleted tier's donors (the delete dialog's choice). */
+export type TierDonorsChoice = { action: "reevaluate" } | { action: "move"; tierId: string };
+
+/**
+ * Deletes a tier in one batch with its donors handled and its audit row (docs/decisions/024-deleting-a-tier.md):
+ * - `reevaluate` (default): every donor of the tier goes back to the ladder and takes the tier its
+ *   amount fits among the remaining ones (none if none fits). A donor locked to the deleted tier is
+ *   unlocked: the hand-set choice named a tier that no longer exists.
+ * - `move`: the donors move to a neighbouring tier on the same basis, whose range grows over the
+ *   deleted one so the ladder agrees with the move and keeps no gap; a locked donor stays locked,
+ *   now to that tier. A tier that does not touch the deleted one is refused: its range could not
+ *   grow without overlapping, and the next recompute would move the donors back.
+ * In both, no donor keeps the deleted tier as its current or previous tier, and every other donor
+ * is re-evaluated too, so the counts of tiers.list add up to the donor total.
+ */
+export async function removeTier(
+  ctx: DonorCtx,
+  id: string,
+  choice: TierDonorsChoice = { action: "reevaluate" },
+) {
   const db = ctx.env.DB;
+  const orgId = ctx.org.id;
+  const tier = await selectTierValues(db, orgId, id);
+  if (!tier) fail("NOT_FOUND", "Tier not found");
+  const now = Date.now();
+  const counts = (await tierDonorCounts(db, orgId, id)) ?? { donors: 0, locked: 0 };
+  // Every statement holds only while the tier is as it was read: a concurrent delete or edit wins
+  // and this one changes nothing, its audit row included (decision 020).
+  const still = tierHasRange(id, tier);
+
+  if (choice.action === "reevaluate") {
+    const r = await db.batch([
+      auditStatement(
+        ctx,
+        {
+          action: "tier.delete",
+          entityType: "donor_tier",
+          entityId: id,
+          before: tier,
+          after: { donors: "reevaluate", moved: counts.donors, unlocked: counts.locked },
+        },
+        still,
+      ),
+      deleteTier.unlock(db, orgId, id, now, still),
+      deleteTier.remove(db, orgId, id, still),
+      tierStatement(db, orgId, null),
+      deleteTier.forget(db, orgId, id),
+    ]);
+    if (!r[2]?.meta.changes) fail("CONFLICT", "The tier changed meanwhile; reload and try again");
+    return { id, action: "reevaluate" as const, donors: counts.donors, unlocked: counts.locked, to: null };
+  }
+
+  if (choice.tierId === id) fail("BAD_REQUEST", "Choose another tier for its donors", { field: "tierId" });
+  const target = await selectTierValues(db, orgId, choice.tierId);
+  if (!target) fail("NOT_FOUND", "Tier not found", { field: "tierId" });
+  const widened = mergedRange({ id, ...tier }, { id: choice.tierId, ...target });
+  if (!widened)
+    fail(
+      "UNPROCESSABLE_CONTENT",
+      `Donors can move only to a tier next to "${tier.name}" on the same basis; "${target.name}" is not`,
+      { field: "tierId" },
+    );
+  const both = allGuards(still, tierHasRange(choice.tierId, target)) ?? still;
+  // After the widening, the tier's range is the witness that this batch's first write landed.
+  const landed = allGuards(tierHasRange(choice.tierId, widened), tierExists(id)) ?? still;
   const r = await db.batch([
-    ...deleteTierStatements(db, ctx.org.id, id),
-    tierStatement(db, ctx.org.id, null),
-    auditStatement(ctx, { action: "tier.delete", entityType: "donor_tier", entityId: id }),
+    auditStatement(
+      ctx,
+      {
+        action: "tier.delete",
+        entityType: "donor_tier",
+        entityId: id,
+        before: tier,
+        after: { donors: "move", tierId: choice.tierId, moved: counts.donors, range: widened },
+      },
+      both,
+    ),
+    widenTier(db, orgId, choice.tierId, widened, now, both),
+    deleteTier.moveTo(db, orgId, id, choice.tierId, now, landed),
+    deleteTier.remove(db, orgId, id, landed),
+    tierStatement(db, orgId, null),
+    deleteTier.forget(db, orgId, id),
   ]);
-  if (!r[1]?.meta.changes) fail("NOT_FOUND", "Tier not found");
-  return { id };
+  if (!r[1]?.meta.changes) fail("CONFLICT", "The tiers changed meanwhile; reload and try again");
+  return {
+    id,
+    action: "move" as const,
+    donors: r[2]?.meta.changes ?? counts.donors,
+    unlocked: 0,
+    to: { id: choice.tierId, name: target.name },
+  };
 }
 
 /**
