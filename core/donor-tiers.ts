@@ -1,6 +1,6 @@
 /**
  * Donor tier ladders (DESIGN §4: min inclusive, max exclusive, non-overlapping, per basis), the
- * rules both the delete dialog and the server need (docs/decisions/024-deleting-a-tier.md).
+ * rules both the delete dialog and the server need (docs/decisions/025-deleting-a-tier.md).
  */
 
 export interface TierRange {

@@ -1,5 +1,5 @@
 -- Repairs what deleting a tier did before the delete handled its donors (worker/donors/tiers/service.ts,
--- removeTier; docs/decisions/024-deleting-a-tier.md): the old delete set the tier's donors to no tier,
+-- removeTier; docs/decisions/025-deleting-a-tier.md): the old delete set the tier's donors to no tier,
 -- so donors locked to it by hand were left locked to nothing (26 of the demo's 2 500), and donors kept
 -- the deleted tier as their previous tier. Forward-only and idempotent; no schema change.
 --

@@ -1,5 +1,5 @@
 /**
- * Editing and deleting donor tiers (docs/decisions/024-deleting-a-tier.md): every change re-evaluates
+ * Editing and deleting donor tiers (docs/decisions/025-deleting-a-tier.md): every change re-evaluates
  * the donors in its own batch, no donor is left with a tier that no longer exists, and the counts of
  * donors.tiers.list add up to the organization's donor total.
  */

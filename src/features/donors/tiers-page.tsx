@@ -1,6 +1,6 @@
 /**
  * /donor-tiers: the ladder, its distribution (the counts add up to the donor total, "No tier"
- * included), adding, editing and deleting a tier (docs/decisions/024-deleting-a-tier.md).
+ * included), adding, editing and deleting a tier (docs/decisions/025-deleting-a-tier.md).
  */
 import { ladderGaps, moveTargets } from "@core/donor-tiers";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";

@@ -76,7 +76,7 @@ export async function editTier(ctx: DonorCtx, input: TierInput & { id: string })
 export type TierDonorsChoice = { action: "reevaluate" } | { action: "move"; tierId: string };
 
 /**
- * Deletes a tier in one batch with its donors handled and its audit row (docs/decisions/024-deleting-a-tier.md):
+ * Deletes a tier in one batch with its donors handled and its audit row (docs/decisions/025-deleting-a-tier.md):
  * - `reevaluate` (default): every donor of the tier goes back to the ladder and takes the tier its
  *   amount fits among the remaining ones (none if none fits). A donor locked to the deleted tier is
  *   unlocked: the hand-set choice named a tier that no longer exists.
