@@ -24,9 +24,11 @@ const gift = (caller: Caller, campaignId: string, more: { mode?: "live" | "test"
   });
 
 const count = async (sql: string, ...args: unknown[]) =>
-  (await testEnv.DB.prepare(sql)
-    .bind(...args)
-    .first<{ n: number }>())?.n ?? -1;
+  (
+    await testEnv.DB.prepare(sql)
+      .bind(...args)
+      .first<{ n: number }>()
+  )?.n ?? -1;
 
 describe("deleting a campaign", () => {
   it("deletes a campaign nobody gave to, with its items, in one audited batch", async () => {
@@ -71,9 +73,14 @@ describe("deleting a campaign", () => {
       expect(err.code, name).toBe("UNPROCESSABLE_CONTENT");
       expect(err.message, name).toBe(CAMPAIGN_HAS_GIFTS_MESSAGE);
       expect((await caller.campaigns.byId({ id: c.id })).title, name).toBe(`With a ${name} gift`);
-      expect(await count("SELECT COUNT(*) AS n FROM campaign_item WHERE campaign_id = ?", c.id), name).toBe(1);
+      expect(await count("SELECT COUNT(*) AS n FROM campaign_item WHERE campaign_id = ?", c.id), name).toBe(
+        1,
+      );
       expect(
-        await count("SELECT COUNT(*) AS n FROM audit_event WHERE action = 'campaign.delete' AND entity_id = ?", c.id),
+        await count(
+          "SELECT COUNT(*) AS n FROM audit_event WHERE action = 'campaign.delete' AND entity_id = ?",
+          c.id,
+        ),
         name,
       ).toBe(0);
     }
