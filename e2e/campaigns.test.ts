@@ -198,7 +198,9 @@ test("an organizer deletes a campaign nobody gave to, after confirming; a campai
     await s.page.waitForURL((u) => u.pathname === "/dashboard");
     await go(s.page, "/campaigns/create");
     await s.page.getByLabel("Title").fill(title);
+    await s.page.getByLabel(/Goal amount/).fill("100.00");
     await s.page.getByRole("button", { name: "Create campaign" }).click();
+    await s.page.waitForURL((u) => /^\/campaigns\/(?!create$)[A-Za-z0-9]+$/.test(u.pathname));
     await s.page.getByRole("heading", { name: title }).waitFor();
     const campaignUrl = s.page.url();
 
