@@ -194,3 +194,16 @@ export function campaignPhase(
   if (progress !== null && progress >= 1) return "goal_reached";
   return "live";
 }
+
+/** The refusal of deleting a campaign someone gave to: the server's words, shown as they are. */
+export const CAMPAIGN_HAS_GIFTS_MESSAGE =
+  "This campaign has donations and cannot be deleted. Archive it instead.";
+
+/**
+ * DESIGN §5.3: a campaign is deleted only while nobody gave to it — no gift of any status or mode,
+ * trashed and test gifts included (each still points at it) — else it is archived. Its items and
+ * rollup go with it. The server enforces it in the write; the portal offers the action only then.
+ */
+export function campaignDeletable(c: { hasGifts: boolean }): boolean {
+  return !c.hasGifts;
+}

@@ -189,3 +189,45 @@ test("an admin uploads the organization logo and the public page shows it", asyn
     await s.close();
   }
 });
+
+test("an organizer deletes a campaign nobody gave to, after confirming; a campaign with gifts offers no delete", async () => {
+  const s = await openBrowser();
+  const title = `Short-lived ${Date.now().toString(36)}`;
+  try {
+    await signIn(s.page, "organizer@almoner.test");
+    await s.page.waitForURL((u) => u.pathname === "/dashboard");
+    await go(s.page, "/campaigns/create");
+    await s.page.getByLabel("Title").fill(title);
+    await s.page.getByLabel(/Goal amount/).fill("100.00");
+    await s.page.getByRole("button", { name: "Create campaign" }).click();
+    await s.page.waitForURL((u) => /^\/campaigns\/(?!create$)[A-Za-z0-9]+$/.test(u.pathname));
+    await s.page.getByRole("heading", { name: title }).waitFor();
+    const campaignUrl = s.page.url();
+
+    // Cancel asks again later; nothing is deleted.
+    await s.page.getByRole("button", { name: "Delete campaign" }).click();
+    const dialog = s.page.getByRole("alertdialog", { name: "Delete this campaign?" });
+    await dialog.getByText("removed for good").waitFor();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    assert.equal(s.page.url(), campaignUrl);
+
+    await s.page.getByRole("button", { name: "Delete campaign" }).click();
+    await dialog.getByRole("button", { name: "Delete campaign" }).click();
+    await s.page.waitForURL((u) => u.pathname === "/campaigns");
+    await s.page.getByText("Campaign deleted").waitFor();
+    await s.page.getByRole("table").waitFor();
+    assert.equal(await s.page.getByRole("link", { name: title }).count(), 0);
+    await go(s.page, new URL(campaignUrl).pathname);
+    assert.equal(await s.page.getByRole("heading", { name: title }).count(), 0);
+
+    // A campaign someone gave to (the seed's, listed by raised amount) is archived, never deleted.
+    await go(s.page, "/campaigns?sort=raised&desc=true");
+    await s.page.getByRole("table").getByRole("link").first().click();
+    await s.page.getByRole("link", { name: "Analytics" }).waitFor();
+    await s.page.getByText("Raised").first().waitFor();
+    assert.equal(await s.page.getByRole("button", { name: "Delete campaign" }).count(), 0);
+  } finally {
+    await s.close();
+  }
+});

@@ -3,6 +3,8 @@ import type { QueryClient } from "@tanstack/react-query";
 import { createRootRouteWithContext, HeadContent, Outlet, Scripts } from "@tanstack/react-router";
 import type { TRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import * as React from "react";
+import { UrlNotice } from "~/components/layout/url-notice";
+import { readTheme, type Theme, useTheme } from "~/lib/theme";
 import appCss from "~/styles.css?url";
 import type { AppRouter } from "../../worker/trpc/router";
 
@@ -14,14 +16,19 @@ export interface RouterContext {
   loadTrpc: () => Promise<void>;
 }
 
+/** What the browser draws before the stylesheet: the chosen scheme, or both for "system". */
+const colorSchemeMeta = (theme: Theme) => (theme === "system" ? "light dark" : theme);
+
 export const Route = createRootRouteWithContext<RouterContext>()({
-  head: () => ({
+  // The visitor's colour scheme (src/lib/theme.ts), read from its cookie so SSR paints it first.
+  beforeLoad: async () => ({ theme: await readTheme() }),
+  head: ({ match }) => ({
     meta: [
       { charSet: "utf-8" },
       { name: "viewport", content: "width=device-width, initial-scale=1" },
       { title: "Almoner" },
       { name: "description", content: "Almoner: campaigns, donors and donations for nonprofit teams." },
-      { name: "color-scheme", content: "light dark" },
+      { name: "color-scheme", content: colorSchemeMeta(match.context.theme) },
     ],
     links: [
       { rel: "stylesheet", href: appCss },
@@ -29,16 +36,26 @@ export const Route = createRootRouteWithContext<RouterContext>()({
     ],
   }),
   shellComponent: RootDocument,
-  component: Outlet,
+  component: RootComponent,
 });
+
+function RootComponent() {
+  return (
+    <>
+      <Outlet />
+      <UrlNotice />
+    </>
+  );
+}
 
 function RootDocument({ children }: { children: React.ReactNode }) {
   // Marks the document once React has hydrated: end-to-end tests wait for it before clicking.
   React.useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
+  const theme = useTheme();
   return (
-    <html lang="en" suppressHydrationWarning>
+    <html lang="en" data-theme={theme} suppressHydrationWarning>
       <head>
         <HeadContent />
       </head>

@@ -4,6 +4,7 @@ import { LoginPage } from "~/features/auth/login-page";
 import { safeRedirect } from "~/lib/auth/guards";
 import { lenient } from "~/lib/auth/search";
 import { sessionQueryOptions } from "~/lib/auth/session";
+import { withNotice } from "~/lib/notice";
 
 export const Route = createFileRoute("/login")({
   // A malformed value (a list, an object: the router reads JSON in search values) is dropped, never
@@ -14,13 +15,15 @@ export const Route = createFileRoute("/login")({
     /** Social sign-in failures come back here (SPEC §8 redirect codes). */
     error: lenient(z.string()),
     error_description: lenient(z.string()),
+    /** A success to say on arrival (src/lib/notice.ts); the page takes it out of the URL. */
+    notice: lenient(z.string()),
   }),
   beforeLoad: async ({ context, search }) => {
     const snapshot = await context.queryClient.ensureQueryData(sessionQueryOptions());
     const user = snapshot.payload?.user;
     // Guests only: a signed-in user with portal access goes to the redirect, else /dashboard.
     if (user && snapshot.capabilities?.portalAccess) {
-      throw redirect({ href: safeRedirect(search.redirect), replace: true });
+      throw redirect({ href: withNotice(safeRedirect(search.redirect), search.notice), replace: true });
     }
   },
   head: () => ({ meta: [{ title: "Sign in · Almoner" }] }),

@@ -4,7 +4,12 @@
  * The SQL is queries.ts; the API shapes are present.ts; items, the public page and analytics are
  * their own folders.
  */
-import type { CampaignInput, CampaignPhase } from "@core/campaign";
+import {
+  CAMPAIGN_HAS_GIFTS_MESSAGE,
+  type CampaignInput,
+  type CampaignPhase,
+  campaignDeletable,
+} from "@core/campaign";
 import { type CampaignStatus, campaignTransitions } from "@core/status";
 import { addDays, startOfLocalDay } from "@core/time";
 import { generateId } from "../auth/crypto";
@@ -30,7 +35,7 @@ import {
 
 const SLUG_TAKEN = "This slug is already used by another campaign";
 const CURRENCY_FIXED = "The currency cannot change once the campaign has donations";
-const HAS_DONATIONS = "This campaign has donations and cannot be deleted. Archive it instead.";
+const HAS_DONATIONS = CAMPAIGN_HAS_GIFTS_MESSAGE;
 
 /** The organization's campaign, or NOT_FOUND. */
 export async function loadCampaign(db: D1Database, orgId: string, id: string): Promise<CampaignRow> {
@@ -107,8 +112,11 @@ export async function listCampaigns(
   return { ...res, rows: res.rows.map((r) => presentCampaign(r)) };
 }
 
+/** One campaign, with whether it may be deleted now (core's rule), so the portal offers it only then. */
 export async function campaignById(ctx: OrgCtx, id: string) {
-  return presentCampaign(await loadCampaign(ctx.env.DB, ctx.org.id, id));
+  const db = ctx.env.DB;
+  const [row, hasGifts] = await Promise.all([loadCampaign(db, ctx.org.id, id), hasDonations(db, id)]);
+  return { ...presentCampaign(row), deletable: campaignDeletable({ hasGifts }) };
 }
 
 export async function createCampaign(ctx: OrgCtx, input: CampaignInput) {
@@ -177,7 +185,8 @@ export async function saveCampaign(ctx: OrgCtx, id: string, d: CampaignInput) {
 export async function removeCampaign(ctx: OrgCtx, id: string) {
   const db = ctx.env.DB;
   const c = await loadCampaign(db, ctx.org.id, id);
-  if (await hasDonations(db, id)) fail("UNPROCESSABLE_CONTENT", HAS_DONATIONS, { allowed: ["archive"] });
+  if (!campaignDeletable({ hasGifts: await hasDonations(db, id) }))
+    fail("UNPROCESSABLE_CONTENT", HAS_DONATIONS, { allowed: ["archive"] });
   // The check again inside the write (decision 020): a gift recorded meanwhile would lose its
   // campaign (ON DELETE SET NULL) and leave the campaign's rollup rows behind.
   const unused = campaignUnused(id);

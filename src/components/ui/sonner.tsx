@@ -1,7 +1,7 @@
 import type * as React from "react";
 import { Toaster as Sonner, type ToasterProps } from "sonner";
 
-/** App-wide toast outlet. Follows the operating system colour scheme, like the rest of the portal. */
+/** App-wide toast outlet. Pass the chosen colour scheme (src/lib/theme.ts useTheme). */
 function Toaster({ theme = "system", ...props }: ToasterProps) {
   return (
     <Sonner

@@ -43,7 +43,7 @@ export function ProfilePage() {
   const [newPwError, setNewPwError] = React.useState<string | null>(null);
   const rename = useAction((name: string) => authApi.updateUser({ name }), "Name saved");
   const verify = useAction(
-    () => authApi.sendVerificationEmail(user?.email ?? "", "/settings"),
+    () => authApi.sendVerificationEmail(user?.email ?? "", "/profile?notice=email-verified"),
     "Verification e-mail sent",
   );
   const email = useAction(

@@ -9,6 +9,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { authApi } from "~/lib/auth/api";
 import { useAuth } from "~/lib/auth/use-auth";
 import { formatDateTime } from "~/lib/format";
+import { setTheme, THEMES, type Theme, useTheme } from "~/lib/theme";
 
 export function SettingsPage() {
   const auth = useAuth();
@@ -40,7 +41,8 @@ export function SettingsPage() {
   const [deletePassword, setDeletePassword] = React.useState<string | null>(null);
   return (
     <>
-      <PageHeader title="Settings" description="Sessions, sign-in methods and your account." />
+      <PageHeader title="Settings" description="Appearance, sessions, sign-in methods and your account." />
+      <AppearanceCard />
       <Card>
         <CardHeader className="flex flex-row items-center justify-between">
           <div>
@@ -118,5 +120,51 @@ export function SettingsPage() {
         </CardContent>
       </Card>
     </>
+  );
+}
+
+const THEME_LABELS: Record<Theme, { label: string; hint: string }> = {
+  system: { label: "System", hint: "Follows your device" },
+  light: { label: "Light", hint: "Always light" },
+  dark: { label: "Dark", hint: "Always dark" },
+};
+
+/**
+ * The colour scheme, remembered in this browser (src/lib/theme.ts). Native radios in a fieldset:
+ * one tab stop, arrow keys move the choice, and a screen reader hears "Theme, radio group".
+ */
+function AppearanceCard() {
+  const theme = useTheme();
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Appearance</CardTitle>
+        <CardDescription>Choose how Almoner looks in this browser.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <fieldset>
+          <legend className="mb-2 font-medium text-sm">Theme</legend>
+          <div className="inline-flex max-w-full flex-wrap gap-1 rounded-lg bg-muted p-1">
+            {THEMES.map((t) => (
+              <label
+                key={t}
+                className="flex cursor-pointer flex-col rounded-md border border-transparent px-3 py-1.5 text-muted-foreground text-sm has-checked:border-input has-checked:bg-background has-checked:text-foreground has-checked:shadow-sm has-focus-visible:ring-[3px] has-focus-visible:ring-ring/50"
+              >
+                <input
+                  type="radio"
+                  name="theme"
+                  value={t}
+                  checked={theme === t}
+                  onChange={() => setTheme(t)}
+                  className="sr-only"
+                />
+                <span className="font-medium">{THEME_LABELS[t].label}</span>
+                <span className="text-xs">{THEME_LABELS[t].hint}</span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      </CardContent>
+    </Card>
   );
 }

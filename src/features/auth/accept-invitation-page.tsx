@@ -28,6 +28,8 @@ export function AcceptInvitationPage() {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const here = `/accept-invitation?id=${encodeURIComponent(id)}`;
+  // The verification link comes back here and says so (src/lib/notice.ts).
+  const verifiedHere = `${here}&notice=email-verified`;
   const q = useQuery({
     queryKey: ["invitation", id],
     queryFn: () =>
@@ -47,7 +49,7 @@ export function AcceptInvitationPage() {
     mutationFn: () => call(`/api/invitations/${encodeURIComponent(id)}/accept`, { method: "POST" }),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: sessionQueryKey });
-      await navigate({ to: "/dashboard" });
+      await navigate({ href: "/dashboard?notice=invitation-accepted" });
     },
   });
   const decline = useMutation({
@@ -56,7 +58,7 @@ export function AcceptInvitationPage() {
   });
   // The verification link brings the invitee back here, verified.
   const verify = useMutation({
-    mutationFn: (email: string) => authApi.sendVerificationEmail(email, here),
+    mutationFn: (email: string) => authApi.sendVerificationEmail(email, verifiedHere),
   });
   // The route keeps a link without its id (issue 20): say so instead of asking to sign in for nothing.
   if (!id)

@@ -1,3 +1,4 @@
+import { NO_PORTAL_ACCESS_MESSAGE } from "@core/permissions";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import * as React from "react";
@@ -20,9 +21,12 @@ const schema = z.object({
 export function LoginForm({
   redirectTo,
   initialError,
+  onNoPortalAccess,
 }: {
   redirectTo: string;
   initialError?: string | null;
+  /** The account exists but belongs to no organization: the page explains instead of an error. */
+  onNoPortalAccess?: () => void;
 }) {
   const auth = useAuth();
   const navigate = useNavigate();
@@ -50,6 +54,8 @@ export function LoginForm({
       await auth.signIn(parsed.data.email, parsed.data.password, form.get("rememberMe") === "on");
       await navigate({ to: redirectTo, replace: true });
     } catch (err) {
+      if (err instanceof AuthError && err.message === NO_PORTAL_ACCESS_MESSAGE && onNoPortalAccess)
+        return onNoPortalAccess();
       setError(err instanceof AuthError || err instanceof Error ? err.message : "Sign in failed");
     } finally {
       setPending(false);

@@ -36,7 +36,7 @@ export function ResetPasswordPage() {
           setPasswordError(null);
           try {
             await authApi.resetPassword(String(new FormData(e.currentTarget).get("password")), token);
-            await navigate({ to: "/login" });
+            await navigate({ to: "/login", search: { notice: "password-reset" } });
           } catch (err) {
             const message = err instanceof Error ? err.message : "Failed";
             // A refused password (too short, too common) next to the field; a bad link above it.

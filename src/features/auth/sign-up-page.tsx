@@ -61,6 +61,9 @@ export function SignUpPage() {
               name: String(f.get("name")),
               email: String(f.get("email")),
               password: String(f.get("password")),
+              // The verification link lands on the portal and says the address is verified
+              // (src/lib/notice.ts); without an organization the guard takes the message to /login.
+              callbackURL: "/dashboard?notice=email-verified",
             });
             await qc.invalidateQueries({ queryKey: sessionQueryKey });
             if (redirect) await navigate({ href: safeRedirect(redirect) });

@@ -1,9 +1,10 @@
 import { showsPhase } from "@core/campaign";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { getRouteApi } from "@tanstack/react-router";
-import { ExternalLink, Pause, Play } from "lucide-react";
+import { getRouteApi, useNavigate } from "@tanstack/react-router";
+import { ExternalLink, Pause, Play, Trash2 } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
+import { ConfirmDialog } from "~/components/confirm-dialog";
 import { HistoryPanel } from "~/components/history-panel";
 import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
@@ -29,7 +30,10 @@ export function CampaignPage() {
   const qc = useQueryClient();
   const q = useQuery(trpc.campaigns.byId.queryOptions({ id: campaignId }));
   const org = useQuery(trpc.organization.current.queryOptions());
-  const edit = useCan()({ campaign: ["update"] });
+  const can = useCan();
+  const edit = can({ campaign: ["update"] });
+  const navigate = useNavigate();
+  const [confirmDelete, setConfirmDelete] = React.useState(false);
   const [editing, setEditing] = React.useState(false);
   const [errors, setErrors] = React.useState<Record<string, string>>({});
   const done = async (msg: string) => {
@@ -58,8 +62,21 @@ export function CampaignPage() {
       onError: (e) => setErrors({ ...errorInfo(e).fields, _: errorInfo(e).message }),
     }),
   );
+  // Gone for good: leave the page before the list refetches, so nothing asks for the deleted campaign.
+  const remove = useMutation(
+    trpc.campaigns.delete.mutationOptions({
+      onSuccess: async () => {
+        toast.success("Campaign deleted");
+        await navigate({ to: "/campaigns" });
+        qc.removeQueries({ queryKey: trpc.campaigns.byId.queryKey({ id: campaignId }) });
+        await qc.invalidateQueries();
+      },
+    }),
+  );
   const c = q.data;
   if (!c) return null;
+  // core/campaign.ts campaignDeletable, decided by the server (byId's `deletable`), which refuses anyway.
+  const mayDelete = c.deletable && can({ campaign: ["delete"] });
   const money = (v: number) => formatMoney(v, c.currency);
   // Campaign days are the organization's days (the end is exclusive: its last day is the one before).
   const dayOpts: Intl.DateTimeFormatOptions = { dateStyle: "medium", timeZone: org.data?.timeZone };
@@ -113,8 +130,22 @@ export function CampaignPage() {
                 </a>
               </Button>
             ) : null}
+            {mayDelete ? (
+              <Button variant="outline" className="text-destructive" onClick={() => setConfirmDelete(true)}>
+                <Trash2 className="size-4" /> Delete campaign
+              </Button>
+            ) : null}
           </>
         }
+      />
+      <ConfirmDialog
+        open={confirmDelete}
+        onOpenChange={setConfirmDelete}
+        destructive
+        title="Delete this campaign?"
+        description={`“${c.title}” and its items are removed for good. Nobody has given to it yet; once someone does, a campaign can only be archived.`}
+        confirmLabel="Delete campaign"
+        onConfirm={() => remove.mutateAsync({ id: c.id })}
       />
       <CampaignTabs campaignId={c.id} />
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">

@@ -5,6 +5,7 @@ import { ImpersonationBanner } from "~/features/shell/impersonation-banner";
 import { portalNav } from "~/features/shell/nav";
 import { useCan } from "~/lib/auth/can";
 import { useAuth } from "~/lib/auth/use-auth";
+import { useTheme } from "~/lib/theme";
 
 const route = getRouteApi("/_authed");
 
@@ -15,11 +16,12 @@ export function AuthedLayout() {
   const { user: initialUser } = route.useRouteContext();
   const user = auth.user ?? initialUser;
   const can = useCan();
+  const theme = useTheme();
   // The toast outlet lives with the portal (the only screens that toast), so the sign-in pages
   // do not download sonner.
   return (
     <>
-      <Toaster richColors closeButton />
+      <Toaster theme={theme} richColors closeButton />
       <AppShell
         nav={portalNav}
         user={{ name: user.name, email: user.email, image: user.image, role: user.role }}

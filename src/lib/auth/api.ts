@@ -44,7 +44,7 @@ export const authApi = {
       `${ADMIN_AUTH_BASE}/sign-in/email`,
       { json: body },
     ),
-  signUpEmail: (body: { name: string; email: string; password: string }) =>
+  signUpEmail: (body: { name: string; email: string; password: string; callbackURL?: string }) =>
     call<{ token: string | null; user: SignedInUser }>(`${AUTH_BASE}/sign-up/email`, {
       json: body,
     }),

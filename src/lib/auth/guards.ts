@@ -7,6 +7,7 @@ import type { Permissions } from "@core/permissions";
 import { safeRedirectPath } from "@core/trusted-url";
 import { redirect } from "@tanstack/react-router";
 import type { RouterContext } from "~/routes/__root";
+import { withoutNotice } from "../notice";
 import { canWith } from "./can";
 import { sessionQueryOptions } from "./session";
 
@@ -22,11 +23,13 @@ export function safeRedirect(value: unknown, fallback = "/dashboard"): string {
 export async function requireUser(context: RouterContext, location: { href: string }) {
   const snapshot = await context.queryClient.ensureQueryData(sessionQueryOptions());
   const payload = snapshot.payload;
+  // A success message the link carried (src/lib/notice.ts) is said on /login, where the user lands.
+  const notice = new URL(location.href, "http://x").searchParams.get("notice") ?? undefined;
   if (!payload?.user) {
-    throw redirect({ to: "/login", search: { redirect: location.href } });
+    throw redirect({ to: "/login", search: { redirect: withoutNotice(location.href), notice } });
   }
   if (!snapshot.capabilities?.portalAccess) {
-    throw redirect({ to: "/login", search: { denied: true } });
+    throw redirect({ to: "/login", search: { denied: true, notice } });
   }
   return { ...payload, capabilities: snapshot.capabilities };
 }
