@@ -83,6 +83,9 @@ test("deleting an unfunded campaign item asks first: Cancel and Escape keep it, 
     await form.waitFor({ state: "detached" });
     const card = s.page.locator("[data-slot='card']", { hasText: title });
     await card.waitFor();
+    // The success toast is readable: sonner's own light green was 4.3:1 (src/styles.css).
+    await s.page.locator("[data-sonner-toast]", { hasText: "Item added" }).waitFor();
+    assert.deepEqual(await axeProblems(s.page), []);
 
     const del = card.getByRole("button", { name: "Delete" });
     const dialog = await cancelTwice(s.page, del, `Delete “${title}”?`, card);
