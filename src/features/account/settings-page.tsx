@@ -44,7 +44,7 @@ export function SettingsPage() {
       <PageHeader title="Settings" description="Appearance, sessions, sign-in methods and your account." />
       <AppearanceCard />
       <Card>
-        <CardHeader className="flex flex-row items-center justify-between">
+        <CardHeader className="flex flex-wrap items-center justify-between gap-2">
           <div>
             <CardTitle>Where you are signed in</CardTitle>
             <CardDescription>End any session you do not recognise.</CardDescription>
@@ -88,7 +88,7 @@ export function SettingsPage() {
         </CardHeader>
         <CardContent>
           <form
-            className="flex max-w-md gap-2"
+            className="flex max-w-md flex-wrap gap-2"
             onSubmit={(e) => {
               e.preventDefault();
               setDeletePassword(String(new FormData(e.currentTarget).get("password") ?? ""));
@@ -99,7 +99,7 @@ export function SettingsPage() {
               type="password"
               aria-label="Password"
               placeholder="Your password"
-              className="h-9 flex-1 rounded-md border border-input bg-transparent px-3 text-sm"
+              className="h-9 min-w-0 flex-1 basis-48 rounded-md border border-input bg-transparent px-3 text-sm"
               required
             />
             <Button type="submit" variant="destructive" disabled={del.isPending}>
