@@ -119,16 +119,24 @@ for (const viewport of [
 
       // The list: filters live in the URL and find the new campaign.
       await go(s.page, "/campaigns");
+      // On a phone the filters are in the "Filters" sheet, which counts them.
+      const phone = viewport.width < 640;
+      if (phone) await s.page.getByRole("button", { name: "Filters", exact: true }).click();
       await s.page.getByRole("button", { name: "Phase" }).click();
       await s.page.getByRole("checkbox", { name: "Live" }).click();
       await s.page.keyboard.press("Escape");
       await s.page.waitForURL((u) => u.searchParams.get("phase")?.includes("live") ?? false);
       await s.page.getByLabel("Goal", { exact: true }).selectOption("open");
       await s.page.waitForURL((u) => u.searchParams.get("goal") === "open");
+      if (phone) {
+        await s.page.getByRole("button", { name: "Show results" }).click();
+        await s.page.getByRole("button", { name: "Filters (2)" }).click();
+      }
       await s.page.getByLabel("Search").fill(title);
       await s.page.getByRole("link", { name: title }).waitFor();
       await s.shot(`campaigns-list-${viewport.name}`);
       await s.page.getByLabel("Goal", { exact: true }).selectOption("reached");
+      if (phone) await s.page.getByRole("button", { name: "Show results" }).click();
       await s.page.getByText("No campaigns match these filters.").waitFor();
 
       // The public page, signed out of nothing: cover, items with progress, suggested amounts.

@@ -49,8 +49,11 @@ test("an admin records an offline gift, refunds part of it, finds it from the da
       // A gift without a donor reads "Anonymous", as donors see it (core/labels.ts).
       await s.page.getByRole("link", { name: "Anonymous" }).first().waitFor();
       // Payment methods are spelled as their owners do (core/labels.ts), here in the list's filter.
+      // On a phone the filters are in the "Filters" sheet.
+      if (w < 640) await s.page.getByRole("button", { name: /^Filters/ }).click();
       const methods = await s.page.getByLabel("Payment method").locator("option").allInnerTexts();
       assert.ok(methods.includes("PayPal") && !methods.includes("Paypal"), methods.join(", "));
+      if (w < 640) await s.page.getByRole("button", { name: "Show results" }).click();
       await s.page.getByText(`$${amount}`).first().waitFor();
       // The totals row is the tile's number: counted gifts only.
       await s.page.getByTestId("list-totals").waitFor();

@@ -48,7 +48,8 @@ test("donors: create, duplicate warning, bulk tag, a note, merge two donors, fil
       await s.page.getByLabel("Tag to apply").selectOption({ label: "Board" });
       await s.page.getByRole("button", { name: "Add tag" }).click();
       await s.page.getByText("Tag added to 2 donor(s)").waitFor();
-      await s.page.locator("tbody tr").filter({ hasText: "Board" }).nth(1).waitFor();
+      // Table rows, or cards on a phone.
+      await s.page.locator("tbody tr, [data-slot=list-card]").filter({ hasText: "Board" }).nth(1).waitFor();
       await s.shot(`donors-list-tagged-${w}`);
 
       // A pinned note shared with the donor, on the record that will be merged away.
@@ -79,11 +80,17 @@ test("donors: create, duplicate warning, bulk tag, a note, merge two donors, fil
 
       // Filters live in the URL.
       await go(s.page, "/donors");
-      await s.page.getByRole("button", { name: /^Filters/ }).click();
+      // On a phone every filter is in the "Filters" sheet; "More filters" is inside it.
+      if (w < 640) await s.page.getByRole("button", { name: "Filters", exact: true }).click();
+      await s.page.getByRole("button", { name: /^More filters/ }).click();
       await s.page.getByLabel("Type", { exact: true }).selectOption("organization");
       await s.page.getByRole("button", { name: "Apply filters" }).click();
       await s.page.waitForURL((u) => /organization/.test(u.searchParams.get("type") ?? ""));
-      await s.page.getByRole("button", { name: "Filters (1)" }).waitFor();
+      await s.page.getByRole("button", { name: "More filters (1)" }).waitFor();
+      if (w < 640) {
+        await s.page.getByRole("button", { name: "Show results" }).click();
+        await s.page.getByRole("button", { name: "Filters (1)" }).waitFor();
+      }
       await s.shot(`donors-filtered-${w}`);
 
       if (w > 1000) {

@@ -23,7 +23,17 @@
  *
  * Columns: `{ header: "Name", meta: { sortKey: "name", align: "right" }, cell: ... }` — a `sortKey`
  * makes the header a sort button writing `sort`/`desc` to the URL; string headers appear in the
- * Columns menu; `id`-less columns are fine (rows are keyed by `row.id`).
+ * Columns menu (`defaultHidden` starts a column unticked there); `id`-less columns are fine (rows
+ * are keyed by `row.id`).
+ *
+ * Phones (below `sm`, 640 px): rows become cards (`meta.card`, see data-table-cards.tsx) and the
+ * facets and toolbar move into a "Filters (N)" sheet (filter-sheet.tsx; N is `filterCount`, or the
+ * facets in use). Until the width is known (server rendering) both layouts are in the HTML and CSS
+ * shows the right one; after hydration only that one is rendered.
+ *
+ * Clickable rows: a click on a row's empty space follows the link of its `card: "title"` cell (or
+ * its first link), so that link stays the keyboard path and cmd/middle-click on it opens a tab.
+ * Clicks on the row's own controls (checkbox, menus, other links) are theirs.
  */
 import {
   type ColumnDef,
@@ -55,9 +65,12 @@ import {
   TableRow,
 } from "~/components/ui/table";
 import { errorInfo } from "~/lib/format";
+import { SM_UP, useMediaQuery } from "~/lib/use-media-query";
 import { cn } from "~/lib/utils";
 import { BulkBar } from "./bulk-bar";
+import { type CardSlot, DataTableCards } from "./data-table-cards";
 import { type Facet, FacetedFilter } from "./faceted-filter";
+import { FilterSheet } from "./filter-sheet";
 import type { ListState } from "./list-search";
 
 export { ConfirmButton } from "./confirm-button";
@@ -76,7 +89,34 @@ declare module "@tanstack/react-table" {
     /** Server sort key for this column; the header becomes a sort button. */
     sortKey?: string;
     align?: "right";
+    /** Where the column shows on a phone's card (data-table-cards.tsx); none = not on the card. */
+    card?: CardSlot;
+    /** A word before the value on the card ("Ends", "Gifts"). */
+    cardLabel?: string;
+    /** Starts unticked in the Columns menu (lower-value columns, so the table fits 1280 px). */
+    defaultHidden?: boolean;
   }
+}
+
+/** The table's frame, left out (not just hidden) on a phone, where the cards replace it. */
+function Frame({ show, ...props }: React.ComponentProps<"div"> & { show: boolean }) {
+  return show ? <div data-slot="list-table" {...props} /> : null;
+}
+
+const INTERACTIVE = "a, button, input, select, textarea, label, [role=checkbox], [role=menuitem]";
+
+/** A click on a row's empty space follows the row's link, as if the link itself was clicked. */
+function followRowLink(e: React.MouseEvent<HTMLElement>) {
+  const target = e.target as Element;
+  // Portalled content (a row's menu or dialog) bubbles through React but is not in the row.
+  if (!e.currentTarget.contains(target) || target.closest(INTERACTIVE)) return;
+  if (window.getSelection()?.toString()) return; // selecting text, not opening
+  const link =
+    e.currentTarget.querySelector<HTMLAnchorElement>("[data-row-title] a[href]") ??
+    e.currentTarget.querySelector<HTMLAnchorElement>("a[href]");
+  if (!link) return;
+  if (e.metaKey || e.ctrlKey || e.shiftKey) window.open(link.href, "_blank", "noopener");
+  else link.click();
 }
 
 export function DataTable<T extends { id: string }, M extends { ids: string[] } = { ids: string[] }>({
@@ -95,6 +135,7 @@ export function DataTable<T extends { id: string }, M extends { ids: string[] } 
   selectMatching,
   footer,
   onRowClick,
+  filterCount,
 }: {
   columns: ColumnDef<T, unknown>[];
   data: T[] | undefined;
@@ -119,7 +160,10 @@ export function DataTable<T extends { id: string }, M extends { ids: string[] } 
    */
   selectMatching?: () => Promise<M>;
   footer?: React.ReactNode;
+  /** Replaces following the row's link on a click on the row. */
   onRowClick?: (row: T) => void;
+  /** Active filters, for the phone's "Filters (N)" button (default: facets with a value). */
+  filterCount?: number;
 }) {
   const [selection, setSelection] = React.useState<RowSelectionState>({});
   // "All N matching": a snapshot of ids for one filter; it lapses when the filter changes or a
@@ -131,7 +175,15 @@ export function DataTable<T extends { id: string }, M extends { ids: string[] } 
   });
   const { page: _p, pageSize: _s, sort: _o, desc: _d, ...filterState } = state;
   const filterKey = JSON.stringify(filterState);
-  const [visibility, setVisibility] = React.useState<VisibilityState>({});
+  const [visibility, setVisibility] = React.useState<VisibilityState>(() =>
+    Object.fromEntries(
+      columns.filter((c) => c.meta?.defaultHidden).map((c) => [c.id ?? String(c.header), false] as const),
+    ),
+  );
+  // undefined while server-rendering and hydrating: both layouts, CSS picks (no flash).
+  const wide = useMediaQuery(SM_UP);
+  const hasFilters = !!(facets?.length || toolbar);
+  const activeFilters = filterCount ?? facets?.filter((f) => f.value?.length).length ?? 0;
   const [query, setQuery] = React.useState(state.q ?? "");
   const stateRef = React.useRef(onStateChange);
   stateRef.current = onStateChange;
@@ -213,19 +265,37 @@ export function DataTable<T extends { id: string }, M extends { ids: string[] } 
             className="pl-8"
           />
         </div>
-        {facets?.map((f) => (
-          <FacetedFilter
-            key={f.id}
-            title={f.title}
-            options={f.options}
-            value={f.value}
-            onChange={f.onChange}
-          />
-        ))}
-        {toolbar}
+        {hasFilters && wide !== false ? (
+          <div className={cn("contents", wide === undefined && "max-sm:hidden")}>
+            {facets?.map((f) => (
+              <FacetedFilter
+                key={f.id}
+                title={f.title}
+                options={f.options}
+                value={f.value}
+                onChange={f.onChange}
+              />
+            ))}
+            {toolbar}
+          </div>
+        ) : null}
+        {hasFilters && wide !== true ? (
+          <FilterSheet count={activeFilters} className={cn(wide === undefined && "sm:hidden")}>
+            {facets?.map((f) => (
+              <FacetedFilter
+                key={f.id}
+                title={f.title}
+                options={f.options}
+                value={f.value}
+                onChange={f.onChange}
+              />
+            ))}
+            {toolbar}
+          </FilterSheet>
+        ) : null}
         <DropdownMenu>
           <DropdownMenuTrigger asChild>
-            <Button variant="outline" size="sm" className="ml-auto h-9">
+            <Button variant="outline" size="sm" className="ml-auto h-9 max-sm:hidden">
               <Columns3 className="size-4" /> Columns
             </Button>
           </DropdownMenuTrigger>
@@ -259,7 +329,21 @@ export function DataTable<T extends { id: string }, M extends { ids: string[] } 
           {bulkActions(selected, clearSelection, matchingSnap)}
         </BulkBar>
       ) : null}
-      <div className="overflow-x-auto rounded-md border bg-card">
+      {wide !== true ? (
+        <DataTableCards
+          table={table}
+          selectable={!!bulkActions}
+          isLoading={!!isLoading && !data}
+          error={error}
+          emptyMessage={emptyMessage}
+          footer={footer}
+          className={cn(wide === undefined && "sm:hidden")}
+        />
+      ) : null}
+      <Frame
+        show={wide !== false}
+        className={cn("overflow-x-auto rounded-md border bg-card", wide === undefined && "max-sm:hidden")}
+      >
         <Table>
           <TableHeader>
             {table.getHeaderGroups().map((hg) => (
@@ -329,12 +413,15 @@ export function DataTable<T extends { id: string }, M extends { ids: string[] } 
                 <TableRow
                   key={row.id}
                   data-state={row.getIsSelected() ? "selected" : undefined}
-                  className={cn(onRowClick && "cursor-pointer")}
-                  onClick={onRowClick ? () => onRowClick(row.original) : undefined}
+                  className={cn(
+                    onRowClick ? "cursor-pointer" : "has-[[data-row-title]_a[href]]:cursor-pointer",
+                  )}
+                  onClick={onRowClick ? () => onRowClick(row.original) : followRowLink}
                 >
                   {row.getVisibleCells().map((cell) => (
                     <TableCell
                       key={cell.id}
+                      data-row-title={cell.column.columnDef.meta?.card === "title" || undefined}
                       className={cn(
                         cell.column.columnDef.meta?.align === "right" && "text-right tabular-nums",
                       )}
@@ -354,7 +441,7 @@ export function DataTable<T extends { id: string }, M extends { ids: string[] } 
             </TableFooter>
           ) : null}
         </Table>
-      </div>
+      </Frame>
       <div className="flex flex-wrap items-center justify-between gap-2 text-muted-foreground text-sm">
         <span>
           {total === undefined ? "…" : `${total.toLocaleString("en-US")} ${total === 1 ? "row" : "rows"}`}

@@ -67,7 +67,7 @@ export function UsersTable({
   const columns: ColumnDef<User, unknown>[] = [
     {
       header: "Name",
-      meta: { sortKey: "name" },
+      meta: { sortKey: "name", card: "title" },
       cell: ({ row }) =>
         detailLink ? (
           <Link
@@ -87,9 +87,10 @@ export function UsersTable({
           </Link>
         ),
     },
-    { header: "E-mail", meta: { sortKey: "email" }, cell: ({ row }) => row.original.email },
+    { header: "E-mail", meta: { sortKey: "email", card: "meta" }, cell: ({ row }) => row.original.email },
     {
       header: "Role",
+      meta: { card: "status" },
       cell: ({ row }) => (
         <span className="flex gap-1">
           {row.original.role.split(",").map((r) => (
@@ -102,6 +103,7 @@ export function UsersTable({
     },
     {
       header: "Status",
+      meta: { card: "status" },
       cell: ({ row }) =>
         row.original.banned ? (
           <Badge variant="destructive" title={row.original.banReason ?? ""}>
@@ -115,11 +117,12 @@ export function UsersTable({
     },
     {
       header: "Joined",
-      meta: { sortKey: "createdAt" },
+      meta: { sortKey: "createdAt", card: "date", cardLabel: "Joined" },
       cell: ({ row }) => formatDate(Date.parse(row.original.createdAt)),
     },
     {
       id: "actions",
+      meta: { card: "actions" },
       header: () => <span className="sr-only">Actions</span>,
       cell: ({ row }) => (
         <UserActions

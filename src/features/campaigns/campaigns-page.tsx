@@ -46,7 +46,7 @@ export function CampaignsPage() {
   const columns: ColumnDef<Row, unknown>[] = [
     {
       header: "Campaign",
-      meta: { sortKey: "title" },
+      meta: { sortKey: "title", card: "title" },
       cell: ({ row }) => (
         <Link
           to="/campaigns/$campaignId"
@@ -59,6 +59,7 @@ export function CampaignsPage() {
     },
     {
       header: "Status",
+      meta: { card: "status" },
       cell: ({ row }) => (
         <span className="flex items-center gap-1.5">
           <StatusBadge status={row.original.status} />
@@ -70,11 +71,12 @@ export function CampaignsPage() {
     },
     {
       header: "Goal",
+      meta: { card: "meta" },
       cell: ({ row }) =>
         row.original.goalProgress === null ? (
           <span className="text-muted-foreground">No goal</span>
         ) : (
-          <div className="flex min-w-28 items-center gap-2">
+          <div className="inline-flex min-w-28 items-center gap-2 align-middle">
             <Progress
               value={Math.min(100, row.original.goalProgress * 100)}
               aria-label="Goal progress"
@@ -86,17 +88,17 @@ export function CampaignsPage() {
     },
     {
       header: "Raised",
-      meta: { sortKey: "raised", align: "right" },
+      meta: { sortKey: "raised", align: "right", card: "amount" },
       cell: ({ row }) => formatMoney(row.original.raisedMinor, row.original.currency),
     },
     {
       header: "Donors",
-      meta: { sortKey: "donors", align: "right" },
+      meta: { sortKey: "donors", align: "right", card: "meta", cardLabel: "Donors" },
       cell: ({ row }) => row.original.donorCount,
     },
     {
       header: "Ends",
-      meta: { sortKey: "endDate" },
+      meta: { sortKey: "endDate", card: "date", cardLabel: "Ends" },
       // The stored end is exclusive (midnight after the last day); show the last day.
       cell: ({ row }) => formatDate(row.original.endAt ? row.original.endAt - 1 : null),
     },
@@ -124,6 +126,7 @@ export function CampaignsPage() {
         isLoading={q.isPending}
         error={q.error ? errorInfo(q.error).message : null}
         onStateChange={(next) => navigate({ search: (p) => ({ ...p, ...next }) as typeof p })}
+        filterCount={[s.status?.length, s.phase?.length, s.from, s.to, s.goal].filter(Boolean).length}
         searchPlaceholder="Search campaigns"
         emptyMessage={
           filtered || s.q ? "No campaigns match these filters." : "No campaigns yet. Create your first one."

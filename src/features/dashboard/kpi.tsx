@@ -22,13 +22,24 @@ export function Kpi({
   to?: string;
   search?: Record<string, unknown>;
 }) {
+  const text = typeof value === "string" ? value : undefined;
   const body = (
     <Card className={cn("h-full transition-colors", to && "hover:border-primary/50")}>
       {/* Sized by the tile, not the screen: two tiles share a 360 px row, and a seven-figure total in
-          a currency with a prefix (CA$1,367,047.50) must still fit; it wraps only as a last resort. */}
+          a currency with a prefix (CA$1,367,047.50) must still fit. Longer values (a prefixed
+          currency, "average / median") take the next smaller step at each tile width; the exact
+          value is the title; it wraps only as a last resort. */}
       <CardContent className="@container flex flex-col gap-1 p-4">
         <span className="text-muted-foreground text-sm">{label}</span>
-        <span className="font-semibold text-sm tabular-nums [overflow-wrap:anywhere] @[9rem]:text-base @[10rem]:text-lg @[12rem]:text-2xl">
+        <span
+          title={text}
+          className={cn(
+            "font-semibold tabular-nums [overflow-wrap:anywhere]",
+            (text?.length ?? 0) > 13
+              ? "text-xs @[9rem]:text-sm @[11rem]:text-base @[12rem]:text-xl @[16rem]:text-2xl"
+              : "text-sm @[9rem]:text-base @[10rem]:text-lg @[12rem]:text-2xl",
+          )}
+        >
           {value}
         </span>
         {hint ? <span className="text-muted-foreground text-xs">{hint}</span> : null}

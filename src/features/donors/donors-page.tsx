@@ -79,7 +79,7 @@ export function DonorsPage({
   const columns: ColumnDef<Row, unknown>[] = [
     {
       header: "Name",
-      meta: { sortKey: "name" },
+      meta: { sortKey: "name", card: "title" },
       cell: ({ row }) => (
         <Link
           to="/donors/$donorId"
@@ -92,11 +92,13 @@ export function DonorsPage({
     },
     {
       header: "E-mail",
+      meta: { card: "meta" },
       cell: ({ row }) => <span className="break-all">{row.original.email ?? "—"}</span>,
     },
-    { header: "Tier", cell: ({ row }) => <TierBadge tier={row.original.tier} /> },
+    { header: "Tier", meta: { card: "status" }, cell: ({ row }) => <TierBadge tier={row.original.tier} /> },
     {
       header: "Tags",
+      meta: { card: "status" },
       cell: ({ row }) => (
         <span className="flex flex-wrap gap-1">
           {row.original.tags.map((t) => (
@@ -107,15 +109,19 @@ export function DonorsPage({
     },
     {
       header: "Lifetime",
-      meta: { sortKey: "lifetime", align: "right" },
+      meta: { sortKey: "lifetime", align: "right", card: "amount" },
       cell: ({ row }) => (
         <span className="tabular-nums">{formatMoney(row.original.lifetimeMinor, currency)}</span>
       ),
     },
-    { header: "Gifts", meta: { align: "right" }, cell: ({ row }) => row.original.donationCount },
+    {
+      header: "Gifts",
+      meta: { align: "right", card: "meta", cardLabel: "Gifts" },
+      cell: ({ row }) => row.original.donationCount,
+    },
     {
       header: "Last gift",
-      meta: { sortKey: "lastGift" },
+      meta: { sortKey: "lastGift", card: "date", cardLabel: "Last gift" },
       cell: ({ row }) => formatDate(row.original.lastGiftAt),
     },
   ];
@@ -162,6 +168,9 @@ export function DonorsPage({
         isLoading={q.isPending}
         error={q.error ? errorInfo(q.error).message : null}
         onStateChange={(next) => setSearch(next as Partial<DonorsSearch>)}
+        filterCount={
+          [s.tagId, s.tierId].filter(Boolean).length + advancedKeys.filter((k) => s[k] !== undefined).length
+        }
         searchPlaceholder="Name, e-mail or company"
         emptyMessage="No donors match."
         toolbar={
@@ -273,7 +282,7 @@ function MoreFilters({
     <Popover open={open} onOpenChange={setOpen}>
       <PopoverTrigger asChild>
         <Button variant="outline" size="sm" className="h-9">
-          <ListFilter className="size-4" /> Filters{active ? ` (${active})` : ""}
+          <ListFilter className="size-4" /> More filters{active ? ` (${active})` : ""}
         </Button>
       </PopoverTrigger>
       <PopoverContent align="start" className="w-[min(22rem,calc(100vw-2rem))]">
