@@ -17,23 +17,30 @@ export const donorKinds = ["individual", "organization"] as const;
 /** Optional text: trimmed, at most `max` characters, null or absent. */
 const text = (max: number) => z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(max))));
 
-export const donorInput = /* @__PURE__ */ (() =>
-  z
+export const donorInput = /* @__PURE__ */ (() => {
+  const emailAddress = z.email();
+  return z
     .strictObject({
       type: z._default(z.enum(donorKinds), "individual"),
       firstName: text(100),
       lastName: text(100),
       company: text(200),
       // Stored lower-case (the donor_email_lower rule): one address, whatever case it was typed in.
+      // One check, not a union of "an address" and "": a union that fails answers only "Invalid
+      // input", and the form would show that instead of this message.
       email: z.optional(
         z.nullable(
-          z.union([
-            z.pipe(
-              z.email("Enter a valid e-mail address"),
-              z.transform((e: string) => e.toLowerCase()),
-            ),
-            z.literal(""),
-          ]),
+          z.pipe(
+            z
+              .string()
+              .check(
+                z.refine(
+                  (e) => e === "" || emailAddress.safeParse(e).success,
+                  "Enter a valid e-mail address",
+                ),
+              ),
+            z.transform((e: string) => e.toLowerCase()),
+          ),
         ),
       ),
       phone: text(40),
@@ -59,7 +66,8 @@ export const donorInput = /* @__PURE__ */ (() =>
             input: v,
           });
       }),
-    ))();
+    );
+})();
 
 /** The form's value as the user gives it (optional fields may be absent). */
 export type DonorFormInput = z.input<typeof donorInput>;

@@ -1,7 +1,35 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
+import type { Page } from "playwright-core";
+import { axeProblems } from "./a11y.ts";
 import { go, openBrowser, signIn } from "./browser.ts";
+
+interface ListedDonor {
+  id: string;
+  name: string;
+  email: string | null;
+  lastName: string | null;
+  anonymized: boolean;
+}
+
+/** donors.list as the portal asks it, with the page's cookies (tRPC over GET, superjson). */
+async function listDonors(page: Page, input: Record<string, unknown>) {
+  return page.evaluate(async (i) => {
+    const res = await fetch(`/api/trpc/donors.list?input=${encodeURIComponent(JSON.stringify({ json: i }))}`);
+    const body = (await res.json()) as { result: { data: { json: { rows: ListedDonor[]; total: number } } } };
+    return body.result.data.json;
+  }, input);
+}
+
+/** Requests to donors.list sent since `since` (the page counts them in `seen`). */
+function donorSearches(page: Page) {
+  const seen: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("donors.list")) seen.push(r.url());
+  });
+  return seen;
+}
 
 test("an admin records an offline gift, refunds part of it, finds it from the dashboard's tile and exports the filtered list", async () => {
   for (const [viewport, amount, net] of [
@@ -90,5 +118,145 @@ test("an admin records an offline gift, refunds part of it, finds it from the da
     } finally {
       await s.close();
     }
+  }
+});
+
+test("a gift is recorded for a donor far past the first 100, found by typing and chosen with the arrow keys and Enter", async () => {
+  const s = await openBrowser({ viewport: { width: 1280, height: 900 } });
+  try {
+    await signIn(s.page, "admin@almoner.test");
+    await s.page.waitForURL((u) => u.pathname === "/dashboard");
+    await go(s.page, "/donations");
+    // The last donor by name: the old select offered the first 100 by name and nobody else.
+    const first100 = await listDonors(s.page, { pageSize: 100, sort: "name", desc: false });
+    assert.ok(first100.total > 200, `the demo seed has many donors (${first100.total})`);
+    const last = (await listDonors(s.page, { pageSize: 25, sort: "name", desc: true })).rows.find(
+      (d) => d.email && d.lastName && d.lastName.length >= 3 && !d.anonymized,
+    );
+    assert.ok(last, "a named donor with an e-mail near the end of the list");
+    assert.ok(!first100.rows.some((d) => d.id === last.id), "the donor is not among the first 100");
+
+    await s.page.getByRole("button", { name: "Record a donation" }).click();
+    const dialog = s.page.getByRole("dialog", { name: "Record a donation" });
+    const donor = dialog.getByRole("combobox", { name: "Donor" });
+    await donor.getByText("Anonymous (no donor record)").waitFor();
+    const searches = donorSearches(s.page);
+    await donor.focus();
+    await s.page.keyboard.press("Enter");
+    const search = s.page.getByRole("combobox", { name: "Find a donor" });
+    await search.waitFor();
+    assert.ok(await search.evaluate((el) => el === document.activeElement), "the search has the focus");
+    // One character: a hint and no request.
+    await s.page.keyboard.type(last.lastName?.[0] ?? "");
+    await s.page.getByText("Type 2 or more characters").waitFor();
+    await s.page.waitForTimeout(400);
+    assert.deepEqual(searches, [], "no search below 2 characters");
+    // Nonsense: the empty state.
+    await search.fill("zzqx-nobody");
+    await s.page.getByText("No donor matches").waitFor();
+    // The name: several donors may share it; the arrow keys walk to ours.
+    await search.fill(last.name);
+    const options = s.page.getByRole("option");
+    await options.filter({ hasText: last.email ?? "" }).waitFor();
+    assert.ok(searches.length <= 3, `debounced: ${searches.length} requests for three inputs`);
+    const problems = await axeProblems(s.page);
+    assert.deepEqual(problems, [], "axe with the list open");
+    await s.shot("donor-combobox-open-1280");
+    let found = false;
+    for (let i = 0; i < 10 && !found; i++) {
+      const active = s.page.locator('[role="option"][aria-selected="true"]');
+      if ((await active.innerText()).includes(last.email ?? "")) found = true;
+      else await s.page.keyboard.press("ArrowDown");
+    }
+    assert.ok(found, "the arrow keys reach the donor");
+    await s.page.keyboard.press("Enter");
+    await search.waitFor({ state: "detached" });
+    await donor.getByText(last.name).waitFor();
+    assert.ok(await donor.evaluate((el) => el === document.activeElement), "focus returns to the trigger");
+
+    // Cleared, then chosen again: a gift may have no donor.
+    await dialog.getByRole("button", { name: /^Clear donor/ }).click();
+    await donor.getByText("Anonymous (no donor record)").waitFor();
+    await donor.click();
+    await search.fill(last.email ?? "");
+    await s.page
+      .getByRole("option")
+      .filter({ hasText: last.email ?? "" })
+      .filter({ hasNotText: "Create new donor" })
+      .click();
+    await donor.getByText(last.name).waitFor();
+
+    await dialog.getByLabel("Amount").fill("42.00");
+    await dialog.getByRole("button", { name: "Record donation" }).click();
+    await s.page.waitForURL(/\/donations\/[A-Za-z0-9]+$/);
+    await s.page.getByRole("link", { name: last.name }).first().waitFor();
+    await s.page.getByText("$42.00").first().waitFor();
+    assert.deepEqual(s.errors, []);
+  } finally {
+    await s.close();
+  }
+});
+
+test("a new donor is created from the donor search, chosen, and the gift recorded for them (360 px, dark)", async () => {
+  const s = await openBrowser({ viewport: { width: 360, height: 780 }, colorScheme: "dark" });
+  try {
+    await signIn(s.page, "organizer@almoner.test");
+    await s.page.waitForURL((u) => u.pathname === "/dashboard");
+    await go(s.page, "/donations");
+    const stamp = Date.now().toString(36);
+    const email = `inline-${stamp}@example.org`;
+    await s.page.getByRole("button", { name: "Record a donation" }).click();
+    const dialog = s.page.getByRole("dialog", { name: "Record a donation" });
+    const donor = dialog.getByRole("combobox", { name: "Donor" });
+    await donor.click();
+    const search = s.page.getByRole("combobox", { name: "Find a donor" });
+    await search.fill(`Ottoline Vrancken${stamp}`);
+    const create = s.page.getByRole("option", { name: `Create new donor “Ottoline Vrancken${stamp}”` });
+    await create.waitFor();
+    await s.page.getByText("No donor matches").waitFor();
+    // The create option is last: End, then Enter.
+    await s.page.keyboard.press("End");
+    assert.equal(await create.getAttribute("aria-selected"), "true");
+    await s.page.keyboard.press("Enter");
+    const form = s.page.getByRole("form", { name: "New donor" });
+    assert.equal(await form.getByLabel("First name").inputValue(), "Ottoline");
+    assert.equal(await form.getByLabel("Last name").inputValue(), `Vrancken${stamp}`);
+    // The donor form's rules (core/donor.ts): the same refusals here.
+    await form.getByLabel("E-mail").fill("not-an-address");
+    await form.getByRole("button", { name: "Create and choose" }).click();
+    await form.getByText("Enter a valid e-mail address").waitFor();
+    await form.getByLabel("E-mail").fill(email);
+    await s.shot("donor-combobox-create-360-dark");
+    assert.deepEqual(await axeProblems(s.page), [], "axe on the inline form");
+    await form.getByRole("button", { name: "Create and choose" }).click();
+    await form.waitFor({ state: "detached" });
+    await donor.getByText(`Ottoline Vrancken${stamp}`).waitFor();
+    // The dialog stays open with the rest of the gift to fill in.
+    await dialog.getByLabel("Amount").fill("15.00");
+    await dialog.getByRole("button", { name: "Record donation" }).click();
+    await s.page.waitForURL(/\/donations\/[A-Za-z0-9]+$/);
+    // The gift names its new donor, whose profile has the e-mail given inline.
+    const profile = await s.page
+      .locator('a[href^="/donors/"]', { hasText: `Ottoline Vrancken${stamp}` })
+      .first()
+      .getAttribute("href");
+    assert.match(String(profile), /^\/donors\/[A-Za-z0-9]+$/);
+    await go(s.page, String(profile));
+    await s.page.getByText(email).first().waitFor();
+
+    // The same e-mail again: the existing donor is offered, not a second record.
+    await go(s.page, "/donations");
+    await s.page.getByRole("button", { name: "Record a donation" }).click();
+    await donor.click();
+    await search.fill("Someone Else");
+    await s.page.getByRole("option", { name: "Create new donor “Someone Else”" }).click();
+    await form.getByLabel("E-mail").fill(email.toUpperCase());
+    await form.getByRole("button", { name: "Create and choose" }).click();
+    await form.getByText("A donor with this e-mail already exists.").waitFor();
+    await form.getByRole("button", { name: "Choose the existing donor" }).click();
+    await donor.getByText(`Ottoline Vrancken${stamp}`).waitFor();
+    assert.deepEqual(s.errors, []);
+  } finally {
+    await s.close();
   }
 });

@@ -5,6 +5,7 @@ import { useNavigate } from "@tanstack/react-router";
 import { Plus } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
+import type { DonorChoice } from "~/components/donor-combobox";
 import { Button } from "~/components/ui/button";
 import {
   Dialog,
@@ -21,6 +22,10 @@ import { Textarea } from "~/components/ui/textarea";
 import { errorInfo, toMinor } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 
+// The donor search (cmdk, ~7 kB gzip) loads when the dialog first opens, not with the page.
+const preloadDonorSearch = () => import("~/components/donor-combobox");
+const DonorCombobox = React.lazy(() => preloadDonorSearch().then((m) => ({ default: m.DonorCombobox })));
+
 const selectClass = "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs";
 
 /** Manual/offline gift: cash, check or bank transfer (donation:create). */
@@ -35,10 +40,7 @@ export function RecordDonationDialog({ donorId }: { donorId?: string }) {
     enabled: open,
   });
   const org = useQuery({ ...trpc.organization.current.queryOptions(), enabled: open });
-  const donors = useQuery({
-    ...trpc.donors.list.queryOptions({ pageSize: 100, sort: "name", desc: false }),
-    enabled: open && !donorId,
-  });
+  const [donor, setDonor] = React.useState<DonorChoice | null>(null);
   const create = useMutation(
     trpc.donations.create.mutationOptions({
       onSuccess: async (d) => {
@@ -67,7 +69,7 @@ export function RecordDonationDialog({ donorId }: { donorId?: string }) {
     const date = String(f.get("donatedAt") || "");
     // The schema donations.create takes (core/donation.ts): refused here as the server would.
     const parsed = manualDonationInput.safeParse({
-      donorId: donorId ?? (String(f.get("donorId") || "") || null),
+      donorId: donorId ?? donor?.id ?? null,
       campaignId,
       amountMinor,
       currency,
@@ -90,10 +92,11 @@ export function RecordDonationDialog({ donorId }: { donorId?: string }) {
       onOpenChange={(o) => {
         setOpen(o);
         setFields({});
+        if (!o) setDonor(null);
       }}
     >
       <DialogTrigger asChild>
-        <Button>
+        <Button onPointerEnter={preloadDonorSearch} onFocus={preloadDonorSearch}>
           <Plus className="size-4" /> Record a donation
         </Button>
       </DialogTrigger>
@@ -104,15 +107,23 @@ export function RecordDonationDialog({ donorId }: { donorId?: string }) {
         </DialogHeader>
         <form id="record-donation" onSubmit={submit} className="flex flex-col gap-3" noValidate>
           {!donorId ? (
-            <Field label="Donor">
-              <select name="donorId" className={selectClass} defaultValue="">
-                <option value="">{ANONYMOUS_DONOR} (no donor record)</option>
-                {donors.data?.rows.map((d) => (
-                  <option key={d.id} value={d.id}>
-                    {d.name}
-                  </option>
-                ))}
-              </select>
+            <Field label="Donor" error={fields.donorId}>
+              {(control) => (
+                <React.Suspense
+                  fallback={
+                    <Button {...control} variant="outline" disabled className="justify-start font-normal">
+                      {ANONYMOUS_DONOR} (no donor record)
+                    </Button>
+                  }
+                >
+                  <DonorCombobox
+                    {...control}
+                    value={donor}
+                    onChange={setDonor}
+                    emptyLabel={`${ANONYMOUS_DONOR} (no donor record)`}
+                  />
+                </React.Suspense>
+              )}
             </Field>
           ) : null}
           <Field label="Campaign">
