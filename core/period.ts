@@ -57,3 +57,15 @@ export function periodProblem(
     return { field: "to", message: `The period cannot end after today (${today})` };
   return null;
 }
+
+/**
+ * What a report page asks the server for: the custom period when its URL has a usable one (both
+ * days, in order, not too long; the server refuses one ending after today), else the last `days`.
+ */
+export function reportPeriod(s: { days: number; from?: string; to?: string }): {
+  days?: number;
+  from?: string;
+  to?: string;
+} {
+  return s.from && s.to && !periodProblem(s) ? { from: s.from, to: s.to } : { days: s.days };
+}

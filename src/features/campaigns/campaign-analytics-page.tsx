@@ -1,3 +1,4 @@
+import { reportPeriod } from "@core/period";
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
 import { browserToday, DateRangePicker } from "~/components/date-range-picker";
@@ -8,7 +9,7 @@ import { Progress } from "~/components/ui/progress";
 import { Segmented, SegmentedItem } from "~/components/ui/segmented";
 import { CampaignRevenueChart } from "~/features/campaigns/campaign-revenue-chart";
 import { CampaignTabs } from "~/features/campaigns/campaign-tabs";
-import { Kpi, periodOf } from "~/features/dashboard/kpi";
+import { Kpi } from "~/features/dashboard/kpi";
 import { errorInfo, formatDate, formatMoney, formatPercent } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 
@@ -26,7 +27,7 @@ export function CampaignAnalyticsPage() {
   const { campaignId } = route.useParams();
   const search = route.useSearch();
   const { days } = search;
-  const period = periodOf(search);
+  const period = reportPeriod(search);
   const navigate = route.useNavigate();
   const trpc = useTRPC();
   const campaign = useQuery(trpc.campaigns.byId.queryOptions({ id: campaignId }));

@@ -1,4 +1,5 @@
 import { donorLabel, paymentMethodLabel } from "@core/labels";
+import { reportPeriod } from "@core/period";
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
 import * as React from "react";
@@ -10,7 +11,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { Segmented, SegmentedItem } from "~/components/ui/segmented";
 import { Skeleton } from "~/components/ui/skeleton";
 import { RevenueChart } from "~/features/charts/revenue-chart";
-import { Kpi, PERIODS, periodOf } from "~/features/dashboard/kpi";
+import { Kpi, PERIODS } from "~/features/dashboard/kpi";
 import { PlatformOverview } from "~/features/dashboard/platform-overview";
 import { COUNTED_FILTER } from "~/features/donations/search";
 import { OrganizationSwitcher } from "~/features/organization/organization-switcher";
@@ -25,7 +26,7 @@ const selectClass = "h-9 rounded-md border border-input bg-transparent px-2 text
 export function DashboardPage() {
   const search = route.useSearch();
   const { days, currency, scope, forbidden } = search;
-  const period = periodOf(search);
+  const period = reportPeriod(search);
   const admin = useCan().platformAdmin;
   const navigate = route.useNavigate();
   React.useEffect(() => {
@@ -92,7 +93,7 @@ function OrganizationDashboard({
   period,
   currency,
 }: {
-  period: ReturnType<typeof periodOf>;
+  period: ReturnType<typeof reportPeriod>;
   currency?: string;
 }) {
   const trpc = useTRPC();

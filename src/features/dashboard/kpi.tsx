@@ -1,4 +1,3 @@
-import { periodProblem } from "@core/period";
 import { Link } from "@tanstack/react-router";
 import { TrendingDown, TrendingUp } from "lucide-react";
 import type * as React from "react";
@@ -78,15 +77,3 @@ export const PERIODS = [
   { days: 365, label: "12 months" },
   { days: 0, label: "All time" },
 ] as const;
-
-/**
- * What the dashboard asks the server for: the custom period when the URL has a usable one (both
- * days, in order, core/period.ts; the server refuses one ending after today), else the last `days`.
- */
-export function periodOf(s: { days: number; from?: string; to?: string }): {
-  days?: number;
-  from?: string;
-  to?: string;
-} {
-  return s.from && s.to && !periodProblem(s) ? { from: s.from, to: s.to } : { days: s.days };
-}

@@ -144,7 +144,7 @@ export function DonationsPage() {
         ]}
         toolbar={
           <>
-            <DateRangePicker label="Date" value={s} onChange={({ from, to }) => set({ from, to })} />
+            <DateRangePicker label="Donated" value={s} onChange={({ from, to }) => set({ from, to })} />
             <select
               aria-label="Currency"
               className={selectClass}

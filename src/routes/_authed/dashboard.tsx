@@ -1,8 +1,8 @@
+import { reportPeriod } from "@core/period";
 import { createFileRoute } from "@tanstack/react-router";
 import { z } from "zod/mini";
 import { dayParam, enumParam, opt, withDefault } from "~/components/data-table/list-search";
 import { DashboardPage } from "~/features/dashboard/dashboard-page";
-import { periodOf } from "~/features/dashboard/kpi";
 
 export const Route = createFileRoute("/_authed/dashboard")({
   validateSearch: z.object({
@@ -15,7 +15,11 @@ export const Route = createFileRoute("/_authed/dashboard")({
     scope: enumParam(["all"]),
     forbidden: opt(z.boolean()),
   }),
-  loaderDeps: ({ search }) => ({ period: periodOf(search), currency: search.currency, scope: search.scope }),
+  loaderDeps: ({ search }) => ({
+    period: reportPeriod(search),
+    currency: search.currency,
+    scope: search.scope,
+  }),
   loader: ({ context, deps }) =>
     deps.scope === "all"
       ? context.queryClient.prefetchQuery(context.trpc.dashboard.platform.queryOptions(deps.period))
