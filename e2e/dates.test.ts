@@ -6,13 +6,9 @@ import { go, openBrowser, signIn } from "./browser.ts";
 /** YYYY-MM-DD of the browser's calendar (the picker's presets count from it). */
 const dayOf = (d: Date) =>
   `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-const ordinal = (n: number) =>
-  `${n}${n === 1 || n === 21 || n === 31 ? "st" : n === 2 || n === 22 ? "nd" : n === 3 || n === 23 ? "rd" : "th"}`;
-/** react-day-picker's name for a day button: "Sunday, November 1st, 2026" (with "Today, " first for today). */
+/** The calendar's name for a day button: "1 November 2026" (", today" may follow). */
 const dayName = (d: Date) =>
-  new RegExp(
-    `${d.toLocaleDateString("en-US", { month: "long" })} ${ordinal(d.getDate())}, ${d.getFullYear()}`,
-  );
+  new RegExp(`^${d.getDate()} ${d.toLocaleDateString("en-GB", { month: "long" })} ${d.getFullYear()}`);
 
 test("the date-range picker filters /donations by a preset and a custom range, and the dashboard takes a custom range into its tiles' links", async () => {
   const now = new Date();
@@ -23,8 +19,8 @@ test("the date-range picker filters /donations by a preset and a custom range, a
   const first = new Date(now.getFullYear(), now.getMonth(), 1);
   const last = now;
   const pick = async (page: import("playwright-core").Page) => {
-    await page.getByRole("button", { name: dayName(first) }).click();
-    if (now.getDate() !== 1) await page.getByRole("button", { name: dayName(last) }).click();
+    await page.getByRole("button", { name: dayName(first) }).last().click();
+    if (now.getDate() !== 1) await page.getByRole("button", { name: dayName(last) }).last().click();
   };
   for (const [viewport, colorScheme] of [
     [{ width: 1280, height: 900 }, "light"],

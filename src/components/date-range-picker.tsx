@@ -175,7 +175,7 @@ export function DateRangePicker({
           <input type="hidden" name={names[1]} value={value.to ?? ""} />
         </>
       ) : null}
-      <PopoverContent align="start" className="w-auto max-w-[calc(100vw-1rem)] p-0">
+      <PopoverContent aria-label={label} align="start" className="w-auto max-w-[calc(100vw-1rem)] p-0">
         <div className="flex flex-col sm:flex-row">
           {presets.length ? (
             <fieldset className="flex flex-wrap gap-1 border-b p-2 sm:w-36 sm:flex-col sm:flex-nowrap sm:border-r sm:border-b-0">

@@ -13,12 +13,15 @@ function Calendar({
   classNames,
   showOutsideDays = true,
   components,
+  labels,
   ...props
 }: React.ComponentProps<typeof DayPicker>) {
   const defaults = getDefaultClassNames();
   return (
     <DayPicker
       showOutsideDays={showOutsideDays}
+      // A day's name starts with the number it shows ("27 September 2026"), as WCAG 2.5.3 asks.
+      labels={{ labelDayButton, ...labels }}
       className={cn("group/calendar bg-background p-1 [--cell-size:2.25rem]", className)}
       classNames={{
         root: cn("w-fit", defaults.root),
@@ -79,6 +82,12 @@ function Calendar({
       {...props}
     />
   );
+}
+
+const dayLabel = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric" });
+
+function labelDayButton(date: Date, modifiers: { today?: boolean; selected?: boolean }) {
+  return `${dayLabel.format(date)}${modifiers.today ? ", today" : ""}${modifiers.selected ? ", selected" : ""}`;
 }
 
 function CalendarDayButton({ className, day, modifiers, ...props }: React.ComponentProps<typeof DayButton>) {
