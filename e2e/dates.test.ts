@@ -19,8 +19,15 @@ test("the date-range picker filters /donations by a preset and a custom range, a
   const first = new Date(now.getFullYear(), now.getMonth(), 1);
   const last = now;
   const pick = async (page: import("playwright-core").Page) => {
-    await page.getByRole("button", { name: dayName(first) }).last().click();
-    if (now.getDate() !== 1) await page.getByRole("button", { name: dayName(last) }).last().click();
+    await page
+      .getByRole("button", { name: dayName(first) })
+      .last()
+      .click();
+    if (now.getDate() !== 1)
+      await page
+        .getByRole("button", { name: dayName(last) })
+        .last()
+        .click();
   };
   for (const [viewport, colorScheme] of [
     [{ width: 1280, height: 900 }, "light"],
