@@ -130,7 +130,10 @@ export function DateRangePicker({
   const today = browserToday();
   const months = wide ? 2 : 1;
 
+  // The first day clicked after opening starts a new range; the second one ends it.
+  const [picking, setPicking] = React.useState(false);
   React.useEffect(() => {
+    if (open) setPicking(false);
     if (open)
       setDraft(
         value.from || value.to
@@ -204,7 +207,11 @@ export function DateRangePicker({
                 numberOfMonths={months}
                 defaultMonth={firstMonth}
                 selected={draft}
-                onSelect={setDraft}
+                onSelect={(range, day) => {
+                  if (picking) return setDraft(range);
+                  setPicking(true);
+                  setDraft({ from: day, to: undefined });
+                }}
                 disabled={max ? { after: toDate(max) } : undefined}
                 endMonth={max ? toDate(max) : undefined}
                 className="p-3"

@@ -22,7 +22,7 @@ function Calendar({
       showOutsideDays={showOutsideDays}
       // A day's name starts with the number it shows ("27 September 2026"), as WCAG 2.5.3 asks.
       labels={{ labelDayButton, ...labels }}
-      className={cn("group/calendar bg-background p-1 [--cell-size:2.25rem]", className)}
+      className={cn("group/calendar bg-transparent p-1 [--cell-size:2.25rem]", className)}
       classNames={{
         root: cn("w-fit", defaults.root),
         months: cn("relative flex flex-col gap-4 sm:flex-row", defaults.months),
