@@ -65,7 +65,7 @@ test("the date-range picker filters /donations by a preset and a custom range, a
       }, before);
       // Clear opens the range again.
       await s.page.getByRole("button", { name: /^Donated/ }).click();
-      await s.page.getByRole("button", { name: "Clear" }).click();
+      await s.page.getByRole("button", { name: "Clear", exact: true }).click();
       await s.page.waitForURL((u) => !u.searchParams.has("from") && !u.searchParams.has("to"));
 
       // The dashboard: a custom range beside the presets; the tiles' links carry it to /donations.
