@@ -11,6 +11,7 @@
 import { z } from "zod/mini";
 import { CALENDAR_DAY_MAX, CALENDAR_DAY_MIN, calendarDayProblem } from "./calendar-day";
 import { CURRENCIES, MAX_AMOUNT_MINOR, MIN_AMOUNT_MINOR } from "./currencies";
+import { periodProblem } from "./period";
 import { isHttpUrl } from "./url";
 
 export { CALENDAR_DAY_MAX, CALENDAR_DAY_MIN, MAX_AMOUNT_MINOR, MIN_AMOUNT_MINOR };
@@ -26,6 +27,24 @@ export const calendarDay = /* @__PURE__ */ (() =>
       if (problem) ctx.issues.push({ code: "custom", message: problem, input: value });
     }),
   ))();
+
+/**
+ * A custom report period's check (core/period.ts), for an input with optional `from`/`to` days:
+ * both or neither, in order, at most MAX_PERIOD_DAYS long. Whether it ends after the
+ * organization's today needs its time zone: the services check that.
+ */
+export function checkPeriod(
+  value: { from?: string; to?: string },
+  ctx: {
+    issues: {
+      push(issue: { code: "custom"; message: string; input: unknown; path: PropertyKey[] }): unknown;
+    };
+  },
+) {
+  const problem = periodProblem(value);
+  if (problem)
+    ctx.issues.push({ code: "custom", message: problem.message, input: value, path: [problem.field] });
+}
 
 /**
  * A currency the platform takes (CURRENCIES), in any case, as its upper-case code. Unsupported

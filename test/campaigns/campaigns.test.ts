@@ -603,5 +603,41 @@ describe("campaign analytics", () => {
     const today1 = await caller.campaigns.analytics({ id: c.id, days: 1 });
     expect(today1.series.map((p) => p.day)).toEqual([today]);
     expect(today1.raisedMinor).toBe(summary(inRange(counted, midnight(0), end)).raised);
+
+    // A custom period: from the 30-day period's first day to yesterday, both included (today's
+    // gifts are out), compared with the 29 local days just before it.
+    const from = localDay(periodStart);
+    const to = localDay(midnight(1));
+    const custom = await caller.campaigns.analytics({ id: c.id, from, to });
+    const inCustom = summary(inRange(counted, periodStart, midnight(0)));
+    const beforeCustom = summary(inRange(counted, midnight(58), periodStart));
+    expect(inCustom).toMatchObject({ n: 3, raised: 10_000 + 6_000 + 3_000 });
+    expect(beforeCustom).toMatchObject({ n: 1, raised: 4_000 });
+    expect(custom).toMatchObject({
+      raisedMinor: inCustom.raised,
+      donations: inCustom.n,
+      uniqueDonors: inCustom.donors,
+      medianMinor: inCustom.median,
+      period: {
+        days: null,
+        from,
+        to,
+        previous: { from: localDay(midnight(58)), to: localDay(midnight(30)) },
+      },
+    });
+    expect(custom.change?.raised).toBeCloseTo((inCustom.raised - beforeCustom.raised) / beforeCustom.raised);
+    expect(custom.series).toHaveLength(29);
+    expect([custom.series[0]?.day, custom.series.at(-1)?.day]).toEqual([from, to]);
+    expect(custom.series.reduce((s, p) => s + p.raised, 0)).toBe(inCustom.raised);
+    // Periods that cannot be: refused as bad input, never a 500.
+    for (const bad of [
+      { from: to, to: from },
+      { from: today, to: localDay(now + 2 * DAY) }, // after today
+      { from },
+      { from: "2026-02-30", to },
+    ])
+      expect(await codeOf(caller.campaigns.analytics({ id: c.id, ...bad })), JSON.stringify(bad)).toBe(
+        "BAD_REQUEST",
+      );
   });
 });

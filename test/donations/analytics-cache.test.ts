@@ -1,3 +1,4 @@
+import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
 import { makeOrg, member } from "../domain/fixtures";
 import { testEnv } from "../helpers";
@@ -78,5 +79,47 @@ describe("dashboard answers cached under the organization's analytics version", 
       donatedAt: Date.now(),
     } as never);
     expect(await analyticsVersion(testEnv.DB, org)).toBe(v);
+  });
+
+  it("keeps each custom period under its own key: never another period's or a preset's numbers", async () => {
+    const tz = "Pacific/Auckland";
+    const org = await makeOrg({ timeZone: tz });
+    const { caller } = await member(org, "owner");
+    const today = localDay(Date.now(), tz);
+    const at = (daysBack: number) => startOfLocalDay(addDays(today, -daysBack), tz) + 3_600_000;
+    for (const [amountMinor, back] of [
+      [1_000, 0],
+      [2_000, 10],
+      [4_000, 20],
+    ] as const)
+      await caller.donations.create({
+        donorId: null,
+        campaignId: null,
+        amountMinor,
+        currency: "USD",
+        paymentMethod: "cash",
+        donatedAt: Math.min(at(back), Date.now() - 1000),
+      });
+    const version = await analyticsVersion(testEnv.DB, org);
+    // Each read fills its own entry first, then every one is read again from KV.
+    const asks = [
+      [{ days: 30 }, 7_000],
+      [{ from: addDays(today, -3), to: today }, 1_000],
+      [{ from: addDays(today, -12), to: addDays(today, -8) }, 2_000],
+      [{ from: addDays(today, -12), to: addDays(today, -9) }, 2_000],
+      [{ from: addDays(today, -25), to: addDays(today, -15) }, 4_000],
+      [{ from: addDays(today, -25), to: today }, 7_000],
+    ] as const;
+    for (const [input, raised] of asks)
+      expect((await caller.dashboard.summary(input)).raisedMinor, JSON.stringify(input)).toBe(raised);
+    const keys = (await testEnv.KV.list({ prefix: `analytics:${org}:${version}:summary:` })).keys.map(
+      (k) => k.name,
+    );
+    expect(keys).toHaveLength(asks.length);
+    expect(keys).toContain(
+      `analytics:${org}:${version}:summary:${today}:${addDays(today, -3)}..${today}:USD`,
+    );
+    for (const [input, raised] of asks)
+      expect((await caller.dashboard.summary(input)).raisedMinor, JSON.stringify(input)).toBe(raised);
   });
 });

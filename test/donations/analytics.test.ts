@@ -7,7 +7,7 @@
 import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
 import { makeOrg, member } from "../domain/fixtures";
-import { codeOf } from "../helpers";
+import { codeOf, trpcError, trpcHttp } from "../helpers";
 import {
   allTimeOf,
   bruteAllTime,
@@ -21,14 +21,23 @@ import {
 
 type Caller = Awaited<ReturnType<typeof member>>["caller"];
 
-/** Everything summary() reports, recomputed from raw rows for one currency and local-day window. */
-function brute(rows: RawDonation[], tz: string, currency: string, days: number) {
+/** The last `days` local days including today, and the same number of days before them. */
+function lastDays(tz: string, days: number) {
   const today = localDay(Date.now(), tz);
-  const from = addDays(today, -(days - 1));
-  const prevFrom = addDays(today, -(2 * days - 1));
+  return { from: addDays(today, -(days - 1)), to: today, prevFrom: addDays(today, -(2 * days - 1)) };
+}
+
+/** Everything summary() reports, recomputed from raw rows for one currency and local-day window. */
+function brute(
+  rows: RawDonation[],
+  tz: string,
+  currency: string,
+  { from, to, prevFrom }: { from: string; to: string; prevFrom: string },
+) {
   const day = (d: RawDonation) => localDay(d.donated_at, tz);
+  const inPeriod = (d: RawDonation) => day(d) >= from && day(d) <= to;
   const inCur = rows.filter((d) => d.currency === currency);
-  const counted = inCur.filter((d) => isCounted(d) && day(d) >= from);
+  const counted = inCur.filter((d) => isCounted(d) && inPeriod(d));
   const prev = inCur.filter((d) => isCounted(d) && day(d) >= prevFrom && day(d) < from);
   const raised = counted.reduce((t, d) => t + net(d), 0);
   const series: Record<string, number> = {};
@@ -36,14 +45,14 @@ function brute(rows: RawDonation[], tz: string, currency: string, days: number) 
   const byMethod: Record<string, number> = {};
   for (const d of counted) byMethod[d.payment_method] = (byMethod[d.payment_method] ?? 0) + net(d);
   const byStatus: Record<string, number> = {};
-  for (const d of inCur.filter((x) => x.mode === "live" && x.trashed_at === null && day(x) >= from))
+  for (const d of inCur.filter((x) => x.mode === "live" && x.trashed_at === null && inPeriod(x)))
     byStatus[d.status] = (byStatus[d.status] ?? 0) + 1;
   const split = (recurring: boolean) => {
     const xs = counted.filter((d) => (d.frequency !== "one_time") === recurring);
     return { count: xs.length, amountMinor: xs.reduce((t, d) => t + net(d), 0) };
   };
   const refunded = inCur.filter(
-    (d) => d.mode === "live" && d.trashed_at === null && d.refunded_minor > 0 && day(d) >= from,
+    (d) => d.mode === "live" && d.trashed_at === null && d.refunded_minor > 0 && inPeriod(d),
   );
   const prevRaised = prev.reduce((t, d) => t + net(d), 0);
   return {
@@ -125,7 +134,7 @@ describe("dashboard analytics across time zones and currencies", () => {
       for (const currency of ["USD", "EUR"]) {
         for (const days of [7, 30]) {
           const s = await caller.dashboard.summary({ days, currency });
-          const b = brute(rows, tz, currency, days);
+          const b = brute(rows, tz, currency, lastDays(tz, days));
           const at = `${tz} ${currency} ${days}d`;
           expect(s.currency).toBe(currency);
           expect(s.currencies, at).toEqual(["EUR", "USD"]);
@@ -223,6 +232,135 @@ describe("dashboard analytics across time zones and currencies", () => {
     expect(all.series.every((p) => /^\d{4}$/.test(p.period))).toBe(true);
     expect(all.series.reduce((t, p) => t + p.raised, 0)).toBe(2_603_000);
     expect(all.series.some((p) => p.raised === 0)).toBe(true);
+  });
+});
+
+describe("dashboard custom periods", () => {
+  it("matches a brute force over the chosen local days, compares with the same number of days before, and its lists agree", async () => {
+    const tz = "America/Los_Angeles";
+    const org = await makeOrg({ timeZone: tz });
+    const { caller } = await member(org, "owner");
+    await seedAroundMidnights(caller, tz);
+    const rows = await donationsOf(org);
+    const today = localDay(Date.now(), tz);
+    // [first, last] days back: edges of the seeded days on both sides of midnight, one day, to today.
+    for (const [fromBack, toBack] of [
+      [13, 7],
+      [6, 6],
+      [59, 1],
+      [29, 0],
+    ] as const) {
+      const from = addDays(today, -fromBack);
+      const to = addDays(today, -toBack);
+      const length = fromBack - toBack + 1;
+      const prevFrom = addDays(from, -length);
+      for (const currency of ["USD", "EUR"]) {
+        const at = `${currency} ${from}..${to}`;
+        const s = await caller.dashboard.summary({ from, to, currency });
+        const b = brute(rows, tz, currency, { from, to, prevFrom });
+        expect({ days: s.days, from: s.from, to: s.to, previous: s.previous }, at).toEqual({
+          days: null,
+          from,
+          to,
+          previous: { from: prevFrom, to: addDays(from, -1) },
+        });
+        expect(
+          {
+            raisedMinor: s.raisedMinor,
+            donations: s.donations,
+            uniqueDonors: s.uniqueDonors,
+            averageMinor: s.averageMinor,
+            medianMinor: s.medianMinor,
+            oneTime: { count: s.oneTime.count, amountMinor: s.oneTime.amountMinor },
+            recurring: { count: s.recurring.count, amountMinor: s.recurring.amountMinor },
+            refunds: s.refunds,
+          },
+          at,
+        ).toEqual({
+          raisedMinor: b.raisedMinor,
+          donations: b.donations,
+          uniqueDonors: b.uniqueDonors,
+          averageMinor: b.averageMinor,
+          medianMinor: b.medianMinor,
+          oneTime: b.oneTime,
+          recurring: b.recurring,
+          refunds: b.refunds,
+        });
+        if (b.changeRaised === null) expect(s.change.raised, at).toBeNull();
+        else expect(s.change.raised, at).toBeCloseTo(b.changeRaised, 10);
+        expect(s.series, at).toHaveLength(length);
+        expect([s.series[0]?.period, s.series.at(-1)?.period], at).toEqual([from, to]);
+        expect(
+          Object.fromEntries(s.series.filter((p) => p.raised !== 0).map((p) => [p.period, p.raised])),
+          at,
+        ).toEqual(b.series);
+        expect(Object.fromEntries(s.byMethod.map((m) => [m.method, m.amount])), at).toEqual(b.byMethod);
+        expect(Object.fromEntries(s.byStatus.map((m) => [m.status, m.count])), at).toEqual(b.byStatus);
+        // The tiles link to /donations with the same days: the list agrees with the tile.
+        const list = await caller.donations.list({
+          from: s.from ?? undefined,
+          to: s.to,
+          status: ["completed", "partially_refunded"],
+          mode: "live",
+          currency,
+        });
+        expect(list.total, at).toBe(s.donations);
+        expect(list.totalsByCurrency, at).toEqual(
+          s.donations
+            ? [{ currency, count: s.donations, countedCount: s.donations, countedMinor: s.raisedMinor }]
+            : [],
+        );
+      }
+    }
+    // The seed puts gifts in every one of these periods: the comparisons above were not of zeros.
+    expect(
+      brute(rows, tz, "USD", {
+        from: addDays(today, -13),
+        to: addDays(today, -7),
+        prevFrom: addDays(today, -20),
+      }).donations,
+    ).toBeGreaterThan(0);
+    // The last 7 days as a custom period are the 7-day preset's numbers.
+    const preset = await caller.dashboard.summary({ days: 7 });
+    const same = await caller.dashboard.summary({ from: addDays(today, -6), to: today });
+    expect({ ...same, days: 7 }).toEqual(preset);
+  }, 120_000);
+
+  it("refuses periods that cannot be with a 400 and a clear message, in the organization's own days", async () => {
+    // UTC+14: the organization's today is often the UTC tomorrow, and it is its today that counts.
+    const tz = "Pacific/Kiritimati";
+    const org = await makeOrg({ timeZone: tz });
+    const owner = await member(org, "owner");
+    const { caller } = owner;
+    const today = localDay(Date.now(), tz);
+    expect(await codeOf(caller.dashboard.summary({ from: today, to: today }))).toBe("OK");
+    expect(await codeOf(caller.dashboard.summary({ from: addDays(today, -3659), to: today }))).toBe("OK");
+    const bad: [Record<string, string>, RegExp][] = [
+      [{ from: today, to: addDays(today, -1) }, /ends before it starts/],
+      [{ from: today, to: addDays(today, 1) }, /cannot end after today \(\d{4}-\d{2}-\d{2}\)/],
+      [{ from: addDays(today, -3660), to: today }, /at most 3660 days/],
+      [{ from: today }, /last day/],
+      [{ to: today }, /first day/],
+      [{ from: "2026-02-30", to: today }, /not a day of the calendar/],
+      [{ from: "yesterday", to: today }, /YYYY-MM-DD/],
+    ];
+    for (const [input, message] of bad) {
+      const at = JSON.stringify(input);
+      expect(await codeOf(caller.dashboard.summary(input)), at).toBe("BAD_REQUEST");
+      const res = await trpcHttp(owner.jar, "dashboard.summary", input, { method: "GET" });
+      expect(res.status, at).toBe(400);
+      const err = (await trpcError(res)) as { code: string; message: string; fieldErrors?: object } | null;
+      expect(err?.code, at).toBe("BAD_REQUEST");
+      // SPEC's shape: the message, and the field it is about (zod's fieldErrors or the refusal's).
+      expect([err?.message, ...Object.values(err?.fieldErrors ?? {}).flat()].join(" "), at).toMatch(message);
+    }
+    const admin = await platformAdmin(org);
+    expect(await codeOf(admin.caller.dashboard.platform({ from: today, to: addDays(today, -1) }))).toBe(
+      "BAD_REQUEST",
+    );
+    expect(
+      await codeOf(admin.caller.dashboard.platform({ from: addDays(today, -30), to: addDays(today, -1) })),
+    ).toBe("OK");
   });
 });
 

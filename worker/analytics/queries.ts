@@ -20,20 +20,23 @@ export function summaryStatements(
     /** The period's first local day ("0000-01-01" for all time) and its first instant. */
     from: string;
     fromMs: number;
+    /** Its last local day and the instant it ends (no bound for the last N days: DAY_KEY_AFTER, NO_END_MS). */
+    to: string;
+    untilMs: number;
     /** The previous period's first local day (null for all time) and its first instant. */
     prevFrom: string | null;
     prevMs: number;
     allTime: boolean;
   },
 ) {
-  const { orgId, currency, from, fromMs, prevFrom, prevMs, allTime } = p;
-  const counted = `d.organization_id = ?1 AND d.currency = ?2 AND ${COUNTED_SQL("d")} AND d.donated_at >= ?3`;
+  const { orgId, currency, from, fromMs, to, untilMs, prevFrom, prevMs, allTime } = p;
+  const counted = `d.organization_id = ?1 AND d.currency = ?2 AND ${COUNTED_SQL("d")} AND d.donated_at >= ?3 AND d.donated_at < ?4`;
   return [
     db
       .prepare(
-        "SELECT day, raised_minor AS raised, donation_count AS count FROM org_daily WHERE organization_id = ? AND campaign_id = '*' AND currency = ? AND day >= ? AND donation_count != 0 ORDER BY day",
+        "SELECT day, raised_minor AS raised, donation_count AS count FROM org_daily WHERE organization_id = ? AND campaign_id = '*' AND currency = ? AND day >= ? AND day <= ? AND donation_count != 0 ORDER BY day",
       )
-      .bind(orgId, currency, from),
+      .bind(orgId, currency, from, to),
     db
       .prepare(
         "SELECT COALESCE(SUM(raised_minor),0) AS raised, COALESCE(SUM(donation_count),0) AS count FROM org_daily WHERE organization_id = ? AND campaign_id = '*' AND currency = ? AND day >= ? AND day < ?",
@@ -63,7 +66,7 @@ export function summaryStatements(
                       (SELECT COUNT(DISTINCT donor_id) FROM x) AS donors,
                       (SELECT AVG(a) FROM (SELECT a FROM x ORDER BY a LIMIT 2 - (SELECT COUNT(*) FROM x) % 2 OFFSET (SELECT (COUNT(*) - 1) / 2 FROM x))) AS median`,
           )
-          .bind(orgId, currency, fromMs),
+          .bind(orgId, currency, fromMs, untilMs),
     db
       .prepare(
         `SELECT COUNT(DISTINCT d.donor_id) AS n FROM donation d WHERE d.organization_id = ?1 AND d.currency = ?2 AND ${COUNTED_SQL("d")} AND d.donated_at >= ?3 AND d.donated_at < ?4`,
@@ -78,19 +81,19 @@ export function summaryStatements(
           .bind(orgId, currency)
       : db
           .prepare(
-            "SELECT d.status, COUNT(*) AS count, SUM(d.amount_minor) AS amount FROM donation d WHERE d.organization_id = ?1 AND d.currency = ?2 AND d.trashed_at IS NULL AND d.mode = 'live' AND d.donated_at >= ?3 GROUP BY d.status ORDER BY count DESC",
+            "SELECT d.status, COUNT(*) AS count, SUM(d.amount_minor) AS amount FROM donation d WHERE d.organization_id = ?1 AND d.currency = ?2 AND d.trashed_at IS NULL AND d.mode = 'live' AND d.donated_at >= ?3 AND d.donated_at < ?4 GROUP BY d.status ORDER BY count DESC",
           )
-          .bind(orgId, currency, fromMs),
+          .bind(orgId, currency, fromMs, untilMs),
     db
       .prepare(
         `SELECT d.payment_method AS method, COUNT(*) AS count, SUM(d.amount_minor - d.refunded_minor) AS amount FROM donation d WHERE ${counted} GROUP BY d.payment_method ORDER BY amount DESC`,
       )
-      .bind(orgId, currency, fromMs),
+      .bind(orgId, currency, fromMs, untilMs),
     db
       .prepare(
-        "SELECT c.id, c.title, o.currency, SUM(o.raised_minor) AS raised, SUM(o.donation_count) AS count FROM org_daily o JOIN campaign c ON c.id = o.campaign_id WHERE o.organization_id = ? AND o.currency = ? AND o.day >= ? GROUP BY c.id HAVING SUM(o.donation_count) > 0 ORDER BY raised DESC LIMIT 5",
+        "SELECT c.id, c.title, o.currency, SUM(o.raised_minor) AS raised, SUM(o.donation_count) AS count FROM org_daily o JOIN campaign c ON c.id = o.campaign_id WHERE o.organization_id = ? AND o.currency = ? AND o.day >= ? AND o.day <= ? GROUP BY c.id HAVING SUM(o.donation_count) > 0 ORDER BY raised DESC LIMIT 5",
       )
-      .bind(orgId, currency, from),
+      .bind(orgId, currency, from, to),
     db
       .prepare(
         // Grouped on the donation side first (all time streams donation_counted_donor_idx in donor
@@ -100,7 +103,7 @@ export function summaryStatements(
                   WHERE ${counted} AND d.donor_id IS NOT NULL GROUP BY d.donor_id ORDER BY total DESC, d.donor_id LIMIT 5) t
            JOIN donor dn ON dn.id = t.donor_id ORDER BY t.total DESC, t.donor_id`,
       )
-      .bind(orgId, currency, fromMs),
+      .bind(orgId, currency, fromMs, untilMs),
     db
       .prepare(
         `SELECT ${SELECT} FROM ${FROM} WHERE d.organization_id = ? AND d.trashed_at IS NULL ORDER BY d.donated_at DESC LIMIT 8`,
@@ -129,13 +132,13 @@ export function summaryStatements(
                     SUM(d.amount_minor - d.refunded_minor) AS amount, COUNT(DISTINCT d.donor_id) AS donors
                FROM donation d WHERE ${counted} GROUP BY kind`,
           )
-          .bind(orgId, currency, fromMs),
+          .bind(orgId, currency, fromMs, untilMs),
     db
       .prepare(
         // Refunds by the gift's date (the refund itself carries no date of its own).
-        "SELECT COUNT(*) AS count, COALESCE(SUM(d.refunded_minor), 0) AS amount FROM donation d WHERE d.organization_id = ?1 AND d.currency = ?2 AND d.mode = 'live' AND d.trashed_at IS NULL AND d.refunded_minor > 0 AND d.donated_at >= ?3",
+        "SELECT COUNT(*) AS count, COALESCE(SUM(d.refunded_minor), 0) AS amount FROM donation d WHERE d.organization_id = ?1 AND d.currency = ?2 AND d.mode = 'live' AND d.trashed_at IS NULL AND d.refunded_minor > 0 AND d.donated_at >= ?3 AND d.donated_at < ?4",
       )
-      .bind(orgId, currency, fromMs),
+      .bind(orgId, currency, fromMs, untilMs),
     db
       .prepare(
         "SELECT DISTINCT currency FROM org_daily WHERE organization_id = ? AND campaign_id = '*' AND donation_count > 0",
@@ -158,21 +161,21 @@ export function retentionCounts(db: D1Database, orgId: string, w: RetentionWindo
     .first<{ base: number; retained: number | null }>();
 }
 
-/** Every organization's raised amounts since the local day `from`: per currency, and the top 50. */
-export function platformStatements(db: D1Database, from: string) {
+/** Every organization's raised amounts over the local days `from`..`to`: per currency, and the top 50. */
+export function platformStatements(db: D1Database, from: string, to: string) {
   return [
     db
       .prepare(
-        "SELECT currency, SUM(raised_minor) AS raised, SUM(donation_count) AS count FROM org_daily WHERE campaign_id = '*' AND day >= ? GROUP BY currency HAVING SUM(donation_count) > 0 ORDER BY raised DESC",
+        "SELECT currency, SUM(raised_minor) AS raised, SUM(donation_count) AS count FROM org_daily WHERE campaign_id = '*' AND day >= ? AND day <= ? GROUP BY currency HAVING SUM(donation_count) > 0 ORDER BY raised DESC",
       )
-      .bind(from),
+      .bind(from, to),
     db
       .prepare(
         `SELECT o.id, o.name, od.currency, SUM(od.raised_minor) AS raised, SUM(od.donation_count) AS count
                FROM org_daily od JOIN organization o ON o.id = od.organization_id
-              WHERE od.campaign_id = '*' AND od.day >= ? GROUP BY o.id, od.currency HAVING SUM(od.donation_count) > 0
+              WHERE od.campaign_id = '*' AND od.day >= ? AND od.day <= ? GROUP BY o.id, od.currency HAVING SUM(od.donation_count) > 0
               ORDER BY raised DESC LIMIT 50`,
       )
-      .bind(from),
+      .bind(from, to),
   ];
 }

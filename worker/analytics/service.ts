@@ -4,24 +4,63 @@
  * bucket rule (core/analytics.ts). Answers are cached per data version (cache.ts, decision 011).
  */
 import { bucketFor, bucketSeries } from "@core/analytics";
-import { addDays, localDay, startOfLocalDay } from "@core/time";
+import { periodProblem, previousPeriod } from "@core/period";
+import { addDays, DATE_RANGE_MS, DAY_KEY_AFTER, localDay, startOfLocalDay } from "@core/time";
 import { presentDonation } from "../donations/present";
 import type { DonationListRow } from "../donations/queries";
-import type { AdminCtx, OrgCtx } from "../trpc/init";
+import { type AdminCtx, fail, type OrgCtx } from "../trpc/init";
 import { cachedAnalytics } from "./cache";
 import { platformStatements, retentionCounts, summaryStatements } from "./queries";
 import { type RetentionWindows, retentionWindows } from "./retention";
 
 type Ctx = Pick<OrgCtx, "env" | "org" | "waitUntil">;
 
+/** What the dashboard is asked for: the last `days` local days, or the custom period `from`..`to`. */
+export interface PeriodInput {
+  days: number;
+  from?: string;
+  to?: string;
+}
+
+/** An instant after every gift: the end of "the last N days", which has no last instant. */
+const NO_END_MS = DATE_RANGE_MS + 1;
+
 /**
- * The summary of the last `days` local days including today (0 = all time) in `currency` (the
- * organization's default unless given), and its change against the `days` local days before it.
+ * The local days a summary covers and the same-length period just before it (null for all time).
+ * A custom period must not end after `today` (core/period.ts): refused, never a 500.
  */
-export function dashboardSummary(ctx: Ctx, input: { days: number; currency?: string }) {
+export function resolvePeriod(input: PeriodInput, today: string) {
+  if (input.from !== undefined && input.to !== undefined) {
+    const problem = periodProblem(input, today);
+    if (problem) fail("BAD_REQUEST", problem.message, { field: problem.field });
+    const prev = previousPeriod(input.from, input.to);
+    return { from: input.from, to: input.to, prevFrom: prev.from, custom: true, allTime: false } as const;
+  }
+  if (input.days === 0)
+    return { from: null, to: today, prevFrom: null, custom: false, allTime: true } as const;
+  return {
+    from: addDays(today, -(input.days - 1)),
+    to: today,
+    prevFrom: addDays(today, -(2 * input.days - 1)),
+    custom: false,
+    allTime: false,
+  } as const;
+}
+
+/**
+ * The summary of the last `days` local days including today (0 = all time), or of the custom
+ * period `from`..`to`, in `currency` (the organization's default unless given), and its change
+ * against the same number of local days just before it. The cache key names the period itself:
+ * a custom period never shares an entry with a preset or another period.
+ */
+export function dashboardSummary(ctx: Ctx, input: PeriodInput & { currency?: string }) {
   const today = localDay(Date.now(), ctx.org.timeZone);
   const currency = input.currency ?? ctx.org.defaultCurrency;
-  return cachedAnalytics(ctx, ctx.org, "summary", [today, input.days, currency], () => summary(ctx, input));
+  const period = resolvePeriod(input, today);
+  const key = period.custom ? `${period.from}..${period.to}` : input.days;
+  return cachedAnalytics(ctx, ctx.org, "summary", [today, key, currency], () =>
+    summary(ctx, input, today, period),
+  );
 }
 
 /** Retention and lapsed donors over the windows of retention.ts, as of today. */
@@ -47,16 +86,22 @@ async function retention(ctx: Pick<OrgCtx, "env" | "org">, w: RetentionWindows) 
   };
 }
 
-async function summary(ctx: Pick<OrgCtx, "env" | "org">, input: { days: number; currency?: string }) {
+async function summary(
+  ctx: Pick<OrgCtx, "env" | "org">,
+  input: { days: number; currency?: string },
+  today: string,
+  period: ReturnType<typeof resolvePeriod>,
+) {
   const db = ctx.env.DB;
   const org = ctx.org;
-  const today = localDay(Date.now(), org.timeZone);
-  const from = input.days > 0 ? addDays(today, -(input.days - 1)) : "0000-01-01";
-  const prevFrom = input.days > 0 ? addDays(today, -(2 * input.days - 1)) : null;
+  const { prevFrom, allTime, custom } = period;
+  const from = period.from ?? "0000-01-01";
   const currency = input.currency ?? org.defaultCurrency;
-  const fromMs = input.days > 0 ? startOfLocalDay(from, org.timeZone) : 0;
+  const fromMs = period.from ? startOfLocalDay(from, org.timeZone) : 0;
   const prevMs = prevFrom ? startOfLocalDay(prevFrom, org.timeZone) : 0;
-  const allTime = input.days === 0;
+  // A custom period ends where its last day does; the last N days have no end (as before).
+  const to = custom ? period.to : DAY_KEY_AFTER;
+  const untilMs = custom ? startOfLocalDay(addDays(period.to, 1), org.timeZone) : NO_END_MS;
   const [
     series,
     prev,
@@ -71,7 +116,7 @@ async function summary(ctx: Pick<OrgCtx, "env" | "org">, input: { days: number; 
     refunds,
     currencies,
   ] = await db.batch(
-    summaryStatements(db, { orgId: org.id, currency, from, fromMs, prevFrom, prevMs, allTime }),
+    summaryStatements(db, { orgId: org.id, currency, from, fromMs, to, untilMs, prevFrom, prevMs, allTime }),
   );
   const agg = (amounts?.results[0] ?? { n: 0, raised: 0, donors: 0, median: 0 }) as {
     n: number;
@@ -97,8 +142,8 @@ async function summary(ctx: Pick<OrgCtx, "env" | "org">, input: { days: number; 
   const change = (now: number, before: number | undefined) =>
     !prevFrom || !before ? null : (now - before) / before;
   const days = (series?.results ?? []) as { day: string; raised: number; count: number }[];
-  const seriesFrom = input.days > 0 ? from : (days[0]?.day ?? today);
-  const bucket = bucketFor(seriesFrom, today);
+  const seriesFrom = period.from ?? days[0]?.day ?? today;
+  const bucket = bucketFor(seriesFrom, period.to);
   const split = (kind: string) =>
     pass
       ? kind === "one_time"
@@ -118,10 +163,12 @@ async function summary(ctx: Pick<OrgCtx, "env" | "org">, input: { days: number; 
         ...((currencies?.results ?? []) as { currency: string }[]).map((c) => c.currency),
       ]),
     ].sort(),
-    days: input.days,
-    /** The period's first local day (null for all time) and today, for the list links. */
-    from: input.days > 0 ? from : null,
-    to: today,
+    days: custom ? null : input.days,
+    /** The period's first local day (null for all time) and its last, for the list links. */
+    from: period.from,
+    to: period.to,
+    /** The previous period compared with (null for all time). */
+    previous: prevFrom ? { from: prevFrom, to: addDays(from, -1) } : null,
     raisedMinor: raised,
     donations: agg.n,
     uniqueDonors: donors,
@@ -133,7 +180,7 @@ async function summary(ctx: Pick<OrgCtx, "env" | "org">, input: { days: number; 
       donors: change(donors, (prevDonors?.results[0] as { n: number } | undefined)?.n),
     },
     bucket,
-    series: bucketSeries(days, seriesFrom, today, bucket),
+    series: bucketSeries(days, seriesFrom, period.to, bucket),
     oneTime: { count: oneTime.count, amountMinor: oneTime.amount ?? 0, donors: oneTime.donors },
     recurring: { count: recurring.count, amountMinor: recurring.amount ?? 0, donors: recurring.donors },
     refunds: { count: r?.count ?? 0, amountMinor: r?.amount ?? 0 },
@@ -161,13 +208,16 @@ async function summary(ctx: Pick<OrgCtx, "env" | "org">, input: { days: number; 
  * Platform admins: every organization at once, per currency (never summed across currencies).
  * Days are each organization's own local days (org_daily), the window the last `days` UTC days.
  */
-export async function platformSummary(ctx: Pick<AdminCtx, "env">, input: { days: number }) {
+export async function platformSummary(ctx: Pick<AdminCtx, "env">, input: PeriodInput) {
   const db = ctx.env.DB;
-  const today = localDay(Date.now(), "UTC");
-  const from = input.days > 0 ? addDays(today, -(input.days - 1)) : "0000-01-01";
-  const [totals, orgs] = await db.batch(platformStatements(db, from));
+  const period = resolvePeriod(input, localDay(Date.now(), "UTC"));
+  const [totals, orgs] = await db.batch(
+    platformStatements(db, period.from ?? "0000-01-01", period.custom ? period.to : DAY_KEY_AFTER),
+  );
   return {
-    days: input.days,
+    days: period.custom ? null : input.days,
+    from: period.from,
+    to: period.to,
     totals: (totals?.results ?? []) as { currency: string; raised: number; count: number }[],
     organizations: (orgs?.results ?? []) as {
       id: string;

@@ -3,7 +3,7 @@
  * The form's schema is core/campaign.ts (the portal's form parses the same one).
  */
 import { campaignInput, campaignPhases } from "@core/campaign";
-import { calendarDay, enumSet } from "@core/schemas";
+import { calendarDay, checkPeriod, enumSet } from "@core/schemas";
 import { campaignStatuses } from "@core/status";
 import { z } from "zod";
 import { pageSchema } from "../lib/list";
@@ -69,8 +69,17 @@ export const campaignsRouter = router({
   items: campaignItemsRouter,
 
   analytics: orgProcedure({ campaign: ["view"] })
-    .input(z.object({ id: z.string().min(1), days: z.number().int().min(0).max(3650).default(30) }))
-    .query(({ ctx, input }) => analyticsOf(ctx, input.id, input.days)),
+    .input(
+      z
+        .object({
+          id: z.string().min(1),
+          days: z.number().int().min(0).max(3650).default(30),
+          from: z.optional(calendarDay),
+          to: z.optional(calendarDay),
+        })
+        .superRefine(checkPeriod),
+    )
+    .query(({ ctx, input }) => analyticsOf(ctx, input.id, input)),
 
   /** The public page: no sign-in, no personal data beyond display names; anonymous donors hidden. */
   public: publicProcedure

@@ -1,5 +1,7 @@
+import { reportPeriod } from "@core/period";
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
+import { browserToday, DateRangePicker } from "~/components/date-range-picker";
 import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
@@ -8,7 +10,7 @@ import { Segmented, SegmentedItem } from "~/components/ui/segmented";
 import { CampaignRevenueChart } from "~/features/campaigns/campaign-revenue-chart";
 import { CampaignTabs } from "~/features/campaigns/campaign-tabs";
 import { Kpi } from "~/features/dashboard/kpi";
-import { formatDate, formatMoney, formatPercent } from "~/lib/format";
+import { errorInfo, formatDate, formatMoney, formatPercent } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 
 const route = getRouteApi("/_authed/campaigns/$campaignId/analytics");
@@ -23,11 +25,13 @@ const PERIODS = [
 
 export function CampaignAnalyticsPage() {
   const { campaignId } = route.useParams();
-  const { days } = route.useSearch();
+  const search = route.useSearch();
+  const { days } = search;
+  const period = reportPeriod(search);
   const navigate = route.useNavigate();
   const trpc = useTRPC();
   const campaign = useQuery(trpc.campaigns.byId.queryOptions({ id: campaignId }));
-  const q = useQuery(trpc.campaigns.analytics.queryOptions({ id: campaignId, days }));
+  const q = useQuery(trpc.campaigns.analytics.queryOptions({ id: campaignId, ...period }));
   const a = q.data;
   const money = (v: number) => formatMoney(v, a?.currency ?? "USD");
   return (
@@ -36,20 +40,35 @@ export function CampaignAnalyticsPage() {
         title={campaign.data?.title ?? "Campaign"}
         description="Counted gifts only: completed or partly refunded, live, not in the trash."
         actions={
-          <Segmented
-            aria-label="Period"
-            value={String(days)}
-            onValueChange={(v) => navigate({ search: { days: Number(v) as 0 | 1 | 7 | 30 | 90 } })}
-          >
-            {PERIODS.map((p) => (
-              <SegmentedItem key={p.days} value={String(p.days)}>
-                {p.label}
-              </SegmentedItem>
-            ))}
-          </Segmented>
+          <>
+            <Segmented
+              aria-label="Period"
+              value={period.from ? "" : String(days)}
+              onValueChange={(v) => navigate({ search: { days: Number(v) as 0 | 1 | 7 | 30 | 90 } })}
+            >
+              {PERIODS.map((p) => (
+                <SegmentedItem key={p.days} value={String(p.days)}>
+                  {p.label}
+                </SegmentedItem>
+              ))}
+            </Segmented>
+            <DateRangePicker
+              label="Custom"
+              empty="Pick dates"
+              value={{ from: period.from, to: period.to }}
+              presets={[]}
+              max={browserToday()}
+              onChange={({ from, to }) => navigate({ search: (s) => ({ ...s, from, to }) })}
+            />
+          </>
         }
       />
       <CampaignTabs campaignId={campaignId} />
+      {q.error ? (
+        <p role="alert" className="text-destructive">
+          {errorInfo(q.error).message}
+        </p>
+      ) : null}
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-5">
         <Kpi
           label="Raised"

@@ -6,6 +6,7 @@ import type { ColumnDef } from "@tanstack/react-table";
 import { Plus } from "lucide-react";
 import { toast } from "sonner";
 import { ConfirmButton, DataTable } from "~/components/data-table/data-table";
+import { DATE_PRESETS, DateRangePicker } from "~/components/date-range-picker";
 import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
 import { Button } from "~/components/ui/button";
@@ -14,6 +15,9 @@ import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatDate, formatMoney, formatPercent, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
+
+/** A campaign runs over months: the calendar's months and years are the useful quick ranges. */
+const RUNNING_PRESETS = DATE_PRESETS.filter((p) => /month|year/.test(p.label));
 
 const route = getRouteApi("/_authed/campaigns/");
 
@@ -159,27 +163,12 @@ export function CampaignsPage() {
               <option value="reached">Goal reached</option>
               <option value="open">Goal not reached</option>
             </select>
-            <span className="flex items-center gap-1">
-              <input
-                aria-label="Running from"
-                title="Running from"
-                type="date"
-                className={control}
-                value={s.from ?? ""}
-                onChange={(e) => filter({ from: e.target.value || undefined })}
-              />
-              <span aria-hidden className="text-muted-foreground text-sm">
-                –
-              </span>
-              <input
-                aria-label="Running until"
-                title="Running until"
-                type="date"
-                className={control}
-                value={s.to ?? ""}
-                onChange={(e) => filter({ to: e.target.value || undefined })}
-              />
-            </span>
+            <DateRangePicker
+              label="Running"
+              value={s}
+              onChange={({ from, to }) => filter({ from, to })}
+              presets={RUNNING_PRESETS}
+            />
             {filtered ? (
               <Button
                 variant="ghost"

@@ -1,8 +1,10 @@
 import { donorLabel, paymentMethodLabel } from "@core/labels";
+import { reportPeriod } from "@core/period";
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
 import * as React from "react";
 import { toast } from "sonner";
+import { browserToday, DateRangePicker } from "~/components/date-range-picker";
 import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
@@ -22,7 +24,9 @@ const route = getRouteApi("/_authed/dashboard");
 const selectClass = "h-9 rounded-md border border-input bg-transparent px-2 text-sm";
 
 export function DashboardPage() {
-  const { days, currency, scope, forbidden } = route.useSearch();
+  const search = route.useSearch();
+  const { days, currency, scope, forbidden } = search;
+  const period = reportPeriod(search);
   const admin = useCan().platformAdmin;
   const navigate = route.useNavigate();
   React.useEffect(() => {
@@ -54,8 +58,10 @@ export function DashboardPage() {
             {!all ? <OrganizationSwitcher /> : null}
             <Segmented
               aria-label="Period"
-              value={String(days)}
-              onValueChange={(v) => navigate({ search: (s) => ({ ...s, days: Number(v) }) })}
+              value={period.from ? "" : String(days)}
+              onValueChange={(v) =>
+                navigate({ search: (s) => ({ ...s, days: Number(v), from: undefined, to: undefined }) })
+              }
             >
               {PERIODS.map((p) => (
                 <SegmentedItem key={p.days} value={String(p.days)}>
@@ -63,24 +69,42 @@ export function DashboardPage() {
                 </SegmentedItem>
               ))}
             </Segmented>
+            <DateRangePicker
+              label="Custom"
+              empty="Pick dates"
+              value={{ from: period.from, to: period.to }}
+              presets={[]}
+              max={browserToday()}
+              onChange={({ from, to }) => navigate({ search: (s) => ({ ...s, from, to }) })}
+            />
           </>
         }
       />
-      {all ? <PlatformOverview days={days} /> : <OrganizationDashboard days={days} currency={currency} />}
+      {all ? (
+        <PlatformOverview period={period} />
+      ) : (
+        <OrganizationDashboard period={period} currency={currency} />
+      )}
     </>
   );
 }
 
-function OrganizationDashboard({ days, currency }: { days: number; currency?: string }) {
+function OrganizationDashboard({
+  period,
+  currency,
+}: {
+  period: ReturnType<typeof reportPeriod>;
+  currency?: string;
+}) {
   const trpc = useTRPC();
   const navigate = route.useNavigate();
-  const q = useQuery(trpc.dashboard.summary.queryOptions({ days, currency }));
+  const q = useQuery(trpc.dashboard.summary.queryOptions({ ...period, currency }));
   const retention = useQuery(trpc.dashboard.retention.queryOptions());
   const d = q.data;
   const money = (v: number) => formatMoney(v, d?.currency ?? "USD");
   // Every tile opens /donations with the filters behind its number (domain.md §4.3).
-  const period = d ? { from: d.from ?? undefined, to: d.to, currency: d.currency } : {};
-  const counted = { ...period, ...COUNTED_FILTER };
+  const range = d ? { from: d.from ?? undefined, to: d.to, currency: d.currency } : {};
+  const counted = { ...range, ...COUNTED_FILTER };
   const r = retention.data;
   const prior = r ? { from: r.priorFrom, to: r.priorTo, ...COUNTED_FILTER } : {};
   return (
@@ -151,7 +175,7 @@ function OrganizationDashboard({ days, currency }: { days: number; currency?: st
               value={money(d.refunds.amountMinor)}
               hint={`${d.refunds.count} gift${d.refunds.count === 1 ? "" : "s"} refunded in part or in full`}
               to="/donations"
-              search={{ ...period, mode: "live", status: ["partially_refunded", "refunded"] }}
+              search={{ ...range, mode: "live", status: ["partially_refunded", "refunded"] }}
             />
             <Kpi
               label="Retention"
@@ -246,7 +270,7 @@ function OrganizationDashboard({ days, currency }: { days: number; currency?: st
                 <Link
                   key={s.status}
                   to="/donations"
-                  search={{ ...period, mode: "live", status: [s.status] } as never}
+                  search={{ ...range, mode: "live", status: [s.status] } as never}
                   className="flex items-center justify-between hover:underline"
                 >
                   <StatusBadge status={s.status} />

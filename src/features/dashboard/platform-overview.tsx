@@ -9,17 +9,17 @@ import { errorInfo, formatMoney } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 import { Kpi } from "./kpi";
 
-export function PlatformOverview({ days }: { days: number }) {
+export function PlatformOverview({ period }: { period: { days?: number; from?: string; to?: string } }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const navigate = useNavigate();
-  const q = useQuery(trpc.dashboard.platform.queryOptions({ days }));
+  const q = useQuery(trpc.dashboard.platform.queryOptions(period));
   const open = useMutation(
     trpc.organization.setActive.mutationOptions({
       onSuccess: async () => {
         // Every cached business query belonged to the previous tenant.
         await qc.invalidateQueries();
-        await navigate({ to: "/dashboard", search: { days } });
+        await navigate({ to: "/dashboard", search: period });
       },
       onError: (e) => toast.error(errorInfo(e).message),
     }),

@@ -7,6 +7,7 @@ import { getRouteApi, Link } from "@tanstack/react-router";
 import type { ColumnDef } from "@tanstack/react-table";
 import { X } from "lucide-react";
 import { DataTable } from "~/components/data-table/data-table";
+import { DateRangePicker } from "~/components/date-range-picker";
 import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
 import { Badge } from "~/components/ui/badge";
@@ -160,20 +161,7 @@ export function DonationsPage() {
         ]}
         toolbar={
           <>
-            <input
-              aria-label="From"
-              type="date"
-              className={selectClass}
-              value={s.from ?? ""}
-              onChange={(e) => set({ from: e.target.value || undefined })}
-            />
-            <input
-              aria-label="To"
-              type="date"
-              className={selectClass}
-              value={s.to ?? ""}
-              onChange={(e) => set({ to: e.target.value || undefined })}
-            />
+            <DateRangePicker label="Donated" value={s} onChange={({ from, to }) => set({ from, to })} />
             <select
               aria-label="Currency"
               className={selectClass}

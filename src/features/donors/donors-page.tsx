@@ -7,6 +7,7 @@ import { Download, ListFilter, Plus, Tags } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
 import { DataTable } from "~/components/data-table/data-table";
+import { browserToday, DateRangePicker, type DayRange } from "~/components/date-range-picker";
 import { ExportProgress } from "~/components/export-progress";
 import { PageHeader } from "~/components/layout/page-header";
 import { Button } from "~/components/ui/button";
@@ -274,6 +275,10 @@ function MoreFilters({
 }) {
   const [open, setOpen] = React.useState(false);
   const [error, setError] = React.useState<string | null>(null);
+  const [lastGift, setLastGift] = React.useState<DayRange>({});
+  React.useEffect(() => {
+    if (open) setLastGift({ from: s.lastGiftFrom, to: s.lastGiftTo });
+  }, [open, s.lastGiftFrom, s.lastGiftTo]);
   const active = advancedKeys.filter((k) => s[k] !== undefined).length;
   const clear = Object.fromEntries(advancedKeys.map((k) => [k, undefined])) as Partial<DonorsSearch>;
   const flag = (v: FormDataEntryValue | null) => (v === "yes" ? true : v === "no" ? false : undefined);
@@ -342,26 +347,15 @@ function MoreFilters({
               ))}
             </select>
           </label>
-          <label className="flex flex-col gap-1">
-            Last gift from
-            <input
-              type="date"
-              name="lastGiftFrom"
-              aria-label="Last gift from"
-              className={sel}
-              defaultValue={s.lastGiftFrom ?? ""}
+          <div className="col-span-2 flex flex-col">
+            <DateRangePicker
+              label="Last gift"
+              value={lastGift}
+              onChange={setLastGift}
+              names={["lastGiftFrom", "lastGiftTo"]}
+              max={browserToday()}
             />
-          </label>
-          <label className="flex flex-col gap-1">
-            Last gift to
-            <input
-              type="date"
-              name="lastGiftTo"
-              aria-label="Last gift to"
-              className={sel}
-              defaultValue={s.lastGiftTo ?? ""}
-            />
-          </label>
+          </div>
           <label className="flex flex-col gap-1">
             Lifetime from ({currency})
             <input

@@ -34,13 +34,13 @@ export interface AnalyticsRows {
 }
 
 /**
- * `fromMs`..`untilMs` is the period, `prevMs`..`prevUntilMs` the one before it; `fromDay` is the
- * period's first local day for the rollup series.
+ * `fromMs`..`untilMs` is the period, `prevMs`..`prevUntilMs` the one before it; `fromDay`..`toDay`
+ * are the period's local days for the rollup series.
  */
 export async function analyticsRows(
   db: D1Database,
   c: { orgId: string; id: string; currency: string },
-  r: { fromDay: string; fromMs: number; untilMs: number; prevMs: number; prevUntilMs: number },
+  r: { fromDay: string; toDay: string; fromMs: number; untilMs: number; prevMs: number; prevUntilMs: number },
 ): Promise<AnalyticsRows> {
   const aggSql = `WITH x AS (SELECT d.amount_minor - d.refunded_minor AS a, d.donor_id FROM donation d
                    WHERE d.campaign_id = ?1 AND d.currency = ?2 AND ${COUNTED_SQL("d")} AND d.donated_at >= ?3 AND d.donated_at < ?4)
@@ -54,9 +54,9 @@ export async function analyticsRows(
     db
       .prepare(
         `SELECT day, raised_minor AS raised, donation_count AS count FROM org_daily
-          WHERE organization_id = ? AND campaign_id = ? AND currency = ? AND day >= ? ORDER BY day`,
+          WHERE organization_id = ? AND campaign_id = ? AND currency = ? AND day >= ? AND day <= ? ORDER BY day`,
       )
-      .bind(c.orgId, c.id, c.currency, r.fromDay),
+      .bind(c.orgId, c.id, c.currency, r.fromDay, r.toDay),
     db.prepare(aggSql).bind(c.id, c.currency, r.fromMs, r.untilMs),
     db.prepare(aggSql).bind(c.id, c.currency, r.prevMs, r.prevUntilMs),
     db.prepare(refundSql).bind(c.id, c.currency, r.fromMs, r.untilMs),

@@ -1,7 +1,7 @@
 /**
  * Campaign analytics on the counted-donations definition (DESIGN §4), in the campaign's currency.
- * The period is `days` local days ending today in the organization's time zone (0 = all time); the
- * previous period is the same length just before it. Series are bucketed by core/analytics.ts, the
+ * The period is `days` local days ending today in the organization's time zone (0 = all time), or
+ * the custom period `from`..`to` (core/period.ts); the previous period is the same length just before it. Series are bucketed by core/analytics.ts, the
  * one bucket rule every chart uses. Refunds are the refunded amounts of live, non-trashed gifts
  * made in the period (the donation row keeps no refund date, so a refund is attributed to the day
  * of its gift, as GiveWP's reports do).
@@ -11,34 +11,38 @@ import { bucketFor, bucketSeries } from "@core/analytics";
 import { goalProgress } from "@core/campaign";
 import { publicDonorLabel } from "@core/labels";
 import { addDays, localDay, startOfLocalDay } from "@core/time";
+import { type PeriodInput, resolvePeriod } from "../../analytics/service";
 import type { OrgCtx } from "../../trpc/init";
 import type { CampaignRow } from "../present";
 import { loadCampaign } from "../service";
 import { analyticsRows } from "./queries";
 
-/** The organization's campaign `id` over `days` days (NOT_FOUND for another tenant's). */
-export async function analyticsOf(ctx: OrgCtx, id: string, days: number) {
-  return campaignAnalytics(ctx.env.DB, ctx.org, await loadCampaign(ctx.env.DB, ctx.org.id, id), days);
+/**
+ * The organization's campaign `id` over the last `days` days or the custom period `from`..`to`
+ * (NOT_FOUND for another tenant's; BAD_REQUEST for a period ending after today).
+ */
+export async function analyticsOf(ctx: OrgCtx, id: string, input: PeriodInput) {
+  return campaignAnalytics(ctx.env.DB, ctx.org, await loadCampaign(ctx.env.DB, ctx.org.id, id), input);
 }
 
 export async function campaignAnalytics(
   db: D1Database,
   org: { id: string; timeZone: string },
   c: CampaignRow,
-  days: number,
+  input: PeriodInput,
   now = Date.now(),
 ) {
   const tz = org.timeZone;
   const today = localDay(now, tz);
-  const from = days > 0 ? addDays(today, -(days - 1)) : null;
-  const prevFrom = days > 0 ? addDays(today, -(2 * days - 1)) : null;
+  const period = resolvePeriod(input, today);
+  const { from, to, prevFrom } = period;
   const fromMs = from ? startOfLocalDay(from, tz) : 0;
   const prevMs = prevFrom ? startOfLocalDay(prevFrom, tz) : 0;
-  const untilMs = startOfLocalDay(addDays(today, 1), tz);
+  const untilMs = startOfLocalDay(addDays(to, 1), tz);
   const rows = await analyticsRows(
     db,
     { orgId: org.id, id: c.id, currency: c.currency },
-    { fromDay: from ?? "0000-01-01", fromMs, untilMs, prevMs, prevUntilMs: prevFrom ? fromMs : 0 },
+    { fromDay: from ?? "0000-01-01", toDay: to, fromMs, untilMs, prevMs, prevUntilMs: prevFrom ? fromMs : 0 },
   );
   const a = rows.cur;
   const p = prevFrom ? rows.prev : null;
@@ -49,22 +53,27 @@ export async function campaignAnalytics(
     before === undefined || before === 0 ? null : (nowValue - before) / before;
 
   // Zero-filled buckets from the start of the period (all time: the first gift or the creation
-  // day, at least 7 days back) to today, in the organization's time zone.
+  // day, at least 7 days back) to its last day, in the organization's time zone.
   const start =
     from ??
     [rows.series[0]?.day, localDay(c.created_at, tz), addDays(today, -6)]
       .filter((d): d is string => !!d)
       .sort()[0] ??
     today;
-  const bucket = bucketFor(start, today);
-  const filled = bucketSeries(rows.series, start, today, bucket).map(({ period, ...r }) => ({
+  const bucket = bucketFor(start, to);
+  const filled = bucketSeries(rows.series, start, to, bucket).map(({ period, ...r }) => ({
     day: period,
     ...r,
   }));
 
   return {
     currency: c.currency,
-    period: { days, from, to: today },
+    period: {
+      days: period.custom ? null : input.days,
+      from,
+      to,
+      previous: prevFrom ? { from: prevFrom, to: addDays(from ?? today, -1) } : null,
+    },
     raisedMinor: a.raised,
     donations: a.n,
     uniqueDonors: a.donors,

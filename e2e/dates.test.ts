@@ -1,0 +1,101 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { axeProblems } from "./a11y.ts";
+import { go, openBrowser, signIn } from "./browser.ts";
+
+/** YYYY-MM-DD of the browser's calendar (the picker's presets count from it). */
+const dayOf = (d: Date) =>
+  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+/** The calendar's name for a day button: "1 November 2026" (", today" may follow). */
+const dayName = (d: Date) =>
+  new RegExp(`^${d.getDate()} ${d.toLocaleDateString("en-GB", { month: "long" })} ${d.getFullYear()}`);
+
+test("the date-range picker filters /donations by a preset and a custom range, and the dashboard takes a custom range into its tiles' links", async () => {
+  const now = new Date();
+  const today = dayOf(now);
+  const weekAgo = dayOf(new Date(now.getFullYear(), now.getMonth(), now.getDate() - 6));
+  // This month's 1st..today: on the calendar at both widths (two months end with this one; a phone
+  // shows this one alone). On the 1st, one click picks the one day.
+  const first = new Date(now.getFullYear(), now.getMonth(), 1);
+  const last = now;
+  const pick = async (page: import("playwright-core").Page) => {
+    await page
+      .getByRole("button", { name: dayName(first) })
+      .last()
+      .click();
+    if (now.getDate() !== 1)
+      await page
+        .getByRole("button", { name: dayName(last) })
+        .last()
+        .click();
+  };
+  for (const [viewport, colorScheme] of [
+    [{ width: 1280, height: 900 }, "light"],
+    [{ width: 360, height: 780 }, "dark"],
+  ] as const) {
+    const s = await openBrowser({ viewport, colorScheme });
+    try {
+      await signIn(s.page, "admin@almoner.test");
+      await s.page.waitForURL((u) => u.pathname === "/dashboard");
+
+      // A preset: one click sets from/to in the URL and the button says the range.
+      await go(s.page, "/donations");
+      const total = s.page.getByTestId("list-totals");
+      await total.waitFor();
+      const before = await total.innerText();
+      await s.page.getByRole("button", { name: /^Donated/ }).click();
+      await s.page.getByRole("button", { name: "Last 7 days" }).click();
+      await s.page.waitForURL(
+        (u) => u.searchParams.get("from") === weekAgo && u.searchParams.get("to") === today,
+      );
+      await s.page.getByRole("button", { name: /^Donated .+ – / }).waitFor();
+
+      // A custom range with the keyboard-reachable calendar: first and last day, then Apply.
+      await s.page.getByRole("button", { name: /^Donated/ }).click();
+      await pick(s.page);
+      assert.deepEqual(await axeProblems(s.page), [], `picker ${viewport.width}`);
+      await s.page.getByRole("button", { name: "Apply" }).click();
+      await s.page.waitForURL(
+        (u) => u.searchParams.get("from") === dayOf(first) && u.searchParams.get("to") === dayOf(last),
+      );
+      // The list is the range's: its totals row changed (or the list is empty).
+      await s.page.waitForFunction((b) => {
+        const t = document.querySelector('[data-testid="list-totals"]');
+        return (t && t.textContent !== b) || document.body.innerText.includes("No donations match");
+      }, before);
+      // Clear opens the range again.
+      await s.page.getByRole("button", { name: /^Donated/ }).click();
+      await s.page.getByRole("button", { name: "Clear", exact: true }).click();
+      await s.page.waitForURL((u) => !u.searchParams.has("from") && !u.searchParams.has("to"));
+
+      // The dashboard: a custom range beside the presets; the tiles' links carry it to /donations.
+      await go(s.page, "/dashboard?days=30");
+      await s.page.getByText("Lapsed donors").waitFor();
+      await s.page.getByRole("button", { name: /^Custom/ }).click();
+      await pick(s.page);
+      await s.page.getByRole("button", { name: "Apply" }).click();
+      await s.page.waitForURL((u) => u.searchParams.get("from") === dayOf(first));
+      const tile = s.page.getByRole("link", { name: /^Donations/ }).first();
+      await s.page.waitForFunction(
+        ([f, t]) =>
+          [...document.querySelectorAll("a")].some((a) => {
+            const h = a.getAttribute("href") ?? "";
+            return h.startsWith("/donations?") && h.includes(`from=${f}`) && h.includes(`to=${t}`);
+          }),
+        [dayOf(first), dayOf(last)],
+      );
+      assert.deepEqual(await axeProblems(s.page), [], `dashboard ${viewport.width}`);
+      await tile.click();
+      await s.page.waitForURL(
+        (u) =>
+          u.pathname === "/donations" &&
+          u.searchParams.get("from") === dayOf(first) &&
+          u.searchParams.get("to") === dayOf(last),
+      );
+      await s.page.getByRole("button", { name: /^Donated .+ – / }).waitFor();
+      assert.deepEqual(s.errors, []);
+    } finally {
+      await s.close();
+    }
+  }
+});
