@@ -1,4 +1,5 @@
 import { Progress } from "~/components/ui/progress";
+import { formatCount } from "~/lib/format";
 
 /** The running export's progress under a list's header (DESIGN §4 exports: progress and count). */
 export function ExportProgress({
@@ -12,8 +13,8 @@ export function ExportProgress({
   return (
     <div className="flex flex-col gap-1 text-sm" role="status" aria-live="polite">
       <span>
-        Exporting… {progress.done.toLocaleString("en-US")}
-        {progress.total ? ` of ${progress.total.toLocaleString("en-US")}` : ""} {noun}
+        Exporting… {formatCount(progress.done)}
+        {progress.total ? ` of ${formatCount(progress.total)}` : ""} {noun}
       </span>
       <Progress value={progress.total ? (progress.done / progress.total) * 100 : 0} />
     </div>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDate, formatDateTime, formatMoney } from "./format";
+import { formatCount, formatDate, formatDateTime, formatMoney } from "./format";
 
 describe("display formatting never throws on a stored value (decision 019)", () => {
   it("renders money in a currency Intl refuses as code and amount", () => {
@@ -20,5 +20,14 @@ describe("display formatting never throws on a stored value (decision 019)", () 
     expect(formatDate(Date.UTC(2026, 10, 24, 12), { dateStyle: "medium", timeZone: "Mars/Olympus" })).toBe(
       "2026-11-24",
     );
+  });
+});
+
+describe("counts read one way on every screen ('2500' on one screen, '2,500' on the next)", () => {
+  it("writes thousands separators, and small counts as they are", () => {
+    expect(formatCount(2500)).toBe("2,500");
+    expect(formatCount(1019925)).toBe("1,019,925");
+    expect(formatCount(0)).toBe("0");
+    expect(formatCount(7)).toBe("7");
   });
 });

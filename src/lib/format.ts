@@ -30,6 +30,13 @@ export function formatDateTime(ms: number | null | undefined) {
   return formatDate(ms, { dateStyle: "medium", timeStyle: "short" });
 }
 
+const COUNT = new Intl.NumberFormat("en-US");
+
+/** A count for people, with thousands separators ("2,500 donors"): one way on every screen. */
+export function formatCount(n: number) {
+  return COUNT.format(n);
+}
+
 export function formatPercent(ratio: number | null | undefined, digits = 0) {
   if (ratio === null || ratio === undefined || !Number.isFinite(ratio)) return "—";
   return `${(ratio * 100).toFixed(digits)}%`;

@@ -1,8 +1,7 @@
 import { Button } from "~/components/ui/button";
 import { Progress } from "~/components/ui/progress";
+import { formatCount } from "~/lib/format";
 import type { BulkProgressState } from "./use-bulk-run";
-
-const n = (x: number) => x.toLocaleString("en-US");
 
 /**
  * The bulk-actions bar of a list (decision 024): how many rows are chosen, "Select all N
@@ -39,7 +38,9 @@ export function BulkBar({
       aria-label="Bulk actions"
     >
       <span className="font-medium" aria-live="polite">
-        {matchingCount !== null ? `All ${n(matchingCount)} matching selected` : `${n(count)} selected`}
+        {matchingCount !== null
+          ? `All ${formatCount(matchingCount)} matching selected`
+          : `${formatCount(count)} selected`}
       </span>
       {offerMatching && matchingCount === null && total !== undefined ? (
         <Button
@@ -49,7 +50,7 @@ export function BulkBar({
           disabled={selectingMatching}
           onClick={onSelectMatching}
         >
-          {selectingMatching ? "Selecting…" : `Select all ${n(total)} matching`}
+          {selectingMatching ? "Selecting…" : `Select all ${formatCount(total)} matching`}
         </Button>
       ) : null}
       {matchingError ? (
@@ -75,7 +76,7 @@ export function BulkProgress({
   verb?: string;
   onCancel: () => void;
 }) {
-  const label = `${verb} ${n(progress.done)} of ${n(progress.total)}…`;
+  const label = `${verb} ${formatCount(progress.done)} of ${formatCount(progress.total)}…`;
   return (
     <div className="flex w-full min-w-0 flex-wrap items-center gap-2 sm:w-auto">
       <span role="status" className="tabular-nums">

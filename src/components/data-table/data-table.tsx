@@ -64,7 +64,7 @@ import {
   TableHeader,
   TableRow,
 } from "~/components/ui/table";
-import { errorInfo } from "~/lib/format";
+import { errorInfo, formatCount } from "~/lib/format";
 import { SM_UP, useMediaQuery } from "~/lib/use-media-query";
 import { cn } from "~/lib/utils";
 import { BulkBar } from "./bulk-bar";
@@ -443,9 +443,7 @@ export function DataTable<T extends { id: string }, M extends { ids: string[] } 
         </Table>
       </Frame>
       <div className="flex flex-wrap items-center justify-between gap-2 text-muted-foreground text-sm">
-        <span>
-          {total === undefined ? "…" : `${total.toLocaleString("en-US")} ${total === 1 ? "row" : "rows"}`}
-        </span>
+        <span>{total === undefined ? "…" : `${formatCount(total)} ${total === 1 ? "row" : "rows"}`}</span>
         <div className="flex items-center gap-2">
           <span className="hidden sm:inline">Rows per page</span>
           {/* Native: radix Select cost every list page ~6 KB gzip for four numbers. */}

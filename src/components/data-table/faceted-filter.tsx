@@ -3,6 +3,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Checkbox } from "~/components/ui/checkbox";
 import { Popover, PopoverContent, PopoverTrigger } from "~/components/ui/popover";
+import { formatCount } from "~/lib/format";
 
 export interface FacetOption {
   value: string;
@@ -66,7 +67,7 @@ export function FacetedFilter({ title, options, value, onChange }: Omit<Facet, "
                 />
                 <span className="flex-1">{o.label}</span>
                 {o.count !== undefined ? (
-                  <span className="text-muted-foreground text-xs tabular-nums">{o.count}</span>
+                  <span className="text-muted-foreground text-xs tabular-nums">{formatCount(o.count)}</span>
                 ) : null}
               </label>
             );

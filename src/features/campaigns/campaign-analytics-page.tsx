@@ -10,7 +10,7 @@ import { Segmented, SegmentedItem } from "~/components/ui/segmented";
 import { CampaignRevenueChart } from "~/features/campaigns/campaign-revenue-chart";
 import { CampaignTabs } from "~/features/campaigns/campaign-tabs";
 import { Kpi } from "~/features/dashboard/kpi";
-import { errorInfo, formatDate, formatMoney, formatPercent } from "~/lib/format";
+import { errorInfo, formatCount, formatDate, formatMoney, formatPercent } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 
 const route = getRouteApi("/_authed/campaigns/$campaignId/analytics");
@@ -97,7 +97,7 @@ export function CampaignAnalyticsPage() {
               <span className="flex flex-col">
                 {money(a.refunds.amountMinor)}
                 <span className="font-normal text-muted-foreground text-sm">
-                  {a.refunds.count} {a.refunds.count === 1 ? "gift" : "gifts"} refunded
+                  {formatCount(a.refunds.count)} {a.refunds.count === 1 ? "gift" : "gifts"} refunded
                 </span>
               </span>
             ) : (

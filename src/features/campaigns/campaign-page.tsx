@@ -14,7 +14,15 @@ import { Progress } from "~/components/ui/progress";
 import { CampaignForm } from "~/features/campaigns/campaign-form";
 import { CampaignTabs } from "~/features/campaigns/campaign-tabs";
 import { useCan } from "~/lib/auth/can";
-import { errorInfo, formatDate, formatMoney, formatPercent, safeImageSrc, titleCase } from "~/lib/format";
+import {
+  errorInfo,
+  formatCount,
+  formatDate,
+  formatMoney,
+  formatPercent,
+  safeImageSrc,
+  titleCase,
+} from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 
 const route = getRouteApi("/_authed/campaigns/$campaignId/");
@@ -170,7 +178,7 @@ export function CampaignPage() {
           <CardContent className="p-4">
             <p className="text-muted-foreground text-sm">Donations / donors</p>
             <p className="font-semibold text-xl tabular-nums">
-              {c.donationCount} / {c.donorCount}
+              {formatCount(c.donationCount)} / {formatCount(c.donorCount)}
             </p>
           </CardContent>
         </Card>

@@ -16,7 +16,7 @@ import { PlatformOverview } from "~/features/dashboard/platform-overview";
 import { COUNTED_FILTER } from "~/features/donations/search";
 import { OrganizationSwitcher } from "~/features/organization/organization-switcher";
 import { useCan } from "~/lib/auth/can";
-import { errorInfo, formatDate, formatMoney, formatPercent } from "~/lib/format";
+import { errorInfo, formatCount, formatDate, formatMoney, formatPercent } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 
 const route = getRouteApi("/_authed/dashboard");
@@ -144,14 +144,14 @@ function OrganizationDashboard({
             />
             <Kpi
               label="Donations"
-              value={d.donations.toLocaleString("en-US")}
+              value={formatCount(d.donations)}
               change={d.change.donations}
               to="/donations"
               search={counted}
             />
             <Kpi
               label="Unique donors"
-              value={d.uniqueDonors.toLocaleString("en-US")}
+              value={formatCount(d.uniqueDonors)}
               change={d.change.donors}
               to="/donations"
               search={counted}
@@ -166,14 +166,14 @@ function OrganizationDashboard({
             <Kpi
               label="Recurring"
               value={money(d.recurring.amountMinor)}
-              hint={`${d.recurring.count} recurring · ${d.oneTime.count} one-time (${money(d.oneTime.amountMinor)})`}
+              hint={`${formatCount(d.recurring.count)} recurring · ${formatCount(d.oneTime.count)} one-time (${money(d.oneTime.amountMinor)})`}
               to="/donations"
               search={{ ...counted, frequency: "recurring" }}
             />
             <Kpi
               label="Refunds"
               value={money(d.refunds.amountMinor)}
-              hint={`${d.refunds.count} gift${d.refunds.count === 1 ? "" : "s"} refunded in part or in full`}
+              hint={`${formatCount(d.refunds.count)} gift${d.refunds.count === 1 ? "" : "s"} refunded in part or in full`}
               to="/donations"
               search={{ ...range, mode: "live", status: ["partially_refunded", "refunded"] }}
             />
@@ -186,7 +186,7 @@ function OrganizationDashboard({
             />
             <Kpi
               label="Lapsed donors"
-              value={r ? r.lapsed.toLocaleString("en-US") : "…"}
+              value={r ? formatCount(r.lapsed) : "…"}
               hint="Gave in the previous 12 months, not in the last 12"
               to="/donations"
               search={{ ...prior, segment: "lapsed" }}
@@ -274,7 +274,7 @@ function OrganizationDashboard({
                   className="flex items-center justify-between hover:underline"
                 >
                   <StatusBadge status={s.status} />
-                  <span className="tabular-nums">{s.count}</span>
+                  <span className="tabular-nums">{formatCount(s.count)}</span>
                 </Link>
               ))
             ) : (
@@ -297,7 +297,8 @@ function OrganizationDashboard({
                   className="flex items-center justify-between hover:underline"
                 >
                   <span>
-                    {paymentMethodLabel(m.method)} <span className="text-muted-foreground">({m.count})</span>
+                    {paymentMethodLabel(m.method)}{" "}
+                    <span className="text-muted-foreground">({formatCount(m.count)})</span>
                   </span>
                   <span className="tabular-nums">{money(m.amount)}</span>
                 </Link>

@@ -5,7 +5,7 @@ import { toast } from "sonner";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Skeleton } from "~/components/ui/skeleton";
-import { errorInfo, formatMoney } from "~/lib/format";
+import { errorInfo, formatCount, formatMoney } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 import { Kpi } from "./kpi";
 
@@ -40,7 +40,7 @@ export function PlatformOverview({ period }: { period: { days?: number; from?: s
               key={t.currency}
               label={`Raised in ${t.currency}`}
               value={formatMoney(t.raised, t.currency)}
-              hint={`${t.count.toLocaleString("en-US")} counted gifts`}
+              hint={`${formatCount(t.count)} counted gifts`}
             />
           ))
         ) : (
@@ -64,7 +64,7 @@ export function PlatformOverview({ period }: { period: { days?: number; from?: s
                 <span className="min-w-0 truncate font-medium">{o.name}</span>
                 <span className="flex items-center gap-3">
                   <span className="tabular-nums">{formatMoney(o.raised, o.currency)}</span>
-                  <span className="text-muted-foreground tabular-nums">{o.count} gifts</span>
+                  <span className="text-muted-foreground tabular-nums">{formatCount(o.count)} gifts</span>
                   <Button
                     size="sm"
                     variant="outline"

@@ -24,7 +24,7 @@ import {
 } from "~/features/donations/search";
 import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
-import { errorInfo, formatDate, formatMoney, titleCase } from "~/lib/format";
+import { errorInfo, formatCount, formatDate, formatMoney, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 
 const route = getRouteApi("/_authed/donations/");
@@ -253,14 +253,14 @@ export function DonationsPage() {
         footer={
           q.data ? (
             <span className="flex flex-wrap justify-between gap-2 text-sm">
-              <span>Counted total of the {q.data.total.toLocaleString("en-US")} filtered</span>
+              <span>Counted total of the {formatCount(q.data.total)} filtered</span>
               <span className="flex flex-col items-end tabular-nums" data-testid="list-totals">
                 {totals.length
                   ? totals.map((t) => (
                       <span key={t.currency}>
                         {formatMoney(t.countedMinor, t.currency)}{" "}
                         <span className="text-muted-foreground">
-                          ({t.countedCount} of {t.count})
+                          ({formatCount(t.countedCount)} of {formatCount(t.count)})
                         </span>
                       </span>
                     ))

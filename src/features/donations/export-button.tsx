@@ -3,6 +3,7 @@ import * as React from "react";
 import { toast } from "sonner";
 import { Button } from "~/components/ui/button";
 import { Progress } from "~/components/ui/progress";
+import { formatCount } from "~/lib/format";
 
 /**
  * Export of the current filters with progress: the server streams the CSV (never truncated); the
@@ -44,7 +45,7 @@ export function ExportButton({ href, total }: { href: string; total: number | un
       a.click();
       a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 60_000);
-      toast.success(`Exported ${Math.max(0, count).toLocaleString("en-US")} donations`);
+      toast.success(`Exported ${formatCount(Math.max(0, count))} donations`);
     } catch (e) {
       toast.error(e instanceof Error ? e.message : "Export failed");
     } finally {
@@ -60,8 +61,8 @@ export function ExportButton({ href, total }: { href: string; total: number | un
         <div className="flex w-40 flex-col gap-1" role="status" aria-live="polite">
           <Progress value={total ? rows : null} max={Math.max(1, total ?? 1)} aria-label="Export progress" />
           <span className="text-muted-foreground text-xs tabular-nums">
-            {rows.toLocaleString("en-US")}
-            {total !== undefined ? ` of ${total.toLocaleString("en-US")}` : ""} rows
+            {formatCount(rows)}
+            {total !== undefined ? ` of ${formatCount(total)}` : ""} rows
           </span>
         </div>
       ) : null}

@@ -22,7 +22,7 @@ import { Input } from "~/components/ui/input";
 import { RecordDonationDialog } from "~/features/donations/record-donation-dialog";
 import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
-import { errorInfo, formatDate, formatMoney } from "~/lib/format";
+import { errorInfo, formatCount, formatDate, formatMoney } from "~/lib/format";
 import { useTRPC, useTRPCClient } from "~/lib/trpc";
 import { TagChip, TierBadge } from "./chips";
 import { DonorNotes } from "./donor-notes";
@@ -451,7 +451,9 @@ function MergeDialog({
                 >
                   <span className="font-medium">{o.name}</span>
                   <span className="break-all text-muted-foreground text-xs">
-                    {[o.email, o.postalCode, `${o.donationCount} gift(s)`].filter(Boolean).join(" · ")}
+                    {[o.email, o.postalCode, `${formatCount(o.donationCount)} gift(s)`]
+                      .filter(Boolean)
+                      .join(" · ")}
                   </span>
                 </button>
               </li>
@@ -476,7 +478,7 @@ function MergeDialog({
               <li>{p.tags} tag(s) added</li>
               {p.email ? <li>E-mail {p.email} moves to the donor kept</li> : null}
               <li>
-                Afterwards: {p.result.donationCount} counted gift(s),{" "}
+                Afterwards: {formatCount(p.result.donationCount)} counted gift(s),{" "}
                 {formatMoney(p.result.lifetimeMinor, currency)} lifetime
               </li>
             </ul>

@@ -14,7 +14,7 @@ import { Button } from "~/components/ui/button";
 import { Popover, PopoverContent, PopoverTrigger } from "~/components/ui/popover";
 import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
-import { errorInfo, formatDate, formatMoney, toMajorString, toMinor } from "~/lib/format";
+import { errorInfo, formatCount, formatDate, formatMoney, toMajorString, toMinor } from "~/lib/format";
 import { useTRPC, useTRPCClient } from "~/lib/trpc";
 import { TagChip, TierBadge } from "./chips";
 import { buildDonorCsv } from "./export";
@@ -69,7 +69,7 @@ export function DonorsPage({
       a.download = exportFileName(org.data?.slug ?? "donors", "donors", Date.now(), timeZone);
       a.click();
       URL.revokeObjectURL(a.href);
-      toast.success(`Exported ${rows.toLocaleString("en-US")} donors`);
+      toast.success(`Exported ${formatCount(rows)} donors`);
     } catch (e) {
       toast.error(errorInfo(e).message);
     } finally {
@@ -185,7 +185,7 @@ export function DonorsPage({
               <option value="">All tags</option>
               {tags.data?.map((t) => (
                 <option key={t.id} value={t.id}>
-                  {t.name} ({t.donors})
+                  {t.name} ({formatCount(t.donors)})
                 </option>
               ))}
             </select>
@@ -253,7 +253,7 @@ export function DonorsPage({
         footer={
           q.data?.totals ? (
             <span className="flex justify-between gap-2 text-sm">
-              <span>Lifetime giving of the {q.data.total.toLocaleString("en-US")} filtered donors</span>
+              <span>Lifetime giving of the {formatCount(q.data.total)} filtered donors</span>
               <span className="tabular-nums">{formatMoney(q.data.totals.lifetimeMinor ?? 0, currency)}</span>
             </span>
           ) : null

@@ -14,7 +14,7 @@ import {
   DialogTrigger,
 } from "~/components/ui/dialog";
 import { Input } from "~/components/ui/input";
-import { errorInfo } from "~/lib/format";
+import { errorInfo, formatCount } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 
 export function TagManager() {
@@ -66,7 +66,9 @@ export function TagManager() {
                   aria-label={`Name of ${t.name}`}
                   className="min-w-0 flex-1"
                 />
-                <span className="text-muted-foreground text-xs tabular-nums">{t.donors} donors</span>
+                <span className="text-muted-foreground text-xs tabular-nums">
+                  {formatCount(t.donors)} donors
+                </span>
                 <Button type="submit" size="sm" variant="outline">
                   Save
                 </Button>
@@ -74,7 +76,7 @@ export function TagManager() {
                   variant="ghost"
                   destructive
                   title={`Delete the tag "${t.name}"?`}
-                  description={`It is removed from ${t.donors} donor${t.donors === 1 ? "" : "s"}. The donors stay.`}
+                  description={`It is removed from ${formatCount(t.donors)} donor${t.donors === 1 ? "" : "s"}. The donors stay.`}
                   confirmLabel="Delete tag"
                   onConfirm={async () => {
                     const r = await del.mutateAsync({ id: t.id });

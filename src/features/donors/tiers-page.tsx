@@ -33,7 +33,7 @@ import {
   TableRow,
 } from "~/components/ui/table";
 import { useCan } from "~/lib/auth/can";
-import { errorInfo, formatMoney, toMajorString, toMinor } from "~/lib/format";
+import { errorInfo, formatCount, formatMoney, toMajorString, toMinor } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 import type { AppRouter } from "../../../worker/trpc/router";
 
@@ -50,7 +50,7 @@ const BASIS_LABEL: Record<Tier["basis"], string> = { lifetime: "Lifetime", rolli
 /** "No tier" in the distribution: a neutral swatch that reads in both schemes. */
 const NO_TIER_CLASS = "bg-muted-foreground/40";
 
-const donorsText = (n: number) => `${n.toLocaleString("en-US")} donor${n === 1 ? "" : "s"}`;
+const donorsText = (n: number) => `${formatCount(n)} donor${n === 1 ? "" : "s"}`;
 const share = (n: number, total: number) => (total ? `${Math.round((n / total) * 100)}%` : "");
 
 export function TiersPage() {
@@ -112,13 +112,13 @@ export function TiersPage() {
               {tiers.map((t) => (
                 <li key={t.id} className="flex items-center gap-1.5">
                   <span className="size-2.5 rounded-full" style={{ background: t.color }} aria-hidden />
-                  {t.name}: <span className="tabular-nums">{t.donors.toLocaleString("en-US")}</span>
+                  {t.name}: <span className="tabular-nums">{formatCount(t.donors)}</span>
                   <span className="text-muted-foreground">({share(t.donors, total)})</span>
                 </li>
               ))}
               <li className="flex items-center gap-1.5">
                 <span className={`size-2.5 rounded-full ${NO_TIER_CLASS}`} aria-hidden />
-                No tier: <span className="tabular-nums">{noTier.toLocaleString("en-US")}</span>
+                No tier: <span className="tabular-nums">{formatCount(noTier)}</span>
                 <span className="text-muted-foreground">({share(noTier, total)})</span>
               </li>
             </ul>
@@ -161,7 +161,7 @@ export function TiersPage() {
                     {t.maxMinor === null ? "no limit" : money(t.maxMinor)}
                   </TableCell>
                   <TableCell className="text-right tabular-nums" data-count={t.donors}>
-                    {t.donors.toLocaleString("en-US")}{" "}
+                    {formatCount(t.donors)}{" "}
                     {total ? (
                       <span className="text-muted-foreground max-sm:hidden">({share(t.donors, total)})</span>
                     ) : null}
@@ -213,7 +213,7 @@ export function TiersPage() {
                     Amounts outside every range, and donors locked to no tier
                   </TableCell>
                   <TableCell className="text-right tabular-nums" data-count={noTier}>
-                    {noTier.toLocaleString("en-US")}{" "}
+                    {formatCount(noTier)}{" "}
                     {total ? (
                       <span className="text-muted-foreground max-sm:hidden">({share(noTier, total)})</span>
                     ) : null}
@@ -228,7 +228,7 @@ export function TiersPage() {
                   <TableCell>All donors</TableCell>
                   <TableCell colSpan={3} className="max-sm:hidden" />
                   <TableCell className="text-right tabular-nums" data-testid="tiers-total" data-count={total}>
-                    {total.toLocaleString("en-US")}
+                    {formatCount(total)}
                   </TableCell>
                   {edit ? <TableCell /> : null}
                 </TableRow>

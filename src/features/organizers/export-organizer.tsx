@@ -2,7 +2,7 @@ import { Download } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
 import { Button } from "~/components/ui/button";
-import { errorInfo } from "~/lib/format";
+import { errorInfo, formatCount } from "~/lib/format";
 import { useTRPCClient } from "~/lib/trpc";
 import { downloadCsv, organizerCsv } from "./export";
 
@@ -23,7 +23,7 @@ export function ExportOrganizerButton({ userId }: { userId: string }) {
             () => {},
           );
           downloadCsv(parts, `organizer-${userId}`);
-          toast.success(`Exported ${rows.toLocaleString("en-US")} rows`);
+          toast.success(`Exported ${formatCount(rows)} rows`);
         } catch (e) {
           toast.error(errorInfo(e).message);
         } finally {

@@ -12,7 +12,7 @@ import { ExportProgress } from "~/components/export-progress";
 import { PageHeader } from "~/components/layout/page-header";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
-import { errorInfo, formatDate, formatDateTime, titleCase } from "~/lib/format";
+import { errorInfo, formatCount, formatDate, formatDateTime, titleCase } from "~/lib/format";
 import { useTRPC, useTRPCClient } from "~/lib/trpc";
 import type { AppRouter } from "../../../worker/trpc/router";
 import { downloadCsv, organizerCsv } from "./export";
@@ -63,7 +63,7 @@ export function OrganizersPage({
         (done, total) => setProgress({ done, total }),
       );
       downloadCsv(parts, "organizers");
-      toast.success(`Exported ${rows.toLocaleString("en-US")} rows`);
+      toast.success(`Exported ${formatCount(rows)} rows`);
     } catch (e) {
       toast.error(errorInfo(e).message);
     } finally {

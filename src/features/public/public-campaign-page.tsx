@@ -5,7 +5,7 @@ import { Brand } from "~/components/layout/brand";
 import { Badge } from "~/components/ui/badge";
 import { Card, CardContent } from "~/components/ui/card";
 import { Progress } from "~/components/ui/progress";
-import { formatDate, formatMoney, formatPercent, safeImageSrc, titleCase } from "~/lib/format";
+import { formatCount, formatDate, formatMoney, formatPercent, safeImageSrc, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 
 const route = getRouteApi("/p/$orgSlug/$slug");
@@ -79,8 +79,8 @@ export function PublicCampaignPage() {
             </>
           ) : null}
           <p className="text-muted-foreground text-sm">
-            {c.donationCount} {c.donationCount === 1 ? "donation" : "donations"} from {c.donorCount}{" "}
-            {c.donorCount === 1 ? "donor" : "donors"}
+            {formatCount(c.donationCount)} {c.donationCount === 1 ? "donation" : "donations"} from{" "}
+            {formatCount(c.donorCount)} {c.donorCount === 1 ? "donor" : "donors"}
             {!c.closed && c.phase === "scheduled" && c.startAt ? ` · opens ${formatDate(c.startAt)}` : ""}
             {!c.closed && c.phase !== "ended" && c.endAt ? ` · ${daysLeft(c.endAt)}` : ""}
           </p>
