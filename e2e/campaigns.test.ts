@@ -128,13 +128,15 @@ for (const viewport of [
       await s.page.waitForURL((u) => u.searchParams.get("phase")?.includes("live") ?? false);
       await s.page.getByLabel("Goal", { exact: true }).selectOption("open");
       await s.page.waitForURL((u) => u.searchParams.get("goal") === "open");
+      // The sheet closes on "Show results"; its button counts the two filters.
       if (phone) {
         await s.page.getByRole("button", { name: "Show results" }).click();
-        await s.page.getByRole("button", { name: "Filters (2)" }).click();
+        await s.page.getByRole("button", { name: "Filters (2)" }).waitFor();
       }
       await s.page.getByLabel("Search").fill(title);
       await s.page.getByRole("link", { name: title }).waitFor();
       await s.shot(`campaigns-list-${viewport.name}`);
+      if (phone) await s.page.getByRole("button", { name: "Filters (2)" }).click();
       await s.page.getByLabel("Goal", { exact: true }).selectOption("reached");
       if (phone) await s.page.getByRole("button", { name: "Show results" }).click();
       await s.page.getByText("No campaigns match these filters.").waitFor();

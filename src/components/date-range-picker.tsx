@@ -8,7 +8,13 @@ import { Skeleton } from "~/components/ui/skeleton";
 import { cn } from "~/lib/utils";
 
 /** The calendar (react-day-picker) is fetched when the popover first opens, not with the page. */
-const loadCalendar = () => import("~/components/ui/calendar");
+// The server never renders it (the popover opens in the browser): in the server build the import is
+// dead code, so the Worker does not upload react-day-picker (48 KiB gzip; docs/performance.md's
+// Worker budget); were it rendered there, it would render nothing.
+const loadCalendar = (): Promise<Pick<typeof import("~/components/ui/calendar"), "Calendar">> =>
+  import.meta.env.SSR
+    ? Promise.resolve({ Calendar: (() => null) as never })
+    : import("~/components/ui/calendar");
 const Calendar = React.lazy(() => loadCalendar().then((m) => ({ default: m.Calendar })));
 
 /** A range of calendar days as the URL carries them (YYYY-MM-DD, both included); absent = open. */

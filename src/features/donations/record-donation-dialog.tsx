@@ -23,7 +23,14 @@ import { errorInfo, toMinor } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 
 // The donor search (cmdk, ~7 kB gzip) loads when the dialog first opens, not with the page.
-const preloadDonorSearch = () => import("~/components/donor-combobox");
+// Rendered only in the open dialog, in the browser: the server build leaves cmdk out (see
+// src/components/date-range-picker.tsx's loadCalendar).
+const preloadDonorSearch = (): Promise<
+  Pick<typeof import("~/components/donor-combobox"), "DonorCombobox">
+> =>
+  import.meta.env.SSR
+    ? Promise.resolve({ DonorCombobox: (() => null) as never })
+    : import("~/components/donor-combobox");
 const DonorCombobox = React.lazy(() => preloadDonorSearch().then((m) => ({ default: m.DonorCombobox })));
 
 const selectClass = "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs";
