@@ -19,7 +19,7 @@ import { Input } from "~/components/ui/input";
 import { Popover, PopoverContent, PopoverTrigger } from "~/components/ui/popover";
 import { Spinner } from "~/components/ui/spinner";
 import { useCan } from "~/lib/auth/can";
-import { errorInfo } from "~/lib/format";
+import { errorInfo, formatCount } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 import { cn } from "~/lib/utils";
 
@@ -185,7 +185,7 @@ function DonorSearch({
         : rows.length === 0
           ? "No donor matches"
           : results.data.total > rows.length
-            ? `Showing ${rows.length} of ${results.data.total}: type more to narrow`
+            ? `Showing ${rows.length} of ${formatCount(results.data.total)}: type more to narrow`
             : "";
   return (
     <Command shouldFilter={false} loop label="Find a donor">

@@ -180,7 +180,11 @@ function OrganizationDashboard({
             <Kpi
               label="Retention"
               value={formatPercent(r?.rate)}
-              hint={r ? `${r.retained} of ${r.base} donors of the previous 12 months gave again` : "…"}
+              hint={
+                r
+                  ? `${formatCount(r.retained)} of ${formatCount(r.base)} donors of the previous 12 months gave again`
+                  : "…"
+              }
               to="/donations"
               search={{ ...prior, segment: "retained" }}
             />

@@ -95,7 +95,7 @@ export function TiersPage() {
                 t.donors ? (
                   <span
                     key={t.id}
-                    title={`${t.name}: ${t.donors}`}
+                    title={`${t.name}: ${formatCount(t.donors)}`}
                     style={{ width: `${(t.donors / total) * 100}%`, background: t.color }}
                   />
                 ) : null,
