@@ -347,7 +347,8 @@ export function* generateDomain(o) {
           goal_amount_minor: goal ? goal * m : null,
           start_at: c.start,
           end_at: c.end,
-          suggested_amounts: JSON.stringify(cur.gifts.slice(1, 4).map((g) => g * m)),
+          // Each amount once (core/campaign.ts refuses a repeated one; the gift lists repeat for weight).
+          suggested_amounts: JSON.stringify([...new Set(cur.gifts)].slice(1, 4).map((g) => g * m)),
           allow_recurring: 1,
           visibility: "public",
           status,
