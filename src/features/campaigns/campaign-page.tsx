@@ -157,7 +157,7 @@ export function CampaignPage() {
       />
       <CampaignTabs campaignId={c.id} />
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-        <Card>
+        <Card className="gap-0 py-0">
           <CardContent className="p-4">
             <p className="text-muted-foreground text-sm">Status</p>
             <p className="mt-1 flex items-center gap-2">
@@ -168,13 +168,13 @@ export function CampaignPage() {
             </p>
           </CardContent>
         </Card>
-        <Card>
+        <Card className="gap-0 py-0">
           <CardContent className="p-4">
             <p className="text-muted-foreground text-sm">Raised</p>
             <p className="font-semibold text-xl tabular-nums">{money(c.raisedMinor)}</p>
           </CardContent>
         </Card>
-        <Card>
+        <Card className="gap-0 py-0">
           <CardContent className="p-4">
             <p className="text-muted-foreground text-sm">Donations / donors</p>
             <p className="font-semibold text-xl tabular-nums">
@@ -182,7 +182,7 @@ export function CampaignPage() {
             </p>
           </CardContent>
         </Card>
-        <Card>
+        <Card className="gap-0 py-0">
           <CardContent className="p-4">
             <p className="text-muted-foreground text-sm">Runs</p>
             <p className="font-medium">

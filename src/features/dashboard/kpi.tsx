@@ -24,7 +24,7 @@ export function Kpi({
 }) {
   const text = typeof value === "string" ? value : undefined;
   const body = (
-    <Card className={cn("h-full transition-colors", to && "hover:border-primary/50")}>
+    <Card className={cn("h-full gap-0 py-0 transition-colors", to && "hover:border-primary/50")}>
       {/* Sized by the tile, not the screen: two tiles share a 360 px row, and a seven-figure total in
           a currency with a prefix (CA$1,367,047.50) must still fit. Longer values (a prefixed
           currency, "average / median") take the next smaller step at each tile width; the exact

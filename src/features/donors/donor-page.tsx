@@ -98,7 +98,7 @@ export function DonorPage({ donorId }: { donorId: string }) {
           ["Largest gift", money(d.largestGiftMinor)],
           ["Last gift", formatDate(d.lastGiftAt)],
         ].map(([k, v]) => (
-          <Card key={k}>
+          <Card key={k} className="gap-0 py-0">
             <CardContent className="p-4">
               <p className="text-muted-foreground text-sm">{k}</p>
               <p className="font-semibold text-lg tabular-nums">{v}</p>
