@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCount, formatDate, formatDateTime, formatMoney } from "./format";
+import { formatCount, formatDate, formatDateTime, formatMoney, formatPercent } from "./format";
 
 describe("display formatting never throws on a stored value (decision 019)", () => {
   it("renders money in a currency Intl refuses as code and amount", () => {
@@ -29,5 +29,14 @@ describe("counts read one way on every screen ('2500' on one screen, '2,500' on 
     expect(formatCount(1019925)).toBe("1,019,925");
     expect(formatCount(0)).toBe("0");
     expect(formatCount(7)).toBe("7");
+  });
+});
+
+describe("percentages read like counts", () => {
+  it("separates thousands and keeps the digits asked for", () => {
+    expect(formatPercent(37.13)).toBe("3,713%");
+    expect(formatPercent(0.125, 1)).toBe("12.5%");
+    expect(formatPercent(0.5)).toBe("50%");
+    expect(formatPercent(null)).toBe("—");
   });
 });

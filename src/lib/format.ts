@@ -39,7 +39,8 @@ export function formatCount(n: number) {
 
 export function formatPercent(ratio: number | null | undefined, digits = 0) {
   if (ratio === null || ratio === undefined || !Number.isFinite(ratio)) return "—";
-  return `${(ratio * 100).toFixed(digits)}%`;
+  // Thousands separated like every count ("3,713%" for a goal far exceeded).
+  return `${(ratio * 100).toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })}%`;
 }
 
 export function titleCase(s: string) {

@@ -13,7 +13,7 @@ import { Button } from "~/components/ui/button";
 import { Progress } from "~/components/ui/progress";
 import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
-import { errorInfo, formatDate, formatMoney, formatPercent, titleCase } from "~/lib/format";
+import { errorInfo, formatCount, formatDate, formatMoney, formatPercent, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 
 /** A campaign runs over months: the calendar's months and years are the useful quick ranges. */
@@ -86,7 +86,9 @@ export function CampaignsPage() {
               aria-label="Goal progress"
               className="h-2"
             />
-            <span className="text-xs tabular-nums">{formatPercent(row.original.goalProgress)}</span>
+            <span className="whitespace-nowrap text-xs tabular-nums">
+              {formatPercent(row.original.goalProgress)}
+            </span>
           </div>
         ),
     },
@@ -98,7 +100,7 @@ export function CampaignsPage() {
     {
       header: "Donors",
       meta: { sortKey: "donors", align: "right", card: "meta", cardLabel: "Donors" },
-      cell: ({ row }) => row.original.donorCount,
+      cell: ({ row }) => formatCount(row.original.donorCount),
     },
     {
       header: "Ends",
