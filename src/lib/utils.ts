@@ -38,6 +38,8 @@ const RULES: [RegExp, string][] = [
   [/^font-/, "font-weight"],
   [new RegExp(`^border(-${SIDES})?(-(\\d+|\\[\\d.*\\]))?$`), "border-w$1"],
   [/^border-(solid|dashed|dotted|double|hidden|none)$/, "border-style"],
+  // A table's border model (the calendar's grid), not a colour: tailwind-merge keeps it apart.
+  [/^border-(collapse|separate)$/, "border-collapse"],
   [new RegExp(`^border-(${SIDES})-`), "border-color-$1"],
   [/^border-/, "border-color"],
   [new RegExp(`^rounded(-${SIDES})?(-(${SIZE_WORDS}|\\[.*\\]))?$`), "rounded$1"],
