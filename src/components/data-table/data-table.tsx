@@ -249,6 +249,16 @@ export function DataTable<T extends { id: string }, M extends { ids: string[] } 
   const pages = Math.max(1, Math.ceil((total ?? 0) / state.pageSize));
   const colCount = table.getVisibleLeafColumns().length;
 
+  // The same controls in the toolbar (wide) or in the phone's filter sheet, never both at once.
+  const filterControls = (
+    <>
+      {facets?.map((f) => (
+        <FacetedFilter key={f.id} title={f.title} options={f.options} value={f.value} onChange={f.onChange} />
+      ))}
+      {toolbar}
+    </>
+  );
+
   return (
     <div className="flex flex-col gap-3">
       <div className="flex flex-wrap items-center gap-2">
@@ -266,31 +276,11 @@ export function DataTable<T extends { id: string }, M extends { ids: string[] } 
           />
         </div>
         {hasFilters && wide !== false ? (
-          <div className={cn("contents", wide === undefined && "max-sm:hidden")}>
-            {facets?.map((f) => (
-              <FacetedFilter
-                key={f.id}
-                title={f.title}
-                options={f.options}
-                value={f.value}
-                onChange={f.onChange}
-              />
-            ))}
-            {toolbar}
-          </div>
+          <div className={cn("contents", wide === undefined && "max-sm:hidden")}>{filterControls}</div>
         ) : null}
         {hasFilters && wide !== true ? (
           <FilterSheet count={activeFilters} className={cn(wide === undefined && "sm:hidden")}>
-            {facets?.map((f) => (
-              <FacetedFilter
-                key={f.id}
-                title={f.title}
-                options={f.options}
-                value={f.value}
-                onChange={f.onChange}
-              />
-            ))}
-            {toolbar}
+            {filterControls}
           </FilterSheet>
         ) : null}
         <DropdownMenu>

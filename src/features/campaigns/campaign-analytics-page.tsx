@@ -1,15 +1,14 @@
 import { reportPeriod } from "@core/period";
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
-import { browserToday, DateRangePicker } from "~/components/date-range-picker";
 import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Progress } from "~/components/ui/progress";
-import { Segmented, SegmentedItem } from "~/components/ui/segmented";
 import { CampaignRevenueChart } from "~/features/campaigns/campaign-revenue-chart";
 import { CampaignTabs } from "~/features/campaigns/campaign-tabs";
 import { Kpi } from "~/features/dashboard/kpi";
+import { PeriodPicker } from "~/features/dashboard/period-picker";
 import { errorInfo, formatCount, formatDate, formatMoney, formatPercent } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 
@@ -40,27 +39,16 @@ export function CampaignAnalyticsPage() {
         title={campaign.data?.title ?? "Campaign"}
         description="Counted gifts only: completed or partly refunded, live, not in the trash."
         actions={
-          <>
-            <Segmented
-              aria-label="Period"
-              value={period.from ? "" : String(days)}
-              onValueChange={(v) => navigate({ search: { days: Number(v) as 0 | 1 | 7 | 30 | 90 } })}
-            >
-              {PERIODS.map((p) => (
-                <SegmentedItem key={p.days} value={String(p.days)}>
-                  {p.label}
-                </SegmentedItem>
-              ))}
-            </Segmented>
-            <DateRangePicker
-              label="Custom"
-              empty="Pick dates"
-              value={{ from: period.from, to: period.to }}
-              presets={[]}
-              max={browserToday()}
-              onChange={({ from, to }) => navigate({ search: (s) => ({ ...s, from, to }) })}
-            />
-          </>
+          <PeriodPicker
+            presets={PERIODS}
+            days={days}
+            period={period}
+            onChange={(next) =>
+              "days" in next
+                ? navigate({ search: { days: next.days as 0 | 1 | 7 | 30 | 90 } })
+                : navigate({ search: (s) => ({ ...s, ...next }) })
+            }
+          />
         }
       />
       <CampaignTabs campaignId={campaignId} />
@@ -77,12 +65,12 @@ export function CampaignAnalyticsPage() {
         />
         <Kpi
           label="Donations"
-          value={a?.donations ?? "…"}
+          value={a ? formatCount(a.donations) : "…"}
           change={a?.change ? a.change.donations : undefined}
         />
         <Kpi
           label="Unique donors"
-          value={a?.uniqueDonors ?? "…"}
+          value={a ? formatCount(a.uniqueDonors) : "…"}
           change={a?.change ? a.change.donors : undefined}
         />
         <Kpi

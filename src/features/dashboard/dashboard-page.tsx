@@ -4,14 +4,13 @@ import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
 import * as React from "react";
 import { toast } from "sonner";
-import { browserToday, DateRangePicker } from "~/components/date-range-picker";
 import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { Segmented, SegmentedItem } from "~/components/ui/segmented";
 import { Skeleton } from "~/components/ui/skeleton";
 import { RevenueChart } from "~/features/charts/revenue-chart";
 import { Kpi, PERIODS } from "~/features/dashboard/kpi";
+import { PeriodPicker } from "~/features/dashboard/period-picker";
 import { PlatformOverview } from "~/features/dashboard/platform-overview";
 import { COUNTED_FILTER } from "~/features/donations/search";
 import { OrganizationSwitcher } from "~/features/organization/organization-switcher";
@@ -56,26 +55,11 @@ export function DashboardPage() {
               </select>
             ) : null}
             {!all ? <OrganizationSwitcher /> : null}
-            <Segmented
-              aria-label="Period"
-              value={period.from ? "" : String(days)}
-              onValueChange={(v) =>
-                navigate({ search: (s) => ({ ...s, days: Number(v), from: undefined, to: undefined }) })
-              }
-            >
-              {PERIODS.map((p) => (
-                <SegmentedItem key={p.days} value={String(p.days)}>
-                  {p.label}
-                </SegmentedItem>
-              ))}
-            </Segmented>
-            <DateRangePicker
-              label="Custom"
-              empty="Pick dates"
-              value={{ from: period.from, to: period.to }}
-              presets={[]}
-              max={browserToday()}
-              onChange={({ from, to }) => navigate({ search: (s) => ({ ...s, from, to }) })}
+            <PeriodPicker
+              presets={PERIODS}
+              days={days}
+              period={period}
+              onChange={(next) => navigate({ search: (s) => ({ ...s, ...next }) })}
             />
           </>
         }
