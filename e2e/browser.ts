@@ -18,7 +18,12 @@ export interface Session {
 
 /** A fresh Chromium profile per test: the system browser, never a downloaded one. */
 export async function openBrowser(
-  opts: { viewport?: { width: number; height: number }; colorScheme?: "light" | "dark" } = {},
+  opts: {
+    viewport?: { width: number; height: number };
+    colorScheme?: "light" | "dark";
+    /** The browser's time zone (IANA); the machine's when absent. */
+    timezoneId?: string;
+  } = {},
 ): Promise<Session> {
   const userDataDir = mkdtempSync(join(tmpdir(), "almoner-chrome-"));
   const context = await chromium.launchPersistentContext(userDataDir, {
@@ -26,6 +31,7 @@ export async function openBrowser(
     headless: true,
     viewport: opts.viewport ?? { width: 1280, height: 800 },
     colorScheme: opts.colorScheme ?? "light",
+    ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}),
     baseURL: BASE_URL,
     args: [
       "--headless",

@@ -3,27 +3,39 @@ import { test } from "node:test";
 import { axeProblems } from "./a11y.ts";
 import { go, openBrowser, signIn } from "./browser.ts";
 
-/** YYYY-MM-DD of the browser's calendar (the picker's presets count from it). */
-const dayOf = (d: Date) =>
-  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+/**
+ * The browser runs in the demo organization's zone (scripts/seed-domain.mjs, Harbor Light), so its
+ * presets' days, the calendar's today and the organization's today (the last day a report may
+ * end) are one day at any hour of the machine's clock.
+ */
+const ZONE = "America/Los_Angeles";
+/** The calendar day `d` falls on in ZONE, as a UTC midnight (so getUTC* read that day). */
+const zoned = (d: Date) => {
+  const [y, m, day] = new Intl.DateTimeFormat("en-CA", { timeZone: ZONE }).format(d).split("-").map(Number);
+  return new Date(Date.UTC(y as number, (m as number) - 1, day));
+};
+/** YYYY-MM-DD of a zoned day. */
+const dayOf = (d: Date) => d.toISOString().slice(0, 10);
 /** The calendar's name for a day button: "1 November 2026" (", today" may follow). */
 const dayName = (d: Date) =>
-  new RegExp(`^${d.getDate()} ${d.toLocaleDateString("en-GB", { month: "long" })} ${d.getFullYear()}`);
+  new RegExp(
+    `^${d.getUTCDate()} ${d.toLocaleDateString("en-GB", { month: "long", timeZone: "UTC" })} ${d.getUTCFullYear()}`,
+  );
 
 test("the date-range picker filters /donations by a preset and a custom range, and the dashboard takes a custom range into its tiles' links", async () => {
-  const now = new Date();
+  const now = zoned(new Date());
   const today = dayOf(now);
-  const weekAgo = dayOf(new Date(now.getFullYear(), now.getMonth(), now.getDate() - 6));
+  const weekAgo = dayOf(new Date(now.getTime() - 6 * 86_400_000));
   // This month's 1st..today: on the calendar at both widths (two months end with this one; a phone
   // shows this one alone). On the 1st, one click picks the one day.
-  const first = new Date(now.getFullYear(), now.getMonth(), 1);
+  const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const last = now;
   const pick = async (page: import("playwright-core").Page) => {
     await page
       .getByRole("button", { name: dayName(first) })
       .last()
       .click();
-    if (now.getDate() !== 1)
+    if (now.getUTCDate() !== 1)
       await page
         .getByRole("button", { name: dayName(last) })
         .last()
@@ -33,7 +45,7 @@ test("the date-range picker filters /donations by a preset and a custom range, a
     [{ width: 1280, height: 900 }, "light"],
     [{ width: 360, height: 780 }, "dark"],
   ] as const) {
-    const s = await openBrowser({ viewport, colorScheme });
+    const s = await openBrowser({ viewport, colorScheme, timezoneId: ZONE });
     // On a phone the list's filters, the picker among them, are in the "Filters" sheet.
     const picker = async (name: RegExp) => {
       const button = s.page.getByRole("button", { name });

@@ -30,6 +30,8 @@ export function CampaignAnalyticsPage() {
   const navigate = route.useNavigate();
   const trpc = useTRPC();
   const campaign = useQuery(trpc.campaigns.byId.queryOptions({ id: campaignId }));
+  // The period counts in the organization's days (worker/campaigns/analytics/service.ts).
+  const org = useQuery(trpc.organization.current.queryOptions());
   const q = useQuery(trpc.campaigns.analytics.queryOptions({ id: campaignId, ...period }));
   const a = q.data;
   const money = (v: number) => formatMoney(v, a?.currency ?? "USD");
@@ -40,6 +42,7 @@ export function CampaignAnalyticsPage() {
         description="Counted gifts only: completed or partly refunded, live, not in the trash."
         actions={
           <PeriodPicker
+            timeZone={org.data?.timeZone ?? "UTC"}
             presets={PERIODS}
             days={days}
             period={period}

@@ -34,6 +34,10 @@ export function DashboardPage() {
     void navigate({ search: (s) => ({ ...s, forbidden: undefined }), replace: true });
   }, [forbidden, navigate]);
   const all = admin && scope === "all";
+  const trpc = useTRPC();
+  // Periods count in the organization's days (the all-organizations view in UTC days).
+  const org = useQuery({ ...trpc.organization.current.queryOptions(), enabled: !all });
+  const timeZone = all ? "UTC" : (org.data?.timeZone ?? "UTC");
   return (
     <>
       <PageHeader
@@ -56,6 +60,7 @@ export function DashboardPage() {
             ) : null}
             {!all ? <OrganizationSwitcher /> : null}
             <PeriodPicker
+              timeZone={timeZone}
               presets={PERIODS}
               days={days}
               period={period}

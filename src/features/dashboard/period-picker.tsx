@@ -1,17 +1,23 @@
-import { browserToday, DateRangePicker } from "~/components/date-range-picker";
+import { localDay } from "@core/time";
+import { DateRangePicker } from "~/components/date-range-picker";
 import { Segmented, SegmentedItem } from "~/components/ui/segmented";
 
 /**
  * The reporting period of the dashboard and of campaign analytics: preset lengths ("30 days") and a
  * custom range beside them (core/period.ts; the URL carries `days`, or `from` and `to`). A custom
- * range leaves no preset chosen; choosing a preset drops the range.
+ * range leaves no preset chosen; choosing a preset drops the range. The last day offered is today
+ * in `timeZone`, the zone the server counts the period in: a browser ahead of the organization
+ * (Paris at 00:30, the organization in Los Angeles) must not offer a day the server refuses.
  */
 export function PeriodPicker({
   presets,
   days,
   period,
   onChange,
+  timeZone,
 }: {
+  /** The zone the period is counted in (the organization's; UTC for the all-organizations view). */
+  timeZone: string;
   presets: readonly { days: number; label: string }[];
   days: number;
   period: { from?: string; to?: string };
@@ -37,7 +43,7 @@ export function PeriodPicker({
         empty="Pick dates"
         value={{ from: period.from, to: period.to }}
         presets={[]}
-        max={browserToday()}
+        max={localDay(Date.now(), timeZone)}
         onChange={({ from, to }) => onChange({ from, to })}
       />
     </>
