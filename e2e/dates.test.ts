@@ -4,14 +4,14 @@ import { axeProblems } from "./a11y.ts";
 import { go, openBrowser, signIn } from "./browser.ts";
 
 /**
- * The browser runs in the demo organization's zone (scripts/seed-domain.mjs, Harbor Light), so its
- * presets' days, the calendar's today and the organization's today (the last day a report may
- * end) are one day at any hour of the machine's clock.
+ * The presets count the browser's days (the machine's zone, UTC here); a report may end no later
+ * than the organization's today (Harbor Light, scripts/seed-domain.mjs), which after midnight UTC is
+ * the day before. The custom ranges use the organization's days, so they hold at any hour.
  */
 const ZONE = "America/Los_Angeles";
-/** The calendar day `d` falls on in ZONE, as a UTC midnight (so getUTC* read that day). */
-const zoned = (d: Date) => {
-  const [y, m, day] = new Intl.DateTimeFormat("en-CA", { timeZone: ZONE }).format(d).split("-").map(Number);
+/** The calendar day `d` falls on in `zone`, as a UTC midnight (so getUTC* read that day). */
+const zoned = (d: Date, zone: string) => {
+  const [y, m, day] = new Intl.DateTimeFormat("en-CA", { timeZone: zone }).format(d).split("-").map(Number);
   return new Date(Date.UTC(y as number, (m as number) - 1, day));
 };
 /** YYYY-MM-DD of a zoned day. */
@@ -23,9 +23,10 @@ const dayName = (d: Date) =>
   );
 
 test("the date-range picker filters /donations by a preset and a custom range, and the dashboard takes a custom range into its tiles' links", async () => {
-  const now = zoned(new Date());
-  const today = dayOf(now);
-  const weekAgo = dayOf(new Date(now.getTime() - 6 * 86_400_000));
+  const browserNow = zoned(new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const today = dayOf(browserNow);
+  const weekAgo = dayOf(new Date(browserNow.getTime() - 6 * 86_400_000));
+  const now = zoned(new Date(), ZONE);
   // This month's 1st..today: on the calendar at both widths (two months end with this one; a phone
   // shows this one alone). On the 1st, one click picks the one day.
   const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
@@ -45,7 +46,7 @@ test("the date-range picker filters /donations by a preset and a custom range, a
     [{ width: 1280, height: 900 }, "light"],
     [{ width: 360, height: 780 }, "dark"],
   ] as const) {
-    const s = await openBrowser({ viewport, colorScheme, timezoneId: ZONE });
+    const s = await openBrowser({ viewport, colorScheme });
     // On a phone the list's filters, the picker among them, are in the "Filters" sheet.
     const picker = async (name: RegExp) => {
       const button = s.page.getByRole("button", { name });
