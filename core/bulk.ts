@@ -7,6 +7,7 @@
 // zod/mini and a pure schema, as core/schemas.ts: the portal imports this module too, and the
 // classic API with a top-level schema put all of zod into the entry chunk (+6.9 KiB gzip on /login).
 import { z } from "zod/mini";
+import { formatCount } from "./labels";
 
 /** The most rows one "Select all N matching" may take; more answers 422 with this number. */
 export const MATCHING_MAX = 10_000;
@@ -38,7 +39,6 @@ export function bulkSummary(
   verb = "changed",
   notDone = 0,
 ): { changed: number; skipped: number; text: string } {
-  const n = (x: number) => x.toLocaleString("en-US");
   const changed = outcomes.filter((o) => o.changed).length;
   const reasons = new Map<string, number>();
   for (const o of outcomes) if (!o.changed) reasons.set(o.reason, (reasons.get(o.reason) ?? 0) + 1);
@@ -47,11 +47,11 @@ export function bulkSummary(
     .sort((a, b) => b[1] - a[1])
     .map(([r, c]) => {
       const reason = r.charAt(0).toLowerCase() + r.slice(1);
-      return reasons.size > 1 ? `${reason} (${n(c)})` : reason;
+      return reasons.size > 1 ? `${reason} (${formatCount(c)})` : reason;
     })
     .join("; ");
-  let text = `${n(changed)} ${verb}`;
-  if (skipped) text += `, ${n(skipped)} skipped: ${why}`;
-  if (notDone) text += `; cancelled before ${n(notDone)} more`;
+  let text = `${formatCount(changed)} ${verb}`;
+  if (skipped) text += `, ${formatCount(skipped)} skipped: ${why}`;
+  if (notDone) text += `; cancelled before ${formatCount(notDone)} more`;
   return { changed, skipped, text };
 }

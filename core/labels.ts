@@ -51,3 +51,10 @@ export function donorLabel(name: string | null | undefined): string {
 export function publicDonorLabel(name: string | null | undefined, anonymous: boolean | number): string {
   return anonymous ? ANONYMOUS_DONOR : donorLabel(name);
 }
+
+const COUNT = new Intl.NumberFormat("en-US");
+
+/** A count for people, with thousands separators ("2,500 donors"): one way on every screen. */
+export function formatCount(n: number): string {
+  return COUNT.format(n);
+}

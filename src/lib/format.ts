@@ -1,8 +1,9 @@
 /** Display helpers shared by every screen. Money math itself is the pure module the API uses. */
+import { formatCount } from "@core/labels";
 import { exponentOf, formatMoney, toMajorString, toMinor } from "@core/money";
 import { safeHttpUrl, safeImageSrc } from "@core/url";
 
-export { exponentOf, formatMoney, safeHttpUrl, safeImageSrc, toMajorString, toMinor };
+export { exponentOf, formatCount, formatMoney, safeHttpUrl, safeImageSrc, toMajorString, toMinor };
 
 /**
  * A date for people. Never throws: "—" for none and for an instant no Date holds (a row stored
@@ -28,13 +29,6 @@ export function formatDate(
 
 export function formatDateTime(ms: number | null | undefined) {
   return formatDate(ms, { dateStyle: "medium", timeStyle: "short" });
-}
-
-const COUNT = new Intl.NumberFormat("en-US");
-
-/** A count for people, with thousands separators ("2,500 donors"): one way on every screen. */
-export function formatCount(n: number) {
-  return COUNT.format(n);
 }
 
 export function formatPercent(ratio: number | null | undefined, digits = 0) {
