@@ -4,11 +4,15 @@ import { axeProblems } from "./a11y.ts";
 import { go, openBrowser, signIn } from "./browser.ts";
 
 /**
- * The presets count the browser's days (the machine's zone, UTC here); a report may end no later
- * than the organization's today (Harbor Light, scripts/seed-domain.mjs), which after midnight UTC is
- * the day before. The custom ranges use the organization's days, so they hold at any hour.
+ * Every day in the portal is the organization's (Harbor Light, Los Angeles: scripts/seed-domain.mjs):
+ * the presets end on its today, a range may end no later, and dates are written in its zone
+ * (src/lib/time-zone.ts). The browsers below run elsewhere on purpose — the machine's zone, and
+ * Kiritimati (UTC+14, a day ahead of Los Angeles for most of the day) — so a day taken from the
+ * browser's clock, or a date the server wrote in UTC and the browser rewrote in its own zone (React
+ * #418 on hydration), fails here at any hour.
  */
 const ZONE = "America/Los_Angeles";
+const FAR = "Pacific/Kiritimati";
 /** The calendar day `d` falls on in `zone`, as a UTC midnight (so getUTC* read that day). */
 const zoned = (d: Date, zone: string) => {
   const [y, m, day] = new Intl.DateTimeFormat("en-CA", { timeZone: zone }).format(d).split("-").map(Number);
@@ -23,10 +27,9 @@ const dayName = (d: Date) =>
   );
 
 test("the date-range picker filters /donations by a preset and a custom range, and the dashboard takes a custom range into its tiles' links", async () => {
-  const browserNow = zoned(new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone);
-  const today = dayOf(browserNow);
-  const weekAgo = dayOf(new Date(browserNow.getTime() - 6 * 86_400_000));
   const now = zoned(new Date(), ZONE);
+  const today = dayOf(now);
+  const weekAgo = dayOf(new Date(now.getTime() - 6 * 86_400_000));
   // This month's 1st..today: on the calendar at both widths (two months end with this one; a phone
   // shows this one alone). On the 1st, one click picks the one day.
   const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
@@ -42,11 +45,11 @@ test("the date-range picker filters /donations by a preset and a custom range, a
         .last()
         .click();
   };
-  for (const [viewport, colorScheme] of [
-    [{ width: 1280, height: 900 }, "light"],
-    [{ width: 360, height: 780 }, "dark"],
+  for (const [viewport, colorScheme, timezoneId] of [
+    [{ width: 1280, height: 900 }, "light", undefined],
+    [{ width: 360, height: 780 }, "dark", FAR],
   ] as const) {
-    const s = await openBrowser({ viewport, colorScheme });
+    const s = await openBrowser({ viewport, colorScheme, timezoneId });
     // On a phone the list's filters, the picker among them, are in the "Filters" sheet.
     const picker = async (name: RegExp) => {
       const button = s.page.getByRole("button", { name });
@@ -120,5 +123,61 @@ test("the date-range picker filters /donations by a preset and a custom range, a
     } finally {
       await s.close();
     }
+  }
+});
+
+test("a browser a day ahead of the organization: every date is the organization's day, on the server's render and after hydration, and a one-day filter lists only that day", async () => {
+  const s = await openBrowser({ viewport: { width: 1280, height: 900 }, timezoneId: FAR });
+  const inOrg = (d: Date) =>
+    new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }).format(d);
+  try {
+    await signIn(s.page, "admin@almoner.test");
+    await s.page.waitForURL((u) => u.pathname === "/dashboard");
+    // The most recent organization day with gifts, within a month (the seed gives most days some).
+    let day: Date | null = null;
+    let shown: string[] = [];
+    for (let back = 1; back <= 30 && !day; back++) {
+      const d = new Date(zoned(new Date(), ZONE).getTime() - back * 86_400_000);
+      // A full page load: the dates below are the server's render, then hydrated in Kiritimati.
+      await go(s.page, `/donations?from=${dayOf(d)}&to=${dayOf(d)}&pageSize=100`);
+      await s.page.getByTestId("list-totals").or(s.page.getByText("No donations match")).first().waitFor();
+      const dateColumn = await s.page.evaluate(() => {
+        const heads = [...document.querySelectorAll("thead th")].map((th) => th.textContent?.trim() ?? "");
+        const i = heads.findIndex((h) => h.startsWith("Date"));
+        return [...document.querySelectorAll("tbody tr")]
+          .map((tr) => tr.querySelectorAll("td")[i]?.textContent?.trim() ?? "")
+          .filter(Boolean);
+      });
+      if (dateColumn.length) {
+        day = d;
+        shown = dateColumn;
+      }
+    }
+    assert.ok(day, "no gifts in the last 30 days of the seed");
+    // Every row of a one-day filter is dated that day: the list and its filter count the same days.
+    assert.deepEqual([...new Set(shown)], [inOrg(day)]);
+
+    // A gift's moment names its zone: the organization's, not the browser's.
+    await s.page.locator("tbody tr").first().click();
+    await s.page.waitForURL((u) => /^\/donations\/[^/]+$/.test(u.pathname));
+    await s.page.reload();
+    await s.page
+      .getByText(/Received/)
+      .first()
+      .waitFor();
+    await s.page
+      .getByText(/, \d{1,2}:\d{2} [AP]M P[SD]T/)
+      .first()
+      .waitFor();
+
+    // Pages full of dates, each loaded whole so the server renders them and the browser hydrates.
+    for (const path of ["/dashboard", "/donors?sort=lastGift&desc=true", "/campaigns", "/donations"]) {
+      await go(s.page, path);
+      await s.page.locator("main h1").waitFor();
+      await s.page.waitForLoadState("networkidle");
+    }
+    assert.deepEqual(s.errors, [], "hydration errors (React #418) or failed requests");
+  } finally {
+    await s.close();
   }
 });

@@ -5,6 +5,7 @@ import type { DateRange } from "react-day-picker";
 import { Button } from "~/components/ui/button";
 import { Popover, PopoverContent, PopoverTrigger } from "~/components/ui/popover";
 import { Skeleton } from "~/components/ui/skeleton";
+import { useToday } from "~/lib/time-zone";
 import { cn } from "~/lib/utils";
 
 /** The calendar (react-day-picker) is fetched when the popover first opens, not with the page. */
@@ -25,7 +26,7 @@ export interface DayRange {
 
 export interface DatePreset {
   label: string;
-  /** The range for `today` (the browser's calendar day). */
+  /** The range for `today` (the organization's calendar day, src/lib/time-zone.ts). */
   range: (today: string) => DayRange;
 }
 
@@ -54,12 +55,6 @@ export const DATE_PRESETS: DatePreset[] = [
   },
   { label: "All time", range: () => ({}) },
 ];
-
-/** The browser's calendar day, YYYY-MM-DD. */
-export function browserToday(): string {
-  const d = new Date();
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-}
 
 const toDate = (day: string) => {
   const [y, m, d] = day.split("-").map(Number) as [number, number, number];
@@ -133,7 +128,7 @@ export function DateRangePicker({
   const [open, setOpen] = React.useState(false);
   const [draft, setDraft] = React.useState<DateRange | undefined>();
   const wide = useWide();
-  const today = browserToday();
+  const today = useToday();
   const months = wide ? 2 : 1;
 
   // The first day clicked after opening starts a new range; the second one ends it.

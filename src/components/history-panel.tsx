@@ -3,6 +3,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Skeleton } from "~/components/ui/skeleton";
 import { errorInfo, formatDateTime, titleCase } from "~/lib/format";
+import { useTimeZone } from "~/lib/time-zone";
 import { useTRPC } from "~/lib/trpc";
 import type { AuditEntityType } from "../../worker/users/audit/router";
 
@@ -19,6 +20,7 @@ export function HistoryPanel({
   entityId: string;
   title?: string;
 }) {
+  const tz = useTimeZone();
   const trpc = useTRPC();
   const q = useInfiniteQuery(
     trpc.audit.list.infiniteQueryOptions(
@@ -49,7 +51,7 @@ export function HistoryPanel({
                 <p className="font-medium">{titleCase(e.action.split(".").slice(1).join(" ") || e.action)}</p>
                 <p className="text-muted-foreground">
                   {e.actor ?? "System"}
-                  {e.impersonator ? ` (impersonated by ${e.impersonator})` : ""} · {formatDateTime(e.at)}
+                  {e.impersonator ? ` (impersonated by ${e.impersonator})` : ""} · {formatDateTime(e.at, tz)}
                   {e.ip ? ` · ${e.ip}` : ""}
                 </p>
                 {e.changes.length ? (

@@ -9,17 +9,31 @@ describe("display formatting never throws on a stored value (decision 019)", () 
   });
 
   it("renders an instant no Date holds, or a zone Intl refuses, without throwing", () => {
-    expect(formatDate(Date.UTC(2026, 10, 24, 12), { dateStyle: "medium", timeZone: "UTC" })).toBe(
-      "Nov 24, 2026",
-    );
-    expect(formatDate(8.64e15 + 1)).toBe("—");
-    expect(formatDate(-8.64e15 - 1)).toBe("—");
-    expect(formatDate(Number.NaN)).toBe("—");
-    expect(formatDateTime(8.64e15 + 1)).toBe("—");
-    expect(formatDate(Date.UTC(9999, 11, 31), { dateStyle: "medium", timeZone: "UTC" })).toBe("Dec 31, 9999");
-    expect(formatDate(Date.UTC(2026, 10, 24, 12), { dateStyle: "medium", timeZone: "Mars/Olympus" })).toBe(
-      "2026-11-24",
-    );
+    expect(formatDate(Date.UTC(2026, 10, 24, 12), "UTC")).toBe("Nov 24, 2026");
+    expect(formatDate(8.64e15 + 1, "UTC")).toBe("—");
+    expect(formatDate(-8.64e15 - 1, "UTC")).toBe("—");
+    expect(formatDate(Number.NaN, "UTC")).toBe("—");
+    expect(formatDateTime(8.64e15 + 1, "UTC")).toBe("—");
+    expect(formatDate(Date.UTC(9999, 11, 31), "UTC")).toBe("Dec 31, 9999");
+    expect(formatDate(Date.UTC(2026, 10, 24, 12), "Mars/Olympus")).toBe("2026-11-24");
+    expect(formatDateTime(Date.UTC(2026, 10, 24, 12, 5), "Mars/Olympus")).toBe("2026-11-24 12:05");
+  });
+});
+
+describe("dates are the organization's days, wherever the server or the browser runs", () => {
+  // 07:30 UTC on Nov 25 is still Nov 24 in Los Angeles: the day its filters and reports count.
+  const early = Date.UTC(2026, 10, 25, 7, 30);
+
+  it("writes the day in the zone given, not the machine's", () => {
+    expect(formatDate(early, "America/Los_Angeles")).toBe("Nov 24, 2026");
+    expect(formatDate(early, "UTC")).toBe("Nov 25, 2026");
+    expect(formatDate(early, "Asia/Tokyo")).toBe("Nov 25, 2026");
+  });
+
+  it("names the zone of a moment, so staff elsewhere read it right", () => {
+    expect(formatDateTime(early, "America/Los_Angeles")).toBe("Nov 24, 2026, 11:30 PM PST");
+    expect(formatDateTime(early, "UTC")).toBe("Nov 25, 2026, 7:30 AM UTC");
+    expect(formatDateTime(early, "Europe/Berlin")).toBe("Nov 25, 2026, 8:30 AM GMT+1");
   });
 });
 

@@ -95,6 +95,14 @@ describe("access.capabilities", () => {
     }
   }
 
+  it("carries the zone the portal shows dates in: the organization's, UTC without one", async () => {
+    const la = await makeOrg({ timeZone: "America/Los_Angeles" });
+    const m = await member(la, "viewer");
+    expect((await m.caller.access.capabilities()).timeZone).toBe("America/Los_Angeles");
+    const loner = await signUp(new CookieJar());
+    expect((await (await callerOn(loner.jar)).access.capabilities()).timeZone).toBe("UTC");
+  });
+
   it("answers a platform admin with everything, without a membership", async () => {
     const admin = await makeAdmin();
     const caller = await callerOn(admin.jar);

@@ -10,9 +10,9 @@ import { resolveOrganization } from "../trpc/org";
 
 type CallerCtx = Pick<OrgCtx, "env" | "config" | "user" | "session">;
 
-export async function callerCapabilities(ctx: CallerCtx): Promise<Capabilities> {
+export async function callerCapabilities(ctx: CallerCtx): Promise<Capabilities & { timeZone: string }> {
   const org = await resolveOrganization(ctx.env.DB, ctx.user, ctx.config);
-  return capabilities(
+  const allowed = capabilities(
     { userId: ctx.user.id, role: ctx.user.role, impersonatedBy: ctx.session.impersonatedBy },
     org ? { role: org.role } : null,
     {
@@ -22,4 +22,8 @@ export async function callerCapabilities(ctx: CallerCtx): Promise<Capabilities> 
       adminUserIds: ctx.config.auth.adminUserIds,
     },
   );
+  // The zone the portal shows dates in: the organization's, where its reports, filters and
+  // exports count days (worker/donations/filters.ts), UTC without one. It rides with the session
+  // so the server's render and the browser's agree on every date (src/lib/format.ts).
+  return { ...allowed, timeZone: org?.timeZone ?? "UTC" };
 }

@@ -10,8 +10,10 @@ import { authApi } from "~/lib/auth/api";
 import { useAuth } from "~/lib/auth/use-auth";
 import { formatDateTime } from "~/lib/format";
 import { setTheme, THEMES, type Theme, useTheme } from "~/lib/theme";
+import { useTimeZone } from "~/lib/time-zone";
 
 export function SettingsPage() {
+  const tz = useTimeZone();
   const auth = useAuth();
   const qc = useQueryClient();
   const sessions = useQuery({ queryKey: ["auth", "sessions"], queryFn: authApi.listSessions });
@@ -58,7 +60,7 @@ export function SettingsPage() {
             <div key={s.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
               <span>
                 {s.userAgent?.slice(0, 70) ?? "Unknown device"} · {s.ipAddress ?? "unknown IP"} · since{" "}
-                {formatDateTime(Date.parse(s.createdAt))} {s.id === auth.user?.id ? null : null}
+                {formatDateTime(Date.parse(s.createdAt), tz)} {s.id === auth.user?.id ? null : null}
               </span>
               <Button size="sm" variant="ghost" onClick={() => s.token && revoke.mutate(s.token)}>
                 End

@@ -9,10 +9,12 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { authApi } from "~/lib/auth/api";
 import { formatDateTime, titleCase } from "~/lib/format";
+import { useTimeZone } from "~/lib/time-zone";
 import { useTRPC } from "~/lib/trpc";
 import { type UserAction, UserActionDialog } from "./user-action-dialogs";
 
 export function UserDetail({ userId: organizerId }: { userId: string }) {
+  const tz = useTimeZone();
   const trpc = useTRPC();
   const qc = useQueryClient();
   const user = useQuery({
@@ -108,7 +110,7 @@ export function UserDetail({ userId: organizerId }: { userId: string }) {
             {sessions.data?.sessions.map((s) => (
               <p key={s.id}>
                 {s.userAgent?.slice(0, 60) ?? "Unknown device"} · {s.ipAddress ?? "?"} · since{" "}
-                {formatDateTime(Date.parse(s.createdAt))}
+                {formatDateTime(Date.parse(s.createdAt), tz)}
                 {s.impersonatedBy ? " (impersonation)" : ""}
               </p>
             ))}
@@ -127,7 +129,7 @@ export function UserDetail({ userId: organizerId }: { userId: string }) {
             {accounts.data?.map((a) => (
               <p key={a.id}>
                 {a.providerId === "credential" ? "E-mail and password" : a.providerId} · since{" "}
-                {formatDateTime(a.createdAt)}
+                {formatDateTime(a.createdAt, tz)}
               </p>
             ))}
             {accounts.data?.length === 0 ? <p className="text-muted-foreground">No sign-in method.</p> : null}
@@ -149,7 +151,7 @@ export function UserDetail({ userId: organizerId }: { userId: string }) {
             {history.data?.map((h) => (
               <p key={h.id}>
                 <strong>{titleCase(h.action.split(".")[1] ?? h.action)}</strong> · {h.actor ?? "system"} ·{" "}
-                {formatDateTime(h.at)}
+                {formatDateTime(h.at, tz)}
                 {h.reason ? <span className="text-muted-foreground"> — {h.reason}</span> : null}
               </p>
             ))}

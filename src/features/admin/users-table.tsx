@@ -17,6 +17,7 @@ import {
 import { authApi } from "~/lib/auth/api";
 import { useAuth } from "~/lib/auth/use-auth";
 import { formatDate } from "~/lib/format";
+import { useTimeZone } from "~/lib/time-zone";
 import { type UserAction, UserActionDialog } from "./user-action-dialogs";
 
 type User = Awaited<ReturnType<typeof authApi.admin.listUsers>>["users"][number];
@@ -34,6 +35,7 @@ export function UsersTable({
   platformRole?: string;
   detailLink?: boolean;
 }) {
+  const tz = useTimeZone();
   const qc = useQueryClient();
   const auth = useAuth();
   const sortBy = state.sort === "name" || state.sort === "email" ? state.sort : "createdAt";
@@ -118,7 +120,7 @@ export function UsersTable({
     {
       header: "Joined",
       meta: { sortKey: "createdAt", card: "date", cardLabel: "Joined" },
-      cell: ({ row }) => formatDate(Date.parse(row.original.createdAt)),
+      cell: ({ row }) => formatDate(Date.parse(row.original.createdAt), tz),
     },
     {
       id: "actions",

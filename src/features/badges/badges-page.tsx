@@ -15,6 +15,7 @@ import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { errorInfo, formatDate } from "~/lib/format";
+import { useTimeZone } from "~/lib/time-zone";
 import { useTRPC } from "~/lib/trpc";
 
 // The shared schema is zod/mini, which ships no messages: the form shows the English ones the
@@ -24,6 +25,7 @@ config(en());
 const sel = "h-9 w-full rounded-md border border-input bg-transparent px-2 text-sm";
 
 export function BadgesPage() {
+  const tz = useTimeZone();
   const trpc = useTRPC();
   const qc = useQueryClient();
   const defs = useQuery(trpc.badges.definitions.queryOptions());
@@ -172,7 +174,9 @@ export function BadgesPage() {
                 <strong>{b.name}</strong> · <span className="truncate">{b.organizationName}</span>
               </span>
               <span className="flex flex-wrap items-center gap-3 text-muted-foreground">
-                {b.expiresAt ? `${b.expired ? "expired" : "until"} ${formatDate(b.expiresAt)}` : "no expiry"}{" "}
+                {b.expiresAt
+                  ? `${b.expired ? "expired" : "until"} ${formatDate(b.expiresAt, tz)}`
+                  : "no expiry"}{" "}
                 · by {b.grantedBy ?? "system"}
                 {b.reason ? ` · ${b.reason}` : ""}
                 <ConfirmButton

@@ -10,6 +10,7 @@ import { CampaignTabs } from "~/features/campaigns/campaign-tabs";
 import { Kpi } from "~/features/dashboard/kpi";
 import { PeriodPicker } from "~/features/dashboard/period-picker";
 import { errorInfo, formatCount, formatDate, formatMoney, formatPercent } from "~/lib/format";
+import { useTimeZone } from "~/lib/time-zone";
 import { useTRPC } from "~/lib/trpc";
 
 const route = getRouteApi("/_authed/campaigns/$campaignId/analytics");
@@ -23,6 +24,7 @@ const PERIODS = [
 ];
 
 export function CampaignAnalyticsPage() {
+  const tz = useTimeZone();
   const { campaignId } = route.useParams();
   const search = route.useSearch();
   const { days } = search;
@@ -31,7 +33,6 @@ export function CampaignAnalyticsPage() {
   const trpc = useTRPC();
   const campaign = useQuery(trpc.campaigns.byId.queryOptions({ id: campaignId }));
   // The period counts in the organization's days (worker/campaigns/analytics/service.ts).
-  const org = useQuery(trpc.organization.current.queryOptions());
   const q = useQuery(trpc.campaigns.analytics.queryOptions({ id: campaignId, ...period }));
   const a = q.data;
   const money = (v: number) => formatMoney(v, a?.currency ?? "USD");
@@ -42,7 +43,7 @@ export function CampaignAnalyticsPage() {
         description="Counted gifts only: completed or partly refunded, live, not in the trash."
         actions={
           <PeriodPicker
-            timeZone={org.data?.timeZone ?? "UTC"}
+            timeZone={tz}
             presets={PERIODS}
             days={days}
             period={period}
@@ -190,7 +191,7 @@ export function CampaignAnalyticsPage() {
                 <span className="flex items-center gap-2">
                   <StatusBadge status={r.status} />
                   <span className="tabular-nums">{formatMoney(r.amount, r.currency)}</span>
-                  <span className="text-muted-foreground">{formatDate(r.at)}</span>
+                  <span className="text-muted-foreground">{formatDate(r.at, tz)}</span>
                 </span>
               </Link>
             ))}

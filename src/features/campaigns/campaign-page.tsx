@@ -23,6 +23,7 @@ import {
   safeImageSrc,
   titleCase,
 } from "~/lib/format";
+import { useTimeZone } from "~/lib/time-zone";
 import { useTRPC } from "~/lib/trpc";
 
 const route = getRouteApi("/_authed/campaigns/$campaignId/");
@@ -33,6 +34,7 @@ const ACTIONS: Record<string, { action: "publish" | "complete" | "archive" | "un
 };
 
 export function CampaignPage() {
+  const tz = useTimeZone();
   const { campaignId } = route.useParams();
   const trpc = useTRPC();
   const qc = useQueryClient();
@@ -86,8 +88,6 @@ export function CampaignPage() {
   // core/campaign.ts campaignDeletable, decided by the server (byId's `deletable`), which refuses anyway.
   const mayDelete = c.deletable && can({ campaign: ["delete"] });
   const money = (v: number) => formatMoney(v, c.currency);
-  // Campaign days are the organization's days (the end is exclusive: its last day is the one before).
-  const dayOpts: Intl.DateTimeFormatOptions = { dateStyle: "medium", timeZone: org.data?.timeZone };
   return (
     <>
       <PageHeader
@@ -186,8 +186,9 @@ export function CampaignPage() {
           <CardContent className="p-4">
             <p className="text-muted-foreground text-sm">Runs</p>
             <p className="font-medium">
-              {c.startAt ? formatDate(c.startAt, dayOpts) : "Now"} –{" "}
-              {c.endAt ? formatDate(c.endAt - 1, dayOpts) : "open"}
+              {/* Campaign days are the organization's (`tz`); the end is exclusive: its last day is the one before. */}
+              {c.startAt ? formatDate(c.startAt, tz) : "Now"} –{" "}
+              {c.endAt ? formatDate(c.endAt - 1, tz) : "open"}
             </p>
           </CardContent>
         </Card>

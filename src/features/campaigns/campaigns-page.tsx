@@ -14,6 +14,7 @@ import { Progress } from "~/components/ui/progress";
 import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatCount, formatDate, formatMoney, formatPercent, titleCase } from "~/lib/format";
+import { useTimeZone } from "~/lib/time-zone";
 import { useTRPC } from "~/lib/trpc";
 
 /** A campaign runs over months: the calendar's months and years are the useful quick ranges. */
@@ -26,6 +27,7 @@ const control = "h-9 rounded-md border border-input bg-transparent px-2 text-sm"
 type Row = RouterOutputs["campaigns"]["list"]["rows"][number];
 
 export function CampaignsPage() {
+  const tz = useTimeZone();
   const can = useCan();
   const s = route.useSearch();
   const navigate = route.useNavigate();
@@ -106,7 +108,7 @@ export function CampaignsPage() {
       header: "Ends",
       meta: { sortKey: "endDate", card: "date", cardLabel: "Ends" },
       // The stored end is exclusive (midnight after the last day); show the last day.
-      cell: ({ row }) => formatDate(row.original.endAt ? row.original.endAt - 1 : null),
+      cell: ({ row }) => formatDate(row.original.endAt ? row.original.endAt - 1 : null, tz),
     },
   ];
   return (

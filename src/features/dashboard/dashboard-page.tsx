@@ -16,6 +16,7 @@ import { COUNTED_FILTER } from "~/features/donations/search";
 import { OrganizationSwitcher } from "~/features/organization/organization-switcher";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatCount, formatDate, formatMoney, formatPercent } from "~/lib/format";
+import { useTimeZone } from "~/lib/time-zone";
 import { useTRPC } from "~/lib/trpc";
 
 const route = getRouteApi("/_authed/dashboard");
@@ -34,10 +35,9 @@ export function DashboardPage() {
     void navigate({ search: (s) => ({ ...s, forbidden: undefined }), replace: true });
   }, [forbidden, navigate]);
   const all = admin && scope === "all";
-  const trpc = useTRPC();
   // Periods count in the organization's days (the all-organizations view in UTC days).
-  const org = useQuery({ ...trpc.organization.current.queryOptions(), enabled: !all });
-  const timeZone = all ? "UTC" : (org.data?.timeZone ?? "UTC");
+  const orgZone = useTimeZone();
+  const timeZone = all ? "UTC" : orgZone;
   return (
     <>
       <PageHeader
@@ -85,6 +85,7 @@ function OrganizationDashboard({
   period: ReturnType<typeof reportPeriod>;
   currency?: string;
 }) {
+  const tz = useTimeZone();
   const trpc = useTRPC();
   const navigate = route.useNavigate();
   const q = useQuery(trpc.dashboard.summary.queryOptions({ ...period, currency }));
@@ -322,7 +323,7 @@ function OrganizationDashboard({
                   <span className="flex items-center gap-3">
                     <StatusBadge status={x.status} />
                     <span className="tabular-nums">{formatMoney(x.amountMinor, x.currency)}</span>
-                    <span className="text-muted-foreground">{formatDate(x.donatedAt)}</span>
+                    <span className="text-muted-foreground">{formatDate(x.donatedAt, tz)}</span>
                   </span>
                 </Link>
               </li>

@@ -1,10 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { formatDateTime } from "~/lib/format";
+import { useTimeZone } from "~/lib/time-zone";
 
 /** The dev/test mailbox (MAIL_TRANSPORT=outbox): every message the app sent, newest first. */
 
 export function DevMailPage() {
+  const tz = useTimeZone();
   const q = useQuery({
     queryKey: ["dev", "mail"],
     queryFn: async () => {
@@ -34,7 +36,7 @@ export function DevMailPage() {
           <CardHeader>
             <CardTitle className="text-base">{m.subject}</CardTitle>
             <p className="text-muted-foreground text-sm">
-              To {m.to} · {formatDateTime(Date.parse(m.createdAt))}
+              To {m.to} · {formatDateTime(Date.parse(m.createdAt), tz)}
             </p>
           </CardHeader>
           <CardContent className="flex flex-col gap-2 text-sm">

@@ -16,11 +16,13 @@ import { Input } from "~/components/ui/input";
 import { StatusTimeline } from "~/features/donations/status-timeline";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatDateTime, formatMoney, titleCase, toMinor } from "~/lib/format";
+import { useTimeZone } from "~/lib/time-zone";
 import { useTRPC } from "~/lib/trpc";
 
 const route = getRouteApi("/_authed/donations/$donationId/");
 
 export function DonationPage() {
+  const tz = useTimeZone();
   const { donationId } = route.useParams();
   const trpc = useTRPC();
   const qc = useQueryClient();
@@ -151,7 +153,7 @@ export function DonationPage() {
                 ["Frequency", titleCase(d.frequency)],
                 ["Source", titleCase(d.source)],
                 ["Mode", titleCase(d.mode)],
-                ["Received", formatDateTime(d.donatedAt)],
+                ["Received", formatDateTime(d.donatedAt, tz)],
                 ["Anonymous", d.anonymous ? "Yes" : "No"],
                 ["Gateway id", d.gatewayTransactionId ?? "—"],
               ].map(([k, v]) => (

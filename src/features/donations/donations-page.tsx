@@ -25,6 +25,7 @@ import {
 import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatCount, formatDate, formatMoney, titleCase } from "~/lib/format";
+import { useTimeZone } from "~/lib/time-zone";
 import { useTRPC } from "~/lib/trpc";
 
 const route = getRouteApi("/_authed/donations/");
@@ -36,6 +37,7 @@ const selectClass = "h-9 rounded-md border border-input bg-transparent px-2 text
 const SEGMENTS = { retained: "Retained donors", lapsed: "Lapsed donors" } as const;
 
 export function DonationsPage() {
+  const tz = useTimeZone();
   const s = route.useSearch();
   const navigate = route.useNavigate();
   const trpc = useTRPC();
@@ -114,7 +116,7 @@ export function DonationsPage() {
     {
       header: "Date",
       meta: { sortKey: "date", card: "date" },
-      cell: ({ row }) => formatDate(row.original.donatedAt),
+      cell: ({ row }) => formatDate(row.original.donatedAt, tz),
     },
   ];
   const filters = activeFilterCount(s);

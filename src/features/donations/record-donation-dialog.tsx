@@ -1,5 +1,6 @@
 import { manualDonationInput } from "@core/donation";
 import { ANONYMOUS_DONOR, PAYMENT_METHOD_LABELS } from "@core/labels";
+import { localDay, startOfLocalDay } from "@core/time";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { Plus } from "lucide-react";
@@ -20,6 +21,7 @@ import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
 import { Textarea } from "~/components/ui/textarea";
 import { errorInfo, toMinor } from "~/lib/format";
+import { useTimeZone } from "~/lib/time-zone";
 import { useTRPC } from "~/lib/trpc";
 
 // The donor search (cmdk, ~7 kB gzip) loads when the dialog first opens, not with the page.
@@ -37,6 +39,8 @@ const selectClass = "h-9 w-full rounded-md border border-input bg-transparent px
 
 /** Manual/offline gift: cash, check or bank transfer (donation:create). */
 export function RecordDonationDialog({ donorId }: { donorId?: string }) {
+  // The organization's days: the day typed is the day its lists, filters and reports show.
+  const tz = useTimeZone();
   const trpc = useTRPC();
   const qc = useQueryClient();
   const navigate = useNavigate();
@@ -81,7 +85,7 @@ export function RecordDonationDialog({ donorId }: { donorId?: string }) {
       amountMinor,
       currency,
       paymentMethod: String(f.get("paymentMethod")),
-      donatedAt: receivedAt(date),
+      donatedAt: receivedAt(date, tz),
       message: String(f.get("message") || "") || null,
       anonymous: f.get("anonymous") === "on",
     });
@@ -159,8 +163,8 @@ export function RecordDonationDialog({ donorId }: { donorId?: string }) {
             <Input
               name="donatedAt"
               type="date"
-              defaultValue={localDay(new Date())}
-              max={localDay(new Date())}
+              defaultValue={localDay(Date.now(), tz)}
+              max={localDay(Date.now(), tz)}
             />
           </Field>
           <Field label="Message">
@@ -188,14 +192,11 @@ export function RecordDonationDialog({ donorId }: { donorId?: string }) {
   );
 }
 
-/** The local calendar day of a moment, as the yyyy-mm-dd a date input holds. */
-function localDay(d: Date): string {
-  const p = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
-}
-
-/** Today means now; an earlier day means its local noon, so the day never shifts across zones. */
-function receivedAt(day: string): number {
-  if (!day || day === localDay(new Date())) return Date.now();
-  return Math.min(Date.parse(`${day}T12:00:00`), Date.now());
+/**
+ * Today means now; an earlier day means its noon in the organization's zone, so the gift lands on
+ * the day typed whatever the browser's zone.
+ */
+function receivedAt(day: string, timeZone: string): number {
+  if (!day || day === localDay(Date.now(), timeZone)) return Date.now();
+  return Math.min(startOfLocalDay(day, timeZone) + 12 * 3_600_000, Date.now());
 }

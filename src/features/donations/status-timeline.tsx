@@ -1,6 +1,7 @@
 import { StatusBadge } from "~/components/status-badge";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { formatDateTime, formatMoney } from "~/lib/format";
+import { useTimeZone } from "~/lib/time-zone";
 
 export interface TimelineEntry {
   at: number;
@@ -15,6 +16,7 @@ const LABEL = { recorded: "Recorded", trash: "Moved to the trash", restore: "Res
 
 /** The donation's status over time, oldest first (from the audit log). */
 export function StatusTimeline({ entries, currency }: { entries: TimelineEntry[]; currency: string }) {
+  const tz = useTimeZone();
   return (
     <Card>
       <CardHeader>
@@ -38,7 +40,7 @@ export function StatusTimeline({ entries, currency }: { entries: TimelineEntry[]
                 ) : null}
               </span>
               <span className="text-muted-foreground text-xs">
-                {formatDateTime(e.at)}
+                {formatDateTime(e.at, tz)}
                 {e.actor ? ` · ${e.actor}` : ""}
               </span>
               {e.reason ? <span className="text-muted-foreground">“{e.reason}”</span> : null}

@@ -10,6 +10,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Textarea } from "~/components/ui/textarea";
 import { sessionQueryOptions } from "~/lib/auth/session";
 import { errorInfo, formatDateTime } from "~/lib/format";
+import { useTimeZone } from "~/lib/time-zone";
 import { useTRPC } from "~/lib/trpc";
 
 const sel = "h-9 rounded-md border border-input bg-transparent px-2 text-sm";
@@ -29,6 +30,7 @@ export function DonorNotes({
   canModerate: boolean;
   className?: string;
 }) {
+  const tz = useTimeZone();
   const trpc = useTRPC();
   const qc = useQueryClient();
   const session = useQuery(sessionQueryOptions());
@@ -165,7 +167,7 @@ export function DonorNotes({
                 )}
                 <p className="mt-1 flex flex-wrap items-center justify-between gap-2 text-muted-foreground text-xs">
                   <span>
-                    {n.author ?? "Someone"} · {formatDateTime(n.createdAt)}
+                    {n.author ?? "Someone"} · {formatDateTime(n.createdAt, tz)}
                     {n.updatedAt > n.createdAt ? " · edited" : ""}
                   </span>
                   {mayChange && editing !== n.id ? (

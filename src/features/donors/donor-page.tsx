@@ -23,6 +23,7 @@ import { RecordDonationDialog } from "~/features/donations/record-donation-dialo
 import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatCount, formatDate, formatMoney } from "~/lib/format";
+import { useTimeZone } from "~/lib/time-zone";
 import { useTRPC, useTRPCClient } from "~/lib/trpc";
 import { TagChip, TierBadge } from "./chips";
 import { DonorNotes } from "./donor-notes";
@@ -31,6 +32,7 @@ import { donorTypeLabels } from "./search";
 const sel = "h-9 rounded-md border border-input bg-transparent px-2 text-sm";
 
 export function DonorPage({ donorId }: { donorId: string }) {
+  const tz = useTimeZone();
   const trpc = useTRPC();
   const qc = useQueryClient();
   const navigate = useNavigate();
@@ -96,7 +98,7 @@ export function DonorPage({ donorId }: { donorId: string }) {
           ["Gifts", String(d.donationCount)],
           ["Average gift", money(d.averageGiftMinor)],
           ["Largest gift", money(d.largestGiftMinor)],
-          ["Last gift", formatDate(d.lastGiftAt)],
+          ["Last gift", formatDate(d.lastGiftAt, tz)],
         ].map(([k, v]) => (
           <Card key={k} className="gap-0 py-0">
             <CardContent className="p-4">
@@ -144,7 +146,7 @@ export function DonorPage({ donorId }: { donorId: string }) {
                   <span className="flex items-center gap-3">
                     <StatusBadge status={x.status} />
                     <span className="tabular-nums">{formatMoney(x.amountMinor, x.currency)}</span>
-                    <span className="text-muted-foreground">{formatDate(x.donatedAt)}</span>
+                    <span className="text-muted-foreground">{formatDate(x.donatedAt, tz)}</span>
                   </span>
                 </Link>
               </li>
@@ -178,6 +180,7 @@ export function DonorPage({ donorId }: { donorId: string }) {
 type Donor = RouterOutputs["donors"]["byId"];
 
 function ProfileCard({ d }: { d: Donor }) {
+  const tz = useTimeZone();
   const address = [d.addressLine1, [d.postalCode, d.city].filter(Boolean).join(" "), d.region, d.country]
     .filter(Boolean)
     .join(", ");
@@ -200,8 +203,8 @@ function ProfileCard({ d }: { d: Donor }) {
     ["Address", address || "—"],
     ["Consent", consent.length ? consent.join(", ") : "none"],
     ["External id", d.externalId ?? "—"],
-    ["First gift", formatDate(d.firstGiftAt)],
-    ["Donor since", formatDate(d.createdAt)],
+    ["First gift", formatDate(d.firstGiftAt, tz)],
+    ["Donor since", formatDate(d.createdAt, tz)],
   ];
   return (
     <Card>

@@ -7,7 +7,7 @@ import { Download, ListFilter, Plus, Tags } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
 import { DataTable } from "~/components/data-table/data-table";
-import { browserToday, DateRangePicker, type DayRange } from "~/components/date-range-picker";
+import { DateRangePicker, type DayRange } from "~/components/date-range-picker";
 import { ExportProgress } from "~/components/export-progress";
 import { PageHeader } from "~/components/layout/page-header";
 import { Button } from "~/components/ui/button";
@@ -15,6 +15,7 @@ import { Popover, PopoverContent, PopoverTrigger } from "~/components/ui/popover
 import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatCount, formatDate, formatMoney, toMajorString, toMinor } from "~/lib/format";
+import { useTimeZone, useToday } from "~/lib/time-zone";
 import { useTRPC, useTRPCClient } from "~/lib/trpc";
 import { TagChip, TierBadge } from "./chips";
 import { buildDonorCsv } from "./export";
@@ -32,6 +33,7 @@ export function DonorsPage({
   search: DonorsSearch;
   setSearch: (next: Partial<DonorsSearch>) => void;
 }) {
+  const tz = useTimeZone();
   const trpc = useTRPC();
   const can = useCan();
   const client = useTRPCClient();
@@ -123,7 +125,7 @@ export function DonorsPage({
     {
       header: "Last gift",
       meta: { sortKey: "lastGift", card: "date", cardLabel: "Last gift" },
-      cell: ({ row }) => formatDate(row.original.lastGiftAt),
+      cell: ({ row }) => formatDate(row.original.lastGiftAt, tz),
     },
   ];
 
@@ -273,6 +275,7 @@ function MoreFilters({
   setSearch: (next: Partial<DonorsSearch>) => void;
   currency: string;
 }) {
+  const today = useToday();
   const [open, setOpen] = React.useState(false);
   const [error, setError] = React.useState<string | null>(null);
   const [lastGift, setLastGift] = React.useState<DayRange>({});
@@ -353,7 +356,7 @@ function MoreFilters({
               value={lastGift}
               onChange={setLastGift}
               names={["lastGiftFrom", "lastGiftTo"]}
-              max={browserToday()}
+              max={today}
             />
           </div>
           <label className="flex flex-col gap-1">

@@ -12,6 +12,7 @@ import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
 import { useAuth } from "~/lib/auth/use-auth";
 import { errorInfo, formatDate, titleCase } from "~/lib/format";
+import { useTimeZone } from "~/lib/time-zone";
 import { useTRPC } from "~/lib/trpc";
 
 // The shared schema is zod/mini, which ships no messages: the form shows the English ones the
@@ -25,6 +26,7 @@ const sel = "h-8 rounded-md border border-input bg-transparent px-2 text-sm";
  * only owners hand out the owner role; the last owner can neither leave nor be demoted (API rule).
  */
 export function MembersCard({ canManage, isOwner }: { canManage: boolean; isOwner: boolean }) {
+  const tz = useTimeZone();
   const trpc = useTRPC();
   const qc = useQueryClient();
   const { user } = useAuth();
@@ -206,7 +208,7 @@ export function MembersCard({ canManage, isOwner }: { canManage: boolean; isOwne
                         {i.email} · {titleCase(i.role)}
                         <span className="text-muted-foreground">
                           {" "}
-                          · {i.expired ? "expired" : `expires ${formatDate(i.expiresAt)}`}
+                          · {i.expired ? "expired" : `expires ${formatDate(i.expiresAt, tz)}`}
                           {i.invitedBy ? ` · by ${i.invitedBy}` : ""}
                         </span>
                       </span>

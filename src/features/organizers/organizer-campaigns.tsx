@@ -2,10 +2,12 @@ import { useQuery } from "@tanstack/react-query";
 import { StatusBadge } from "~/components/status-badge";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { formatDate } from "~/lib/format";
+import { useTimeZone } from "~/lib/time-zone";
 import { useTRPC } from "~/lib/trpc";
 
 /** Campaigns an organizer created, across organizations (the organizer detail page). */
 export function OrganizerCampaigns({ userId }: { userId: string }) {
+  const tz = useTimeZone();
   const trpc = useTRPC();
   const q = useQuery(trpc.organizers.campaigns.queryOptions({ userId }));
   return (
@@ -19,7 +21,7 @@ export function OrganizerCampaigns({ userId }: { userId: string }) {
             <span className="min-w-0">
               <span className="font-medium">{c.title}</span>{" "}
               <span className="text-muted-foreground">
-                · {c.organizationName} · {formatDate(c.createdAt)}
+                · {c.organizationName} · {formatDate(c.createdAt, tz)}
               </span>
             </span>
             <StatusBadge status={c.status} />

@@ -13,10 +13,10 @@ import { PageHeader } from "~/components/layout/page-header";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { errorInfo, formatCount, formatDate, formatDateTime, titleCase } from "~/lib/format";
+import { useTimeZone } from "~/lib/time-zone";
 import { useTRPC, useTRPCClient } from "~/lib/trpc";
 import type { AppRouter } from "../../../worker/trpc/router";
 import { downloadCsv, organizerCsv } from "./export";
-
 import { organizerSorts, organizerStatuses } from "./search";
 
 export { organizerSorts, organizerStatuses };
@@ -44,6 +44,7 @@ export function OrganizersPage({
   search: OrganizersSearch;
   setSearch: (next: Partial<OrganizersSearch>) => void;
 }) {
+  const tz = useTimeZone();
   const trpc = useTRPC();
   const client = useTRPCClient();
   const q = useQuery({
@@ -115,9 +116,9 @@ export function OrganizersPage({
     {
       header: "Joined",
       meta: { sortKey: "joined", card: "date", cardLabel: "Joined" },
-      cell: ({ row }) => formatDate(row.original.joinedAt),
+      cell: ({ row }) => formatDate(row.original.joinedAt, tz),
     },
-    { header: "Last active", cell: ({ row }) => formatDateTime(row.original.lastActiveAt) },
+    { header: "Last active", cell: ({ row }) => formatDateTime(row.original.lastActiveAt, tz) },
     { header: "Campaigns", meta: { align: "right" }, cell: ({ row }) => row.original.campaignsOwned },
   ];
 

@@ -22,6 +22,7 @@ export function PublicCampaignPage() {
   const trpc = useTRPC();
   const { data } = useSuspenseQuery(trpc.campaigns.public.queryOptions({ organizationSlug: orgSlug, slug }));
   const c = data.campaign;
+  const tz = data.organization.timeZone;
   const money = (v: number) => formatMoney(v, c.currency);
   return (
     <main className="mx-auto flex min-h-dvh max-w-3xl flex-col gap-6 px-4 py-8">
@@ -81,7 +82,7 @@ export function PublicCampaignPage() {
           <p className="text-muted-foreground text-sm">
             {formatCount(c.donationCount)} {c.donationCount === 1 ? "donation" : "donations"} from{" "}
             {formatCount(c.donorCount)} {c.donorCount === 1 ? "donor" : "donors"}
-            {!c.closed && c.phase === "scheduled" && c.startAt ? ` · opens ${formatDate(c.startAt)}` : ""}
+            {!c.closed && c.phase === "scheduled" && c.startAt ? ` · opens ${formatDate(c.startAt, tz)}` : ""}
             {!c.closed && c.phase !== "ended" && c.endAt ? ` · ${daysLeft(c.endAt)}` : ""}
           </p>
           {!c.closed && (c.suggestedAmounts.length || c.allowRecurring) ? (
@@ -149,7 +150,7 @@ export function PublicCampaignPage() {
                   <span className="tabular-nums">{formatMoney(r.amountMinor, r.currency)}</span>
                 </span>
                 {r.message ? <span className="text-muted-foreground">“{r.message}”</span> : null}
-                <span className="text-muted-foreground text-xs">{formatDate(r.at)}</span>
+                <span className="text-muted-foreground text-xs">{formatDate(r.at, tz)}</span>
               </li>
             ))
           ) : (

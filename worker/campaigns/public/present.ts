@@ -15,7 +15,8 @@ export function presentPublicCampaign(
   const { badges, items, recent } = more;
   const p = presentCampaign(row);
   return {
-    organization: { name: org.name, slug: org.slug, logoUrl: org.logo_url, badges },
+    // Its dates are the organization's days, on the server's render and in the visitor's browser alike.
+    organization: { name: org.name, slug: org.slug, logoUrl: org.logo_url, timeZone: org.time_zone, badges },
     campaign: {
       title: p.title,
       slug: row.slug,

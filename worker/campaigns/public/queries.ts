@@ -5,9 +5,11 @@ import { CAMPAIGN_FROM, CAMPAIGN_SELECT } from "../queries";
 
 export function activeOrganizationBySlug(db: D1Database, slug: string) {
   return db
-    .prepare("SELECT id, name, slug, logo_url FROM organization WHERE slug = ? AND status = 'active'")
+    .prepare(
+      "SELECT id, name, slug, logo_url, time_zone FROM organization WHERE slug = ? AND status = 'active'",
+    )
     .bind(slug)
-    .first<{ id: string; name: string; slug: string; logo_url: string | null }>();
+    .first<{ id: string; name: string; slug: string; logo_url: string | null; time_zone: string }>();
 }
 
 /** The campaign at `slug`, or the one an old slug of the organization redirects to. */
