@@ -310,6 +310,29 @@ describe("anonymize", () => {
     expect(await codeOf(caller.donors.anonymize({ id, confirm: "Anonymized" }))).toBe(
       "UNPROCESSABLE_CONTENT",
     );
+    // No new gifts either: one would start a new record of the erased person.
+    const gifts = async () =>
+      (
+        await testEnv.DB.prepare("SELECT COUNT(*) AS n FROM donation WHERE donor_id = ?")
+          .bind(id)
+          .first<{ n: number }>()
+      )?.n;
+    const giftsBefore = await gifts();
+    const refused = await caller.donations
+      .create({
+        donorId: id,
+        campaignId: null,
+        amountMinor: 1000,
+        currency: "USD",
+        paymentMethod: "cash",
+        donatedAt: Date.now(),
+      })
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({
+      code: "UNPROCESSABLE_CONTENT",
+      message: "An anonymized donor cannot receive new gifts",
+    });
+    expect(await gifts()).toBe(giftsBefore);
   });
 
   it("is for those who may delete donors; an organizer is refused", async () => {

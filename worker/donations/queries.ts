@@ -91,12 +91,19 @@ export async function entityHistory(db: D1Database, orgId: string, entityType: s
   return results;
 }
 
-/** A donor of the organization, a merged one as the donor it was merged into; null if none. */
+/**
+ * A donor of the organization, a merged one as the donor it was merged into, with whether that
+ * donor is anonymized (it takes no new gifts); null if none.
+ */
 export function liveDonorId(db: D1Database, orgId: string, donorId: string) {
   return db
-    .prepare("SELECT COALESCE(merged_into_id, id) AS id FROM donor WHERE id = ? AND organization_id = ?")
+    .prepare(
+      `SELECT t.id, t.anonymized_at IS NOT NULL AS anonymized
+         FROM donor d JOIN donor t ON t.id = COALESCE(d.merged_into_id, d.id) AND t.organization_id = d.organization_id
+        WHERE d.id = ? AND d.organization_id = ?`,
+    )
     .bind(donorId, orgId)
-    .first<{ id: string }>();
+    .first<{ id: string; anonymized: number }>();
 }
 
 /** The currency a campaign of the organization collects in; null if no such campaign. */
@@ -167,9 +174,9 @@ export const itemRoom = (itemId: string, quantity: number, donationId: string): 
   args: [itemId, quantity, donationId],
 });
 
-/** The donor is still its own record (not merged away meanwhile) when the gift is written. */
-export const donorUnmerged = (donorId: string): Guard => ({
-  sql: (p) => `EXISTS (SELECT 1 FROM donor WHERE id = ?${p} AND merged_into_id IS NULL)`,
+/** The donor is still its own record (not merged away) and not anonymized when the gift is written. */
+export const donorTakesGifts = (donorId: string): Guard => ({
+  sql: (p) => `EXISTS (SELECT 1 FROM donor WHERE id = ?${p} AND merged_into_id IS NULL AND anonymized_at IS NULL)`,
   args: [donorId],
 });
 

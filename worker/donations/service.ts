@@ -20,7 +20,7 @@ import {
   donationById,
   donationEvents,
   donationsByIds,
-  donorUnmerged,
+  donorTakesGifts,
   entityHistory,
   itemForEdit,
   itemForNewGift,
@@ -71,6 +71,9 @@ export async function createDonation(ctx: Actor, input: ManualDonationInput) {
   // gift never lands on a merged record; the write checks it is still unmerged (decision 020).
   const donor = input.donorId ? await liveDonorId(db, ctx.org.id, input.donorId) : null;
   if (input.donorId && !donor) fail("NOT_FOUND", "Donor not found");
+  // Anonymization erased the person (GDPR erasure): a new gift would start a new record of them.
+  if (donor?.anonymized)
+    fail("UNPROCESSABLE_CONTENT", "An anonymized donor cannot receive new gifts", { field: "donorId" });
   if (input.campaignId) {
     const c = await campaignCurrency(db, ctx.org.id, input.campaignId);
     if (!c) fail("NOT_FOUND", "Campaign not found");
@@ -125,16 +128,16 @@ export async function createDonation(ctx: Actor, input: ManualDonationInput) {
     after: row,
     audit: { action: "donation.create", after: input },
     requires: allGuards(
-      row.donor_id && donorUnmerged(row.donor_id),
+      row.donor_id && donorTakesGifts(row.donor_id),
       row.campaign_item_id && itemRoom(row.campaign_item_id, row.item_quantity, id),
     ),
   });
   if (!landed) {
-    // Another gift took the item's last places, or the donor was merged, since the checks above.
+    // Another gift took the item's last places, or the donor was merged or anonymized, since the checks above.
     const short =
       row.campaign_item_id && (await overfunding(db, row.campaign_item_id, row.item_quantity, id));
     if (short) fail("UNPROCESSABLE_CONTENT", short, { field: "itemQuantity" });
-    fail("CONFLICT", "The donor was merged meanwhile; reload and try again", { field: "donorId" });
+    fail("CONFLICT", "The donor was merged or anonymized meanwhile; reload and try again", { field: "donorId" });
   }
   return presentDonation(await loadDonation(db, ctx.org.id, id));
 }
