@@ -44,6 +44,12 @@ test("an admin selects all failed card gifts matching a filter, moves them back 
     await bar.getByRole("button", { name: "Apply" }).click();
     await bar.getByText(new RegExp(`^Updating \\d+ of ${card.toLocaleString("en-US")}…$`)).waitFor();
     await s.page.getByRole("progressbar").waitFor();
+    // The run holds the selection: Clear and the checkboxes wait for its end, so its Cancel stays.
+    assert.equal(await bar.getByRole("button", { name: "Clear" }).isDisabled(), true);
+    assert.equal(
+      await s.page.getByRole("checkbox", { name: "Select all rows on this page" }).first().isDisabled(),
+      true,
+    );
     await s.shot("bulk-progress-1280");
     await s.page.getByText(`${card.toLocaleString("en-US")} marked pending`).waitFor({ timeout: 30_000 });
     await s.page.unroute("**/api/trpc/donations.bulkUpdateStatus**");

@@ -16,6 +16,7 @@ export function BulkBar({
   matchingError,
   onSelectMatching,
   onClear,
+  running,
   children,
 }: {
   /** Rows chosen on the page. */
@@ -30,6 +31,8 @@ export function BulkBar({
   matchingError: string | null;
   onSelectMatching: () => void;
   onClear: () => void;
+  /** A run of the actions is sending batches: the selection stays as it is until it ends. */
+  running: boolean;
   children: React.ReactNode;
 }) {
   return (
@@ -47,7 +50,7 @@ export function BulkBar({
           variant="link"
           size="sm"
           className="h-auto px-0"
-          disabled={selectingMatching}
+          disabled={selectingMatching || running}
           onClick={onSelectMatching}
         >
           {selectingMatching ? "Selecting…" : `Select all ${formatCount(total)} matching`}
@@ -59,7 +62,7 @@ export function BulkBar({
         </span>
       ) : null}
       <div className="flex flex-wrap items-center gap-2">{children}</div>
-      <Button variant="ghost" size="sm" className="sm:ml-auto" onClick={onClear}>
+      <Button variant="ghost" size="sm" className="sm:ml-auto" disabled={running} onClick={onClear}>
         Clear
       </Button>
     </section>

@@ -87,6 +87,8 @@ export function DataTableCards<T>({
               checked={
                 table.getIsAllPageRowsSelected() || (table.getIsSomePageRowsSelected() && "indeterminate")
               }
+              // Locked while a bulk run sends batches (data-table.tsx `running`).
+              disabled={!table.options.enableRowSelection}
               onCheckedChange={(v) => table.toggleAllPageRowsSelected(!!v)}
             />
             Select all on this page
@@ -133,6 +135,7 @@ function ListCard<T>({ row, selectable }: { row: Row<T>; selectable: boolean }) 
           className="relative z-10 mt-0.5"
           aria-label="Select row"
           checked={row.getIsSelected()}
+          disabled={!row.getCanSelect()}
           onCheckedChange={(v) => row.toggleSelected(!!v)}
         />
       ) : null}

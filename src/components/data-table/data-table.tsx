@@ -72,6 +72,7 @@ import { type CardSlot, DataTableCards } from "./data-table-cards";
 import { type Facet, FacetedFilter } from "./faceted-filter";
 import { FilterSheet } from "./filter-sheet";
 import type { ListState } from "./list-search";
+import { BulkRunningContext } from "./use-bulk-run";
 
 export { ConfirmButton } from "./confirm-button";
 export { type Facet, FacetedFilter, type FacetOption } from "./faceted-filter";
@@ -166,6 +167,9 @@ export function DataTable<T extends { id: string }, M extends { ids: string[] } 
   filterCount?: number;
 }) {
   const [selection, setSelection] = React.useState<RowSelectionState>({});
+  // A bulk run of the actions is sending batches (useBulkRun says so through the context): the
+  // selection is locked, for unchoosing every row would unmount the actions and their Cancel.
+  const [running, setRunning] = React.useState(false);
   // "All N matching": a snapshot of ids for one filter; it lapses when the filter changes or a
   // row of the page is unchosen.
   const [matching, setMatching] = React.useState<{ key: string; snap: M } | null>(null);
@@ -199,6 +203,7 @@ export function DataTable<T extends { id: string }, M extends { ids: string[] } 
       <Checkbox
         aria-label="Select all rows on this page"
         checked={table.getIsAllPageRowsSelected() || (table.getIsSomePageRowsSelected() && "indeterminate")}
+        disabled={running}
         onCheckedChange={(v) => table.toggleAllPageRowsSelected(!!v)}
       />
     ),
@@ -206,6 +211,7 @@ export function DataTable<T extends { id: string }, M extends { ids: string[] } 
       <Checkbox
         aria-label="Select row"
         checked={row.getIsSelected()}
+        disabled={!row.getCanSelect()}
         onClick={(e) => e.stopPropagation()}
         onCheckedChange={(v) => row.toggleSelected(!!v)}
       />
@@ -218,7 +224,7 @@ export function DataTable<T extends { id: string }, M extends { ids: string[] } 
     getRowId: (r) => r.id,
     manualPagination: true,
     manualSorting: true,
-    enableRowSelection: !!bulkActions,
+    enableRowSelection: !!bulkActions && !running,
     state: { rowSelection: selection, columnVisibility: visibility },
     onRowSelectionChange: setSelection,
     onColumnVisibilityChange: setVisibility,
@@ -305,7 +311,8 @@ export function DataTable<T extends { id: string }, M extends { ids: string[] } 
           </DropdownMenuContent>
         </DropdownMenu>
       </div>
-      {bulkActions && selected.length > 0 ? (
+      {/* While a run goes on the bar stays, whatever the page shows: its Cancel is there. */}
+      {bulkActions && (selected.length > 0 || running) ? (
         <BulkBar
           count={selected.length}
           total={total}
@@ -315,8 +322,11 @@ export function DataTable<T extends { id: string }, M extends { ids: string[] } 
           matchingError={matchingState.error}
           onSelectMatching={chooseMatching}
           onClear={clearSelection}
+          running={running}
         >
-          {bulkActions(selected, clearSelection, matchingSnap)}
+          <BulkRunningContext.Provider value={setRunning}>
+            {bulkActions(selected, clearSelection, matchingSnap)}
+          </BulkRunningContext.Provider>
         </BulkBar>
       ) : null}
       {wide !== true ? (

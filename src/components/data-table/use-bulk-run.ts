@@ -1,6 +1,13 @@
 import { BULK_MAX_IDS, type BulkOutcome } from "@core/bulk";
 import * as React from "react";
 
+/**
+ * The bulk bar's "a run is going on" switch (src/components/data-table/bulk-bar.tsx): while a run
+ * is, Clear is disabled, for clearing would unmount the actions and their Cancel with the run still
+ * sending batches.
+ */
+export const BulkRunningContext = React.createContext<((running: boolean) => void) | null>(null);
+
 /** Where a bulk run stands: how many of the chosen rows were sent and answered. */
 export interface BulkProgressState {
   done: number;
@@ -23,6 +30,11 @@ export interface BulkRunResult<O extends BulkOutcome> {
 export function useBulkRun() {
   const [progress, setProgress] = React.useState<BulkProgressState | null>(null);
   const cancelled = React.useRef(false);
+  const setRunning = React.useContext(BulkRunningContext);
+  React.useEffect(() => {
+    setRunning?.(progress !== null);
+  }, [progress, setRunning]);
+  React.useEffect(() => () => setRunning?.(false), [setRunning]);
   const run = React.useCallback(
     async <O extends BulkOutcome>(
       ids: readonly string[],
