@@ -296,6 +296,16 @@ describe("dashboard custom periods", () => {
         ).toEqual(b.series);
         expect(Object.fromEntries(s.byMethod.map((m) => [m.method, m.amount])), at).toEqual(b.byMethod);
         expect(Object.fromEntries(s.byStatus.map((m) => [m.status, m.count])), at).toEqual(b.byStatus);
+        // "Recent donations" are the period's latest (any status or currency, not in the trash).
+        const inPeriod = rows
+          .filter(
+            (d) => !d.trashed_at && localDay(d.donated_at, tz) >= from && localDay(d.donated_at, tz) <= to,
+          )
+          .sort((x, y) => y.donated_at - x.donated_at);
+        expect(
+          s.recent.map((r) => r.donatedAt),
+          at,
+        ).toEqual(inPeriod.slice(0, 8).map((d) => d.donated_at));
         // The tiles link to /donations with the same days: the list agrees with the tile.
         const list = await caller.donations.list({
           from: s.from ?? undefined,

@@ -106,9 +106,10 @@ export function summaryStatements(
       .bind(orgId, currency, fromMs, untilMs),
     db
       .prepare(
-        `SELECT ${SELECT} FROM ${FROM} WHERE d.organization_id = ? AND d.trashed_at IS NULL ORDER BY d.donated_at DESC LIMIT 8`,
+        // The period's latest gifts, whatever their currency or status (the list a tile opens).
+        `SELECT ${SELECT} FROM ${FROM} WHERE d.organization_id = ? AND d.trashed_at IS NULL AND d.donated_at >= ? AND d.donated_at < ? ORDER BY d.donated_at DESC LIMIT 8`,
       )
-      .bind(orgId),
+      .bind(orgId, fromMs, untilMs),
     allTime
       ? db
           .prepare(
