@@ -27,13 +27,15 @@ export function PeriodPicker({
 }) {
   return (
     <>
+      {/* One row on a phone too: five equal columns, a smaller type ("All time" wrapped alone). */}
       <Segmented
         aria-label="Period"
+        className="max-sm:grid max-sm:w-full max-sm:grid-cols-5"
         value={period.from ? "" : String(days)}
         onValueChange={(v) => onChange({ days: Number(v), from: undefined, to: undefined })}
       >
         {presets.map((p) => (
-          <SegmentedItem key={p.days} value={String(p.days)}>
+          <SegmentedItem key={p.days} value={String(p.days)} className="max-sm:px-1 max-sm:text-xs">
             {p.label}
           </SegmentedItem>
         ))}
