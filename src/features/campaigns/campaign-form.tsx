@@ -57,7 +57,11 @@ export function CampaignForm({
   const [goalType, setGoalType] = React.useState<GoalType>(initial?.goalType ?? "amount");
   const [currency, setCurrency] = React.useState<string>(initial?.currency ?? "USD");
   const [cover, setCover] = React.useState<string | null>(initial?.coverUrl ?? null);
-  const [suggested, setSuggested] = React.useState<number[]>(initial?.suggestedAmounts ?? []);
+  // A campaign saved before repeats were refused may hold one twice: the form keeps it once, so
+  // saving it again is not refused for an amount the user never typed twice.
+  const [suggested, setSuggested] = React.useState<number[]>(() => [
+    ...new Set(initial?.suggestedAmounts ?? []),
+  ]);
   const [draftAmount, setDraftAmount] = React.useState("");
   const [local, setLocal] = React.useState<Record<string, string>>({});
   function addSuggested() {
