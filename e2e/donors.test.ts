@@ -47,7 +47,8 @@ test("donors: create, duplicate warning, bulk tag, a note, merge two donors, fil
       await s.page.getByRole("checkbox", { name: "Select all rows on this page" }).check();
       await s.page.getByLabel("Tag to apply").selectOption({ label: "Board" });
       await s.page.getByRole("button", { name: "Add tag" }).click();
-      await s.page.getByText("Tag added to 2 donor(s)").waitFor();
+      // One summary for the run (core/bulk.ts bulkSummary).
+      await s.page.getByText("2 tagged Board").waitFor();
       // Table rows, or cards on a phone.
       await s.page.locator("tbody tr, [data-slot=list-card]").filter({ hasText: "Board" }).nth(1).waitFor();
       await s.shot(`donors-list-tagged-${w}`);

@@ -236,6 +236,8 @@ describe("cross-tenant ids", () => {
     "organization.update",
     "donors.list",
     "donors.exportPage",
+    "donors.matchingIds",
+    "donors.tags.bulkAssign",
     "donations.list",
     "donations.matchingIds",
     "donations.history",
@@ -289,6 +291,19 @@ describe("cross-tenant ids", () => {
     expect(
       (await db.prepare("SELECT status FROM donation WHERE id = ?").bind(ids.donation).first())?.status,
     ).toBe("completed");
+    expect((await b.caller.donors.matchingIds({ tagId: ids.tag })).ids).toEqual([]);
+    const bTag = await b.caller.donors.tags.create({ name: "Theirs" });
+    expect(
+      await b.caller.donors.tags.bulkAssign({ ids: [ids.donor], tagIds: [bTag.id], mode: "replace" }),
+    ).toEqual([{ id: ids.donor, changed: false, reason: "Not found" }]);
+    expect(
+      (
+        await db
+          .prepare("SELECT count(*) AS n FROM donor_tag_assignment WHERE donor_id = ?")
+          .bind(ids.donor)
+          .first()
+      )?.n,
+    ).toBe(0);
     expect(still.map((r) => r.results[0])).toEqual([
       { title: "Winter Coats" },
       { f: "Ada" },

@@ -123,6 +123,30 @@ export function listDonors(db: D1Database, orgId: string, timeZone: string, inpu
   });
 }
 
+/**
+ * donors.matchingIds (decision 024): the ids of the donors the list's filters match, newest first
+ * as the list's default order, at most `limit`. The same WHERE as the list (`donorWhere`), so the
+ * snapshot is the list; no tier joins, as the filters never read them.
+ */
+export async function matchingDonorRows(
+  db: D1Database,
+  orgId: string,
+  timeZone: string,
+  input: DonorFilterInput,
+  limit: number,
+) {
+  const tagJoined = !!input.tagId;
+  const w = donorWhere(orgId, timeZone, input, tagJoined);
+  const from = tagJoined ? "donor_tag_assignment ta JOIN donor dn ON dn.id = ta.donor_id" : "donor dn";
+  const { results } = await db
+    .prepare(
+      `SELECT dn.id FROM ${from} WHERE ${w.sql.join(" AND ")} ORDER BY dn.created_at DESC, dn.id DESC LIMIT ?`,
+    )
+    .bind(...w.params, limit)
+    .all<{ id: string }>();
+  return results.map((r) => r.id);
+}
+
 /** One keyset page of the export (by id, after `after`) and the count of the whole filtered set. */
 export function exportStatements(
   db: D1Database,

@@ -17,6 +17,7 @@ import {
   deleteDonorRecord,
   donorProfile,
   listDonorsPage,
+  matchingDonorIds,
   mergeDonors,
   updateDonorProfile,
 } from "./service";
@@ -81,6 +82,16 @@ export const donorsRouter = router({
   list: orgProcedure({ donor: ["view"] })
     .input(donorListInput)
     .query(({ ctx, input }) => listDonorsPage(ctx, input)),
+
+  /**
+   * "Select all N matching" for bulk tagging (decision 024): the ids donors.list's filters (and
+   * search) match now, at most MATCHING_MAX (more is a 422). It takes the list's own input, so the
+   * snapshot is the list; page, page size and sort are accepted and ignored. Only for those who
+   * may tag in bulk.
+   */
+  matchingIds: orgProcedure({ tag: ["update"] })
+    .input(donorListInput)
+    .query(({ ctx, input }) => matchingDonorIds(ctx, input)),
 
   /**
    * A mutation: the first page writes the export's audit row. Export first, like the HTTP exports

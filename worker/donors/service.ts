@@ -2,7 +2,9 @@
  * Donor rules (docs/architecture.md: service): duplicates, what may be edited, deleted, anonymized
  * and merged, and the one D1 batch of each change, conditional on what it read (decision 020).
  */
+import { MATCHING_MAX } from "@core/bulk";
 import type { DonorInput } from "@core/donor";
+import { formatCount } from "@core/labels";
 import { generateId } from "../auth/crypto";
 import { donorCampaignStatsStatement } from "../donations/rollups";
 import { auditStatement } from "../lib/audit";
@@ -25,11 +27,12 @@ import {
   hasKeptDonation,
   insertDonor,
   listDonors,
+  matchingDonorRows,
   otherDonorWithEmail,
   selectDonor,
   updateDonor,
 } from "./queries";
-import type { DonorListInput } from "./router";
+import type { DonorFilterInput, DonorListInput } from "./router";
 import { donorStatsStatements, tierStatement } from "./stats";
 
 /** What a donor service reads of the org rung's context (worker/trpc/init.ts). */
@@ -46,6 +49,22 @@ export async function loadDonor(db: D1Database, orgId: string, id: string) {
 export async function listDonorsPage(ctx: DonorCtx, input: DonorListInput) {
   const res = await listDonors(ctx.env.DB, ctx.org.id, ctx.org.timeZone, input);
   return { ...res, rows: res.rows.map(presentDonor) };
+}
+
+/**
+ * donors.matchingIds: the ids the list's filters match now (page and sort aside), for bulk tagging
+ * on "all N matching" (decision 024) — a snapshot, so donors who start matching later are never
+ * touched. More than MATCHING_MAX answers 422 naming the cap.
+ */
+export async function matchingDonorIds(ctx: DonorCtx, input: DonorFilterInput) {
+  const ids = await matchingDonorRows(ctx.env.DB, ctx.org.id, ctx.org.timeZone, input, MATCHING_MAX + 1);
+  if (ids.length > MATCHING_MAX)
+    fail(
+      "UNPROCESSABLE_CONTENT",
+      `At most ${formatCount(MATCHING_MAX)} donors can be selected at once; narrow the filters`,
+      { max: MATCHING_MAX },
+    );
+  return { ids };
 }
 
 export async function donorProfile(ctx: DonorCtx, id: string) {

@@ -1,9 +1,12 @@
-/** /donors: the table with tier and tag chips, every filter in the URL, bulk tagging and the export. */
+/**
+ * /donors: the table with tier and tag chips, every filter in the URL, bulk tagging of the page or
+ * of "all N matching" (./bulk-tags.tsx, decision 024) and the export.
+ */
 import { exportFileName } from "@core/csv";
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import type { ColumnDef } from "@tanstack/react-table";
-import { Download, ListFilter, Plus, Tags } from "lucide-react";
+import { Download, ListFilter, Plus } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
 import { DataTable } from "~/components/data-table/data-table";
@@ -17,6 +20,7 @@ import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatCount, formatDate, formatMoney, toMajorString, toMinor } from "~/lib/format";
 import { useTimeZone, useToday } from "~/lib/time-zone";
 import { useTRPC, useTRPCClient } from "~/lib/trpc";
+import { BulkTags } from "./bulk-tags";
 import { TagChip, TierBadge } from "./chips";
 import { buildDonorCsv } from "./export";
 import { advancedKeys, type DonorsSearch, donorFilters, donorTypeLabels, donorTypes } from "./search";
@@ -52,8 +56,6 @@ export function DonorsPage({
   const tags = useQuery(trpc.donors.tags.list.queryOptions());
   const tiers = useQuery(trpc.donors.tiers.list.queryOptions());
   const org = useQuery(trpc.organization.current.queryOptions());
-  const assign = useMutation(trpc.donors.tags.assign.mutationOptions());
-  const [bulkTag, setBulkTag] = React.useState("");
   const [progress, setProgress] = React.useState<{ done: number; total: number } | null>(null);
   const currency = org.data?.defaultCurrency ?? "USD";
 
@@ -129,18 +131,6 @@ export function DonorsPage({
     },
   ];
 
-  async function bulk(rows: Row[], clear: () => void, mode: "add" | "remove" | "replace") {
-    try {
-      await assign.mutateAsync({ donorIds: rows.map((r) => r.id), tagIds: [bulkTag], mode });
-      const verb = { add: "added to", remove: "removed from", replace: "set as the only tag of" }[mode];
-      toast.success(`Tag ${verb} ${rows.length} donor(s)`);
-      clear();
-      await qc.invalidateQueries({ queryKey: trpc.donors.pathKey() });
-    } catch (e) {
-      toast.error(errorInfo(e).message);
-    }
-  }
-
   return (
     <>
       <PageHeader
@@ -209,47 +199,14 @@ export function DonorsPage({
         }
         bulkActions={
           can({ tag: ["update"] })
-            ? (rows, clear) => (
-                <>
-                  <select
-                    aria-label="Tag to apply"
-                    className={sel}
-                    value={bulkTag}
-                    onChange={(e) => setBulkTag(e.target.value)}
-                  >
-                    <option value="">Choose a tag…</option>
-                    {tags.data?.map((t) => (
-                      <option key={t.id} value={t.id}>
-                        {t.name}
-                      </option>
-                    ))}
-                  </select>
-                  <Button
-                    size="sm"
-                    variant="outline"
-                    disabled={!bulkTag}
-                    onClick={() => void bulk(rows, clear, "add")}
-                  >
-                    <Tags className="size-4" /> Add tag
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="outline"
-                    disabled={!bulkTag}
-                    onClick={() => void bulk(rows, clear, "remove")}
-                  >
-                    Remove tag
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="outline"
-                    disabled={!bulkTag}
-                    onClick={() => void bulk(rows, clear, "replace")}
-                  >
-                    Replace tags
-                  </Button>
-                </>
+            ? (rows, clear, matching) => (
+                <BulkTags rows={rows} matching={matching} clear={clear} tags={tags.data} />
               )
+            : undefined
+        }
+        selectMatching={
+          can({ tag: ["update"] })
+            ? () => qc.fetchQuery({ ...trpc.donors.matchingIds.queryOptions(filters), staleTime: 0 })
             : undefined
         }
         footer={

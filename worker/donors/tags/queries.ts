@@ -76,59 +76,98 @@ export function deleteTag(db: D1Database, id: string) {
   return db.prepare("DELETE FROM donor_tag WHERE id = ?").bind(id);
 }
 
-/** How many of `donorIds` (unmerged) and of `tagIds` the organization has, in one round trip. */
-export async function countOwned(db: D1Database, orgId: string, donorIds: string[], tagIds: string[]) {
+/**
+ * Whether a donor may take a tag change: the one rule of donors.tags.assign and bulkAssign, read
+ * with the donor (`readTagTargets`) and checked again inside the write (`taggableGuard`). A donor
+ * merged into another is a pointer (its tags went to the survivor); an anonymized donor keeps its
+ * tags and may take more.
+ */
+const TAGGABLE = (dn: string) => `${dn}.merged_into_id IS NULL`;
+
+/** A donor as a tag change reads it: `taggable` (0/1) and its tag ids, sorted, as a JSON array. */
+export interface TagTarget {
+  id: string;
+  taggable: number;
+  tag_ids: string;
+}
+
+/**
+ * The organization's donors among `donorIds` with their tags, and how many of `tagIds` the
+ * organization has, in one round trip.
+ */
+export async function readTagTargets(db: D1Database, orgId: string, donorIds: string[], tagIds: string[]) {
   const [donors, tags] = await db.batch([
     db
       .prepare(
-        `SELECT count(*) AS n FROM donor WHERE organization_id = ? AND merged_into_id IS NULL AND id IN (SELECT value FROM json_each(?))`,
+        `SELECT dn.id, (${TAGGABLE("dn")}) AS taggable,
+           (SELECT json_group_array(tag_id) FROM (SELECT tag_id FROM donor_tag_assignment WHERE donor_id = dn.id ORDER BY tag_id)) AS tag_ids
+         FROM donor dn WHERE dn.organization_id = ? AND dn.id IN (SELECT value FROM json_each(?))`,
       )
       .bind(orgId, JSON.stringify(donorIds)),
     db
       .prepare(
-        `SELECT count(*) AS n FROM donor_tag WHERE organization_id = ? AND id IN (SELECT value FROM json_each(?))`,
+        "SELECT count(*) AS n FROM donor_tag WHERE organization_id = ? AND id IN (SELECT value FROM json_each(?))",
       )
       .bind(orgId, JSON.stringify(tagIds)),
   ]);
   return {
-    donors: ((donors?.results[0] ?? { n: 0 }) as { n: number }).n,
-    tags: ((tags?.results[0] ?? { n: 0 }) as { n: number }).n,
+    donors: (donors?.results ?? []) as TagTarget[],
+    tagsFound: ((tags?.results[0] ?? { n: 0 }) as { n: number }).n,
   };
 }
 
-/** The statements of one bulk assignment: replace clears first; remove deletes; add and replace insert. */
+/**
+ * The read again inside the write (decision 020): every one of `donorIds` is still the
+ * organization's and taggable, and every one of `tagIds` still exists. Audit rows carry it, and the
+ * assignment statements apply only to donors whose audit row was written.
+ */
+export const taggableGuard = (orgId: string, donorIds: string[], tagIds: string[]): Guard => ({
+  sql: (p) =>
+    `(SELECT count(*) FROM donor dn WHERE dn.id IN (SELECT value FROM json_each(?${p})) AND dn.organization_id = ?${p + 1} AND ${TAGGABLE("dn")}) = ?${p + 2}
+     AND (SELECT count(*) FROM donor_tag WHERE organization_id = ?${p + 1} AND id IN (SELECT value FROM json_each(?${p + 3}))) = ?${p + 4}`,
+  args: [JSON.stringify(donorIds), orgId, donorIds.length, JSON.stringify(tagIds), tagIds.length],
+});
+
+/**
+ * The statements of one tag change on many donors: replace clears first; remove deletes; add and
+ * replace insert. `claims` pairs each donor with its audit row's id: a donor is changed only if its
+ * audit row was written earlier in the batch (`taggableGuard`).
+ */
 export function assignmentStatements(
   db: D1Database,
   orgId: string,
   mode: "add" | "remove" | "replace",
-  donorIds: string[],
+  claims: { donorId: string; auditId: string }[],
   tagIds: string[],
 ): D1PreparedStatement[] {
-  const stmts: D1PreparedStatement[] = [];
-  const dj = JSON.stringify(donorIds);
+  const landed = `WITH landed(donor_id) AS (
+      SELECT json_extract(c.value, '$[0]') FROM json_each(?1) c
+      WHERE EXISTS (SELECT 1 FROM audit_event a WHERE a.id = json_extract(c.value, '$[1]')))`;
+  const cj = JSON.stringify(claims.map((c) => [c.donorId, c.auditId]));
   const tj = JSON.stringify(tagIds);
+  const stmts: D1PreparedStatement[] = [];
   if (mode === "replace")
     stmts.push(
       db
-        .prepare("DELETE FROM donor_tag_assignment WHERE donor_id IN (SELECT value FROM json_each(?))")
-        .bind(dj),
+        .prepare(`${landed} DELETE FROM donor_tag_assignment WHERE donor_id IN (SELECT donor_id FROM landed)`)
+        .bind(cj),
     );
-  if (mode === "remove") {
+  if (mode === "remove")
     stmts.push(
       db
         .prepare(
-          "DELETE FROM donor_tag_assignment WHERE donor_id IN (SELECT value FROM json_each(?)) AND tag_id IN (SELECT value FROM json_each(?))",
+          `${landed} DELETE FROM donor_tag_assignment WHERE donor_id IN (SELECT donor_id FROM landed) AND tag_id IN (SELECT value FROM json_each(?2))`,
         )
-        .bind(dj, tj),
+        .bind(cj, tj),
     );
-  } else {
+  else
     stmts.push(
       db
         .prepare(
-          "INSERT OR IGNORE INTO donor_tag_assignment (donor_id, tag_id, organization_id) SELECT d.value, t.value, ? FROM json_each(?) d, json_each(?) t",
+          `${landed} INSERT OR IGNORE INTO donor_tag_assignment (donor_id, tag_id, organization_id)
+           SELECT l.donor_id, t.value, ?3 FROM landed l, json_each(?2) t`,
         )
-        .bind(orgId, dj, tj),
+        .bind(cj, tj, orgId),
     );
-  }
   return stmts;
 }

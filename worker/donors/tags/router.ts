@@ -1,7 +1,8 @@
 /** donors.tags.* (docs/architecture.md: router): input schema, rung, one call into ./service.ts. */
+import { bulkIds } from "@core/bulk";
 import { z } from "zod";
 import { orgProcedure, router } from "../../trpc/init";
-import { assignTags, createTag, removeTag, renameTag, tagList } from "./service";
+import { assignTags, bulkAssignTags, createTag, removeTag, renameTag, tagList } from "./service";
 
 const tagInput = z.object({
   name: z.string().trim().min(1).max(40),
@@ -10,6 +11,18 @@ const tagInput = z.object({
     .regex(/^#[0-9a-fA-F]{6}$/)
     .default("#0f766e"),
 });
+
+/** A tag change, for assign and bulkAssign alike. */
+const tagChange = {
+  tagIds: z.array(z.string().min(1)).max(50),
+  mode: z.enum(["add", "remove", "replace"]),
+};
+
+/** Replace with no tags clears a donor's tags; add or remove with none is a mistake. */
+const tagsChosen = (v: { mode: string; tagIds: string[] }, ctx: z.RefinementCtx) => {
+  if (v.mode !== "replace" && !v.tagIds.length)
+    ctx.addIssue({ code: "custom", path: ["tagIds"], message: "Choose at least one tag" });
+};
 
 export const tagsRouter = router({
   list: orgProcedure({ tag: ["view"] }).query(({ ctx }) => tagList(ctx)),
@@ -30,17 +43,22 @@ export const tagsRouter = router({
   assign: orgProcedure({ tag: ["update"] })
     .input(
       z
-        .object({
-          donorIds: z.array(z.string().min(1)).min(1).max(500),
-          tagIds: z.array(z.string().min(1)).max(50),
-          mode: z.enum(["add", "remove", "replace"]),
-        })
+        .object({ donorIds: z.array(z.string().min(1)).min(1).max(500), ...tagChange })
         .strict()
-        // Replace with no tags clears a donor's tags; add or remove with none is a mistake.
-        .refine((v) => v.mode === "replace" || v.tagIds.length > 0, {
-          path: ["tagIds"],
-          message: "Choose at least one tag",
-        }),
+        .superRefine(tagsChosen),
     )
     .mutation(({ ctx, input }) => assignTags(ctx, input)),
+
+  /**
+   * One batch of a bulk tag change (decision 024): up to BULK_MAX_IDS donors, each decided as
+   * assign would and skipped with the reason where it may not change; one D1 batch per call.
+   */
+  bulkAssign: orgProcedure({ tag: ["update"] })
+    .input(
+      z
+        .object({ ids: bulkIds, ...tagChange })
+        .strict()
+        .superRefine(tagsChosen),
+    )
+    .mutation(({ ctx, input }) => bulkAssignTags(ctx, input)),
 });
