@@ -9,6 +9,16 @@ import { z } from "zod/mini";
 export const organizerStatuses = ["active", "banned", "invited", "expired"] as const;
 export type OrganizerStatus = (typeof organizerStatuses)[number];
 
+/**
+ * The rows of the list that are open invitations (not accepted, not revoked; past their 7 days
+ * too): what the list's "Revoke invitations" acts on, in the page and in organizers.matchingIds.
+ */
+export const OPEN_INVITATION_STATUSES = ["invited", "expired"] as const satisfies readonly OrganizerStatus[];
+
+export function isOpenInvitation(status: OrganizerStatus): boolean {
+  return (OPEN_INVITATION_STATUSES as readonly OrganizerStatus[]).includes(status);
+}
+
 export const organizerSorts = ["joined", "name", "email", "organization", "status"] as const;
 export type OrganizerSort = (typeof organizerSorts)[number];
 

@@ -157,3 +157,171 @@ test("an admin tags every donor matching a filter with a new tag in batches with
     await s.close();
   }
 });
+
+/** One tRPC mutation from the signed-in page (its cookies and origin), as the portal's link sends it. */
+async function mutate<T>(page: import("playwright-core").Page, path: string, input: unknown): Promise<T> {
+  return (await page.evaluate(
+    async ([p, i]) => {
+      const res = await fetch(`/api/trpc/${p}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ json: i }),
+      });
+      const body = (await res.json()) as { result: { data: { json: unknown } } };
+      if (!res.ok) throw new Error(`${p}: ${res.status} ${JSON.stringify(body)}`);
+      return body.result.data.json;
+    },
+    [path, input] as const,
+  )) as T;
+}
+
+/** Runs `make(i)` for i < n, eight at a time. */
+async function times<T>(n: number, make: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < n; i += 8)
+    out.push(...(await Promise.all(Array.from({ length: Math.min(8, n - i) }, (_, j) => make(i + j)))));
+  return out;
+}
+
+test("an admin archives all draft campaigns matching a search in batches with progress, and campaigns outside the filter stay", async () => {
+  const s = await openBrowser({ viewport: { width: 1280, height: 900 } });
+  const made: string[] = [];
+  try {
+    await signIn(s.page, "admin@almoner.test");
+    await s.page.waitForURL((u) => u.pathname === "/dashboard");
+    // 130 drafts (two calls of 100 and 30) and two published ones the status filter leaves out.
+    const drafts = await times(130, (i) =>
+      mutate<{ id: string }>(s.page, "campaigns.create", {
+        title: `Bulk archive ${String(i).padStart(3, "0")}`,
+        currency: "USD",
+        goalType: "none",
+      }),
+    );
+    made.push(...drafts.map((c) => c.id));
+    const live = await times(2, (i) =>
+      mutate<{ id: string }>(s.page, "campaigns.create", {
+        title: `Bulk archive live ${i}`,
+        currency: "USD",
+        goalType: "none",
+      }),
+    );
+    made.push(...live.map((c) => c.id));
+    for (const c of live) await mutate(s.page, "campaigns.setStatus", { id: c.id, action: "publish" });
+    await go(s.page, '/campaigns?status=["draft"]&pageSize=10');
+    await s.page.getByRole("checkbox", { name: "Select row" }).first().waitFor();
+    const allDrafts = await rowsShown(s.page);
+
+    // The search narrows the drafts to ours.
+    await s.page.getByRole("textbox", { name: "Search" }).fill("bulk archive");
+    await s.page.waitForURL((u) => u.searchParams.get("q") === "bulk archive");
+    await s.page.getByText("130 rows").waitFor();
+
+    await s.page.getByRole("checkbox", { name: "Select all rows on this page" }).click();
+    const bar = s.page.getByRole("region", { name: "Bulk actions" });
+    await bar.getByText("10 selected").waitFor();
+    await bar.getByRole("button", { name: "Select all 130 matching" }).click();
+    await bar.getByText("All 130 matching selected").waitFor();
+    await s.shot("bulk-campaigns-all-matching-1280");
+
+    // Each call is slowed so the progress can be seen between them.
+    await s.page.route("**/api/trpc/campaigns.bulkArchive**", async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+    });
+    await bar.getByRole("button", { name: "Archive" }).click();
+    const dialog = s.page.getByRole("alertdialog");
+    await dialog.getByRole("heading", { name: "Archive 130 campaigns?" }).waitFor();
+    await dialog
+      .getByText("All 130 campaigns matching the filters leave the active lists.", { exact: false })
+      .waitFor();
+    await dialog.getByRole("button", { name: "Archive 130 campaigns" }).click();
+    await bar.getByText("Archiving 0 of 130…").waitFor();
+    await s.page.getByRole("progressbar").waitFor();
+    // Cancel has the focus while it runs (the dialog closed).
+    await s.page.waitForFunction(() => document.activeElement?.textContent === "Cancel", null, {
+      timeout: 5_000,
+    });
+    await bar.getByText("Archiving 100 of 130…").waitFor();
+    await s.shot("bulk-campaigns-progress-1280");
+    await s.page.getByText("130 archived").waitFor({ timeout: 30_000 });
+    await s.page.unroute("**/api/trpc/campaigns.bulkArchive**");
+
+    // The filter matches nothing now; the archived are exactly the 130; the rest stay as they were.
+    await s.page.getByText("0 rows", { exact: true }).waitFor();
+    await go(s.page, '/campaigns?status=["archived"]&q=bulk%20archive&pageSize=10');
+    await s.page.getByRole("checkbox", { name: "Select row" }).first().waitFor();
+    assert.equal(await rowsShown(s.page), 130);
+    await go(s.page, '/campaigns?status=["active"]&q=bulk%20archive&pageSize=10');
+    await s.page.getByRole("checkbox", { name: "Select row" }).first().waitFor();
+    assert.equal(await rowsShown(s.page), 2);
+    await go(s.page, '/campaigns?status=["draft"]&pageSize=10');
+    await s.page.getByRole("checkbox", { name: "Select row" }).first().waitFor();
+    assert.equal(await rowsShown(s.page), allDrafts - 130);
+    assert.deepEqual(
+      s.errors.filter((e) => !e.includes("favicon")),
+      [],
+    );
+  } finally {
+    // Nobody gave to them: deleted, so the other tests see the seed's campaigns only.
+    await times(made.length, (i) => mutate(s.page, "campaigns.delete", { id: made[i] })).catch(() => {});
+    await s.close();
+  }
+});
+
+test("an admin revokes all open invitations matching a search in batches with progress and a reason, and other invitations stay", async () => {
+  const s = await openBrowser({ viewport: { width: 1280, height: 900 } });
+  try {
+    await signIn(s.page, "admin@almoner.test");
+    await s.page.waitForURL((u) => u.pathname === "/dashboard");
+    await go(s.page, '/organizers?status=["invited","expired"]&pageSize=10');
+    await s.page.getByRole("checkbox", { name: "Select row" }).first().waitFor();
+    const openBefore = await rowsShown(s.page);
+    const [org] = await s.page.evaluate(async () => {
+      const res = await fetch(
+        `/api/trpc/organization.all?input=${encodeURIComponent(JSON.stringify({ json: {} }))}`,
+      );
+      return ((await res.json()) as { result: { data: { json: { id: string }[] } } }).result.data.json.map(
+        (o) => o.id,
+      );
+    });
+    // 12 invitations: more than a page of 10.
+    await times(12, (i) =>
+      mutate(s.page, "organizers.invite", { email: `bulk-revoke-${i}@example.test`, organizationId: org }),
+    );
+    await s.page.getByRole("textbox", { name: "Search" }).fill("bulk-revoke");
+    await s.page.waitForURL((u) => u.searchParams.get("q") === "bulk-revoke");
+    await s.page.getByText("12 rows").waitFor();
+
+    await s.page.getByRole("checkbox", { name: "Select all rows on this page" }).click();
+    const bar = s.page.getByRole("region", { name: "Bulk actions" });
+    await bar.getByText("10 selected").waitFor();
+    await bar.getByRole("button", { name: "Select all 12 matching" }).click();
+    await bar.getByText("All 12 matching selected").waitFor();
+
+    await s.page.route("**/api/trpc/organizers.bulkRevokeInvitations**", async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+    });
+    await bar.getByRole("button", { name: "Revoke invitations" }).click();
+    const dialog = s.page.getByRole("alertdialog");
+    await dialog.getByRole("heading", { name: "Revoke 12 invitations?" }).waitFor();
+    const confirm = dialog.getByRole("button", { name: "Revoke 12 invitations" });
+    assert.equal(await confirm.isDisabled(), true, "a reason is asked first");
+    await dialog.getByLabel("Reason").fill("Season over");
+    await confirm.click();
+    await bar.getByText("Revoking 0 of 12…").waitFor();
+    await s.page.getByText("12 revoked").waitFor({ timeout: 30_000 });
+    await s.page.unroute("**/api/trpc/organizers.bulkRevokeInvitations**");
+
+    await s.page.getByText("0 rows", { exact: true }).waitFor();
+    await go(s.page, '/organizers?status=["invited","expired"]&pageSize=10');
+    await s.page.getByRole("checkbox", { name: "Select row" }).first().waitFor();
+    assert.equal(await rowsShown(s.page), openBefore);
+    assert.deepEqual(
+      s.errors.filter((e) => !e.includes("favicon")),
+      [],
+    );
+  } finally {
+    await s.close();
+  }
+});

@@ -242,6 +242,7 @@ describe("cross-tenant ids", () => {
     "donations.matchingIds",
     "donations.history",
     "donations.bulkUpdateStatus",
+    "campaigns.bulkArchive",
   ]);
 
   it("covers every org procedure that takes a record id", () => {
@@ -304,6 +305,13 @@ describe("cross-tenant ids", () => {
           .first()
       )?.n,
     ).toBe(0);
+    expect((await b.caller.campaigns.matchingIds({ q: "Winter Coats" })).ids).toEqual([]);
+    expect(await b.caller.campaigns.bulkArchive({ ids: [ids.campaign] })).toEqual([
+      { id: ids.campaign, changed: false, reason: "Not found" },
+    ]);
+    expect(
+      (await db.prepare("SELECT status FROM campaign WHERE id = ?").bind(ids.campaign).first())?.status,
+    ).toBe("draft");
     expect(still.map((r) => r.results[0])).toEqual([
       { title: "Winter Coats" },
       { f: "Ada" },

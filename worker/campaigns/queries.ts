@@ -123,6 +123,31 @@ export function campaignPage(
   });
 }
 
+/**
+ * The ids (and statuses) of the campaigns the list's filters match, newest first, at most `limit`:
+ * campaigns.matchingIds, over the list's very WHERE (`campaignWhere`).
+ */
+export function matchingCampaigns(db: D1Database, f: CampaignFilter, limit: number) {
+  const w = campaignWhere(f);
+  return db
+    .prepare(
+      `SELECT c.id, c.status FROM ${CAMPAIGN_FROM} WHERE ${w.sql.join(" AND ")} ORDER BY c.created_at DESC, c.id DESC LIMIT ?`,
+    )
+    .bind(...w.params, limit)
+    .all<{ id: string; status: CampaignStatus }>();
+}
+
+/** The organization's campaigns among `ids` (one parameter for the ids, however many). */
+export async function campaignsByIds(db: D1Database, orgId: string, ids: readonly string[]) {
+  const { results } = await db
+    .prepare(
+      `SELECT ${CAMPAIGN_SELECT} FROM ${CAMPAIGN_FROM} WHERE c.organization_id = ? AND c.id IN (SELECT value FROM json_each(?))`,
+    )
+    .bind(orgId, JSON.stringify(ids))
+    .all<CampaignRow>();
+  return results;
+}
+
 /** Slugs this organization uses or used (old slugs redirect) that are `base` or start with `base-`. */
 export async function slugsLike(db: D1Database, orgId: string, base: string) {
   const { results } = await db

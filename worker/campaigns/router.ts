@@ -2,21 +2,22 @@
  * campaigns.*: input schema, guard rung and one service call per procedure (docs/architecture.md).
  * The form's schema is core/campaign.ts (the portal's form parses the same one).
  */
-import { campaignInput, campaignPhases } from "@core/campaign";
-import { calendarDay, checkPeriod, enumSet } from "@core/schemas";
-import { campaignStatuses } from "@core/status";
+import { bulkIds } from "@core/bulk";
+import { campaignInput } from "@core/campaign";
+import { calendarDay, checkPeriod } from "@core/schemas";
 import { z } from "zod";
-import { pageSchema } from "../lib/list";
 import { orgProcedure, publicProcedure, router } from "../trpc/init";
 import { analyticsOf } from "./analytics/service";
+import { campaignFilters, campaignListInput } from "./filters";
 import { campaignItemsRouter } from "./items/router";
 import { publicCampaign } from "./public/service";
-import { CAMPAIGN_SORTS, type CampaignSort } from "./queries";
 import {
+  bulkArchiveCampaigns,
   campaignActions,
   campaignById,
   createCampaign,
   listCampaigns,
+  matchingCampaignIds,
   removeCampaign,
   saveCampaign,
   setCampaignStatus,
@@ -27,19 +28,17 @@ const idInput = z.object({ id: z.string().min(1) });
 
 export const campaignsRouter = router({
   list: orgProcedure({ campaign: ["view"] })
-    .input(
-      z.object({
-        ...pageSchema,
-        sort: z.enum(Object.keys(CAMPAIGN_SORTS) as [CampaignSort]).default("created"),
-        status: z.optional(enumSet(campaignStatuses)),
-        phase: z.optional(enumSet(campaignPhases)),
-        goalReached: z.boolean().optional(),
-        /** Campaigns running at some point between these local days (org time zone), inclusive. */
-        from: z.optional(calendarDay),
-        to: z.optional(calendarDay),
-      }),
-    )
+    .input(campaignListInput)
     .query(({ ctx, input }) => listCampaigns(ctx, input)),
+
+  /**
+   * "Select all N matching" (decision 024): the ids the list's filters match now, at most
+   * MATCHING_MAX (more is a 422), and the statuses every one of them may move to. Only for those
+   * who may archive them in bulk.
+   */
+  matchingIds: orgProcedure({ campaign: ["update"] })
+    .input(campaignFilters)
+    .query(({ ctx, input }) => matchingCampaignIds(ctx, input)),
 
   byId: orgProcedure({ campaign: ["view"] })
     .input(idInput)
@@ -65,6 +64,14 @@ export const campaignsRouter = router({
   setStatus: orgProcedure({ campaign: ["update"] })
     .input(z.object({ id: z.string().min(1), action: z.enum(campaignActions) }))
     .mutation(({ ctx, input }) => setCampaignStatus(ctx, input.id, input.action)),
+
+  /**
+   * One batch of a bulk archive (decision 024): up to BULK_MAX_IDS ids, each decided as
+   * setStatus "archive" would and skipped with the reason where it may not; one D1 batch per call.
+   */
+  bulkArchive: orgProcedure({ campaign: ["update"] })
+    .input(z.object({ ids: bulkIds }))
+    .mutation(({ ctx, input }) => bulkArchiveCampaigns(ctx, input.ids)),
 
   items: campaignItemsRouter,
 

@@ -4,28 +4,30 @@
  * The SQL is queries.ts; the API shapes are present.ts; items, the public page and analytics are
  * their own folders.
  */
-import {
-  CAMPAIGN_HAS_GIFTS_MESSAGE,
-  type CampaignInput,
-  type CampaignPhase,
-  campaignDeletable,
-} from "@core/campaign";
+import { type BulkOutcome, MATCHING_MAX } from "@core/bulk";
+import { CAMPAIGN_HAS_GIFTS_MESSAGE, type CampaignInput, campaignDeletable } from "@core/campaign";
+import { formatCount } from "@core/labels";
 import { type CampaignStatus, campaignTransitions } from "@core/status";
 import { addDays, startOfLocalDay } from "@core/time";
+import { TRPCError } from "@trpc/server";
 import { generateId } from "../auth/crypto";
 import { auditStatement } from "../lib/audit";
+import { previousWriteLanded } from "../lib/guard";
 import { assertOwnMedia } from "../media/service";
 import { constraintRefusal, fail, type OrgCtx } from "../trpc/init";
+import type { CampaignFilters, CampaignListInput } from "./filters";
 import { type CampaignRow, presentCampaign } from "./present";
 import {
-  type CampaignSort,
+  type CampaignFilter,
   campaignPage,
   campaignRow,
+  campaignsByIds,
   campaignUnused,
   currencyMayBecome,
   deleteCampaign,
   hasDonations,
   insertCampaign,
+  matchingCampaigns,
   moveSlugStatements,
   setStatus,
   slugsLike,
@@ -76,40 +78,52 @@ async function slugRace(db: D1Database, stmts: D1PreparedStatement[]) {
   }
 }
 
-export async function listCampaigns(
-  ctx: OrgCtx,
-  input: {
-    page: number;
-    pageSize: number;
-    desc: boolean;
-    q?: string;
-    sort: CampaignSort;
-    status?: CampaignStatus[];
-    phase?: CampaignPhase[];
-    goalReached?: boolean;
-    from?: string;
-    to?: string;
-  },
-) {
+/**
+ * The list's filters as queries.ts takes them: the range's days are the organization's, from its
+ * first midnight to the one after its last. campaigns.list and campaigns.matchingIds both read
+ * through here, so "all N matching" is exactly the list's rows.
+ */
+function campaignFilter(ctx: Pick<OrgCtx, "org">, input: CampaignFilters): CampaignFilter {
   if (input.from && input.to && input.to < input.from)
     fail("BAD_REQUEST", "The end of the range is before its start", { field: "to" });
   const tz = ctx.org.timeZone;
-  const res = await campaignPage(
-    ctx.env.DB,
-    {
-      orgId: ctx.org.id,
-      now: Date.now(),
-      phase: input.phase,
-      status: input.status,
-      q: input.q,
-      goalReached: input.goalReached,
-      // The range's days are the organization's: from its first midnight to the one after its last.
-      runningFrom: input.from ? startOfLocalDay(input.from, tz) : undefined,
-      runningBefore: input.to ? startOfLocalDay(addDays(input.to, 1), tz) : undefined,
-    },
-    input,
-  );
+  return {
+    orgId: ctx.org.id,
+    now: Date.now(),
+    phase: input.phase,
+    status: input.status,
+    q: input.q,
+    goalReached: input.goalReached,
+    runningFrom: input.from ? startOfLocalDay(input.from, tz) : undefined,
+    runningBefore: input.to ? startOfLocalDay(addDays(input.to, 1), tz) : undefined,
+  };
+}
+
+export async function listCampaigns(ctx: OrgCtx, input: CampaignListInput) {
+  const res = await campaignPage(ctx.env.DB, campaignFilter(ctx, input), input);
   return { ...res, rows: res.rows.map((r) => presentCampaign(r)) };
+}
+
+/**
+ * campaigns.matchingIds: the ids the list's filters match now (sort and page aside), for a bulk
+ * action on "all N matching" (decision 024) — a snapshot, so campaigns that start matching later
+ * are never touched. More than MATCHING_MAX answers 422 naming the cap. `allowedTransitions` are
+ * the statuses every matching campaign may move to (core/status.ts).
+ */
+export async function matchingCampaignIds(ctx: Pick<OrgCtx, "env" | "org">, input: CampaignFilters) {
+  const { results } = await matchingCampaigns(ctx.env.DB, campaignFilter(ctx, input), MATCHING_MAX + 1);
+  if (results.length > MATCHING_MAX)
+    fail(
+      "UNPROCESSABLE_CONTENT",
+      `At most ${formatCount(MATCHING_MAX)} campaigns can be selected at once; narrow the filters`,
+      { max: MATCHING_MAX },
+    );
+  let allowed: CampaignStatus[] | null = null;
+  for (const status of new Set(results.map((r) => r.status))) {
+    const mine = campaignTransitions[status];
+    allowed = allowed ? allowed.filter((s) => mine.includes(s)) : [...mine];
+  }
+  return { ids: results.map((r) => r.id), allowedTransitions: allowed ?? [] };
 }
 
 /** One campaign, with whether it may be deleted now (core's rule), so the portal offers it only then. */
@@ -205,6 +219,52 @@ export async function removeCampaign(ctx: OrgCtx, id: string) {
   return { id };
 }
 
+/** "a draft", "an active": the refusals name the status they start from. */
+const aStatus = (status: CampaignStatus) => `${/^[aeiou]/.test(status) ? "An" : "A"} ${status}`;
+
+/**
+ * The status machine of DESIGN §4 (core/status.ts) for one campaign as read: a refused transition
+ * answers 422 with the allowed targets. `from` narrows a named action to the statuses it starts
+ * from (e.g. "resume" only from paused). A single change and the bulk archive both decide here.
+ */
+function planTransition(c: CampaignRow, to: CampaignStatus, now: number, from?: readonly CampaignStatus[]) {
+  const allowed = campaignTransitions[c.status];
+  if (!allowed.includes(to) || (from && !from.includes(c.status))) {
+    fail("UNPROCESSABLE_CONTENT", `${aStatus(c.status)} campaign cannot become ${to}`, {
+      from: c.status,
+      allowed,
+    });
+  }
+  // Publishing a campaign that has already ended would only have the cron complete it again.
+  if (c.status === "draft" && to === "active" && c.end_at !== null && c.end_at <= now && !c.accept_after_end)
+    fail("UNPROCESSABLE_CONTENT", "The end date has passed; move it into the future before publishing", {
+      field: "endAt",
+      from: c.status,
+      allowed: campaignTransitions[c.status],
+    });
+}
+
+/**
+ * A status change's statements: the write, guarded by the status read (a concurrent change makes
+ * it a no-op, not a silent overwrite), and its audit row only if the write landed (decision 020).
+ */
+function transitionStatements(ctx: OrgCtx, c: CampaignRow, to: CampaignStatus, action: string, now: number) {
+  return [
+    setStatus(ctx.env.DB, { id: c.id, orgId: ctx.org.id, from: c.status, to, now }),
+    auditStatement(
+      ctx,
+      {
+        action: `campaign.${action}`,
+        entityType: "campaign",
+        entityId: c.id,
+        before: { status: c.status },
+        after: { status: to },
+      },
+      previousWriteLanded,
+    ),
+  ];
+}
+
 async function transition(
   ctx: OrgCtx,
   id: string,
@@ -215,29 +275,9 @@ async function transition(
 ) {
   const db = ctx.env.DB;
   const c = await loadCampaign(db, ctx.org.id, id);
-  const allowed = campaignTransitions[c.status];
-  if (!allowed.includes(to) || (from && !from.includes(c.status))) {
-    fail("UNPROCESSABLE_CONTENT", `A ${c.status} campaign cannot become ${to}`, { from: c.status, allowed });
-  }
   const now = Date.now();
-  // Publishing a campaign that has already ended would only have the cron complete it again.
-  if (c.status === "draft" && to === "active" && c.end_at !== null && c.end_at <= now && !c.accept_after_end)
-    fail("UNPROCESSABLE_CONTENT", "The end date has passed; move it into the future before publishing", {
-      field: "endAt",
-      from: c.status,
-      allowed: campaignTransitions[c.status],
-    });
-  const res = await db.batch([
-    setStatus(db, { id, orgId: ctx.org.id, from: c.status, to, now }),
-    auditStatement(ctx, {
-      action: `campaign.${action}`,
-      entityType: "campaign",
-      entityId: id,
-      before: { status: c.status },
-      after: { status: to },
-    }),
-  ]);
-  // Guarded by the old status: a concurrent change makes this a no-op, not a silent overwrite.
+  planTransition(c, to, now, from);
+  const res = await db.batch(transitionStatements(ctx, c, to, action, now));
   if (!res[0]?.meta.changes) fail("CONFLICT", "The campaign changed meanwhile; reload and try again");
   return campaignById(ctx, id);
 }
@@ -273,4 +313,43 @@ const edges: Record<CampaignAction, [CampaignStatus, CampaignStatus[]]> = {
 export function setCampaignStatus(ctx: OrgCtx, id: string, action: CampaignAction) {
   const [to, from] = edges[action];
   return transition(ctx, id, to, action, from);
+}
+
+/**
+ * One call of a bulk archive (decision 024): each of `ids` (at most BULK_MAX_IDS, core/bulk.ts) is
+ * decided by `planTransition` on the "archive" edge, as setStatus would, and every archive that
+ * passes goes into ONE D1 batch with its audit row. Ids this organization does not have, campaigns
+ * the machine refuses, and ones another write changed since the read are skipped with the reason.
+ */
+export async function bulkArchiveCampaigns(ctx: OrgCtx, ids: string[]): Promise<BulkOutcome[]> {
+  const [to, from] = edges.archive;
+  const rows = new Map((await campaignsByIds(ctx.env.DB, ctx.org.id, ids)).map((r) => [r.id, r]));
+  const outcomes = new Map<string, BulkOutcome>();
+  const planned: CampaignRow[] = [];
+  const now = Date.now();
+  for (const id of ids) {
+    const c = rows.get(id);
+    if (!c) outcomes.set(id, { id, changed: false, reason: "Not found" });
+    else if (c.status === to) outcomes.set(id, { id, changed: false, reason: "Already archived" });
+    else
+      try {
+        planTransition(c, to, now, from);
+        planned.push(c);
+      } catch (e) {
+        if (!(e instanceof TRPCError)) throw e;
+        outcomes.set(id, { id, changed: false, reason: e.message });
+      }
+  }
+  const res = planned.length
+    ? await ctx.env.DB.batch(planned.flatMap((c) => transitionStatements(ctx, c, to, "archive", now)))
+    : [];
+  planned.forEach((c, i) => {
+    outcomes.set(
+      c.id,
+      res[2 * i]?.meta.changes
+        ? { id: c.id, changed: true }
+        : { id: c.id, changed: false, reason: "The campaign changed meanwhile" },
+    );
+  });
+  return ids.map((id) => outcomes.get(id) as BulkOutcome);
 }

@@ -36,6 +36,13 @@ export const anyAuditGuard = (auditIds: readonly string[]): Guard => ({
   args: [JSON.stringify(auditIds)],
 });
 
+/**
+ * The statement just before this one in the batch changed exactly one row: a write of one row that
+ * lost its race (its WHERE on the state read matched nothing) leaves no audit row either. Only for
+ * the statement right after that write (SQLite's changes() is the last statement's count).
+ */
+export const previousWriteLanded: Guard = { sql: () => "changes() = 1", args: [] };
+
 /** Every given condition (each numbered after the ones before it); undefined when none is given. */
 export function allGuards(...guards: (Guard | null | undefined | false | "")[]): Guard | undefined {
   const gs = guards.filter((g): g is Guard => !!g);

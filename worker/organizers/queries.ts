@@ -124,6 +124,19 @@ export function exportPageStatement(
     .bind(...w.params, input.limit);
 }
 
+/**
+ * The ids of the open invitations (core/organizers.ts OPEN_INVITATION_STATUSES) among the rows the
+ * list's filters match, in the list's default order, at most `limit`: organizers.matchingIds.
+ */
+export async function openInvitationIds(db: D1Database, now: number, input: OrganizerFilters, limit: number) {
+  const w = organizerWhere(now, input);
+  const { results } = await db
+    .prepare(`SELECT x.id FROM ${ROWS} ${whereSql(w)} ORDER BY x.joinedAt DESC, x.id DESC LIMIT ?`)
+    .bind(...w.params, limit)
+    .all<{ id: string }>();
+  return results.map((r) => r.id);
+}
+
 /** How many rows the export will have (asked with its first page). */
 export function exportCountStatement(db: D1Database, now: number, input: OrganizerFilters) {
   const w = organizerWhere(now, input);

@@ -2,16 +2,19 @@
  * organizers.* (DESIGN §4, admin only): organizers per organization — a membership with the
  * organizer role, a user with the platform role organizer, or a pending invitation as organizer.
  */
+import { bulkIds } from "@core/bulk";
 import { organizerInviteInput, organizerStatuses } from "@core/organizers";
 import { enumSet } from "@core/schemas";
 import { z } from "zod";
-import { listInput } from "../lib/list";
+import { listInput, pageSchema } from "../lib/list";
 import { adminProcedure, router } from "../trpc/init";
 import { ORGANIZER_SORTS } from "./queries";
 import {
+  bulkRevokeOrganizerInvitations,
   exportPage,
   inviteOrganizer,
   listOrganizers,
+  matchingInvitationIds,
   organizerCampaigns,
   organizerMemberships,
   revokeOrganizerInvitation,
@@ -64,6 +67,22 @@ export const organizersRouter = router({
   campaigns: adminProcedure({ user: ["get"] })
     .input(z.object({ userId: z.string().min(1).max(100) }).strict())
     .query(({ ctx, input }) => organizerCampaigns(ctx, input.userId)),
+
+  /**
+   * "Select all N matching" (decision 024): the open invitations among the rows the list's filters
+   * match now, at most MATCHING_MAX (more is a 422). Only for those who may revoke them.
+   */
+  matchingIds: adminProcedure({ user: ["update"] })
+    .input(z.object({ q: pageSchema.q, ...filters }).strict())
+    .query(({ ctx, input }) => matchingInvitationIds(ctx, input)),
+
+  /**
+   * One batch of a bulk revoke (decision 024): up to BULK_MAX_IDS invitation ids, each decided as
+   * revokeInvitation would and skipped with the reason where it may not; one D1 batch per call.
+   */
+  bulkRevokeInvitations: adminProcedure({ user: ["update"] })
+    .input(z.object({ ids: bulkIds, reason: z.string().trim().max(500).optional() }).strict())
+    .mutation(({ ctx, input }) => bulkRevokeOrganizerInvitations(ctx, input)),
 
   /** Revokes an open organizer invitation (from the organizers list). */
   revokeInvitation: adminProcedure({ user: ["update"] })

@@ -3,9 +3,15 @@
  * Inviting and revoking go through the one invitation service (worker/organization/invitations);
  * removing a membership keeps the person and their history.
  */
-import type { OrganizerSort } from "@core/organizers";
+import { MATCHING_MAX } from "@core/bulk";
+import { formatCount } from "@core/labels";
+import { OPEN_INVITATION_STATUSES, type OrganizerSort } from "@core/organizers";
 import { auditStatement } from "../lib/audit";
-import { createInvitation, revokeInvitation } from "../organization/invitations/service";
+import {
+  bulkRevokeInvitations,
+  createInvitation,
+  revokeInvitation,
+} from "../organization/invitations/service";
 import { type AdminCtx, fail } from "../trpc/init";
 import {
   campaignsCreatedBy,
@@ -14,6 +20,7 @@ import {
   membershipsWithCampaigns,
   type OrganizerFilters,
   type OrganizerRow,
+  openInvitationIds,
   organizationNamed,
   organizerPage,
 } from "./queries";
@@ -76,3 +83,27 @@ export const organizerCampaigns = (ctx: Db, userId: string) => campaignsCreatedB
 /** Revokes an open organizer invitation of any organization (from the organizers list). */
 export const revokeOrganizerInvitation = (ctx: AdminCtx, input: { id: string; reason?: string }) =>
   revokeInvitation(ctx, { id: input.id, organizationId: null, reason: input.reason });
+
+/**
+ * organizers.matchingIds: the open invitations among the rows the list's filters match now (sort
+ * and page aside), for "Revoke invitations" on all N matching (decision 024) — a snapshot, so an
+ * invitation sent later is never revoked. More than MATCHING_MAX answers 422 naming the cap.
+ */
+export async function matchingInvitationIds(ctx: Db, input: OrganizerFilters) {
+  const status = input.status?.length
+    ? OPEN_INVITATION_STATUSES.filter((s) => input.status?.includes(s))
+    : OPEN_INVITATION_STATUSES;
+  if (!status.length) return { ids: [] };
+  const ids = await openInvitationIds(ctx.env.DB, Date.now(), { ...input, status }, MATCHING_MAX + 1);
+  if (ids.length > MATCHING_MAX)
+    fail(
+      "UNPROCESSABLE_CONTENT",
+      `At most ${formatCount(MATCHING_MAX)} invitations can be selected at once; narrow the filters`,
+      { max: MATCHING_MAX },
+    );
+  return { ids };
+}
+
+/** One call of a bulk revoke: each id as revokeOrganizerInvitation decides it, one D1 batch. */
+export const bulkRevokeOrganizerInvitations = (ctx: AdminCtx, input: { ids: string[]; reason?: string }) =>
+  bulkRevokeInvitations(ctx, { ids: input.ids, organizationId: null, reason: input.reason });

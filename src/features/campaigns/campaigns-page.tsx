@@ -4,8 +4,8 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { getRouteApi, Link } from "@tanstack/react-router";
 import type { ColumnDef } from "@tanstack/react-table";
 import { Plus } from "lucide-react";
-import { toast } from "sonner";
-import { ConfirmButton, DataTable } from "~/components/data-table/data-table";
+import { BulkConfirmButton } from "~/components/bulk-confirm-button";
+import { DataTable } from "~/components/data-table/data-table";
 import { DATE_PRESETS, DateRangePicker } from "~/components/date-range-picker";
 import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
@@ -33,22 +33,31 @@ export function CampaignsPage() {
   const navigate = route.useNavigate();
   const trpc = useTRPC();
   const qc = useQueryClient();
-  const { goal, ...filters } = s;
   // A hand-edited URL with the range backwards is shown as given but queried in order.
   const [from, to] = s.from && s.to && s.to < s.from ? [s.to, s.from] : [s.from, s.to];
+  // The list's filters: its query and "all N matching" (campaigns.matchingIds) send the same ones.
+  const filters = {
+    status: s.status,
+    phase: s.phase,
+    from,
+    to,
+    q: s.q || undefined,
+    goalReached: s.goal === undefined ? undefined : s.goal === "reached",
+  };
   const q = useQuery({
     ...trpc.campaigns.list.queryOptions({
       ...filters,
-      from,
-      to,
-      q: s.q || undefined,
-      goalReached: goal === undefined ? undefined : goal === "reached",
+      page: s.page,
+      pageSize: s.pageSize,
+      sort: s.sort,
+      desc: s.desc,
     }),
     placeholderData: keepPreviousData,
   });
   const filter = (patch: Partial<typeof s>) => navigate({ search: (p) => ({ ...p, ...patch, page: 1 }) });
   const filtered = !!(s.status || s.phase || s.from || s.to || s.goal);
-  const setStatus = useMutation(trpc.campaigns.setStatus.mutationOptions());
+  const bulkArchive = useMutation(trpc.campaigns.bulkArchive.mutationOptions());
+  const mayArchive = can({ campaign: ["update"] });
   const columns: ColumnDef<Row, unknown>[] = [
     {
       header: "Campaign",
@@ -126,7 +135,7 @@ export function CampaignsPage() {
           ) : null
         }
       />
-      <DataTable<Row>
+      <DataTable<Row, RouterOutputs["campaigns"]["matchingIds"]>
         columns={columns}
         data={q.data?.rows}
         total={q.data?.total}
@@ -198,38 +207,54 @@ export function CampaignsPage() {
           </>
         }
         bulkActions={
-          can({ campaign: ["update"] })
-            ? (rows, clear) => (
-                <ConfirmButton
-                  disabled={!rows.every((r) => r.allowedTransitions.includes("archived"))}
-                  hint="Only completed or draft campaigns can be archived"
-                  title={
-                    rows.length === 1 ? `Archive “${rows[0]?.title}”?` : `Archive ${rows.length} campaigns?`
-                  }
-                  description={`${rows
-                    .slice(0, 3)
-                    .map((r) => `“${r.title}”`)
-                    .join(
-                      ", ",
-                    )}${rows.length > 3 ? ` and ${rows.length - 3} more` : ""} leave the active lists. Their donations and history stay.`}
-                  confirmLabel={rows.length === 1 ? "Archive campaign" : `Archive ${rows.length} campaigns`}
-                  onConfirm={async () => {
-                    const res = await Promise.allSettled(
-                      rows.map((r) => setStatus.mutateAsync({ id: r.id, action: "archive" })),
-                    );
-                    const ok = res.filter((r) => r.status === "fulfilled").length;
-                    const failed = res.find((r) => r.status === "rejected");
-                    // Nothing archived: say why in the dialog and keep the selection.
-                    if (!ok && failed) throw failed.reason;
-                    toast.success(`${ok} archived`);
-                    if (ok < rows.length) toast.error(`${rows.length - ok} could not be archived`);
-                    clear();
-                    await qc.invalidateQueries();
-                  }}
-                >
-                  Archive
-                </ConfirmButton>
-              )
+          mayArchive
+            ? (rows, clear, matching) => {
+                const count = matching ? matching.ids.length : rows.length;
+                const one = !matching && rows.length === 1;
+                return (
+                  <BulkConfirmButton
+                    ids={matching ? matching.ids : rows.map((r) => r.id)}
+                    act={(ids) => bulkArchive.mutateAsync({ ids })}
+                    running="Archiving"
+                    done="archived"
+                    onDone={async () => {
+                      clear();
+                      await qc.invalidateQueries();
+                    }}
+                    disabled={
+                      matching
+                        ? !matching.allowedTransitions.includes("archived")
+                        : !rows.every((r) => r.allowedTransitions.includes("archived"))
+                    }
+                    hint="Only completed or draft campaigns can be archived"
+                    title={one ? `Archive “${rows[0]?.title}”?` : `Archive ${formatCount(count)} campaigns?`}
+                    description={
+                      matching
+                        ? `All ${formatCount(count)} campaigns matching the filters leave the active lists. Their donations and history stay.`
+                        : `${rows
+                            .slice(0, 3)
+                            .map((r) => `“${r.title}”`)
+                            .join(
+                              ", ",
+                            )}${rows.length > 3 ? ` and ${formatCount(rows.length - 3)} more` : ""} ${
+                            one ? "leaves" : "leave"
+                          } the active lists. Their donations and history stay.`
+                    }
+                    confirmLabel={one ? "Archive campaign" : `Archive ${formatCount(count)} campaigns`}
+                  >
+                    Archive
+                  </BulkConfirmButton>
+                );
+              }
+            : undefined
+        }
+        selectMatching={
+          mayArchive
+            ? () =>
+                qc.fetchQuery({
+                  ...trpc.campaigns.matchingIds.queryOptions(filters),
+                  staleTime: 0,
+                })
             : undefined
         }
       />

@@ -1,13 +1,15 @@
 /** /organizers (platform admins): every organizer per organization, with invitations, and the export. */
 
-import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
+import { isOpenInvitation } from "@core/organizers";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import type { ColumnDef } from "@tanstack/react-table";
 import type { inferRouterOutputs } from "@trpc/server";
 import { Download, Plus } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
-import { ConfirmButton, DataTable, type ListState } from "~/components/data-table/data-table";
+import { BulkConfirmButton } from "~/components/bulk-confirm-button";
+import { DataTable, type ListState } from "~/components/data-table/data-table";
 import { ExportProgress } from "~/components/export-progress";
 import { PageHeader } from "~/components/layout/page-header";
 import { Badge } from "~/components/ui/badge";
@@ -47,12 +49,13 @@ export function OrganizersPage({
   const tz = useTimeZone();
   const trpc = useTRPC();
   const client = useTRPCClient();
+  const qc = useQueryClient();
   const q = useQuery({
     ...trpc.organizers.list.queryOptions({ ...s, q: s.q || undefined }),
     placeholderData: keepPreviousData,
   });
   const orgs = useQuery(trpc.organization.all.queryOptions());
-  const revoke = useMutation(trpc.organizers.revokeInvitation.mutationOptions());
+  const revoke = useMutation(trpc.organizers.bulkRevokeInvitations.mutationOptions());
   const [progress, setProgress] = React.useState<{ done: number; total: number } | null>(null);
 
   async function exportCsv() {
@@ -176,31 +179,48 @@ export function OrganizersPage({
             ))}
           </select>
         }
-        bulkActions={(rows, clear) => {
-          const open = rows.filter((r) => r.status === "invited" || r.status === "expired");
+        bulkActions={(rows, clear, matching) => {
+          // The open invitations among the chosen rows (core's rule): the page's, or the snapshot's.
+          const ids = matching
+            ? matching.ids
+            : rows.filter((r) => isOpenInvitation(r.status)).map((r) => r.id);
+          const n = formatCount(ids.length);
+          const noun = ids.length === 1 ? "invitation" : "invitations";
           return (
-            <ConfirmButton
-              disabled={open.length === 0}
-              title={`Revoke ${open.length} invitation(s)?`}
-              description="Only open invitations among the selected rows are revoked; members are not touched."
-              confirmLabel="Revoke"
-              destructive
-              reasonLabel="Reason"
-              onConfirm={async (reason) => {
-                const res = await Promise.allSettled(
-                  open.map((r) => revoke.mutateAsync({ id: r.id, reason })),
-                );
-                const ok = res.filter((r) => r.status === "fulfilled").length;
-                if (ok) toast.success(`${ok} invitation(s) revoked`);
-                if (ok < open.length) toast.error(`${open.length - ok} could not be revoked`);
+            <BulkConfirmButton
+              ids={ids}
+              act={(batch, reason) => revoke.mutateAsync({ ids: batch, reason })}
+              running="Revoking"
+              done="revoked"
+              onDone={async () => {
                 clear();
                 await q.refetch();
               }}
+              hint={ids.length ? undefined : "No open invitations among the selected rows"}
+              title={`Revoke ${n} ${noun}?`}
+              description={
+                matching
+                  ? `The ${n} open ${noun} among the ${formatCount(q.data?.total ?? 0)} rows matching the filters ${ids.length === 1 ? "is" : "are"} revoked; members are not touched.`
+                  : "Only open invitations among the selected rows are revoked; members are not touched."
+              }
+              confirmLabel={`Revoke ${n} ${noun}`}
+              destructive
+              reasonLabel="Reason"
             >
               Revoke invitations
-            </ConfirmButton>
+            </BulkConfirmButton>
           );
         }}
+        selectMatching={() =>
+          qc.fetchQuery({
+            ...trpc.organizers.matchingIds.queryOptions({
+              q: s.q || undefined,
+              organizationId: s.organizationId,
+              status: s.status,
+            }),
+            staleTime: 0,
+          })
+        }
       />
     </>
   );

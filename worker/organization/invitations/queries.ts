@@ -82,6 +82,24 @@ export const openInvitation = (db: D1Database, id: string, organizationId: strin
     .bind(id, organizationId)
     .first<Pick<I, "id" | "organization_id" | "email" | "role" | "expires_at">>();
 
+/**
+ * Invitations by public id, in any state (a revoke decides from accepted_at and revoked_at); with
+ * `organizationId`, only that organization's. One parameter for the ids (json_each), however many.
+ */
+export async function invitationsByIds(
+  db: D1Database,
+  ids: readonly string[],
+  organizationId: string | null,
+) {
+  const { results } = await db
+    .prepare(
+      "SELECT id, organization_id, email, role, accepted_at, revoked_at FROM invitation WHERE id IN (SELECT value FROM json_each(?1)) AND (?2 IS NULL OR organization_id = ?2)",
+    )
+    .bind(JSON.stringify(ids), organizationId)
+    .all<Pick<I, "id" | "organization_id" | "email" | "role" | "accepted_at" | "revoked_at">>();
+  return results;
+}
+
 /** A new secret and 7 more days: the link mailed before stops working (decision 017). */
 export const renewStatement = (
   db: D1Database,

@@ -8,12 +8,13 @@
  * the platform admin's "invite an organizer" (organizers.invite, organizers.revokeInvitation), and
  * the invitee's link (worker/http/invitations.ts: view, accept, decline by the secret).
  */
+import type { BulkOutcome } from "@core/bulk";
 import type { MemberInviteInput, MemberRole } from "@core/organization";
 import type { AppConfig } from "../../../app.config";
 import type { SessionRecord, UserRecord } from "../../auth";
 import { generateId, randomString, sha256Hex } from "../../auth/crypto";
 import { type AuditActor, auditStatement } from "../../lib/audit";
-import type { Guard } from "../../lib/guard";
+import { previousWriteLanded } from "../../lib/guard";
 import { getMailer, renderMail } from "../../mail";
 import { fail, type OrgCtx } from "../../trpc/init";
 import { assertMayGrant } from "../members/service";
@@ -21,8 +22,10 @@ import { presentOpenInvitation } from "./present";
 import {
   acceptStatement,
   declineStatement,
+  type InvitationRow,
   insertInvitationStatement,
   invitationBySecretHash,
+  invitationsByIds,
   isMemberByEmail,
   joinStatement,
   openInvitation,
@@ -39,13 +42,6 @@ export function newInvitationSecret() {
 }
 
 export const invitationSecretHash = (secret: string) => sha256Hex(secret);
-
-/**
- * The statement before this one in the batch changed exactly one row. A batch is one transaction
- * that cannot branch (worker/lib/guard.ts): an invitation write that lost its race (an accept, a
- * revoke or a resend landed first) leaves no audit row and no membership (decision 020).
- */
-const previousWriteLanded: Guard = { sql: () => "changes() = 1", args: [] };
 
 type Inviter = AuditActor & { user: { id: string; name?: string | null }; config: AppConfig };
 
@@ -151,6 +147,44 @@ export async function resendInvitation(ctx: OrgCtx, id: string) {
   return { id: inv.id, expiresAt };
 }
 
+type RevocableRow = Pick<
+  InvitationRow,
+  "id" | "organization_id" | "email" | "role" | "accepted_at" | "revoked_at"
+>;
+
+/**
+ * Why an invitation cannot be revoked (null: it can): only an open one — not accepted, not revoked;
+ * past its expiry it is still open. The one rule of a single revoke and a bulk one.
+ */
+export function revokeRefusal(inv: Pick<InvitationRow, "accepted_at" | "revoked_at">): string | null {
+  if (inv.revoked_at) return "Already revoked";
+  if (inv.accepted_at) return "Not an open invitation";
+  return null;
+}
+
+/**
+ * A revoke's statements: the write, conditional on the invitation still being open (an accept or a
+ * revoke that landed first wins), and its audit row only if the write landed (decision 020).
+ */
+function revokeStatements(actor: AuditActor, inv: RevocableRow, reason: string | undefined, now: number) {
+  const db = actor.env.DB;
+  return [
+    revokeStatement(db, inv.id, now),
+    auditStatement(
+      actor,
+      {
+        action: "member.revoke_invitation",
+        entityType: "invitation",
+        entityId: inv.id,
+        before: { id: inv.id, organization_id: inv.organization_id, email: inv.email, role: inv.role },
+        reason,
+        organizationId: inv.organization_id,
+      },
+      previousWriteLanded,
+    ),
+  ];
+}
+
 /**
  * Revokes an open invitation: the organization's own (`organizationId` set: another tenant's id is
  * NOT_FOUND) or, for a platform admin, any. One that was accepted or revoked meanwhile is NOT_FOUND.
@@ -160,25 +194,46 @@ export async function revokeInvitation(
   input: { id: string; organizationId: string | null; reason?: string },
 ) {
   const db = actor.env.DB;
-  const inv = await openInvitation(db, input.id, input.organizationId);
-  if (!inv) fail("NOT_FOUND", "Invitation not found");
-  const [r] = await db.batch([
-    revokeStatement(db, inv.id, Date.now()),
-    auditStatement(
-      actor,
-      {
-        action: "member.revoke_invitation",
-        entityType: "invitation",
-        entityId: inv.id,
-        before: { id: inv.id, organization_id: inv.organization_id, email: inv.email, role: inv.role },
-        reason: input.reason,
-        organizationId: inv.organization_id,
-      },
-      previousWriteLanded,
-    ),
-  ]);
+  const [inv] = await invitationsByIds(db, [input.id], input.organizationId);
+  if (!inv || revokeRefusal(inv)) fail("NOT_FOUND", "Invitation not found");
+  const [r] = await db.batch(revokeStatements(actor, inv, input.reason, Date.now()));
   if (!r?.meta.changes) fail("NOT_FOUND", "Invitation not found");
   return { id: inv.id };
+}
+
+/**
+ * One call of a bulk revoke (decision 024): each id decided by `revokeRefusal`, as a single revoke
+ * is; every revoke that passes goes into ONE D1 batch with its audit row. Ids not found (also
+ * another organization's, when `organizationId` is set), refused, or revoked or accepted between
+ * the read and the write are skipped with the reason; nothing else is touched.
+ */
+export async function bulkRevokeInvitations(
+  actor: AuditActor,
+  input: { ids: string[]; organizationId: string | null; reason?: string },
+): Promise<BulkOutcome[]> {
+  const db = actor.env.DB;
+  const rows = new Map((await invitationsByIds(db, input.ids, input.organizationId)).map((r) => [r.id, r]));
+  const outcomes = new Map<string, BulkOutcome>();
+  const planned: RevocableRow[] = [];
+  for (const id of input.ids) {
+    const inv = rows.get(id);
+    const refusal = inv ? revokeRefusal(inv) : "Not found";
+    if (refusal || !inv) outcomes.set(id, { id, changed: false, reason: refusal ?? "Not found" });
+    else planned.push(inv);
+  }
+  const now = Date.now();
+  const res = planned.length
+    ? await db.batch(planned.flatMap((inv) => revokeStatements(actor, inv, input.reason, now)))
+    : [];
+  planned.forEach((inv, i) => {
+    outcomes.set(
+      inv.id,
+      res[2 * i]?.meta.changes
+        ? { id: inv.id, changed: true }
+        : { id: inv.id, changed: false, reason: "The invitation changed meanwhile" },
+    );
+  });
+  return input.ids.map((id) => outcomes.get(id) as BulkOutcome);
 }
 
 /** Why the invitee's link does not go through: the HTTP status, a code and the sentence to show. */

@@ -1,0 +1,30 @@
+/**
+ * The filters of /campaigns as the API takes them: campaigns.list's input and campaigns.matchingIds'
+ * parse the same schema, and `campaignFilter` (service.ts) turns both into the one WHERE of
+ * queries.ts, so "all N matching" is exactly the list's rows. The browser's URL state is
+ * src/features/campaigns/search.ts.
+ */
+import { campaignPhases } from "@core/campaign";
+import { calendarDay, enumSet } from "@core/schemas";
+import { campaignStatuses } from "@core/status";
+import { z } from "zod";
+import { pageSchema } from "../lib/list";
+import { CAMPAIGN_SORTS, type CampaignSort } from "./queries";
+
+export const campaignFilters = z.object({
+  q: pageSchema.q,
+  status: z.optional(enumSet(campaignStatuses)),
+  phase: z.optional(enumSet(campaignPhases)),
+  goalReached: z.boolean().optional(),
+  /** Campaigns running at some point between these local days (org time zone), inclusive. */
+  from: z.optional(calendarDay),
+  to: z.optional(calendarDay),
+});
+export type CampaignFilters = z.infer<typeof campaignFilters>;
+
+/** campaigns.list: the filters, a page and a whitelisted sort. */
+export const campaignListInput = campaignFilters.extend({
+  ...pageSchema,
+  sort: z.enum(Object.keys(CAMPAIGN_SORTS) as [CampaignSort]).default("created"),
+});
+export type CampaignListInput = z.infer<typeof campaignListInput>;
