@@ -176,7 +176,8 @@ export const itemRoom = (itemId: string, quantity: number, donationId: string): 
 
 /** The donor is still its own record (not merged away) and not anonymized when the gift is written. */
 export const donorTakesGifts = (donorId: string): Guard => ({
-  sql: (p) => `EXISTS (SELECT 1 FROM donor WHERE id = ?${p} AND merged_into_id IS NULL AND anonymized_at IS NULL)`,
+  sql: (p) =>
+    `EXISTS (SELECT 1 FROM donor WHERE id = ?${p} AND merged_into_id IS NULL AND anonymized_at IS NULL)`,
   args: [donorId],
 });
 

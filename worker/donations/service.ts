@@ -137,7 +137,9 @@ export async function createDonation(ctx: Actor, input: ManualDonationInput) {
     const short =
       row.campaign_item_id && (await overfunding(db, row.campaign_item_id, row.item_quantity, id));
     if (short) fail("UNPROCESSABLE_CONTENT", short, { field: "itemQuantity" });
-    fail("CONFLICT", "The donor was merged or anonymized meanwhile; reload and try again", { field: "donorId" });
+    fail("CONFLICT", "The donor was merged or anonymized meanwhile; reload and try again", {
+      field: "donorId",
+    });
   }
   return presentDonation(await loadDonation(db, ctx.org.id, id));
 }
