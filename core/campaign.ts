@@ -11,7 +11,7 @@ import { donationFrequencies } from "./donation";
 import { MEDIA_PATH } from "./media";
 import { formatMoney } from "./money";
 import { amountMinor, currencyCode, instant, MAX_AMOUNT_MINOR, MIN_AMOUNT_MINOR } from "./schemas";
-import type { CampaignStatus } from "./status";
+import type { CampaignPhase, CampaignStatus } from "./status";
 
 /** How many suggested amounts a campaign offers at most (the donate form's buttons). */
 export const MAX_SUGGESTED_AMOUNTS = 8;
@@ -148,13 +148,9 @@ export const campaignItemUpdate = /* @__PURE__ */ (() =>
     archived: z.optional(z.boolean()),
   }))();
 
-/**
- * The derived display phase (DESIGN §4): computed at read time, never stored. The server presents
- * it on every campaign and filters lists by it in SQL (worker/campaigns/queries.ts `phaseSql`,
- * which must say the same).
- */
-export const campaignPhases = ["scheduled", "live", "goal_reached", "ended"] as const;
-export type CampaignPhase = (typeof campaignPhases)[number];
+// The phases are listed with the statuses (core/status.ts), where the list's URL schema takes them
+// without this module's form schemas (the portal's entry chunk: docs/decisions/012-client-js-budgets.md).
+export { type CampaignPhase, campaignPhases } from "./status";
 
 /**
  * Whether a campaign's phase is shown beside its status. The phase is where a running campaign

@@ -7,12 +7,11 @@
 // a pure closure, so a chunk that takes only the donor types does not build the form schema.
 import { z } from "zod/mini";
 
-/** GiveWP's donor type (docs/steering/research/domain.md §2.3), derived on the server from the counted gifts. */
-export const donorTypes = ["new", "one_time", "repeat", "recurring"] as const;
-export type DonorType = (typeof donorTypes)[number];
+// The two vocabularies live in ./donor-types.ts, where the list's URL schema takes them without
+// this module's form schema (the portal's entry chunk: docs/decisions/012-client-js-budgets.md).
+import { donorKinds } from "./donor-types";
 
-/** What a donor record is: a person or an organization (the `donor.type` column). */
-export const donorKinds = ["individual", "organization"] as const;
+export { type DonorType, donorKinds, donorTypes } from "./donor-types";
 
 /** Optional text: trimmed, at most `max` characters, null or absent. */
 const text = (max: number) => z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(max))));

@@ -2,6 +2,14 @@
 export const campaignStatuses = ["draft", "active", "paused", "completed", "archived"] as const;
 export type CampaignStatus = (typeof campaignStatuses)[number];
 
+/**
+ * A campaign's derived display phase (DESIGN §4, `campaignPhase` in core/campaign.ts): computed at
+ * read time, never stored. The server presents it on every campaign and filters lists by it in SQL
+ * (worker/campaigns/queries.ts `phaseSql`, which must say the same).
+ */
+export const campaignPhases = ["scheduled", "live", "goal_reached", "ended"] as const;
+export type CampaignPhase = (typeof campaignPhases)[number];
+
 export const campaignTransitions: Record<CampaignStatus, CampaignStatus[]> = {
   draft: ["active", "archived"],
   active: ["paused", "completed"],

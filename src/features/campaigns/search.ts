@@ -1,6 +1,5 @@
 /** The campaigns list's search: its columns to sort by and its filters (the route validates it). */
-import { campaignPhases } from "@core/campaign";
-import { campaignStatuses } from "@core/status";
+import { campaignPhases, campaignStatuses } from "@core/status";
 import { dayParam, enumParam, facetParam, listSearchWith } from "~/components/data-table/list-search";
 
 export const campaignsSearch = listSearchWith(

@@ -2,7 +2,7 @@
  * The /donors URL state (DESIGN §4 lists): every filter of donors.list, validated by zod; a
  * hand-edited or stale value falls back to "no filter" instead of an error page.
  */
-import { type DonorType, donorKinds, donorTypes } from "@core/donor";
+import { type DonorType, donorKinds, donorTypes } from "@core/donor-types";
 import { z } from "zod/mini";
 import { dayParam, enumParam, flagParam, listSearchWith, minorParam, opt } from "~/lib/search-params";
 
