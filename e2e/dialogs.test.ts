@@ -103,3 +103,66 @@ test("deleting an unfunded campaign item asks first: Cancel and Escape keep it, 
     await s.close();
   }
 });
+
+test("an open invitation's row opens its details (click on the row, tap on the card, Enter on its title); Cancel keeps it, 'Revoke invitation' with a reason revokes it", async () => {
+  for (const viewport of [
+    { width: 1280, height: 900 },
+    { width: 360, height: 780 },
+  ]) {
+    const s = await openBrowser({ viewport });
+    try {
+      await signIn(s.page, "admin@almoner.test");
+      await s.page.waitForURL((u) => u.pathname === "/dashboard");
+      const email = `row-dialog-${viewport.width}-${Date.now()}@example.test`;
+      const org = await s.page.evaluate(async () => {
+        const input = encodeURIComponent(JSON.stringify({ json: {} }));
+        const res = await fetch(`/api/trpc/organization.all?input=${input}`);
+        return ((await res.json()) as { result: { data: { json: { id: string }[] } } }).result.data.json[0]
+          ?.id;
+      });
+      const sent = await s.page.evaluate(
+        async ([e, o]) =>
+          (
+            await fetch("/api/trpc/organizers.invite", {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({ json: { email: e, organizationId: o } }),
+            })
+          ).status,
+        [email, org] as const,
+      );
+      assert.equal(sent, 200);
+      await go(s.page, `/organizers?q=${encodeURIComponent(email)}`);
+      const title = s.page.getByRole("button", { name: "Invitation", exact: true }).first();
+      await title.waitFor();
+      const dialog = s.page.getByRole("alertdialog");
+      const heading = dialog.getByRole("heading", { name: `Invitation for ${email}` });
+
+      // A click on the row (its e-mail), or a tap anywhere on the phone's card, opens it.
+      // (On the phone the card's title button covers the card, so the tap lands on it by design.)
+      const box = await s.page.getByText(email, { exact: true }).first().boundingBox();
+      assert.ok(box);
+      await s.page.mouse.click(box.x + 4, box.y + box.height / 2);
+      await heading.waitFor();
+      await dialog.getByText("Waiting to be accepted").waitFor();
+      await dialog.getByText("Ada Admin").waitFor();
+      assert.deepEqual(await axeProblems(s.page), [], `invitation dialog ${viewport.width}`);
+      await dialog.getByRole("button", { name: "Cancel" }).click();
+      await dialog.waitFor({ state: "detached" });
+
+      // The keyboard: its title is a button.
+      await title.focus();
+      await s.page.keyboard.press("Enter");
+      await heading.waitFor();
+      const revoke = dialog.getByRole("button", { name: "Revoke invitation" });
+      assert.equal(await revoke.isDisabled(), true, "a reason is asked first");
+      await dialog.getByLabel("Reason for revoking").fill("Sent to the wrong address");
+      await revoke.click();
+      await s.page.getByText(`Invitation for ${email} revoked`).waitFor();
+      await s.page.getByText("No organizers match.").first().waitFor();
+      assert.deepEqual(s.errors, []);
+    } finally {
+      await s.close();
+    }
+  }
+});

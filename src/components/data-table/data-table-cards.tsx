@@ -127,7 +127,7 @@ function ListCard<T>({ row, selectable }: { row: Row<T>; selectable: boolean }) 
         "hover:bg-muted/50 data-[state=selected]:bg-muted",
         // The title link covers the card (its ::after), so a tap anywhere opens the row; the
         // card shows the link's keyboard focus.
-        "has-[[data-card-title]_a:focus-visible]:ring-[3px] has-[[data-card-title]_a:focus-visible]:ring-ring/50",
+        "has-[[data-card-title]_:is(a,button):focus-visible]:ring-[3px] has-[[data-card-title]_:is(a,button):focus-visible]:ring-ring/50",
       )}
     >
       {selectable ? (
@@ -143,7 +143,7 @@ function ListCard<T>({ row, selectable }: { row: Row<T>; selectable: boolean }) 
         <div className="flex items-start justify-between gap-3">
           <div
             data-card-title
-            className="min-w-0 break-words font-medium [&_a]:outline-none [&_a]:after:absolute [&_a]:after:inset-0 [&_a]:after:rounded-md"
+            className="min-w-0 break-words font-medium [&_:is(a,button)]:outline-none [&_:is(a,button)]:after:absolute [&_:is(a,button)]:after:inset-0 [&_:is(a,button)]:after:rounded-md"
           >
             {title.map((c) => (
               <span key={c.id}>{render(c)}</span>

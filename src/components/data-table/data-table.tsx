@@ -112,11 +112,14 @@ function followRowLink(e: React.MouseEvent<HTMLElement>) {
   // Portalled content (a row's menu or dialog) bubbles through React but is not in the row.
   if (!e.currentTarget.contains(target) || target.closest(INTERACTIVE)) return;
   if (window.getSelection()?.toString()) return; // selecting text, not opening
+  // The title's link, or its button where the row opens a dialog rather than a page (an open
+  // invitation on /organizers has no page of its own).
   const link =
-    e.currentTarget.querySelector<HTMLAnchorElement>("[data-row-title] a[href]") ??
+    e.currentTarget.querySelector<HTMLElement>("[data-row-title] a[href], [data-row-title] button") ??
     e.currentTarget.querySelector<HTMLAnchorElement>("a[href]");
   if (!link) return;
-  if (e.metaKey || e.ctrlKey || e.shiftKey) window.open(link.href, "_blank", "noopener");
+  if (link instanceof HTMLAnchorElement && (e.metaKey || e.ctrlKey || e.shiftKey))
+    window.open(link.href, "_blank", "noopener");
   else link.click();
 }
 
@@ -414,7 +417,9 @@ export function DataTable<T extends { id: string }, M extends { ids: string[] } 
                   key={row.id}
                   data-state={row.getIsSelected() ? "selected" : undefined}
                   className={cn(
-                    onRowClick ? "cursor-pointer" : "has-[[data-row-title]_a[href]]:cursor-pointer",
+                    onRowClick
+                      ? "cursor-pointer"
+                      : "has-[[data-row-title]_a[href]]:cursor-pointer has-[[data-row-title]_button]:cursor-pointer",
                   )}
                   onClick={onRowClick ? () => onRowClick(row.original) : followRowLink}
                 >

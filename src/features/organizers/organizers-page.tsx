@@ -9,6 +9,7 @@ import { Download, Plus } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
 import { BulkConfirmButton } from "~/components/bulk-confirm-button";
+import { ConfirmButton } from "~/components/data-table/confirm-button";
 import { DataTable, type ListState } from "~/components/data-table/data-table";
 import { ExportProgress } from "~/components/export-progress";
 import { PageHeader } from "~/components/layout/page-header";
@@ -89,7 +90,7 @@ export function OrganizersPage({
             {row.original.name}
           </Link>
         ) : (
-          <span className="text-muted-foreground">Invited</span>
+          <InvitationButton row={row.original} onRevoked={() => void q.refetch()} />
         ),
     },
     {
@@ -223,5 +224,51 @@ export function OrganizersPage({
         }
       />
     </>
+  );
+}
+
+/**
+ * An open invitation's row opens this (it has no page: no one has joined yet): what was sent, to
+ * whom, by whom and when, and the one thing to do with it, revoke (organizers.revokeInvitation,
+ * audited with the reason). The button is the row's title, so a click or tap on the row opens it.
+ */
+function InvitationButton({ row, onRevoked }: { row: OrganizerRow; onRevoked: () => void }) {
+  const trpc = useTRPC();
+  const tz = useTimeZone();
+  const revoke = useMutation(trpc.organizers.revokeInvitation.mutationOptions());
+  const facts: [string, string][] = [
+    ["Organization", row.organizationName],
+    ["Role", titleCase(row.role)],
+    ["Invited by", row.invitedBy ?? "—"],
+    ["Sent", formatDateTime(row.joinedAt, tz)],
+    ["Status", row.status === "expired" ? "Expired, not accepted" : "Waiting to be accepted"],
+  ];
+  return (
+    <ConfirmButton
+      variant="link"
+      className="h-auto p-0 font-medium text-foreground"
+      title={`Invitation for ${row.email}`}
+      description={
+        // Phrasing content only: the dialog's description is a paragraph.
+        <span className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-left">
+          {facts.map(([k, v]) => (
+            <React.Fragment key={k}>
+              <span className="text-muted-foreground">{k}</span>
+              <span className="text-foreground">{v}</span>
+            </React.Fragment>
+          ))}
+        </span>
+      }
+      confirmLabel="Revoke invitation"
+      destructive
+      reasonLabel="Reason for revoking"
+      onConfirm={async (reason) => {
+        await revoke.mutateAsync({ id: row.id, reason });
+        toast.success(`Invitation for ${row.email} revoked`);
+        onRevoked();
+      }}
+    >
+      Invitation
+    </ConfirmButton>
   );
 }
