@@ -295,8 +295,8 @@ test("an admin revokes all open invitations matching a search in batches with pr
     await s.page.getByRole("checkbox", { name: "Select all rows on this page" }).click();
     const bar = s.page.getByRole("region", { name: "Bulk actions" });
     await bar.getByText("10 selected").waitFor();
-    await bar.getByRole("button", { name: "Select all 12 matching" }).click();
-    await bar.getByText("All 12 matching selected").waitFor();
+    await bar.getByRole("button", { name: "Select the open invitations among all 12 matching" }).click();
+    await bar.getByText("All 12 open invitations matching selected").waitFor();
 
     await s.page.route("**/api/trpc/organizers.bulkRevokeInvitations**", async (route) => {
       await new Promise((r) => setTimeout(r, 1500));

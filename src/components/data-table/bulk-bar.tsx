@@ -3,6 +3,17 @@ import { Progress } from "~/components/ui/progress";
 import { formatCount } from "~/lib/format";
 import type { BulkProgressState } from "./use-bulk-run";
 
+/** How the bar words "Select all N matching" and "All N matching selected" (counts formatted). */
+export interface MatchingLabels {
+  offer: (total: string) => string;
+  chosen: (count: string) => string;
+}
+
+const DEFAULT_MATCHING_LABELS: MatchingLabels = {
+  offer: (total) => `Select all ${total} matching`,
+  chosen: (count) => `All ${count} matching selected`,
+};
+
 /**
  * The bulk-actions bar of a list (decision 024): how many rows are chosen, "Select all N
  * matching" once the whole page is, "All N matching selected" after, the list's actions, Clear.
@@ -17,6 +28,7 @@ export function BulkBar({
   onSelectMatching,
   onClear,
   running,
+  matchingLabels = DEFAULT_MATCHING_LABELS,
   children,
 }: {
   /** Rows chosen on the page. */
@@ -33,6 +45,8 @@ export function BulkBar({
   onClear: () => void;
   /** A run of the actions is sending batches: the selection stays as it is until it ends. */
   running: boolean;
+  /** The offer's and the snapshot's words, where the snapshot is not every matching row. */
+  matchingLabels?: MatchingLabels;
   children: React.ReactNode;
 }) {
   return (
@@ -42,7 +56,7 @@ export function BulkBar({
     >
       <span className="font-medium" aria-live="polite">
         {matchingCount !== null
-          ? `All ${formatCount(matchingCount)} matching selected`
+          ? matchingLabels.chosen(formatCount(matchingCount))
           : `${formatCount(count)} selected`}
       </span>
       {offerMatching && matchingCount === null && total !== undefined ? (
@@ -53,7 +67,7 @@ export function BulkBar({
           disabled={selectingMatching || running}
           onClick={onSelectMatching}
         >
-          {selectingMatching ? "Selecting…" : `Select all ${formatCount(total)} matching`}
+          {selectingMatching ? "Selecting…" : matchingLabels.offer(formatCount(total))}
         </Button>
       ) : null}
       {matchingError ? (

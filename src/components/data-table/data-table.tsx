@@ -67,7 +67,7 @@ import {
 import { errorInfo, formatCount } from "~/lib/format";
 import { SM_UP, useMediaQuery } from "~/lib/use-media-query";
 import { cn } from "~/lib/utils";
-import { BulkBar } from "./bulk-bar";
+import { BulkBar, type MatchingLabels } from "./bulk-bar";
 import { type CardSlot, DataTableCards } from "./data-table-cards";
 import { type Facet, FacetedFilter } from "./faceted-filter";
 import { FilterSheet } from "./filter-sheet";
@@ -137,6 +137,7 @@ export function DataTable<T extends { id: string }, M extends { ids: string[] } 
   facets,
   bulkActions,
   selectMatching,
+  matchingLabels,
   footer,
   onRowClick,
   filterCount,
@@ -163,6 +164,8 @@ export function DataTable<T extends { id: string }, M extends { ids: string[] } 
    * with it, the bar offers "Select all N matching" once the whole page is chosen (decision 024).
    */
   selectMatching?: () => Promise<M>;
+  /** Where the snapshot holds only some of the matching rows (organizers: open invitations). */
+  matchingLabels?: MatchingLabels;
   footer?: React.ReactNode;
   /** Replaces following the row's link on a click on the row. */
   onRowClick?: (row: T) => void;
@@ -326,6 +329,7 @@ export function DataTable<T extends { id: string }, M extends { ids: string[] } 
           onSelectMatching={chooseMatching}
           onClear={clearSelection}
           running={running}
+          matchingLabels={matchingLabels}
         >
           <BulkRunningContext.Provider value={setRunning}>
             {bulkActions(selected, clearSelection, matchingSnap)}

@@ -212,6 +212,11 @@ export function OrganizersPage({
             </BulkConfirmButton>
           );
         }}
+        // The snapshot holds only the open invitations among the matching rows: say so.
+        matchingLabels={{
+          offer: (total) => `Select the open invitations among all ${total} matching`,
+          chosen: (count) => `All ${count} open invitations matching selected`,
+        }}
         selectMatching={() =>
           qc.fetchQuery({
             ...trpc.organizers.matchingIds.queryOptions({
