@@ -26,6 +26,19 @@ export const quietEnv = {
   CI: process.env.CI ?? "1",
 };
 
+/**
+ * The Worker's upload budget, gzip KiB (docs/performance.md): Cloudflare's free plan takes 3 MiB,
+ * but the cold start grows with the bundle, so we keep a third of that. `npm test` fails above it
+ * (scripts/size.mjs --check); the bench reports it.
+ */
+export const WORKER_GZIP_BUDGET_KIB = 1024;
+
+/** What `wrangler deploy --dry-run` would upload, from its output: KiB raw and gzip, or null. */
+export function workerUpload(out) {
+  const m = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(out);
+  return m ? { raw: Number(m[1]), gzip: Number(m[2]) } : null;
+}
+
 export function run(cmd, args, opts = {}) {
   const res = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env: quietEnv, ...opts });
   if (res.status !== 0) {

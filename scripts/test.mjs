@@ -14,6 +14,12 @@ const steps = [
   ["every cited document is in the repo", process.execPath, ["scripts/check-citations.mjs"]],
   ["unit + integration (workerd)", "npx", ["vitest", "run"]],
   ["end-to-end (Chromium)", process.execPath, ["scripts/e2e.mjs"]],
+  // The e2e step built dist/: what wrangler would upload, within the Worker's budget.
+  [
+    "Worker size within budget (wrangler deploy --dry-run)",
+    process.execPath,
+    ["scripts/size.mjs", "--no-build", "--check"],
+  ],
   // The e2e step built dist/; the real better-auth 1.3.34 server answers beside it (decision 023).
   ["auth contract (better-auth 1.3.34 oracle)", process.execPath, ["scripts/oracle.mjs", "--no-build"]],
 ];
