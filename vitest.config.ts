@@ -1,9 +1,25 @@
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { DEV_CLIENT_ID, DEV_CLIENT_SECRET } from "./scripts/oidc-dev.mjs";
 
 const migrations = await readD1Migrations("./drizzle");
+
+/**
+ * The previous release's data (scripts/release-fixture.mjs): its last migration's name and its SQL
+ * statements, for test/migrations/upgrade.test.ts. Statements end a line with ";" and the next
+ * one starts a line with a keyword.
+ */
+const releaseSql = readFileSync("./test/migrations/previous-release.sql", "utf8");
+const previousRelease = {
+  lastMigration: /^-- release: (\S+)/.exec(releaseSql)?.[1] ?? "",
+  statements: releaseSql
+    .replace(/^--.*\n/gm, "")
+    .split(/;\n(?=(?:INSERT|DELETE|UPDATE|WITH|REPLACE) )/)
+    .map((s) => s.trim().replace(/;$/, ""))
+    .filter(Boolean),
+};
 
 /** A free loopback port for the test OpenID providers (test/social/oidc-global.ts starts them). */
 function freePort(): Promise<number> {
@@ -34,8 +50,11 @@ export default defineConfig({
         // A small Rate Limiting binding the limiter tests put in place of the real ones
         // (test/security/requests.test.ts): wrangler.toml's limits are sized for people.
         ratelimits: { TEST_RATE_LIMITER: { namespace_id: "9001", simple: { limit: 3, period: 60 } } },
+        // An empty database for the upgrade test: migrated up to the previous release, then upgraded.
+        d1Databases: { UPGRADE_DB: "upgrade-db" },
         bindings: {
           TEST_MIGRATIONS: migrations,
+          TEST_PREVIOUS_RELEASE: previousRelease,
           AUTH_SECRET: "test-secret-0123456789abcdef0123456789abcdef",
           ENVIRONMENT: "test",
           APP_URL: "http://localhost:3000",
