@@ -57,6 +57,9 @@ export default defineConfig({
           TEST_PREVIOUS_RELEASE: previousRelease,
           AUTH_SECRET: "test-secret-0123456789abcdef0123456789abcdef",
           ENVIRONMENT: "test",
+          // One log line per request is noise across thousands of test requests; test/ops/logs.test.ts
+          // turns it on for its own.
+          LOG_REQUESTS: "false",
           APP_URL: "http://localhost:3000",
           MAIL_TRANSPORT: "outbox",
           WEBHOOK_SECRET: "whsec-test-0123456789",

@@ -1,6 +1,6 @@
 import { createRouter } from "@tanstack/react-router";
 import { setupRouterSsrQueryIntegration } from "@tanstack/react-router-ssr-query";
-import { ErrorScreen, NotFoundScreen } from "~/components/layout/error-screens";
+import { ErrorScreen, NotFoundScreen, requestIdOf } from "~/components/layout/error-screens";
 import { FullScreenSpinner } from "~/components/layout/full-screen-spinner";
 import { makeQueryClient } from "~/lib/query-client";
 import { lazyTrpc } from "~/lib/trpc-lazy";
@@ -26,6 +26,7 @@ export async function getRouter() {
       <ErrorScreen
         message={import.meta.env.DEV && error instanceof Error ? error.message : undefined}
         onRetry={reset}
+        requestId={requestIdOf(error)}
       />
     ),
     defaultNotFoundComponent: () => <NotFoundScreen />,

@@ -17,6 +17,7 @@ import { handleInvitation } from "./http/invitations";
 import { handleMedia } from "./http/media";
 import { originGate, SAFE_METHODS } from "./http/origin-gate";
 import { handleDonationWebhook } from "./http/webhook";
+import { logError, newRequestLog, requestLine, timeD1, withRequestLog } from "./lib/request-log";
 import { handleDevOutbox } from "./mail/outbox";
 import { runScheduled } from "./scheduled";
 import { createContext } from "./trpc/context";
@@ -78,9 +79,8 @@ async function route(
       router: appRouter,
       createContext: ({ resHeaders }) => createContext({ request, env, ctx, resHeaders, rateLimited: true }),
       onError({ error, path: procedure }) {
-        if (error.code === "INTERNAL_SERVER_ERROR") {
-          console.error(`tRPC ${procedure ?? "?"} failed`, error.cause ?? error);
-        }
+        if (error.code === "INTERNAL_SERVER_ERROR")
+          logError(`tRPC ${procedure ?? "?"}`, error.cause ?? error);
       },
     });
   }
@@ -136,26 +136,40 @@ export function createWorker(startFetch: StartFetch | null) {
   return {
     async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
       const started = performance.now();
-      const requestId = request.headers.get("x-request-id")?.slice(0, 64) || crypto.randomUUID();
-      let response: Response;
-      let nonce: string | null = null;
-      try {
-        const routed = await route(request, env, ctx, startFetch);
-        if (routed instanceof Response) response = routed;
-        else ({ response, nonce } = routed);
-      } catch (error) {
-        console.error(`[${requestId}] unhandled`, error);
-        response = json({ code: "INTERNAL_SERVER_ERROR", message: "Something went wrong!" }, { status: 500 });
-      }
-      // Responses from fetch() or caches can be immutable; copy the headers once.
-      const headers = new Headers(response.headers);
-      applySecurityHeaders(headers, new URL(request.url), nonce);
-      headers.set("x-request-id", requestId);
-      headers.append("Server-Timing", `total;dur=${(performance.now() - started).toFixed(1)}`);
-      return new Response(response.body, {
-        status: response.status,
-        statusText: response.statusText,
-        headers,
+      // A caller's id is kept only if it looks like one (it is echoed into logs and headers).
+      const given = request.headers.get("x-request-id");
+      const requestId = given && /^[\w.:-]{1,64}$/.test(given) ? given : crypto.randomUUID();
+      const log = newRequestLog(request, requestId);
+      timeD1(env.DB);
+      return withRequestLog(log, async () => {
+        let response: Response;
+        let nonce: string | null = null;
+        try {
+          const routed = await route(request, env, ctx, startFetch);
+          if (routed instanceof Response) response = routed;
+          else ({ response, nonce } = routed);
+        } catch (error) {
+          logError("unhandled", error);
+          response = json(
+            { code: "INTERNAL_SERVER_ERROR", message: "Something went wrong!", requestId },
+            { status: 500 },
+          );
+        }
+        // Responses from fetch() or caches can be immutable; copy the headers once.
+        const headers = new Headers(response.headers);
+        applySecurityHeaders(headers, new URL(request.url), nonce);
+        headers.set("x-request-id", requestId);
+        const ms = performance.now() - started;
+        headers.append("Server-Timing", `d1;desc="${log.d1.queries} queries";dur=${log.d1.ms.toFixed(1)}`);
+        headers.append("Server-Timing", `total;dur=${ms.toFixed(1)}`);
+        // The line is written when the response starts; a streamed body's own time is not in it.
+        // LOG_REQUESTS=false silences it (the unit tests' thousands of requests); errors still log.
+        if (env.LOG_REQUESTS !== "false") console.log(requestLine(log, response.status, ms));
+        return new Response(response.body, {
+          status: response.status,
+          statusText: response.statusText,
+          headers,
+        });
       });
     },
     async scheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext) {

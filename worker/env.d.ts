@@ -16,6 +16,8 @@ declare global {
       MAIL_HTTP_ENDPOINT?: string;
       MAIL_HTTP_TOKEN?: string;
       TRUSTED_ORIGINS?: string;
+      /** "false" stops the one-line-per-request log (worker/lib/request-log.ts); errors still log. */
+      LOG_REQUESTS?: string;
       ADMIN_USER_IDS?: string;
       /** The API limiter's Rate Limiting bindings (wrangler.toml [[ratelimits]], decision 018). */
       API_RATE_LIMITER?: RateLimit;

@@ -5,6 +5,8 @@
  * local day, so "last 30 days" moves at midnight. A miss computes and fills in the background.
  * docs/performance.md reports both paths (warm = cached, cold = computed).
  */
+import { noteCache } from "../lib/request-log";
+
 const TTL_SECONDS = 3600;
 
 export async function cachedAnalytics<T>(
@@ -19,6 +21,7 @@ export async function cachedAnalytics<T>(
   // other way round.
   const key = `analytics:${org.id}:${org.dataVersion}:${name}:${parts.map((p) => p ?? "").join(":")}`;
   const hit = await ctx.env.KV.get<T>(key, "json").catch(() => null);
+  noteCache(hit !== null);
   if (hit !== null) return hit;
   const value = await compute();
   const fill = ctx.env.KV.put(key, JSON.stringify(value), { expirationTtl: TTL_SECONDS }).catch((e) =>

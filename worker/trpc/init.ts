@@ -8,6 +8,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { $ZodError } from "zod/v4/core";
 import type { SessionRecord, UserRecord } from "../auth";
+import { currentRequestLog, noteCaller, noteProcedure } from "../lib/request-log";
 import type { Context } from "./context";
 import { type OrgContext, resolveOrganization } from "./org";
 
@@ -42,6 +43,8 @@ const t = initTRPC
           fieldErrors: zod ? fieldErrorsOf(zod) : undefined,
           // Extra detail a refusal carries (e.g. allowed status transitions).
           details: (error.cause as { details?: unknown } | undefined)?.details,
+          // The request's id (worker/lib/request-log.ts), which an error screen shows for support.
+          requestId: currentRequestLog()?.requestId,
         },
       };
     },
@@ -111,7 +114,8 @@ export function constraintRefusal(error: unknown): TRPCError | null {
   return null;
 }
 
-const base = t.procedure.use(async ({ next }) => {
+const base = t.procedure.use(async ({ path, next }) => {
+  noteProcedure(path);
   const result = await next();
   if (!result.ok && result.error.code === "INTERNAL_SERVER_ERROR") {
     const refusal = constraintRefusal(result.error);
@@ -142,6 +146,7 @@ export const authedProcedure = base
     if (!auth) {
       throw new TRPCError({ code: "UNAUTHORIZED", message: "Unauthorized" });
     }
+    noteCaller({ userId: auth.user.id });
     return next({ ctx: { ...ctx, user: auth.user, session: auth.session } });
   })
   .meta({ guard: "authed" });
@@ -159,6 +164,7 @@ export function orgProcedure(permissions: Permissions) {
       if (!org) {
         throw new TRPCError({ code: "FORBIDDEN", message: "You are not a member of any organization" });
       }
+      noteCaller({ organizationId: org.id });
       const caller = { userId: ctx.user.id, role: ctx.user.role, impersonatedBy: ctx.session.impersonatedBy };
       const refused = refusal(caller, permissions, { orgRole: org.role }, ctx.config.auth.adminUserIds);
       if (refused) throw new TRPCError({ code: "FORBIDDEN", message: refused });

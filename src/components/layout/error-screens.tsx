@@ -20,14 +20,23 @@ type ErrorScreenProps = {
   message?: React.ReactNode;
   /** Shows a "Try again" button when given (e.g. the router's `reset`). */
   onRetry?: () => void;
+  /** The failed request's id (worker/lib/request-log.ts), for the user to quote to support. */
+  requestId?: string;
   className?: string;
 };
+
+/** The request id an API error carries (tRPC errors' `data.requestId`), if any. */
+function requestIdOf(error: unknown): string | undefined {
+  const id = (error as { data?: { requestId?: unknown } } | null)?.data?.requestId;
+  return typeof id === "string" ? id : undefined;
+}
 
 /** Friendly, centered error message with a retry action and a way back home. */
 function ErrorScreen({
   title = "Something went wrong!",
   message = "An unexpected error occurred. Please try again in a moment.",
   onRetry,
+  requestId,
   className,
 }: ErrorScreenProps) {
   return (
@@ -42,6 +51,12 @@ function ErrorScreen({
           </span>
           <h1 className="font-semibold text-xl tracking-tight">{title}</h1>
           <CardDescription className="text-pretty">{message}</CardDescription>
+          {requestId ? (
+            <p className="text-muted-foreground text-xs">
+              If you contact support, quote this reference:{" "}
+              <code className="select-all break-all font-mono text-foreground">{requestId}</code>
+            </p>
+          ) : null}
         </CardHeader>
         <CardFooter className="flex-col-reverse justify-center gap-2 sm:flex-row">
           {/* A plain link on purpose: a full page load recovers from a broken client state. */}
@@ -100,4 +115,4 @@ function NotFoundScreen({
   );
 }
 
-export { ErrorScreen, type ErrorScreenProps, NotFoundScreen, type NotFoundScreenProps };
+export { ErrorScreen, type ErrorScreenProps, NotFoundScreen, type NotFoundScreenProps, requestIdOf };

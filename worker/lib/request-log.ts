@@ -1,0 +1,142 @@
+/**
+ * One JSON line per request (issue 22, "logs you can follow"), for Workers Logs (wrangler.toml
+ * `[observability]`), which indexes each JSON line's fields:
+ *
+ *   {"level":"info","requestId":"…","method":"GET","route":"/api/trpc/donors.list",
+ *    "procedures":["donors.list"],"status":200,"ms":18.4,"d1":{"queries":3,"ms":9.1},
+ *    "cache":{"hits":0,"misses":0},"userId":"…","organizationId":"…","colo":"FRA"}
+ *
+ * What it never holds: personal data. No e-mail, name, IP address, cookie or query string (a search
+ * box's text is in the query string); ids only. The request's facts gather in an AsyncLocalStorage
+ * store, so the tRPC ladder (worker/trpc/init.ts), the dashboard cache (worker/analytics/cache.ts)
+ * and every D1 query add to the line without passing it around. Errors are lines of their own with
+ * the stack and the same request id, which the error screens show for support
+ * (src/components/layout/error-screens.tsx).
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+
+export interface RequestLog {
+  requestId: string;
+  method: string;
+  /** The path without its query string (which can hold what a user typed). */
+  route: string;
+  procedures: string[];
+  userId: string | null;
+  organizationId: string | null;
+  d1: { queries: number; ms: number };
+  cache: { hits: number; misses: number };
+  colo: string | null;
+}
+
+const store = new AsyncLocalStorage<RequestLog>();
+
+export function newRequestLog(request: Request, requestId: string): RequestLog {
+  const cf = (request as { cf?: { colo?: unknown } }).cf;
+  return {
+    requestId,
+    method: request.method,
+    route: new URL(request.url).pathname.slice(0, 200),
+    procedures: [],
+    userId: null,
+    organizationId: null,
+    d1: { queries: 0, ms: 0 },
+    cache: { hits: 0, misses: 0 },
+    colo: typeof cf?.colo === "string" ? cf.colo : null,
+  };
+}
+
+/** Runs `fn` with `log` as the current request's log (the request's whole async work). */
+export function withRequestLog<T>(log: RequestLog, fn: () => T): T {
+  return store.run(log, fn);
+}
+
+/** The current request's log; undefined outside a request (tests calling services, the cron). */
+export function currentRequestLog(): RequestLog | undefined {
+  return store.getStore();
+}
+
+export function noteProcedure(path: string) {
+  const log = store.getStore();
+  if (log && log.procedures.length < 20) log.procedures.push(path);
+}
+
+/** Who acted, as ids: set by the rung that knew it (the session, the organization). */
+export function noteCaller(ids: { userId?: string | null; organizationId?: string | null }) {
+  const log = store.getStore();
+  if (!log) return;
+  if (ids.userId) log.userId = ids.userId;
+  if (ids.organizationId) log.organizationId = ids.organizationId;
+}
+
+export function noteCache(hit: boolean) {
+  const log = store.getStore();
+  if (log) log.cache[hit ? "hits" : "misses"] += 1;
+}
+
+export function noteD1(ms: number, queries: number) {
+  const log = store.getStore();
+  if (!log) return;
+  log.d1.queries += queries;
+  log.d1.ms += ms;
+}
+
+/** The request's line, once its response is ready. */
+export function requestLine(log: RequestLog, status: number, ms: number): string {
+  return JSON.stringify({
+    level: status >= 500 ? "error" : "info",
+    ...log,
+    d1: { queries: log.d1.queries, ms: round(log.d1.ms) },
+    status,
+    ms: round(ms),
+  });
+}
+
+/** An unexpected failure: its own line, with the stack and the request's id. */
+export function logError(where: string, error: unknown) {
+  const log = store.getStore();
+  const e = error instanceof Error ? error : new Error(String(error));
+  console.error(
+    JSON.stringify({
+      level: "error",
+      requestId: log?.requestId ?? null,
+      route: log?.route ?? null,
+      where,
+      error: e.name,
+      message: e.message,
+      stack: e.stack ?? null,
+      cause: e.cause instanceof Error ? `${e.cause.name}: ${e.cause.message}` : undefined,
+    }),
+  );
+}
+
+const round = (ms: number) => Math.round(ms * 10) / 10;
+
+const PATCHED = Symbol.for("almoner.d1-timing");
+
+/**
+ * Counts and times every D1 query of the current request, whoever runs it (drizzle, raw SQL, the
+ * auth module, the server render reading `cloudflare:workers`' env): the binding's prepared
+ * statement and database prototypes are wrapped once per isolate. Outside a request it only passes
+ * through. A batch counts its statements.
+ */
+export function timeD1(db: D1Database) {
+  const dbProto = Object.getPrototypeOf(db) as Record<PropertyKey, unknown>;
+  if (!dbProto || dbProto[PATCHED]) return;
+  const stmtProto = Object.getPrototypeOf(db.prepare("SELECT 1")) as Record<string, unknown>;
+  const timed = (proto: Record<string, unknown>, name: string, count: (args: unknown[]) => number) => {
+    const original = proto[name];
+    if (typeof original !== "function") return;
+    proto[name] = async function (this: unknown, ...args: unknown[]) {
+      const started = performance.now();
+      try {
+        return await original.apply(this, args);
+      } finally {
+        noteD1(performance.now() - started, count(args));
+      }
+    };
+  };
+  for (const name of ["first", "all", "run", "raw"]) timed(stmtProto, name, () => 1);
+  timed(dbProto, "batch", (args) => (Array.isArray(args[0]) ? args[0].length : 1));
+  timed(dbProto, "exec", () => 1);
+  dbProto[PATCHED] = true;
+}
