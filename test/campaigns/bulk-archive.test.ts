@@ -14,6 +14,7 @@ import { appRouter } from "../../worker/trpc/router";
 import { CookieJar, signUp } from "../auth/jar";
 import { callerFor, makeOrg, member } from "../domain/fixtures";
 import { BASE_URL, codeOf, testEnv, trpcError, trpcHttp } from "../helpers";
+import { racingDb } from "../race";
 
 type Caller = Awaited<ReturnType<typeof member>>["caller"];
 type Status = (typeof campaignStatuses)[number];
@@ -81,36 +82,6 @@ async function inBatches(caller: Caller, ids: string[], size = BULK_MAX_IDS) {
   for (let i = 0; i < ids.length; i += size)
     out.push(...(await caller.campaigns.bulkArchive({ ids: ids.slice(i, i + size) })));
   return out;
-}
-
-/**
- * The test D1, except that the batch holding the bulk archive's writes first lets `meanwhile` run:
- * the call has read its campaigns and is about to write, exactly the window of a race (as
- * test/campaigns/currency-race.test.ts does for the form's save).
- */
-function racingDb(meanwhile: () => Promise<unknown>): D1Database {
-  const db = testEnv.DB;
-  let writing = false;
-  let fired = false;
-  return new Proxy(db, {
-    get(target, key) {
-      if (key === "prepare")
-        return (sql: string) => {
-          if (sql.includes("UPDATE campaign SET status")) writing = true;
-          return target.prepare(sql);
-        };
-      if (key === "batch")
-        return async (stmts: D1PreparedStatement[]) => {
-          if (writing && !fired) {
-            fired = true;
-            await meanwhile();
-          }
-          return target.batch(stmts);
-        };
-      const v = Reflect.get(target, key);
-      return typeof v === "function" ? v.bind(target) : v;
-    },
-  });
 }
 
 describe("select all matching campaigns", () => {
@@ -283,7 +254,7 @@ describe("bulk archive", () => {
     const racing = createCallerFactory(appRouter)(
       await createContext({
         request: new Request(`${BASE_URL}/api/trpc`, { headers: { cookie: owner.jar.header() } }),
-        env: { ...testEnv, DB: racingDb(publishMeanwhile) },
+        env: { ...testEnv, DB: racingDb("UPDATE campaign SET status", publishMeanwhile) },
         resHeaders: new Headers(),
       }),
     );

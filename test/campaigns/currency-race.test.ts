@@ -11,37 +11,9 @@ import { createCallerFactory } from "../../worker/trpc/init";
 import { appRouter } from "../../worker/trpc/router";
 import { makeOrg, member } from "../domain/fixtures";
 import { BASE_URL, testEnv } from "../helpers";
+import { racingDb } from "../race";
 
 const createCaller = createCallerFactory(appRouter);
-
-/**
- * The test D1, except that the batch holding the campaign's UPDATE first lets `meanwhile` run:
- * the save has read "no donations" and is about to write, exactly the window of the race.
- */
-function racingDb(meanwhile: () => Promise<unknown>): D1Database {
-  const db = testEnv.DB;
-  let writing = false;
-  let fired = false;
-  return new Proxy(db, {
-    get(target, key) {
-      if (key === "prepare")
-        return (sql: string) => {
-          if (sql.includes("UPDATE campaign SET title")) writing = true;
-          return target.prepare(sql);
-        };
-      if (key === "batch")
-        return async (stmts: D1PreparedStatement[]) => {
-          if (writing && !fired) {
-            fired = true;
-            await meanwhile();
-          }
-          return target.batch(stmts);
-        };
-      const v = Reflect.get(target, key);
-      return typeof v === "function" ? v.bind(target) : v;
-    },
-  });
-}
 
 describe("campaign currency under a racing gift", () => {
   it("a gift recorded between the save's check and its write keeps the campaign's currency: 409, nothing written", async () => {
@@ -60,7 +32,7 @@ describe("campaign currency under a racing gift", () => {
     const racing = createCaller(
       await createContext({
         request,
-        env: { ...testEnv, DB: racingDb(giftMeanwhile) },
+        env: { ...testEnv, DB: racingDb("UPDATE campaign SET title", giftMeanwhile) },
         resHeaders: new Headers(),
       }),
     );

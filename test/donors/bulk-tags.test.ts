@@ -13,6 +13,7 @@ import { appRouter } from "../../worker/trpc/router";
 import { CookieJar, signUp } from "../auth/jar";
 import { callerFor, makeOrg, member } from "../domain/fixtures";
 import { BASE_URL, codeOf, testEnv, trpcError, trpcHttp } from "../helpers";
+import { racingDb } from "../race";
 import { type Caller, newDonor, refusal } from "./helpers";
 
 const DAY = 86_400_000;
@@ -24,28 +25,7 @@ const createCaller = createCallerFactory(appRouter);
  * (as test/campaigns/currency-race.test.ts does for a campaign's currency).
  */
 async function racingCaller(jar: CookieJar, meanwhile: () => Promise<unknown>) {
-  const db = testEnv.DB;
-  let writing = false;
-  let fired = false;
-  const racing = new Proxy(db, {
-    get(target, key) {
-      if (key === "prepare")
-        return (sql: string) => {
-          if (sql.includes("WITH landed(donor_id)")) writing = true;
-          return target.prepare(sql);
-        };
-      if (key === "batch")
-        return async (stmts: D1PreparedStatement[]) => {
-          if (writing && !fired) {
-            fired = true;
-            await meanwhile();
-          }
-          return target.batch(stmts);
-        };
-      const v = Reflect.get(target, key);
-      return typeof v === "function" ? v.bind(target) : v;
-    },
-  });
+  const racing = racingDb("WITH landed(donor_id)", meanwhile);
   const request = new Request(`${BASE_URL}/api/trpc`, { headers: { cookie: jar.header() } });
   return createCaller(
     await createContext({ request, env: { ...testEnv, DB: racing }, resHeaders: new Headers() }),

@@ -15,6 +15,7 @@ import { appRouter } from "../../worker/trpc/router";
 import { CookieJar, makeAdmin, signUp, uniqueEmail } from "../auth/jar";
 import { callerFor, makeOrg, member } from "../domain/fixtures";
 import { BASE_URL, codeOf, testEnv, trpcError, trpcHttp } from "../helpers";
+import { racingDb } from "../race";
 
 type Caller = Awaited<ReturnType<typeof callerFor>>;
 
@@ -66,32 +67,6 @@ async function inBatches(caller: Caller, ids: string[], reason: string, size = B
   for (let i = 0; i < ids.length; i += size)
     out.push(...(await caller.organizers.bulkRevokeInvitations({ ids: ids.slice(i, i + size), reason })));
   return out;
-}
-
-/** The test D1, except that the batch holding the revokes first lets `meanwhile` run (a race). */
-function racingDb(meanwhile: () => Promise<unknown>): D1Database {
-  const db = testEnv.DB;
-  let writing = false;
-  let fired = false;
-  return new Proxy(db, {
-    get(target, key) {
-      if (key === "prepare")
-        return (sql: string) => {
-          if (sql.includes("UPDATE invitation SET revoked_at")) writing = true;
-          return target.prepare(sql);
-        };
-      if (key === "batch")
-        return async (stmts: D1PreparedStatement[]) => {
-          if (writing && !fired) {
-            fired = true;
-            await meanwhile();
-          }
-          return target.batch(stmts);
-        };
-      const v = Reflect.get(target, key);
-      return typeof v === "function" ? v.bind(target) : v;
-    },
-  });
 }
 
 describe("select all matching invitations", () => {
@@ -254,7 +229,7 @@ describe("bulk revoke of invitations", () => {
     const racing = createCallerFactory(appRouter)(
       await createContext({
         request: new Request(`${BASE_URL}/api/trpc`, { headers: { cookie: a.jar.header() } }),
-        env: { ...testEnv, DB: racingDb(acceptMeanwhile) },
+        env: { ...testEnv, DB: racingDb("UPDATE invitation SET revoked_at", acceptMeanwhile) },
         resHeaders: new Headers(),
       }),
     );
