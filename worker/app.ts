@@ -10,12 +10,14 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { handleAuthRequest } from "./auth";
 import { handleMyMemberships } from "./auth/memberships";
 import { getConfig } from "./config";
+import { withDatabases } from "./db/databases";
 import { limitHttpRequest } from "./http/api-limit";
 import { handleDonationExport } from "./http/export";
 import { applySecurityHeaders, CSP_NONCE_HEADER, json, newNonce } from "./http/headers";
 import { handleInvitation } from "./http/invitations";
 import { handleMedia } from "./http/media";
 import { originGate, SAFE_METHODS } from "./http/origin-gate";
+import { bookmarkHeaders, readStartOf } from "./http/reads";
 import { handleDonationWebhook } from "./http/webhook";
 import { logError, newRequestLog, requestLine, timeD1, withRequestLog } from "./lib/request-log";
 import { handleDevOutbox } from "./mail/outbox";
@@ -141,11 +143,17 @@ export function createWorker(startFetch: StartFetch | null) {
       const requestId = given && /^[\w.:-]{1,64}$/.test(given) ? given : crypto.randomUUID();
       const log = newRequestLog(request, requestId);
       timeD1(env.DB);
+      // Every query of the request runs in D1 sessions that start where it needs (decision 027).
+      const start = readStartOf(request);
       return withRequestLog(log, async () => {
         let response: Response;
         let nonce: string | null = null;
+        let reached = {};
         try {
-          const routed = await route(request, env, ctx, startFetch);
+          const { result: routed, bookmarks } = await withDatabases(start, () =>
+            route(request, env, ctx, startFetch),
+          );
+          reached = bookmarks;
           if (routed instanceof Response) response = routed;
           else ({ response, nonce } = routed);
         } catch (error) {
@@ -159,6 +167,7 @@ export function createWorker(startFetch: StartFetch | null) {
         const headers = new Headers(response.headers);
         applySecurityHeaders(headers, new URL(request.url), nonce);
         headers.set("x-request-id", requestId);
+        bookmarkHeaders(request, start, reached, headers);
         const ms = performance.now() - started;
         headers.append("Server-Timing", `d1;desc="${log.d1.queries} queries";dur=${log.d1.ms.toFixed(1)}`);
         headers.append("Server-Timing", `total;dur=${ms.toFixed(1)}`);

@@ -138,5 +138,12 @@ export function timeD1(db: D1Database) {
   for (const name of ["first", "all", "run", "raw"]) timed(stmtProto, name, () => 1);
   timed(dbProto, "batch", (args) => (Array.isArray(args[0]) ? args[0].length : 1));
   timed(dbProto, "exec", () => 1);
+  // A request's queries run in D1 sessions (worker/db/databases.ts), whose batch is their own.
+  const sessionProto = Object.getPrototypeOf(db.withSession("first-unconstrained")) as Record<
+    string,
+    unknown
+  >;
+  if (sessionProto && sessionProto !== dbProto)
+    timed(sessionProto, "batch", (args) => (Array.isArray(args[0]) ? args[0].length : 1));
   dbProto[PATCHED] = true;
 }

@@ -1,0 +1,47 @@
+/**
+ * Where a request's D1 reads start (decision 027, worker/db/databases.ts): writes and the auth
+ * paths on the primary, public pages at the nearest replica, every other portal or API read at
+ * least as new as the bookmark the browser last saw — handed back on every response as the
+ * `almoner.d1` cookie (and the `x-d1-bookmark` header, for API clients), so a user always reads
+ * their own writes.
+ */
+import {
+  BOOKMARK_COOKIE,
+  BOOKMARK_HEADER,
+  type Bookmarks,
+  bookmarksOf,
+  formatBookmarks,
+  type ReadStart,
+} from "../db/databases";
+import { SAFE_METHODS } from "./origin-gate";
+
+/** Paths whose every read must see the latest committed state: the auth contract and its kin. */
+const CURRENT = [/^\/api\/auth(?:\/|$)/, /^\/api\/organizations\//, /^\/api\/invitations\//];
+/** Pages and calls anyone may read: nobody's own write needs to be in them. */
+const PUBLIC = [/^\/p\//, /^\/api\/trpc\/campaigns\.public$/];
+
+export function readStartOf(request: Request): ReadStart {
+  const path = new URL(request.url).pathname;
+  if (!SAFE_METHODS.has(request.method.toUpperCase())) return { kind: "primary" };
+  if (CURRENT.some((p) => p.test(path))) return { kind: "primary" };
+  if (PUBLIC.some((p) => p.test(path))) return { kind: "nearest" };
+  return { kind: "bookmark", bookmarks: bookmarksOf(request) };
+}
+
+/**
+ * The headers that hand the bookmarks on. Public answers carry none (a visitor gets no cookie),
+ * and the cookie is only rewritten when a database moved past what the request brought.
+ */
+export function bookmarkHeaders(request: Request, start: ReadStart, reached: Bookmarks, headers: Headers) {
+  if (start.kind === "nearest") return;
+  const value = formatBookmarks(reached);
+  if (!value) return;
+  headers.set(BOOKMARK_HEADER, value);
+  if (value === formatBookmarks(bookmarksOf(request))) return;
+  const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
+  // A day is far longer than any replica lag: an older bookmark is merely satisfied by every copy.
+  headers.append(
+    "Set-Cookie",
+    `${BOOKMARK_COOKIE}=${encodeURIComponent(value)}; Path=/; Max-Age=86400; HttpOnly; SameSite=Lax${secure}`,
+  );
+}
