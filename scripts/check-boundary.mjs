@@ -1,4 +1,5 @@
-// The boundary lint rule (lint/browser-imports.grit) still refuses what it must, and only that:
+// The boundary lint rules (lint/*.grit: the browser/server boundary, one way to a database) still
+// refuse what they must, and only that:
 // biome lints lint/fixtures, whose lines marked `// REFUSED` are exactly the expected refusals. A
 // Biome upgrade that changed how the rule matches would otherwise let `npm run lint` pass silently.
 import { spawnSync } from "node:child_process";
@@ -25,9 +26,9 @@ const got = report.diagnostics
 const missing = expected.filter((x) => !got.includes(x));
 const extra = got.filter((x) => !expected.includes(x));
 if (missing.length || extra.length) {
-  console.error(`lint/browser-imports.grit no longer matches ${relative(root, dir)} as expected`);
+  console.error(`lint/*.grit no longer match ${relative(root, dir)} as expected`);
   if (missing.length) console.error(`  not refused: ${missing.join(", ")}`);
   if (extra.length) console.error(`  refused unexpectedly: ${extra.join(", ")}`);
   process.exit(1);
 }
-console.log(`boundary rule: ${got.length} refusals, as the fixtures expect`);
+console.log(`boundary rules: ${got.length} refusals, as the fixtures expect`);

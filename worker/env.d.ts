@@ -19,6 +19,11 @@ declare global {
       /** "false" stops the one-line-per-request log (worker/lib/request-log.ts); errors still log. */
       LOG_REQUESTS?: string;
       ADMIN_USER_IDS?: string;
+      /**
+       * Organizations whose data lives in a database other than DB, as JSON: {"<organization id>":
+       * "DB_EU"}, each name a [[d1_databases]] binding (worker/db/databases.ts, docs/scaling.md).
+       */
+      ORGANIZATION_DATABASES?: string;
       /** The API limiter's Rate Limiting bindings (wrangler.toml [[ratelimits]], decision 018). */
       API_RATE_LIMITER?: RateLimit;
       EXPORT_RATE_LIMITER?: RateLimit;

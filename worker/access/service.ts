@@ -5,13 +5,14 @@
  * organization the org rung would pick for them now (worker/trpc/org.ts).
  */
 import { type Capabilities, capabilities } from "@core/permissions";
+import { directoryDatabase } from "../db/databases";
 import type { OrgCtx } from "../trpc/init";
 import { resolveOrganization } from "../trpc/org";
 
 type CallerCtx = Pick<OrgCtx, "env" | "config" | "user" | "session">;
 
 export async function callerCapabilities(ctx: CallerCtx): Promise<Capabilities & { timeZone: string }> {
-  const org = await resolveOrganization(ctx.env.DB, ctx.user, ctx.config);
+  const org = await resolveOrganization(directoryDatabase(ctx.env), ctx.user, ctx.config);
   const allowed = capabilities(
     { userId: ctx.user.id, role: ctx.user.role, impersonatedBy: ctx.session.impersonatedBy },
     org ? { role: org.role } : null,

@@ -3,6 +3,7 @@
  * decisions 011 and 014). "Counted" is DESIGN §4's one definition, COUNTED_SQL.
  */
 import { COUNTED_SQL } from "@core/status";
+import type { Database } from "../db/databases";
 import { FROM, SELECT } from "../donations/queries";
 import type { RetentionWindows } from "./retention";
 
@@ -13,7 +14,7 @@ import type { RetentionWindows } from "./retention";
  * `allTime` reads other indexes and rollups than a period (drizzle/0008, docs/performance.md).
  */
 export function summaryStatements(
-  db: D1Database,
+  db: Database,
   p: {
     orgId: string;
     currency: string;
@@ -152,7 +153,7 @@ export function summaryStatements(
  * The donors who gave in the previous 12 months (`base`) and how many of them gave again in the
  * last 12 (`retained`), over the windows of retention.ts.
  */
-export function retentionCounts(db: D1Database, orgId: string, w: RetentionWindows) {
+export function retentionCounts(db: Database, orgId: string, w: RetentionWindows) {
   return db
     .prepare(
       `SELECT COUNT(*) AS base, SUM(CASE WHEN EXISTS (SELECT 1 FROM donation y WHERE y.donor_id = x.donor_id AND ${COUNTED_SQL("y")} AND y.donated_at >= ?2) THEN 1 ELSE 0 END) AS retained
@@ -162,8 +163,11 @@ export function retentionCounts(db: D1Database, orgId: string, w: RetentionWindo
     .first<{ base: number; retained: number | null }>();
 }
 
+/** How many organizations the platform summary ranks. */
+export const PLATFORM_TOP = 50;
+
 /** Every organization's raised amounts over the local days `from`..`to`: per currency, and the top 50. */
-export function platformStatements(db: D1Database, from: string, to: string) {
+export function platformStatements(db: Database, from: string, to: string) {
   return [
     db
       .prepare(
@@ -175,8 +179,8 @@ export function platformStatements(db: D1Database, from: string, to: string) {
         `SELECT o.id, o.name, od.currency, SUM(od.raised_minor) AS raised, SUM(od.donation_count) AS count
                FROM org_daily od JOIN organization o ON o.id = od.organization_id
               WHERE od.campaign_id = '*' AND od.day >= ? AND od.day <= ? GROUP BY o.id, od.currency HAVING SUM(od.donation_count) > 0
-              ORDER BY raised DESC LIMIT 50`,
+              ORDER BY raised DESC LIMIT ?`,
       )
-      .bind(from, to),
+      .bind(from, to, PLATFORM_TOP),
   ];
 }

@@ -6,11 +6,12 @@
 import { bucketFor, bucketSeries } from "@core/analytics";
 import { periodProblem, previousPeriod } from "@core/period";
 import { addDays, DATE_RANGE_MS, DAY_KEY_AFTER, localDay, startOfLocalDay } from "@core/time";
+import { databaseNamed, databaseNames, orgDb } from "../db/databases";
 import { presentDonation } from "../donations/present";
 import type { DonationListRow } from "../donations/queries";
 import { type AdminCtx, fail, type OrgCtx } from "../trpc/init";
 import { cachedAnalytics } from "./cache";
-import { platformStatements, retentionCounts, summaryStatements } from "./queries";
+import { PLATFORM_TOP, platformStatements, retentionCounts, summaryStatements } from "./queries";
 import { type RetentionWindows, retentionWindows } from "./retention";
 
 type Ctx = Pick<OrgCtx, "env" | "org" | "waitUntil">;
@@ -70,7 +71,7 @@ export function dashboardRetention(ctx: Ctx) {
 }
 
 async function retention(ctx: Pick<OrgCtx, "env" | "org">, w: RetentionWindows) {
-  const ret = await retentionCounts(ctx.env.DB, ctx.org.id, w);
+  const ret = await retentionCounts(orgDb(ctx), ctx.org.id, w);
   const base = ret?.base ?? 0;
   const retained = ret?.retained ?? 0;
   return {
@@ -92,7 +93,7 @@ async function summary(
   today: string,
   period: ReturnType<typeof resolvePeriod>,
 ) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const org = ctx.org;
   const { prevFrom, allTime, custom } = period;
   const from = period.from ?? "0000-01-01";
@@ -209,22 +210,35 @@ async function summary(
  * Days are each organization's own local days (org_daily), the window the last `days` UTC days.
  */
 export async function platformSummary(ctx: Pick<AdminCtx, "env">, input: PeriodInput) {
-  const db = ctx.env.DB;
   const period = resolvePeriod(input, localDay(Date.now(), "UTC"));
-  const [totals, orgs] = await db.batch(
-    platformStatements(db, period.from ?? "0000-01-01", period.custom ? period.to : DAY_KEY_AFTER),
+  // Every database holding organizations answers for its own; the answers are merged (decision 027).
+  const answers = await Promise.all(
+    databaseNames(ctx.env).map((name) => {
+      const db = databaseNamed(ctx.env, name);
+      return db.batch(
+        platformStatements(db, period.from ?? "0000-01-01", period.custom ? period.to : DAY_KEY_AFTER),
+      );
+    }),
   );
+  type Total = { currency: string; raised: number; count: number };
+  type OrgTotal = Total & { id: string; name: string };
+  const totals = new Map<string, Total>();
+  for (const [t] of answers) {
+    for (const row of (t?.results ?? []) as Total[]) {
+      const sum = totals.get(row.currency) ?? { currency: row.currency, raised: 0, count: 0 };
+      sum.raised += row.raised;
+      sum.count += row.count;
+      totals.set(row.currency, sum);
+    }
+  }
   return {
     days: period.custom ? null : input.days,
     from: period.from,
     to: period.to,
-    totals: (totals?.results ?? []) as { currency: string; raised: number; count: number }[],
-    organizations: (orgs?.results ?? []) as {
-      id: string;
-      name: string;
-      currency: string;
-      raised: number;
-      count: number;
-    }[],
+    totals: [...totals.values()].sort((a, b) => b.raised - a.raised),
+    organizations: answers
+      .flatMap(([, o]) => (o?.results ?? []) as OrgTotal[])
+      .sort((a, b) => b.raised - a.raised)
+      .slice(0, PLATFORM_TOP),
   };
 }

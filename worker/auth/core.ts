@@ -9,6 +9,7 @@
 import { isDateMs } from "@core/time";
 import type { AppConfig } from "../../app.config";
 import { getConfig } from "../config";
+import { type Database, primaryDirectory } from "../db/databases";
 import type { Row } from "../db/rows";
 import type { session, user } from "../db/schema";
 import {
@@ -117,8 +118,11 @@ export class AuthContext {
   readonly secure: boolean;
   readonly headers = new Headers();
   readonly cookies: Map<string, string>;
-  readonly db: D1Database;
   readonly secret: string;
+  /** The auth contract reads and writes the directory's primary (decision 027); opened on first use. */
+  get db(): Database {
+    return primaryDirectory(this.env);
+  }
 
   constructor(
     readonly request: Request,
@@ -129,7 +133,6 @@ export class AuthContext {
     this.url = new URL(request.url);
     this.secure = this.config.app.url.startsWith("https://") || this.url.protocol === "https:";
     this.cookies = parseCookies(request.headers.get("cookie"));
-    this.db = env.DB;
     const secret = env.AUTH_SECRET;
     if (!secret || (this.config.app.environment === "production" && secret.length < 32)) {
       throw new Error("AUTH_SECRET is missing or too short");
@@ -186,11 +189,11 @@ export function parseCookies(header: string | null): Map<string, string> {
 
 /* ---------------------------------------------------------------- users */
 
-export async function findUserByEmail(db: D1Database, email: string) {
+export async function findUserByEmail(db: Database, email: string) {
   return db.prepare("SELECT * FROM user WHERE email = ?").bind(email.toLowerCase()).first<UserRow>();
 }
 
-export async function findUserById(db: D1Database, id: string) {
+export async function findUserById(db: Database, id: string) {
   return db.prepare("SELECT * FROM user WHERE id = ?").bind(id).first<UserRow>();
 }
 
@@ -308,12 +311,12 @@ export const readSessionToken = (ctx: AuthContext) => readSignedCookie(ctx, "ses
 export const readDontRemember = async (ctx: AuthContext) =>
   (await readSignedCookie(ctx, "dont_remember")) === "true";
 
-export async function findSessionByToken(db: D1Database, token: string) {
+export async function findSessionByToken(db: Database, token: string) {
   return db.prepare("SELECT * FROM session WHERE token_hash = ?").bind(sha256Hex(token)).first<SessionRow>();
 }
 
 /** The session and its user in one D1 round trip (a batch: both reads see the same state). */
-async function findSessionAndUser(db: D1Database, token: string) {
+async function findSessionAndUser(db: Database, token: string) {
   const hash = sha256Hex(token);
   const [session, user] = await db.batch([
     db.prepare("SELECT * FROM session WHERE token_hash = ?").bind(hash),

@@ -1,3 +1,4 @@
+import { primaryDirectory } from "../db/databases";
 import { json } from "../http/headers";
 import { getSessionFromRequest } from "./index";
 
@@ -7,11 +8,12 @@ export async function handleMyMemberships(request: Request, env: Env): Promise<R
     return json({ code: "METHOD_NOT_ALLOWED", message: "Method not allowed" }, { status: 405 });
   const auth = await getSessionFromRequest(request, env);
   if (!auth) return json({ code: "UNAUTHORIZED", message: "Unauthorized" }, { status: 401 });
-  const { results } = await env.DB.prepare(
-    `SELECT m.id, m.organization_id AS organizationId, o.name AS organizationName, o.slug AS organizationSlug, m.role
+  const { results } = await primaryDirectory(env)
+    .prepare(
+      `SELECT m.id, m.organization_id AS organizationId, o.name AS organizationName, o.slug AS organizationSlug, m.role
        FROM membership m JOIN organization o ON o.id = m.organization_id
       WHERE m.user_id = ? ORDER BY o.name`,
-  )
+    )
     .bind(auth.user.id)
     .all();
   return json({ memberships: results }, { headers: { "cache-control": "no-store" } });

@@ -1,6 +1,7 @@
 /** SQL of organization badges (DESIGN §4); a badge is held while not revoked and not expired. */
 import type { BadgeKey } from "@core/badges";
 import { COUNTED_SQL } from "@core/status";
+import type { Database } from "../db/databases";
 import type { organizationBadge } from "../db/domain";
 import type { Row } from "../db/rows";
 import type { organization, user } from "../db/schema";
@@ -10,7 +11,7 @@ type O = Row<typeof organization>;
 type U = Row<typeof user>;
 
 /** How many organizations hold each badge now. */
-export async function holderCounts(db: D1Database, now: number) {
+export async function holderCounts(db: Database, now: number) {
   const { results } = await db
     .prepare(
       "SELECT badge, count(*) AS holders FROM organization_badge WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?) GROUP BY badge",
@@ -21,7 +22,7 @@ export async function holderCounts(db: D1Database, now: number) {
 }
 
 /** Every badge not revoked (expired ones included), by organization. */
-export async function unrevokedBadges(db: D1Database) {
+export async function unrevokedBadges(db: Database) {
   const { results } = await db
     .prepare(
       `SELECT b.id, b.badge, b.reason, b.expires_at AS expiresAt, b.created_at AS grantedAt, o.id AS organizationId, o.name AS organizationName, u.name AS grantedBy
@@ -42,7 +43,7 @@ export async function unrevokedBadges(db: D1Database) {
 }
 
 /** The badges one organization holds now. */
-export async function heldBy(db: D1Database, organizationId: string, now: number) {
+export async function heldBy(db: Database, organizationId: string, now: number) {
   const { results } = await db
     .prepare(
       "SELECT id, badge, expires_at AS expiresAt, created_at AS grantedAt FROM organization_badge WHERE organization_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?) ORDER BY badge",
@@ -52,10 +53,10 @@ export async function heldBy(db: D1Database, organizationId: string, now: number
   return results;
 }
 
-export const organizationExists = async (db: D1Database, id: string) =>
+export const organizationExists = async (db: Database, id: string) =>
   !!(await db.prepare("SELECT id FROM organization WHERE id = ?").bind(id).first());
 
-export const holds = async (db: D1Database, organizationId: string, badge: string, now: number) =>
+export const holds = async (db: Database, organizationId: string, badge: string, now: number) =>
   !!(await db
     .prepare(
       "SELECT id FROM organization_badge WHERE organization_id = ? AND badge = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)",
@@ -64,7 +65,7 @@ export const holds = async (db: D1Database, organizationId: string, badge: strin
     .first());
 
 export const grantStatement = (
-  db: D1Database,
+  db: Database,
   b: Pick<B, "id" | "organization_id" | "badge" | "granted_by" | "reason" | "expires_at">,
   now: number,
 ) =>
@@ -74,19 +75,19 @@ export const grantStatement = (
     )
     .bind(b.id, b.organization_id, b.badge, b.granted_by, b.reason, b.expires_at, now, now);
 
-export const unrevokedBadge = (db: D1Database, id: string) =>
+export const unrevokedBadge = (db: Database, id: string) =>
   db
     .prepare("SELECT organization_id, badge FROM organization_badge WHERE id = ? AND revoked_at IS NULL")
     .bind(id)
     .first<Pick<B, "organization_id" | "badge">>();
 
-export const revokeStatement = (db: D1Database, id: string, now: number) =>
+export const revokeStatement = (db: Database, id: string, now: number) =>
   db.prepare("UPDATE organization_badge SET revoked_at = ?, updated_at = ? WHERE id = ?").bind(now, now, id);
 
 // The automatic badges (the nightly job).
 
 /** Organizations with a campaign that reached its goal (amount, gifts or donors). */
-export async function goalAchievers(db: D1Database) {
+export async function goalAchievers(db: Database) {
   const { results } = await db
     .prepare(
       `SELECT DISTINCT c.organization_id AS id FROM campaign c JOIN campaign_stats s ON s.campaign_id = c.id
@@ -99,7 +100,7 @@ export async function goalAchievers(db: D1Database) {
 }
 
 /** Organizations by counted gifts (net of refunds) since `from`, largest first; those above zero. */
-export async function rankedByGifts(db: D1Database, from: number) {
+export async function rankedByGifts(db: Database, from: number) {
   const { results } = await db
     .prepare(
       `SELECT d.organization_id AS id, SUM(d.amount_minor - d.refunded_minor) AS total FROM donation d
@@ -107,10 +108,10 @@ export async function rankedByGifts(db: D1Database, from: number) {
     )
     .bind(from)
     .all<{ id: string; total: number }>();
-  return results.map((r) => r.id);
+  return results;
 }
 
-export async function holdersOf(db: D1Database, badge: string) {
+export async function holdersOf(db: Database, badge: string) {
   const { results } = await db
     .prepare("SELECT id, organization_id FROM organization_badge WHERE badge = ? AND revoked_at IS NULL")
     .bind(badge)
@@ -118,7 +119,7 @@ export async function holdersOf(db: D1Database, badge: string) {
   return results;
 }
 
-export const revokeAutomaticStatement = (db: D1Database, id: string, now: number) =>
+export const revokeAutomaticStatement = (db: Database, id: string, now: number) =>
   db
     .prepare(
       "UPDATE organization_badge SET revoked_at = ?, reason = 'no longer qualifies', updated_at = ? WHERE id = ?",
@@ -126,7 +127,7 @@ export const revokeAutomaticStatement = (db: D1Database, id: string, now: number
     .bind(now, now, id);
 
 export const grantAutomaticStatement = (
-  db: D1Database,
+  db: Database,
   id: string,
   organizationId: string,
   badge: string,

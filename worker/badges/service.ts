@@ -5,6 +5,7 @@
  */
 import { BADGES, type BadgeGrantInput, type BadgeKey, badgeName } from "@core/badges";
 import { generateId } from "../auth/crypto";
+import { databaseNamed, databaseNames, directoryDatabase } from "../db/databases";
 import { auditStatement } from "../lib/audit";
 import { type AdminCtx, fail, type OrgCtx } from "../trpc/init";
 import {
@@ -25,7 +26,9 @@ import {
 
 /** The platform's badge definitions with how many organizations currently hold each. */
 export async function definitions(ctx: Pick<AdminCtx, "env">) {
-  const held = new Map((await holderCounts(ctx.env.DB, Date.now())).map((r) => [r.badge, r.holders]));
+  const held = new Map(
+    (await holderCounts(directoryDatabase(ctx.env), Date.now())).map((r) => [r.badge, r.holders]),
+  );
   return Object.entries(BADGES).map(([key, b]) => ({
     key,
     name: b.name,
@@ -37,7 +40,7 @@ export async function definitions(ctx: Pick<AdminCtx, "env">) {
 
 /** Every badge not revoked, expired ones marked. */
 export async function listBadges(ctx: Pick<AdminCtx, "env">) {
-  const rows = await unrevokedBadges(ctx.env.DB);
+  const rows = await unrevokedBadges(directoryDatabase(ctx.env));
   const now = Date.now();
   return rows.map((r) => ({
     ...r,
@@ -47,10 +50,11 @@ export async function listBadges(ctx: Pick<AdminCtx, "env">) {
 }
 
 /** The badges the caller's organization holds (its profile). */
-export const heldBadges = (ctx: Pick<OrgCtx, "env" | "org">) => heldBy(ctx.env.DB, ctx.org.id, Date.now());
+export const heldBadges = (ctx: Pick<OrgCtx, "env" | "org">) =>
+  heldBy(directoryDatabase(ctx.env), ctx.org.id, Date.now());
 
 export async function grantBadge(ctx: AdminCtx, input: BadgeGrantInput) {
-  const db = ctx.env.DB;
+  const db = directoryDatabase(ctx.env);
   if (!(await organizationExists(db, input.organizationId))) fail("NOT_FOUND", "Organization not found");
   if (input.expiresAt && input.expiresAt <= Date.now())
     fail("BAD_REQUEST", "The expiry must be in the future", { field: "expiresAt" });
@@ -82,7 +86,7 @@ export async function grantBadge(ctx: AdminCtx, input: BadgeGrantInput) {
 }
 
 export async function revokeBadge(ctx: AdminCtx, input: { id: string; reason: string }) {
-  const db = ctx.env.DB;
+  const db = directoryDatabase(ctx.env);
   const b = await unrevokedBadge(db, input.id);
   if (!b) fail("NOT_FOUND", "Badge not found");
   await db.batch([
@@ -105,10 +109,17 @@ export async function revokeBadge(ctx: AdminCtx, input: { id: string; reason: st
  * by counted gifts in the last 12 months. Grants the newly qualified, revokes ("no longer
  * qualifies") those who dropped out; batches of 100 statements.
  */
-export async function recomputeAutomaticBadges(db: D1Database, now = Date.now()) {
-  const goal = await goalAchievers(db);
-  const ranked = await rankedByGifts(db, now - 365 * 86400_000);
-  const top = ranked.slice(0, Math.max(1, Math.ceil(ranked.length * 0.1)));
+export async function recomputeAutomaticBadges(env: Env, now = Date.now()) {
+  // Gifts and campaigns are in each organization's database; badges in the directory (decision 027).
+  const names = databaseNames(env);
+  const goal = (await Promise.all(names.map((n) => goalAchievers(databaseNamed(env, n))))).flat();
+  const ranked = (
+    await Promise.all(names.map((n) => rankedByGifts(databaseNamed(env, n), now - 365 * 86400_000)))
+  )
+    .flat()
+    .sort((a, b) => b.total - a.total);
+  const db = directoryDatabase(env);
+  const top = ranked.slice(0, Math.max(1, Math.ceil(ranked.length * 0.1))).map((r) => r.id);
   const want: Partial<Record<BadgeKey, Set<string>>> = {
     goal_achiever: new Set(goal),
     top_fundraiser: new Set(top),

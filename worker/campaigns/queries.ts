@@ -1,6 +1,7 @@
 /** Campaign SQL (docs/architecture.md: the only place that speaks it). Every query names the tenant. */
 import type { CampaignInput, CampaignPhase } from "@core/campaign";
 import type { CampaignStatus } from "@core/status";
+import type { Database } from "../db/databases";
 import type { Guard } from "../lib/guard";
 import { add, likeEscape, likePattern, runList, type Where, where } from "../lib/list";
 import type { CampaignRow } from "./present";
@@ -9,7 +10,7 @@ import type { CampaignRow } from "./present";
 export const CAMPAIGN_SELECT = `c.*, COALESCE(s.raised_minor, 0) AS raised_minor, COALESCE(s.donation_count, 0) AS donation_count, COALESCE(s.donor_count, 0) AS donor_count`;
 export const CAMPAIGN_FROM = "campaign c LEFT JOIN campaign_stats s ON s.campaign_id = c.id";
 
-export function campaignRow(db: D1Database, orgId: string, id: string) {
+export function campaignRow(db: Database, orgId: string, id: string) {
   return db
     .prepare(`SELECT ${CAMPAIGN_SELECT} FROM ${CAMPAIGN_FROM} WHERE c.organization_id = ? AND c.id = ?`)
     .bind(orgId, id)
@@ -27,7 +28,7 @@ export const REACHED_SQL = `((c.goal_type = 'amount' AND COALESCE(s.raised_minor
  * complete unless they accept gifts after the end, and campaigns set to complete on their goal
  * complete once REACHED_SQL holds — the list filter's very rule, not a copy of it.
  */
-export function completeEndedCampaigns(db: D1Database, now: number) {
+export function completeEndedCampaigns(db: Database, now: number) {
   return db
     .prepare(
       `UPDATE campaign AS c SET status = 'completed', updated_at = ?1
@@ -107,7 +108,7 @@ function campaignWhere(f: CampaignFilter): Where {
 }
 
 export function campaignPage(
-  db: D1Database,
+  db: Database,
   f: CampaignFilter,
   page: { sort: CampaignSort; desc: boolean; page: number; pageSize: number },
 ) {
@@ -127,7 +128,7 @@ export function campaignPage(
  * The ids (and statuses) of the campaigns the list's filters match, newest first, at most `limit`:
  * campaigns.matchingIds, over the list's very WHERE (`campaignWhere`).
  */
-export function matchingCampaigns(db: D1Database, f: CampaignFilter, limit: number) {
+export function matchingCampaigns(db: Database, f: CampaignFilter, limit: number) {
   const w = campaignWhere(f);
   return db
     .prepare(
@@ -138,7 +139,7 @@ export function matchingCampaigns(db: D1Database, f: CampaignFilter, limit: numb
 }
 
 /** The organization's campaigns among `ids` (one parameter for the ids, however many). */
-export async function campaignsByIds(db: D1Database, orgId: string, ids: readonly string[]) {
+export async function campaignsByIds(db: Database, orgId: string, ids: readonly string[]) {
   const { results } = await db
     .prepare(
       `SELECT ${CAMPAIGN_SELECT} FROM ${CAMPAIGN_FROM} WHERE c.organization_id = ? AND c.id IN (SELECT value FROM json_each(?))`,
@@ -149,7 +150,7 @@ export async function campaignsByIds(db: D1Database, orgId: string, ids: readonl
 }
 
 /** Slugs this organization uses or used (old slugs redirect) that are `base` or start with `base-`. */
-export async function slugsLike(db: D1Database, orgId: string, base: string) {
+export async function slugsLike(db: Database, orgId: string, base: string) {
   const { results } = await db
     .prepare(
       `SELECT slug FROM campaign WHERE organization_id = ?1 AND (slug = ?2 OR slug LIKE ?3 ESCAPE '\\')
@@ -161,7 +162,7 @@ export async function slugsLike(db: D1Database, orgId: string, base: string) {
 }
 
 /** Whether a campaign other than `exceptId` uses or used `slug`. */
-export async function slugTaken(db: D1Database, orgId: string, slug: string, exceptId?: string) {
+export async function slugTaken(db: Database, orgId: string, slug: string, exceptId?: string) {
   if (exceptId === undefined) {
     const taken = await db.batch([
       db.prepare("SELECT 1 FROM campaign WHERE organization_id = ? AND slug = ?").bind(orgId, slug),
@@ -178,7 +179,7 @@ export async function slugTaken(db: D1Database, orgId: string, slug: string, exc
   return !!taken;
 }
 
-export async function hasDonations(db: D1Database, campaignId: string) {
+export async function hasDonations(db: Database, campaignId: string) {
   return !!(await db
     .prepare("SELECT 1 FROM donation WHERE campaign_id = ? LIMIT 1")
     .bind(campaignId)
@@ -210,7 +211,7 @@ function formColumns(d: CampaignInput, slug: string) {
 }
 
 export function insertCampaign(
-  db: D1Database,
+  db: Database,
   c: { id: string; orgId: string; slug: string; createdBy: string; now: number },
   d: CampaignInput,
 ) {
@@ -225,7 +226,7 @@ export function insertCampaign(
 
 /** Every form column of the campaign, if `guard` holds. */
 export function updateCampaign(
-  db: D1Database,
+  db: Database,
   c: { id: string; orgId: string; slug: string; now: number },
   d: CampaignInput,
   guard: Guard,
@@ -241,7 +242,7 @@ export function updateCampaign(
 
 /** The old slug keeps redirecting to the campaign; the new one stops redirecting anywhere. */
 export function moveSlugStatements(
-  db: D1Database,
+  db: Database,
   c: { id: string; orgId: string; from: string; to: string; now: number },
   guard: Guard,
 ) {
@@ -275,7 +276,7 @@ export const campaignUnused = (campaignId: string): Guard => ({
   args: [campaignId],
 });
 
-export function deleteCampaign(db: D1Database, orgId: string, id: string, guard: Guard) {
+export function deleteCampaign(db: Database, orgId: string, id: string, guard: Guard) {
   return db
     .prepare(`DELETE FROM campaign WHERE id = ?1 AND organization_id = ?2 AND ${guard.sql(3)}`)
     .bind(id, orgId, ...guard.args);
@@ -283,7 +284,7 @@ export function deleteCampaign(db: D1Database, orgId: string, id: string, guard:
 
 /** The status write, guarded by the status read: a concurrent change makes it a no-op. */
 export function setStatus(
-  db: D1Database,
+  db: Database,
   c: { id: string; orgId: string; from: CampaignStatus; to: CampaignStatus; now: number },
 ) {
   return db

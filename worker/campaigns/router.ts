@@ -91,5 +91,5 @@ export const campaignsRouter = router({
   /** The public page: no sign-in, no personal data beyond display names; anonymous donors hidden. */
   public: publicProcedure
     .input(z.object({ organizationSlug: z.string().min(1), slug: z.string().min(1) }))
-    .query(({ ctx, input }) => publicCampaign(ctx.env.DB, input.organizationSlug, input.slug)),
+    .query(({ ctx, input }) => publicCampaign(ctx.env, input.organizationSlug, input.slug)),
 });

@@ -11,6 +11,7 @@ import { type CampaignStatus, campaignTransitions } from "@core/status";
 import { addDays, startOfLocalDay } from "@core/time";
 import { TRPCError } from "@trpc/server";
 import { generateId } from "../auth/crypto";
+import { type Database, orgDb } from "../db/databases";
 import { auditStatement } from "../lib/audit";
 import { previousWriteLanded } from "../lib/guard";
 import { assertOwnMedia } from "../media/service";
@@ -40,7 +41,7 @@ const CURRENCY_FIXED = "The currency cannot change once the campaign has donatio
 const HAS_DONATIONS = CAMPAIGN_HAS_GIFTS_MESSAGE;
 
 /** The organization's campaign, or NOT_FOUND. */
-export async function loadCampaign(db: D1Database, orgId: string, id: string): Promise<CampaignRow> {
+export async function loadCampaign(db: Database, orgId: string, id: string): Promise<CampaignRow> {
   const row = await campaignRow(db, orgId, id);
   if (!row) fail("NOT_FOUND", "Campaign not found");
   return row;
@@ -56,7 +57,7 @@ const slugify = (s: string) =>
     .slice(0, 60) || "campaign";
 
 /** A title's slug, suffixed -2, -3, … past the ones this organization uses or used (old slugs redirect). */
-async function freeSlug(db: D1Database, orgId: string, base: string) {
+async function freeSlug(db: Database, orgId: string, base: string) {
   const used = await slugsLike(db, orgId, base);
   let slug = base;
   for (let n = 2; used.has(slug); n++) slug = `${base.slice(0, 54)}-${n}`;
@@ -67,7 +68,7 @@ async function freeSlug(db: D1Database, orgId: string, base: string) {
  * Two requests racing for one slug: the unique index lets one win; the other gets the slug's own
  * 409 (constraintRefusal names the rule), not a 500.
  */
-async function slugRace(db: D1Database, stmts: D1PreparedStatement[]) {
+async function slugRace(db: Database, stmts: D1PreparedStatement[]) {
   try {
     return await db.batch(stmts);
   } catch (e) {
@@ -100,7 +101,7 @@ function campaignFilter(ctx: Pick<OrgCtx, "org">, input: CampaignFilters): Campa
 }
 
 export async function listCampaigns(ctx: OrgCtx, input: CampaignListInput) {
-  const res = await campaignPage(ctx.env.DB, campaignFilter(ctx, input), input);
+  const res = await campaignPage(orgDb(ctx), campaignFilter(ctx, input), input);
   return { ...res, rows: res.rows.map((r) => presentCampaign(r)) };
 }
 
@@ -111,7 +112,7 @@ export async function listCampaigns(ctx: OrgCtx, input: CampaignListInput) {
  * the statuses every matching campaign may move to (core/status.ts).
  */
 export async function matchingCampaignIds(ctx: Pick<OrgCtx, "env" | "org">, input: CampaignFilters) {
-  const { results } = await matchingCampaigns(ctx.env.DB, campaignFilter(ctx, input), MATCHING_MAX + 1);
+  const { results } = await matchingCampaigns(orgDb(ctx), campaignFilter(ctx, input), MATCHING_MAX + 1);
   if (results.length > MATCHING_MAX)
     fail(
       "UNPROCESSABLE_CONTENT",
@@ -128,17 +129,17 @@ export async function matchingCampaignIds(ctx: Pick<OrgCtx, "env" | "org">, inpu
 
 /** One campaign, with whether it may be deleted now (core's rule), so the portal offers it only then. */
 export async function campaignById(ctx: OrgCtx, id: string) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const [row, hasGifts] = await Promise.all([loadCampaign(db, ctx.org.id, id), hasDonations(db, id)]);
   return { ...presentCampaign(row), deletable: campaignDeletable({ hasGifts }) };
 }
 
 export async function createCampaign(ctx: OrgCtx, input: CampaignInput) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const id = generateId();
   const slug = input.slug ?? (await freeSlug(db, ctx.org.id, slugify(input.title)));
   if (await slugTaken(db, ctx.org.id, slug)) fail("CONFLICT", SLUG_TAKEN, { field: "slug" });
-  await assertOwnMedia(db, ctx.org.id, input.coverUrl, "coverUrl");
+  await assertOwnMedia(ctx.env, ctx.org.id, input.coverUrl, "coverUrl");
   const now = Date.now();
   await slugRace(db, [
     insertCampaign(db, { id, orgId: ctx.org.id, slug, createdBy: ctx.user.id, now }, input),
@@ -159,11 +160,11 @@ export async function createCampaign(ctx: OrgCtx, input: CampaignInput) {
  * slugs and the audit trail untouched and the save answers 409.
  */
 export async function saveCampaign(ctx: OrgCtx, id: string, d: CampaignInput) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const before = await loadCampaign(db, ctx.org.id, id);
   if (d.currency !== before.currency && (await hasDonations(db, id)))
     fail("UNPROCESSABLE_CONTENT", CURRENCY_FIXED, { field: "currency" });
-  if (d.coverUrl !== before.cover_url) await assertOwnMedia(db, ctx.org.id, d.coverUrl, "coverUrl");
+  if (d.coverUrl !== before.cover_url) await assertOwnMedia(ctx.env, ctx.org.id, d.coverUrl, "coverUrl");
   const slug = d.slug ?? before.slug;
   const now = Date.now();
   const guard = currencyMayBecome(id, d.currency);
@@ -197,7 +198,7 @@ export async function saveCampaign(ctx: OrgCtx, id: string, d: CampaignInput) {
 
 /** Only a campaign nobody gave to can be deleted; the others are archived. */
 export async function removeCampaign(ctx: OrgCtx, id: string) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const c = await loadCampaign(db, ctx.org.id, id);
   if (!campaignDeletable({ hasGifts: await hasDonations(db, id) }))
     fail("UNPROCESSABLE_CONTENT", HAS_DONATIONS, { allowed: ["archive"] });
@@ -250,7 +251,7 @@ function planTransition(c: CampaignRow, to: CampaignStatus, now: number, from?: 
  */
 function transitionStatements(ctx: OrgCtx, c: CampaignRow, to: CampaignStatus, action: string, now: number) {
   return [
-    setStatus(ctx.env.DB, { id: c.id, orgId: ctx.org.id, from: c.status, to, now }),
+    setStatus(orgDb(ctx), { id: c.id, orgId: ctx.org.id, from: c.status, to, now }),
     auditStatement(
       ctx,
       {
@@ -273,7 +274,7 @@ async function transition(
   /** Statuses the named action starts from (e.g. "resume" only from paused); default: any. */
   from?: readonly CampaignStatus[],
 ) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const c = await loadCampaign(db, ctx.org.id, id);
   const now = Date.now();
   planTransition(c, to, now, from);
@@ -284,7 +285,7 @@ async function transition(
 
 /** SPEC's toggleStatus: active ⇄ paused; any other state is refused with what it allows. */
 export async function toggleCampaign(ctx: OrgCtx, id: string) {
-  const c = await loadCampaign(ctx.env.DB, ctx.org.id, id);
+  const c = await loadCampaign(orgDb(ctx), ctx.org.id, id);
   if (c.status !== "active" && c.status !== "paused") {
     fail("UNPROCESSABLE_CONTENT", `Only active or paused campaigns can be toggled; this one is ${c.status}`, {
       from: c.status,
@@ -323,7 +324,7 @@ export function setCampaignStatus(ctx: OrgCtx, id: string, action: CampaignActio
  */
 export async function bulkArchiveCampaigns(ctx: OrgCtx, ids: string[]): Promise<BulkOutcome[]> {
   const [to, from] = edges.archive;
-  const rows = new Map((await campaignsByIds(ctx.env.DB, ctx.org.id, ids)).map((r) => [r.id, r]));
+  const rows = new Map((await campaignsByIds(orgDb(ctx), ctx.org.id, ids)).map((r) => [r.id, r]));
   const outcomes = new Map<string, BulkOutcome>();
   const planned: CampaignRow[] = [];
   const now = Date.now();
@@ -341,7 +342,7 @@ export async function bulkArchiveCampaigns(ctx: OrgCtx, ids: string[]): Promise<
       }
   }
   const res = planned.length
-    ? await ctx.env.DB.batch(planned.flatMap((c) => transitionStatements(ctx, c, to, "archive", now)))
+    ? await orgDb(ctx).batch(planned.flatMap((c) => transitionStatements(ctx, c, to, "archive", now)))
     : [];
   planned.forEach((c, i) => {
     outcomes.set(

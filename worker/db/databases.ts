@@ -1,20 +1,224 @@
 /**
- * The one way to a database (docs/scaling.md). D1 caps a database at 10 GB, so an organization's
- * data may live in a database of its own: every query reaches its database through one of these two
- * functions, and which database holds an organization is configuration, not code.
+ * The one way to a database (decision 027, docs/scaling.md).
  *
- * - `organizationDatabase(env, organizationId)`: the organization's data — campaigns, items, donors,
- *   tags, notes, tiers, donations, rollups, media and the audit rows of those changes.
- * - `directoryDatabase(env)`: what the whole platform shares — users, sessions, accounts,
- *   verification, organizations and memberships, invitations, badges, rate limits and the mail
- *   outbox.
+ * Which database: D1 caps a database at 10 GB, so an organization's data may live in a database
+ * of its own. Every query reaches its database through `organizationDatabase(env, organizationId)`
+ * or `directoryDatabase(env)`; which database holds an organization is configuration
+ * (`ORGANIZATION_DATABASES`, a JSON map of organization id → D1 binding), never code.
+ * - an organization's database: campaigns, items, slugs, tiers, donors, tags, notes, donations,
+ *   rollups, the audit rows of those changes, and the organization's own row (its profile, and
+ *   the anchor of their foreign keys);
+ * - the directory (`DB`): users, sessions, accounts, verification, organizations (a copy of each
+ *   row, for routing and memberships), memberships, invitations, badges, media, rate limits, the
+ *   mail outbox and the audit rows of those.
+ *
+ * Which copy: every request runs its queries in D1 sessions (the Sessions API) that start where
+ * the request needs them — a write or an auth check on the primary, a portal read at least as new
+ * as the bookmark the browser last saw (so a user reads their own writes), a public page at the
+ * nearest replica. Outside a request (cron, tests calling services) a query goes to the binding
+ * itself, which D1 sends to the primary.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
+
 export type Database = Pick<D1Database, "prepare" | "batch">;
 
-export function organizationDatabase(env: Env, _organizationId: string): Database {
-  return env.DB;
+/** Where a request's reads start. */
+export type ReadStart =
+  /** Writes, and what must be current: the first query goes to the primary. */
+  | { kind: "primary" }
+  /** Public pages: any replica, however far behind. */
+  | { kind: "nearest" }
+  /** Portal reads: a copy at least as new as each database's bookmark (none given: nearest). */
+  | { kind: "bookmark"; bookmarks: Bookmarks };
+
+/** Binding name → the newest D1 bookmark seen for that database. */
+export type Bookmarks = Record<string, string>;
+
+interface Scope {
+  start: ReadStart;
+  /** The request's sessions, one per binding, opened on first use. */
+  sessions: Map<string, D1DatabaseSession>;
+  /** Sessions that start on the primary whatever the request's start (auth, fresh checks). */
+  primary: Map<string, D1DatabaseSession>;
 }
 
+const scope = new AsyncLocalStorage<Scope>();
+
+/** The directory's binding; an organization not listed in ORGANIZATION_DATABASES lives there too. */
+export const DIRECTORY_BINDING = "DB";
+const BINDING_NAME = /^DB(?:_[A-Z0-9]+)*$/;
+
+const placements = new Map<string, ReadonlyMap<string, string>>();
+
+/**
+ * ORGANIZATION_DATABASES parsed once per value. A wrong value is a deploy mistake that would put
+ * an organization's writes in the wrong place, so it stops every request with an error naming it
+ * rather than falling back to the directory.
+ */
+function placementOf(env: Env): ReadonlyMap<string, string> {
+  const raw = typeof env.ORGANIZATION_DATABASES === "string" ? env.ORGANIZATION_DATABASES : "";
+  const known = placements.get(raw);
+  if (known) return known;
+  const parsed: unknown = raw.trim() ? JSON.parse(raw) : {};
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new Error("ORGANIZATION_DATABASES must be a JSON object of organization id → D1 binding name");
+  }
+  const map = new Map<string, string>();
+  for (const [organizationId, binding] of Object.entries(parsed)) {
+    if (typeof binding !== "string" || !BINDING_NAME.test(binding)) {
+      throw new Error(`ORGANIZATION_DATABASES: "${String(binding)}" is not a D1 binding name (DB, DB_EU, …)`);
+    }
+    map.set(organizationId, binding);
+  }
+  placements.set(raw, map);
+  return map;
+}
+
+function bindingOf(env: Env, name: string): D1Database {
+  const db = (env as unknown as Record<string, unknown>)[name] as D1Database | undefined;
+  if (!db || typeof db.prepare !== "function") {
+    throw new Error(`ORGANIZATION_DATABASES names ${name}, which is not a D1 binding of this Worker`);
+  }
+  return db;
+}
+
+/** The binding name that holds an organization's data. */
+export function databaseNameOf(env: Env, organizationId: string): string {
+  return placementOf(env).get(organizationId) ?? DIRECTORY_BINDING;
+}
+
+/** The organization's data lives in a database other than the directory. */
+export const placedApart = (env: Env, organizationId: string) =>
+  databaseNameOf(env, organizationId) !== DIRECTORY_BINDING;
+
+/** Every database the Worker is configured with, the directory first: what fan-out reads cover. */
+export function databaseNames(env: Env): string[] {
+  return [
+    DIRECTORY_BINDING,
+    ...new Set([...placementOf(env).values()].filter((b) => b !== DIRECTORY_BINDING)),
+  ];
+}
+
+/** The organizations placed in a database other than the directory, by binding. */
+export function organizationsPlacedIn(env: Env, name: string): string[] {
+  return [...placementOf(env)].filter(([, b]) => b === name).map(([id]) => id);
+}
+
+function sessionFor(env: Env, name: string, primary: boolean): Database {
+  const db = bindingOf(env, name);
+  const current = scope.getStore();
+  if (!current) return db;
+  const sessions = primary ? current.primary : current.sessions;
+  let session = sessions.get(name);
+  if (!session) {
+    const start = primary ? { kind: "primary" as const } : current.start;
+    session = db.withSession(
+      start.kind === "primary"
+        ? "first-primary"
+        : start.kind === "bookmark" && start.bookmarks[name]
+          ? start.bookmarks[name]
+          : "first-unconstrained",
+    );
+    sessions.set(name, session);
+  }
+  return session;
+}
+
+/** The database holding an organization's data, in this request's session. */
+export function organizationDatabase(env: Env, organizationId: string): Database {
+  return sessionFor(env, databaseNameOf(env, organizationId), false);
+}
+
+/** `organizationDatabase` for a service's context (the org rung's `ctx`). */
+export const orgDb = (ctx: { env: Env; org: { id: string } }) => organizationDatabase(ctx.env, ctx.org.id);
+
+/** The directory, in this request's session. */
 export function directoryDatabase(env: Env): Database {
-  return env.DB;
+  return sessionFor(env, DIRECTORY_BINDING, false);
+}
+
+/**
+ * The directory on the primary, whatever the request: the auth contract (a sign-out, ban or
+ * demotion holds at once, decision 018) and the checks that must see the latest membership.
+ */
+export function primaryDirectory(env: Env): Database {
+  return sessionFor(env, DIRECTORY_BINDING, true);
+}
+
+/** A named database (fan-out over `databaseNames`), in this request's session. */
+export function databaseNamed(env: Env, name: string): Database {
+  return sessionFor(env, name, false);
+}
+
+// ── bookmarks: the cookie and header that carry them between requests ─────────────────────────
+
+export const BOOKMARK_COOKIE = "almoner.d1";
+export const BOOKMARK_HEADER = "x-d1-bookmark";
+/**
+ * A D1 bookmark as the Sessions API hands it out ("00000000-0000000f-00000000-<32 hex>"). Anything
+ * else from a client is ignored: a bookmark is passed to D1 as given.
+ */
+const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
+
+/**
+ * "DB:<bookmark>|DB_EU:<bookmark>" → bookmarks; unknown shapes are dropped, so a forged or stale
+ * value can at worst start a read at an older copy than needed, never fail a request.
+ */
+export function parseBookmarks(value: string | null | undefined): Bookmarks {
+  const out: Bookmarks = {};
+  for (const part of (value ?? "").split("|").slice(0, 16)) {
+    const at = part.indexOf(":");
+    const name = part.slice(0, at);
+    const bookmark = part.slice(at + 1);
+    if (at > 0 && BINDING_NAME.test(name) && BOOKMARK.test(bookmark)) out[name] = newest(out[name], bookmark);
+  }
+  return out;
+}
+
+export function formatBookmarks(bookmarks: Bookmarks): string {
+  return Object.entries(bookmarks)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, bookmark]) => `${name}:${bookmark}`)
+    .join("|");
+}
+
+/** D1 bookmarks of one database sort in commit order (they are fixed-width hex). */
+function newest(a: string | undefined, b: string): string {
+  return a && a > b ? a : b;
+}
+
+/** What the browser sent: the cookie and the header (API clients), the newest of each. */
+export function bookmarksOf(request: Request): Bookmarks {
+  const cookie = new RegExp(`(?:^|;\\s*)${BOOKMARK_COOKIE.replace(".", "\\.")}=([^;]*)`).exec(
+    request.headers.get("cookie") ?? "",
+  );
+  const fromCookie = parseBookmarks(cookie?.[1] ? decodeURIComponent(cookie[1]) : "");
+  const fromHeader = parseBookmarks(request.headers.get(BOOKMARK_HEADER));
+  return mergeBookmarks(fromCookie, fromHeader);
+}
+
+export function mergeBookmarks(...all: Bookmarks[]): Bookmarks {
+  const out: Bookmarks = {};
+  for (const bookmarks of all) {
+    for (const [name, bookmark] of Object.entries(bookmarks)) out[name] = newest(out[name], bookmark);
+  }
+  return out;
+}
+
+/**
+ * Runs a request with its databases. `fn` answers the response; the returned bookmarks are the
+ * newest each database reached in this request (merged with what the request brought), for the
+ * next request to start from.
+ */
+export async function withDatabases<T>(start: ReadStart, fn: () => Promise<T>) {
+  const current: Scope = { start, sessions: new Map(), primary: new Map() };
+  const result = await scope.run(current, fn);
+  const reached: Bookmarks = {};
+  for (const sessions of [current.sessions, current.primary]) {
+    for (const [name, session] of sessions) {
+      const bookmark = session.getBookmark();
+      if (bookmark && BOOKMARK.test(bookmark)) reached[name] = newest(reached[name], bookmark);
+    }
+  }
+  return { result, bookmarks: mergeBookmarks(start.kind === "bookmark" ? start.bookmarks : {}, reached) };
 }

@@ -3,6 +3,7 @@
  * rowid order into an open-addressing table instead of a random look-up per exported row.
  */
 import { csvCell } from "@core/csv";
+import type { Database } from "../db/databases";
 import { DONOR_CELLS } from "./export-columns";
 
 /** The donor's eleven cells (first name … country), in export-columns.ts's order. */
@@ -86,7 +87,7 @@ export class DonorCells {
   private readonly inRowidOrder: D1PreparedStatement;
 
   constructor(
-    db: D1Database,
+    db: Database,
     private readonly orgId: string,
     private readonly maxChars = 16_000_000,
     private readonly prefetchPage = 20_000,

@@ -17,6 +17,7 @@
 
 import { CSV_BOM, csvRow, isoUtc, isoWithOffset } from "@core/csv";
 import { exponentOf } from "@core/money";
+import { type Database, orgDb } from "../db/databases";
 import { type AuditActor, auditStatement } from "../lib/audit";
 import { DONATION_COLUMNS, donationLine, RAW_COLUMNS, type RawRow } from "./export-columns";
 import { DonorCells } from "./export-donors";
@@ -48,7 +49,7 @@ export type ExportOptions = { pageSize?: number; donorChars?: number; donorPrefe
  * UTF-8 chunks: one keyset page of at most `pageSize` rows per chunk.
  */
 export function donationCsvStream(
-  db: D1Database,
+  db: Database,
   org: { id: string; timeZone: string; defaultCurrency: string },
   filters: DonationFilters,
   { pageSize = EXPORT_PAGE, donorChars, donorPrefetchPage }: ExportOptions = {},
@@ -176,5 +177,5 @@ export async function exportDonations(
     entityId: "export",
     after: filters,
   }).run();
-  return donationCsvStream(actor.env.DB, actor.org, filters);
+  return donationCsvStream(orgDb(actor), actor.org, filters);
 }

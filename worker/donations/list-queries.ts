@@ -6,6 +6,7 @@
 import { countedWithin, type DonationStatus } from "@core/status";
 import { addDays, startOfLocalDay } from "@core/time";
 import { segmentParams, segmentSql } from "../analytics/retention";
+import type { Database } from "../db/databases";
 import { add, likeEscape, type Where, where } from "../lib/list";
 import type { DonationFilters, DonationSort } from "./filters";
 import { FROM, SELECT } from "./queries";
@@ -69,7 +70,7 @@ export interface CurrencyTotals {
  * the local days [fromDay, toDay] (decision 013). Only for filters the rollup keys answer exactly.
  */
 export function rollupTotals(
-  db: D1Database,
+  db: Database,
   table: "donation_totals" | "donation_daily_totals",
   days: boolean,
   f: {
@@ -103,7 +104,7 @@ export function rollupTotals(
 }
 
 /** Totals per currency counted from the donations themselves (any filter). */
-export function scanTotals(db: D1Database, input: DonationFilters, w: Where) {
+export function scanTotals(db: Database, input: DonationFilters, w: Where) {
   const countFrom = input.q ? "donation d LEFT JOIN donor dn ON dn.id = d.donor_id" : "donation d";
   // "Counted" minus what the filters already imply: SQLite pays per row for every CASE term.
   const counted = countedWithin(input);
@@ -124,7 +125,7 @@ export function scanTotals(db: D1Database, input: DonationFilters, w: Where) {
 }
 
 /** A row when donation_daily_totals is built in `timeZone` (else the list totals from the donations). */
-export function dailyTotalsBuilt(db: D1Database, orgId: string, timeZone: string) {
+export function dailyTotalsBuilt(db: Database, orgId: string, timeZone: string) {
   return db
     .prepare("SELECT 1 AS built FROM donation_daily_state WHERE organization_id = ? AND time_zone = ?")
     .bind(orgId, timeZone);
@@ -136,7 +137,7 @@ export function dailyTotalsBuilt(db: D1Database, orgId: string, timeZone: string
  * every matching row.
  */
 export function listPage(
-  db: D1Database,
+  db: Database,
   w: Where,
   p: { q?: string; order: string; pageSize: number; offset: number },
 ) {
@@ -159,7 +160,7 @@ export function listPage(
  * (donation_org_status_amount_idx), keeping those the filters keep.
  */
 export function amountWindowPage(
-  db: D1Database,
+  db: Database,
   w: Where,
   p: {
     orgId: string;
@@ -189,7 +190,7 @@ export function amountWindowPage(
  * The ids of the filtered set with what decides their status changes (a "Select all N matching"
  * snapshot, decision 024), newest first, at most `limit` rows.
  */
-export function matchingRows(db: D1Database, input: DonationFilters, w: Where, limit: number) {
+export function matchingRows(db: Database, input: DonationFilters, w: Where, limit: number) {
   const from = input.q ? "donation d LEFT JOIN donor dn ON dn.id = d.donor_id" : "donation d";
   return db
     .prepare(

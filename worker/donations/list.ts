@@ -7,6 +7,7 @@
 import { MATCHING_MAX } from "@core/bulk";
 import { allowedDonationTargets, type DonationStatus } from "@core/status";
 import { addDays, FILTER_DAY_MAX, FILTER_DAY_MIN } from "@core/time";
+import { orgDb } from "../db/databases";
 import { checkedOffset } from "../lib/list";
 import { fail, type OrgCtx } from "../trpc/init";
 import type { DonationFilters, DonationListInput } from "./filters";
@@ -29,7 +30,7 @@ export const AMOUNT_WINDOW_FACTOR = 40;
 export const AMOUNT_WINDOW_MAX = 5000;
 
 export async function listDonations(ctx: Pick<OrgCtx, "env" | "org">, input: DonationListInput) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const w = donationWhere(ctx.org.id, ctx.org.timeZone, input);
   const offset = checkedOffset(input.page, input.pageSize);
   const dir = input.desc ? "DESC" : "ASC";
@@ -120,7 +121,7 @@ export async function listDonations(ctx: Pick<OrgCtx, "env" | "org">, input: Don
  */
 export async function matchingDonationIds(ctx: Pick<OrgCtx, "env" | "org">, input: DonationFilters) {
   const w = donationWhere(ctx.org.id, ctx.org.timeZone, input);
-  const { results } = await matchingRows(ctx.env.DB, input, w, MATCHING_MAX + 1);
+  const { results } = await matchingRows(orgDb(ctx), input, w, MATCHING_MAX + 1);
   if (results.length > MATCHING_MAX)
     fail(
       "UNPROCESSABLE_CONTENT",

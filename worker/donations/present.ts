@@ -55,7 +55,7 @@ export const TIMELINE_ACTIONS = [
  * The status timeline of the detail page: recorded (with the first status), then every status
  * change, trash and restore from the audit log, oldest first.
  */
-export function statusTimeline(d: DonationRow, events: AuditEventRow[]) {
+export function statusTimeline(d: DonationRow, events: (AuditEventRow & { actor: string | null })[]) {
   const parse = (v: string | null) =>
     v ? (JSON.parse(v) as { status?: string; refundedMinor?: number }) : {};
   const firstStatus = events.map((e) => parse(e.before).status).find((x) => !!x) ?? d.status;

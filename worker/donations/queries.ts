@@ -4,6 +4,7 @@
  * `list-queries.ts`.
  */
 import { COUNTED_SQL, type DonationStatus } from "@core/status";
+import type { Database } from "../db/databases";
 import type { Row } from "../db/rows";
 import type { auditEvent, donation } from "../db/schema";
 import type { Guard } from "../lib/guard";
@@ -24,7 +25,7 @@ export const FROM =
   "donation d LEFT JOIN donor dn ON dn.id = d.donor_id LEFT JOIN campaign c ON c.id = d.campaign_id";
 
 /** One donation of the organization with its names, or null. */
-export function donationById(db: D1Database, orgId: string, id: string) {
+export function donationById(db: Database, orgId: string, id: string) {
   return db
     .prepare(`SELECT ${SELECT} FROM ${FROM} WHERE d.organization_id = ? AND d.id = ?`)
     .bind(orgId, id)
@@ -36,7 +37,7 @@ export function donationById(db: D1Database, orgId: string, id: string) {
  * for the ids (json_each), so a call of BULK_MAX_IDS stays under D1's 100 parameters. Ids of
  * another organization are simply not there.
  */
-export async function donationsByIds(db: D1Database, orgId: string, ids: readonly string[]) {
+export async function donationsByIds(db: Database, orgId: string, ids: readonly string[]) {
   const { results } = await db
     .prepare("SELECT * FROM donation WHERE organization_id = ? AND id IN (SELECT value FROM json_each(?))")
     .bind(orgId, JSON.stringify(ids))
@@ -45,7 +46,7 @@ export async function donationsByIds(db: D1Database, orgId: string, ids: readonl
 }
 
 /** The organization's donation of a processor's transaction, as stored (the webhook's look-up). */
-export function donationByTransaction(db: D1Database, orgId: string, transactionId: string) {
+export function donationByTransaction(db: Database, orgId: string, transactionId: string) {
   return db
     .prepare("SELECT * FROM donation WHERE organization_id = ? AND gateway_transaction_id = ?")
     .bind(orgId, transactionId)
@@ -53,23 +54,23 @@ export function donationByTransaction(db: D1Database, orgId: string, transaction
 }
 
 /** The donor a gift just inserted landed on (the webhook resolves its donor by e-mail in SQL). */
-export function donorOfDonation(db: D1Database, id: string) {
+export function donorOfDonation(db: Database, id: string) {
   return db
     .prepare("SELECT donor_id FROM donation WHERE id = ?")
     .bind(id)
     .first<{ donor_id: string | null }>();
 }
 
-/** A status-timeline event: the audit row's columns the timeline shows, and the actor's name. */
+/** A status-timeline event: the audit row's columns the timeline shows, and who acted. */
 export type AuditEventRow = Pick<Row<typeof auditEvent>, "action" | "before" | "after" | "reason" | "at"> & {
-  actor: string | null;
+  actorId: string | null;
 };
 
 /** The audit events of one donation among `actions`, oldest first (the status timeline). */
-export async function donationEvents(db: D1Database, orgId: string, id: string, actions: readonly string[]) {
+export async function donationEvents(db: Database, orgId: string, id: string, actions: readonly string[]) {
   const { results } = await db
     .prepare(
-      `SELECT a.action, a.before, a.after, a.reason, a.at, u.name AS actor FROM audit_event a LEFT JOIN user u ON u.id = a.actor_id
+      `SELECT a.action, a.before, a.after, a.reason, a.at, a.actor_id AS actorId FROM audit_event a
           WHERE a.organization_id = ? AND a.entity_type = 'donation' AND a.entity_id = ? AND a.action IN (${actions.map(() => "?").join(",")})
           ORDER BY a.at, a.rowid LIMIT 200`,
     )
@@ -79,15 +80,15 @@ export async function donationEvents(db: D1Database, orgId: string, id: string, 
 }
 
 /** The last 100 audit events of one record of the organization, newest first. */
-export async function entityHistory(db: D1Database, orgId: string, entityType: string, entityId: string) {
+export async function entityHistory(db: Database, orgId: string, entityType: string, entityId: string) {
   const { results } = await db
     .prepare(
-      `SELECT a.id, a.action, a.before, a.after, a.reason, a.at, u.name AS actor, iu.name AS impersonator
-           FROM audit_event a LEFT JOIN user u ON u.id = a.actor_id LEFT JOIN user iu ON iu.id = a.impersonator_id
+      `SELECT a.id, a.action, a.before, a.after, a.reason, a.at, a.actor_id AS actorId, a.impersonator_id AS impersonatorId
+           FROM audit_event a
           WHERE a.organization_id = ? AND a.entity_type = ? AND a.entity_id = ? ORDER BY a.at DESC LIMIT 100`,
     )
     .bind(orgId, entityType, entityId)
-    .all<AuditEventRow & { id: string; impersonator: string | null }>();
+    .all<AuditEventRow & { id: string; impersonatorId: string | null }>();
   return results;
 }
 
@@ -95,7 +96,7 @@ export async function entityHistory(db: D1Database, orgId: string, entityType: s
  * A donor of the organization, a merged one as the donor it was merged into, with whether that
  * donor is anonymized (it takes no new gifts); null if none.
  */
-export function liveDonorId(db: D1Database, orgId: string, donorId: string) {
+export function liveDonorId(db: Database, orgId: string, donorId: string) {
   return db
     .prepare(
       `SELECT t.id, t.anonymized_at IS NOT NULL AS anonymized
@@ -107,7 +108,7 @@ export function liveDonorId(db: D1Database, orgId: string, donorId: string) {
 }
 
 /** The currency a campaign of the organization collects in; null if no such campaign. */
-export function campaignCurrency(db: D1Database, orgId: string, campaignId: string) {
+export function campaignCurrency(db: Database, orgId: string, campaignId: string) {
   return db
     .prepare("SELECT currency, status FROM campaign WHERE id = ? AND organization_id = ?")
     .bind(campaignId, orgId)
@@ -115,7 +116,7 @@ export function campaignCurrency(db: D1Database, orgId: string, campaignId: stri
 }
 
 /** A campaign's item for a new gift: whether it takes gifts, and how many are funded so far. */
-export function itemForNewGift(db: D1Database, orgId: string, campaignId: string | null, itemId: string) {
+export function itemForNewGift(db: Database, orgId: string, campaignId: string | null, itemId: string) {
   return db
     .prepare(
       `SELECT i.active, i.archived_at, i.quantity_needed, i.allow_overfunding,
@@ -134,7 +135,7 @@ export function itemForNewGift(db: D1Database, orgId: string, campaignId: string
 
 /** A campaign's item for an edited gift: how many the other gifts fund. */
 export function itemForEdit(
-  db: D1Database,
+  db: Database,
   orgId: string,
   campaignId: string,
   itemId: string,
@@ -151,7 +152,7 @@ export function itemForEdit(
 }
 
 /** An item's need and what the gifts other than `donationId` fund (after a refused write). */
-export function itemFunding(db: D1Database, itemId: string, donationId: string) {
+export function itemFunding(db: Database, itemId: string, donationId: string) {
   return db
     .prepare(
       `SELECT i.quantity_needed AS needed, i.allow_overfunding AS allowed,
@@ -182,7 +183,7 @@ export const donorTakesGifts = (donorId: string): Guard => ({
 });
 
 /** The organization a processor names by slug, with its zone (the webhook's tenant). */
-export function organizationBySlug(db: D1Database, slug: string) {
+export function organizationBySlug(db: Database, slug: string) {
   return db
     .prepare("SELECT id, time_zone FROM organization WHERE slug = ?")
     .bind(slug)
@@ -190,7 +191,7 @@ export function organizationBySlug(db: D1Database, slug: string) {
 }
 
 /** A campaign of the organization by slug, with its currency. */
-export function campaignBySlug(db: D1Database, orgId: string, slug: string) {
+export function campaignBySlug(db: Database, orgId: string, slug: string) {
   return db
     .prepare("SELECT id, currency FROM campaign WHERE organization_id = ? AND slug = ?")
     .bind(orgId, slug)
@@ -198,7 +199,7 @@ export function campaignBySlug(db: D1Database, orgId: string, slug: string) {
 }
 
 /** The organization's donor with this (lower-cased) e-mail. */
-export function donorIdByEmail(db: D1Database, orgId: string, email: string) {
+export function donorIdByEmail(db: Database, orgId: string, email: string) {
   return db
     .prepare("SELECT id FROM donor WHERE organization_id = ? AND email = ?")
     .bind(orgId, email)
@@ -210,7 +211,7 @@ export function donorIdByEmail(db: D1Database, orgId: string, email: string) {
  * the gift's batch, so the donor's stats are recomputed with the gift (issue 8).
  */
 export function insertDonorIfNew(
-  db: D1Database,
+  db: Database,
   d: {
     id: string;
     orgId: string;

@@ -7,6 +7,7 @@
  */
 import { COUNTED_SQL, isCounted } from "@core/status";
 import { DAY_KEY_FROM_MS, DAY_KEY_UNTIL_MS, dayKey, localDay } from "@core/time";
+import type { Database } from "../db/databases";
 import type { Guard } from "../lib/guard";
 import { type DaySpan, dailyRebuildSql, dailySpans } from "./daily-totals-sql";
 
@@ -45,7 +46,7 @@ function contribution(f: DonationFacts | null, timeZone: string) {
  * must run after the row is written or deleted).
  */
 export function rollupStatements(
-  db: D1Database,
+  db: Database,
   before: DonationFacts | null,
   after: DonationFacts | null,
   timeZone: string,
@@ -125,7 +126,7 @@ export function rollupStatements(
 
 /** The stats rows of the campaigns a change touches, recounted (idempotent; guarded all the same). */
 export function campaignRecounts(
-  db: D1Database,
+  db: Database,
   before: DonationFacts | null,
   after: DonationFacts | null,
   guard: Guard,
@@ -173,7 +174,7 @@ function totalsDeltas(
  * totals from the donations until the next rebuild (decision 013).
  */
 function dailyTotalsStatements(
-  db: D1Database,
+  db: Database,
   org: string,
   before: DonationFacts | null,
   after: DonationFacts | null,
@@ -220,7 +221,7 @@ function dailyTotalsStatements(
 }
 
 /** donation_totals recomputed from the organization's donations (rebuilds and tests). */
-export function donationTotalsRebuild(db: D1Database, organizationId: string): D1PreparedStatement[] {
+export function donationTotalsRebuild(db: Database, organizationId: string): D1PreparedStatement[] {
   return [
     db.prepare("DELETE FROM donation_totals WHERE organization_id = ?").bind(organizationId),
     db
@@ -233,7 +234,7 @@ export function donationTotalsRebuild(db: D1Database, organizationId: string): D
   ];
 }
 
-export function campaignStatsStatement(db: D1Database, org: string, campaignId: string, guard?: Guard) {
+export function campaignStatsStatement(db: Database, org: string, campaignId: string, guard?: Guard) {
   const recount = `SELECT ?1, ?2,
          COALESCE(SUM(CASE WHEN ${COUNTED_SQL("d")} THEN d.amount_minor - d.refunded_minor END), 0),
          COUNT(CASE WHEN ${COUNTED_SQL("d")} THEN 1 END),
@@ -256,7 +257,7 @@ export function campaignStatsStatement(db: D1Database, org: string, campaignId: 
  * The stats rows of every campaign `donorId` gave to, recounted: a donor merge moves gifts between
  * donors, which changes the campaigns' distinct-donor counts.
  */
-export function donorCampaignStatsStatement(db: D1Database, org: string, donorId: string, guard: Guard) {
+export function donorCampaignStatsStatement(db: Database, org: string, donorId: string, guard: Guard) {
   return db
     .prepare(
       `INSERT INTO campaign_stats (campaign_id, organization_id, raised_minor, donation_count, donor_count, refunded_minor, updated_at)
@@ -277,7 +278,7 @@ export function donorCampaignStatsStatement(db: D1Database, org: string, donorId
 }
 
 /** Brute-force rebuild of one organization's rollups from its donations. */
-export async function rebuildRollups(db: D1Database, organizationId: string, timeZone: string) {
+export async function rebuildRollups(db: Database, organizationId: string, timeZone: string) {
   const { results } = await db
     .prepare(
       `SELECT campaign_id AS campaignId, donated_at AS donatedAt, currency, amount_minor - refunded_minor AS amount
@@ -330,7 +331,7 @@ const MAX_SPAN_MS = 300 * 365 * DAY_MS;
  * fails on the state's NOT NULL and rolls back (a gift dated outside the spans arrived meanwhile),
  * and the rebuild tries again. Returns whether the table is built.
  */
-export async function rebuildDailyTotals(db: D1Database, organizationId: string, timeZone: string) {
+export async function rebuildDailyTotals(db: Database, organizationId: string, timeZone: string) {
   for (let attempt = 0; attempt < 3; attempt++) {
     const range = await db
       .prepare("SELECT MIN(donated_at) AS lo, MAX(donated_at) AS hi FROM donation WHERE organization_id = ?")
@@ -354,7 +355,7 @@ export async function rebuildDailyTotals(db: D1Database, organizationId: string,
 
 /** The statements of one daily rebuild (see dailyRebuildSql). */
 export function dailyTotalsRebuild(
-  db: D1Database,
+  db: Database,
   organizationId: string,
   timeZone: string,
   spans: DaySpan[],

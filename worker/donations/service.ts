@@ -11,7 +11,9 @@ import { formatMoney } from "@core/money";
 import { allowedDonationTargets, type DonationStatus, isCounted, needsReason } from "@core/status";
 import { TRPCError } from "@trpc/server";
 import { generateId } from "../auth/crypto";
+import { type Database, orgDb } from "../db/databases";
 import { allGuards } from "../lib/guard";
+import { withActorNames } from "../lib/user-names";
 import { fail, type OrgCtx } from "../trpc/init";
 import { presentDonation, statusTimeline, TIMELINE_ACTIONS } from "./present";
 import {
@@ -39,14 +41,14 @@ const CHANGED_MEANWHILE = "The donation changed meanwhile; reload and try again"
 /** A bulk change's skip reason for a row another write changed between its read and its write. */
 const CHANGED_MEANWHILE_SHORT = "The donation changed meanwhile";
 
-async function loadDonation(db: D1Database, orgId: string, id: string) {
+async function loadDonation(db: Database, orgId: string, id: string) {
   const row = await donationById(db, orgId, id);
   if (!row) fail("NOT_FOUND", "Donation not found");
   return row;
 }
 
 /** The refusal of a write that `itemRoom` stopped, from a fresh read (null: there is room). */
-async function overfunding(db: D1Database, itemId: string, quantity: number, donationId: string) {
+async function overfunding(db: Database, itemId: string, quantity: number, donationId: string) {
   const item = await itemFunding(db, itemId, donationId);
   if (!item || item.allowed || item.needed === null || item.funded + quantity <= item.needed) return null;
   return `Only ${Math.max(0, item.needed - item.funded)} more of this item are needed`;
@@ -54,19 +56,26 @@ async function overfunding(db: D1Database, itemId: string, quantity: number, don
 
 /** One donation with its status timeline (the detail page). */
 export async function getDonation(ctx: Reader, id: string) {
-  const d = await loadDonation(ctx.env.DB, ctx.org.id, id);
-  const events = await donationEvents(ctx.env.DB, ctx.org.id, d.id, TIMELINE_ACTIONS);
+  const d = await loadDonation(orgDb(ctx), ctx.org.id, id);
+  const events = await withActorNames(
+    ctx.env,
+    await donationEvents(orgDb(ctx), ctx.org.id, d.id, TIMELINE_ACTIONS),
+  );
   return { ...presentDonation(d), timeline: statusTimeline(d, events) };
 }
 
 /** The audit history of one record of the organization (the history panels). */
-export function history(ctx: Reader, entityType: string, entityId: string) {
-  return entityHistory(ctx.env.DB, ctx.org.id, entityType, entityId);
+export async function history(ctx: Reader, entityType: string, entityId: string) {
+  const rows = await withActorNames(
+    ctx.env,
+    await entityHistory(orgDb(ctx), ctx.org.id, entityType, entityId),
+  );
+  return rows.map(({ actorId: _a, impersonatorId: _i, ...row }) => row);
 }
 
 /** A manual/offline gift (cash, check, bank transfer). */
 export async function createDonation(ctx: Actor, input: ManualDonationInput) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   // A merged donor's id resolves to the donor it was merged into (as donors.byId does), so a
   // gift never lands on a merged record; the write checks it is still unmerged (decision 020).
   const donor = input.donorId ? await liveDonorId(db, ctx.org.id, input.donorId) : null;
@@ -146,7 +155,7 @@ export async function createDonation(ctx: Actor, input: ManualDonationInput) {
 
 /** An edit: text, tribute, anonymity, campaign and item; the amount of manual entries. */
 export async function updateDonation(ctx: Actor, id: string, d: DonationChanges) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const before = await loadDonation(db, ctx.org.id, id);
   if (d.amountMinor !== undefined && before.source !== "manual")
     fail("UNPROCESSABLE_CONTENT", "Only manual entries can change their amount", {
@@ -313,7 +322,7 @@ function statusChange(before: DonationRow, plan: StatusPlan, reason: string | un
 
 /** One status change (the detail page); a lost race answers 409. */
 export async function changeStatus(ctx: Actor, input: StatusChange) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const before = await loadDonation(db, ctx.org.id, input.id);
   const plan = planStatus(ctx, before, input);
   const landed = await writeDonation(ctx, statusChange(before, plan, input.reason));
@@ -340,7 +349,7 @@ export async function bulkChangeStatus(ctx: Actor, input: BulkStatusChange): Pro
       field: "status",
     });
   if (needsReason(input.status) && !input.reason) fail("BAD_REQUEST", "Give a reason", { field: "reason" });
-  const rows = new Map((await donationsByIds(ctx.env.DB, ctx.org.id, input.ids)).map((r) => [r.id, r]));
+  const rows = new Map((await donationsByIds(orgDb(ctx), ctx.org.id, input.ids)).map((r) => [r.id, r]));
   const outcomes = new Map<string, BulkOutcome>();
   const planned: { id: string; change: DonationChange }[] = [];
   for (const id of input.ids) {
@@ -383,7 +392,7 @@ export async function bulkChangeStatus(ctx: Actor, input: BulkStatusChange): Pro
  * a moment later.
  */
 export async function deleteDonation(ctx: Actor, id: string, permanent: boolean) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const before = await loadDonation(db, ctx.org.id, id);
   if (permanent) {
     if (!ctx.org.isPlatformAdmin) fail("FORBIDDEN", "Only platform admins can delete donations permanently");
@@ -409,7 +418,7 @@ export async function deleteDonation(ctx: Actor, id: string, permanent: boolean)
 
 /** Restoring a gift that is not in the trash succeeds without a change (see deleteDonation). */
 export async function restoreDonation(ctx: Actor, id: string) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const before = await loadDonation(db, ctx.org.id, id);
   if (!before.trashed_at) return presentDonation(before);
   const after = { ...before, trashed_at: null, updated_at: Date.now() };

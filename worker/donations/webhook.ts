@@ -13,6 +13,7 @@ import { currencyCode, giftInstantProblem } from "@core/schemas";
 import { allowedDonationTargets, type DonationStatus } from "@core/status";
 import { z } from "zod";
 import { generateId } from "../auth/crypto";
+import { directoryDatabase, organizationDatabase } from "../db/databases";
 import { donorStatsStatements } from "../donors/stats";
 import {
   campaignBySlug,
@@ -109,9 +110,10 @@ export async function receiveProcessorEvent(env: Env, parsed: ProcessorEvent): P
     return refuse(`The amount is above the processor cap of ${major(MAX_AMOUNT_MINOR)}`);
   if (refundedMinor > amountMinor) return refuse("The refunded amount is more than the amount");
   if (feeMinor > amountMinor) return refuse("The processing fee is more than the amount");
-  const db = env.DB;
-  const org = await organizationBySlug(db, d.organization);
+  // The tenant from the directory; its gifts in its own database (decision 027).
+  const org = await organizationBySlug(directoryDatabase(env), d.organization);
   if (!org) return answer({ code: "NOT_FOUND", message: "Organization not found" }, 404);
+  const db = organizationDatabase(env, org.id);
   const status = STATUS[parsed.type];
   const actor: DonationActor = { env, user: null, org: { id: org.id, timeZone: org.time_zone } };
   const reason = `webhook event ${parsed.id}`;

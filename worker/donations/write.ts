@@ -21,6 +21,7 @@
  */
 import type { DonationStatus } from "@core/status";
 import { generateId } from "../auth/crypto";
+import { orgDb } from "../db/databases";
 import { donorStatsStatements } from "../donors/stats";
 import { type AuditActor, auditStatement } from "../lib/audit";
 import { anyAuditGuard, auditGuard, changeTokenGuard, type Guard } from "../lib/guard";
@@ -170,7 +171,7 @@ export type DonationActor = AuditActor & { org: { id: string; timeZone: string }
  * changes (`writeDonations`); `auditId` is the change's witness for their guard.
  */
 export function donationChangeStatements(actor: DonationActor, c: DonationChange, recounts = true) {
-  const db = actor.env.DB;
+  const db = orgDb(actor);
   const org = actor.org;
   const row = c.after ?? c.before;
   if (!row) throw new Error("A donation change needs a row before or after");
@@ -257,7 +258,7 @@ const donorsOf = (c: DonationChange) =>
  */
 export async function writeDonation(actor: DonationActor, c: DonationChange): Promise<boolean> {
   const { statements, writeIndex } = donationChangeStatements(actor, c);
-  const res = await actor.env.DB.batch(statements);
+  const res = await orgDb(actor).batch(statements);
   return !!res[writeIndex]?.meta.changes;
 }
 
@@ -269,7 +270,7 @@ export async function writeDonation(actor: DonationActor, c: DonationChange): Pr
  * after each). Returns, per change, whether it landed.
  */
 export async function writeDonations(actor: DonationActor, changes: readonly DonationChange[]) {
-  const db = actor.env.DB;
+  const db = orgDb(actor);
   const statements: D1PreparedStatement[] = [];
   const writes: number[] = [];
   const campaigns = new Map<string, string[]>();

@@ -4,6 +4,7 @@
  * statement here applies only if its operation's claim landed (decision 020).
  */
 import { COUNTED_SQL } from "@core/status";
+import type { Database } from "../db/databases";
 import type { Guard } from "../lib/guard";
 import type { DonorRow } from "./queries";
 
@@ -55,7 +56,7 @@ export const anonymizableGuard = (d: { id: string; email: string | null }, orgId
  * their donations and the before/after values of the audit rows that described them.
  */
 export function anonymizeStatements(
-  db: D1Database,
+  db: Database,
   d: Pick<DonorRow, "id" | "email" | "first_name" | "last_name" | "company">,
   orgId: string,
   now: number,
@@ -106,7 +107,7 @@ export function anonymizeStatements(
  * What a merge of `sourceId` into `targetId` moves (donations, notes, tags the target lacks) and
  * the stats the survivor will have: the same counted-donation rule as donorStatsStatements.
  */
-export async function mergePreview(db: D1Database, sourceId: string, targetId: string) {
+export async function mergePreview(db: Database, sourceId: string, targetId: string) {
   const both = JSON.stringify([sourceId, targetId]);
   const [counts, after] = await db.batch([
     db
@@ -160,7 +161,7 @@ export const mergeClaim = (
  * it has none.
  */
 export function mergeStatements(
-  db: D1Database,
+  db: Database,
   m: { source: { id: string; email: string | null }; targetId: string; orgId: string; now: number },
   claimed: Guard,
 ): D1PreparedStatement[] {

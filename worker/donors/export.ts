@@ -3,6 +3,8 @@
  * core/exports/donors.ts; the browser assembles the file from these pages
  * (src/features/donors/export.ts). Who may export is the rung's (worker/donors/router.ts).
  */
+
+import { orgDb } from "../db/databases";
 import { auditStatement } from "../lib/audit";
 import { presentExportRow } from "./present";
 import { type DonorExportSource, exportStatements } from "./queries";
@@ -15,7 +17,7 @@ import type { DonorCtx } from "./service";
  * the first page counts the set and writes the audit row (exports are audited).
  */
 export async function exportDonorsPage(ctx: DonorCtx, input: DonorExportPageInput) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const { after, limit, ...filters } = input;
   const q = exportStatements(db, ctx.org.id, ctx.org.timeZone, filters, after, limit);
   const stmts: D1PreparedStatement[] = [q.page];

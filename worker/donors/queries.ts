@@ -5,6 +5,7 @@
 import type { DonorInput, DonorType } from "@core/donor";
 import { COUNTED_SQL, type DonationStatus } from "@core/status";
 import { addDays, startOfLocalDay } from "@core/time";
+import type { Database } from "../db/databases";
 import type { Row } from "../db/rows";
 import type { donor } from "../db/schema";
 import type { Guard } from "../lib/guard";
@@ -53,7 +54,7 @@ const EXPORT_SELECT = `dn.*, t.name AS tier_name, (${DONOR_TYPE_SQL}) AS donor_t
   (SELECT group_concat(name, '; ') FROM (SELECT g.name FROM donor_tag_assignment a JOIN donor_tag g ON g.id = a.tag_id WHERE a.donor_id = dn.id ORDER BY lower(g.name))) AS tag_names`;
 
 /** One donor of the organization by its own id (merged or not), with its tier, type and tags. */
-export function selectDonor(db: D1Database, orgId: string, id: string) {
+export function selectDonor(db: Database, orgId: string, id: string) {
   return db
     .prepare(`SELECT ${SELECT} FROM ${FROM} WHERE dn.organization_id = ? AND dn.id = ?`)
     .bind(orgId, id)
@@ -108,7 +109,7 @@ export function donorWhere(
   return w;
 }
 
-export function listDonors(db: D1Database, orgId: string, timeZone: string, input: DonorListInput) {
+export function listDonors(db: Database, orgId: string, timeZone: string, input: DonorListInput) {
   const tagJoined = !!input.tagId;
   return runList<DonorRow>(db, {
     select: SELECT,
@@ -129,7 +130,7 @@ export function listDonors(db: D1Database, orgId: string, timeZone: string, inpu
  * snapshot is the list; no tier joins, as the filters never read them.
  */
 export async function matchingDonorRows(
-  db: D1Database,
+  db: Database,
   orgId: string,
   timeZone: string,
   input: DonorFilterInput,
@@ -149,7 +150,7 @@ export async function matchingDonorRows(
 
 /** One keyset page of the export (by id, after `after`) and the count of the whole filtered set. */
 export function exportStatements(
-  db: D1Database,
+  db: Database,
   orgId: string,
   timeZone: string,
   filters: Omit<DonorExportPageInput, "after" | "limit">,
@@ -179,7 +180,7 @@ export interface DonorDonation {
   campaign: string | null;
 }
 
-export async function donorDonations(db: D1Database, donorId: string) {
+export async function donorDonations(db: Database, donorId: string) {
   const { results } = await db
     .prepare(
       `SELECT d.id, d.number, d.amount_minor AS amountMinor, d.refunded_minor AS refundedMinor, d.currency, d.status, d.donated_at AS donatedAt, c.title AS campaign
@@ -190,14 +191,14 @@ export async function donorDonations(db: D1Database, donorId: string) {
   return results;
 }
 
-export function donorIdByEmail(db: D1Database, orgId: string, email: string) {
+export function donorIdByEmail(db: Database, orgId: string, email: string) {
   return db
     .prepare("SELECT id FROM donor WHERE organization_id = ? AND email = ?")
     .bind(orgId, email)
     .first<{ id: string }>();
 }
 
-export function otherDonorWithEmail(db: D1Database, orgId: string, email: string, id: string) {
+export function otherDonorWithEmail(db: Database, orgId: string, email: string, id: string) {
   return db
     .prepare("SELECT id FROM donor WHERE organization_id = ? AND email = ? AND id != ?")
     .bind(orgId, email, id)
@@ -205,7 +206,7 @@ export function otherDonorWithEmail(db: D1Database, orgId: string, email: string
 }
 
 export function donorIdByNameAndPostalCode(
-  db: D1Database,
+  db: Database,
   orgId: string,
   d: { firstName?: string | null; lastName: string; postalCode: string },
 ) {
@@ -243,7 +244,7 @@ function donorValues(d: DonorInput, email: string | null) {
 }
 
 export function insertDonor(
-  db: D1Database,
+  db: Database,
   row: { id: string; orgId: string; data: DonorInput; email: string | null; createdBy: string; now: number },
 ) {
   return db
@@ -255,7 +256,7 @@ export function insertDonor(
 }
 
 export function updateDonor(
-  db: D1Database,
+  db: Database,
   row: { id: string; orgId: string; data: DonorInput; email: string | null },
 ) {
   return db
@@ -269,7 +270,7 @@ export function updateDonor(
 /** The gifts that keep a donor from being deleted (it is anonymized instead). */
 const KEPT = "d.status IN ('completed','partially_refunded','refunded','disputed')";
 
-export function hasKeptDonation(db: D1Database, donorId: string) {
+export function hasKeptDonation(db: Database, donorId: string) {
   return db
     .prepare(`SELECT 1 FROM donation d WHERE d.donor_id = ? AND ${KEPT} LIMIT 1`)
     .bind(donorId)
@@ -284,7 +285,7 @@ export const deletableGuard = (donorId: string): Guard => ({
   args: [donorId],
 });
 
-export function deleteDonor(db: D1Database, id: string, orgId: string, deletable: Guard) {
+export function deleteDonor(db: Database, id: string, orgId: string, deletable: Guard) {
   return db
     .prepare(`DELETE FROM donor WHERE id = ?1 AND organization_id = ?2 AND ${deletable.sql(3)}`)
     .bind(id, orgId, ...deletable.args);

@@ -6,6 +6,7 @@ import { MATCHING_MAX } from "@core/bulk";
 import type { DonorInput } from "@core/donor";
 import { formatCount } from "@core/labels";
 import { generateId } from "../auth/crypto";
+import { type Database, orgDb } from "../db/databases";
 import { donorCampaignStatsStatement } from "../donations/rollups";
 import { auditStatement } from "../lib/audit";
 import { auditGuard } from "../lib/guard";
@@ -39,7 +40,7 @@ import { donorStatsStatements, tierStatement } from "./stats";
 export type DonorCtx = Pick<OrgCtx, "env" | "org" | "user" | "impersonatorId" | "ip">;
 
 /** A donor of the organization; a merged donor's id keeps resolving to the donor it was merged into. */
-export async function loadDonor(db: D1Database, orgId: string, id: string) {
+export async function loadDonor(db: Database, orgId: string, id: string) {
   let row = await selectDonor(db, orgId, id);
   if (row?.merged_into_id) row = await selectDonor(db, orgId, row.merged_into_id);
   if (!row) fail("NOT_FOUND", "Donor not found");
@@ -47,7 +48,7 @@ export async function loadDonor(db: D1Database, orgId: string, id: string) {
 }
 
 export async function listDonorsPage(ctx: DonorCtx, input: DonorListInput) {
-  const res = await listDonors(ctx.env.DB, ctx.org.id, ctx.org.timeZone, input);
+  const res = await listDonors(orgDb(ctx), ctx.org.id, ctx.org.timeZone, input);
   return { ...res, rows: res.rows.map(presentDonor) };
 }
 
@@ -57,7 +58,7 @@ export async function listDonorsPage(ctx: DonorCtx, input: DonorListInput) {
  * touched. More than MATCHING_MAX answers 422 naming the cap.
  */
 export async function matchingDonorIds(ctx: DonorCtx, input: DonorFilterInput) {
-  const ids = await matchingDonorRows(ctx.env.DB, ctx.org.id, ctx.org.timeZone, input, MATCHING_MAX + 1);
+  const ids = await matchingDonorRows(orgDb(ctx), ctx.org.id, ctx.org.timeZone, input, MATCHING_MAX + 1);
   if (ids.length > MATCHING_MAX)
     fail(
       "UNPROCESSABLE_CONTENT",
@@ -68,14 +69,14 @@ export async function matchingDonorIds(ctx: DonorCtx, input: DonorFilterInput) {
 }
 
 export async function donorProfile(ctx: DonorCtx, id: string) {
-  const d = await loadDonor(ctx.env.DB, ctx.org.id, id);
-  const donations = await donorDonations(ctx.env.DB, d.id);
+  const d = await loadDonor(orgDb(ctx), ctx.org.id, id);
+  const donations = await donorDonations(orgDb(ctx), d.id);
   return { ...presentDonor(d), donations };
 }
 
 /** Duplicate check on e-mail and on name + postal code: answers with the match unless forced. */
 export async function createDonor(ctx: DonorCtx, input: { data: DonorInput; force: boolean }) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const d = input.data;
   const email = d.email || null;
   if (email) {
@@ -111,7 +112,7 @@ export async function createDonor(ctx: DonorCtx, input: { data: DonorInput; forc
 }
 
 export async function updateDonorProfile(ctx: DonorCtx, input: { id: string; data: DonorInput }) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const before = await loadDonor(db, ctx.org.id, input.id);
   if (before.anonymized_at) fail("UNPROCESSABLE_CONTENT", "An anonymized donor cannot be edited");
   const d = input.data;
@@ -139,7 +140,7 @@ export async function updateDonorProfile(ctx: DonorCtx, input: { id: string; dat
 }
 
 export async function deleteDonorRecord(ctx: DonorCtx, id: string) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const d = await loadDonor(db, ctx.org.id, id);
   if (await hasKeptDonation(db, d.id))
     fail(
@@ -169,7 +170,7 @@ export async function deleteDonorRecord(ctx: DonorCtx, id: string) {
  * domain.md §5.5); the audit rows themselves stay, so the history still says who did what when.
  */
 export async function anonymizeDonor(ctx: DonorCtx, input: { id: string; confirm: string }) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const d = await loadDonor(db, ctx.org.id, input.id);
   if (d.anonymized_at) fail("UNPROCESSABLE_CONTENT", "This donor is already anonymized");
   const expected = d.email ?? donorName(d);
@@ -203,7 +204,7 @@ export async function mergeDonors(
   ctx: DonorCtx,
   input: { sourceId: string; targetId: string; dryRun: boolean },
 ) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const source = await loadDonor(db, ctx.org.id, input.sourceId);
   const target = await loadDonor(db, ctx.org.id, input.targetId);
   if (source.id === target.id) fail("BAD_REQUEST", "Choose two different donors", { field: "targetId" });

@@ -4,6 +4,7 @@
  * the last 12 months); a locked tier stays; the previous tier is kept when it changes.
  */
 import { COUNTED_SQL } from "@core/status";
+import type { Database } from "../db/databases";
 import type { Guard } from "../lib/guard";
 
 /**
@@ -11,7 +12,7 @@ import type { Guard } from "../lib/guard";
  * a lost race changes nothing, not even the donor's updated_at).
  */
 export function donorStatsStatements(
-  db: D1Database,
+  db: Database,
   organizationId: string,
   donorIds: string[],
   guard?: Guard,
@@ -45,7 +46,7 @@ const NEW_TIER = `(SELECT t.id FROM donor_tier t WHERE t.organization_id = donor
       (SELECT COALESCE(SUM(d.amount_minor - d.refunded_minor), 0) FROM donation d WHERE d.donor_id = donor.id AND ${COUNTED_SQL("d")} AND d.donated_at >= ?3) END)
     ORDER BY t.min_minor DESC LIMIT 1)`;
 
-export function tierStatement(db: D1Database, organizationId: string, donorId: string | null, guard?: Guard) {
+export function tierStatement(db: Database, organizationId: string, donorId: string | null, guard?: Guard) {
   const since = Date.now() - 365 * 86400_000;
   return db
     .prepare(

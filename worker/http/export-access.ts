@@ -7,6 +7,7 @@
 import { type Permissions, refusal } from "@core/permissions";
 import { getSessionFromRequest } from "../auth";
 import { getConfig } from "../config";
+import { primaryDirectory } from "../db/databases";
 import { resolveOrganization } from "../trpc/org";
 import { json } from "./headers";
 
@@ -16,7 +17,7 @@ export async function exportAccess(request: Request, env: Env, view: Permissions
   const auth = await getSessionFromRequest(request, env, { fresh: true });
   if (!auth) return json({ code: "UNAUTHORIZED", message: "Unauthorized" }, { status: 401 });
   const config = getConfig(env);
-  const org = await resolveOrganization(env.DB, auth.user, config);
+  const org = await resolveOrganization(primaryDirectory(env), auth.user, config);
   const refused = refusal(
     { userId: auth.user.id, role: auth.user.role, impersonatedBy: auth.session.impersonatedBy },
     { export: ["create"], ...view },

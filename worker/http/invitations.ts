@@ -8,6 +8,7 @@
  * service's (worker/organization/invitations/service.ts); this file speaks HTTP.
  */
 import { getSessionFromRequest } from "../auth";
+import { directoryDatabase } from "../db/databases";
 import { presentInvitationView } from "../organization/invitations/present";
 import {
   answerInvitation,
@@ -27,7 +28,7 @@ export async function handleInvitation(
   const auth = await getSessionFromRequest(request, env, { fresh: true });
   if (!auth)
     return json({ code: "UNAUTHORIZED", message: "Sign in to accept this invitation" }, { status: 401 });
-  const found = await invitationForInvitee(env.DB, secret, auth.user);
+  const found = await invitationForInvitee(directoryDatabase(env), secret, auth.user);
   if ("refused" in found) return refused(found.refused);
   if (action === "view") return json(presentInvitationView(found.invitation, auth.user));
   if (request.method !== "POST")

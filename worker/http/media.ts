@@ -13,6 +13,7 @@ import { MEDIA_MAX_BYTES, MEDIA_PATH } from "@core/media";
 import { hasOrgPermission } from "@core/permissions";
 import { getSessionFromRequest } from "../auth";
 import { getConfig } from "../config";
+import { directoryDatabase } from "../db/databases";
 import { mediaById, sniffImage, storeMedia } from "../media/service";
 import { resolveOrganization } from "../trpc/org";
 import { json } from "./headers";
@@ -28,7 +29,7 @@ export async function handleMediaUpload(request: Request, env: Env): Promise<Res
   const auth = await getSessionFromRequest(request, env, { fresh: true });
   if (!auth) return refuse(401, "UNAUTHORIZED", "Unauthorized");
   const config = getConfig(env);
-  const org = await resolveOrganization(env.DB, auth.user, config);
+  const org = await resolveOrganization(directoryDatabase(env), auth.user, config);
   const caller = { userId: auth.user.id, role: auth.user.role };
   const may = (p: Parameters<typeof hasOrgPermission>[2]) =>
     !!org && hasOrgPermission(caller, org.role, p, config.auth.adminUserIds);
@@ -67,7 +68,7 @@ export async function handleMediaUpload(request: Request, env: Env): Promise<Res
 }
 
 export async function handleMediaGet(request: Request, env: Env, id: string): Promise<Response> {
-  const row = await mediaById(env.DB, id);
+  const row = await mediaById(directoryDatabase(env), id);
   if (!row) return refuse(404, "NOT_FOUND", "Image not found");
   const etag = `"${row.sha256}"`;
   const headers = new Headers({

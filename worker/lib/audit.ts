@@ -1,5 +1,6 @@
 /** Audit rows are written in the SAME batch as the change they describe (DESIGN §4). */
 import { generateId } from "../auth/crypto";
+import { type Database, directoryDatabase, organizationDatabase } from "../db/databases";
 import type { Guard } from "./guard";
 
 export interface AuditActor {
@@ -32,7 +33,7 @@ export interface AuditRow {
  * account events directly). With `guard`, the row is written only if the guard holds (decision 020:
  * a change that lost its race leaves no history either).
  */
-export function auditInsert(db: D1Database, e: AuditRow, guard?: Guard): D1PreparedStatement {
+export function auditInsert(db: Database, e: AuditRow, guard?: Guard): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO audit_event (id, organization_id, actor_id, impersonator_id, action, entity_type, entity_id, before, after, reason, ip, at)
@@ -73,8 +74,10 @@ export function auditStatement(
   },
   guard?: Guard,
 ): D1PreparedStatement {
+  // The row lives with the change it describes: an organization's in its database (decision 027).
+  // Inside a batch the batch's database runs it; alone, this one does.
   return auditInsert(
-    actor.env.DB,
+    actor.org ? organizationDatabase(actor.env, actor.org.id) : directoryDatabase(actor.env),
     {
       ...e,
       organizationId: e.organizationId ?? actor.org?.id ?? null,

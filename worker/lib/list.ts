@@ -5,6 +5,7 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { defaultConfig } from "../../app.config";
+import type { Database } from "../db/databases";
 
 export const pageSchema = {
   page: z.number().int().min(1).max(100_000).default(1),
@@ -104,7 +105,7 @@ export function checkedOffset(page: number, pageSize: number) {
 }
 
 export async function runList<T>(
-  db: D1Database,
+  db: Database,
   opts: {
     select: string;
     from: string;

@@ -3,6 +3,7 @@
  * tests) and `http` (a transactional-mail provider's JSON API with a bearer token).
  */
 import { getConfig } from "../config";
+import { directoryDatabase } from "../db/databases";
 
 export interface MailMessage {
   to: string;
@@ -60,9 +61,10 @@ export function getMailer(env: Env): Mailer {
   }
   return {
     async send(message) {
-      await env.DB.prepare(
-        'INSERT INTO mail_outbox (id, "to", subject, text, html, url, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      )
+      await directoryDatabase(env)
+        .prepare(
+          'INSERT INTO mail_outbox (id, "to", subject, text, html, url, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        )
         .bind(
           crypto.randomUUID(),
           message.to.toLowerCase(),

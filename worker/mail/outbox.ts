@@ -1,4 +1,5 @@
 import { getConfig } from "../config";
+import { directoryDatabase } from "../db/databases";
 import { json } from "../http/headers";
 
 /** GET /api/dev/outbox?to=ADDRESS: the dev/test mailbox, newest first. 404 unless the outbox is on. */
@@ -11,10 +12,12 @@ export async function handleDevOutbox(request: Request, env: Env): Promise<Respo
     return json({ code: "METHOD_NOT_ALLOWED", message: "Method not allowed" }, { status: 405 });
   const to = new URL(request.url).searchParams.get("to")?.toLowerCase();
   const stmt = to
-    ? env.DB.prepare(
-        'SELECT "to", subject, text, html, url, created_at FROM mail_outbox WHERE "to" = ? ORDER BY created_at DESC, rowid DESC LIMIT 100',
-      ).bind(to)
-    : env.DB.prepare(
+    ? directoryDatabase(env)
+        .prepare(
+          'SELECT "to", subject, text, html, url, created_at FROM mail_outbox WHERE "to" = ? ORDER BY created_at DESC, rowid DESC LIMIT 100',
+        )
+        .bind(to)
+    : directoryDatabase(env).prepare(
         'SELECT "to", subject, text, html, url, created_at FROM mail_outbox ORDER BY created_at DESC, rowid DESC LIMIT 100',
       );
   const { results } = await stmt.all<{

@@ -1,7 +1,8 @@
 /** The media table's SQL (worker/media/service.ts holds the rules). */
+import type { Database } from "../db/databases";
 
 /** A stored image, or null. */
-export function mediaById(db: D1Database, id: string) {
+export function mediaById(db: Database, id: string) {
   return db
     .prepare("SELECT content_type, byte_size, sha256, bytes FROM media WHERE id = ?")
     .bind(id)
@@ -9,12 +10,12 @@ export function mediaById(db: D1Database, id: string) {
 }
 
 /** Whether image `id` was uploaded by organization `orgId`. */
-export function mediaOfOrganization(db: D1Database, id: string, orgId: string) {
+export function mediaOfOrganization(db: Database, id: string, orgId: string) {
   return db.prepare("SELECT 1 FROM media WHERE id = ? AND organization_id = ?").bind(id, orgId).first();
 }
 
 export function insertMedia(
-  db: D1Database,
+  db: Database,
   m: {
     id: string;
     organizationId: string;

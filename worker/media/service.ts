@@ -6,6 +6,7 @@
  */
 import { MEDIA_PATH, MEDIA_TYPES, type MediaType, mediaUrl } from "@core/media";
 import { generateId } from "../auth/crypto";
+import { directoryDatabase } from "../db/databases";
 import { type AuditActor, auditStatement } from "../lib/audit";
 import { fail } from "../trpc/init";
 import { insertMedia, mediaOfOrganization } from "./queries";
@@ -17,15 +18,11 @@ export { mediaById } from "./queries";
  * /api/media must be this organization's upload: another tenant's id is refused, not linked
  * (uploads are filed under the uploader's organization). Other URLs are the input schema's business.
  */
-export async function assertOwnMedia(
-  db: D1Database,
-  orgId: string,
-  url: string | null | undefined,
-  field: string,
-) {
+export async function assertOwnMedia(env: Env, orgId: string, url: string | null | undefined, field: string) {
   const id = url ? MEDIA_PATH.exec(url)?.[1] : undefined;
   if (!id) return;
-  if (!(await mediaOfOrganization(db, id, orgId)))
+  // Media lives in the directory (decision 027).
+  if (!(await mediaOfOrganization(directoryDatabase(env), id, orgId)))
     fail("BAD_REQUEST", "That image was not found; upload it again", { field });
 }
 
@@ -55,7 +52,7 @@ export async function storeMedia(
   const id = generateId();
   const sha256 = await sha256Hex(file.bytes);
   const byteSize = file.bytes.byteLength;
-  const db = actor.env.DB;
+  const db = directoryDatabase(actor.env);
   await db.batch([
     insertMedia(db, {
       id,

@@ -1,15 +1,16 @@
 /** SQL of the organization profile and of choosing the organization a user works in. */
 import type { OrganizationInput } from "@core/organization";
+import type { Database } from "../db/databases";
 import type { Row } from "../db/rows";
 import type { organization } from "../db/schema";
 
 export type OrganizationRow = Row<typeof organization>;
 
-export const organizationById = (db: D1Database, id: string) =>
+export const organizationById = (db: Database, id: string) =>
   db.prepare("SELECT * FROM organization WHERE id = ?").bind(id).first<OrganizationRow>();
 
 /** Every profile field the form edits; blank optional text is stored as NULL, the country upper-cased. */
-export function updateProfileStatement(db: D1Database, id: string, input: OrganizationInput, now: number) {
+export function updateProfileStatement(db: Database, id: string, input: OrganizationInput, now: number) {
   return db
     .prepare(
       `UPDATE organization SET name = ?, legal_name = ?, type = ?, registration_id = ?, tax_id = ?, country = ?, address_line1 = ?, address_line2 = ?, city = ?, region = ?, postal_code = ?,
@@ -42,16 +43,16 @@ export function updateProfileStatement(db: D1Database, id: string, input: Organi
 }
 
 /** Local days of another zone no longer match the list's date filters (decision 013). */
-export const dropDailyStateOfOtherZones = (db: D1Database, organizationId: string, timeZone: string) =>
+export const dropDailyStateOfOtherZones = (db: Database, organizationId: string, timeZone: string) =>
   db
     .prepare("DELETE FROM donation_daily_state WHERE organization_id = ? AND time_zone != ?")
     .bind(organizationId, timeZone);
 
-export const setActiveOrganization = (db: D1Database, userId: string, organizationId: string) =>
+export const setActiveOrganization = (db: Database, userId: string, organizationId: string) =>
   db.prepare("UPDATE user SET active_organization_id = ? WHERE id = ?").bind(organizationId, userId).run();
 
 /** The platform's organizations, for the admin screens' pickers. */
-export async function allOrganizations(db: D1Database) {
+export async function allOrganizations(db: Database) {
   const { results } = await db
     .prepare("SELECT id, name, slug FROM organization ORDER BY name LIMIT 500")
     .all<Pick<OrganizationRow, "id" | "name" | "slug">>();

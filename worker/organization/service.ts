@@ -5,6 +5,7 @@
  */
 import type { OrganizationInput } from "@core/organization";
 import { hasOrgPermission } from "@core/permissions";
+import { directoryDatabase, orgDb, placedApart } from "../db/databases";
 import { rebuildRollups } from "../donations/rollups";
 import { auditStatement } from "../lib/audit";
 import { assertOwnMedia } from "../media/service";
@@ -22,7 +23,7 @@ import {
 type Ctx = Pick<OrgCtx, "env" | "config" | "user" | "org">;
 
 export async function currentOrganization(ctx: Ctx) {
-  const o = await organizationById(ctx.env.DB, ctx.org.id);
+  const o = await organizationById(orgDb(ctx), ctx.org.id);
   if (!o) fail("NOT_FOUND", "Organization not found");
   // The page offers Edit to whoever organization.update would let through (core/permissions.ts).
   const canEdit = hasOrgPermission(
@@ -38,12 +39,16 @@ export async function currentOrganization(ctx: Ctx) {
  * One batch: the profile, its audit row, and dropping daily totals built in another zone. A new
  * time zone then rebuilds every per-day rollup (keyed by local day); if that fails part-way, the
  * every-15-minutes cron rebuilds donation_daily_totals (its state row is gone).
+ *
+ * The profile is the organization's row in its own database; an organization placed apart from
+ * the directory has its directory row (slug, name, zone: what routing, memberships and the public
+ * page read) brought up to date right after (decision 027: one batch never spans databases).
  */
 export async function updateOrganization(ctx: OrgCtx, input: OrganizationInput) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const before = await organizationById(db, ctx.org.id);
   // As a campaign's cover: an uploaded logo must be this organization's image (decision 017).
-  if (input.logoUrl !== before?.logo_url) await assertOwnMedia(db, ctx.org.id, input.logoUrl, "logoUrl");
+  if (input.logoUrl !== before?.logo_url) await assertOwnMedia(ctx.env, ctx.org.id, input.logoUrl, "logoUrl");
   await db.batch([
     updateProfileStatement(db, ctx.org.id, input, Date.now()),
     auditStatement(ctx, {
@@ -55,6 +60,9 @@ export async function updateOrganization(ctx: OrgCtx, input: OrganizationInput) 
     }),
     dropDailyStateOfOtherZones(db, ctx.org.id, input.timeZone),
   ]);
+  if (placedApart(ctx.env, ctx.org.id)) {
+    await updateProfileStatement(directoryDatabase(ctx.env), ctx.org.id, input, Date.now()).run();
+  }
   if (before?.time_zone !== input.timeZone) await rebuildRollups(db, ctx.org.id, input.timeZone);
   return { id: ctx.org.id };
 }
@@ -63,14 +71,15 @@ type AuthedCtx = Pick<AdminCtx, "env" | "config" | "user">;
 
 /** Organizations the caller can switch between (memberships; all for platform admins). */
 export const selectableOrganizations = (ctx: AuthedCtx) =>
-  listSelectableOrganizations(ctx.env.DB, ctx.user, ctx.config);
+  listSelectableOrganizations(directoryDatabase(ctx.env), ctx.user, ctx.config);
 
 /** Remembers the organization the portal opens on; only one the caller may act in. */
 export async function setActive(ctx: AuthedCtx, organizationId: string) {
   const options = await selectableOrganizations(ctx);
   if (!options.some((o) => o.id === organizationId)) fail("NOT_FOUND", "Organization not found");
-  await setActiveOrganization(ctx.env.DB, ctx.user.id, organizationId);
+  await setActiveOrganization(directoryDatabase(ctx.env), ctx.user.id, organizationId);
   return { organizationId };
 }
 
-export const listAllOrganizations = (ctx: Pick<AdminCtx, "env">) => allOrganizations(ctx.env.DB);
+export const listAllOrganizations = (ctx: Pick<AdminCtx, "env">) =>
+  allOrganizations(directoryDatabase(ctx.env));

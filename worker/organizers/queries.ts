@@ -3,6 +3,7 @@
  * the organizer role, a user with the platform role organizer, or an open invitation as organizer.
  */
 import type { OrganizerSort, OrganizerStatus } from "@core/organizers";
+import type { Database } from "../db/databases";
 import type { campaign } from "../db/domain";
 import type { Row } from "../db/rows";
 import type { membership, organization, user } from "../db/schema";
@@ -96,7 +97,7 @@ function organizerWhere(now: number, input: OrganizerFilters) {
 const whereSql = (w: Where) => (w.sql.length ? `WHERE ${w.sql.join(" AND ")}` : "");
 
 export function organizerPage(
-  db: D1Database,
+  db: Database,
   now: number,
   input: OrganizerFilters & { sort: OrganizerSort; desc: boolean; page: number; pageSize: number },
 ) {
@@ -113,7 +114,7 @@ export function organizerPage(
 
 /** One keyset page of the export: rows after `after` by id, over the same filters as the list. */
 export function exportPageStatement(
-  db: D1Database,
+  db: Database,
   now: number,
   input: OrganizerFilters & { after?: string; limit: number },
 ) {
@@ -128,7 +129,7 @@ export function exportPageStatement(
  * The ids of the open invitations (core/organizers.ts OPEN_INVITATION_STATUSES) among the rows the
  * list's filters match, in the list's default order, at most `limit`: organizers.matchingIds.
  */
-export async function openInvitationIds(db: D1Database, now: number, input: OrganizerFilters, limit: number) {
+export async function openInvitationIds(db: Database, now: number, input: OrganizerFilters, limit: number) {
   const w = organizerWhere(now, input);
   const { results } = await db
     .prepare(`SELECT x.id FROM ${ROWS} ${whereSql(w)} ORDER BY x.joinedAt DESC, x.id DESC LIMIT ?`)
@@ -138,16 +139,16 @@ export async function openInvitationIds(db: D1Database, now: number, input: Orga
 }
 
 /** How many rows the export will have (asked with its first page). */
-export function exportCountStatement(db: D1Database, now: number, input: OrganizerFilters) {
+export function exportCountStatement(db: Database, now: number, input: OrganizerFilters) {
   const w = organizerWhere(now, input);
   return db.prepare(`SELECT count(*) AS total FROM ${ROWS} ${whereSql(w)}`).bind(...w.params);
 }
 
-export const organizationNamed = (db: D1Database, id: string) =>
+export const organizationNamed = (db: Database, id: string) =>
   db.prepare("SELECT id, name FROM organization WHERE id = ?").bind(id).first<Pick<O, "id" | "name">>();
 
 /** One person's memberships, with how many campaigns they created in each organization. */
-export async function membershipsWithCampaigns(db: D1Database, userId: string) {
+export async function membershipsWithCampaigns(db: Database, userId: string) {
   const { results } = await db
     .prepare(
       `SELECT m.id, m.role, m.created_at AS joinedAt, o.id AS organizationId, o.name AS organizationName,
@@ -167,7 +168,7 @@ export async function membershipsWithCampaigns(db: D1Database, userId: string) {
 }
 
 /** Campaigns the person created, across organizations (newest first, at most 100). */
-export async function campaignsCreatedBy(db: D1Database, userId: string) {
+export async function campaignsCreatedBy(db: Database, userId: string) {
   const { results } = await db
     .prepare(
       `SELECT c.id, c.title, c.status, c.currency, o.name AS organizationName, c.created_at AS createdAt
@@ -183,5 +184,18 @@ export async function campaignsCreatedBy(db: D1Database, userId: string) {
       organizationName: O["name"];
       createdAt: C["created_at"];
     }>();
+  return results;
+}
+
+/** Campaigns each (organization, user) pair created, counted in one database (decision 027). */
+export async function campaignCounts(db: Database, pairs: { organizationId: string; userId: string }[]) {
+  const { results } = await db
+    .prepare(
+      `SELECT c.organization_id AS organizationId, c.created_by AS userId, count(*) AS n FROM campaign c
+         JOIN json_each(?) p ON json_extract(p.value, '$[0]') = c.organization_id AND json_extract(p.value, '$[1]') = c.created_by
+        GROUP BY 1, 2`,
+    )
+    .bind(JSON.stringify(pairs.map((p) => [p.organizationId, p.userId])))
+    .all<{ organizationId: string; userId: string; n: number }>();
   return results;
 }

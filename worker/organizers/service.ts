@@ -6,6 +6,13 @@
 import { MATCHING_MAX } from "@core/bulk";
 import { formatCount } from "@core/labels";
 import { OPEN_INVITATION_STATUSES, type OrganizerSort } from "@core/organizers";
+import {
+  databaseNamed,
+  databaseNameOf,
+  databaseNames,
+  directoryDatabase,
+  placedApart,
+} from "../db/databases";
 import { auditStatement } from "../lib/audit";
 import {
   bulkRevokeInvitations,
@@ -14,6 +21,7 @@ import {
 } from "../organization/invitations/service";
 import { type AdminCtx, fail } from "../trpc/init";
 import {
+  campaignCounts,
   campaignsCreatedBy,
   exportCountStatement,
   exportPageStatement,
@@ -27,10 +35,40 @@ import {
 
 type Db = Pick<AdminCtx, "env">;
 
-export const listOrganizers = (
+export async function listOrganizers(
   ctx: Db,
   input: OrganizerFilters & { sort: OrganizerSort; desc: boolean; page: number; pageSize: number },
-) => organizerPage(ctx.env.DB, Date.now(), input);
+) {
+  const page = await organizerPage(directoryDatabase(ctx.env), Date.now(), input);
+  return { ...page, rows: await withCampaignsOwned(ctx.env, page.rows) };
+}
+
+/**
+ * Rows list memberships from the directory, whose campaign count only sees organizations whose
+ * data lives there: the others' counts are asked of their own databases (decision 027).
+ */
+async function withCampaignsOwned<
+  T extends { organizationId: string; userId: string | null; campaignsOwned: number },
+>(env: Env, rows: T[]): Promise<T[]> {
+  const apart = new Map<string, { organizationId: string; userId: string }[]>();
+  for (const r of rows) {
+    if (!r.userId || !placedApart(env, r.organizationId)) continue;
+    const name = databaseNameOf(env, r.organizationId);
+    apart.set(name, [...(apart.get(name) ?? []), { organizationId: r.organizationId, userId: r.userId }]);
+  }
+  if (!apart.size) return rows;
+  const counts = new Map<string, number>();
+  for (const [name, pairs] of apart) {
+    for (const c of await campaignCounts(databaseNamed(env, name), pairs)) {
+      counts.set(`${c.organizationId} ${c.userId}`, c.n);
+    }
+  }
+  return rows.map((r) =>
+    r.userId && placedApart(env, r.organizationId)
+      ? { ...r, campaignsOwned: counts.get(`${r.organizationId} ${r.userId}`) ?? 0 }
+      : r,
+  );
+}
 
 /**
  * One page of the CSV export (the browser assembles the file: core/exports/organizers.ts). Keyset
@@ -38,7 +76,7 @@ export const listOrganizers = (
  * first page also counts the rows and writes the audit row (exports are audited), in one batch.
  */
 export async function exportPage(ctx: AdminCtx, input: OrganizerFilters & { after?: string; limit: number }) {
-  const db = ctx.env.DB;
+  const db = directoryDatabase(ctx.env);
   const now = Date.now();
   const stmts: D1PreparedStatement[] = [exportPageStatement(db, now, input)];
   if (!input.after) {
@@ -54,7 +92,7 @@ export async function exportPage(ctx: AdminCtx, input: OrganizerFilters & { afte
     );
   }
   const [page, count] = await db.batch(stmts);
-  const rows = (page?.results ?? []) as OrganizerRow[];
+  const rows = await withCampaignsOwned(ctx.env, (page?.results ?? []) as OrganizerRow[]);
   return {
     rows,
     total: input.after ? undefined : ((count?.results[0] as { total: number } | undefined)?.total ?? 0),
@@ -64,7 +102,7 @@ export async function exportPage(ctx: AdminCtx, input: OrganizerFilters & { afte
 
 /** Invites an organizer into an organization by e-mail (7-day link, accepted at /accept-invitation). */
 export async function inviteOrganizer(ctx: AdminCtx, input: { email: string; organizationId: string }) {
-  const org = await organizationNamed(ctx.env.DB, input.organizationId);
+  const org = await organizationNamed(directoryDatabase(ctx.env), input.organizationId);
   if (!org) fail("NOT_FOUND", "Organization not found");
   return createInvitation(ctx, {
     organizationId: org.id,
@@ -75,10 +113,25 @@ export async function inviteOrganizer(ctx: AdminCtx, input: { email: string; org
 }
 
 /** Memberships of one person, for the organizer detail page. */
-export const organizerMemberships = (ctx: Db, userId: string) => membershipsWithCampaigns(ctx.env.DB, userId);
+export async function organizerMemberships(ctx: Db, userId: string) {
+  const rows = await membershipsWithCampaigns(directoryDatabase(ctx.env), userId);
+  return withCampaignsOwned(
+    ctx.env,
+    rows.map((r) => ({ ...r, userId })),
+  ).then((named) => named.map(({ userId: _u, ...r }) => r));
+}
 
 /** Campaigns the person created, across organizations. */
-export const organizerCampaigns = (ctx: Db, userId: string) => campaignsCreatedBy(ctx.env.DB, userId);
+export async function organizerCampaigns(ctx: Db, userId: string) {
+  // The newest 100 of each database holding organizations, merged (decision 027).
+  const each = await Promise.all(
+    databaseNames(ctx.env).map((name) => campaignsCreatedBy(databaseNamed(ctx.env, name), userId)),
+  );
+  return each
+    .flat()
+    .sort((a, b) => b.createdAt - a.createdAt)
+    .slice(0, 100);
+}
 
 /** Revokes an open organizer invitation of any organization (from the organizers list). */
 export const revokeOrganizerInvitation = (ctx: AdminCtx, input: { id: string; reason?: string }) =>
@@ -94,7 +147,12 @@ export async function matchingInvitationIds(ctx: Db, input: OrganizerFilters) {
     ? OPEN_INVITATION_STATUSES.filter((s) => input.status?.includes(s))
     : OPEN_INVITATION_STATUSES;
   if (!status.length) return { ids: [] };
-  const ids = await openInvitationIds(ctx.env.DB, Date.now(), { ...input, status }, MATCHING_MAX + 1);
+  const ids = await openInvitationIds(
+    directoryDatabase(ctx.env),
+    Date.now(),
+    { ...input, status },
+    MATCHING_MAX + 1,
+  );
   if (ids.length > MATCHING_MAX)
     fail(
       "UNPROCESSABLE_CONTENT",

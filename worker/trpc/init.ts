@@ -8,6 +8,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { $ZodError } from "zod/v4/core";
 import type { SessionRecord, UserRecord } from "../auth";
+import { directoryDatabase } from "../db/databases";
 import { currentRequestLog, noteCaller, noteProcedure } from "../lib/request-log";
 import type { Context } from "./context";
 import { type OrgContext, resolveOrganization } from "./org";
@@ -160,7 +161,7 @@ export const authedProcedure = base
 export function orgProcedure(permissions: Permissions) {
   return authedProcedure
     .use(async ({ ctx, next }) => {
-      const org = await resolveOrganization(ctx.env.DB, ctx.user, ctx.config);
+      const org = await resolveOrganization(directoryDatabase(ctx.env), ctx.user, ctx.config);
       if (!org) {
         throw new TRPCError({ code: "FORBIDDEN", message: "You are not a member of any organization" });
       }

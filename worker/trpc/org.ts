@@ -6,6 +6,7 @@
 
 import { isPlatformAdmin } from "@core/permissions";
 import type { AppConfig } from "../../app.config";
+import type { Database } from "../db/databases";
 
 export interface OrgContext {
   id: string;
@@ -37,7 +38,7 @@ export interface SelectableOrganization {
 }
 
 export async function listSelectableOrganizations(
-  db: D1Database,
+  db: Database,
   user: { id: string; role?: string | null },
   config: AppConfig,
 ): Promise<SelectableOrganization[]> {
@@ -53,7 +54,7 @@ export async function listSelectableOrganizations(
 }
 
 export async function resolveOrganization(
-  db: D1Database,
+  db: Database,
   user: { id: string; role?: string | null },
   config: AppConfig,
 ): Promise<OrgContext | null> {

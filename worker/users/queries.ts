@@ -1,15 +1,15 @@
 /** SQL of the platform admin's views of one user (the auth contract has no endpoint for them). */
 
+import type { Database } from "../db/databases";
 import type { auditEvent } from "../db/domain";
 import type { Row } from "../db/rows";
-import type { account, user } from "../db/schema";
+import type { account } from "../db/schema";
 
 type A = Row<typeof account>;
 type E = Row<typeof auditEvent>;
-type U = Row<typeof user>;
 
 /** The user's sign-in methods (password, providers), oldest first. */
-export async function accountsOf(db: D1Database, userId: string) {
+export async function accountsOf(db: Database, userId: string) {
   const { results } = await db
     .prepare(
       "SELECT id, provider_id AS providerId, account_id AS accountId, created_at AS createdAt FROM account WHERE user_id = ? ORDER BY created_at",
@@ -25,11 +25,11 @@ export async function accountsOf(db: D1Database, userId: string) {
 }
 
 /** What was done to the user, by them, or while impersonating as them (newest first, at most 100). */
-export async function historyOf(db: D1Database, userId: string) {
+export async function historyOf(db: Database, userId: string) {
   const { results } = await db
     .prepare(
-      `SELECT a.id, a.action, a.reason, a.at, a.entity_type AS entityType, u.name AS actor
-         FROM audit_event a LEFT JOIN user u ON u.id = a.actor_id
+      `SELECT a.id, a.action, a.reason, a.at, a.entity_type AS entityType, a.actor_id AS actorId
+         FROM audit_event a
         WHERE (a.entity_type = 'user' AND a.entity_id = ?1) OR a.actor_id = ?1 OR a.impersonator_id = ?1
         ORDER BY a.at DESC LIMIT 100`,
     )
@@ -40,7 +40,7 @@ export async function historyOf(db: D1Database, userId: string) {
       reason: E["reason"];
       at: E["at"];
       entityType: E["entity_type"];
-      actor: U["name"] | null;
+      actorId: E["actor_id"];
     }>();
   return results;
 }

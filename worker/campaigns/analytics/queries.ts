@@ -4,6 +4,7 @@
  * never receives the period's rows; the series comes from the org_daily rollup.
  */
 import { COUNTED_SQL } from "@core/status";
+import type { Database } from "../../db/databases";
 
 export interface Agg {
   n: number;
@@ -38,7 +39,7 @@ export interface AnalyticsRows {
  * are the period's local days for the rollup series.
  */
 export async function analyticsRows(
-  db: D1Database,
+  db: Database,
   c: { orgId: string; id: string; currency: string },
   r: { fromDay: string; toDay: string; fromMs: number; untilMs: number; prevMs: number; prevUntilMs: number },
 ): Promise<AnalyticsRows> {

@@ -12,6 +12,7 @@ import { goalProgress } from "@core/campaign";
 import { publicDonorLabel } from "@core/labels";
 import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { type PeriodInput, resolvePeriod } from "../../analytics/service";
+import { type Database, orgDb } from "../../db/databases";
 import type { OrgCtx } from "../../trpc/init";
 import type { CampaignRow } from "../present";
 import { loadCampaign } from "../service";
@@ -22,11 +23,11 @@ import { analyticsRows } from "./queries";
  * (NOT_FOUND for another tenant's; BAD_REQUEST for a period ending after today).
  */
 export async function analyticsOf(ctx: OrgCtx, id: string, input: PeriodInput) {
-  return campaignAnalytics(ctx.env.DB, ctx.org, await loadCampaign(ctx.env.DB, ctx.org.id, id), input);
+  return campaignAnalytics(orgDb(ctx), ctx.org, await loadCampaign(orgDb(ctx), ctx.org.id, id), input);
 }
 
 export async function campaignAnalytics(
-  db: D1Database,
+  db: Database,
   org: { id: string; timeZone: string },
   c: CampaignRow,
   input: PeriodInput,

@@ -1,5 +1,6 @@
 /** Campaign items' SQL (docs/architecture.md: the only place that speaks it). */
 import { COUNTED_SQL } from "@core/status";
+import type { Database } from "../../db/databases";
 import type { campaignItem } from "../../db/domain";
 import type { Row } from "../../db/rows";
 import type { Guard } from "../../lib/guard";
@@ -7,7 +8,7 @@ import type { Guard } from "../../lib/guard";
 /** An item with how many units counted gifts funded. */
 export type ItemRow = Row<typeof campaignItem> & { funded: number };
 
-export async function itemRows(db: D1Database, orgId: string, campaignId: string) {
+export async function itemRows(db: Database, orgId: string, campaignId: string) {
   const { results } = await db
     .prepare(
       `SELECT i.*, COALESCE((SELECT SUM(d.item_quantity) FROM donation d WHERE d.campaign_item_id = i.id AND ${COUNTED_SQL("d")}), 0) AS funded
@@ -18,24 +19,24 @@ export async function itemRows(db: D1Database, orgId: string, campaignId: string
   return results;
 }
 
-export function itemRow(db: D1Database, orgId: string, id: string) {
+export function itemRow(db: Database, orgId: string, id: string) {
   return db
     .prepare("SELECT * FROM campaign_item WHERE id = ? AND organization_id = ?")
     .bind(id, orgId)
     .first<Row<typeof campaignItem>>();
 }
 
-export function itemExists(db: D1Database, id: string) {
+export function itemExists(db: Database, id: string) {
   return db.prepare("SELECT 1 FROM campaign_item WHERE id = ?").bind(id).first();
 }
 
-export async function itemHasDonations(db: D1Database, id: string) {
+export async function itemHasDonations(db: Database, id: string) {
   return !!(await db.prepare("SELECT 1 FROM donation WHERE campaign_item_id = ? LIMIT 1").bind(id).first());
 }
 
 /** A new item, placed after the campaign's others. */
 export function insertItem(
-  db: D1Database,
+  db: Database,
   i: {
     id: string;
     orgId: string;
@@ -70,7 +71,7 @@ export function insertItem(
 
 /** Only the given fields change (undefined = keep); `archived` archives or restores. */
 export function updateItem(
-  db: D1Database,
+  db: Database,
   input: {
     id: string;
     title?: string;
@@ -114,12 +115,12 @@ export const itemUnused = (id: string): Guard => ({
   args: [id],
 });
 
-export function deleteItem(db: D1Database, id: string, guard: Guard) {
+export function deleteItem(db: Database, id: string, guard: Guard) {
   return db.prepare(`DELETE FROM campaign_item WHERE id = ?1 AND ${guard.sql(2)}`).bind(id, ...guard.args);
 }
 
 export function setItemOrder(
-  db: D1Database,
+  db: Database,
   i: { id: string; campaignId: string; orgId: string; sortOrder: number; now: number },
 ) {
   return db

@@ -7,6 +7,7 @@
 import type { campaignItemInput, campaignItemUpdate } from "@core/campaign";
 import type { z } from "zod/mini";
 import { generateId } from "../../auth/crypto";
+import { orgDb } from "../../db/databases";
 import { auditStatement } from "../../lib/audit";
 import { fail, type OrgCtx } from "../../trpc/init";
 import { loadCampaign } from "../service";
@@ -26,12 +27,12 @@ import {
 const HAS_DONATIONS = "This item has donations and cannot be deleted. Archive it instead.";
 
 export async function listItems(ctx: OrgCtx, campaignId: string) {
-  await loadCampaign(ctx.env.DB, ctx.org.id, campaignId);
-  return (await itemRows(ctx.env.DB, ctx.org.id, campaignId)).map(presentItem);
+  await loadCampaign(orgDb(ctx), ctx.org.id, campaignId);
+  return (await itemRows(orgDb(ctx), ctx.org.id, campaignId)).map(presentItem);
 }
 
 export async function createItem(ctx: OrgCtx, input: z.output<typeof campaignItemInput>) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   await loadCampaign(db, ctx.org.id, input.campaignId);
   const id = generateId();
   await db.batch([
@@ -57,7 +58,7 @@ export async function createItem(ctx: OrgCtx, input: z.output<typeof campaignIte
 }
 
 export async function editItem(ctx: OrgCtx, input: z.output<typeof campaignItemUpdate>) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const item = await itemRow(db, ctx.org.id, input.id);
   if (!item) fail("NOT_FOUND", "Item not found");
   await db.batch([
@@ -75,7 +76,7 @@ export async function editItem(ctx: OrgCtx, input: z.output<typeof campaignItemU
 
 /** Only items nobody gave to can be deleted; the others are archived. */
 export async function removeItem(ctx: OrgCtx, id: string) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const item = await itemRow(db, ctx.org.id, id);
   if (!item) fail("NOT_FOUND", "Item not found");
   if (await itemHasDonations(db, id)) fail("UNPROCESSABLE_CONTENT", HAS_DONATIONS, { allowed: ["archive"] });
@@ -103,7 +104,7 @@ export async function removeItem(ctx: OrgCtx, id: string) {
 
 /** The items in the given order (1, 2, …); ids of other campaigns change nothing. */
 export async function reorderItems(ctx: OrgCtx, campaignId: string, ids: string[]) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   await loadCampaign(db, ctx.org.id, campaignId);
   if (new Set(ids).size !== ids.length)
     fail("BAD_REQUEST", "Each item may appear only once", { field: "ids" });

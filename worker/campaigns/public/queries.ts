@@ -1,9 +1,10 @@
 /** The public campaign page's SQL: only what a visitor may see (no personal data beyond names). */
 import { COUNTED_SQL } from "@core/status";
+import type { Database } from "../../db/databases";
 import type { CampaignRow } from "../present";
 import { CAMPAIGN_FROM, CAMPAIGN_SELECT } from "../queries";
 
-export function activeOrganizationBySlug(db: D1Database, slug: string) {
+export function activeOrganizationBySlug(db: Database, slug: string) {
   return db
     .prepare(
       "SELECT id, name, slug, logo_url, time_zone FROM organization WHERE slug = ? AND status = 'active'",
@@ -13,7 +14,7 @@ export function activeOrganizationBySlug(db: D1Database, slug: string) {
 }
 
 /** The campaign at `slug`, or the one an old slug of the organization redirects to. */
-export async function campaignBySlug(db: D1Database, orgId: string, slug: string) {
+export async function campaignBySlug(db: Database, orgId: string, slug: string) {
   const row = await db
     .prepare(`SELECT ${CAMPAIGN_SELECT} FROM ${CAMPAIGN_FROM} WHERE c.organization_id = ? AND c.slug = ?`)
     .bind(orgId, slug)
@@ -31,7 +32,7 @@ export async function campaignBySlug(db: D1Database, orgId: string, slug: string
 }
 
 /** The ten latest counted gifts; an anonymous donor's name is never read. */
-export async function recentGifts(db: D1Database, campaignId: string) {
+export async function recentGifts(db: Database, campaignId: string) {
   const { results } = await db
     .prepare(
       `SELECT d.amount_minor AS amount, d.currency, d.donated_at AS at, d.message, d.anonymous,
@@ -52,7 +53,7 @@ export async function recentGifts(db: D1Database, campaignId: string) {
 }
 
 /** The items on offer (active, not archived) with the units counted gifts funded. */
-export async function offeredItems(db: D1Database, campaignId: string) {
+export async function offeredItems(db: Database, campaignId: string) {
   const { results } = await db
     .prepare(
       `SELECT i.id, i.title, i.description, i.image_url, i.unit_amount_minor, i.quantity_needed,
@@ -74,7 +75,7 @@ export async function offeredItems(db: D1Database, campaignId: string) {
 }
 
 /** The organization's badges in force now. */
-export async function badgesInForce(db: D1Database, orgId: string, now: number) {
+export async function badgesInForce(db: Database, orgId: string, now: number) {
   const { results } = await db
     .prepare(
       "SELECT badge FROM organization_badge WHERE organization_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)",

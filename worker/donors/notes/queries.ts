@@ -1,4 +1,5 @@
 /** Donor note SQL (docs/architecture.md: queries). */
+import type { Database } from "../../db/databases";
 
 export interface NoteListRow {
   id: string;
@@ -8,21 +9,20 @@ export interface NoteListRow {
   createdAt: number;
   updatedAt: number;
   authorId: string;
-  author: string | null;
 }
 
-/** A donor's notes, pinned first, newest first, with the author's name. */
-export async function listNotes(db: D1Database, orgId: string, donorId: string) {
+/** A donor's notes, pinned first, newest first (authors' names: worker/lib/user-names.ts). */
+export async function listNotes(db: Database, orgId: string, donorId: string) {
   const { results } = await db
     .prepare(
-      "SELECT n.id, n.body, n.visibility, n.pinned, n.created_at AS createdAt, n.updated_at AS updatedAt, n.author_id AS authorId, u.name AS author FROM donor_note n LEFT JOIN user u ON u.id = n.author_id WHERE n.donor_id = ? AND n.organization_id = ? ORDER BY n.pinned DESC, n.created_at DESC, n.id DESC",
+      "SELECT n.id, n.body, n.visibility, n.pinned, n.created_at AS createdAt, n.updated_at AS updatedAt, n.author_id AS authorId FROM donor_note n WHERE n.donor_id = ? AND n.organization_id = ? ORDER BY n.pinned DESC, n.created_at DESC, n.id DESC",
     )
     .bind(donorId, orgId)
     .all();
   return results as unknown as NoteListRow[];
 }
 
-export function selectNote(db: D1Database, orgId: string, id: string) {
+export function selectNote(db: Database, orgId: string, id: string) {
   return db
     .prepare("SELECT id, donor_id, author_id FROM donor_note WHERE id = ? AND organization_id = ?")
     .bind(id, orgId)
@@ -30,7 +30,7 @@ export function selectNote(db: D1Database, orgId: string, id: string) {
 }
 
 export function insertNote(
-  db: D1Database,
+  db: Database,
   n: {
     id: string;
     orgId: string;
@@ -60,7 +60,7 @@ export function insertNote(
 
 /** Changes what is given, keeps what is not. */
 export function updateNote(
-  db: D1Database,
+  db: Database,
   id: string,
   n: { body?: string; visibility?: string; pinned?: boolean },
 ) {
@@ -77,6 +77,6 @@ export function updateNote(
     );
 }
 
-export function deleteNote(db: D1Database, id: string) {
+export function deleteNote(db: Database, id: string) {
   return db.prepare("DELETE FROM donor_note WHERE id = ?").bind(id);
 }

@@ -1,20 +1,27 @@
 /** Donor notes (docs/architecture.md: service): who may write, edit and delete them. */
 import { generateId } from "../../auth/crypto";
+import { orgDb } from "../../db/databases";
 import { auditStatement } from "../../lib/audit";
+import { userNames } from "../../lib/user-names";
 import { fail } from "../../trpc/init";
 import { type DonorCtx, loadDonor } from "../service";
 import { deleteNote, insertNote, listNotes, selectNote, updateNote } from "./queries";
 
 export async function donorNotes(ctx: DonorCtx, donorId: string) {
-  const d = await loadDonor(ctx.env.DB, ctx.org.id, donorId);
-  return listNotes(ctx.env.DB, ctx.org.id, d.id);
+  const d = await loadDonor(orgDb(ctx), ctx.org.id, donorId);
+  const notes = await listNotes(orgDb(ctx), ctx.org.id, d.id);
+  const names = await userNames(
+    ctx.env,
+    notes.map((n) => n.authorId),
+  );
+  return notes.map((n) => ({ ...n, author: names.get(n.authorId) ?? null }));
 }
 
 export async function createNote(
   ctx: DonorCtx,
   input: { donorId: string; body: string; visibility: "internal" | "shared"; pinned: boolean },
 ) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const d = await loadDonor(db, ctx.org.id, input.donorId);
   if (d.anonymized_at) fail("UNPROCESSABLE_CONTENT", "An anonymized donor cannot get new notes");
   const id = generateId();
@@ -40,7 +47,7 @@ export async function createNote(
 
 /** The note, if the caller wrote it or administers the organization; `verb` names the refused act. */
 async function ownNote(ctx: DonorCtx, id: string, verb: "edit" | "delete") {
-  const note = await selectNote(ctx.env.DB, ctx.org.id, id);
+  const note = await selectNote(orgDb(ctx), ctx.org.id, id);
   if (!note) fail("NOT_FOUND", "Note not found");
   const orgAdmin = ctx.org.isPlatformAdmin || ctx.org.role === "owner" || ctx.org.role === "admin";
   if (note.author_id !== ctx.user.id && !orgAdmin)
@@ -53,8 +60,8 @@ export async function editNote(
   input: { id: string; body?: string; visibility?: "internal" | "shared"; pinned?: boolean },
 ) {
   const note = await ownNote(ctx, input.id, "edit");
-  await ctx.env.DB.batch([
-    updateNote(ctx.env.DB, note.id, input),
+  await orgDb(ctx).batch([
+    updateNote(orgDb(ctx), note.id, input),
     auditStatement(ctx, {
       action: "note.update",
       entityType: "donor",
@@ -67,8 +74,8 @@ export async function editNote(
 
 export async function removeNote(ctx: DonorCtx, id: string) {
   const note = await ownNote(ctx, id, "delete");
-  await ctx.env.DB.batch([
-    deleteNote(ctx.env.DB, note.id),
+  await orgDb(ctx).batch([
+    deleteNote(orgDb(ctx), note.id),
     auditStatement(ctx, {
       action: "note.delete",
       entityType: "donor",

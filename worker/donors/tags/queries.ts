@@ -1,4 +1,6 @@
 /** Donor tag SQL (docs/architecture.md: queries). */
+
+import type { Database } from "../../db/databases";
 import type { Guard } from "../../lib/guard";
 
 /**
@@ -18,7 +20,7 @@ export const tagExists = (orgId: string, id: string): Guard => ({
   args: [id, orgId],
 });
 
-export async function listTags(db: D1Database, orgId: string) {
+export async function listTags(db: Database, orgId: string) {
   const { results } = await db
     .prepare(
       "SELECT g.id, g.name, g.color, (SELECT count(*) FROM donor_tag_assignment a WHERE a.tag_id = g.id) AS donors FROM donor_tag g WHERE g.organization_id = ? ORDER BY lower(g.name)",
@@ -28,7 +30,7 @@ export async function listTags(db: D1Database, orgId: string) {
   return results;
 }
 
-export function selectTag(db: D1Database, orgId: string, id: string) {
+export function selectTag(db: Database, orgId: string, id: string) {
   return db
     .prepare("SELECT id, name, color FROM donor_tag WHERE id = ? AND organization_id = ?")
     .bind(id, orgId)
@@ -36,7 +38,7 @@ export function selectTag(db: D1Database, orgId: string, id: string) {
 }
 
 /** The tag with the number of donors that carry it. */
-export function selectTagWithDonors(db: D1Database, orgId: string, id: string) {
+export function selectTagWithDonors(db: Database, orgId: string, id: string) {
   return db
     .prepare(
       "SELECT id, name, (SELECT count(*) FROM donor_tag_assignment WHERE tag_id = donor_tag.id) AS donors FROM donor_tag WHERE id = ? AND organization_id = ?",
@@ -47,7 +49,7 @@ export function selectTagWithDonors(db: D1Database, orgId: string, id: string) {
 
 /** Inserts the tag only if `free` (its name is not taken): no changes means the name was taken. */
 export function insertTag(
-  db: D1Database,
+  db: Database,
   t: { id: string; orgId: string; name: string; color: string; now: number },
   free: Guard,
 ) {
@@ -61,7 +63,7 @@ export function insertTag(
 
 /** Updates the tag only if `free` (its new name is not another tag's). */
 export function updateTag(
-  db: D1Database,
+  db: Database,
   t: { id: string; orgId: string; name: string; color: string },
   free: Guard,
 ) {
@@ -72,7 +74,7 @@ export function updateTag(
     .bind(t.name, t.color, Date.now(), t.id, t.orgId, ...free.args);
 }
 
-export function deleteTag(db: D1Database, id: string) {
+export function deleteTag(db: Database, id: string) {
   return db.prepare("DELETE FROM donor_tag WHERE id = ?").bind(id);
 }
 
@@ -95,7 +97,7 @@ export interface TagTarget {
  * The organization's donors among `donorIds` with their tags, and how many of `tagIds` the
  * organization has, in one round trip.
  */
-export async function readTagTargets(db: D1Database, orgId: string, donorIds: string[], tagIds: string[]) {
+export async function readTagTargets(db: Database, orgId: string, donorIds: string[], tagIds: string[]) {
   const [donors, tags] = await db.batch([
     db
       .prepare(
@@ -134,7 +136,7 @@ export const taggableGuard = (orgId: string, donorIds: string[], tagIds: string[
  * audit row was written earlier in the batch (`taggableGuard`).
  */
 export function assignmentStatements(
-  db: D1Database,
+  db: Database,
   orgId: string,
   mode: "add" | "remove" | "replace",
   claims: { donorId: string; auditId: string }[],

@@ -4,6 +4,7 @@
  */
 import type { BulkOutcome } from "@core/bulk";
 import { generateId } from "../../auth/crypto";
+import { orgDb } from "../../db/databases";
 import { auditStatement } from "../../lib/audit";
 import { allGuards, auditGuard } from "../../lib/guard";
 import { fail } from "../../trpc/init";
@@ -22,7 +23,7 @@ import {
   updateTag,
 } from "./queries";
 
-export const tagList = (ctx: DonorCtx) => listTags(ctx.env.DB, ctx.org.id);
+export const tagList = (ctx: DonorCtx) => listTags(orgDb(ctx), ctx.org.id);
 
 /**
  * A tag's name is unique in its organization whatever its case (donor_tag_org_name_unique). The
@@ -33,7 +34,7 @@ export const tagList = (ctx: DonorCtx) => listTags(ctx.env.DB, ctx.org.id);
 const nameTaken = () => fail("CONFLICT", "A tag with this name already exists", { field: "name" });
 
 export async function createTag(ctx: DonorCtx, input: { name: string; color: string }) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const id = generateId();
   const [inserted] = await db.batch([
     insertTag(
@@ -52,7 +53,7 @@ export async function createTag(ctx: DonorCtx, input: { name: string; color: str
 }
 
 export async function renameTag(ctx: DonorCtx, input: { id: string; name: string; color: string }) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const before = await selectTag(db, ctx.org.id, input.id);
   if (!before) fail("NOT_FOUND", "Tag not found");
   const free = nameFree(ctx.org.id, input.name, input.id);
@@ -79,7 +80,7 @@ export async function renameTag(ctx: DonorCtx, input: { id: string; name: string
 }
 
 export async function removeTag(ctx: DonorCtx, id: string) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const tag = await selectTagWithDonors(db, ctx.org.id, id);
   if (!tag) fail("NOT_FOUND", "Tag not found");
   await db.batch([
@@ -116,7 +117,7 @@ function tagsAfter(current: readonly string[], change: TagChange): Set<string> {
  * is false when the organization lacks one of the tags.
  */
 async function planTagChange(ctx: DonorCtx, donorIds: string[], change: TagChange) {
-  const read = await readTagTargets(ctx.env.DB, ctx.org.id, donorIds, change.tagIds);
+  const read = await readTagTargets(orgDb(ctx), ctx.org.id, donorIds, change.tagIds);
   const byId = new Map(read.donors.map((d) => [d.id, d]));
   const refused = new Map<string, string>();
   const unchanged = new Map<string, string>();
@@ -150,7 +151,7 @@ async function writeTagChange(
   whole = false,
 ): Promise<boolean[]> {
   if (!changes.length) return [];
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const claims = changes.map((c) => ({ donorId: c.donorId, auditId: generateId() }));
   const first = claims[0]?.auditId as string;
   const all = whole

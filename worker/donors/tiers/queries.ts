@@ -1,4 +1,6 @@
 /** Donor tier SQL (docs/architecture.md: queries): the ladder and the manual lock. */
+
+import type { Database } from "../../db/databases";
 import type { Guard } from "../../lib/guard";
 
 export interface TierInput {
@@ -16,7 +18,7 @@ export interface TierInput {
  * into another (anonymized donors included, with the tier they kept). A tier id that names no tier
  * of the organization counts as no tier.
  */
-export async function listTiers(db: D1Database, orgId: string) {
+export async function listTiers(db: Database, orgId: string) {
   const [tiers, totals] = await db.batch([
     db
       .prepare(
@@ -60,7 +62,7 @@ const OVERLAP_SQL = `SELECT 1 FROM donor_tier o WHERE o.organization_id = ?2 AND
  * The overlap check is part of the insert, so two overlapping tiers created at once cannot both
  * land (D1 runs one statement at a time): no changes means the range overlapped.
  */
-export function insertTier(db: D1Database, id: string, orgId: string, t: TierInput, now: number) {
+export function insertTier(db: Database, id: string, orgId: string, t: TierInput, now: number) {
   return db
     .prepare(
       `INSERT INTO donor_tier (id, organization_id, name, basis, min_minor, max_minor, color, created_at, updated_at)
@@ -70,7 +72,7 @@ export function insertTier(db: D1Database, id: string, orgId: string, t: TierInp
 }
 
 /** Like insertTier: the update lands only if the new range overlaps no other tier. */
-export function updateTier(db: D1Database, id: string, orgId: string, t: TierInput, now: number) {
+export function updateTier(db: Database, id: string, orgId: string, t: TierInput, now: number) {
   return db
     .prepare(
       `UPDATE donor_tier SET name = ?3, basis = ?4, min_minor = ?5, max_minor = ?6, color = ?7, updated_at = ?8
@@ -94,7 +96,7 @@ export const tierUpdated = (id: string, now: number, t: TierInput): Guard => ({
 
 /** The tier a range overlaps, to name it in the refusal. */
 export function overlappingTier(
-  db: D1Database,
+  db: Database,
   orgId: string,
   t: { basis: string; minMinor: number; maxMinor: number | null },
   id: string,
@@ -107,7 +109,7 @@ export function overlappingTier(
     .first<{ name: string }>();
 }
 
-export function selectTierValues(db: D1Database, orgId: string, id: string) {
+export function selectTierValues(db: Database, orgId: string, id: string) {
   return db
     .prepare(
       "SELECT name, basis, min_minor AS minMinor, max_minor AS maxMinor, color FROM donor_tier WHERE id = ? AND organization_id = ?",
@@ -116,12 +118,12 @@ export function selectTierValues(db: D1Database, orgId: string, id: string) {
     .first<TierInput>();
 }
 
-export function tierIdExists(db: D1Database, orgId: string, id: string) {
+export function tierIdExists(db: Database, orgId: string, id: string) {
   return db.prepare("SELECT id FROM donor_tier WHERE id = ? AND organization_id = ?").bind(id, orgId).first();
 }
 
 /** The tier's donors (not merged away), and how many of them are locked to it by hand. */
-export function tierDonorCounts(db: D1Database, orgId: string, id: string) {
+export function tierDonorCounts(db: Database, orgId: string, id: string) {
   return db
     .prepare(
       "SELECT count(*) AS donors, COALESCE(SUM(tier_locked), 0) AS locked FROM donor WHERE organization_id = ? AND tier_id = ? AND merged_into_id IS NULL",
@@ -139,7 +141,7 @@ export const tierHasRange = (id: string, t: { minMinor: number; maxMinor: number
 
 /** Widens a tier to a new range (the neighbour that takes a deleted tier's donors), if `guard` holds. */
 export function widenTier(
-  db: D1Database,
+  db: Database,
   orgId: string,
   id: string,
   range: { minMinor: number; maxMinor: number | null },
@@ -163,23 +165,23 @@ export function widenTier(
  *   the audit row keeps the history).
  */
 export const deleteTier = {
-  unlock: (db: D1Database, orgId: string, id: string, now: number, guard: Guard) =>
+  unlock: (db: Database, orgId: string, id: string, now: number, guard: Guard) =>
     db
       .prepare(
         `UPDATE donor SET tier_locked = 0, updated_at = ?1 WHERE organization_id = ?2 AND tier_id = ?3 AND tier_locked = 1 AND ${guard.sql(4)}`,
       )
       .bind(now, orgId, id, ...guard.args),
-  moveTo: (db: D1Database, orgId: string, id: string, to: string, now: number, guard: Guard) =>
+  moveTo: (db: Database, orgId: string, id: string, to: string, now: number, guard: Guard) =>
     db
       .prepare(
         `UPDATE donor SET tier_id = ?1, previous_tier_id = NULL, updated_at = ?2 WHERE organization_id = ?3 AND tier_id = ?4 AND merged_into_id IS NULL AND ${guard.sql(5)}`,
       )
       .bind(to, now, orgId, id, ...guard.args),
-  remove: (db: D1Database, orgId: string, id: string, guard: Guard) =>
+  remove: (db: Database, orgId: string, id: string, guard: Guard) =>
     db
       .prepare(`DELETE FROM donor_tier WHERE id = ?1 AND organization_id = ?2 AND ${guard.sql(3)}`)
       .bind(id, orgId, ...guard.args),
-  forget: (db: D1Database, orgId: string, id: string) =>
+  forget: (db: Database, orgId: string, id: string) =>
     db
       .prepare(
         "UPDATE donor SET previous_tier_id = NULL WHERE organization_id = ?1 AND previous_tier_id = ?2 AND NOT EXISTS (SELECT 1 FROM donor_tier WHERE id = ?2)",
@@ -192,7 +194,7 @@ export const deleteTier = {
  * and the replaced one becomes the previous tier.
  */
 export function setTierLock(
-  db: D1Database,
+  db: Database,
   orgId: string,
   donorId: string,
   l: { locked: boolean; set: boolean; tierId: string | null },

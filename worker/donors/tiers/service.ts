@@ -4,6 +4,7 @@
  */
 import { mergedRange } from "@core/donor-tiers";
 import { generateId } from "../../auth/crypto";
+import { type Database, orgDb } from "../../db/databases";
 import { auditStatement } from "../../lib/audit";
 import { allGuards } from "../../lib/guard";
 import { fail } from "../../trpc/init";
@@ -26,9 +27,9 @@ import {
   widenTier,
 } from "./queries";
 
-export const tierList = (ctx: DonorCtx) => listTiers(ctx.env.DB, ctx.org.id);
+export const tierList = (ctx: DonorCtx) => listTiers(orgDb(ctx), ctx.org.id);
 
-async function refuseOverlap(db: D1Database, orgId: string, t: TierInput, id: string): Promise<never> {
+async function refuseOverlap(db: Database, orgId: string, t: TierInput, id: string): Promise<never> {
   const o = await overlappingTier(db, orgId, t, id);
   fail("CONFLICT", o ? `This range overlaps the tier "${o.name}"` : "This range overlaps another tier", {
     field: "minMinor",
@@ -36,7 +37,7 @@ async function refuseOverlap(db: D1Database, orgId: string, t: TierInput, id: st
 }
 
 export async function createTier(ctx: DonorCtx, input: TierInput) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const id = generateId();
   const now = Date.now();
   // The insert refuses an overlap itself; the audit row exists only if the tier does.
@@ -54,7 +55,7 @@ export async function createTier(ctx: DonorCtx, input: TierInput) {
 }
 
 export async function editTier(ctx: DonorCtx, input: TierInput & { id: string }) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const { id, ...data } = input;
   const before = await selectTierValues(db, ctx.org.id, id);
   if (!before) fail("NOT_FOUND", "Tier not found");
@@ -92,7 +93,7 @@ export async function removeTier(
   id: string,
   choice: TierDonorsChoice = { action: "reevaluate" },
 ) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const orgId = ctx.org.id;
   const tier = await selectTierValues(db, orgId, id);
   if (!tier) fail("NOT_FOUND", "Tier not found");
@@ -174,7 +175,7 @@ export async function lockTier(
   ctx: DonorCtx,
   input: { donorId: string; locked: boolean; tierId?: string | null },
 ) {
-  const db = ctx.env.DB;
+  const db = orgDb(ctx);
   const d = await loadDonor(db, ctx.org.id, input.donorId);
   if (d.anonymized_at) fail("UNPROCESSABLE_CONTENT", "An anonymized donor keeps the tier it had");
   if (input.tierId !== undefined && !input.locked)

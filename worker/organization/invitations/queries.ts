@@ -1,5 +1,6 @@
 /** SQL of invitations (DESIGN §4, decision 017: the accept secret is stored only as its SHA-256). */
 
+import type { Database } from "../../db/databases";
 import type { invitation } from "../../db/domain";
 import type { Row } from "../../db/rows";
 import type { user } from "../../db/schema";
@@ -10,7 +11,7 @@ type U = Row<typeof user>;
 export type InvitationRow = I;
 
 /** A member of the organization already has this (lower-cased) e-mail address. */
-export const isMemberByEmail = async (db: D1Database, organizationId: string, email: string) =>
+export const isMemberByEmail = async (db: Database, organizationId: string, email: string) =>
   !!(await db
     .prepare(
       "SELECT 1 FROM membership m JOIN user u ON u.id = m.user_id WHERE m.organization_id = ? AND lower(u.email) = ?",
@@ -20,7 +21,7 @@ export const isMemberByEmail = async (db: D1Database, organizationId: string, em
 
 /** Revokes the open invitations of one address, so only the newest link works. */
 export const revokeOpenOfEmailStatement = (
-  db: D1Database,
+  db: Database,
   organizationId: string,
   email: string,
   now: number,
@@ -32,7 +33,7 @@ export const revokeOpenOfEmailStatement = (
     .bind(now, now, organizationId, email);
 
 export const insertInvitationStatement = (
-  db: D1Database,
+  db: Database,
   inv: Pick<I, "id" | "organization_id" | "email" | "role" | "invited_by" | "expires_at" | "secret_hash">,
   now: number,
 ) =>
@@ -53,7 +54,7 @@ export const insertInvitationStatement = (
     );
 
 /** Open invitations of an organization (not accepted, not revoked; expired ones included), newest first. */
-export async function openInvitationsOf(db: D1Database, organizationId: string) {
+export async function openInvitationsOf(db: Database, organizationId: string) {
   const { results } = await db
     .prepare(
       `SELECT i.id, i.email, i.role, i.expires_at AS expiresAt, i.created_at AS createdAt, u.name AS invitedBy
@@ -74,7 +75,7 @@ export async function openInvitationsOf(db: D1Database, organizationId: string) 
 }
 
 /** An open invitation by its public id; with `organizationId`, only that organization's. */
-export const openInvitation = (db: D1Database, id: string, organizationId: string | null) =>
+export const openInvitation = (db: Database, id: string, organizationId: string | null) =>
   db
     .prepare(
       "SELECT id, organization_id, email, role, expires_at FROM invitation WHERE id = ?1 AND (?2 IS NULL OR organization_id = ?2) AND accepted_at IS NULL AND revoked_at IS NULL",
@@ -86,11 +87,7 @@ export const openInvitation = (db: D1Database, id: string, organizationId: strin
  * Invitations by public id, in any state (a revoke decides from accepted_at and revoked_at); with
  * `organizationId`, only that organization's. One parameter for the ids (json_each), however many.
  */
-export async function invitationsByIds(
-  db: D1Database,
-  ids: readonly string[],
-  organizationId: string | null,
-) {
+export async function invitationsByIds(db: Database, ids: readonly string[], organizationId: string | null) {
   const { results } = await db
     .prepare(
       "SELECT id, organization_id, email, role, accepted_at, revoked_at FROM invitation WHERE id IN (SELECT value FROM json_each(?1)) AND (?2 IS NULL OR organization_id = ?2)",
@@ -102,7 +99,7 @@ export async function invitationsByIds(
 
 /** A new secret and 7 more days: the link mailed before stops working (decision 017). */
 export const renewStatement = (
-  db: D1Database,
+  db: Database,
   id: string,
   expiresAt: number,
   secretHash: string,
@@ -113,7 +110,7 @@ export const renewStatement = (
     .bind(expiresAt, secretHash, now, id);
 
 /** Revokes an invitation if it is still open (an accept that landed first wins). */
-export const revokeStatement = (db: D1Database, id: string, now: number) =>
+export const revokeStatement = (db: Database, id: string, now: number) =>
   db
     .prepare(
       "UPDATE invitation SET revoked_at = ?, updated_at = ? WHERE id = ? AND accepted_at IS NULL AND revoked_at IS NULL",
@@ -121,7 +118,7 @@ export const revokeStatement = (db: D1Database, id: string, now: number) =>
     .bind(now, now, id);
 
 /** The invitation a mailed link's secret names (so its secret_hash is set), with its organization's name. */
-export const invitationBySecretHash = (db: D1Database, hash: string) =>
+export const invitationBySecretHash = (db: Database, hash: string) =>
   db
     .prepare(
       "SELECT i.*, o.name AS organization_name FROM invitation i JOIN organization o ON o.id = i.organization_id WHERE i.secret_hash = ?",
@@ -135,19 +132,19 @@ export const invitationBySecretHash = (db: D1Database, hash: string) =>
  */
 const STILL_OPEN = "secret_hash = ? AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ?";
 
-export const declineStatement = (db: D1Database, hash: string, now: number) =>
+export const declineStatement = (db: Database, hash: string, now: number) =>
   db
     .prepare(`UPDATE invitation SET revoked_at = ?, updated_at = ? WHERE ${STILL_OPEN}`)
     .bind(now, now, hash, now);
 
-export const acceptStatement = (db: D1Database, hash: string, now: number) =>
+export const acceptStatement = (db: Database, hash: string, now: number) =>
   db
     .prepare(`UPDATE invitation SET accepted_at = ?, updated_at = ? WHERE ${STILL_OPEN}`)
     .bind(now, now, hash, now);
 
 /** The membership an accept gives; only when the statement before it (the accept) changed a row. */
 export const joinStatement = (
-  db: D1Database,
+  db: Database,
   m: { id: string; organizationId: string; userId: string; role: string },
   now: number,
 ) =>

@@ -13,6 +13,7 @@ import type { MemberInviteInput, MemberRole } from "@core/organization";
 import type { AppConfig } from "../../../app.config";
 import type { SessionRecord, UserRecord } from "../../auth";
 import { generateId, randomString, sha256Hex } from "../../auth/crypto";
+import { type Database, directoryDatabase } from "../../db/databases";
 import { type AuditActor, auditStatement } from "../../lib/audit";
 import { previousWriteLanded } from "../../lib/guard";
 import { getMailer, renderMail } from "../../mail";
@@ -53,7 +54,7 @@ export async function createInvitation(
   actor: Inviter,
   input: { organizationId: string; organizationName: string; email: string; role: MemberRole },
 ): Promise<{ id: string; expiresAt: number }> {
-  const db = actor.env.DB;
+  const db = directoryDatabase(actor.env);
   const email = input.email.trim().toLowerCase();
   if (await isMemberByEmail(db, input.organizationId, email))
     fail("CONFLICT", "This person is already a member of the organization", { field: "email" });
@@ -119,14 +120,14 @@ export function inviteMember(ctx: OrgCtx, input: MemberInviteInput) {
 
 /** Open invitations of the caller's organization; the ids are public, the secrets never leave a mail. */
 export async function listOpenInvitations(ctx: Pick<OrgCtx, "env" | "org">) {
-  const rows = await openInvitationsOf(ctx.env.DB, ctx.org.id);
+  const rows = await openInvitationsOf(directoryDatabase(ctx.env), ctx.org.id);
   const now = Date.now();
   return rows.map((r) => presentOpenInvitation(r, now));
 }
 
 /** Mails a new link for an open invitation (the old link dies) and restarts its 7 days. */
 export async function resendInvitation(ctx: OrgCtx, id: string) {
-  const db = ctx.env.DB;
+  const db = directoryDatabase(ctx.env);
   const now = Date.now();
   const expiresAt = now + ctx.config.organizations.invitationExpiresIn * 1000;
   const inv = await openInvitation(db, id, ctx.org.id);
@@ -167,7 +168,7 @@ export function revokeRefusal(inv: Pick<InvitationRow, "accepted_at" | "revoked_
  * revoke that landed first wins), and its audit row only if the write landed (decision 020).
  */
 function revokeStatements(actor: AuditActor, inv: RevocableRow, reason: string | undefined, now: number) {
-  const db = actor.env.DB;
+  const db = directoryDatabase(actor.env);
   return [
     revokeStatement(db, inv.id, now),
     auditStatement(
@@ -193,7 +194,7 @@ export async function revokeInvitation(
   actor: AuditActor,
   input: { id: string; organizationId: string | null; reason?: string },
 ) {
-  const db = actor.env.DB;
+  const db = directoryDatabase(actor.env);
   const [inv] = await invitationsByIds(db, [input.id], input.organizationId);
   if (!inv || revokeRefusal(inv)) fail("NOT_FOUND", "Invitation not found");
   const [r] = await db.batch(revokeStatements(actor, inv, input.reason, Date.now()));
@@ -211,7 +212,7 @@ export async function bulkRevokeInvitations(
   actor: AuditActor,
   input: { ids: string[]; organizationId: string | null; reason?: string },
 ): Promise<BulkOutcome[]> {
-  const db = actor.env.DB;
+  const db = directoryDatabase(actor.env);
   const rows = new Map((await invitationsByIds(db, input.ids, input.organizationId)).map((r) => [r.id, r]));
   const outcomes = new Map<string, BulkOutcome>();
   const planned: RevocableRow[] = [];
@@ -250,7 +251,7 @@ type Found = NonNullable<Awaited<ReturnType<typeof invitationBySecretHash>>>;
  * → 404, someone else's → 403, accepted → 409, expired → 410 (in that order).
  */
 export async function invitationForInvitee(
-  db: D1Database,
+  db: Database,
   secret: string,
   user: Pick<UserRecord, "email">,
 ): Promise<{ invitation: Found } | { refused: InvitationRefusal }> {
@@ -294,7 +295,7 @@ export async function answerInvitation(
         message: `Verify your e-mail address (${inv.email}) before ${answer === "accept" ? "accepting" : "declining"} this invitation: open the link we mailed you, or send a new one.`,
       },
     };
-  const db = actor.env.DB;
+  const db = directoryDatabase(actor.env);
   const hash = inv.secret_hash;
   const now = Date.now();
   if (answer === "decline") {

@@ -6,6 +6,7 @@
  */
 import type { MemberRole } from "@core/organization";
 import { generateId } from "../../auth/crypto";
+import { type Database, directoryDatabase } from "../../db/databases";
 import { auditStatement } from "../../lib/audit";
 import { type AdminCtx, fail, type OrgCtx } from "../../trpc/init";
 import {
@@ -27,7 +28,7 @@ import {
 
 /** An organization always keeps at least one owner: the last one cannot leave or be demoted. */
 async function assertNotLastOwner(
-  db: D1Database,
+  db: Database,
   organizationId: string,
   userId: string,
   role: string,
@@ -44,11 +45,12 @@ export function assertMayGrant(org: { role: string | null; isPlatformAdmin: bool
     fail("FORBIDDEN", "Only an owner can make or change owners");
 }
 
-export const listMembers = (ctx: Pick<OrgCtx, "env" | "org">) => membersOf(ctx.env.DB, ctx.org.id);
+export const listMembers = (ctx: Pick<OrgCtx, "env" | "org">) =>
+  membersOf(directoryDatabase(ctx.env), ctx.org.id);
 
 /** Org owners and admins change a member's role; owners alone make or unmake owners. */
 export async function setMemberRole(ctx: OrgCtx, input: { membershipId: string; role: MemberRole }) {
-  const db = ctx.env.DB;
+  const db = directoryDatabase(ctx.env);
   const m = await membershipIn(db, ctx.org.id, input.membershipId);
   if (!m) fail("NOT_FOUND", "Member not found");
   if (m.role === input.role) return { id: m.id, role: m.role };
@@ -71,7 +73,7 @@ export async function setMemberRole(ctx: OrgCtx, input: { membershipId: string; 
 
 /** Removes a member from this organization; their past actions and records stay (DESIGN §4). */
 export async function removeOrgMember(ctx: OrgCtx, input: { membershipId: string; reason?: string }) {
-  const db = ctx.env.DB;
+  const db = directoryDatabase(ctx.env);
   const m = await membershipIn(db, ctx.org.id, input.membershipId);
   if (!m) fail("NOT_FOUND", "Member not found");
   assertMayGrant(ctx.org, m.role);
@@ -92,7 +94,7 @@ export async function removeOrgMember(ctx: OrgCtx, input: { membershipId: string
 
 /** The caller leaves the current organization (the last owner cannot). */
 export async function leave(ctx: OrgCtx) {
-  const db = ctx.env.DB;
+  const db = directoryDatabase(ctx.env);
   if (!ctx.org.role) fail("NOT_FOUND", "You are not a member of this organization");
   await assertNotLastOwner(db, ctx.org.id, ctx.user.id, ctx.org.role, null);
   await db.batch([
@@ -110,14 +112,14 @@ export async function leave(ctx: OrgCtx) {
 
 /** One user's memberships (platform admin; organizers of SPEC §2 are users with a membership). */
 export const userMemberships = (ctx: Pick<AdminCtx, "env">, userId: string) =>
-  membershipsOfUser(ctx.env.DB, userId);
+  membershipsOfUser(directoryDatabase(ctx.env), userId);
 
 /** A platform admin adds a user to any organization, or changes their role there. */
 export async function addMember(
   ctx: AdminCtx,
   input: { userId: string; organizationId: string; role: MemberRole },
 ) {
-  const db = ctx.env.DB;
+  const db = directoryDatabase(ctx.env);
   const exists = await userAndOrganizationExist(db, input.userId, input.organizationId);
   if (!exists.user) fail("NOT_FOUND", "User not found");
   if (!exists.organization) fail("NOT_FOUND", "Organization not found");
@@ -138,7 +140,7 @@ export async function addMember(
 
 /** A platform admin removes a membership; the person and their history stay (DESIGN §4). */
 export async function removeMember(ctx: AdminCtx, membershipId: string) {
-  const db = ctx.env.DB;
+  const db = directoryDatabase(ctx.env);
   const m = await membershipById(db, membershipId);
   if (!m) fail("NOT_FOUND", "Membership not found");
   await assertNotLastOwner(db, m.organization_id, m.user_id, m.role, null);

@@ -1,3 +1,4 @@
+import { directoryDatabase } from "../../db/databases";
 import { publicProcedure, router } from "../init";
 
 async function timed<T>(fn: () => Promise<T>) {
@@ -18,7 +19,9 @@ export const systemRouter = router({
   /** Liveness of the two stores, read for real: D1 (migrations applied) and a KV round trip. */
   health: publicProcedure.query(async ({ ctx }) => {
     const d1 = await timed(async () => {
-      const row = await ctx.env.DB.prepare("SELECT count(*) AS n FROM d1_migrations").first<{ n: number }>();
+      const row = await directoryDatabase(ctx.env)
+        .prepare("SELECT count(*) AS n FROM d1_migrations")
+        .first<{ n: number }>();
       return { migrations: row?.n ?? 0 };
     });
     const kv = await timed(async () => {

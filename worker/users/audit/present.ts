@@ -40,7 +40,10 @@ function parse(s: string | null): unknown {
 }
 
 /** IP addresses are personal data: `canSeeIp` is the organization's owners, admins and platform admins. */
-export const presentAuditEvent = (r: AuditEventRow, canSeeIp: boolean) => ({
+export const presentAuditEvent = (
+  r: AuditEventRow & { actor: string | null; impersonator: string | null },
+  canSeeIp: boolean,
+) => ({
   id: r.id,
   action: r.action,
   reason: r.reason,

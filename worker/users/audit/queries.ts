@@ -1,17 +1,17 @@
 /** SQL of a record's audit trail (DESIGN §4): the History panel, one organization's rows only. */
+
+import type { Database } from "../../db/databases";
 import type { auditEvent } from "../../db/domain";
 import type { Row } from "../../db/rows";
-import type { user } from "../../db/schema";
 
 type E = Row<typeof auditEvent>;
-type U = Row<typeof user>;
 
 /** The tables whose rows carry an organization_id and have a History panel. */
 export type OwnedTable = "campaign" | "campaign_item" | "donor" | "donation" | "invitation";
 
 /** The record is this organization's (`table` is one of the fixed names above, never input). */
 export const recordIsOrganizations = async (
-  db: D1Database,
+  db: Database,
   table: OwnedTable,
   organizationId: string,
   id: string,
@@ -22,7 +22,7 @@ export const recordIsOrganizations = async (
     .first());
 
 /** The user is a member of the organization, or the organization's history names them. */
-export async function userIsOrganizations(db: D1Database, organizationId: string, userId: string) {
+export async function userIsOrganizations(db: Database, organizationId: string, userId: string) {
   return (
     !!(await db
       .prepare("SELECT 1 FROM membership WHERE organization_id = ? AND user_id = ?")
@@ -46,8 +46,7 @@ export type AuditEventRow = {
   after: E["after"];
   ip: E["ip"];
   actorId: E["actor_id"];
-  actor: U["name"] | null;
-  impersonator: U["name"] | null;
+  impersonatorId: E["impersonator_id"];
 };
 
 /**
@@ -55,7 +54,7 @@ export type AuditEventRow = {
  * millisecond are neither skipped nor repeated. Asks one row more than `limit` to know if more exist.
  */
 export async function auditPage(
-  db: D1Database,
+  db: Database,
   q: {
     organizationId: string;
     entityType: string;
@@ -68,8 +67,8 @@ export async function auditPage(
   const { results } = await db
     .prepare(
       `SELECT a.id, a.action, a.reason, a.at, a.before, a.after, a.ip, a.actor_id AS actorId,
-              u.name AS actor, i.name AS impersonator
-         FROM audit_event a LEFT JOIN user u ON u.id = a.actor_id LEFT JOIN user i ON i.id = a.impersonator_id
+              a.impersonator_id AS impersonatorId
+         FROM audit_event a
         WHERE a.organization_id = ? AND a.entity_type = ? AND a.entity_id = ?
           AND (a.at < ? OR (a.at = ? AND a.id < ?))
         ORDER BY a.at DESC, a.id DESC LIMIT ?`,

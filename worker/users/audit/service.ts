@@ -4,20 +4,28 @@
  * Reading a record's history needs the right to view that kind of record (core/permissions.ts).
  */
 import { hasOrgPermission, type Permissions } from "@core/permissions";
+import { directoryDatabase, orgDb } from "../../db/databases";
+import { withActorNames } from "../../lib/user-names";
 import { fail, type OrgCtx } from "../../trpc/init";
 import { presentAuditEvent } from "./present";
 import { auditPage, type OwnedTable, recordIsOrganizations, userIsOrganizations } from "./queries";
 
-/** Which right reading a record's history needs, and the table proving the record is this org's. */
+/**
+ * Which right reading a record's history needs, the table proving the record is this org's, and
+ * which database holds the record and so its audit rows (decision 027: a row lives with its change).
+ */
 const ENTITIES = {
-  campaign: { table: "campaign", permission: { campaign: ["view"] } },
-  campaign_item: { table: "campaign_item", permission: { campaign: ["view"] } },
-  donor: { table: "donor", permission: { donor: ["view"] } },
-  donation: { table: "donation", permission: { donation: ["view"] } },
-  organization: { table: null, permission: { organization: ["view"] } },
-  invitation: { table: "invitation", permission: { member: ["view"] } },
-  user: { table: null, permission: { member: ["view"] } },
-} as const satisfies Record<string, { table: OwnedTable | null; permission: Permissions }>;
+  campaign: { table: "campaign", permission: { campaign: ["view"] }, home: "organization" },
+  campaign_item: { table: "campaign_item", permission: { campaign: ["view"] }, home: "organization" },
+  donor: { table: "donor", permission: { donor: ["view"] }, home: "organization" },
+  donation: { table: "donation", permission: { donation: ["view"] }, home: "organization" },
+  organization: { table: null, permission: { organization: ["view"] }, home: "organization" },
+  invitation: { table: "invitation", permission: { member: ["view"] }, home: "directory" },
+  user: { table: null, permission: { member: ["view"] }, home: "directory" },
+} as const satisfies Record<
+  string,
+  { table: OwnedTable | null; permission: Permissions; home: "organization" | "directory" }
+>;
 
 export const auditEntityTypes = Object.keys(ENTITIES) as [
   keyof typeof ENTITIES,
@@ -33,7 +41,7 @@ export async function auditTrail(
   const caller = { userId: ctx.user.id, role: ctx.user.role };
   if (!hasOrgPermission(caller, ctx.org.role, entity.permission, ctx.config.auth.adminUserIds))
     fail("FORBIDDEN", `You are not allowed to access resource: ${Object.keys(entity.permission)[0]}`);
-  const db = ctx.env.DB;
+  const db = entity.home === "organization" ? orgDb(ctx) : directoryDatabase(ctx.env);
   // The record must be this organization's: another tenant's id is NOT_FOUND, not an empty list.
   const owned =
     entity.table === null
@@ -54,7 +62,8 @@ export async function auditTrail(
     limit: input.limit,
   });
   const canSeeIp = ctx.org.isPlatformAdmin || ctx.org.role === "owner" || ctx.org.role === "admin";
-  const rows = results.slice(0, input.limit).map((r) => presentAuditEvent(r, canSeeIp));
+  const named = await withActorNames(ctx.env, results.slice(0, input.limit));
+  const rows = named.map((r) => presentAuditEvent(r, canSeeIp));
   const last = rows[rows.length - 1];
   return {
     rows,
