@@ -51,7 +51,10 @@ export default defineConfig({
         // (test/security/requests.test.ts): wrangler.toml's limits are sized for people.
         ratelimits: { TEST_RATE_LIMITER: { namespace_id: "9001", simple: { limit: 3, period: 60 } } },
         // An empty database for the upgrade test: migrated up to the previous release, then upgraded.
-        d1Databases: { UPGRADE_DB: "upgrade-db" },
+        // A second database for organizations placed apart from the directory (worker/db/databases.ts,
+        // test/ops/databases.test.ts): the whole suite runs with the seam configured, so every
+        // platform-wide read fans out over two databases.
+        d1Databases: { UPGRADE_DB: "upgrade-db", DB_TWO: "db-two" },
         bindings: {
           TEST_MIGRATIONS: migrations,
           TEST_PREVIOUS_RELEASE: previousRelease,
@@ -60,6 +63,7 @@ export default defineConfig({
           // One log line per request is noise across thousands of test requests; test/ops/logs.test.ts
           // turns it on for its own.
           LOG_REQUESTS: "false",
+          ORGANIZATION_DATABASES: JSON.stringify({ "org-apart": "DB_TWO" }),
           APP_URL: "http://localhost:3000",
           MAIL_TRANSPORT: "outbox",
           WEBHOOK_SECRET: "whsec-test-0123456789",

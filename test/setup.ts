@@ -2,3 +2,5 @@ import { applyD1Migrations, env } from "cloudflare:test";
 
 // Idempotent: applyD1Migrations records what it applied in d1_migrations.
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+// Every database runs the same migrations (docs/scaling.md).
+await applyD1Migrations(env.DB_TWO, env.TEST_MIGRATIONS);

@@ -23,13 +23,20 @@ afterEach(() => {
 
 /** The test env, except that statements matching `sql` name a table that does not exist (D1 throws). */
 function failingEnv(sql: RegExp): Env {
-  const db = testEnv.DB;
-  const DB = {
+  // Requests run their queries in D1 sessions (worker/db/databases.ts): they fail the same way.
+  const failing = <T extends Pick<D1Database, "prepare" | "batch">>(db: T) => ({
     prepare: (query: string) => db.prepare(query.replace(sql, (m) => `${m}_unavailable`)),
     batch: (statements: D1PreparedStatement[]) => db.batch(statements),
+  });
+  const db = testEnv.DB;
+  const DB = {
+    ...failing(db),
     exec: (query: string) => db.exec(query),
     dump: () => db.dump(),
-    withSession: (constraint?: string) => db.withSession(constraint),
+    withSession: (constraint?: string) => {
+      const session = db.withSession(constraint);
+      return { ...failing(session), getBookmark: () => session.getBookmark() };
+    },
   } as unknown as D1Database;
   return { ...testEnv, DB } as Env;
 }
