@@ -6,7 +6,7 @@
  * organization is used through the API as any other, and each of its rows is looked for in both.
  */
 import { describe, expect, it } from "vitest";
-import { databaseNameOf, databaseNames } from "../../worker/db/databases";
+import { databaseNameOf, databaseNames, organizationDatabase } from "../../worker/db/databases";
 import { runScheduled } from "../../worker/scheduled";
 import { member } from "../domain/fixtures";
 import { platformAdmin } from "../donations/brute";
@@ -72,8 +72,11 @@ describe("an organization placed in a second database", () => {
     // Moving it back is the same change of configuration.
     expect(databaseNameOf({ ...testEnv, ORGANIZATION_DATABASES: "{}" }, APART)).toBe("DB");
     // A wrong value names the mistake instead of writing an organization's rows elsewhere.
-    expect(() => databaseNameOf({ ...testEnv, ORGANIZATION_DATABASES: '{"x":"KV"}' }, "x")).toThrow(
+    expect(() => databaseNameOf({ ...testEnv, ORGANIZATION_DATABASES: '{"x":"db two"}' }, "x")).toThrow(
       /not a D1 binding name/,
+    );
+    expect(() => organizationDatabase({ ...testEnv, ORGANIZATION_DATABASES: '{"x":"KV"}' }, "x")).toThrow(
+      /KV, which is not a D1 binding/,
     );
     expect(() => databaseNameOf({ ...testEnv, ORGANIZATION_DATABASES: "[1]" }, "x")).toThrow(/JSON object/);
   });

@@ -46,7 +46,8 @@ const scope = new AsyncLocalStorage<Scope>();
 
 /** The directory's binding; an organization not listed in ORGANIZATION_DATABASES lives there too. */
 export const DIRECTORY_BINDING = "DB";
-const BINDING_NAME = /^DB(?:_[A-Z0-9]+)*$/;
+/** A binding's name as wrangler.toml may spell it (DB, DB_EU, ORG_DB_1, …). */
+const BINDING_NAME = /^[A-Z][A-Z0-9_]{0,63}$/;
 
 const placements = new Map<string, ReadonlyMap<string, string>>();
 
