@@ -15,6 +15,7 @@ import { handleDonationExport } from "./http/export";
 import { applySecurityHeaders, CSP_NONCE_HEADER, json, newNonce } from "./http/headers";
 import { handleInvitation } from "./http/invitations";
 import { handleMedia } from "./http/media";
+import { handleOrganizationExport } from "./http/organization-export";
 import { originGate, SAFE_METHODS } from "./http/origin-gate";
 import { handleDonationWebhook } from "./http/webhook";
 import { logError, newRequestLog, requestLine, timeD1, withRequestLog } from "./lib/request-log";
@@ -92,6 +93,7 @@ async function route(
     if (limited) return limited;
     return handleDonationExport(request, env);
   }
+  if (path === "/api/export/organization.zip") return handleOrganizationExport(request, env);
   const invitation = /^\/api\/invitations\/([A-Za-z0-9]{16,64})(?:\/(accept|decline))?$/.exec(path);
   if (invitation) {
     const limited = await limitHttpRequest(request, env, "invitations", true);

@@ -32,7 +32,11 @@ export interface AuditRow {
  * account events directly). With `guard`, the row is written only if the guard holds (decision 020:
  * a change that lost its race leaves no history either).
  */
-export function auditInsert(db: D1Database, e: AuditRow, guard?: Guard): D1PreparedStatement {
+export function auditInsert(
+  db: Pick<D1Database, "prepare">,
+  e: AuditRow,
+  guard?: Guard,
+): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO audit_event (id, organization_id, actor_id, impersonator_id, action, entity_type, entity_id, before, after, reason, ip, at)
