@@ -65,14 +65,26 @@ function lineWriter(table: ArchiveTable) {
   };
 }
 
-/** Every page of `table`'s rows, in keyset order. */
+/**
+ * Every page of `table`'s rows, in keyset order. The next page is asked for as soon as one
+ * arrives, so the database reads it while this one is written and deflated: two pages in memory
+ * at most.
+ */
 async function* pages(db: Database, table: ArchiveTable, organizationId: string, pageSize: number) {
-  let after: unknown[] | null = null;
-  for (;;) {
-    const rows = await tablePage(db, table, organizationId, after, pageSize);
-    if (rows.length) yield rows;
-    if (rows.length < pageSize) return;
-    after = (rows[rows.length - 1] as unknown[]).slice(0, table.keyset.length);
+  let next: Promise<unknown[][]> | null = tablePage(db, table, organizationId, null, pageSize);
+  try {
+    while (next) {
+      const rows: unknown[][] = await next;
+      const last = rows[rows.length - 1];
+      next =
+        rows.length < pageSize || !last
+          ? null
+          : tablePage(db, table, organizationId, last.slice(0, table.keyset.length), pageSize);
+      if (rows.length) yield rows;
+    }
+  } finally {
+    // The client went away mid-table: let a page in flight settle without an unhandled rejection.
+    next?.catch(() => {});
   }
 }
 
