@@ -512,4 +512,18 @@ describe("a large organization", () => {
     const [, ...manifest] = csvOf(files, "manifest.csv");
     expect(manifest.find(([file]) => file === "donations.csv")?.[1]).toBe("3001");
   });
+
+  it("stops reading when the client goes away mid-download, and serves the next download whole", async () => {
+    const org = await makeOrg();
+    const owner = await member(org, "owner");
+    await seed(org, owner, 0);
+    await seedDonations(org, 1, 2500);
+    const res = await download(owner.jar.header());
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    expect((await reader.read()).done).toBe(false);
+    await reader.cancel();
+    const again = await unzip(await download(owner.jar.header()));
+    const [, ...rows] = csvOf(again, "donations.csv");
+    expect(rows.length).toBe(2500);
+  });
 });
