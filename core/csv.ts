@@ -224,13 +224,26 @@ export const PLATFORM_EXPORT_OWNER = "almoner";
  * are reduced to lower-case letters, digits and dashes, so the name is safe in a header.
  */
 export function exportFileName(org: string, what: string, at: number, timeZone = "UTC"): string {
-  const safe = (s: string) =>
-    s
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, "-")
-      .replace(/^-+|-+$/g, "") || "export";
   // "2026-03-01T09:30:00+01:00" → "20260301-0930".
   const local = isoWithOffset(at, timeZone);
   const stamp = `${local.slice(0, 10).replace(/-/g, "")}-${local.slice(11, 16).replace(":", "")}`;
-  return `${safe(org)}-${safe(what)}-${stamp}.csv`;
+  return `${safeName(org)}-${safeName(what)}-${stamp}.csv`;
+}
+
+/**
+ * The organization's whole archive (issue 22): `<org>-<yyyy-mm-dd>.zip`, the day in the
+ * organization's time zone, the slug reduced as in `exportFileName`.
+ */
+export function archiveFileName(org: string, at: number, timeZone = "UTC"): string {
+  return `${safeName(org)}-${isoWithOffset(at, timeZone).slice(0, 10)}.zip`;
+}
+
+/** Lower-case letters, digits and dashes: safe in a header and on every file system. */
+function safeName(s: string) {
+  return (
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "") || "export"
+  );
 }

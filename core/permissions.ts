@@ -31,7 +31,8 @@ export const statements = {
   donor: ["view", "create", "update", "delete"],
   tag: ["view", "create", "update", "delete"],
   note: ["view", "create", "update", "delete"],
-  export: ["view", "create", "update", "delete"],
+  /** `organization`: the whole organization's data in one file (issue 22, data portability). */
+  export: ["view", "create", "update", "delete", "organization"],
   organization: ["view", "create", "update", "delete"],
   member: ["view", "create", "update", "delete"],
 } as const;
@@ -73,7 +74,13 @@ const businessAll: Grants = {
  * (decision 017: the platform role adds nothing there).
  */
 export const orgRoles: Record<string, Grants> = {
-  owner: { ...businessAll, organization: ["view", "update", "delete"] },
+  // Only an owner takes all of the organization's data out at once (issue 22): members, donors,
+  // gifts, notes and history in one file.
+  owner: {
+    ...businessAll,
+    export: ["view", "create", "update", "delete", "organization"],
+    organization: ["view", "update", "delete"],
+  },
   admin: businessAll,
   organizer: {
     donation: ["view", "create", "update"],

@@ -16,6 +16,7 @@ import { handleDonationExport } from "./http/export";
 import { applySecurityHeaders, CSP_NONCE_HEADER, json, newNonce } from "./http/headers";
 import { handleInvitation } from "./http/invitations";
 import { handleMedia } from "./http/media";
+import { handleOrganizationExport } from "./http/organization-export";
 import { originGate, SAFE_METHODS } from "./http/origin-gate";
 import { bookmarkHeaders, readStartOf } from "./http/reads";
 import { handleDonationWebhook } from "./http/webhook";
@@ -94,6 +95,7 @@ async function route(
     if (limited) return limited;
     return handleDonationExport(request, env);
   }
+  if (path === "/api/export/organization.zip") return handleOrganizationExport(request, env);
   const invitation = /^\/api\/invitations\/([A-Za-z0-9]{16,64})(?:\/(accept|decline))?$/.exec(path);
   if (invitation) {
     const limited = await limitHttpRequest(request, env, "invitations", true);

@@ -174,6 +174,6 @@ describe("access.capabilities", () => {
     expect(caps.platform.user).toEqual([]);
     expect(await disagreements(caller, caps)).toEqual([]);
     // The owner, signed in as themselves, holds the export right.
-    expect((await owner.caller.access.capabilities()).org?.export).toEqual(CRUD);
+    expect((await owner.caller.access.capabilities()).org?.export).toEqual([...CRUD, "organization"]);
   });
 });

@@ -1,4 +1,12 @@
-import { CSV_BOM, csvCell, csvRow, exportFileName, isoWithOffset, PLATFORM_EXPORT_OWNER } from "@core/csv";
+import {
+  archiveFileName,
+  CSV_BOM,
+  csvCell,
+  csvRow,
+  exportFileName,
+  isoWithOffset,
+  PLATFORM_EXPORT_OWNER,
+} from "@core/csv";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { chunk, listInput, sortColumn } from "../../worker/lib/list";
@@ -50,6 +58,13 @@ describe("csv", () => {
     expect(exportFileName(PLATFORM_EXPORT_OWNER, 'organizer-AbC_12"\r\n', t)).toBe(
       "almoner-organizer-abc-12-20260301-0830.csv",
     );
+  });
+
+  it("names the organization's archive <org>-<yyyy-mm-dd>.zip, the day in the organization's zone", () => {
+    const t = Date.UTC(2026, 2, 1, 8, 30, 59);
+    expect(archiveFileName("hope-shelter", t)).toBe("hope-shelter-2026-03-01.zip");
+    expect(archiveFileName("hope-shelter", t, "Pacific/Honolulu")).toBe("hope-shelter-2026-02-28.zip");
+    expect(archiveFileName('Hope "Shelter"\r\n', t)).toBe("hope-shelter-2026-03-01.zip");
   });
 
   it("writes ISO dates with the time zone's offset", () => {

@@ -34,7 +34,7 @@ const ORG_GRANTS: Record<OrgRole, Record<string, string[]>> = {
     donor: CRUD,
     tag: CRUD,
     note: CRUD,
-    export: CRUD,
+    export: [...CRUD, "organization"],
     organization: ["view", "update", "delete"],
     member: CRUD,
     profile: ["view", "update"],
@@ -289,7 +289,7 @@ describe("An impersonating admin gets donor rows with e-mails from tRPC donors.e
       code: "FORBIDDEN",
       message: "Exports are not available while impersonating",
     });
-    for (const path of ["/api/export/donations.csv"]) {
+    for (const path of ["/api/export/donations.csv", "/api/export/organization.zip"]) {
       const res = await appFetch(path, { headers: { cookie: admin.jar.header() } });
       expect(res.status, path).toBe(403);
       expect(await res.json()).toEqual({

@@ -476,11 +476,18 @@ describe("rate limits: on in production, per account, with Retry-After, and on e
     it("exports, the webhook and invitations answer 429 past the limit", async () => {
       const org = await makeOrg();
       const owner = await member(org, "owner");
+      // Exports share one count per user: the archive is asked for by another owner.
+      const archivist = await member(org, "owner");
       const ip = freshIp();
       const surfaces: [string, () => Promise<Response>][] = [
         [
           "export",
           () => fetchIn(limited, "/api/export/donations.csv", { headers: { cookie: owner.jar.header() } }),
+        ],
+        [
+          "organization archive",
+          () =>
+            fetchIn(limited, "/api/export/organization.zip", { headers: { cookie: archivist.jar.header() } }),
         ],
         [
           "webhook",

@@ -1,4 +1,7 @@
-/** /organization: switcher (several memberships), badges, profile, members and invitations, history. */
+/**
+ * /organization: switcher (several memberships), badges, profile, members and invitations, the
+ * owner's download of all data, history.
+ */
 import { useQuery } from "@tanstack/react-query";
 import { BadgeCheck } from "lucide-react";
 import { HistoryPanel } from "~/components/history-panel";
@@ -8,6 +11,7 @@ import { Skeleton } from "~/components/ui/skeleton";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, safeImageSrc, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
+import { DataExportCard } from "./data-export-card";
 import { MembersCard } from "./members-card";
 import { OrganizationSwitcher } from "./organization-switcher";
 import { ProfileForm } from "./profile-form";
@@ -68,6 +72,8 @@ export function OrganizationPage() {
       <ProfileForm key={o.id} org={o} />
       {/* Who manages members and who grants the owner role: the server's answer (core/permissions.ts). */}
       <MembersCard canManage={can({ member: ["create", "update", "delete"] })} isOwner={can.grantsOwner} />
+      {/* Owners only, never while impersonating: the server's answer, as for every export. */}
+      {can({ export: ["organization"] }) ? <DataExportCard /> : null}
       {can({ organization: ["update"] }) ? <HistoryPanel entityType="organization" entityId={o.id} /> : null}
     </>
   );
