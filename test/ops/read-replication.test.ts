@@ -149,6 +149,9 @@ describe("where a request's reads start", () => {
     expect(res.status).toBe(200);
     expect(starts.length).toBeGreaterThan(0);
     expect(starts.every((s) => s === "first-primary")).toBe(true);
+    // The auth API's answers are better-auth 1.3's, cookies included (test/oracle/).
+    expect(res.headers.getSetCookie().some((c) => c.startsWith(BOOKMARK_COOKIE))).toBe(false);
+    expect(res.headers.get("x-d1-bookmark")).toBeNull();
   });
 
   it("a public page starts at the nearest replica and gives the visitor no cookie", async () => {

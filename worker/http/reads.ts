@@ -28,12 +28,17 @@ export function readStartOf(request: Request): ReadStart {
   return { kind: "bookmark", bookmarks: bookmarksOf(request) };
 }
 
+/** Answers that carry no bookmark: the auth API's must be better-auth 1.3's to the cookie. */
+const NO_BOOKMARK = /^\/api\/auth(?:\/|$)/;
+
 /**
  * The headers that hand the bookmarks on. Public answers carry none (a visitor gets no cookie),
- * and the cookie is only rewritten when a database moved past what the request brought.
+ * nor do the auth API's (its reads and writes are on the primary, and its cookies are exactly
+ * better-auth's: test/oracle/); the cookie is only rewritten when a database moved past what the
+ * request brought.
  */
 export function bookmarkHeaders(request: Request, start: ReadStart, reached: Bookmarks, headers: Headers) {
-  if (start.kind === "nearest") return;
+  if (start.kind === "nearest" || NO_BOOKMARK.test(new URL(request.url).pathname)) return;
   const value = formatBookmarks(reached);
   if (!value) return;
   headers.set(BOOKMARK_HEADER, value);
