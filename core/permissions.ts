@@ -35,6 +35,11 @@ export const statements = {
   export: ["view", "create", "update", "delete", "organization"],
   organization: ["view", "create", "update", "delete"],
   member: ["view", "create", "update", "delete"],
+  /**
+   * CSV imports of donors and donations (issue 23, docs/decisions/028-csv-import.md): run one
+   * (create), see them and download their rejected rows (view), undo one (delete).
+   */
+  import: ["view", "create", "delete"],
 } as const;
 
 export type Resource = keyof typeof statements;
@@ -67,6 +72,7 @@ const businessAll: Grants = {
   organization: ["view", "update"],
   member: ["view", "create", "update", "delete"],
   profile: ["view", "update"],
+  import: ["view", "create", "delete"],
 };
 
 /**
@@ -93,7 +99,9 @@ export const orgRoles: Record<string, Grants> = {
     member: ["view"],
     profile: ["view", "update"],
   },
-  viewer: { ...view, user: [], session: [] },
+  // Imports are for owners and admins (issue 23): an import's rejected rows are a donor export, and
+  // its history names files; a viewer sees the donors and gifts an import brought, not the import.
+  viewer: { ...view, user: [], session: [], import: [] },
 };
 
 export function parseRoles(role: string | null | undefined): string[] {

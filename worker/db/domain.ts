@@ -108,10 +108,13 @@ export const campaign = sqliteTable(
     createdBy: text("created_by"),
     publishedAt: integer("published_at", { mode: "timestamp_ms" }),
     archivedAt: integer("archived_at", { mode: "timestamp_ms" }),
+    /** The import that created the campaign (a donations file named it), for its undo (issue 23). */
+    importId: text("import_id"),
     ...timestamps,
   },
   (t) => [
     uniqueIndex("campaign_org_slug_unique").on(t.organizationId, t.slug),
+    index("campaign_org_import_idx").on(t.organizationId, t.importId).where(sql`import_id IS NOT NULL`),
     index("campaign_org_status_idx").on(t.organizationId, t.status, t.createdAt),
     index("campaign_org_created_idx").on(t.organizationId, t.createdAt),
     check("campaign_status_valid", sql`${t.status} in ('draft','active','paused','completed','archived')`),
@@ -227,10 +230,23 @@ export const donor = sqliteTable(
     firstGiftAt: integer("first_gift_at", { mode: "timestamp_ms" }),
     lastGiftAt: integer("last_gift_at", { mode: "timestamp_ms" }),
     createdBy: text("created_by"),
+    /**
+     * The import that created the donor, and the row's import key (the file's external id, or the
+     * file's hash and row number): a file imported twice creates its donors once (issue 23).
+     */
+    importId: text("import_id"),
+    importKey: text("import_key"),
     ...timestamps,
   },
   (t) => [
     uniqueIndex("donor_org_email_unique").on(t.organizationId, t.email),
+    uniqueIndex("donor_org_import_key_unique")
+      .on(t.organizationId, t.importKey)
+      .where(sql`import_key IS NOT NULL`),
+    index("donor_org_import_idx").on(t.organizationId, t.importId).where(sql`import_id IS NOT NULL`),
+    // Matching a file's donors (and the duplicate check) by name + postal code and by external id.
+    index("donor_org_postal_idx").on(t.organizationId, t.postalCode).where(sql`postal_code IS NOT NULL`),
+    index("donor_org_external_idx").on(t.organizationId, t.externalId).where(sql`external_id IS NOT NULL`),
     index("donor_org_name_idx").on(t.organizationId, t.lastName, t.firstName),
     index("donor_org_lifetime_idx").on(t.organizationId, t.lifetimeMinor),
     index("donor_org_last_gift_idx").on(t.organizationId, t.lastGiftAt),
@@ -336,10 +352,20 @@ export const donation = sqliteTable(
      * update by the trigger `donation_change_token_renewed` (drizzle/0013).
      */
     changeToken: text("change_token"),
+    /**
+     * The import that created the gift and the row's import key (the file's gift id, or the file's
+     * hash and row number), unique per organization: a file imported twice creates nothing new.
+     */
+    importId: text("import_id"),
+    importKey: text("import_key"),
     ...timestamps,
   },
   (t) => [
     uniqueIndex("donation_org_number_unique").on(t.organizationId, t.number),
+    uniqueIndex("donation_org_import_key_unique")
+      .on(t.organizationId, t.importKey)
+      .where(sql`import_key IS NOT NULL`),
+    index("donation_org_import_idx").on(t.organizationId, t.importId).where(sql`import_id IS NOT NULL`),
     uniqueIndex("donation_gateway_tx_unique").on(t.organizationId, t.gatewayTransactionId),
     // Covering list indexes and the counted-gifts index (drizzle/0005_list_indexes_and_totals.sql).
     index("donation_org_date_idx").on(
@@ -580,4 +606,92 @@ export const media = sqliteTable(
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
   },
   (t) => [index("media_org_created_idx").on(t.organizationId, t.createdAt)],
+);
+
+/**
+ * A CSV import of donors or donations (issue 23, docs/decisions/028-csv-import.md): the file it
+ * reads (by hash, for a resume), how its columns map and its rows are read, how far it got
+ * (`next_row`: the file's row number its next batch starts at; the header is row 1) and what it did.
+ * Every batch moves `next_row` and the counts in the same D1 batch as the rows it writes.
+ */
+export const dataImport = sqliteTable(
+  "data_import",
+  {
+    id: text("id").primaryKey(),
+    organizationId: orgId(),
+    kind: text("kind").notNull(),
+    fileName: text("file_name").notNull(),
+    fileHash: text("file_hash").notNull(),
+    fileSize: integer("file_size").notNull(),
+    /** Data rows in the file, as the browser counted them (for progress; the server trusts none of it). */
+    totalRows: integer("total_rows").notNull(),
+    headers: text("headers").notNull(),
+    mapping: text("mapping").notNull(),
+    options: text("options").notNull(),
+    status: text("status").notNull().default("running"),
+    nextRow: integer("next_row").notNull().default(2),
+    /**
+     * Set by the statement that claims a batch (the row moves `next_row` only from where the batch
+     * starts); every other statement of that batch applies only while the import carries it.
+     */
+    batchToken: text("batch_token"),
+    donorsCreated: integer("donors_created").notNull().default(0),
+    donorsUpdated: integer("donors_updated").notNull().default(0),
+    donorsMatched: integer("donors_matched").notNull().default(0),
+    giftsCreated: integer("gifts_created").notNull().default(0),
+    campaignsCreated: integer("campaigns_created").notNull().default(0),
+    rowsSkipped: integer("rows_skipped").notNull().default(0),
+    rowsInvalid: integer("rows_invalid").notNull().default(0),
+    createdBy: text("created_by"),
+    completedAt: integer("completed_at", { mode: "timestamp_ms" }),
+    rolledBackAt: integer("rolled_back_at", { mode: "timestamp_ms" }),
+    ...timestamps,
+  },
+  (t) => [
+    index("data_import_org_created_idx").on(t.organizationId, t.createdAt),
+    index("data_import_org_file_idx").on(t.organizationId, t.fileHash),
+    check("data_import_kind_valid", sql`${t.kind} in ('donors','donations')`),
+    check(
+      "data_import_status_valid",
+      sql`${t.status} in ('running','completed','rolling_back','rolled_back')`,
+    ),
+    check("data_import_next_row", sql`${t.nextRow} >= 2`),
+  ],
+);
+
+/** The rows an import refused, with why: the downloadable CSV to fix and import again. */
+export const importRejection = sqliteTable(
+  "import_rejection",
+  {
+    importId: text("import_id")
+      .notNull()
+      .references(() => dataImport.id, { onDelete: "cascade" }),
+    organizationId: orgId(),
+    rowNumber: integer("row_number").notNull(),
+    reason: text("reason").notNull(),
+    /** The row's cells as the file had them (JSON array), so the download is the file's own row. */
+    cells: text("cells").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.importId, t.rowNumber] })],
+);
+
+/** A saved column mapping (header → field) and its reading options, reused for the next file. */
+export const importMappingPreset = sqliteTable(
+  "import_mapping",
+  {
+    id: text("id").primaryKey(),
+    organizationId: orgId(),
+    kind: text("kind").notNull(),
+    name: text("name").notNull(),
+    /** JSON object: normalized header (core/import/mapping.ts normalizeHeader) → field. */
+    fields: text("fields").notNull(),
+    options: text("options").notNull(),
+    createdBy: text("created_by"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("import_mapping_org_name_unique").on(t.organizationId, t.kind, sql`lower(${t.name})`),
+    check("import_mapping_kind_valid", sql`${t.kind} in ('donors','donations')`),
+    check("import_mapping_name_len", sql`length(trim(${t.name})) between 1 and 60`),
+  ],
 );
