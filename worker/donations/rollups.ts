@@ -9,7 +9,7 @@ import { COUNTED_SQL, isCounted } from "@core/status";
 import { DAY_KEY_FROM_MS, DAY_KEY_UNTIL_MS, dayKey, localDay } from "@core/time";
 import type { Database } from "../db/databases";
 import type { Guard } from "../lib/guard";
-import { type DaySpan, dailyRebuildSql, dailySpans } from "./daily-totals-sql";
+import { type DaySpan, dailyRebuildSql, dailySpans, localDaySql, spansTable } from "./daily-totals-sql";
 
 export interface DonationFacts {
   organizationId: string;
@@ -362,4 +362,96 @@ export function dailyTotalsRebuild(
 ): D1PreparedStatement[] {
   const values = { org: organizationId, spans: JSON.stringify(spans), tz: timeZone };
   return dailyRebuildSql().map((s) => db.prepare(s.sql).bind(...s.args.map((a) => values[a])));
+}
+
+/**
+ * A set of gifts written at once (an import's batch, its undo; docs/decisions/028-csv-import.md):
+ * the ids (JSON array) and the change token their write gave them. Only rows carrying the token
+ * count, so the deltas are those of exactly the rows that write touched.
+ */
+export interface GiftSet {
+  organizationId: string;
+  idsJson: string;
+  token: string;
+  /** [from, until) holding every gift's instant: the zone's offsets are computed over it. */
+  from: number;
+  until: number;
+}
+
+/**
+ * The rollup deltas of a gift set (`sign` 1 after inserting it, -1 before deleting it), computed
+ * in SQL from the rows themselves: org_daily per campaign and '*', donation_totals and
+ * donation_daily_totals (while built in `timeZone`, as dailyTotalsStatements keeps it), each row
+ * on its local day by the zone's offset spans (localDaySql, as the daily rebuild does). Every
+ * statement carries `guard`.
+ */
+export function giftSetRollupStatements(
+  db: Database,
+  set: GiftSet,
+  timeZone: string,
+  sign: 1 | -1,
+  guard: Guard,
+): D1PreparedStatement[] {
+  const spans = JSON.stringify(dailySpans(set.from, set.until, timeZone));
+  const day = localDaySql("d.donated_at");
+  // ?1 org, ?2 ids, ?3 token, ?4 sign, then the statement's own and the guard's.
+  const rows = `json_each(?2) i JOIN donation d ON d.id = i.value AND d.organization_id = ?1 AND d.change_token = ?3`;
+  const bind = (sql: string, ...more: unknown[]) =>
+    db.prepare(sql).bind(set.organizationId, set.idsJson, set.token, sign, ...more, ...guard.args);
+  return [
+    bind(
+      `INSERT INTO org_daily (organization_id, campaign_id, day, currency, raised_minor, donation_count)
+       WITH ${spansTable(5)},
+            g AS (SELECT COALESCE(d.campaign_id, '') AS c, ${day} AS day, d.currency, d.amount_minor - d.refunded_minor AS net
+                    FROM ${rows} JOIN s ON d.donated_at >= s.b AND d.donated_at < s.e
+                   WHERE ${COUNTED_SQL("d")})
+       SELECT ?1, c, day, currency, ?4 * SUM(net), ?4 * COUNT(*)
+         FROM (SELECT c, day, currency, net FROM g UNION ALL SELECT '${ALL_CAMPAIGNS}', day, currency, net FROM g)
+        WHERE ${guard.sql(6)}
+        GROUP BY c, day, currency
+       ON CONFLICT (organization_id, campaign_id, day, currency) DO UPDATE SET
+         raised_minor = raised_minor + excluded.raised_minor, donation_count = donation_count + excluded.donation_count`,
+      spans,
+    ),
+    bind(
+      `INSERT INTO donation_totals (organization_id, currency, status, mode, trashed, donation_count, amount_minor, refunded_minor)
+       SELECT ?1, d.currency, d.status, d.mode, d.trashed_at IS NOT NULL, ?4 * COUNT(*), ?4 * SUM(d.amount_minor), ?4 * SUM(d.refunded_minor)
+         FROM ${rows}
+        WHERE ${guard.sql(5)}
+        GROUP BY 2, 3, 4, 5
+       ON CONFLICT (organization_id, currency, status, mode, trashed) DO UPDATE SET
+         donation_count = donation_count + excluded.donation_count, amount_minor = amount_minor + excluded.amount_minor,
+         refunded_minor = refunded_minor + excluded.refunded_minor`,
+    ),
+    bind(
+      `INSERT INTO donation_daily_totals (organization_id, day, currency, status, mode, trashed, donation_count, amount_minor, refunded_minor)
+       WITH ${spansTable(5)}
+       SELECT ?1, ${day}, d.currency, d.status, d.mode, d.trashed_at IS NOT NULL, ?4 * COUNT(*), ?4 * SUM(d.amount_minor), ?4 * SUM(d.refunded_minor)
+         FROM ${rows} JOIN s ON d.donated_at >= s.b AND d.donated_at < s.e
+        WHERE EXISTS (SELECT 1 FROM donation_daily_state WHERE organization_id = ?1 AND time_zone = ?6) AND ${guard.sql(7)}
+        GROUP BY 2, 3, 4, 5, 6
+       ON CONFLICT (organization_id, day, currency, status, mode, trashed) DO UPDATE SET
+         donation_count = donation_count + excluded.donation_count, amount_minor = amount_minor + excluded.amount_minor,
+         refunded_minor = refunded_minor + excluded.refunded_minor`,
+      spans,
+      timeZone,
+    ),
+    // Days counted in another zone than the table's: the list totals from the donations until the
+    // next rebuild (decision 013), as a single change does.
+    db
+      .prepare(
+        `DELETE FROM donation_daily_state WHERE organization_id = ?1 AND time_zone != ?2 AND ${guard.sql(3)}`,
+      )
+      .bind(set.organizationId, timeZone, ...guard.args),
+  ];
+}
+
+/** The stats rows of every campaign a gift set names, recounted (after an insert, before a delete's end). */
+export function giftSetCampaignRecounts(
+  db: Database,
+  campaignIds: readonly string[],
+  org: string,
+  guard: Guard,
+) {
+  return [...new Set(campaignIds)].map((c) => campaignStatsStatement(db, org, c, guard));
 }

@@ -26,7 +26,15 @@ import { donorStatsStatements } from "../donors/stats";
 import { type AuditActor, auditStatement } from "../lib/audit";
 import { anyAuditGuard, auditGuard, changeTokenGuard, type Guard } from "../lib/guard";
 import type { DonationRow } from "./queries";
-import { campaignRecounts, campaignStatsStatement, type DonationFacts, rollupStatements } from "./rollups";
+import {
+  campaignRecounts,
+  campaignStatsStatement,
+  type DonationFacts,
+  type GiftSet,
+  giftSetCampaignRecounts,
+  giftSetRollupStatements,
+  rollupStatements,
+} from "./rollups";
 
 /** What the rollups and stats read of a donation. */
 export const facts = (d: DonationRow): DonationFacts => ({
@@ -135,6 +143,8 @@ export function newDonationRow(
     internal_note: g.internal_note ?? null,
     donated_at: g.donated_at,
     trashed_at: null,
+    import_id: null,
+    import_key: null,
     created_at: g.now,
     updated_at: g.now,
     created_by: g.created_by ?? null,
@@ -292,4 +302,155 @@ export async function writeDonations(actor: DonationActor, changes: readonly Don
     statements.push(...donorStatsStatements(db, actor.org.id, [donorId], anyAuditGuard(audits)));
   const res = await db.batch(statements);
   return writes.map((i) => !!res[i]?.meta.changes);
+}
+
+/**
+ * A set of new gifts written at once (an import's batch, docs/decisions/028-csv-import.md), as
+ * statements for the caller's one batch: the organization's number counter moved by their count,
+ * the rows (numbered in order, all carrying `token`), their rollup deltas computed from the rows
+ * themselves, and the recount of each campaign they name. The donors' stats are the caller's (it
+ * recounts every donor its batch touches once). Every statement carries `guard`.
+ */
+export function giftSetInsert(
+  db: ReturnType<typeof orgDb>,
+  c: {
+    org: { id: string; timeZone: string };
+    importId: string;
+    token: string;
+    createdBy: string;
+    now: number;
+  },
+  gifts: readonly ImportedGift[],
+  guard: Guard,
+): D1PreparedStatement[] {
+  if (!gifts.length) return [];
+  const org = c.org.id;
+  const cols = [
+    "id",
+    "donor_id",
+    "campaign_id",
+    "amount_minor",
+    "processing_fee_minor",
+    "refunded_minor",
+    "currency",
+    "status",
+    "frequency",
+    "payment_method",
+    "gateway",
+    "gateway_transaction_id",
+    "mode",
+    "anonymous",
+    "message",
+    "tribute_type",
+    "tribute_name",
+    "internal_note",
+    "donated_at",
+    "import_key",
+  ] as const satisfies readonly (keyof DonationRow)[];
+  const rows = JSON.stringify(gifts.map((g) => cols.map((col) => g[col])));
+  const set: GiftSet = {
+    organizationId: org,
+    idsJson: JSON.stringify(gifts.map((g) => g.id)),
+    token: c.token,
+    from: Math.min(...gifts.map((g) => g.donated_at)),
+    until: Math.max(...gifts.map((g) => g.donated_at)) + 1,
+  };
+  return [
+    db
+      .prepare(
+        `INSERT INTO org_counter (organization_id, name, value) SELECT ?1, 'donation', ?2 WHERE ${guard.sql(3)}
+         ON CONFLICT (organization_id, name) DO UPDATE SET value = value + excluded.value`,
+      )
+      .bind(org, gifts.length, ...guard.args),
+    // A gift's donor must still take gifts when the batch runs (unmerged, not anonymized: the check
+    // createDonation makes, decision 020); if one stopped since the read, organization_id becomes
+    // NULL, the NOT NULL rule fails the whole batch and the service plans it again.
+    db
+      .prepare(
+        `INSERT INTO donation (number, organization_id, source, import_id, change_token, created_by, created_at, updated_at, ${cols.join(", ")})
+         SELECT (SELECT value FROM org_counter WHERE organization_id = ?1 AND name = 'donation') - ?2 + j.key + 1,
+                CASE WHEN j.value ->> '$[1]' IS NULL OR EXISTS (SELECT 1 FROM donor dn WHERE dn.id = j.value ->> '$[1]'
+                       AND dn.organization_id = ?1 AND dn.merged_into_id IS NULL AND dn.anonymized_at IS NULL) THEN ?1 END,
+                'import', ?3, ?4, ?5, ?6, ?6, ${cols.map((_, i) => `j.value ->> '$[${i}]'`).join(", ")}
+           FROM json_each(?7) j WHERE ${guard.sql(8)}`,
+      )
+      .bind(org, gifts.length, c.importId, c.token, c.createdBy, c.now, rows, ...guard.args),
+    ...giftSetRollupStatements(db, set, c.org.timeZone, 1, guard),
+    ...giftSetCampaignRecounts(
+      db,
+      gifts.map((g) => g.campaign_id).filter((id): id is string => !!id),
+      org,
+      guard,
+    ),
+  ];
+}
+
+/** A gift as an import inserts it (giftSetInsert); anonymous 0/1 as stored. */
+export type ImportedGift = Pick<
+  DonationRow,
+  | "id"
+  | "donor_id"
+  | "campaign_id"
+  | "amount_minor"
+  | "processing_fee_minor"
+  | "refunded_minor"
+  | "currency"
+  | "status"
+  | "frequency"
+  | "payment_method"
+  | "gateway"
+  | "gateway_transaction_id"
+  | "mode"
+  | "anonymous"
+  | "message"
+  | "tribute_type"
+  | "tribute_name"
+  | "internal_note"
+  | "donated_at"
+  | "import_key"
+>;
+
+/**
+ * Removing a set of gifts (an import's undo): the rows still carrying a token that starts with
+ * `tokenPrefix` (nothing changed them since they were written) are claimed with `token`, their
+ * rollup deltas taken back, deleted, and their campaigns recounted. A row changed since is left
+ * alone, and so are its deltas. Statements for the caller's one batch, each carrying `guard`.
+ */
+export function giftSetDelete(
+  db: ReturnType<typeof orgDb>,
+  c: { org: { id: string; timeZone: string }; tokenPrefix: string; token: string },
+  gifts: readonly Pick<DonationRow, "id" | "donated_at" | "campaign_id">[],
+  guard: Guard,
+): D1PreparedStatement[] {
+  if (!gifts.length) return [];
+  const org = c.org.id;
+  const set: GiftSet = {
+    organizationId: org,
+    idsJson: JSON.stringify(gifts.map((g) => g.id)),
+    token: c.token,
+    from: Math.min(...gifts.map((g) => g.donated_at)),
+    until: Math.max(...gifts.map((g) => g.donated_at)) + 1,
+  };
+  return [
+    db
+      .prepare(
+        `UPDATE donation SET change_token = ?1
+          WHERE organization_id = ?2 AND id IN (SELECT value FROM json_each(?3)) AND substr(change_token, 1, length(?4)) = ?4
+            AND ${guard.sql(5)}`,
+      )
+      .bind(c.token, org, set.idsJson, c.tokenPrefix, ...guard.args),
+    ...giftSetRollupStatements(db, set, c.org.timeZone, -1, guard),
+    db
+      .prepare(
+        `DELETE FROM donation WHERE organization_id = ?1 AND id IN (SELECT value FROM json_each(?2)) AND change_token = ?3
+           AND ${guard.sql(4)}`,
+      )
+      .bind(org, set.idsJson, c.token, ...guard.args),
+    ...giftSetCampaignRecounts(
+      db,
+      gifts.map((g) => g.campaign_id).filter((id): id is string => !!id),
+      org,
+      guard,
+    ),
+  ];
 }

@@ -22,20 +22,51 @@ export function donorStatsStatements(
     out.push(
       db
         .prepare(
-          `UPDATE donor SET
-             lifetime_minor = (SELECT COALESCE(SUM(d.amount_minor - d.refunded_minor), 0) FROM donation d WHERE d.donor_id = ?1 AND ${COUNTED_SQL("d")}),
-             donation_count = (SELECT COUNT(*) FROM donation d WHERE d.donor_id = ?1 AND ${COUNTED_SQL("d")}),
-             largest_gift_minor = (SELECT COALESCE(MAX(d.amount_minor - d.refunded_minor), 0) FROM donation d WHERE d.donor_id = ?1 AND ${COUNTED_SQL("d")}),
-             first_gift_at = (SELECT MIN(d.donated_at) FROM donation d WHERE d.donor_id = ?1 AND ${COUNTED_SQL("d")}),
-             last_gift_at = (SELECT MAX(d.donated_at) FROM donation d WHERE d.donor_id = ?1 AND ${COUNTED_SQL("d")}),
-             updated_at = ?3
-           WHERE id = ?1 AND organization_id = ?2${guard ? ` AND ${guard.sql(4)}` : ""}`,
+          `${STATS_SET("?1")} WHERE id = ?1 AND organization_id = ?2${guard ? ` AND ${guard.sql(4)}` : ""}`,
         )
         .bind(id, organizationId, Date.now(), ...(guard?.args ?? [])),
     );
     out.push(tierStatement(db, organizationId, id, guard));
   }
   return out;
+}
+
+/** The stats columns recounted from the donor's counted gifts (`donor` names the donor's id). */
+const STATS_SET = (donor: string) => `UPDATE donor SET
+             lifetime_minor = (SELECT COALESCE(SUM(d.amount_minor - d.refunded_minor), 0) FROM donation d WHERE d.donor_id = ${donor} AND ${COUNTED_SQL("d")}),
+             donation_count = (SELECT COUNT(*) FROM donation d WHERE d.donor_id = ${donor} AND ${COUNTED_SQL("d")}),
+             largest_gift_minor = (SELECT COALESCE(MAX(d.amount_minor - d.refunded_minor), 0) FROM donation d WHERE d.donor_id = ${donor} AND ${COUNTED_SQL("d")}),
+             first_gift_at = (SELECT MIN(d.donated_at) FROM donation d WHERE d.donor_id = ${donor} AND ${COUNTED_SQL("d")}),
+             last_gift_at = (SELECT MAX(d.donated_at) FROM donation d WHERE d.donor_id = ${donor} AND ${COUNTED_SQL("d")}),
+             updated_at = ?3`;
+
+/**
+ * The same recount and tier for many donors at once (an import's batch, docs/decisions/028): two
+ * statements whatever the count, the ids as one JSON parameter.
+ */
+export function donorSetStatsStatements(
+  db: Database,
+  organizationId: string,
+  donorIds: readonly string[],
+  guard: Guard,
+): D1PreparedStatement[] {
+  const ids = JSON.stringify([...new Set(donorIds)]);
+  const since = Date.now() - 365 * 86400_000;
+  return [
+    db
+      .prepare(
+        `${STATS_SET("donor.id")} WHERE organization_id = ?2 AND id IN (SELECT value FROM json_each(?1)) AND ${guard.sql(4)}`,
+      )
+      .bind(ids, organizationId, Date.now(), ...guard.args),
+    db
+      .prepare(
+        `UPDATE donor SET
+           previous_tier_id = CASE WHEN ${NEW_TIER} IS NOT tier_id THEN tier_id ELSE previous_tier_id END,
+           tier_id = ${NEW_TIER}
+         WHERE organization_id = ?1 AND tier_locked = 0 AND id IN (SELECT value FROM json_each(?2)) AND ${guard.sql(4)}`,
+      )
+      .bind(organizationId, ids, since, ...guard.args),
+  ];
 }
 
 const NEW_TIER = `(SELECT t.id FROM donor_tier t WHERE t.organization_id = donor.organization_id AND t.min_minor <=
