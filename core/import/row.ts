@@ -1,0 +1,342 @@
+/**
+ * One row of an import file turned into the donor and the gift it describes, or the reason it
+ * cannot be (docs/decisions/028-csv-import.md). The Worker runs it on every row it is sent (the
+ * browser's preview is the Worker's answer); each value goes through the parsers of ./values.ts and
+ * then the forms' own schemas — `donorInput` (core/donor.ts) and the gift fields of
+ * `manualDonationInput` (core/donation.ts) with the shared amount, currency and date rules
+ * (core/schemas.ts) — so an imported record obeys exactly what a typed one does.
+ */
+import { manualDonationInput } from "../donation";
+import { type DonorInput, donorInput } from "../donor";
+import type { PaymentMethod } from "../labels";
+import { exponentOf } from "../money";
+import { amountMinor, currencyCode, giftInstant } from "../schemas";
+import type { DonationStatus } from "../status";
+import type { ImportCells, ImportField, ImportKind, ImportMapping, ImportOptions } from "./fields";
+import {
+  type Parsed,
+  parseAmount,
+  parseBoolean,
+  parseCountry,
+  parseDate,
+  parseDonorType,
+  parseFrequency,
+  parseMode,
+  parsePaymentMethod,
+  parseStatus,
+  parseTributeType,
+  splitName,
+} from "./values";
+
+/** The donor columns a row may fill, as the donor table names them (fill/overwrite compare these). */
+export const DONOR_COLUMNS = [
+  "type",
+  "first_name",
+  "last_name",
+  "company",
+  "email",
+  "phone",
+  "address_line1",
+  "address_line2",
+  "city",
+  "region",
+  "postal_code",
+  "country",
+  "email_opt_in",
+  "phone_opt_in",
+  "mail_opt_in",
+  "external_id",
+] as const;
+export type DonorColumn = (typeof DONOR_COLUMNS)[number];
+
+export interface RowDonor {
+  /** The validated donor, as the form's schema gives it. */
+  data: DonorInput;
+  addressLine2: string | null;
+  /** The columns the row gave a value for (blank cells leave a matched donor's value alone). */
+  given: DonorColumn[];
+}
+
+export interface RowGift {
+  externalId: string | null;
+  amountMinor: number;
+  refundedMinor: number;
+  processingFeeMinor: number;
+  currency: string;
+  donatedAt: number;
+  status: DonationStatus;
+  frequency: "one_time" | "monthly" | "quarterly" | "annually";
+  paymentMethod: PaymentMethod;
+  campaign: string | null;
+  gateway: string | null;
+  transactionId: string | null;
+  mode: "live" | "test";
+  anonymous: boolean;
+  message: string | null;
+  tributeType: "in_honor" | "in_memory" | null;
+  tributeName: string | null;
+  internalNote: string | null;
+}
+
+export type RowResult =
+  | { ok: true; donor: RowDonor | null; gift: RowGift | null }
+  | { ok: false; problem: string };
+
+/** The row's cells by field, through the import's mapping (column index → field). */
+export function mapCells(mapping: ImportMapping, cells: readonly string[]): ImportCells {
+  const out: ImportCells = {};
+  mapping.forEach((field, i) => {
+    if (field) out[field] = cells[i] ?? "";
+  });
+  return out;
+}
+
+/** Thrown inside `normalizeRow` to refuse the row with one sentence; caught there. */
+class Refusal extends Error {}
+
+const refuse = (problem: string): never => {
+  throw new Refusal(problem);
+};
+
+const take = <T>(p: Parsed<T>, label: string): T => {
+  if (!p.ok) refuse(p.problem.startsWith(label) ? p.problem : `${label}: ${p.problem}`);
+  return (p as { ok: true; value: T }).value;
+};
+
+/** The first zod issue as a sentence naming the field. */
+function schemaProblem(label: string, issues: readonly { message: string }[]): string {
+  return `${label}: ${issues[0]?.message ?? "Invalid value"}`;
+}
+
+const DONOR_FIELDS_THAT_NAME: readonly ImportField[] = [
+  "name",
+  "firstName",
+  "lastName",
+  "company",
+  "email",
+  "donorExternalId",
+];
+
+function donorOf(value: (f: ImportField) => string | null): RowDonor | null {
+  if (!DONOR_FIELDS_THAT_NAME.some((f) => value(f) !== null)) return null;
+  let firstName = value("firstName");
+  let lastName = value("lastName");
+  const full = value("name");
+  if (full && !firstName && !lastName) ({ firstName, lastName } = splitName(full));
+  const company = value("company");
+  const typeText = value("donorType");
+  const type = typeText
+    ? take(parseDonorType(typeText), "Donor type")
+    : company && !firstName && !lastName
+      ? "organization"
+      : "individual";
+  const bool = (f: ImportField, label: string) => {
+    const t = value(f);
+    return t === null ? undefined : take(parseBoolean(t), label);
+  };
+  const countryText = value("country");
+  const raw = {
+    type,
+    firstName,
+    lastName,
+    company,
+    email: value("email"),
+    phone: value("phone"),
+    addressLine1: value("addressLine1"),
+    city: value("city"),
+    region: value("region"),
+    postalCode: value("postalCode"),
+    country: countryText ? take(parseCountry(countryText), "Country") : null,
+    emailOptIn: bool("emailOptIn", "E-mail opt-in"),
+    phoneOptIn: bool("phoneOptIn", "Phone opt-in"),
+    mailOptIn: bool("mailOptIn", "Mail opt-in"),
+    externalId: value("donorExternalId"),
+  };
+  const parsed = donorInput.safeParse(raw);
+  let data: DonorInput;
+  if (parsed.success) data = parsed.data;
+  else {
+    // The form asks a person typing a donor for a name; a processor's export often knows only the
+    // e-mail. The database's own rule (donor_has_name) takes a name, a company or an e-mail, so a
+    // donor known by e-mail alone is kept when the name is the only thing the form would ask for.
+    const others = parsed.error.issues.filter(
+      (i) => !(i.path[0] === "lastName" && i.message === "Enter a name"),
+    );
+    if (others.length || !raw.email) {
+      const issue = (others[0] ?? parsed.error.issues[0]) as { path: PropertyKey[]; message: string };
+      const field = String(issue.path[0] ?? "");
+      return refuse(schemaProblem(DONOR_LABELS[field] ?? "Donor", [issue]));
+    }
+    const again = donorInput.safeParse({ ...raw, lastName: "-" });
+    if (!again.success) return refuse(schemaProblem("Donor", again.error.issues));
+    data = { ...again.data, lastName: null };
+  }
+  const addressLine2 = value("addressLine2");
+  if (addressLine2 && addressLine2.length > 200) refuse("Address line 2: At most 200 characters");
+  const given: DonorColumn[] = [];
+  const mark = (column: DonorColumn, present: unknown) => {
+    if (present !== null && present !== undefined && present !== "") given.push(column);
+  };
+  mark("type", typeText ?? (company && !firstName && !lastName ? "organization" : null));
+  mark("first_name", data.firstName);
+  mark("last_name", data.lastName);
+  mark("company", data.company);
+  mark("email", data.email);
+  mark("phone", data.phone);
+  mark("address_line1", data.addressLine1);
+  mark("address_line2", addressLine2);
+  mark("city", data.city);
+  mark("region", data.region);
+  mark("postal_code", data.postalCode);
+  mark("country", data.country);
+  mark("email_opt_in", raw.emailOptIn);
+  mark("phone_opt_in", raw.phoneOptIn);
+  mark("mail_opt_in", raw.mailOptIn);
+  mark("external_id", data.externalId);
+  return { data, addressLine2, given };
+}
+
+const DONOR_LABELS: Record<string, string> = {
+  firstName: "First name",
+  lastName: "Name",
+  company: "Organization",
+  email: "E-mail",
+  phone: "Phone",
+  addressLine1: "Address",
+  city: "City",
+  region: "Region",
+  postalCode: "Postal code",
+  country: "Country",
+  externalId: "Donor ID",
+};
+
+/** A gift field through the form's own schema (length rules live there, once). */
+function giftText(
+  key: "message" | "tributeName" | "internalNote",
+  label: string,
+  text: string | null,
+): string | null {
+  const r = manualDonationInput.shape[key].safeParse(text);
+  if (!r.success) return refuse(schemaProblem(label, r.error.issues));
+  return r.data ?? null;
+}
+
+function plainText(label: string, text: string | null, max: number): string | null {
+  if (text && text.length > max) refuse(`${label}: At most ${max} characters`);
+  return text;
+}
+
+function giftOf(value: (f: ImportField) => string | null, o: ImportOptions): RowGift {
+  const amountText = value("amount") ?? refuse("No amount");
+  const dateText = value("donatedAt") ?? refuse("No date");
+  const currencyText = value("currency");
+  let currency: string | null = null;
+  if (currencyText) {
+    const c = currencyCode.safeParse(currencyText);
+    if (!c.success) refuse(schemaProblem("Currency", c.error.issues));
+    currency = c.data as string;
+  }
+  const first = take(
+    parseAmount(amountText, { decimal: o.decimal, currency: currency ?? o.currency }),
+    "Amount",
+  );
+  if (first.currency && currency && first.currency !== currency)
+    refuse(`Amount is in ${first.currency} but the currency column says ${currency}`);
+  currency ??= first.currency;
+  if (currency) {
+    const c = currencyCode.safeParse(currency);
+    if (!c.success) refuse(schemaProblem("Currency", c.error.issues));
+  }
+  currency ??= o.currency.toUpperCase();
+  // The amount again in the resolved currency when the cell named none (decimals depend on it).
+  const amount =
+    first.currency === null && exponentOf(currency) !== exponentOf(o.currency)
+      ? take(parseAmount(amountText, { decimal: o.decimal, currency }), "Amount")
+      : first;
+  const minor = amountMinor.safeParse(amount.minor);
+  if (!minor.success) refuse(schemaProblem("Amount", minor.error.issues));
+  const money = (f: ImportField, label: string) => {
+    const t = value(f);
+    if (t === null) return 0;
+    const v = take(parseAmount(t, { decimal: o.decimal, currency: currency as string }), label);
+    if (v.currency && v.currency !== currency)
+      refuse(`${label} is in ${v.currency}, the gift in ${currency}`);
+    return v.minor;
+  };
+  const donatedAt = take(parseDate(dateText, { order: o.dateOrder, timeZone: o.timeZone }), "Date");
+  const when = giftInstant.safeParse(donatedAt);
+  if (!when.success) refuse(schemaProblem("Date", when.error.issues));
+  let refundedMinor = money("refundedAmount", "Refunded amount");
+  const statusText = value("status");
+  let status: DonationStatus = statusText ? take(parseStatus(statusText), "Status") : "completed";
+  if (refundedMinor > amount.minor) refuse("Refunded amount is more than the gift");
+  // A refund the file states moves a completed gift along the status machine as a refund would.
+  if (status === "completed" && refundedMinor > 0)
+    status = refundedMinor === amount.minor ? "refunded" : "partially_refunded";
+  if (status === "refunded" && refundedMinor === 0) refundedMinor = amount.minor;
+  if (status === "partially_refunded" && (refundedMinor === 0 || refundedMinor === amount.minor))
+    refuse("A partially refunded gift needs the refunded amount, less than the gift");
+  if (refundedMinor > 0 && !["refunded", "partially_refunded", "disputed"].includes(status))
+    refuse(`A ${status.replace("_", " ")} gift cannot have a refund`);
+  const frequencyText = value("frequency");
+  const methodText = value("paymentMethod");
+  const modeText = value("mode");
+  const anonymousText = value("anonymous");
+  const tributeText = value("tributeType");
+  const tributeName = giftText("tributeName", "Tribute name", value("tributeName"));
+  return {
+    externalId: plainText("Gift ID", value("giftExternalId"), 200),
+    amountMinor: amount.minor,
+    refundedMinor,
+    processingFeeMinor: money("processingFee", "Processing fee"),
+    currency,
+    donatedAt,
+    status,
+    frequency: frequencyText ? take(parseFrequency(frequencyText), "Frequency") : "one_time",
+    paymentMethod: methodText ? take(parsePaymentMethod(methodText), "Payment method") : "other",
+    campaign: campaignName(value("campaign")),
+    gateway: plainText("Gateway", value("gateway"), 50),
+    transactionId: plainText("Transaction ID", value("transactionId"), 200),
+    mode: modeText ? take(parseMode(modeText), "Live / test") : "live",
+    anonymous: anonymousText ? take(parseBoolean(anonymousText), "Anonymous") : false,
+    message: giftText("message", "Message", value("message")),
+    tributeType: tributeText
+      ? take(parseTributeType(tributeText), "Tribute type")
+      : tributeName
+        ? "in_honor"
+        : null,
+    tributeName,
+    internalNote: giftText("internalNote", "Internal note", value("internalNote")),
+  };
+}
+
+/** A campaign a file names: the campaign form's title rule (3 to 128 characters). */
+function campaignName(text: string | null): string | null {
+  if (text === null) return null;
+  if (text.length < 3 || text.length > 128)
+    refuse(`Campaign "${text}": a campaign's name has 3 to 128 characters`);
+  return text;
+}
+
+/**
+ * The donor and gift of one row (a donors import: the donor only; a donations import: the gift and
+ * its donor, or no donor when the row names none), or the first reason it cannot be imported.
+ */
+export function normalizeRow(kind: ImportKind, cells: ImportCells, o: ImportOptions): RowResult {
+  const value = (f: ImportField): string | null => {
+    // Trimmed only: a message keeps its line breaks; the name parsers collapse their own spaces.
+    const t = cells[f]?.trim();
+    return t ? t : null;
+  };
+  try {
+    const donor = donorOf(value);
+    if (kind === "donors") {
+      if (!donor) return { ok: false, problem: "No name, company or e-mail" };
+      return { ok: true, donor, gift: null };
+    }
+    return { ok: true, donor, gift: giftOf(value, o) };
+  } catch (e) {
+    if (e instanceof Refusal) return { ok: false, problem: e.message };
+    throw e;
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * The browser's side of an import (docs/decisions/028-csv-import.md), one home for the import page,
+ * the tests and `npm run bench`: read the file's records a batch at a time (./read.ts), send each to
+ * the Worker, and keep the counts, the speed and the time left. The API calls are given, so the same
+ * loop runs against tRPC in the browser, a caller in the tests and HTTP in the bench.
+ */
+import { IMPORT_BATCH_ROWS, type ImportRow } from "./batch.ts";
+import type { ImportOutcome } from "./fields.ts";
+import { type ImportDelimiter, rowBatches } from "./read.ts";
+
+export interface ImportProgress {
+  /** Rows decided (imported, skipped or refused) and in the file. */
+  done: number;
+  total: number;
+  rowsPerSecond: number;
+  /** Seconds left at the speed so far; null until a batch has landed. */
+  secondsLeft: number | null;
+}
+
+export interface Counts {
+  donorsCreated: number;
+  donorsUpdated: number;
+  donorsMatched: number;
+  giftsCreated: number;
+  campaignsCreated: number;
+  rowsSkipped: number;
+  rowsInvalid: number;
+}
+
+export const zeroCounts = (): Counts => ({
+  donorsCreated: 0,
+  donorsUpdated: 0,
+  donorsMatched: 0,
+  giftsCreated: 0,
+  campaignsCreated: 0,
+  rowsSkipped: 0,
+  rowsInvalid: 0,
+});
+
+function speed(started: number, done: number, total: number, now: number): ImportProgress {
+  const seconds = (now - started) / 1000;
+  const rowsPerSecond = seconds > 0 ? done / seconds : 0;
+  return {
+    done,
+    total,
+    rowsPerSecond,
+    secondsLeft: rowsPerSecond > 0 ? Math.max(0, (total - done) / rowsPerSecond) : null,
+  };
+}
+
+export interface CommitAnswer {
+  nextRow: number;
+  rejected: { row: number; reason: string }[];
+}
+
+/**
+ * Sends the file's rows from `nextRow` on, a batch per call, until the end or `signal` aborts (the
+ * batch in flight finishes: it is one D1 batch). Returns whether every row was sent; the caller
+ * then finishes the import.
+ */
+export async function sendRows(o: {
+  text: string;
+  delimiter: ImportDelimiter;
+  columns: number;
+  nextRow: number;
+  totalRows: number;
+  commit: (rows: ImportRow[]) => Promise<CommitAnswer>;
+  onProgress?: (p: ImportProgress, rejected: CommitAnswer["rejected"]) => void;
+  signal?: AbortSignal;
+  batchRows?: number;
+  now?: () => number;
+}): Promise<{ complete: boolean; nextRow: number }> {
+  const now = o.now ?? (() => Date.now());
+  const started = now();
+  const first = o.nextRow;
+  let nextRow = o.nextRow;
+  for await (const rows of rowBatches(o.text, {
+    delimiter: o.delimiter,
+    size: o.batchRows ?? IMPORT_BATCH_ROWS,
+    from: o.nextRow,
+    columns: o.columns,
+  })) {
+    if (o.signal?.aborted) return { complete: false, nextRow };
+    const answer = await o.commit(rows);
+    nextRow = answer.nextRow;
+    const done = nextRow - 2;
+    const sent = nextRow - first;
+    const p = speed(started, sent, o.totalRows - (first - 2), now());
+    o.onProgress?.({ ...p, done, total: o.totalRows }, answer.rejected);
+  }
+  return { complete: true, nextRow };
+}
+
+/** One row of a dry run, as `imports.check` answers it (the fields the tally reads). */
+export interface CheckedRow {
+  row: number;
+  outcome: ImportOutcome;
+  reason?: string;
+  note?: string;
+  donor?: { isNew: boolean };
+  donorKeys: string[];
+}
+
+/**
+ * The dry run's tally over the whole file: rows by outcome, new donors counted once however many
+ * rows name them (a batch cannot see the donors an earlier batch would create, so the keys it
+ * answers are compared here), and the first refusals to show.
+ */
+export class CheckTally {
+  readonly outcomes: Record<ImportOutcome, number> = { new: 0, matched: 0, skipped: 0, invalid: 0 };
+  newDonors = 0;
+  matchedDonors = 0;
+  campaignsNew = new Set<string>();
+  readonly problems: { row: number; reason: string }[] = [];
+  readonly notes: { row: number; note: string }[] = [];
+  private readonly seen = new Map<string, number>();
+
+  constructor(
+    private readonly kind: "donors" | "donations",
+    private readonly keep = 200,
+  ) {}
+
+  add(rows: readonly (CheckedRow & { campaign?: { isNew: boolean; title: string } })[]) {
+    for (const r of rows) {
+      let outcome = r.outcome;
+      let note = r.note;
+      if (r.donor?.isNew) {
+        const earlier = r.donorKeys.map((k) => this.seen.get(k)).find((x) => x !== undefined);
+        if (earlier !== undefined) {
+          // An earlier batch would create this donor: this row matches it.
+          if (this.kind === "donors") {
+            outcome = "matched";
+            note = `Same donor as row ${earlier}`;
+          }
+          this.matchedDonors++;
+        } else {
+          this.newDonors++;
+          for (const k of r.donorKeys) this.seen.set(k, r.row);
+        }
+      } else if (r.donor) this.matchedDonors++;
+      if (r.campaign?.isNew) this.campaignsNew.add(r.campaign.title.toLowerCase());
+      this.outcomes[outcome]++;
+      if ((outcome === "invalid" || outcome === "skipped") && r.reason && this.problems.length < this.keep)
+        this.problems.push({ row: r.row, reason: r.reason });
+      if (note && this.notes.length < this.keep) this.notes.push({ row: r.row, note });
+    }
+  }
+}
