@@ -118,7 +118,9 @@ type Ids = Record<
   | "tier"
   | "invitation"
   | "membership"
-  | "viewerUser",
+  | "viewerUser"
+  | "import"
+  | "mapping",
   string
 >;
 
@@ -158,6 +160,22 @@ describe("cross-tenant ids", () => {
     const tier = await a.caller.donors.tiers.create({ name: "Major", minMinor: 0, maxMinor: null });
     const inv = await a.caller.organization.invite({ email: "someone@a.test", role: "viewer" });
     if ("alreadyMember" in inv) throw new Error("unexpected");
+    const imp = await a.caller.imports.start({
+      kind: "donors",
+      fileName: "donors.csv",
+      fileHash: "a".repeat(64),
+      fileSize: 100,
+      totalRows: 2,
+      headers: ["Name"],
+      mapping: ["name"],
+      options: { currency: "USD", timeZone: "UTC" },
+    });
+    const mapping = await a.caller.imports.mappings.save({
+      kind: "donors",
+      name: "Our old CRM",
+      fields: { name: "name" },
+      options: { dateOrder: "auto", decimal: "auto", matchPolicy: "fill" },
+    });
     const mem = await testEnv.DB.prepare("SELECT id FROM membership WHERE user_id = ?")
       .bind(viewerA.user.id)
       .first<{ id: string }>();
@@ -173,6 +191,8 @@ describe("cross-tenant ids", () => {
       invitation: inv.id,
       membership: mem?.id ?? "",
       viewerUser: viewerA.user.id,
+      import: imp.id,
+      mapping: mapping?.id ?? "",
     };
   });
 
@@ -225,6 +245,13 @@ describe("cross-tenant ids", () => {
     "donations.delete": (i) => ({ id: i.donation }),
     "donations.restore": (i) => ({ id: i.donation }),
     "audit.list": (i) => ({ entityType: "donor", entityId: i.donor }),
+    "imports.byId": (i) => ({ id: i.import }),
+    "imports.commit": (i) => ({ id: i.import, rows: [{ row: 2, cells: ["Hijacked"] }] }),
+    "imports.finish": (i) => ({ id: i.import }),
+    "imports.rejections": (i) => ({ id: i.import }),
+    "imports.rollbackPreview": (i) => ({ id: i.import }),
+    "imports.rollback": (i) => ({ id: i.import }),
+    "imports.mappings.delete": (i) => ({ id: i.mapping }),
   };
   /**
    * Org procedures with id-like inputs that do not look one record up: list filters and history
@@ -279,6 +306,8 @@ describe("cross-tenant ids", () => {
       db
         .prepare("SELECT count(*) AS n FROM audit_event WHERE organization_id = ? AND actor_id = ?")
         .bind(orgA, b.user.id),
+      db.prepare("SELECT status, next_row FROM data_import WHERE id = ?").bind(ids.import),
+      db.prepare("SELECT count(*) AS n FROM import_mapping WHERE id = ?").bind(ids.mapping),
     ]);
     // Scoped reads: another tenant's ids filter to nothing rather than leaking rows.
     expect((await b.caller.donors.list({ tagId: ids.tag })).total).toBe(0);
@@ -319,6 +348,8 @@ describe("cross-tenant ids", () => {
       { role: "viewer" },
       { r: null },
       { n: 0 },
+      { status: "running", next_row: 2 },
+      { n: 1 },
     ]);
   });
 });

@@ -28,6 +28,8 @@ export const donationFilters = z.object({
   frequency: z.enum(frequencyFilters).optional(),
   mode: z.enum(donationModes).optional(),
   source: z.string().max(20).optional(),
+  /** The gifts one CSV import created (issue 23). */
+  importId: z.string().min(1).max(64).optional(),
   /** Donations of retained or lapsed donors (dashboard.retention's definitions, as of now). */
   segment: z.enum(["retained", "lapsed"]).optional(),
   trashed: z.boolean().default(false),

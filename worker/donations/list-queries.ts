@@ -39,6 +39,7 @@ export function donationWhere(orgId: string, timeZone: string, f: DonationFilter
   else if (f.frequency) add(w, "d.frequency = ?", f.frequency);
   if (f.mode) add(w, "d.mode = ?", f.mode);
   if (f.source) add(w, "d.source = ?", f.source);
+  if (f.importId) add(w, "d.import_id = ?", f.importId);
   if (f.segment) add(w, segmentSql(f.segment), ...segmentParams(orgId, timeZone));
   if (f.q) {
     const n = Number(f.q.replace(/^#/, ""));

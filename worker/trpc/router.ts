@@ -4,6 +4,7 @@ import { badgesRouter } from "../badges/router";
 import { campaignsRouter } from "../campaigns/router";
 import { donationsRouter } from "../donations/router";
 import { donorsRouter } from "../donors/router";
+import { importsRouter } from "../imports/router";
 import { organizationRouter } from "../organization/router";
 import { organizersRouter } from "../organizers/router";
 import { auditRouter } from "../users/audit/router";
@@ -23,6 +24,7 @@ export const appRouter = router({
   users: usersRouter,
   audit: auditRouter,
   organizers: organizersRouter,
+  imports: importsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,457 @@
+/**
+ * What one batch of an import does, decided in memory from the rows and what the database holds
+ * (docs/decisions/028-csv-import.md): per row the outcome (new, matched, skipped, invalid, with the
+ * reason), and the donors, donor changes, campaigns and gifts to write. No I/O: the service reads
+ * the look-ups first (queries.ts `batchLookups`) and writes what this returns; a dry run shows it.
+ */
+
+import { importKey } from "@core/import/batch";
+import type { ImportKind, ImportOutcome, MatchPolicy } from "@core/import/fields";
+import type { DonorColumn, RowDonor, RowGift, RowResult } from "@core/import/row";
+import type { DonationStatus } from "@core/status";
+
+/** A donor as the matching reads it: the columns a row may fill, and what decides whether it may. */
+export interface DonorRecord {
+  id: string;
+  merged_into_id: string | null;
+  anonymized_at: number | null;
+  import_id: string | null;
+  import_key: string | null;
+  type: string;
+  first_name: string | null;
+  last_name: string | null;
+  company: string | null;
+  email: string | null;
+  phone: string | null;
+  address_line1: string | null;
+  address_line2: string | null;
+  city: string | null;
+  region: string | null;
+  postal_code: string | null;
+  country: string | null;
+  email_opt_in: number;
+  phone_opt_in: number;
+  mail_opt_in: number;
+  external_id: string | null;
+}
+
+export interface CampaignRecord {
+  id: string;
+  title: string;
+  slug: string;
+  currency: string;
+}
+
+/** What the database holds that a batch's rows may name (queries.ts `batchLookups`). */
+export interface Lookups {
+  giftKeys: Set<string>;
+  transactions: Set<string>;
+  donorKeys: Set<string>;
+  donorsByEmail: Map<string, DonorRecord>;
+  donorsByPostal: Map<string, DonorRecord[]>;
+  donorsByExternalId: Map<string, DonorRecord[]>;
+  /** Donors that matched donors were merged into (merges may chain once: a merge target is never merged). */
+  mergeTargets: Map<string, DonorRecord>;
+  /** By lower-case title and by slug. */
+  campaigns: Map<string, CampaignRecord>;
+}
+
+export type MatchedBy = "email" | "name_postal_code" | "external_id";
+
+export interface RowReport {
+  row: number;
+  outcome: ImportOutcome;
+  reason?: string;
+  /** A remark that does not stop the row: "Same donor as row 12", "Matched by e-mail". */
+  note?: string;
+  donor?: { id: string; isNew: boolean; matchedBy?: MatchedBy; changes?: DonorColumn[] };
+  campaign?: { id: string; title: string; isNew: boolean };
+}
+
+export interface NewDonor {
+  row: number;
+  /** The donor to insert (later rows of the batch that match it may have filled it further). */
+  record: DonorRecord;
+}
+
+export interface DonorChange {
+  id: string;
+  /** Column → [value read, value wanted]; the write sets a column only if it still holds the value read. */
+  set: Partial<Record<DonorColumn, [unknown, unknown]>>;
+}
+
+export interface NewCampaign {
+  id: string;
+  title: string;
+  currency: string;
+}
+
+export interface PlannedGift {
+  id: string;
+  row: number;
+  importKey: string;
+  donorId: string | null;
+  campaignId: string | null;
+  gift: RowGift;
+}
+
+export interface BatchPlan {
+  reports: RowReport[];
+  newDonors: NewDonor[];
+  donorChanges: DonorChange[];
+  /** Donors the batch gives gifts or creates: their stats and tier are recounted. */
+  touchedDonors: string[];
+  newCampaigns: NewCampaign[];
+  gifts: PlannedGift[];
+  rejections: { row: number; reason: string; cells: string[] }[];
+  counts: {
+    donorsCreated: number;
+    donorsUpdated: number;
+    donorsMatched: number;
+    giftsCreated: number;
+    campaignsCreated: number;
+    rowsSkipped: number;
+    rowsInvalid: number;
+  };
+}
+
+export interface PlanInput {
+  kind: ImportKind;
+  /** The import the batch belongs to (null: a dry run before the import exists). */
+  importId: string | null;
+  fileHash: string;
+  policy: MatchPolicy;
+  rows: { row: number; cells: string[]; result: RowResult }[];
+  lookups: Lookups;
+  newId: () => string;
+}
+
+const lower = (s: string | null | undefined) => (s ?? "").trim().toLowerCase();
+
+/** The name + postal code key both the file's rows and stored donors are matched by. */
+export const namePostalKey = (
+  first: string | null | undefined,
+  last: string | null | undefined,
+  postal: string,
+) => `${lower(first)}|${lower(last)}|${postal.trim().toUpperCase().replace(/\s+/g, "")}`;
+
+/** The stored value of a donor column a row gives, as the donor table holds it. */
+function columnValue(d: RowDonor, c: DonorColumn): unknown {
+  const v = d.data;
+  switch (c) {
+    case "type":
+      return v.type;
+    case "first_name":
+      return v.firstName ?? null;
+    case "last_name":
+      return v.lastName ?? null;
+    case "company":
+      return v.company ?? null;
+    case "email":
+      return v.email || null;
+    case "phone":
+      return v.phone ?? null;
+    case "address_line1":
+      return v.addressLine1 ?? null;
+    case "address_line2":
+      return d.addressLine2;
+    case "city":
+      return v.city ?? null;
+    case "region":
+      return v.region ?? null;
+    case "postal_code":
+      return v.postalCode ?? null;
+    case "country":
+      return v.country || null;
+    case "email_opt_in":
+      return v.emailOptIn ? 1 : 0;
+    case "phone_opt_in":
+      return v.phoneOptIn ? 1 : 0;
+    case "mail_opt_in":
+      return v.mailOptIn ? 1 : 0;
+    case "external_id":
+      return v.externalId ?? null;
+  }
+}
+
+/** Consents are never "empty" (false is an answer): filling leaves them, overwriting sets them. */
+const CONSENTS: readonly DonorColumn[] = ["email_opt_in", "phone_opt_in", "mail_opt_in", "type"];
+
+/** The columns a matched donor takes from the row under `policy`, as [read, wanted] pairs. */
+export function donorChangesFor(
+  current: DonorRecord,
+  d: RowDonor,
+  policy: MatchPolicy,
+): Partial<Record<DonorColumn, [unknown, unknown]>> {
+  const set: Partial<Record<DonorColumn, [unknown, unknown]>> = {};
+  if (policy === "skip") return set;
+  for (const c of d.given) {
+    const was = current[c];
+    const want = columnValue(d, c);
+    if (want === null || want === was) continue;
+    const empty = was === null || was === "";
+    if (policy === "fill" && (!empty || CONSENTS.includes(c))) continue;
+    set[c] = [was, want];
+  }
+  return set;
+}
+
+/** One batch's plan. Rows come in file order; a row may match a donor an earlier row created. */
+export function planBatch(input: PlanInput): BatchPlan {
+  const { lookups: db, kind, policy } = input;
+  const plan: BatchPlan = {
+    reports: [],
+    newDonors: [],
+    donorChanges: [],
+    touchedDonors: [],
+    newCampaigns: [],
+    gifts: [],
+    rejections: [],
+    counts: {
+      donorsCreated: 0,
+      donorsUpdated: 0,
+      donorsMatched: 0,
+      giftsCreated: 0,
+      campaignsCreated: 0,
+      rowsSkipped: 0,
+      rowsInvalid: 0,
+    },
+  };
+  // Donors this batch created or matched, by each key a later row may match them by, with the row
+  // that first brought them (an in-file duplicate is reported against it).
+  type Known = { record: DonorRecord; row: number; isNew: boolean };
+  const byEmail = new Map<string, Known>();
+  const byNamePostal = new Map<string, Known>();
+  const byExternal = new Map<string, Known>();
+  const changed = new Map<string, DonorChange>();
+  const campaignsByKey = new Map<string, CampaignRecord & { isNew: boolean }>();
+  const keysSeen = new Set<string>();
+  const transactionsSeen = new Set<string>();
+  const touched = new Set<string>();
+
+  const remember = (k: Known) => {
+    const r = k.record;
+    if (r.email) byEmail.set(r.email, k);
+    if (r.postal_code && (r.first_name || r.last_name))
+      byNamePostal.set(namePostalKey(r.first_name, r.last_name, r.postal_code), k);
+    if (r.external_id) byExternal.set(r.external_id, k);
+  };
+
+  const live = (r: DonorRecord) => (r.merged_into_id ? (db.mergeTargets.get(r.merged_into_id) ?? r) : r);
+
+  /** The row that created a donor of this import in an earlier batch (its import key names it). */
+  const createdAtRow = (r: DonorRecord): number | null => {
+    if (!input.importId || r.import_id !== input.importId || !r.import_key) return null;
+    const m = /:(\d+)$/.exec(r.import_key);
+    return m ? Number(m[1]) : null;
+  };
+
+  function match(d: RowDonor): { known: Known; by: MatchedBy } | null {
+    const v = d.data;
+    const email = v.email || null;
+    if (email) {
+      const k = byEmail.get(email);
+      if (k) return { known: k, by: "email" };
+      const r = db.donorsByEmail.get(email);
+      if (r) return { known: { record: live(r), row: createdAtRow(r) ?? 0, isNew: false }, by: "email" };
+    }
+    if (v.postalCode && (v.firstName || v.lastName)) {
+      const key = namePostalKey(v.firstName, v.lastName, v.postalCode);
+      const k = byNamePostal.get(key);
+      if (k) return { known: k, by: "name_postal_code" };
+      const r = (db.donorsByPostal.get(v.postalCode.trim().toUpperCase().replace(/\s+/g, "")) ?? []).find(
+        (c) => namePostalKey(c.first_name, c.last_name, c.postal_code ?? "") === key,
+      );
+      if (r)
+        return {
+          known: { record: live(r), row: createdAtRow(r) ?? 0, isNew: false },
+          by: "name_postal_code",
+        };
+    }
+    if (v.externalId) {
+      const k = byExternal.get(v.externalId);
+      if (k) return { known: k, by: "external_id" };
+      const r = db.donorsByExternalId.get(v.externalId)?.[0];
+      if (r)
+        return { known: { record: live(r), row: createdAtRow(r) ?? 0, isNew: false }, by: "external_id" };
+    }
+    return null;
+  }
+
+  const skip = (row: number, reason: string) => {
+    plan.counts.rowsSkipped++;
+    plan.reports.push({ row, outcome: "skipped", reason });
+  };
+  const reject = (row: number, cells: string[], reason: string) => {
+    plan.counts.rowsInvalid++;
+    plan.rejections.push({ row, reason, cells });
+    plan.reports.push({ row, outcome: "invalid", reason });
+  };
+
+  /** The campaign a gift names: the organization's, this batch's new one, or a new one. */
+  function campaignFor(name: string, currency: string): (CampaignRecord & { isNew: boolean }) | string {
+    const key = lower(name);
+    const known =
+      campaignsByKey.get(key) ??
+      (db.campaigns.get(key) ? { ...(db.campaigns.get(key) as CampaignRecord), isNew: false } : null);
+    if (known) {
+      if (known.currency !== currency) return `This campaign collects ${known.currency}`;
+      campaignsByKey.set(key, known);
+      return known;
+    }
+    const created = { id: input.newId(), title: name, slug: "", currency, isNew: true };
+    campaignsByKey.set(key, created);
+    plan.newCampaigns.push({ id: created.id, title: name, currency });
+    plan.counts.campaignsCreated++;
+    return created;
+  }
+
+  for (const { row, cells, result } of input.rows) {
+    if (!result.ok) {
+      reject(row, cells, result.problem);
+      continue;
+    }
+    const { donor, gift } = result;
+    let key: string;
+    if (kind === "donations" && gift) {
+      key = importKey(input.fileHash, row, gift.externalId);
+      if (db.giftKeys.has(key) || keysSeen.has(key)) {
+        skip(row, gift.externalId ? `Already imported (gift ${gift.externalId})` : "Already imported");
+        continue;
+      }
+      if (
+        gift.transactionId &&
+        (db.transactions.has(gift.transactionId) || transactionsSeen.has(gift.transactionId))
+      ) {
+        skip(row, `Already recorded (transaction ${gift.transactionId})`);
+        continue;
+      }
+    } else {
+      key = importKey(input.fileHash, row);
+      if (db.donorKeys.has(key) || keysSeen.has(key)) {
+        skip(row, "Already imported");
+        continue;
+      }
+    }
+
+    // The campaign before the donor: a row refused for its campaign creates no donor either.
+    let campaign: (CampaignRecord & { isNew: boolean }) | null = null;
+    if (gift?.campaign) {
+      const c = campaignFor(gift.campaign, gift.currency);
+      if (typeof c === "string") {
+        reject(row, cells, c);
+        continue;
+      }
+      campaign = c;
+    }
+
+    const report: RowReport = { row, outcome: "new" };
+    let donorId: string | null = null;
+    if (donor) {
+      const m = match(donor);
+      if (m) {
+        const r = m.known.record;
+        if (r.anonymized_at) {
+          if (kind === "donations") reject(row, cells, "An anonymized donor cannot receive new gifts");
+          else skip(row, "Matches an anonymized donor");
+          continue;
+        }
+        donorId = r.id;
+        const earlier = m.known.row;
+        if (kind === "donors" && earlier) report.note = `Same donor as row ${earlier}`;
+        const set = donorChangesFor(r, donor, policy);
+        const columns = Object.keys(set) as DonorColumn[];
+        if (columns.length) {
+          const c = changed.get(r.id) ?? { id: r.id, set: {} };
+          for (const col of columns) {
+            const [was, want] = set[col] as [unknown, unknown];
+            // A column an earlier row of this batch already changed keeps the value first read.
+            const first = c.set[col];
+            c.set[col] = [first ? first[0] : was, want];
+            (r as unknown as Record<string, unknown>)[col] = want;
+          }
+          if (!changed.has(r.id) && !m.known.isNew) {
+            changed.set(r.id, c);
+            plan.donorChanges.push(c);
+          }
+        }
+        report.donor = {
+          id: r.id,
+          isNew: m.known.isNew,
+          matchedBy: m.by,
+          ...(columns.length ? { changes: columns } : {}),
+        };
+        remember({ ...m.known, row: m.known.row || row });
+        if (kind === "donations") touched.add(r.id);
+        else {
+          if (policy === "skip") {
+            skip(row, `Matched an existing donor by ${MATCHED_BY[m.by]}; left unchanged`);
+            continue;
+          }
+          report.outcome = "matched";
+          if (m.known.isNew) plan.counts.donorsMatched++;
+          else if (columns.length) plan.counts.donorsUpdated++;
+          else plan.counts.donorsMatched++;
+        }
+      } else {
+        const id = input.newId();
+        const v = donor.data;
+        const record: DonorRecord = {
+          id,
+          merged_into_id: null,
+          anonymized_at: null,
+          import_id: input.importId,
+          import_key: importKey(input.fileHash, row),
+          type: v.type,
+          first_name: v.firstName ?? null,
+          last_name: v.lastName ?? null,
+          company: v.company ?? null,
+          email: v.email || null,
+          phone: v.phone ?? null,
+          address_line1: v.addressLine1 ?? null,
+          address_line2: donor.addressLine2,
+          city: v.city ?? null,
+          region: v.region ?? null,
+          postal_code: v.postalCode ?? null,
+          country: v.country || null,
+          email_opt_in: v.emailOptIn ? 1 : 0,
+          phone_opt_in: v.phoneOptIn ? 1 : 0,
+          mail_opt_in: v.mailOptIn ? 1 : 0,
+          external_id: v.externalId ?? null,
+        };
+        remember({ record, row, isNew: true });
+        plan.newDonors.push({ row, record });
+        plan.counts.donorsCreated++;
+        donorId = id;
+        report.donor = { id, isNew: true };
+        touched.add(id);
+      }
+    }
+    keysSeen.add(key);
+    if (gift) {
+      if (gift.transactionId) transactionsSeen.add(gift.transactionId);
+      plan.gifts.push({
+        id: input.newId(),
+        row,
+        importKey: key,
+        donorId,
+        campaignId: campaign?.id ?? null,
+        gift,
+      });
+      plan.counts.giftsCreated++;
+      if (campaign) report.campaign = { id: campaign.id, title: campaign.title, isNew: campaign.isNew };
+    }
+    plan.reports.push(report);
+  }
+  plan.touchedDonors = [...touched];
+  return plan;
+}
+
+export const MATCHED_BY: Readonly<Record<MatchedBy, string>> = {
+  email: "e-mail",
+  name_postal_code: "name and postal code",
+  external_id: "donor ID",
+};
+
+/** Statuses an import may give a gift: any of the machine's (history arrives in every state). */
+export type ImportedStatus = DonationStatus;
