@@ -56,7 +56,7 @@ const cell = (s) => (/[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s);
  * donor `donor{p+1}@bench.test` (bench-seed.mjs), the others new people. US dates, dollar amounts
  * with thousands separators, every 20th refunded, every 6th monthly, every 9th with a comment.
  */
-export function importFile(rows, donors, now = Date.now()) {
+export function importFile(rows, donors, now = Date.now(), { scrambled = false } = {}) {
   const lines = [HEADER.join(",")];
   const existing = Math.floor(donors / 4);
   for (let i = 0; i < rows; i++) {
@@ -65,10 +65,15 @@ export function importFile(rows, donors, now = Date.now()) {
     const email = known ? `donor${p + 1}@bench.test` : `imported${p}@example.org`;
     const first = known ? "Donor" : `Given${p % 97}`;
     const last = known ? `Number${p + 1}` : `Family${p}`;
-    const at = new Date(now - 86400_000 - ((i * 104729) % (700 * 86400)) * 1000);
+    // Exports list gifts newest first (Stripe, GiveWP, Donorbox): spread over 700 days. Scrambled:
+    // the same dates in a pseudo-random order, the worst case for the date-led indexes.
+    const step = scrambled ? (i * 104729) % rows : i;
+    const at = new Date(now - 86400_000 - Math.floor((step / rows) * 700 * 86400) * 1000);
     const date = `${at.getUTCMonth() + 1}/${at.getUTCDate()}/${at.getUTCFullYear()}`;
     const cents = 500 + ((i * 2654435761) % 250_000);
-    const amount = `$${Math.floor(cents / 100).toLocaleString("en-US")}.${String(cents % 100).padStart(2, "0")}`;
+    const amount = cell(
+      `$${Math.floor(cents / 100).toLocaleString("en-US")}.${String(cents % 100).padStart(2, "0")}`,
+    );
     const campaign = i % 10 === 9 ? `Imported appeal ${i % 2}` : `Bench campaign ${1 + (i % 18)}`;
     lines.push(
       [
@@ -186,6 +191,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       state: { type: "string" },
       rows: { type: "string", default: "100000" },
       donors: { type: "string", default: "20000" },
+      scrambled: { type: "boolean", default: false },
     },
   });
   const { seedBench } = await import("./bench-seed.mjs");

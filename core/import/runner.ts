@@ -114,11 +114,14 @@ export class CheckTally {
   readonly problems: { row: number; reason: string }[] = [];
   readonly notes: { row: number; note: string }[] = [];
   private readonly seen = new Map<string, number>();
+  private readonly kind: "donors" | "donations";
+  private readonly keep: number;
 
-  constructor(
-    private readonly kind: "donors" | "donations",
-    private readonly keep = 200,
-  ) {}
+  // Plain fields, not parameter properties: Node runs this file with types stripped (the bench).
+  constructor(kind: "donors" | "donations", keep = 200) {
+    this.kind = kind;
+    this.keep = keep;
+  }
 
   add(rows: readonly (CheckedRow & { campaign?: { isNew: boolean; title: string } })[]) {
     for (const r of rows) {

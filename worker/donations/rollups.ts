@@ -395,7 +395,9 @@ export function giftSetRollupStatements(
   const spans = JSON.stringify(dailySpans(set.from, set.until, timeZone));
   const day = localDaySql("d.donated_at");
   // ?1 org, ?2 ids, ?3 token, ?4 sign, then the statement's own and the guard's.
-  const rows = `json_each(?2) i JOIN donation d ON d.id = i.value AND d.organization_id = ?1 AND d.change_token = ?3`;
+  // CROSS JOIN fixes the loop order (SQLite keeps it): the ids outside, each gift by its primary
+  // key. Left to itself the planner may walk the organization's whole date index instead.
+  const rows = `json_each(?2) i CROSS JOIN donation d ON d.id = i.value AND d.organization_id = ?1 AND d.change_token = ?3`;
   const bind = (sql: string, ...more: unknown[]) =>
     db.prepare(sql).bind(set.organizationId, set.idsJson, set.token, sign, ...more, ...guard.args);
   return [
@@ -403,7 +405,7 @@ export function giftSetRollupStatements(
       `INSERT INTO org_daily (organization_id, campaign_id, day, currency, raised_minor, donation_count)
        WITH ${spansTable(5)},
             g AS (SELECT COALESCE(d.campaign_id, '') AS c, ${day} AS day, d.currency, d.amount_minor - d.refunded_minor AS net
-                    FROM ${rows} JOIN s ON d.donated_at >= s.b AND d.donated_at < s.e
+                    FROM ${rows} CROSS JOIN s ON d.donated_at >= s.b AND d.donated_at < s.e
                    WHERE ${COUNTED_SQL("d")})
        SELECT ?1, c, day, currency, ?4 * SUM(net), ?4 * COUNT(*)
          FROM (SELECT c, day, currency, net FROM g UNION ALL SELECT '${ALL_CAMPAIGNS}', day, currency, net FROM g)
@@ -427,7 +429,7 @@ export function giftSetRollupStatements(
       `INSERT INTO donation_daily_totals (organization_id, day, currency, status, mode, trashed, donation_count, amount_minor, refunded_minor)
        WITH ${spansTable(5)}
        SELECT ?1, ${day}, d.currency, d.status, d.mode, d.trashed_at IS NOT NULL, ?4 * COUNT(*), ?4 * SUM(d.amount_minor), ?4 * SUM(d.refunded_minor)
-         FROM ${rows} JOIN s ON d.donated_at >= s.b AND d.donated_at < s.e
+         FROM ${rows} CROSS JOIN s ON d.donated_at >= s.b AND d.donated_at < s.e
         WHERE EXISTS (SELECT 1 FROM donation_daily_state WHERE organization_id = ?1 AND time_zone = ?6) AND ${guard.sql(7)}
         GROUP BY 2, 3, 4, 5, 6
        ON CONFLICT (organization_id, day, currency, status, mode, trashed) DO UPDATE SET
@@ -446,12 +448,30 @@ export function giftSetRollupStatements(
   ];
 }
 
-/** The stats rows of every campaign a gift set names, recounted (after an insert, before a delete's end). */
-export function giftSetCampaignRecounts(
-  db: Database,
-  campaignIds: readonly string[],
-  org: string,
-  guard: Guard,
-) {
-  return [...new Set(campaignIds)].map((c) => campaignStatsStatement(db, org, c, guard));
+/**
+ * The campaign_stats deltas of a gift set (`sign` as for the rollups): raised, counts and refunds
+ * from the set's rows, and the donors the set adds to (or takes from) each campaign — those with
+ * no other counted gift in it — so a batch reads its own rows and its donors' gifts, never a whole
+ * campaign (a recount would read every gift of every campaign the batch names).
+ */
+export function giftSetCampaignStatements(db: Database, set: GiftSet, sign: 1 | -1, guard: Guard) {
+  return db
+    .prepare(
+      `INSERT INTO campaign_stats (campaign_id, organization_id, raised_minor, donation_count, donor_count, refunded_minor, updated_at)
+       SELECT d.campaign_id, ?1,
+              ?4 * COALESCE(SUM(CASE WHEN ${COUNTED_SQL("d")} THEN d.amount_minor - d.refunded_minor END), 0),
+              ?4 * COUNT(CASE WHEN ${COUNTED_SQL("d")} THEN 1 END),
+              ?4 * COUNT(DISTINCT CASE WHEN ${COUNTED_SQL("d")} AND d.donor_id IS NOT NULL AND NOT EXISTS (
+                  SELECT 1 FROM donation x WHERE x.donor_id = d.donor_id AND x.campaign_id = d.campaign_id
+                     AND ${COUNTED_SQL("x")} AND x.change_token IS NOT ?3) THEN d.donor_id END),
+              ?4 * COALESCE(SUM(CASE WHEN d.mode = 'live' AND d.trashed_at IS NULL THEN d.refunded_minor END), 0),
+              ?5
+         FROM json_each(?2) i CROSS JOIN donation d ON d.id = i.value AND d.organization_id = ?1 AND d.change_token = ?3
+        WHERE d.campaign_id IS NOT NULL AND ${guard.sql(6)}
+        GROUP BY d.campaign_id
+       ON CONFLICT (campaign_id) DO UPDATE SET raised_minor = raised_minor + excluded.raised_minor,
+         donation_count = donation_count + excluded.donation_count, donor_count = donor_count + excluded.donor_count,
+         refunded_minor = refunded_minor + excluded.refunded_minor, updated_at = excluded.updated_at`,
+    )
+    .bind(set.organizationId, set.idsJson, set.token, sign, Date.now(), ...guard.args);
 }

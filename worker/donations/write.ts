@@ -31,7 +31,7 @@ import {
   campaignStatsStatement,
   type DonationFacts,
   type GiftSet,
-  giftSetCampaignRecounts,
+  giftSetCampaignStatements,
   giftSetRollupStatements,
   rollupStatements,
 } from "./rollups";
@@ -307,8 +307,8 @@ export async function writeDonations(actor: DonationActor, changes: readonly Don
 /**
  * A set of new gifts written at once (an import's batch, docs/decisions/028-csv-import.md), as
  * statements for the caller's one batch: the organization's number counter moved by their count,
- * the rows (numbered in order, all carrying `token`), their rollup deltas computed from the rows
- * themselves, and the recount of each campaign they name. The donors' stats are the caller's (it
+ * the rows (numbered in order, all carrying `token`), and their rollup and campaign-stats deltas
+ * computed from the rows themselves. The donors' stats are the caller's (it
  * recounts every donor its batch touches once). Every statement carries `guard`.
  */
 export function giftSetInsert(
@@ -376,12 +376,7 @@ export function giftSetInsert(
       )
       .bind(org, gifts.length, c.importId, c.token, c.createdBy, c.now, rows, ...guard.args),
     ...giftSetRollupStatements(db, set, c.org.timeZone, 1, guard),
-    ...giftSetCampaignRecounts(
-      db,
-      gifts.map((g) => g.campaign_id).filter((id): id is string => !!id),
-      org,
-      guard,
-    ),
+    giftSetCampaignStatements(db, set, 1, guard),
   ];
 }
 
@@ -413,7 +408,7 @@ export type ImportedGift = Pick<
 /**
  * Removing a set of gifts (an import's undo): the rows still carrying a token that starts with
  * `tokenPrefix` (nothing changed them since they were written) are claimed with `token`, their
- * rollup deltas taken back, deleted, and their campaigns recounted. A row changed since is left
+ * rollup and campaign-stats deltas taken back, and deleted. A row changed since is left
  * alone, and so are its deltas. Statements for the caller's one batch, each carrying `guard`.
  */
 export function giftSetDelete(
@@ -440,17 +435,12 @@ export function giftSetDelete(
       )
       .bind(c.token, org, set.idsJson, c.tokenPrefix, ...guard.args),
     ...giftSetRollupStatements(db, set, c.org.timeZone, -1, guard),
+    giftSetCampaignStatements(db, set, -1, guard),
     db
       .prepare(
         `DELETE FROM donation WHERE organization_id = ?1 AND id IN (SELECT value FROM json_each(?2)) AND change_token = ?3
            AND ${guard.sql(4)}`,
       )
       .bind(org, set.idsJson, c.token, ...guard.args),
-    ...giftSetCampaignRecounts(
-      db,
-      gifts.map((g) => g.campaign_id).filter((id): id is string => !!id),
-      org,
-      guard,
-    ),
   ];
 }

@@ -42,7 +42,8 @@ const STATS_SET = (donor: string) => `UPDATE donor SET
 
 /**
  * The same recount and tier for many donors at once (an import's batch, docs/decisions/028): two
- * statements whatever the count, the ids as one JSON parameter.
+ * statements whatever the count, the ids as one JSON parameter. The unary `+` keeps SQLite from
+ * walking an (organization_id, …) index over every donor: each donor is found by its id.
  */
 export function donorSetStatsStatements(
   db: Database,
@@ -53,9 +54,17 @@ export function donorSetStatsStatements(
   const ids = JSON.stringify([...new Set(donorIds)]);
   const since = Date.now() - 365 * 86400_000;
   return [
+    // The five figures in one pass over each donor's gifts (the single donor's form reads them five times).
     db
       .prepare(
-        `${STATS_SET("donor.id")} WHERE organization_id = ?2 AND id IN (SELECT value FROM json_each(?1)) AND ${guard.sql(4)}`,
+        `UPDATE donor SET lifetime_minor = s.lifetime, donation_count = s.n, largest_gift_minor = s.largest,
+                first_gift_at = s.first, last_gift_at = s.last, updated_at = ?3
+           FROM (SELECT j.value AS id, COALESCE(SUM(d.amount_minor - d.refunded_minor), 0) AS lifetime, COUNT(d.id) AS n,
+                        COALESCE(MAX(d.amount_minor - d.refunded_minor), 0) AS largest, MIN(d.donated_at) AS first,
+                        MAX(d.donated_at) AS last
+                   FROM json_each(?1) j LEFT JOIN donation d ON d.donor_id = j.value AND ${COUNTED_SQL("d")}
+                  GROUP BY j.value) AS s
+          WHERE donor.id = s.id AND +donor.organization_id = ?2 AND ${guard.sql(4)}`,
       )
       .bind(ids, organizationId, Date.now(), ...guard.args),
     db
@@ -63,7 +72,7 @@ export function donorSetStatsStatements(
         `UPDATE donor SET
            previous_tier_id = CASE WHEN ${NEW_TIER} IS NOT tier_id THEN tier_id ELSE previous_tier_id END,
            tier_id = ${NEW_TIER}
-         WHERE organization_id = ?1 AND tier_locked = 0 AND id IN (SELECT value FROM json_each(?2)) AND ${guard.sql(4)}`,
+         WHERE id IN (SELECT value FROM json_each(?2)) AND +organization_id = ?1 AND tier_locked = 0 AND ${guard.sql(4)}`,
       )
       .bind(organizationId, ids, since, ...guard.args),
   ];
