@@ -122,14 +122,16 @@ function donorOf(value: (f: ImportField) => string | null): RowDonor | null {
   let firstName = value("firstName");
   let lastName = value("lastName");
   const full = value("name");
-  if (full && !firstName && !lastName) ({ firstName, lastName } = splitName(full));
-  const company = value("company");
+  let company = value("company");
   const typeText = value("donorType");
-  const type = typeText
-    ? take(parseDonorType(typeText), "Donor type")
-    : company && !firstName && !lastName
-      ? "organization"
-      : "individual";
+  const stated = typeText ? take(parseDonorType(typeText), "Donor type") : null;
+  // An organization named in the one name column ("Riverside Rotary Club") is its company name,
+  // not a person to split into first and last names.
+  if (full && !firstName && !lastName) {
+    if (stated === "organization" && !company) company = full;
+    else if (stated !== "organization") ({ firstName, lastName } = splitName(full));
+  }
+  const type = stated ?? (company && !firstName && !lastName ? "organization" : "individual");
   const bool = (f: ImportField, label: string) => {
     const t = value(f);
     return t === null ? undefined : take(parseBoolean(t), label);
@@ -256,8 +258,11 @@ function giftOf(value: (f: ImportField) => string | null, o: ImportOptions): Row
   const minor = amountMinor.safeParse(amount.minor);
   if (!minor.success) refuse(schemaProblem("Amount", minor.error.issues));
   const money = (f: ImportField, label: string) => {
-    const t = value(f);
+    let t = value(f);
     if (t === null) return 0;
+    // Ledgers write what was taken off as a negative ("-0.59" in Open Collective, "(2.48)"): a fee
+    // or a refund is an amount either way.
+    t = t.replace(/^-\s*|^\((.*)\)$/, "$1");
     const v = take(parseAmount(t, { decimal: o.decimal, currency: currency as string }), label);
     if (v.currency && v.currency !== currency)
       refuse(`${label} is in ${v.currency}, the gift in ${currency}`);

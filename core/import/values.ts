@@ -120,7 +120,7 @@ export function parseAmount(
   }
   let whole = s;
   let frac = "";
-  if (mark) {
+  if (mark && s.includes(mark)) {
     const i = s.lastIndexOf(mark);
     if (s.indexOf(mark) !== i) return no(`"${text.trim()}" is not an amount`);
     whole = s.slice(0, i);
@@ -290,16 +290,16 @@ function wallOf(text: string, order: DateOrder): Wall | string {
     else if (order === "ymd") return `"${text.trim()}" does not start with the year`;
     else if (n.a > 12 && n.b <= 12) dm = [n.a, n.b];
     else if (n.b > 12 && n.a <= 12) dm = [n.b, n.a];
-    else if (n.a === n.b) dm = [n.a, n.b];
     else if (n.a > 12 && n.b > 12) return `"${text.trim()}" is not a date`;
+    else if (n.a === n.b) dm = [n.a, n.b];
     else return `Ambiguous date "${text.trim()}": choose whether the day or the month comes first`;
     return { y, m: dm[1], d: dm[0], time, offset };
   }
   // Month names: "Mar 5, 2024", "5 March 2024", "March 5th, 2024", "05-Mar-2024", "5. März" is not English.
   const words = datePart
     .replace(/(\d)(st|nd|rd|th)\b/gi, "$1")
-    .replace(/[,.]/g, " ")
-    .replace(/-/g, " ")
+    .replace(/[,.-]/g, " ")
+    .replace(/\s+/g, " ")
     .trim();
   const mdy = /^([a-z]+) (\d{1,2}) (\d{2,4})$/i.exec(words);
   const dmy = /^(\d{1,2}) ([a-z]+) (\d{2,4})$/i.exec(words);
