@@ -56,7 +56,7 @@ const cell = (s) => (/[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s);
  * donor `donor{p+1}@bench.test` (bench-seed.mjs), the others new people. US dates, dollar amounts
  * with thousands separators, every 20th refunded, every 6th monthly, every 9th with a comment.
  */
-export function importFile(rows, donors, now = Date.now(), { scrambled = false } = {}) {
+export function importFile(rows, donors, now = Date.now(), { scrambled = false, idPrefix = "IMP" } = {}) {
   const lines = [HEADER.join(",")];
   const existing = Math.floor(donors / 4);
   for (let i = 0; i < rows; i++) {
@@ -77,7 +77,7 @@ export function importFile(rows, donors, now = Date.now(), { scrambled = false }
     const campaign = i % 10 === 9 ? `Imported appeal ${i % 2}` : `Bench campaign ${1 + (i % 18)}`;
     lines.push(
       [
-        `IMP-${i}`,
+        `${idPrefix}-${i}`,
         first,
         last,
         email,
@@ -159,7 +159,7 @@ export async function benchImport({
     onProgress: async (p, r) => {
       rejected += r.length;
       batches++;
-      if (memory && batches % 20 === 0) memorySamples.push(await memory());
+      if (memory && batches % memoryEvery === 0) memorySamples.push(await memory());
       if (batches % 40 === 0)
         log(`  import: ${p.done.toLocaleString()} rows, ${Math.round(p.rowsPerSecond)} rows/s`);
     },

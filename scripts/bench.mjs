@@ -12,6 +12,7 @@ import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import { chromium } from "playwright-core";
 import { startOfLocalDay } from "../core/time.ts";
+import { benchImport, IMPORT_ROWS_PER_SECOND_BUDGET } from "./bench-import.mjs";
 import { seedBench } from "./bench-seed.mjs";
 import { DEMO_PASSWORD } from "./demo-users.mjs";
 import { ensureChromium } from "./ensure-chromium.mjs";
@@ -36,6 +37,8 @@ import {
 const DONATIONS = Number(process.env.BENCH_DONATIONS ?? 1_000_000);
 const DONORS = Number(process.env.BENCH_DONORS ?? 100_000);
 const CAMPAIGNS = Number(process.env.BENCH_CAMPAIGNS ?? 500);
+const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
+const IMPORT_DONORS = Number(process.env.BENCH_IMPORT_DONORS ?? 20_000);
 const results = {
   machine: {
     cpus: cpus().length,
@@ -500,6 +503,61 @@ try {
   );
   results.memory = { beforeExport: before, afterExport: workerdRss() };
 
+  // The CSV import (issue 23): IMPORT_ROWS gifts from IMPORT_DONORS people (a quarter of them
+  // donors already) into this world through the page's own reader and loop (scripts/bench-import.mjs),
+  // end to end; then the list and dashboard measured again against their budgets.
+  {
+    const rssSamples = [];
+    const rssBefore = workerdRss();
+    const imp = await benchImport({
+      apiBase,
+      cookie,
+      rows: IMPORT_ROWS,
+      donors: IMPORT_DONORS,
+      memory: async () => rssSamples.push(workerdRss()),
+      log: () => {},
+    });
+    row(
+      "import",
+      `CSV import: ${IMPORT_ROWS.toLocaleString()} gifts from ${IMPORT_DONORS.toLocaleString()} donors, file in date order, end to end (parse + HTTP + D1)`,
+      `${Math.round(imp.rowsPerSecond).toLocaleString()} rows/s (${imp.seconds.toFixed(1)} s)`,
+      `≥ ${IMPORT_ROWS_PER_SECOND_BUDGET.toLocaleString()} rows/s`,
+      imp.rowsPerSecond >= IMPORT_ROWS_PER_SECOND_BUDGET,
+    );
+    row(
+      "import",
+      `one batch of 500 rows (one D1 batch), p50 / p95; created ${imp.counts.giftsCreated.toLocaleString()} gifts, ${imp.counts.donorsCreated.toLocaleString()} donors; refused ${imp.rejected}`,
+      `${imp.batchP50.toFixed(0)} / ${imp.batchP95.toFixed(0)} ms`,
+    );
+    row(
+      "import",
+      "workerd resident memory before; during (every 20 batches); after",
+      `${rssBefore}; ${rssSamples[0] ?? "?"} … ${rssSamples.at(-1) ?? "?"}; ${workerdRss()}`,
+    );
+    await lat(
+      "after the import: donations.list (completed, 30 d, sort amount)",
+      `/api/trpc/donations.list${input({ status: ["completed"], from, sort: "amount" })}`,
+      60,
+      25,
+    );
+    await coldLat(
+      "after the import: dashboard.summary 30 days, cold (computed)",
+      `/api/trpc/dashboard.summary${input({ days: 30 })}`,
+      15,
+    );
+    await lat(
+      "after the import: dashboard.summary 30 days, warm (cached)",
+      `/api/trpc/dashboard.summary${input({ days: 30 })}`,
+      30,
+      50,
+    );
+    await lat(
+      "after the import: donors.list with a tag filter",
+      `/api/trpc/donors.list${input({ tagId: "btag1" })}`,
+      30,
+    );
+  }
+
   // Throughput of get-session: warm cookie cache vs the D1 path.
   async function ac(name, path, headers, connections, via = apiBase) {
     // autocannon's summary has no p95: every response's time is kept and the percentiles taken here.
@@ -699,6 +757,27 @@ try {
       `Worker live JS heap during the export (${live.samples} samples after a GC): min–max; first / last tenth`,
       `${live.min}–${live.max} MiB; ${live.first} / ${live.last} MiB`,
       `before ${live.before} / after ${live.after} MiB`,
+    );
+
+    // The import's memory: 20 000 more gifts with our Worker's live heap sampled every 20 batches.
+    const importHeapBefore = mib(await server.heap.live());
+    const importHeap = [];
+    await benchImport({
+      apiBase: server.apiBase,
+      cookie,
+      rows: 20_000,
+      donors: 4_000,
+      idPrefix: "HEAP",
+      memoryEvery: 4,
+      memory: async () => importHeap.push(mib(await server.heap.live())),
+      log: () => {},
+    });
+    const ih = heapSummary(importHeap, importHeapBefore, mib(await server.heap.live()), 2);
+    row(
+      "import",
+      `Worker live JS heap during a 20 000-row import (${ih.samples} samples after a GC): min–max; first / last half`,
+      `${ih.min}–${ih.max} MiB; ${ih.first} / ${ih.last} MiB`,
+      `before ${ih.before} / after ${ih.after} MiB`,
     );
 
     // The mixed load's memory: the same mix, half as long, with the live heap sampled every 3 s.
