@@ -35,6 +35,7 @@ describe("automatic mapping of real exports", () => {
       currency: "Currency Code",
       status: "Donation Status",
       donatedAt: "Donation Date",
+      donatedTime: "Donation Time",
       gateway: "Payment Gateway",
       mode: "Payment Mode",
       campaign: "Form Title",

@@ -245,6 +245,7 @@ export const FIELD_SYNONYMS: Readonly<Record<ImportField, readonly string[]>> = 
     "paid at",
     "datetime",
   ],
+  donatedTime: ["donation time", "time", "gift time", "payment time", "transaction time"],
   status: [
     "status",
     "donation status",

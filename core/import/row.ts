@@ -268,7 +268,10 @@ function giftOf(value: (f: ImportField) => string | null, o: ImportOptions): Row
       refuse(`${label} is in ${v.currency}, the gift in ${currency}`);
     return v.minor;
   };
-  const donatedAt = take(parseDate(dateText, { order: o.dateOrder, timeZone: o.timeZone }), "Date");
+  // A time of day in a column of its own (GiveWP's "Donation Time") completes the date.
+  const timeText = value("donatedTime");
+  const dateTime = timeText ? `${dateText} ${timeText}` : dateText;
+  const donatedAt = take(parseDate(dateTime, { order: o.dateOrder, timeZone: o.timeZone }), "Date");
   const when = giftInstant.safeParse(donatedAt);
   if (!when.success) refuse(schemaProblem("Date", when.error.issues));
   let refundedMinor = money("refundedAmount", "Refunded amount");
