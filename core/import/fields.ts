@@ -7,6 +7,7 @@
  * Pure, zod/mini: the import pages load it in the browser (decision 012).
  */
 import { z } from "zod/mini";
+import { currencyCode } from "../schemas.ts";
 
 export const importKinds = ["donors", "donations"] as const;
 export type ImportKind = (typeof importKinds)[number];
@@ -136,7 +137,7 @@ export const importOptions = /* @__PURE__ */ (() =>
     dateOrder: z._default(z.enum(dateOrders), "auto"),
     decimal: z._default(z.enum(decimalMarks), "auto"),
     /** The currency of amounts whose row names none (the organization's, unless chosen). */
-    currency: z.string().check(z.regex(/^[A-Za-z]{3}$/, "Choose a currency")),
+    currency: currencyCode,
     /** The zone of dates without one (the organization's, unless chosen). */
     timeZone: z.string().check(z.minLength(1), z.maxLength(64)),
     matchPolicy: z._default(z.enum(matchPolicies), "fill"),

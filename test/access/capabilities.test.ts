@@ -81,12 +81,16 @@ describe("access.capabilities", () => {
         expect(caps.grantsOwner).toBe(role === "owner");
         // Platform roles add nothing inside the organization (decision 017).
         if (role === "viewer") {
+          // Imports are for owners and admins (decision 028): a viewer does not even see them.
           for (const [resource, actions] of Object.entries(caps.org ?? {}))
-            expect(actions, resource).toEqual(["user", "session"].includes(resource) ? [] : ["view"]);
+            expect(actions, resource).toEqual(
+              ["user", "session", "import"].includes(resource) ? [] : ["view"],
+            );
         }
         if (role === "organizer") {
           expect(caps.org?.donation).toEqual(["create", "view", "update"]);
           expect(caps.org?.export).toEqual(["view", "create"]);
+          expect(caps.org?.import ?? []).toEqual([]);
         }
         if (role === "owner") expect(caps.org?.donor).toEqual(CRUD);
         expect(caps.platform.user).toEqual([]);

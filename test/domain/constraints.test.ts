@@ -55,6 +55,7 @@ interface World {
   tagB: string;
   tierA: string;
   tierB: string;
+  importA: string;
 }
 let w: World;
 
@@ -135,6 +136,7 @@ const rows = {
     first_name: "Grace",
     last_name: "Hopper",
     email: `${uid("grace")}@example.test`,
+    import_key: uid("f:abc"),
     ...ts,
   }),
   donor_tag: (): Row => ({ id: uid("tag"), organization_id: w.orgA, name: uid("Tag"), ...ts }),
@@ -159,6 +161,7 @@ const rows = {
     currency: "USD",
     status: "completed",
     gateway_transaction_id: uid("tx"),
+    import_key: uid("x:gift"),
     donated_at: T,
     ...ts,
   }),
@@ -188,6 +191,35 @@ const rows = {
     trashed: 0,
   }),
   donation_daily_state: (): Row => ({ organization_id: newOrg(), time_zone: "Europe/Berlin" }),
+  data_import: (): Row => ({
+    id: uid("imp"),
+    organization_id: w.orgA,
+    kind: "donations",
+    file_name: "gifts.csv",
+    file_hash: "a".repeat(64),
+    file_size: 100,
+    total_rows: 2,
+    headers: "[]",
+    mapping: "[]",
+    options: "{}",
+    ...ts,
+  }),
+  import_rejection: (): Row => ({
+    import_id: w.importA,
+    organization_id: w.orgA,
+    row_number: 2 + ++n,
+    reason: "No amount",
+    cells: "[]",
+  }),
+  import_mapping: (): Row => ({
+    id: uid("map"),
+    organization_id: w.orgA,
+    kind: "donors",
+    name: uid("Old CRM"),
+    fields: "{}",
+    options: "{}",
+    ...ts,
+  }),
 } satisfies Record<string, () => Row>;
 type Table = keyof typeof rows;
 
@@ -573,6 +605,45 @@ const cases: Case[] = [
     bad: (f) => [{ organization_id: f.organization_id }],
     error: UNIQUE,
   },
+
+  // 0015: CSV import (decision 028)
+  {
+    name: "donation_org_import_key_unique",
+    table: "donation",
+    bad: (f) => [{ import_key: f.import_key }],
+    error: UNIQUE,
+  },
+  {
+    name: "donor_org_import_key_unique",
+    table: "donor",
+    bad: (f) => [{ import_key: f.import_key }],
+    error: UNIQUE,
+  },
+  { name: "data_import_kind_valid", table: "data_import", bad: () => [{ kind: "campaigns" }] },
+  {
+    name: "data_import_status_valid",
+    table: "data_import",
+    bad: () => [{ status: "paused" }, { status: "" }],
+  },
+  { name: "data_import_next_row", table: "data_import", bad: () => [{ next_row: 1 }, { next_row: 0 }] },
+  {
+    name: "import_rejection_pk",
+    table: "import_rejection",
+    bad: (f) => [{ row_number: f.row_number }],
+    error: UNIQUE,
+  },
+  { name: "import_mapping_kind_valid", table: "import_mapping", bad: () => [{ kind: "gifts" }] },
+  {
+    name: "import_mapping_name_len",
+    table: "import_mapping",
+    bad: () => [{ name: "   " }, { name: "x".repeat(61) }],
+  },
+  {
+    name: "import_mapping_org_name_unique",
+    table: "import_mapping",
+    bad: (f) => [{ name: String(f.name).toUpperCase() }],
+    error: UNIQUE,
+  },
 ];
 
 beforeAll(async () => {
@@ -600,6 +671,7 @@ beforeAll(async () => {
   w.donorB = await make("donor", inB);
   w.tagA = await make("donor_tag");
   w.tagB = await make("donor_tag", inB);
+  w.importA = await make("data_import");
 });
 
 async function flushUsers() {

@@ -38,6 +38,7 @@ const ORG_GRANTS: Record<OrgRole, Record<string, string[]>> = {
     organization: ["view", "update", "delete"],
     member: CRUD,
     profile: ["view", "update"],
+    import: ["view", "create", "delete"],
   },
   admin: {
     donation: CRUD,
@@ -49,6 +50,7 @@ const ORG_GRANTS: Record<OrgRole, Record<string, string[]>> = {
     organization: ["view", "update"],
     member: CRUD,
     profile: ["view", "update"],
+    import: ["view", "create", "delete"],
   },
   organizer: {
     donation: ["view", "create", "update"],
