@@ -10,6 +10,19 @@ export default defineConfig({
   resolve: { tsconfigPaths: true },
   build: { sourcemap: process.env.SOURCEMAP === "1" },
   environments: {
+    // The Worker: minified (whitespace, syntax, local names) with function and class names kept, so
+    // a logged stack still names the functions it went through. Unminified, the upload had grown to
+    // the 1 024 KiB gzip budget (docs/decisions/029-a-minified-worker.md).
+    ssr: {
+      build: {
+        minify: true,
+        rolldownOptions: {
+          output: {
+            minify: { compress: { keepNames: { function: true, class: true } }, mangle: { keepNames: true } },
+          },
+        },
+      },
+    },
     client: {
       build: {
         rolldownOptions: {
