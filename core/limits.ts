@@ -16,3 +16,10 @@ export const TRPC_MAX_BATCH = 25;
 export const BAN_REASON_MAX = 500;
 export const BAN_MAX_DAYS = 50 * 365;
 export const IMPERSONATION_REASON_MAX = 500;
+
+/**
+ * The largest tRPC request body, bytes: an import batch (core/import/batch.ts, 500 rows of a wide
+ * export) is the largest a client sends, a few hundred KB. A larger body is refused with 413 before
+ * it is read, so no request can make the Worker parse a JSON document near its 128 MB of memory.
+ */
+export const TRPC_MAX_BODY_BYTES = 8 * 1024 * 1024;

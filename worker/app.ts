@@ -4,7 +4,7 @@
  * cannot load Start's virtual server entry (stack-facts G8); everything else is the same code.
  */
 
-import { TRPC_MAX_BATCH } from "@core/limits";
+import { TRPC_MAX_BATCH, TRPC_MAX_BODY_BYTES } from "@core/limits";
 import { trustedOriginsOf } from "@core/trusted-url";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { handleAuthRequest } from "./auth";
@@ -49,11 +49,38 @@ function refuseForeignOrigin(request: Request, env: Env): Response | null {
 function refuseNonJsonTrpc(request: Request): Response | null {
   if (request.method.toUpperCase() !== "POST") return null;
   const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
-  if (type === "application/json") return null;
-  return json(
-    { code: "UNSUPPORTED_MEDIA_TYPE", message: "tRPC requests must be sent as application/json" },
-    { status: 415 },
+  if (type !== "application/json")
+    return json(
+      { code: "UNSUPPORTED_MEDIA_TYPE", message: "tRPC requests must be sent as application/json" },
+      { status: 415 },
+    );
+  // A body whose length is not declared is read through a counter that stops at the same mark.
+  const length = Number(request.headers.get("content-length") ?? "0");
+  if (length > TRPC_MAX_BODY_BYTES) return tooLarge();
+  return null;
+}
+
+const tooLarge = () =>
+  json(
+    {
+      code: "PAYLOAD_TOO_LARGE",
+      message: `A request body holds at most ${TRPC_MAX_BODY_BYTES / (1024 * 1024)} MiB`,
+    },
+    { status: 413 },
   );
+
+/** The request with a body that errors past TRPC_MAX_BODY_BYTES (a chunked upload declares no length). */
+function cappedBody(request: Request): Request {
+  if (!request.body || request.headers.has("content-length")) return request;
+  let seen = 0;
+  const counter = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      seen += chunk.byteLength;
+      if (seen > TRPC_MAX_BODY_BYTES) controller.error(new Error("The request body is too large"));
+      else controller.enqueue(chunk);
+    },
+  });
+  return new Request(request, { body: request.body.pipeThrough(counter) });
 }
 
 /** What route() answers, and the CSP nonce when the answer is a page SSR rendered with it. */
@@ -77,7 +104,7 @@ async function route(
     if (notJson) return notJson;
     return fetchRequestHandler({
       endpoint: "/api/trpc",
-      req: request,
+      req: cappedBody(request),
       maxBatchSize: TRPC_MAX_BATCH,
       router: appRouter,
       createContext: ({ resHeaders }) => createContext({ request, env, ctx, resHeaders, rateLimited: true }),

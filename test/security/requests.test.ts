@@ -5,7 +5,7 @@
  */
 
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
-import { TRPC_MAX_BATCH } from "@core/limits";
+import { TRPC_MAX_BATCH, TRPC_MAX_BODY_BYTES } from "@core/limits";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../app.config";
 import { safeRedirect } from "../../src/lib/auth/guards";
@@ -216,6 +216,60 @@ describe("one origin gate for every cookie-carrying state change", () => {
       });
     }
     expect(await isMember(org, user.id)).toBe(true);
+  });
+
+  it("tRPC bodies over the limit are refused with 413 before they are read, also when chunked", async () => {
+    const { jar } = await organizerInOrg();
+    const big = JSON.stringify({ json: { note: "x".repeat(TRPC_MAX_BODY_BYTES) } });
+    const declared = await trpcHttp(jar, "organization.leave", undefined, {
+      body: big,
+      headers: { "content-type": "application/json", "content-length": String(big.length) },
+    });
+    expect(declared.status).toBe(413);
+    expect(await declared.json()).toEqual({
+      code: "PAYLOAD_TOO_LARGE",
+      message: `A request body holds at most ${TRPC_MAX_BODY_BYTES / (1024 * 1024)} MiB`,
+    });
+    // No length declared: the body streams in and the read stops at the limit with a 4xx. The
+    // same body within the limit is a valid import check (an owner's), so only the limit refuses it.
+    const owner = await member(await makeOrg(), "owner");
+    const rows = (name: number, note: number) =>
+      JSON.stringify({
+        json: {
+          kind: "donors",
+          fileHash: "a".repeat(64),
+          headers: ["Name", "Notes"],
+          mapping: ["name", null],
+          options: { currency: "USD", timeZone: "UTC" },
+          rows: Array.from({ length: 500 }, (_, i) => ({
+            row: i + 2,
+            cells: ["A".repeat(name), "x".repeat(note)],
+          })),
+        },
+      });
+    const streamed = (body: string) => {
+      const bytes = new TextEncoder().encode(body);
+      return appFetch(
+        new Request(`${BASE_URL}/api/trpc/imports.check`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: BASE_URL, cookie: owner.jar.header() },
+          body: new ReadableStream<Uint8Array>({
+            start(c) {
+              for (let i = 0; i < bytes.length; i += 1 << 20) c.enqueue(bytes.subarray(i, i + (1 << 20)));
+              c.close();
+            },
+          }),
+          // @ts-expect-error workerd's Request takes duplex for a streamed body
+          duplex: "half",
+        }),
+      );
+    };
+    // 500 rows of 9 000 characters (≈ 4.5 MB) pass; of 18 000 (≈ 9 MB, every cell within its own
+    // 10 000-character limit) the body is over 8 MiB.
+    expect((await streamed(rows(3, 9_000))).status).toBe(200);
+    const chunked = await streamed(rows(8_000, 10_000));
+    expect(chunked.status).toBeGreaterThanOrEqual(400);
+    expect(chunked.status).toBeLessThan(500);
   });
 
   it("a tRPC mutation sent by GET stays refused with 405", async () => {
