@@ -259,6 +259,11 @@ describe("an import that stops", () => {
     expect(first.import).toMatchObject({ status: "running", nextRow: 22 });
     // The totals are right at every moment, also mid-import.
     await expectRecount(org, "UTC", caller, "mid-import");
+    // It cannot be finished half way.
+    expect(await caller.imports.finish({ id: first.import.id }).catch((e: unknown) => e)).toMatchObject({
+      code: "CONFLICT",
+      message: "30 rows are still to be imported; continue from row 22",
+    });
     const found = await caller.imports.resumable({ kind: "donations", fileHash: await sha256(text) });
     expect(found?.id).toBe(first.import.id);
     const rest = await continueImport(caller, first.import.id, text, { batchRows: 10 });

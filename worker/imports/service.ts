@@ -14,6 +14,7 @@ import {
   REQUIRED_GIFT_FIELDS,
 } from "@core/import/fields";
 import { mapCells, normalizeRow, type RowResult } from "@core/import/row";
+import { formatCount } from "@core/labels";
 import { currencyCode } from "@core/schemas";
 import { generateId } from "../auth/crypto";
 import { slugsLike } from "../campaigns/queries";
@@ -418,6 +419,16 @@ export async function finishImport(ctx: ImportCtx, id: string) {
   const imp = await loadImport(db, ctx.org.id, id);
   if (imp.status === "completed") return presentImport(imp);
   if (imp.status !== "running") fail("CONFLICT", "This import was undone", { status: imp.status });
+  // An import stopped half way stays open to resume: it is finished once every row was sent.
+  const left = imp.total_rows - (imp.next_row - FIRST_DATA_ROW);
+  if (left > 0)
+    fail(
+      "CONFLICT",
+      `${formatCount(left)} rows are still to be imported; continue from row ${imp.next_row}`,
+      {
+        nextRow: imp.next_row,
+      },
+    );
   const now = Date.now();
   const res = await db.batch([
     setImportStatus(db, { orgId: ctx.org.id, id, from: "running", to: "completed", now, completed: true }),
