@@ -115,11 +115,14 @@ export async function benchImport({
   cookie,
   rows = 100_000,
   donors = 20_000,
+  scrambled = false,
+  idPrefix = "IMP",
   memory = null,
+  memoryEvery = 20,
   log = console.log,
 }) {
   const t0 = performance.now();
-  const text = importFile(rows, donors);
+  const text = importFile(rows, donors, Date.now(), { scrambled, idPrefix });
   const built = performance.now() - t0;
   const started = performance.now();
   const shape = readShape(text);
@@ -223,6 +226,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       cookie,
       rows: Number(args.rows),
       donors: Number(args.donors),
+      scrambled: args.scrambled,
     });
     console.log(
       `Imported ${r.rows.toLocaleString()} rows in ${r.seconds.toFixed(1)} s: ${Math.round(r.rowsPerSecond).toLocaleString()} rows/s` +
