@@ -36,8 +36,10 @@ export function detectEncoding(bytes: Uint8Array): ImportEncoding {
 
 /** The whole file as text, without its byte-order mark. */
 export function decodeBytes(bytes: Uint8Array, encoding: ImportEncoding): string {
-  // TextDecoder drops the BOM of its own encoding (ignoreBOM defaults to false).
-  return new TextDecoder(encoding).decode(bytes);
+  // TextDecoder drops the BOM of its own encoding (ignoreBOM defaults to false); a second one (a
+  // file saved with a BOM by a tool that read it as text) would otherwise open the first header.
+  const text = new TextDecoder(encoding).decode(bytes);
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 export const ENCODING_LABELS: Readonly<Record<ImportEncoding, string>> = {

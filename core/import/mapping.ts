@@ -1,9 +1,11 @@
 /**
  * Automatic column mapping (issue 23): a file's header names → the import's fields, from the
  * column names of the exports a team brings (GiveWP, Donorbox, Bloomerang, Stripe payments,
- * Salesforce NPSP, Open Collective, CiviCRM; test/fixtures/imports/ holds one file of each) and
- * plain English synonyms. The mapping screen starts from it; the user changes what it got wrong.
+ * Salesforce NPSP, Open Collective, CiviCRM; test/fixtures/imports/ holds one file of each and its
+ * README says where each header list comes from) and plain English synonyms. The mapping screen
+ * starts from it; the user changes what it got wrong.
  */
+import { CURRENCIES } from "../currencies.ts";
 import { type ImportField, type ImportKind, importFieldsOf } from "./fields.ts";
 
 /** A header as it is compared: lower case, accents folded, punctuation and spacing collapsed. */
@@ -19,8 +21,19 @@ export function normalizeHeader(h: string): string {
 }
 
 /**
+ * The forms a header is looked up by: as normalized, with camelCase split ("oppositeAccountSlug",
+ * Open Collective's API keys) and without a Salesforce package prefix ("npsp__Donation_Amount__c").
+ */
+function keysOf(header: string): string[] {
+  const plain = normalizeHeader(header);
+  const split = normalizeHeader(header.replace(/([a-z0-9])([A-Z])/g, "$1 $2"));
+  const unprefixed = split.replace(/^(?:npsp|npe\d+)\s+/, "");
+  return [...new Set([plain, split, unprefixed])].filter(Boolean);
+}
+
+/**
  * Header names per field, as the exports write them (normalized when compared). Order matters
- * only within a field: the first synonym a file has wins.
+ * within a field: the first synonym a file has wins ("Campaign" over "Fund").
  */
 export const FIELD_SYNONYMS: Readonly<Record<ImportField, readonly string[]>> = {
   donorExternalId: [
@@ -32,13 +45,13 @@ export const FIELD_SYNONYMS: Readonly<Record<ImportField, readonly string[]>> = 
     "contact: contact id",
     "customer id",
     "supporter id",
+    "member id",
     "external id",
     "donor external id",
     "from account id",
-    "fromaccount id",
-    "fromaccount slug",
     "from account slug",
-    "oppositeaccountslug",
+    "opposite account slug",
+    "opposite account handle",
     "cid",
   ],
   name: [
@@ -54,19 +67,22 @@ export const FIELD_SYNONYMS: Readonly<Record<ImportField, readonly string[]>> = 
     "customer name",
     "sort name",
     "from account name",
-    "fromaccount name",
-    "oppositeaccountname",
+    "opposite account name",
     "account name",
     "supporter name",
+    "contributor name",
+    "giver name",
   ],
   firstName: [
     "first name",
     "firstname",
     "donor first name",
+    "donor's first name",
     "given name",
     "forename",
     "contact: first name",
     "contact first name",
+    "contact1 firstname",
     "first",
     "billing first name",
   ],
@@ -74,10 +90,12 @@ export const FIELD_SYNONYMS: Readonly<Record<ImportField, readonly string[]>> = 
     "last name",
     "lastname",
     "donor last name",
+    "donor's last name",
     "surname",
     "family name",
     "contact: last name",
     "contact last name",
+    "contact1 lastname",
     "last",
     "billing last name",
   ],
@@ -87,17 +105,12 @@ export const FIELD_SYNONYMS: Readonly<Record<ImportField, readonly string[]>> = 
     "organisation",
     "company name",
     "organization name",
-    "employer",
+    "donating company",
+    "account1 name",
     "business name",
+    "employer",
   ],
-  donorType: [
-    "donor type",
-    "constituent type",
-    "contact type",
-    "type of donor",
-    "account type",
-    "record type",
-  ],
+  donorType: ["donor type", "constituent type", "contact type", "type of donor"],
   email: [
     "email",
     "e mail",
@@ -107,11 +120,12 @@ export const FIELD_SYNONYMS: Readonly<Record<ImportField, readonly string[]>> = 
     "contact: email",
     "primary email",
     "email primary",
+    "contact1 personal email",
+    "contact1 preferred email",
     "from account email",
-    "fromaccount email",
+    "opposite account email",
     "billing email",
     "supporter email",
-    "oppositeaccountemail",
   ],
   phone: [
     "phone",
@@ -120,8 +134,10 @@ export const FIELD_SYNONYMS: Readonly<Record<ImportField, readonly string[]>> = 
     "telephone",
     "mobile",
     "mobile phone",
+    "mobile number",
     "home phone",
     "contact: phone",
+    "contact1 home phone",
     "primary phone",
     "phone primary",
   ],
@@ -135,6 +151,7 @@ export const FIELD_SYNONYMS: Readonly<Record<ImportField, readonly string[]>> = 
     "billing address",
     "billing address line 1",
     "mailing street",
+    "home street",
     "donor address",
     "address line1",
     "card address line1",
@@ -148,7 +165,7 @@ export const FIELD_SYNONYMS: Readonly<Record<ImportField, readonly string[]>> = 
     "card address line2",
     "supplemental address 1",
   ],
-  city: ["city", "town", "billing city", "mailing city", "donor city", "card address city", "primary city"],
+  city: ["city", "town", "billing city", "mailing city", "home city", "donor city", "card address city"],
   region: [
     "state",
     "state province",
@@ -159,8 +176,8 @@ export const FIELD_SYNONYMS: Readonly<Record<ImportField, readonly string[]>> = 
     "billing state",
     "mailing state province",
     "mailing state",
+    "home state province",
     "card address state",
-    "primary state",
   ],
   postalCode: [
     "zip",
@@ -173,17 +190,16 @@ export const FIELD_SYNONYMS: Readonly<Record<ImportField, readonly string[]>> = 
     "billing postal code",
     "mailing zip postal code",
     "mailing postal code",
+    "home zip postal code",
     "card address zip",
-    "primary postal code",
   ],
   country: [
     "country",
     "country code",
     "billing country",
     "mailing country",
-    "donor country",
+    "home country",
     "card address country",
-    "primary country",
   ],
   emailOptIn: [
     "email opt in",
@@ -215,14 +231,14 @@ export const FIELD_SYNONYMS: Readonly<Record<ImportField, readonly string[]>> = 
     "donation amount",
     "gift amount",
     "donation total",
-    "total",
     "total amount",
+    "total",
     "amount paid",
-    "net amount contributed",
     "received amount",
     "contribution amount",
     "opportunity amount",
-    "amount usd",
+    "transaction amount",
+    "gross amount",
     "gross",
   ],
   currency: ["currency", "currency code", "donation currency", "amount currency", "iso currency"],
@@ -230,20 +246,23 @@ export const FIELD_SYNONYMS: Readonly<Record<ImportField, readonly string[]>> = 
     "date",
     "donation date",
     "gift date",
-    "created",
     "created utc",
-    "created (utc)",
+    "created date utc",
+    "created",
     "created at",
-    "createdat",
+    "datetime",
+    "date time",
+    "donated at",
     "close date",
+    "closedate",
+    "contribution date",
     "receive date",
     "received date",
     "date received",
+    "received on",
     "payment date",
     "transaction date",
-    "contribution date",
     "paid at",
-    "datetime",
   ],
   donatedTime: ["donation time", "time", "gift time", "payment time", "transaction time"],
   status: [
@@ -252,6 +271,8 @@ export const FIELD_SYNONYMS: Readonly<Record<ImportField, readonly string[]>> = 
     "payment status",
     "stage",
     "stage name",
+    "stagename",
+    "donation stage",
     "contribution status",
     "gift status",
     "transaction status",
@@ -266,8 +287,7 @@ export const FIELD_SYNONYMS: Readonly<Record<ImportField, readonly string[]>> = 
     "transaction fee",
     "fee amount",
     "gateway fee",
-    "paymentprocessorfee",
-    "paymentprocessorfeesinhostcurrency",
+    "payment processor fees in host currency",
   ],
   frequency: [
     "frequency",
@@ -278,6 +298,8 @@ export const FIELD_SYNONYMS: Readonly<Record<ImportField, readonly string[]>> = 
     "subscription interval",
     "installment period",
     "frequency unit",
+    "contribution frequency",
+    "order frequency",
   ],
   paymentMethod: [
     "payment method",
@@ -286,25 +308,27 @@ export const FIELD_SYNONYMS: Readonly<Record<ImportField, readonly string[]>> = 
     "method",
     "gateway method",
     "payment method type",
+    "payment source type",
     "card brand",
-    "paymentmethodtype",
+    "card type",
   ],
   campaign: [
     "campaign",
     "campaign name",
+    "campaign title",
     "form",
     "form title",
     "donation form",
     "donation form title",
     "primary campaign source",
+    "donation campaign name",
     "fund",
+    "fund name",
     "appeal",
     "designation",
     "campaign: campaign name",
     "collective",
     "to account name",
-    "toaccount name",
-    "accountname",
   ],
   gateway: [
     "gateway",
@@ -312,20 +336,22 @@ export const FIELD_SYNONYMS: Readonly<Record<ImportField, readonly string[]>> = 
     "processor",
     "payment processor",
     "donation gateway",
-    "paymentmethodservice",
+    "payment method service",
   ],
   transactionId: [
     "transaction id",
     "charge id",
     "stripe charge id",
     "paypal transaction id",
+    "pay pal transaction id",
     "gateway transaction id",
     "payment intent",
     "payment intent id",
+    "merchant id",
     "trxn id",
-    "id",
   ],
-  mode: ["mode", "livemode", "live mode", "test mode", "payment mode", "donation mode"],
+  // Never "test mode" or "is test": their "Yes" means test, the opposite of what parseMode reads.
+  mode: ["mode", "livemode", "live mode", "payment mode", "donation mode"],
   anonymous: ["anonymous", "make donation anonymous", "anonymous donation", "is anonymous", "hide name"],
   message: [
     "comment",
@@ -334,7 +360,8 @@ export const FIELD_SYNONYMS: Readonly<Record<ImportField, readonly string[]>> = 
     "donor comment",
     "donation comment",
     "note to charity",
-    "ordermemo",
+    "order memo",
+    "contribution memo",
   ],
   tributeType: ["tribute type", "honoree type", "dedication type", "in honor or memory"],
   tributeName: [
@@ -346,8 +373,206 @@ export const FIELD_SYNONYMS: Readonly<Record<ImportField, readonly string[]>> = 
     "dedication",
     "tribute",
   ],
-  internalNote: ["internal note", "notes", "note", "memo", "internal notes", "staff note"],
+  internalNote: [
+    "internal note",
+    "internal notes",
+    "notes",
+    "note",
+    "memo",
+    "staff note",
+    "donation note private",
+    "description",
+  ],
 };
+
+export type ImportSource =
+  | "givewp"
+  | "donorbox"
+  | "bloomerang"
+  | "stripe"
+  | "npsp"
+  | "opencollective"
+  | "civicrm";
+
+type Overrides = Readonly<Record<string, ImportField | null>>;
+
+/**
+ * Where a system's own headers mean something else than the plain English word (Stripe's "id" is
+ * the charge, Open Collective's "Account Name" the collective that received the money), or hold
+ * a value no field takes (null: never mapped). Keys are normalized, camelCase split.
+ */
+const SOURCE_OVERRIDES: Readonly<
+  Record<ImportSource, { all?: Overrides } & Partial<Record<ImportKind, Overrides>>>
+> = {
+  givewp: {
+    all: {
+      "donation number": null,
+      "currency symbol": null,
+      "form id": null,
+      "level id": null,
+      "level title": null,
+      "form level title": null,
+      "user id": null,
+      "donor ip address": null,
+      "title prefix": null,
+      "donation note to donor": null,
+    },
+  },
+  donorbox: {
+    all: {
+      // The processor ("stripe", "paypal", "ach"); the card's brand is the method.
+      "donation type": "gateway",
+      "donating company": "company",
+      "amount in usd": null,
+      "amount description": null,
+      "net amount": null,
+      "total fee": null,
+      "platform fee": null,
+      "fee covered": null,
+      "fair market value": null,
+      "fair market value description": null,
+      "tax deductible amount": null,
+      "recipient name": null,
+      "recipient email": null,
+      "recipient address": null,
+      "recipient message": null,
+      "first donation": null,
+      fundraiser: null,
+      occupation: null,
+      "recurring plan id": null,
+      "recurring start date": null,
+      "last 4 digits": null,
+      "pay pal capture id": null,
+      "paypal capture id": null,
+    },
+  },
+  bloomerang: {
+    // A constituents file's "Type" is the constituent's; a transactions file's is the gift's kind.
+    donors: { type: "donorType" },
+    donations: { type: null, "account status": null },
+  },
+  stripe: {
+    all: {
+      id: "transactionId",
+      description: null,
+      "seller message": null,
+      "customer description": null,
+      "converted amount": null,
+      "converted amount refunded": null,
+      "converted currency": null,
+      captured: null,
+      "statement descriptor": null,
+      "card id": null,
+      "card fingerprint": null,
+      "disputed amount": null,
+      "dispute status": null,
+      "invoice id": null,
+    },
+  },
+  npsp: {
+    all: {
+      // Data Loader's "NAME" of an opportunity is the opportunity's, not the donor's.
+      name: null,
+      "opportunity name": null,
+      "donation donor": null,
+      "donation record type name": null,
+      description: "internalNote",
+    },
+  },
+  opencollective: {
+    all: {
+      // The transaction is the gift: re-importing the file skips what it already brought.
+      id: "giftExternalId",
+      "transaction id": "giftExternalId",
+      "legacy id": null,
+      "short id": null,
+      "short group": null,
+      "merchant id": "transactionId",
+      "account name": "campaign",
+      "account slug": null,
+      "account handle": null,
+      "account type": null,
+      "account email": null,
+      "opposite account type": "donorType",
+      "net amount": null,
+      "amount single column": null,
+      "display amount": null,
+      "original currency amount": null,
+      description: null,
+      kind: null,
+      type: null,
+      "credit debit": null,
+      "contribution id": null,
+      "order id": null,
+      "host slug": null,
+      "host name": null,
+    },
+  },
+  civicrm: {
+    all: {
+      "contribution source": null,
+      source: null,
+      "financial type": null,
+      "check number": null,
+      "invoice reference": null,
+      "invoice number": null,
+      "is pay later": null,
+      "test mode": null,
+      "non deductible amount": null,
+      "net amount": null,
+      "amount label": null,
+    },
+  },
+};
+
+/** Headers of any file that name the row itself, whichever kind of row the import brings. */
+const ID_BY_KIND: Readonly<Record<ImportKind, ImportField>> = {
+  donors: "donorExternalId",
+  donations: "giftExternalId",
+};
+
+/**
+ * Words a header may start with that make it about something else than the field its last words
+ * name: "Last Transaction Date", "Do Not Email", "Converted Amount", "Test Mode", "IP Address".
+ */
+const OTHER_THINGS =
+  /^(?:do not|no|not|is|has|test|last|first|largest|average|lifetime|total|ytd|number of|count|modified|updated|deleted|created by|thank you|thankyou|receipt|cancel\w*|refund\w*|dispute\w*|converted|net|original|display|platform|host|tax|non deductible|fair market|goal|target|recurring start|recurring plan|level|card exp\w*|card issue|birth|account|email on hold|ip|donor ip|web|recipient|honoree|fundraiser|solicitor|owner|spouse|secondary|alternate|other|previous|old)\b/;
+
+/** What may follow a synonym in a header that still names it: "Email (Primary)", "Amount (USD)". */
+const QUALIFIERS = new Set([
+  "primary",
+  "home",
+  "work",
+  "main",
+  "personal",
+  "preferred",
+  "1",
+  "utc",
+  "gmt",
+  "local",
+  ...CURRENCIES.map((c) => c.toLowerCase()),
+]);
+
+/**
+ * Synonyms too common to match at the end of a longer header unless the words before them say
+ * whose value it is ("Donor Name" yes, "Fund Name" no; "Payment Status" yes, "Email Status" no).
+ */
+const NEVER = /(?!)/;
+const GUARDED: Readonly<Record<string, RegExp>> = {
+  name: /^(?:donor|contact|supporter|customer|constituent|member|giver|contributor|payer|billing|card|full|display|primary|legal|person|account holder)$/,
+  status: /^(?:donation|payment|gift|transaction|contribution|charge|order|pledge)$/,
+  method: /^(?:payment|pay|pymt|gift|donation|paid by|tender)$/,
+  frequency: /^(?:donation|gift|payment|giving|recurring|contribution|order|billing)$/,
+  donor: NEVER,
+  description: NEVER,
+};
+
+interface Match {
+  field: ImportField;
+  /** 0 for a header that is a synonym (or the source's own name for it), 1 for one that contains one. */
+  partial: 0 | 1;
+  rank: number;
+}
 
 /** Normalized synonym → its field and its rank within the field's list (earlier is better). */
 const LOOKUP = /* @__PURE__ */ (() => {
@@ -360,38 +585,65 @@ const LOOKUP = /* @__PURE__ */ (() => {
   return m;
 })();
 
-interface Match {
-  field: ImportField;
-  /** 0 for a header that is a synonym, 1 for one that starts or ends with one ("Contact: First Name"). */
-  partial: 0 | 1;
-  rank: number;
-}
-
-/** The field a header names: exactly a synonym, or the longest synonym it starts or ends with. */
-function fieldOf(header: string, allowed: ReadonlySet<ImportField>): Match | null {
-  const h = normalizeHeader(header);
-  if (!h) return null;
-  const exact = LOOKUP.get(h);
-  if (exact && allowed.has(exact.field)) return { field: exact.field, partial: 0, rank: exact.rank };
+/** A synonym inside a longer header: the header ends with it, or starts with it and a qualifier. */
+function partialOf(key: string, allowed: ReadonlySet<ImportField>): Match | null {
   let best: { field: ImportField; len: number; rank: number } | null = null;
   for (const [name, hit] of LOOKUP) {
-    if (!allowed.has(hit.field) || name.length < 4) continue;
-    if ((h.endsWith(` ${name}`) || h.startsWith(`${name} `)) && (!best || name.length > best.len))
-      best = { field: hit.field, len: name.length, rank: hit.rank };
+    if (!allowed.has(hit.field) || name.length < 4 || (best && name.length <= best.len)) continue;
+    let fits = false;
+    if (key.endsWith(` ${name}`)) {
+      const head = key.slice(0, -name.length - 1);
+      fits = !OTHER_THINGS.test(head) && (GUARDED[name]?.test(head) ?? true);
+    } else if (key.startsWith(`${name} `))
+      fits = key
+        .slice(name.length + 1)
+        .split(" ")
+        .every((w) => QUALIFIERS.has(w));
+    if (fits) best = { field: hit.field, len: name.length, rank: hit.rank };
   }
   return best ? { field: best.field, partial: 1, rank: best.rank } : null;
 }
 
+/** The field a header names, or null (none, or the source says its value goes nowhere). */
+function fieldOf(
+  header: string,
+  kind: ImportKind,
+  allowed: ReadonlySet<ImportField>,
+  source: ImportSource | null,
+): Match | null {
+  const keys = keysOf(header);
+  const own = source ? SOURCE_OVERRIDES[source] : undefined;
+  for (const key of keys)
+    for (const table of [own?.[kind], own?.all]) {
+      if (!table || !Object.hasOwn(table, key)) continue;
+      const f = table[key] ?? null;
+      return f && allowed.has(f) ? { field: f, partial: 0, rank: -1 } : null;
+    }
+  for (const key of keys) {
+    const exact = LOOKUP.get(key);
+    if (exact && allowed.has(exact.field)) return { field: exact.field, partial: 0, rank: exact.rank };
+  }
+  if (keys.includes("id")) return { field: ID_BY_KIND[kind], partial: 0, rank: 99 };
+  for (const key of keys) {
+    const p = partialOf(key, allowed);
+    if (p) return p;
+  }
+  return null;
+}
+
 /**
- * One field (or null) per column: only the kind's fields, each field once. A header that is a
- * synonym beats one that merely contains it, an earlier synonym of the field beats a later one
- * ("Campaign" over "Fund"), then the leftmost column. With first and last name columns, a
- * full-name column is left unmapped.
+ * One field (or null) per column: only the kind's fields, each field once. The system's own
+ * meaning of a header first (detectSource), then a header that is a synonym before one that
+ * merely contains it, an earlier synonym of the field before a later one ("Campaign" over "Fund"),
+ * then the leftmost column. With first and last name columns, a full-name column is left unmapped
+ * (unless a donor-type column is mapped: row.ts reads the full name only where first and last are
+ * empty, as an organization's row has them).
  */
 export function autoMap(kind: ImportKind, headers: readonly string[]): (ImportField | null)[] {
   const allowed = new Set(importFieldsOf(kind));
+  const source = detectSource(headers)?.id ?? null;
   const candidates = headers
-    .map((h, i) => ({ i, m: fieldOf(h, allowed) }))
+    .map((h, i) => ({ i, m: fieldOf(h, kind, allowed, source) }))
     .filter((c): c is { i: number; m: Match } => c.m !== null)
     .sort((a, b) => a.m.partial - b.m.partial || a.m.rank - b.m.rank || a.i - b.i);
   const out: (ImportField | null)[] = headers.map(() => null);
@@ -401,31 +653,36 @@ export function autoMap(kind: ImportKind, headers: readonly string[]): (ImportFi
     out[i] = m.field;
     taken.add(m.field);
   }
-  if (taken.has("firstName") && taken.has("lastName") && taken.has("name")) out[out.indexOf("name")] = null;
+  // A full-name column beside first and last names is a label ("Anonymous Friend" in Donorbox)
+  // unless the file says which rows are organizations: then it holds their names (Bloomerang).
+  if (taken.has("firstName") && taken.has("lastName") && taken.has("name") && !taken.has("donorType"))
+    out[out.indexOf("name")] = null;
   return out;
 }
 
-export type ImportSource =
-  | "givewp"
-  | "donorbox"
-  | "bloomerang"
-  | "stripe"
-  | "npsp"
-  | "opencollective"
-  | "civicrm";
-
-/** The headers that betray each system's export (all of a set must be present). */
+/**
+ * The headers that betray each system's export: any one set, all of its headers present
+ * (normalized, camelCase split). Checked in order; the first system that fits wins.
+ */
 const SIGNATURES: readonly { id: ImportSource; label: string; any: readonly (readonly string[])[] }[] = [
   {
     id: "givewp",
     label: "GiveWP",
-    any: [["donation form title"], ["donation total", "donor id"], ["form title", "donation status"]],
+    any: [
+      ["donation form title"],
+      ["donation total", "form title"],
+      ["donation total", "donation status"],
+      ["donation total", "currency symbol"],
+    ],
   },
   {
     id: "donorbox",
     label: "Donorbox",
     any: [
       ["make donation anonymous"],
+      ["donor's first name", "donated at"],
+      ["donated at", "stripe charge id"],
+      ["donated at", "receipt id"],
       ["donor first name", "donation date", "campaign"],
       ["join mailing list", "donation date"],
     ],
@@ -443,7 +700,13 @@ const SIGNATURES: readonly { id: ImportSource; label: string; any: readonly (rea
   {
     id: "stripe",
     label: "Stripe",
-    any: [["amount refunded", "converted amount"], ["created utc", "customer email"], ["card address line1"]],
+    any: [
+      ["seller message", "created (utc)"],
+      ["amount refunded", "converted amount"],
+      ["created (utc)", "customer email"],
+      ["created date (utc)", "customer email"],
+      ["card address line1"],
+    ],
   },
   {
     id: "npsp",
@@ -452,16 +715,18 @@ const SIGNATURES: readonly { id: ImportSource; label: string; any: readonly (rea
       ["stage", "close date"],
       ["opportunity name", "close date"],
       ["stage name", "close date"],
+      ["stagename", "closedate"],
     ],
   },
   {
     id: "opencollective",
     label: "Open Collective",
     any: [
-      ["oppositeaccountslug"],
-      ["fromaccount slug"],
-      ["paymentprocessorfeesinhostcurrency"],
-      ["paymentprocessorfee", "kind"],
+      ["opposite account slug"],
+      ["opposite account handle"],
+      ["from account slug"],
+      ["amount single column"],
+      ["payment processor fee", "kind"],
     ],
   },
   {
@@ -477,10 +742,13 @@ const SIGNATURES: readonly { id: ImportSource; label: string; any: readonly (rea
 
 /** The system a file's headers come from, when they betray it ("Looks like a Donorbox export"). */
 export function detectSource(headers: readonly string[]): { id: ImportSource; label: string } | null {
-  const have = new Set(headers.map(normalizeHeader));
+  const have = new Set(headers.flatMap(keysOf));
   for (const s of SIGNATURES)
     if (s.any.some((set) => set.every((h) => have.has(normalizeHeader(h)))))
       return { id: s.id, label: s.label };
+  // Salesforce field API names carry the NPSP packages' namespaces.
+  if (headers.some((h) => /^(?:npsp|npe\d+)__/i.test(h.trim())))
+    return { id: "npsp", label: "Salesforce NPSP" };
   return null;
 }
 
@@ -493,7 +761,8 @@ export function applySavedMapping(
   const allowed = new Set<string>(importFieldsOf(kind));
   const taken = new Set<string>();
   return headers.map((h) => {
-    const f = saved[normalizeHeader(h)];
+    const key = normalizeHeader(h);
+    const f = Object.hasOwn(saved, key) ? saved[key] : undefined;
     if (!f || !allowed.has(f) || taken.has(f)) return null;
     taken.add(f);
     return f as ImportField;

@@ -6,9 +6,11 @@
  * Pure: the Worker runs it on every row (core/import/row.ts), the page on the file's columns.
  */
 import { CURRENCIES } from "../currencies.ts";
+import type { donationFrequencies, donationModes, tributeTypes } from "../donation.ts";
 import type { PaymentMethod } from "../labels.ts";
 import { exponentOf } from "../money.ts";
-import { offsetAt } from "../time.ts";
+import type { DonationStatus } from "../status.ts";
+import { offsetAt, startOfLocalDay } from "../time.ts";
 import type { DateOrder, DecimalMark } from "./fields.ts";
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
@@ -29,74 +31,138 @@ export const fold = (s: string) =>
 
 // ─── Amounts ────────────────────────────────────────────────────────────────────────────────────
 
-/** Symbols that name one currency; "$", "kr" and "¥" alone name several and are read as none. */
+/**
+ * Symbols that name one currency the platform takes, longer ones first and all before the shared
+ * ones ("R$" before "R", "C$" before "$"). "¥" is read as yen: the other yen-sign currency (CNY)
+ * is not one the platform takes.
+ */
 const SYMBOLS: readonly [string, string][] = [
-  ["R$", "BRL"],
   ["US$", "USD"],
-  ["C$", "CAD"],
   ["CA$", "CAD"],
-  ["A$", "AUD"],
   ["AU$", "AUD"],
   ["NZ$", "NZD"],
   ["MX$", "MXN"],
+  ["Mex$", "MXN"],
+  ["JP¥", "JPY"],
+  ["R$", "BRL"],
+  ["C$", "CAD"],
+  ["A$", "AUD"],
+  ["Fr.", "CHF"],
+  ["Rs.", "INR"],
+  ["Rs", "INR"],
   ["€", "EUR"],
   ["£", "GBP"],
+  ["¥", "JPY"],
+  ["￥", "JPY"],
+  ["円", "JPY"],
   ["₹", "INR"],
-  ["CHF", "CHF"],
-  ["Fr.", "CHF"],
 ];
-const AMBIGUOUS_SYMBOLS = ["$", "¥", "￥", "kr", "kr.", "R"];
+/** Symbols several currencies share ("$", Scandinavian "kr", "R"): the cell names no currency. */
+const AMBIGUOUS_SYMBOLS = ["kr.", "kr", "$", "R"];
+const MINUS = /^[-\u2212\u2013]/;
+const TRAILING_MINUS = /[-\u2212\u2013]$/;
+
+interface Peeled {
+  rest: string;
+  currency: string | null;
+  negative: boolean;
+  problem: string | null;
+}
+
+/** Signs, ISO codes and symbols off either end of an amount, in whatever order a system wrote them. */
+function peel(s: string, shown: string): Peeled {
+  let currency: string | null = null;
+  let negative = false;
+  const name = (c: string): string | null => {
+    if (currency && currency !== c) return `"${shown}" names two currencies`;
+    currency = c;
+    return null;
+  };
+  for (let guard = 0; guard < 8; guard++) {
+    const before = s;
+    if (MINUS.test(s)) {
+      negative = true;
+      s = s.slice(1).trim();
+    } else if (TRAILING_MINUS.test(s)) {
+      negative = true;
+      s = s.slice(0, -1).trim();
+    } else if (s.startsWith("+")) s = s.slice(1).trim();
+    const code = /^([A-Za-z]{3})(?![A-Za-z$])|(?<![A-Za-z])([A-Za-z]{3})$/.exec(s);
+    if (code) {
+      const c = (code[1] ?? code[2] ?? "").toUpperCase();
+      if (!(CURRENCIES as readonly string[]).includes(c))
+        return { rest: s, currency, negative, problem: `Currency ${c} is not supported` };
+      const problem = name(c);
+      if (problem) return { rest: s, currency, negative, problem };
+      s = (code.index === 0 ? s.slice(3) : s.slice(0, -3)).trim();
+    }
+    for (const [sym, cur] of SYMBOLS) {
+      const at = s.startsWith(sym) ? "start" : s.endsWith(sym) ? "end" : null;
+      if (!at) continue;
+      const problem = name(cur);
+      if (problem) return { rest: s, currency, negative, problem };
+      s = (at === "start" ? s.slice(sym.length) : s.slice(0, -sym.length)).trim();
+      break;
+    }
+    for (const sym of AMBIGUOUS_SYMBOLS) {
+      if (s.startsWith(sym)) s = s.slice(sym.length).trim();
+      else if (s.endsWith(sym)) s = s.slice(0, -sym.length).trim();
+    }
+    if (s === before) break;
+  }
+  return { rest: s, currency, negative, problem: null };
+}
+
+/** The whole and fraction digits of "1.234,56" once the decimal mark is known (null: none). */
+function splitDigits(s: string, mark: "." | "," | null): { whole: string; frac: string } | null {
+  let whole = s;
+  let frac = "";
+  if (mark && s.includes(mark)) {
+    const i = s.indexOf(mark);
+    if (s.lastIndexOf(mark) !== i) return null;
+    whole = s.slice(0, i);
+    frac = s.slice(i + 1);
+  }
+  // The whole part may group thousands: 1 to 3 digits, then groups of exactly 3.
+  const groups = whole.split(/[.,]/);
+  if (
+    groups.length > 1 &&
+    !(/^\d{1,3}$/.test(groups[0] as string) && groups.slice(1).every((g) => /^\d{3}$/.test(g)))
+  )
+    return null;
+  whole = groups.join("");
+  if (!/^\d*$/.test(whole) || !/^\d*$/.test(frac) || (!whole && !frac)) return null;
+  return { whole, frac };
+}
 
 /**
- * The number and the currency a cell states: "€1.234,56", "1 234,56 €", "USD 25", "25.00 EUR".
- * `decimal` "auto" reads the mark from the value; a lone "1,234" is ambiguous unless the currency
- * has no decimals (JPY). Integer minor units, by string arithmetic (never floats).
+ * The number and the currency a cell states: "€1.234,56", "1 234,56 €", "USD 25", "25.00 EUR",
+ * "(5.00)". `decimal` "auto" reads the mark from the value; a lone "1,234" is ambiguous unless the
+ * currency has no decimals (JPY). Integer minor units, by string arithmetic (never floats).
  */
 export function parseAmount(
   text: string,
   o: { decimal: DecimalMark; currency: string },
 ): Parsed<{ minor: number; currency: string | null }> {
-  let s = text
-    .trim()
-    .replace(/^"+|"+$/g, "")
-    .trim();
+  const shown = text.trim();
+  let s = shown.replace(/^"+|"+$/g, "").trim();
   if (!s) return no("No amount");
+  if (!/\d/.test(s)) return no(`"${shown}" is not an amount`);
   let negative = false;
   if (/^\(.*\)$/.test(s)) {
     negative = true;
     s = s.slice(1, -1).trim();
   }
-  let currency: string | null = null;
-  const code = /^([A-Za-z]{3})\s*(?=[\d.,\s+-])|(?<=[\d.,])\s*([A-Za-z]{3})$/.exec(s);
-  if (code) {
-    const c = (code[1] ?? code[2] ?? "").toUpperCase();
-    if (!(CURRENCIES as readonly string[]).includes(c)) return no(`Currency ${c} is not supported`);
-    currency = c;
-    s = s.replace(code[0], "").trim();
-  }
-  for (const [sym, cur] of SYMBOLS) {
-    if (s.startsWith(sym) || s.endsWith(sym)) {
-      if (currency && currency !== cur) return no(`"${text.trim()}" names two currencies`);
-      currency = cur;
-      s = (s.startsWith(sym) ? s.slice(sym.length) : s.slice(0, -sym.length)).trim();
-      break;
-    }
-  }
-  for (const sym of AMBIGUOUS_SYMBOLS) {
-    if (s.startsWith(sym)) s = s.slice(sym.length).trim();
-    else if (s.endsWith(sym)) s = s.slice(0, -sym.length).trim();
-  }
-  if (s.startsWith("-") || s.endsWith("-")) {
-    negative = true;
-    s = s.replace(/^-|-$/g, "").trim();
-  }
-  if (s.startsWith("+")) s = s.slice(1).trim();
-  if (negative)
-    return no(`Negative amounts are not gifts ("${text.trim()}"); import refunds with the refunded amount`);
-  // Thousands separators that are never decimal marks: spaces (also no-break), apostrophes.
-  s = s.replace(/[\s\u00a0\u202f'’]/g, "");
-  if (!/^[\d.,]+$/.test(s) || !/\d/.test(s)) return no(`"${text.trim()}" is not an amount`);
-  const exp = exponentOf(currency ?? o.currency);
+  const peeled = peel(s, shown);
+  if (peeled.problem) return no(peeled.problem);
+  const { currency } = peeled;
+  if (negative || peeled.negative)
+    return no(`Negative amounts are not gifts ("${shown}"); import refunds with the refunded amount`);
+  // Thousands separators that are never decimal marks: spaces (also no-break and thin), apostrophes.
+  s = peeled.rest.replace(/[\s\u00a0\u2009\u202f'’ʼ]/g, "");
+  if (!/^[\d.,]+$/.test(s) || !/\d/.test(s)) return no(`"${shown}" is not an amount`);
+  const resolved = currency ?? o.currency.toUpperCase();
+  const exp = exponentOf(resolved);
   let mark: "." | "," | null;
   const lastDot = s.lastIndexOf(".");
   const lastComma = s.lastIndexOf(",");
@@ -106,39 +172,23 @@ export function parseAmount(
   else {
     const sep = lastDot >= 0 ? "." : ",";
     const parts = s.split(sep);
+    const head = parts[0] as string;
     const tail = parts.at(-1) as string;
     if (parts.length > 2)
       mark = null; // 1.234.567: thousands only
-    else if (tail.length === 3 && (parts[0] as string).length > 0) {
+    else if (tail.length === 3 && /^[1-9]\d{0,2}$/.test(head)) {
       // 1,234 is a thousand in a currency without decimals (JPY); elsewhere the file must say.
       if (exp === 0) mark = null;
-      else
-        return no(
-          `Ambiguous amount "${text.trim()}": choose whether "${sep}" separates thousands or decimals`,
-        );
+      else return no(`Ambiguous amount "${shown}": choose whether "${sep}" separates thousands or decimals`);
     } else mark = sep;
   }
-  let whole = s;
-  let frac = "";
-  if (mark && s.includes(mark)) {
-    const i = s.lastIndexOf(mark);
-    if (s.indexOf(mark) !== i) return no(`"${text.trim()}" is not an amount`);
-    whole = s.slice(0, i);
-    frac = s.slice(i + 1);
-  }
-  // What is left of the whole part may hold thousands separators: groups of three after the first.
-  const groups = whole.split(/[.,]/);
-  if (groups.length > 1 && (!(groups[0] as string).length || !groups.slice(1).every((g) => g.length === 3)))
-    return no(`"${text.trim()}" is not an amount`);
-  whole = groups.join("");
-  if (!/^\d*$/.test(whole) || !/^\d*$/.test(frac) || (!whole && !frac))
-    return no(`"${text.trim()}" is not an amount`);
-  frac = frac.replace(/0+$/, "");
-  if (frac.length > exp)
-    return no(`"${text.trim()}" has more decimals than ${currency ?? o.currency.toUpperCase()} has (${exp})`);
-  const digits = `${whole || "0"}${frac.padEnd(exp, "0")}`.replace(/^0+(?=\d)/, "");
-  if (digits.length > 15) return no(`"${text.trim()}" is too large`);
-  return ok({ minor: Number(digits), currency });
+  const digits = splitDigits(s, mark);
+  if (!digits) return no(`"${shown}" is not an amount`);
+  const frac = digits.frac.replace(/0+$/, "");
+  if (frac.length > exp) return no(`"${shown}" has more decimals than ${resolved} has (${exp})`);
+  const all = `${digits.whole || "0"}${frac.padEnd(exp, "0")}`.replace(/^0+(?=\d)/, "");
+  if (all.length > 15) return no(`"${shown}" is too large`);
+  return ok({ minor: Number(all), currency });
 }
 
 /**
@@ -160,16 +210,15 @@ export function detectDecimal(samples: readonly string[]): "." | "," | null {
     const sep = d >= 0 ? "." : c >= 0 ? "," : null;
     if (!sep) continue;
     const parts = s.split(sep);
-    if (parts.length > 2) {
-      // 1.234.567 separates thousands with it: the mark is the other one.
-      if (sep === ".") comma = true;
-      else dot = true;
-      continue;
-    }
-    if ((parts.at(-1) as string).length !== 3) {
-      if (sep === ".") dot = true;
+    const says = (mark: "." | ",") => {
+      if (mark === ".") dot = true;
       else comma = true;
-    }
+    };
+    const other = sep === "." ? "," : ".";
+    // 1.234.567 separates thousands with it: the mark is the other one.
+    if (parts.length > 2) says(other);
+    // "0.500" and "1234.567" cannot be a thousands group; "1.234" can be either.
+    else if ((parts[1] as string).length !== 3 || !/^[1-9]\d{0,2}$/.test(parts[0] as string)) says(sep);
   }
   if (dot && !comma) return ".";
   if (comma && !dot) return ",";
@@ -205,6 +254,8 @@ const MONTHS: Record<string, number> = {
   december: 12,
 };
 
+const WEEKDAY = /^(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?\.?,?\s+/i;
+
 interface Wall {
   y: number;
   m: number;
@@ -239,6 +290,7 @@ function splitOffset(s: string): { rest: string; offset: number | null } {
   const z = /\s*(?:Z|UTC|GMT)$/i.exec(s);
   if (z) return { rest: s.slice(0, z.index), offset: 0 };
   const o = /(?<=\d)\s*(?:UTC|GMT)?([+-])(\d{2}):?(\d{2})?$/i.exec(s);
+  // Only after a time ("…T10:00-05:00"), never the year of "05-03-2024".
   if (o && /[T\s:]/.test(s.slice(0, o.index))) {
     const sign = o[1] === "-" ? -1 : 1;
     return { rest: s.slice(0, o.index), offset: sign * (Number(o[2]) * 60 + Number(o[3] ?? 0)) };
@@ -248,22 +300,41 @@ function splitOffset(s: string): { rest: string; offset: number | null } {
 
 const year2 = (y: number) => (y < 100 ? (y < 70 ? 2000 + y : 1900 + y) : y);
 
-/** The numeric day/month/year parts of a date (or a year-first date), before deciding the order. */
+/** The date part and the time part of a cell, without a weekday or an "at". */
+function dateAndTime(text: string): { date: string; time: string | null; offset: number | null } {
+  const { rest, offset } = splitOffset(
+    text
+      .trim()
+      .replace(/\s+/g, " ")
+      .replace(WEEKDAY, "")
+      .replace(/\s+at\s+/i, " "),
+  );
+  const s = rest.trim();
+  const t = /(?:T|\s+|,\s*)(\d{1,2}:\d{2}.*)$/i.exec(s);
+  return {
+    date: (t ? s.slice(0, t.index) : s).trim().replace(/,$/, ""),
+    time: t ? (t[1] as string) : null,
+    offset,
+  };
+}
+
+/** The numeric parts of a date (or a year-first date), before deciding the order. */
 function numericParts(date: string): { a: number; b: number; c: number; yearFirst: boolean } | null {
-  const m = /^(\d{1,4})[/.-](\d{1,2})[/.-](\d{1,4})\.?$/.exec(date);
+  const m = /^(\d{1,4})([/.-])(\d{1,2})\2(\d{1,4})\.?$/.exec(date);
   if (!m) return null;
-  const a = Number(m[1]);
-  const b = Number(m[2]);
-  const c = Number(m[3]);
-  if ((m[1] as string).length === 4) return { a, b, c, yearFirst: true };
-  if ((m[3] as string).length === 3 || (m[1] as string).length === 3) return null;
+  const [first, , , last] = [m[1], m[2], m[3], m[4]] as [string, string, string, string];
+  const a = Number(first);
+  const b = Number(m[3]);
+  const c = Number(last);
+  if (first.length === 4) return { a, b, c, yearFirst: true };
+  if (last.length === 3 || first.length === 3) return null;
   return { a, b, c, yearFirst: false };
 }
 
 function wallOf(text: string, order: DateOrder): Wall | string {
-  let s = text.trim().replace(/\s+/g, " ");
-  if (/^\d{10}$/.test(s) || /^\d{13}$/.test(s)) {
-    const ms = s.length === 10 ? Number(s) * 1000 : Number(s);
+  const shown = text.trim();
+  if (/^\d{10}$/.test(shown) || /^\d{13}$/.test(shown)) {
+    const ms = shown.length === 10 ? Number(shown) * 1000 : Number(shown);
     const d = new Date(ms);
     return {
       y: d.getUTCFullYear(),
@@ -273,30 +344,27 @@ function wallOf(text: string, order: DateOrder): Wall | string {
       offset: 0,
     };
   }
-  const { rest, offset } = splitOffset(s);
-  s = rest.trim();
-  // The date part and the time part (a "T" or a space before a h:mm).
-  const t = /(?:T|\s+|,\s*)(\d{1,2}:\d{2}.*)$/i.exec(s);
-  const datePart = (t ? s.slice(0, t.index) : s).trim().replace(/,$/, "");
-  const time = t ? parseTime(t[1] as string) : null;
-  if (time === "bad") return `"${text.trim()}" has a time that is not one`;
-  const n = numericParts(datePart);
+  const parts = dateAndTime(shown);
+  const time = parts.time === null ? null : parseTime(parts.time);
+  if (time === "bad") return `"${shown}" has a time that is not one`;
+  const { offset } = parts;
+  const n = numericParts(parts.date);
   if (n) {
     if (n.yearFirst) return { y: n.a, m: n.b, d: n.c, time, offset };
+    if (order === "ymd") return { y: year2(n.a), m: n.b, d: n.c, time, offset };
     const y = year2(n.c);
     let dm: [number, number];
     if (order === "mdy") dm = [n.b, n.a];
     else if (order === "dmy") dm = [n.a, n.b];
-    else if (order === "ymd") return `"${text.trim()}" does not start with the year`;
     else if (n.a > 12 && n.b <= 12) dm = [n.a, n.b];
     else if (n.b > 12 && n.a <= 12) dm = [n.b, n.a];
-    else if (n.a > 12 && n.b > 12) return `"${text.trim()}" is not a date`;
+    else if (n.a > 12 && n.b > 12) return `"${shown}" is not a date`;
     else if (n.a === n.b) dm = [n.a, n.b];
-    else return `Ambiguous date "${text.trim()}": choose whether the day or the month comes first`;
+    else return `Ambiguous date "${shown}": choose whether the day or the month comes first`;
     return { y, m: dm[1], d: dm[0], time, offset };
   }
-  // Month names: "Mar 5, 2024", "5 March 2024", "March 5th, 2024", "05-Mar-2024", "5. März" is not English.
-  const words = datePart
+  // Month names: "Mar 5, 2024", "5 March 2024", "March 5th, 2024", "05-Mar-2024".
+  const words = parts.date
     .replace(/(\d)(st|nd|rd|th)\b/gi, "$1")
     .replace(/[,.-]/g, " ")
     .replace(/\s+/g, " ")
@@ -308,37 +376,52 @@ function wallOf(text: string, order: DateOrder): Wall | string {
     : dmy
       ? { mon: dmy[2] as string, d: Number(dmy[1]), y: Number(dmy[3]) }
       : null;
-  if (named) {
-    const m = MONTHS[named.mon.toLowerCase()];
-    if (!m) return `"${text.trim()}" is not a date`;
-    return { y: year2(named.y), m, d: named.d, time, offset };
-  }
-  return `"${text.trim()}" is not a date`;
+  const m = named && MONTHS[named.mon.toLowerCase()];
+  if (!named || !m) return `"${shown}" is not a date`;
+  return { y: year2(named.y), m, d: named.d, time, offset };
 }
+
+const DAY_MS = 86_400_000;
+const NOON_MS = 12 * 3_600_000;
+
+/**
+ * The instant a wall time in `timeZone` names, as Temporal's "compatible" reading: of a wall time
+ * the clocks pass twice (the fall-back hour) the earlier; a wall time they skip (the spring-forward
+ * hour) is read with the offset before the jump, so 02:30 becomes 03:30 the new time.
+ */
+function zonedInstant(wall: number, timeZone: string): number {
+  const before = offsetAt(wall - DAY_MS, timeZone);
+  const after = offsetAt(wall + DAY_MS, timeZone);
+  const fits = [wall - before, wall - after].filter((t) => t + offsetAt(t, timeZone) === wall);
+  return fits.length ? Math.min(...fits) : wall - before;
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 
 /**
  * A gift's instant from a date or date-time cell. A time without a zone is wall time in `timeZone`
- * (the import's, the organization's unless chosen), across DST too: a wall time the clocks skipped
- * is read as the same time after the jump. A date alone is local noon, so the gift stays on that
- * calendar day in every nearby zone.
+ * (the import's, the organization's unless chosen), across DST as zonedInstant reads it. A date
+ * alone is noon of that day in the zone, exactly as the record-a-gift dialog stores an earlier day
+ * (startOfLocalDay + 12 h), so the gift stays on that calendar day in every nearby zone.
  */
 export function parseDate(text: string, o: { order: DateOrder; timeZone: string }): Parsed<number> {
   if (isBlank(text)) return no("No date");
   const w = wallOf(text, o.order);
   if (typeof w === "string") return no(w);
-  if (w.y < 1000 || w.y > 9999) return no(`"${text.trim()}" is not a date`);
+  const shown = text.trim();
+  if (w.y < 1000 || w.y > 9999) return no(`"${shown}" is not a date`);
   const probe = new Date(Date.UTC(w.y, w.m - 1, w.d));
   if (w.m < 1 || w.m > 12 || probe.getUTCMonth() !== w.m - 1 || probe.getUTCDate() !== w.d)
-    return no(`"${text.trim()}" is not a day of the calendar`);
-  const time = w.time ?? { h: 12, min: 0, s: 0, ms: 0 };
-  const wall = Date.UTC(w.y, w.m - 1, w.d, time.h, time.min, time.s, time.ms);
-  if (w.offset !== null) return ok(wall - w.offset * 60_000);
-  // Wall time → instant: the zone's offset there, checked once more (the offset may differ on the
-  // other side of a DST change; a skipped wall time lands after the jump).
-  let at = wall - offsetAt(wall, o.timeZone);
-  const again = wall - offsetAt(at, o.timeZone);
-  if (again !== at) at = Math.max(at, again);
-  return ok(at);
+    return no(`"${shown}" is not a day of the calendar`);
+  if (!w.time) {
+    const day = `${pad(w.y, 4)}-${pad(w.m)}-${pad(w.d)}`;
+    const midnight =
+      w.offset === null ? startOfLocalDay(day, o.timeZone) : probe.getTime() - w.offset * 60_000;
+    return ok(midnight + NOON_MS);
+  }
+  const t = w.time;
+  const wall = Date.UTC(w.y, w.m - 1, w.d, t.h, t.min, t.s, t.ms);
+  return ok(w.offset === null ? zonedInstant(wall, o.timeZone) : wall - w.offset * 60_000);
 }
 
 /**
@@ -355,9 +438,8 @@ export function detectDateOrder(samples: readonly string[]): {
   let undecided = false;
   let yearFirst = false;
   for (const raw of samples) {
-    const s = splitOffset(raw.trim()).rest.trim();
-    const t = /(?:T|\s+|,\s*)(\d{1,2}:\d{2}.*)$/i.exec(s);
-    const n = numericParts((t ? s.slice(0, t.index) : s).trim());
+    if (isBlank(raw)) continue;
+    const n = numericParts(dateAndTime(raw).date);
     if (!n) continue;
     if (n.yearFirst) {
       yearFirst = true;
@@ -377,7 +459,10 @@ export function detectDateOrder(samples: readonly string[]): {
 // ─── Names ──────────────────────────────────────────────────────────────────────────────────────
 
 const HONORIFICS = new Set(["mr", "mrs", "ms", "miss", "dr", "prof", "rev", "mx", "sir", "dame"]);
-const SUFFIXES = new Set(["jr", "sr", "ii", "iii", "iv", "phd", "md", "esq"]);
+/** Part of the name: kept with the last name ("King Jr."). */
+const GENERATIONAL = new Set(["jr", "sr", "ii", "iii", "iv"]);
+/** Not part of the name: dropped after a comma ("Jane Smith, PhD"). */
+const CREDENTIALS = new Set(["phd", "md", "esq", "dds", "dvm", "cpa", "mba", "rn", "jd"]);
 const PARTICLES = new Set([
   "de",
   "da",
@@ -399,95 +484,87 @@ const PARTICLES = new Set([
   "st",
 ]);
 const bare = (w: string) => w.toLowerCase().replace(/\./g, "");
+const isSuffix = (w: string) => GENERATIONAL.has(bare(w)) || CREDENTIALS.has(bare(w));
+
+/** Leading titles, also a couple's ("Mr. and Mrs. John Smith"), as long as a name is left. */
+function stripHonorifics(words: string[]): string[] {
+  let i = 0;
+  while (i < words.length - 1) {
+    const w = bare(words[i] as string);
+    if (HONORIFICS.has(w)) i++;
+    else if ((w === "and" || w === "&") && i > 0 && HONORIFICS.has(bare(words[i + 1] as string))) i++;
+    else break;
+  }
+  return words.slice(i);
+}
 
 /**
  * A full name in one cell: "Last, First" or "First [Middle] [particles] Last [Jr.]", without a
- * title ("Dr. Grace Hopper" → Grace / Hopper; "Ludwig van Beethoven" → Ludwig / van Beethoven).
+ * title or a credential ("Dr. Grace Hopper" → Grace / Hopper; "Ludwig van Beethoven" → Ludwig /
+ * van Beethoven; "King, Martin Luther, Jr." → Martin Luther / King Jr.).
  */
 export function splitName(full: string): { firstName: string | null; lastName: string | null } {
-  const clean = full.replace(/\s+/g, " ").trim();
-  if (!clean) return { firstName: null, lastName: null };
-  const comma = clean.split(",").map((p) => p.trim());
-  if (comma.length === 2 && comma[1] && !SUFFIXES.has(bare(comma[1]))) {
-    const first = stripHonorific(comma[1].split(" ")).join(" ");
-    return { firstName: first || null, lastName: comma[0] || null };
+  const parts = full
+    .replace(/\s+/g, " ")
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
+  if (!parts.length) return { firstName: null, lastName: null };
+  // Suffixes after a comma: a generation stays with the last name, a credential goes.
+  const kept: string[] = [];
+  while (parts.length > 1 && (parts.at(-1) as string).split(" ").every(isSuffix)) {
+    const words = (parts.pop() as string).split(" ");
+    kept.unshift(...words.filter((w) => GENERATIONAL.has(bare(w))));
   }
-  let words = stripHonorific(clean.replace(/,/g, "").split(" "));
-  let suffix = "";
-  if (words.length > 1 && SUFFIXES.has(bare(words.at(-1) as string))) {
-    suffix = ` ${words.at(-1)}`;
-    words = words.slice(0, -1);
+  let first: string[];
+  let last: string[];
+  if (parts.length === 2) {
+    last = (parts[0] as string).split(" ");
+    first = stripHonorifics((parts[1] as string).split(" "));
+    while (first.length > 1 && GENERATIONAL.has(bare(first.at(-1) as string)))
+      kept.unshift(first.pop() as string);
+  } else {
+    let words = stripHonorifics(parts.join(" ").split(" "));
+    while (words.length > 1 && GENERATIONAL.has(bare(words.at(-1) as string))) {
+      kept.unshift(words.at(-1) as string);
+      words = words.slice(0, -1);
+    }
+    let i = words.length - 1;
+    while (i > 1 && PARTICLES.has(bare(words[i - 1] as string))) i--;
+    first = words.slice(0, i);
+    last = words.slice(i);
   }
-  if (words.length === 1) return { firstName: null, lastName: `${words[0]}${suffix}` };
-  let i = words.length - 1;
-  while (i > 1 && PARTICLES.has(bare(words[i - 1] as string))) i--;
-  return { firstName: words.slice(0, i).join(" ") || null, lastName: `${words.slice(i).join(" ")}${suffix}` };
-}
-
-function stripHonorific(words: string[]): string[] {
-  return words.length > 1 && HONORIFICS.has(bare(words[0] as string)) ? words.slice(1) : words;
+  return { firstName: first.join(" ") || null, lastName: [...last, ...kept].join(" ") || null };
 }
 
 // ─── Vocabularies ───────────────────────────────────────────────────────────────────────────────
 
-function lookup<T>(table: Record<string, T>, label: string) {
+function lookup<T>(table: Readonly<Record<string, T>>, label: string) {
+  const map = new Map(Object.entries(table));
   return (text: string): Parsed<T> => {
-    const v = table[fold(text)];
+    const v = map.get(fold(text));
     return v === undefined ? no(`"${text.trim()}" is not a known ${label}`) : ok(v);
   };
 }
 
-const TRUE = [
-  "yes",
-  "y",
-  "true",
-  "t",
-  "1",
-  "x",
-  "checked",
-  "on",
-  "opt in",
-  "opted in",
-  "subscribed",
-  "ja",
-  "oui",
-  "si",
-];
-const FALSE = [
-  "no",
-  "n",
-  "false",
-  "f",
-  "0",
-  "unchecked",
-  "off",
-  "opt out",
-  "opted out",
-  "unsubscribed",
-  "nein",
-  "non",
-];
+const TRUE = ["yes", "y", "true", "t", "1", "x", "checked", "on", "opt in", "opted in", "subscribed"];
+const FALSE = ["no", "n", "false", "f", "0", "unchecked", "off", "opt out", "opted out", "unsubscribed"];
 
 export const parseBoolean = lookup<boolean>(
   Object.fromEntries([...TRUE.map((t) => [t, true] as const), ...FALSE.map((f) => [f, false] as const)]),
   "yes or no",
 );
 
-export const parseStatus = lookup<
-  | "pending"
-  | "processing"
-  | "completed"
-  | "failed"
-  | "cancelled"
-  | "abandoned"
-  | "refunded"
-  | "partially_refunded"
-  | "disputed"
->(
+/**
+ * Statuses as GiveWP, Stripe, Donorbox, NPSP stages, CiviCRM and Open Collective write them. What
+ * an export calls a gift that never became money (expired, rejected, a lost opportunity) is failed.
+ */
+export const parseStatus = lookup<DonationStatus>(
   {
     complete: "completed",
     completed: "completed",
     publish: "completed",
+    renewal: "completed",
     paid: "completed",
     succeeded: "completed",
     success: "completed",
@@ -499,17 +576,19 @@ export const parseStatus = lookup<
     pending: "pending",
     preapproval: "pending",
     pledged: "pending",
+    uncaptured: "pending",
+    "partially paid": "pending",
     "in progress": "processing",
     processing: "processing",
     refunded: "refunded",
     "fully refunded": "refunded",
     "partially refunded": "partially_refunded",
     "partial refund": "partially_refunded",
-    "partially paid": "pending",
     failed: "failed",
     failure: "failed",
     error: "failed",
     declined: "failed",
+    blocked: "failed",
     expired: "failed",
     rejected: "failed",
     "closed lost": "failed",
@@ -519,58 +598,90 @@ export const parseStatus = lookup<
     void: "cancelled",
     voided: "cancelled",
     abandoned: "abandoned",
+    incomplete: "abandoned",
     disputed: "disputed",
     dispute: "disputed",
     chargeback: "disputed",
     "charged back": "disputed",
-  } as never,
+  },
   "status",
 );
 
-export function parseFrequency(text: string): Parsed<"one_time" | "monthly" | "quarterly" | "annually"> {
+type Frequency = (typeof donationFrequencies)[number];
+
+const FREQUENCIES: Readonly<Record<string, Frequency>> = {
+  "one time": "one_time",
+  onetime: "one_time",
+  once: "one_time",
+  single: "one_time",
+  "one off": "one_time",
+  no: "one_time",
+  false: "one_time",
+  none: "one_time",
+  monthly: "monthly",
+  month: "monthly",
+  "every month": "monthly",
+  "1 month": "monthly",
+  quarterly: "quarterly",
+  quarter: "quarterly",
+  "every quarter": "quarterly",
+  "3 months": "quarterly",
+  "every 3 months": "quarterly",
+  annually: "annually",
+  annual: "annually",
+  yearly: "annually",
+  year: "annually",
+  "every year": "annually",
+  "12 months": "annually",
+  "every 12 months": "annually",
+};
+
+/** How often a gift recurs. "Yes" in a "Recurring?" column does not say how often: never guessed. */
+export function parseFrequency(text: string): Parsed<Frequency> {
   const f = fold(text);
-  const table: Record<string, "one_time" | "monthly" | "quarterly" | "annually"> = {
-    "one time": "one_time",
-    onetime: "one_time",
-    once: "one_time",
-    single: "one_time",
-    "one off": "one_time",
-    no: "one_time",
-    false: "one_time",
-    none: "one_time",
-    monthly: "monthly",
-    month: "monthly",
-    "every month": "monthly",
-    "1 month": "monthly",
-    quarterly: "quarterly",
-    quarter: "quarterly",
-    "every quarter": "quarterly",
-    "3 months": "quarterly",
-    "every 3 months": "quarterly",
-    annually: "annually",
-    annual: "annually",
-    yearly: "annually",
-    year: "annually",
-    "every year": "annually",
-    "12 months": "annually",
-  };
-  const v = table[f];
+  const v = Object.hasOwn(FREQUENCIES, f) ? FREQUENCIES[f] : undefined;
   if (v) return ok(v);
-  if (["yes", "true", "recurring", "1", "y"].includes(f))
-    return no(`"${text.trim()}" says the gift recurs but not how often: map a column with the interval`);
-  return no(`"${text.trim()}" is not a known frequency`);
+  const shown = text.trim();
+  if (["yes", "y", "true", "1", "recurring", "recurrent"].includes(f))
+    return no(`"${shown}" says the gift recurs but not how often: map a column with the interval`);
+  return no(`"${shown}" is not a known frequency (one-time, monthly, quarterly or annually)`);
 }
 
+/**
+ * A payment method from what a system calls it, by whole words ("giftcard" is no card). Never a
+ * refusal: a gift paid some other way is kept as "other".
+ */
 export function parsePaymentMethod(text: string): Parsed<PaymentMethod> {
-  const f = fold(text);
-  const has = (...words: string[]) => words.some((w) => f === w || f.includes(w));
-  if (has("paypal", "venmo")) return ok("paypal");
-  if (has("apple pay", "google pay", "wallet", "link")) return ok("wallet");
-  if (has("ach", "sepa", "bacs", "direct debit", "us bank account")) return ok("ach_sepa");
-  if (has("bank transfer", "wire", "eft", "bank", "transfer", "giro")) return ok("bank_transfer");
-  if (has("cheque", "check")) return ok("check");
+  const f = ` ${fold(text)} `;
+  const has = (...phrases: string[]) => phrases.some((p) => f.includes(` ${p} `));
+  if (has("gift card", "giftcard", "prepaid", "voucher", "balance", "collective", "crypto", "stock"))
+    return ok("other");
+  if (has("paypal", "pay pal", "venmo")) return ok("paypal");
+  if (has("apple pay", "applepay", "google pay", "googlepay", "gpay", "samsung pay", "wallet", "link"))
+    return ok("wallet");
+  if (has("ach", "sepa", "bacs", "becs", "us bank account")) return ok("ach_sepa");
+  if (has("bank transfer", "wire", "eft", "direct debit", "bank", "transfer", "giro"))
+    return ok("bank_transfer");
+  if (has("check", "cheque", "chq")) return ok("check");
   if (has("cash")) return ok("cash");
-  if (has("card", "credit", "debit", "visa", "mastercard", "amex", "american express", "discover", "stripe"))
+  if (
+    has(
+      "card",
+      "creditcard",
+      "credit",
+      "debit",
+      "visa",
+      "mastercard",
+      "master card",
+      "amex",
+      "american express",
+      "discover",
+      "diners",
+      "jcb",
+      "maestro",
+      "stripe",
+    )
+  )
     return ok("card");
   return ok("other");
 }
@@ -599,7 +710,49 @@ const NOT_COUNTRIES = new Set([
   "NT",
 ]);
 
-/** Country names (English, and the common other spellings) and codes → ISO 3166 alpha-2. */
+/** Names countries go by besides Intl's English one. */
+const COUNTRY_ALIASES: Readonly<Record<string, string>> = {
+  usa: "US",
+  "u s a": "US",
+  "u s": "US",
+  "united states of america": "US",
+  america: "US",
+  uk: "GB",
+  "u k": "GB",
+  "great britain": "GB",
+  britain: "GB",
+  england: "GB",
+  scotland: "GB",
+  wales: "GB",
+  "northern ireland": "GB",
+  deutschland: "DE",
+  espana: "ES",
+  "the netherlands": "NL",
+  holland: "NL",
+  nederland: "NL",
+  schweiz: "CH",
+  suisse: "CH",
+  svizzera: "CH",
+  osterreich: "AT",
+  italia: "IT",
+  sverige: "SE",
+  norge: "NO",
+  danmark: "DK",
+  brasil: "BR",
+  mexico: "MX",
+  nippon: "JP",
+  "south korea": "KR",
+  korea: "KR",
+  russia: "RU",
+  "czech republic": "CZ",
+  "ivory coast": "CI",
+  turkey: "TR",
+  burma: "MM",
+  swaziland: "SZ",
+  macedonia: "MK",
+};
+
+/** Country names (English, and the common other spellings) and codes → ISO 3166 alpha-2, built once. */
 function countryTable() {
   if (countries) return countries;
   const m = new Map<string, string>();
@@ -614,39 +767,17 @@ function countryTable() {
     for (let j = 0; j < 26; j++) {
       const code = String.fromCharCode(A + i, A + j);
       if (NOT_COUNTRIES.has(code)) continue;
-      const name = names?.of(code);
+      let name: string | undefined;
+      try {
+        name = names?.of(code);
+      } catch {
+        name = undefined;
+      }
       if (!name || name === code) continue;
       m.set(fold(code), code);
-      // A deprecated code that names the same country ("UK" for GB) never replaces the current one.
       if (!m.has(fold(name))) m.set(fold(name), code);
     }
-  const extra: Record<string, string> = {
-    usa: "US",
-    "u s a": "US",
-    "u s": "US",
-    "united states of america": "US",
-    america: "US",
-    uk: "GB",
-    "great britain": "GB",
-    england: "GB",
-    scotland: "GB",
-    wales: "GB",
-    "northern ireland": "GB",
-    deutschland: "DE",
-    espana: "ES",
-    "the netherlands": "NL",
-    holland: "NL",
-    schweiz: "CH",
-    suisse: "CH",
-    osterreich: "AT",
-    italia: "IT",
-    nippon: "JP",
-    "south korea": "KR",
-    korea: "KR",
-    russia: "RU",
-    "czech republic": "CZ",
-  };
-  for (const [k, v] of Object.entries(extra)) m.set(k, v);
+  for (const [k, v] of Object.entries(COUNTRY_ALIASES)) m.set(k, v);
   countries = m;
   return m;
 }
@@ -656,38 +787,51 @@ export function parseCountry(text: string): Parsed<string> {
   return code ? ok(code) : no(`"${text.trim()}" is not a country this import knows`);
 }
 
-export function parseTributeType(text: string): Parsed<"in_honor" | "in_memory"> {
+export function parseTributeType(text: string): Parsed<(typeof tributeTypes)[number]> {
   const f = fold(text);
-  if (/memor|memory|remembrance/.test(f)) return ok("in_memory");
-  if (/hono(u)?r|tribute/.test(f)) return ok("in_honor");
+  if (/memor|remembrance/.test(f)) return ok("in_memory");
+  if (/hono(u)?r|tribute|celebration/.test(f)) return ok("in_honor");
   return no(`"${text.trim()}" is not a known tribute type`);
 }
 
-export function parseMode(text: string): Parsed<"live" | "test"> {
+/** Live or test, also from a "Livemode" column's true/false. */
+export function parseMode(text: string): Parsed<(typeof donationModes)[number]> {
   const f = fold(text);
-  if (["live", "true", "production", "prod", "1", "yes"].includes(f)) return ok("live");
-  if (["test", "false", "sandbox", "0", "no", "testing"].includes(f)) return ok("test");
+  if (["live", "livemode", "true", "production", "prod", "1", "yes"].includes(f)) return ok("live");
+  if (["test", "testmode", "test mode", "false", "sandbox", "0", "no", "testing"].includes(f))
+    return ok("test");
   return no(`"${text.trim()}" is neither live nor test`);
 }
 
+const INDIVIDUAL = [
+  "individual",
+  "person",
+  "household",
+  "household account",
+  "personal",
+  "family",
+  "contact",
+];
+const ORGANIZATION = [
+  "organization",
+  "organisation",
+  "organization account",
+  "company",
+  "business",
+  "foundation",
+  "corporate",
+  "corporation",
+  "org",
+  "church",
+  "trust",
+  "collective",
+  "nonprofit",
+  "non profit",
+];
+
 export function parseDonorType(text: string): Parsed<"individual" | "organization"> {
   const f = fold(text);
-  if (["individual", "person", "household", "personal", "family", "contact"].includes(f))
-    return ok("individual");
-  if (
-    [
-      "organization",
-      "organisation",
-      "company",
-      "business",
-      "foundation",
-      "corporate",
-      "corporation",
-      "org",
-      "church",
-      "trust",
-    ].includes(f)
-  )
-    return ok("organization");
+  if (INDIVIDUAL.includes(f)) return ok("individual");
+  if (ORGANIZATION.includes(f)) return ok("organization");
   return no(`"${text.trim()}" is not a known donor type`);
 }
