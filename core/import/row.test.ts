@@ -92,7 +92,7 @@ describe("each export's rows, as its system meant them", () => {
     expect(ok(a).donor?.data).toMatchObject({ country: "DE", emailOptIn: true, externalId: "D-501" });
     expect(ok(b).gift).toMatchObject({ currency: "GBP", frequency: "monthly", message: "Monthly, from Tom" });
     expect(ok(b).donor?.data).toMatchObject({ country: "GB", postalCode: "SW1A 2AA" });
-    expect(ok(c).gift).toMatchObject({ amountMinor: 100_000, anonymous: true, paymentMethod: "other" });
+    expect(ok(c).gift).toMatchObject({ amountMinor: 100_000, anonymous: true, paymentMethod: "paypal" });
     expect(ok(d).gift?.frequency).toBe("quarterly");
   });
 

@@ -301,7 +301,8 @@ function giftOf(value: (f: ImportField) => string | null, o: ImportOptions): Row
     donatedAt,
     status,
     frequency: frequencyText ? take(parseFrequency(frequencyText), "Frequency") : "one_time",
-    paymentMethod: methodText ? take(parsePaymentMethod(methodText), "Payment method") : "other",
+    // Without a method column the gateway tells it (GiveWP exports "stripe", "paypal", "offline").
+    paymentMethod: take(parsePaymentMethod(methodText ?? value("gateway") ?? ""), "Payment method"),
     campaign: campaignName(value("campaign")),
     gateway: plainText("Gateway", value("gateway"), 50),
     transactionId: plainText("Transaction ID", value("transactionId"), 200),
