@@ -64,7 +64,14 @@ export interface RowReport {
   reason?: string;
   /** A remark that does not stop the row: "Same donor as row 12", "Matched by e-mail". */
   note?: string;
-  donor?: { id: string; isNew: boolean; matchedBy?: MatchedBy; changes?: DonorColumn[] };
+  donor?: {
+    id: string;
+    isNew: boolean;
+    matchedBy?: MatchedBy;
+    /** The earlier row of the same file that brought this donor (created or first matched it). */
+    sameAsRow?: number;
+    changes?: DonorColumn[];
+  };
   campaign?: { id: string; title: string; isNew: boolean };
 }
 
@@ -375,10 +382,12 @@ export function planBatch(input: PlanInput): BatchPlan {
             plan.donorChanges.push(c);
           }
         }
+        // Matched, even when an earlier row of this file created the donor: this row creates none.
         report.donor = {
           id: r.id,
-          isNew: m.known.isNew,
+          isNew: false,
           matchedBy: m.by,
+          ...(earlier ? { sameAsRow: earlier } : {}),
           ...(columns.length ? { changes: columns } : {}),
         };
         remember({ ...m.known, row: m.known.row || row });
