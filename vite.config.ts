@@ -54,6 +54,8 @@ export default defineConfig({
       "zod/v4/locales/en.js",
       "clsx",
       "class-variance-authority",
+      // The import page's CSV reader (core/import/read.ts), a lazily loaded route only.
+      "papaparse",
     ],
   },
   plugins: [

@@ -26,9 +26,11 @@ import { Route as DevMailRouteImport } from './routes/dev/mail'
 import { Route as AuthedCampaignsIndexRouteImport } from './routes/_authed/campaigns/index'
 import { Route as AuthedCampaignsCreateRouteImport } from './routes/_authed/campaigns/create'
 import { Route as AuthedDonationsIndexRouteImport } from './routes/_authed/donations/index'
+import { Route as AuthedDonationsImportRouteImport } from './routes/_authed/donations/import'
 import { Route as AuthedDonorTiersIndexRouteImport } from './routes/_authed/donor-tiers/index'
 import { Route as AuthedDonorsIndexRouteImport } from './routes/_authed/donors/index'
 import { Route as AuthedDonorsCreateRouteImport } from './routes/_authed/donors/create'
+import { Route as AuthedDonorsImportRouteImport } from './routes/_authed/donors/import'
 import { Route as AuthedOrganizationBadgesIndexRouteImport } from './routes/_authed/organization-badges/index'
 import { Route as AuthedOrganizersIndexRouteImport } from './routes/_authed/organizers/index'
 import { Route as AuthedOrganizersCreateRouteImport } from './routes/_authed/organizers/create'
@@ -127,6 +129,11 @@ const AuthedDonationsIndexRoute = AuthedDonationsIndexRouteImport.update({
   path: '/donations/',
   getParentRoute: () => AuthedRoute,
 } as any)
+const AuthedDonationsImportRoute = AuthedDonationsImportRouteImport.update({
+  id: '/donations/import',
+  path: '/donations/import',
+  getParentRoute: () => AuthedRoute,
+} as any)
 const AuthedDonorTiersIndexRoute = AuthedDonorTiersIndexRouteImport.update({
   id: '/donor-tiers/',
   path: '/donor-tiers/',
@@ -140,6 +147,11 @@ const AuthedDonorsIndexRoute = AuthedDonorsIndexRouteImport.update({
 const AuthedDonorsCreateRoute = AuthedDonorsCreateRouteImport.update({
   id: '/donors/create',
   path: '/donors/create',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedDonorsImportRoute = AuthedDonorsImportRouteImport.update({
+  id: '/donors/import',
+  path: '/donors/import',
   getParentRoute: () => AuthedRoute,
 } as any)
 const AuthedOrganizationBadgesIndexRoute =
@@ -231,7 +243,9 @@ export interface FileRoutesByFullPath {
   '/users': typeof AuthedUsersRoute
   '/dev/mail': typeof DevMailRoute
   '/campaigns/create': typeof AuthedCampaignsCreateRoute
+  '/donations/import': typeof AuthedDonationsImportRoute
   '/donors/create': typeof AuthedDonorsCreateRoute
+  '/donors/import': typeof AuthedDonorsImportRoute
   '/organizers/create': typeof AuthedOrganizersCreateRoute
   '/users/$userId': typeof AuthedUsersUserIdRoute
   '/p/$orgSlug/$slug': typeof POrgSlugSlugRoute
@@ -265,7 +279,9 @@ export interface FileRoutesByTo {
   '/users': typeof AuthedUsersRoute
   '/dev/mail': typeof DevMailRoute
   '/campaigns/create': typeof AuthedCampaignsCreateRoute
+  '/donations/import': typeof AuthedDonationsImportRoute
   '/donors/create': typeof AuthedDonorsCreateRoute
+  '/donors/import': typeof AuthedDonorsImportRoute
   '/organizers/create': typeof AuthedOrganizersCreateRoute
   '/users/$userId': typeof AuthedUsersUserIdRoute
   '/p/$orgSlug/$slug': typeof POrgSlugSlugRoute
@@ -301,7 +317,9 @@ export interface FileRoutesById {
   '/_authed/users': typeof AuthedUsersRoute
   '/dev/mail': typeof DevMailRoute
   '/_authed/campaigns/create': typeof AuthedCampaignsCreateRoute
+  '/_authed/donations/import': typeof AuthedDonationsImportRoute
   '/_authed/donors/create': typeof AuthedDonorsCreateRoute
+  '/_authed/donors/import': typeof AuthedDonorsImportRoute
   '/_authed/organizers/create': typeof AuthedOrganizersCreateRoute
   '/_authed/users_/$userId': typeof AuthedUsersUserIdRoute
   '/p/$orgSlug/$slug': typeof POrgSlugSlugRoute
@@ -337,7 +355,9 @@ export interface FileRouteTypes {
     | '/users'
     | '/dev/mail'
     | '/campaigns/create'
+    | '/donations/import'
     | '/donors/create'
+    | '/donors/import'
     | '/organizers/create'
     | '/users/$userId'
     | '/p/$orgSlug/$slug'
@@ -371,7 +391,9 @@ export interface FileRouteTypes {
     | '/users'
     | '/dev/mail'
     | '/campaigns/create'
+    | '/donations/import'
     | '/donors/create'
+    | '/donors/import'
     | '/organizers/create'
     | '/users/$userId'
     | '/p/$orgSlug/$slug'
@@ -406,7 +428,9 @@ export interface FileRouteTypes {
     | '/_authed/users'
     | '/dev/mail'
     | '/_authed/campaigns/create'
+    | '/_authed/donations/import'
     | '/_authed/donors/create'
+    | '/_authed/donors/import'
     | '/_authed/organizers/create'
     | '/_authed/users_/$userId'
     | '/p/$orgSlug/$slug'
@@ -560,6 +584,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedDonationsIndexRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/donations/import': {
+      id: '/_authed/donations/import'
+      path: '/donations/import'
+      fullPath: '/donations/import'
+      preLoaderRoute: typeof AuthedDonationsImportRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/donor-tiers/': {
       id: '/_authed/donor-tiers/'
       path: '/donor-tiers'
@@ -579,6 +610,13 @@ declare module '@tanstack/react-router' {
       path: '/donors/create'
       fullPath: '/donors/create'
       preLoaderRoute: typeof AuthedDonorsCreateRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/donors/import': {
+      id: '/_authed/donors/import'
+      path: '/donors/import'
+      fullPath: '/donors/import'
+      preLoaderRoute: typeof AuthedDonorsImportRouteImport
       parentRoute: typeof AuthedRoute
     }
     '/_authed/organization-badges/': {
@@ -682,7 +720,9 @@ interface AuthedRouteChildren {
   AuthedSettingsRoute: typeof AuthedSettingsRoute
   AuthedUsersRoute: typeof AuthedUsersRoute
   AuthedCampaignsCreateRoute: typeof AuthedCampaignsCreateRoute
+  AuthedDonationsImportRoute: typeof AuthedDonationsImportRoute
   AuthedDonorsCreateRoute: typeof AuthedDonorsCreateRoute
+  AuthedDonorsImportRoute: typeof AuthedDonorsImportRoute
   AuthedOrganizersCreateRoute: typeof AuthedOrganizersCreateRoute
   AuthedUsersUserIdRoute: typeof AuthedUsersUserIdRoute
   AuthedCampaignsIndexRoute: typeof AuthedCampaignsIndexRoute
@@ -708,7 +748,9 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedSettingsRoute: AuthedSettingsRoute,
   AuthedUsersRoute: AuthedUsersRoute,
   AuthedCampaignsCreateRoute: AuthedCampaignsCreateRoute,
+  AuthedDonationsImportRoute: AuthedDonationsImportRoute,
   AuthedDonorsCreateRoute: AuthedDonorsCreateRoute,
+  AuthedDonorsImportRoute: AuthedDonorsImportRoute,
   AuthedOrganizersCreateRoute: AuthedOrganizersCreateRoute,
   AuthedUsersUserIdRoute: AuthedUsersUserIdRoute,
   AuthedCampaignsIndexRoute: AuthedCampaignsIndexRoute,

@@ -179,7 +179,12 @@ export function DateRangePicker({
           <input type="hidden" name={names[1]} value={value.to ?? ""} />
         </>
       ) : null}
-      <PopoverContent aria-label={label} align="start" className="w-auto max-w-[calc(100vw-1rem)] p-0">
+      <PopoverContent
+        aria-label={label}
+        align="start"
+        // Within the room the screen has (a phone's filter sheet leaves little): it scrolls rather than leaving the screen.
+        className="max-h-(--radix-popover-content-available-height) w-auto max-w-[calc(100vw-1rem)] overflow-y-auto p-0"
+      >
         <div className="flex flex-col sm:flex-row">
           {presets.length ? (
             <fieldset className="flex flex-wrap gap-1 border-b p-2 sm:w-36 sm:flex-col sm:flex-nowrap sm:border-r sm:border-b-0">
