@@ -81,6 +81,11 @@ describe("importing donors", () => {
       import_id: done.id,
     });
     expect(await donorsOf(org)).toHaveLength(4);
+    // The list narrows to the donors the import created; the list of imports says who ran it.
+    const created = await caller.donors.list({ importId: done.id });
+    expect(created.rows.map((d) => d.email)).toEqual(["kj@example.test"]);
+    const [listed] = await caller.imports.list({ kind: "donors" });
+    expect(listed).toMatchObject({ id: done.id, createdByName: expect.any(String) });
   });
 
   it("overwrites with the file's values, or leaves matched donors as they are, as chosen", async () => {

@@ -86,6 +86,7 @@ export function donorWhere(
     );
   }
   if (input.tierId) add(w, "dn.tier_id = ?", input.tierId);
+  if (input.importId) add(w, "dn.import_id = ?", input.importId);
   if (input.tagId && tagJoined) add(w, "ta.tag_id = ?", input.tagId);
   else if (input.tagId)
     add(

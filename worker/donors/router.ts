@@ -38,6 +38,8 @@ const donorFilters = {
   emailOptIn: z.boolean().optional(),
   phoneOptIn: z.boolean().optional(),
   mailOptIn: z.boolean().optional(),
+  /** The donors one CSV import created (issue 23). */
+  importId: z.string().min(1).max(64).optional(),
 };
 
 function rangeCheck(

@@ -22,6 +22,7 @@ import { type Database, orgDb } from "../db/databases";
 import { giftSetInsert, type ImportedGift } from "../donations/write";
 import { donorSetStatsStatements } from "../donors/stats";
 import { auditStatement } from "../lib/audit";
+import { userNames } from "../lib/user-names";
 import { fail, type OrgCtx } from "../trpc/init";
 import { type BatchPlan, namePostalKey, planBatch } from "./plan";
 import { presentImport } from "./present";
@@ -81,9 +82,17 @@ function checkOptions(o: ImportOptions): ImportOptions {
   return { ...o, currency: currency.data };
 }
 
+/** The organization's last 50 imports (of a kind), with who started each (a former member too). */
 export async function importsList(ctx: ImportCtx, kind: ImportKind | null) {
   const rows = await listImports(orgDb(ctx), ctx.org.id, kind, 50);
-  return rows.map(presentImport);
+  const names = await userNames(
+    ctx.env,
+    rows.map((r) => r.created_by),
+  );
+  return rows.map((r) => ({
+    ...presentImport(r),
+    createdByName: (r.created_by && names.get(r.created_by)) || null,
+  }));
 }
 
 export async function importDetail(ctx: ImportCtx, id: string) {

@@ -5,7 +5,7 @@ import { donationStatuses } from "@core/status";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
 import type { ColumnDef } from "@tanstack/react-table";
-import { X } from "lucide-react";
+import { Upload, X } from "lucide-react";
 import { DataTable } from "~/components/data-table/data-table";
 import { DateRangePicker } from "~/components/date-range-picker";
 import { PageHeader } from "~/components/layout/page-header";
@@ -21,7 +21,10 @@ import {
   donationFilters,
   exportUrl,
   METHODS,
+  SOURCE_LABELS,
+  SOURCES,
 } from "~/features/donations/search";
+import { ImportChip } from "~/features/imports/import-chip";
 import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatCount, formatDate, formatMoney, titleCase } from "~/lib/format";
@@ -129,6 +132,13 @@ export function DonationsPage() {
         actions={
           <>
             <ExportButton href={exportUrl(s)} total={q.data?.total} />
+            {can({ import: ["create"] }) ? (
+              <Button asChild variant="outline">
+                <Link to="/donations/import">
+                  <Upload className="size-4" /> Import
+                </Link>
+              </Button>
+            ) : null}
             {can({ donation: ["create"] }) ? <RecordDonationDialog /> : null}
           </>
         }
@@ -140,6 +150,9 @@ export function DonationsPage() {
             ? "Gifts of donors who gave in the previous 12 months and not since."
             : "Gifts of donors who gave in the previous 12 months and again in the last 12."}
         </p>
+      ) : null}
+      {s.importId ? (
+        <ImportChip importId={s.importId} what="gifts" onRemove={() => set({ importId: undefined })} />
       ) : null}
       <DataTable<Row, MatchingDonations>
         columns={columns}
@@ -202,6 +215,19 @@ export function DonationsPage() {
               {frequencyFilters.map((f) => (
                 <option key={f} value={f}>
                   {f === "recurring" ? "Any recurring" : titleCase(f)}
+                </option>
+              ))}
+            </select>
+            <select
+              aria-label="Source"
+              className={selectClass}
+              value={s.source ?? ""}
+              onChange={(e) => set({ source: (e.target.value || undefined) as DonationSearch["source"] })}
+            >
+              <option value="">All sources</option>
+              {SOURCES.map((v) => (
+                <option key={v} value={v}>
+                  {SOURCE_LABELS[v]}
                 </option>
               ))}
             </select>

@@ -24,7 +24,17 @@ const day = dayParam;
 const text = textParam;
 
 export const METHODS = paymentMethods;
-export const SOURCES = ["manual", "webhook", "import", "api"] as const;
+/** How a gift came in: the donation table's own set (donation_source_valid, worker/db/domain.ts). */
+export const SOURCES = ["manual", "online", "webhook", "import"] as const;
+export type DonationSource = (typeof SOURCES)[number];
+
+/** How a gift came in, as the source filter names it. */
+export const SOURCE_LABELS: Readonly<Record<DonationSource, string>> = {
+  manual: "Recorded by hand",
+  online: "Online",
+  webhook: "Payment provider",
+  import: "Imported",
+};
 
 export const donationSearch = z.extend(listSearch, {
   sort: withDefault(z.enum(["date", "amount", "status", "number"]), "date"),
@@ -38,7 +48,9 @@ export const donationSearch = z.extend(listSearch, {
   paymentMethod: text(30),
   frequency: enumParam(frequencyFilters),
   mode: enumParam(["live", "test"]),
-  source: text(20),
+  source: enumParam(SOURCES),
+  /** The gifts one CSV import created (issue 23): "View the imported donations" links here. */
+  importId: text(64),
   segment: enumParam(["retained", "lapsed"]),
   minAmountMinor: minorParam,
   maxAmountMinor: minorParam,
@@ -66,6 +78,7 @@ export function donationFilters(s: DonationSearch) {
     frequency: s.frequency,
     mode: s.mode,
     source: s.source,
+    importId: s.importId || undefined,
     segment: s.segment,
     minAmountMinor: s.minAmountMinor,
     maxAmountMinor: s.maxAmountMinor,

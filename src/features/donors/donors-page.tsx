@@ -6,7 +6,7 @@ import { exportFileName } from "@core/csv";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import type { ColumnDef } from "@tanstack/react-table";
-import { Download, ListFilter, Plus } from "lucide-react";
+import { Download, ListFilter, Plus, Upload } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
 import { DataTable } from "~/components/data-table/data-table";
@@ -15,6 +15,7 @@ import { ExportProgress } from "~/components/export-progress";
 import { PageHeader } from "~/components/layout/page-header";
 import { Button } from "~/components/ui/button";
 import { Popover, PopoverContent, PopoverTrigger } from "~/components/ui/popover";
+import { ImportChip } from "~/features/imports/import-chip";
 import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatCount, formatDate, formatMoney, toMajorString, toMinor } from "~/lib/format";
@@ -142,6 +143,13 @@ export function DonorsPage({
             <Button variant="outline" disabled={!!progress} onClick={() => void exportCsv()}>
               <Download className="size-4" /> Export CSV
             </Button>
+            {can({ import: ["create"] }) ? (
+              <Button asChild variant="outline">
+                <Link to="/donors/import">
+                  <Upload className="size-4" /> Import
+                </Link>
+              </Button>
+            ) : null}
             {can({ donor: ["create"] }) ? (
               <Button asChild>
                 <Link to="/donors/create">
@@ -153,6 +161,13 @@ export function DonorsPage({
         }
       />
       <ExportProgress progress={progress} noun="donors" />
+      {s.importId ? (
+        <ImportChip
+          importId={s.importId}
+          what="donors"
+          onRemove={() => setSearch({ page: 1, importId: undefined })}
+        />
+      ) : null}
       <DataTable<Row>
         columns={columns}
         data={q.data?.rows}

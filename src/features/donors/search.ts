@@ -24,6 +24,7 @@ const id = opt(z.string().check(z.minLength(1), z.maxLength(100)));
 export const donorsSearch = listSearchWith(donorSorts, "created", {
   tagId: id,
   tierId: id,
+  importId: id,
   type: enumParam(donorKinds),
   donorType: enumParam(donorTypes),
   lastGiftFrom: day,
@@ -43,6 +44,7 @@ export function donorFilters(s: DonorsSearch) {
     q: s.q || undefined,
     tagId: s.tagId,
     tierId: s.tierId,
+    importId: s.importId,
     type: s.type,
     donorType: s.donorType,
     lastGiftFrom: s.lastGiftFrom,
