@@ -46,6 +46,8 @@ const PORTAL_ROUTES = [
   "/settings",
   "/campaigns/create",
   "/donors/create",
+  "/donors/import",
+  "/donations/import",
   "/organizers/create",
   "/donations/:donation",
   "/donations/:donation/edit",
@@ -61,9 +63,9 @@ const PORTAL_ROUTES = [
 ];
 
 const ID_LINKS: Record<string, RegExp> = {
-  donation: /^\/donations\/([^/?#]+)$/,
+  donation: /^\/donations\/(?!import$)([^/?#]+)$/,
   campaign: /^\/campaigns\/(?!create$)([^/?#]+)$/,
-  donor: /^\/donors\/(?!create$)([^/?#]+)$/,
+  donor: /^\/donors\/(?!create$|import$)([^/?#]+)$/,
   organizer: /^\/organizers\/(?!create$)([^/?#]+)$/,
   user: /^\/users\/([^/?#]+)$/,
   public: /^\/p\/([^/?#]+\/[^/?#]+)$/,

@@ -26,6 +26,8 @@ const ROUTES = [
   "/dev/mail",
   "/campaigns/create",
   "/donors/create",
+  "/donors/import",
+  "/donations/import",
   "/organizers/create",
   "/users/x",
   "/p/x/x",

@@ -1,0 +1,267 @@
+/**
+ * The CSV import screens (issue 23, docs/decisions/028-csv-import.md) as an owner uses them, at
+ * 1280 px (a comma file, US-style amounts) and at 360 px (a semicolon file whose amounts need the
+ * decimal mark asked): choose the file, map (the columns map themselves), answer the day order,
+ * preview, check the whole file, import, download the refused rows, see the imported gifts in the
+ * list, undo and see them gone. axe runs on every step. An organizer sees no Import button and is
+ * sent back from the import page.
+ */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+import Papa from "papaparse";
+import type { Page } from "playwright-core";
+import { axeProblems } from "./a11y.ts";
+import { go, openBrowser, signIn } from "./browser.ts";
+
+const HEADERS = ["Donation Date", "First Name", "Last Name", "Email", "Amount", "Campaign", "Status"];
+
+interface Run {
+  width: number;
+  scheme: "light" | "dark";
+  separator: "," | ";";
+  /** Amounts of rows 2, 3, 4 and 6 as the file writes them, then as the list shows them. */
+  amounts: [string, string, string, string];
+  shown: [string, string, string, string];
+  dayOrder: string;
+  decimal: string | null;
+  /** How row 2's date (03/04/2025) reads with that day order. */
+  firstDate: string;
+  /** Row 5's refused cell and the reason the Worker gives. */
+  bad: { column: "Amount" | "Donation Date"; value: string; reason: string };
+}
+
+const RUNS: Run[] = [
+  {
+    width: 1280,
+    scheme: "light",
+    separator: ",",
+    amounts: ["$1,250.00", "$25.50", "$40.00", "$75.00"],
+    shown: ["$1,250.00", "$25.50", "$40.00", "$75.00"],
+    dayOrder: "Day first: 31/12/2024",
+    decimal: null,
+    firstDate: "Apr 3, 2025",
+    bad: { column: "Amount", value: "twenty", reason: 'Amount: "twenty" is not an amount' },
+  },
+  {
+    width: 360,
+    scheme: "dark",
+    separator: ";",
+    amounts: ["1.000", "2.500", "30", "45"],
+    shown: ["$1,000.00", "$2,500.00", "$30.00", "$45.00"],
+    dayOrder: "Month first: 12/31/2024",
+    decimal: "Comma: 1.234,56",
+    firstDate: "Mar 4, 2025",
+    bad: { column: "Donation Date", value: "soon", reason: 'Date: "soon" is not a date' },
+  },
+];
+
+/** Five rows: three new donors (Ada gives twice), a new campaign, row 5 refused. Dates never tell their order. */
+function giftsFile(r: Run, tag: string) {
+  const campaign = `Imported appeal ${tag}`;
+  const rows = [
+    ["03/04/2025", "Ada", "Lovelace", `ada-${tag}@example.test`, r.amounts[0], campaign, "Completed"],
+    ["05/06/2025", "Grace", "Hopper", `grace-${tag}@example.test`, r.amounts[1], campaign, "Completed"],
+    ["07/08/2025", "Ada", "Lovelace", `ada-${tag}@example.test`, r.amounts[2], "", "Pending"],
+    ["02/01/2025", "Alan", "Turing", `alan-${tag}@example.test`, "10", campaign, "Completed"],
+    ["09/10/2025", "Katherine", "Johnson", `kj-${tag}@example.test`, r.amounts[3], campaign, "Completed"],
+  ];
+  const bad = rows[3] as string[];
+  bad[HEADERS.indexOf(r.bad.column)] = r.bad.value;
+  const cell = (c: string) => (/[",;\n]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c);
+  return { text: [HEADERS, ...rows].map((row) => row.map(cell).join(r.separator)).join("\r\n"), campaign };
+}
+
+/** axe on the page as it stands: nothing critical or serious, one h1, one main. */
+async function accessible(page: Page, found: string[], where: string) {
+  for (const p of await axeProblems(page)) found.push(`${where}: ${p}`);
+}
+
+const count = async (page: Page, testId: string) => (await page.getByTestId(testId).innerText()).trim();
+
+for (const r of RUNS) {
+  test(`an owner imports gifts at ${r.width} px (${r.scheme}, "${r.separator}" separated), downloads the refused row, sees the gifts, and undoes the import`, async () => {
+    const s = await openBrowser({ viewport: { width: r.width, height: 900 }, colorScheme: r.scheme });
+    const page = s.page;
+    const found: string[] = [];
+    const tag = `${r.width}${Date.now().toString(36)}`;
+    const fileName = `gifts-${tag}.csv`;
+    const { text, campaign } = giftsFile(r, tag);
+    try {
+      await signIn(page, "admin@almoner.test");
+      await page.waitForURL((u) => u.pathname === "/dashboard");
+      await go(page, "/donations");
+      await page.getByRole("heading", { name: "Donations", level: 1 }).waitFor();
+      await page.getByRole("link", { name: "Import", exact: true }).click();
+      await page.waitForURL((u) => u.pathname === "/donations/import");
+      await page.getByRole("heading", { name: "Import donations", level: 1 }).waitFor();
+      await page.getByRole("heading", { name: "Earlier imports" }).waitFor();
+      assert.equal(await page.title(), "Import donations · Almoner");
+      await accessible(page, found, "file (empty)");
+
+      // 1. The file: read in the browser, its separator detected.
+      await page.getByLabel("CSV file").setInputFiles({
+        name: fileName,
+        mimeType: "text/csv",
+        buffer: Buffer.from(text),
+      });
+      await page.getByTestId("import-file-rows").getByText("5 rows after the header, 7 columns").waitFor();
+      assert.equal(await page.getByLabel("Separator").inputValue(), r.separator);
+      assert.equal(await page.getByLabel("Encoding").inputValue(), "utf-8");
+      await page.getByRole("button", { name: "Next: map columns" }).waitFor();
+      await accessible(page, found, "file (chosen)");
+      await s.shot(`import-file-${r.width}`);
+
+      // 2. The columns map themselves.
+      await page.getByRole("button", { name: "Next: map columns" }).click();
+      await page.getByRole("heading", { name: "Map columns" }).waitFor();
+      const expected: Record<string, string> = {
+        "Donation Date": "donatedAt",
+        "First Name": "firstName",
+        "Last Name": "lastName",
+        Email: "email",
+        Amount: "amount",
+        Campaign: "campaign",
+        Status: "status",
+      };
+      for (const [h, field] of Object.entries(expected))
+        assert.equal(await page.getByLabel(`Import “${h}” as`).inputValue(), field, h);
+      // A field chosen for another column moves there; Next waits while Amount is not mapped.
+      await page.getByLabel("Import “Status” as").selectOption("amount");
+      assert.equal(await page.getByLabel("Import “Amount” as").inputValue(), "");
+      await page.getByLabel("Import “Status” as").selectOption("");
+      await page.getByTestId("mapping-problem").getByText("Still needed: Amount.").waitFor();
+      assert.equal(await page.getByRole("button", { name: "Next: options" }).isDisabled(), true);
+      await page.getByLabel("Import “Amount” as").selectOption("amount");
+      await page.getByLabel("Import “Status” as").selectOption("status");
+      assert.equal(await page.getByRole("button", { name: "Next: options" }).isDisabled(), false);
+      await accessible(page, found, "map");
+      await s.shot(`import-map-${r.width}`);
+
+      // 3. Options: the dates do not tell their order (nor, in the second file, the amounts their mark).
+      await page.getByRole("button", { name: "Next: options" }).click();
+      await page.getByRole("heading", { name: "Options" }).waitFor();
+      await page.getByRole("group", { name: "In the file's dates, which comes first?" }).waitFor();
+      assert.equal(
+        await page.getByRole("group", { name: "What separates the decimals in the file's amounts?" }).count(),
+        r.decimal ? 1 : 0,
+      );
+      assert.equal(await page.getByRole("button", { name: "Next: preview" }).isDisabled(), true);
+      await accessible(page, found, "options");
+      await page.getByLabel(r.dayOrder).check();
+      if (r.decimal) {
+        assert.equal(await page.getByRole("button", { name: "Next: preview" }).isDisabled(), true);
+        await page.getByLabel(r.decimal).check();
+      }
+      await s.shot(`import-options-${r.width}`);
+
+      // 4. The preview: the rows as the Worker will store them.
+      await page.getByRole("button", { name: "Next: preview" }).click();
+      await page.getByRole("heading", { name: "Preview" }).waitFor();
+      const first = page.locator('[data-row="2"]');
+      await first.getByText(r.shown[0]).waitFor();
+      await first.getByText(r.firstDate).waitFor();
+      await first.getByText("New gift").waitFor();
+      await first.getByText("new", { exact: true }).waitFor(); // the campaign it creates
+      await page.locator('[data-row="5"]').getByText(r.bad.reason).waitFor();
+      await accessible(page, found, "preview");
+
+      // The whole file, checked: counts before anything is written.
+      await page.getByRole("button", { name: "Check the whole file" }).click();
+      await page.getByText("Checked all 5 rows").waitFor();
+      assert.equal(await count(page, "tally-new"), "4");
+      assert.equal(await count(page, "tally-invalid"), "1");
+      assert.equal(await count(page, "tally-new-donors"), "3");
+      assert.equal(await count(page, "tally-campaigns"), "1");
+      await page.getByRole("region", { name: "Rows refused or skipped" }).getByText(r.bad.reason).waitFor();
+      await accessible(page, found, "preview (whole file checked)");
+      await s.shot(`import-preview-${r.width}`);
+
+      // 5. The import.
+      await page.getByRole("button", { name: "Import 5 rows" }).click();
+      const result = page.getByRole("region", { name: "Import finished" });
+      await result.waitFor({ timeout: 30_000 });
+      assert.equal(await count(page, "count-gifts"), "4");
+      assert.equal(await count(page, "count-donors-created"), "3");
+      assert.equal(await count(page, "count-campaigns"), "1");
+      assert.equal(await count(page, "count-refused"), "1");
+      await accessible(page, found, "result");
+      await s.shot(`import-result-${r.width}`);
+
+      // The refused row, in the file's own columns, then its row number and reason.
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        result.getByRole("button", { name: /^Download rejected rows/ }).click(),
+      ]);
+      assert.equal(download.suggestedFilename(), `gifts-${tag}-rejected.csv`);
+      const csv = readFileSync((await download.path()) as string, "utf8");
+      assert.ok(csv.startsWith("\uFEFF"), "the download starts with a byte-order mark");
+      const parsed = Papa.parse<string[]>(csv.slice(1), { skipEmptyLines: true }).data;
+      assert.deepEqual(parsed[0], [...HEADERS, "Row", "Reason"]);
+      assert.equal(parsed.length, 2);
+      const refused = parsed[1] as string[];
+      assert.deepEqual(refused.slice(-2), ["5", r.bad.reason]);
+      assert.equal(refused[HEADERS.indexOf(r.bad.column)], r.bad.value);
+      assert.equal(refused[1], "Alan");
+
+      // The imported gifts, in the list filtered to this import.
+      await result.getByRole("link", { name: "View the imported donations" }).click();
+      await page.waitForURL((u) => u.pathname === "/donations" && !!u.searchParams.get("importId"));
+      const importId = new URL(page.url()).searchParams.get("importId") as string;
+      await page.getByTestId("import-chip").getByText(`From import ${fileName}`).waitFor();
+      await page.getByText("4 rows", { exact: true }).waitFor();
+      for (const amount of r.shown) await page.getByText(amount, { exact: true }).first().waitFor();
+      assert.ok((await page.getByText(campaign).count()) >= 3);
+      await accessible(page, found, "donations of the import");
+      await s.shot(`import-list-${r.width}`);
+
+      // Undo, from the earlier imports: the confirmation says what goes; then they are gone.
+      await go(page, "/donations/import");
+      const row = page.locator(`[data-import="${importId}"]`);
+      await row.getByText("Completed").waitFor();
+      await row.getByRole("button", { name: `Undo ${fileName}` }).click();
+      const dialog = page.getByRole("alertdialog");
+      await dialog
+        .getByTestId("undo-counts")
+        .getByText("To remove: 4 gifts, 3 donors and 1 campaign.")
+        .waitFor();
+      await accessible(page, found, "undo dialog");
+      await s.shot(`import-undo-${r.width}`);
+      await dialog.getByRole("button", { name: "Undo import" }).click();
+      await page
+        .getByText("Import undone: removed 4 gifts, 3 donors and 1 campaign.")
+        .waitFor({ timeout: 30_000 });
+      await dialog.waitFor({ state: "hidden" });
+      await row.getByText("Undone").waitFor();
+      await go(page, `/donations?importId=${importId}`);
+      await page.getByText("0 rows", { exact: true }).waitFor();
+      await page.getByText("This import was undone.").waitFor();
+
+      assert.deepEqual(found, []);
+      assert.deepEqual(
+        s.errors.filter((e) => !e.includes("favicon")),
+        [],
+      );
+    } finally {
+      await s.close();
+    }
+  });
+}
+
+test("an organizer sees no Import button and is sent back from the import pages", async () => {
+  const s = await openBrowser();
+  try {
+    await signIn(s.page, "organizer@almoner.test");
+    await s.page.waitForURL((u) => u.pathname === "/dashboard");
+    for (const list of ["/donations", "/donors"]) {
+      await go(s.page, list);
+      await s.page.getByRole("heading", { level: 1 }).waitFor();
+      await s.page.getByRole("button", { name: "Export CSV" }).waitFor();
+      assert.equal(await s.page.getByRole("link", { name: "Import", exact: true }).count(), 0, list);
+      await go(s.page, `${list}/import`);
+      await s.page.waitForURL((u) => u.pathname === list);
+    }
+  } finally {
+    await s.close();
+  }
+});
