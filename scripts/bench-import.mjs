@@ -7,6 +7,7 @@
 // `benchImport` is a step of `npm run bench` (into its 1M world); run alone it seeds its own world:
 //
 //   BENCH_DONATIONS=200000 node scripts/bench-import.mjs [--no-build] [--state <dir>] [--rows N]
+//     [--donors N] [--scrambled] [--prefix P]
 //
 // Reports rows/s end to end (parse + requests + D1), the time per batch, and our Worker's memory.
 // Reports; never fails on a budget.
@@ -195,6 +196,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       rows: { type: "string", default: "100000" },
       donors: { type: "string", default: "20000" },
       scrambled: { type: "boolean", default: false },
+      // Gift ids IMP-0, IMP-1, …: another prefix imports the file again as new gifts (a reused --state).
+      prefix: { type: "string", default: "IMP" },
     },
   });
   const { seedBench } = await import("./bench-seed.mjs");
@@ -227,6 +230,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       rows: Number(args.rows),
       donors: Number(args.donors),
       scrambled: args.scrambled,
+      idPrefix: args.prefix,
     });
     console.log(
       `Imported ${r.rows.toLocaleString()} rows in ${r.seconds.toFixed(1)} s: ${Math.round(r.rowsPerSecond).toLocaleString()} rows/s` +
