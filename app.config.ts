@@ -243,6 +243,13 @@ export const appConfigSchema = /* @__PURE__ */ (() =>
       /** Webhook signatures older than this are replays. */
       webhookToleranceSeconds: positive,
     }),
+    /**
+     * Recurring plans (issue 24, decision 030): days a plan's expected gift may be late before the
+     * cron marks it past due, and before it marks it lapsed (out of recurring revenue).
+     */
+    plans: z
+      .object({ pastDueAfterDays: positive, lapsedAfterDays: positive })
+      .refine((p) => p.lapsedAfterDays > p.pastDueAfterDays, "lapsedAfterDays must exceed pastDueAfterDays"),
     mail: z.object({
       transport: z.enum(["outbox", "http"]),
       from: z.string().min(3),
@@ -341,6 +348,7 @@ export const defaultConfig: AppConfig = {
   money: { defaultCurrency: "USD" },
   organizations: { invitationExpiresIn: 7 * 24 * 3600 },
   donations: { abandonAfterHours: 72, webhookToleranceSeconds: 300 },
+  plans: { pastDueAfterDays: 7, lapsedAfterDays: 60 },
   mail: { transport: "outbox", from: "Almoner <no-reply@almoner.local>", httpEndpoint: "" },
 };
 

@@ -133,6 +133,14 @@ const every15Minutes: Job[] = [
       for (const o of results)
         if (databaseNameOf(env, o.id) === name) await rebuildDailyTotals(db, o.id, o.time_zone);
     }),
+  // Recurring plans (issue 24): late gifts make plans past due, then lapsed; plan rollups are built
+  // for organizations without them (worker/plans/cron.ts).
+  (env, now) =>
+    eachDatabase(env, async (db, name) => {
+      const { buildMissingPlanRollups, watchPlans } = await import("./plans/cron");
+      await watchPlans(env, db, now.getTime());
+      await buildMissingPlanRollups(db, (orgId) => databaseNameOf(env, orgId) === name);
+    }),
   // Campaigns past their end date complete unless they accept gifts after the end; goal-reached
   // campaigns complete when configured.
   (env, now) =>

@@ -56,6 +56,8 @@ interface World {
   tierA: string;
   tierB: string;
   importA: string;
+  planA: string;
+  planB: string;
 }
 let w: World;
 
@@ -211,6 +213,32 @@ const rows = {
     reason: "No amount",
     cells: "[]",
   }),
+  recurring_plan: (): Row => ({
+    id: uid("plan"),
+    organization_id: w.orgA,
+    donor_id: w.donorA,
+    campaign_id: w.campaignA,
+    amount_minor: 2_500,
+    currency: "USD",
+    interval: "month",
+    interval_day: 15,
+    gateway_subscription_id: uid("sub"),
+    started_at: T,
+    status_changed_at: T,
+    ...ts,
+  }),
+  plan_event: (): Row => ({
+    id: uid("pe"),
+    organization_id: w.orgA,
+    plan_id: w.planA,
+    at: T,
+    kind: "created",
+    to_status: "active",
+    currency: "USD",
+  }),
+  plan_monthly: (): Row => ({ organization_id: w.orgA, month: "2026-03", currency: uid("USD") }),
+  plan_totals: (): Row => ({ organization_id: w.orgA, currency: uid("USD"), status: "active" }),
+  plan_rollup_state: (): Row => ({ organization_id: newOrg(), time_zone: "Europe/Berlin" }),
   import_mapping: (): Row => ({
     id: uid("map"),
     organization_id: w.orgA,
@@ -249,7 +277,7 @@ async function prepareParents(table: Table) {
       await add("donor_tag", tag);
       pendingTags.push(String(tag.id));
     }
-    if (table === "donation_daily_state") {
+    if (table === "donation_daily_state" || table === "plan_rollup_state") {
       const o = rows.organization();
       await add("organization", o);
       pendingOrgs.push(String(o.id));
@@ -638,6 +666,66 @@ const cases: Case[] = [
     table: "import_mapping",
     bad: () => [{ name: "   " }, { name: "x".repeat(61) }],
   },
+  // 0016: recurring plans (decision 030)
+  {
+    name: "recurring_plan_amount_positive",
+    table: "recurring_plan",
+    bad: () => [{ amount_minor: 0 }, { amount_minor: -500 }],
+  },
+  {
+    name: "recurring_plan_currency_len",
+    table: "recurring_plan",
+    bad: () => [{ currency: "US" }, { currency: "USDX" }],
+  },
+  { name: "recurring_plan_interval_valid", table: "recurring_plan", bad: () => [{ interval: "week" }] },
+  {
+    name: "recurring_plan_day_valid",
+    table: "recurring_plan",
+    bad: () => [{ interval_day: 0 }, { interval_day: 32 }],
+  },
+  { name: "recurring_plan_status_valid", table: "recurring_plan", bad: () => [{ status: "failing" }] },
+  { name: "recurring_plan_source_valid", table: "recurring_plan", bad: () => [{ source: "api" }] },
+  {
+    name: "recurring_plan_totals_nonneg",
+    table: "recurring_plan",
+    bad: () => [{ gift_count: -1 }, { given_minor: -1 }, { missed_count: -1 }],
+  },
+  {
+    name: "recurring_plan_gateway_sub_unique",
+    table: "recurring_plan",
+    bad: (f) => [{ gateway_subscription_id: f.gateway_subscription_id }],
+    error: UNIQUE,
+  },
+  {
+    name: "recurring_plan_refs_same_org",
+    table: "recurring_plan",
+    bad: () => [{ donor_id: w.donorB }, { campaign_id: w.campaignB }],
+  },
+  {
+    name: "recurring_plan_money_integer",
+    table: "recurring_plan",
+    bad: () => [{ amount_minor: 10.5 }, { given_minor: "lots" }, { gift_count: 1.5 }, { interval_day: 1.5 }],
+  },
+  { name: "donation_plan_same_org", table: "donation", bad: () => [{ plan_id: w.planB }] },
+  { name: "plan_event_kind_valid", table: "plan_event", bad: () => [{ kind: "deleted" }] },
+  {
+    name: "plan_monthly_month",
+    table: "plan_monthly",
+    bad: () => [{ month: "2026-3" }, { month: "2026-03-01" }, { month: "999-12" }],
+  },
+  { name: "plan_monthly_pk", table: "plan_monthly", bad: (f) => [{ currency: f.currency }], error: UNIQUE },
+  { name: "plan_totals_pk", table: "plan_totals", bad: (f) => [{ currency: f.currency }], error: UNIQUE },
+  {
+    name: "plan_rollups_integer",
+    table: "plan_totals",
+    bad: () => [{ plan_count: 1.5 }, { annual_minor: "many" }],
+  },
+  {
+    name: "plan_rollup_state_pk",
+    table: "plan_rollup_state",
+    bad: (f) => [{ organization_id: f.organization_id }],
+    error: UNIQUE,
+  },
   {
     name: "import_mapping_org_name_unique",
     table: "import_mapping",
@@ -672,6 +760,8 @@ beforeAll(async () => {
   w.tagA = await make("donor_tag");
   w.tagB = await make("donor_tag", inB);
   w.importA = await make("data_import");
+  w.planA = await make("recurring_plan");
+  w.planB = await make("recurring_plan", { ...inB, donor_id: w.donorB, campaign_id: w.campaignB });
 });
 
 async function flushUsers() {

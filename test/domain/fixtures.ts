@@ -26,6 +26,10 @@ export async function makeOrg(opts: { timeZone?: string; currency?: string } = {
   await testEnv.DB.prepare("INSERT INTO donation_daily_state (organization_id, time_zone) VALUES (?, ?)")
     .bind(id, opts.timeZone ?? "UTC")
     .run();
+  // Likewise the plan months (issue 24, decision 030): built, empty, in the organization's zone.
+  await testEnv.DB.prepare("INSERT INTO plan_rollup_state (organization_id, time_zone) VALUES (?, ?)")
+    .bind(id, opts.timeZone ?? "UTC")
+    .run();
   return id;
 }
 

@@ -28,6 +28,7 @@ export interface RawDonation {
   trashed_at: number | null;
   donated_at: number;
   source: string;
+  plan_id: string | null;
 }
 
 export const isCounted = (d: RawDonation) =>
@@ -110,20 +111,27 @@ export async function donationsOf(org: string) {
   return results;
 }
 
-/** org_daily as the brute force expects it: "campaign|day|currency" → [raised, count], zero rows dropped. */
+/**
+ * org_daily as the brute force expects it: "campaign|day|currency" → [raised, count, raised through
+ * plans, count through plans], zero rows dropped.
+ */
 export function bruteDaily(rows: RawDonation[], timeZone: string) {
-  const out = new Map<string, [number, number]>();
+  const out = new Map<string, [number, number, number, number]>();
   for (const d of rows.filter(isCounted)) {
     const day = localDay(d.donated_at, timeZone);
     for (const c of [d.campaign_id ?? "", "*"]) {
       const k = `${c}|${day}|${d.currency}`;
-      const cur = out.get(k) ?? [0, 0];
+      const cur = out.get(k) ?? [0, 0, 0, 0];
       cur[0] += net(d);
       cur[1] += 1;
+      if (d.plan_id) {
+        cur[2] += net(d);
+        cur[3] += 1;
+      }
       out.set(k, cur);
     }
   }
-  return new Map([...out].filter(([, v]) => v[0] !== 0 || v[1] !== 0));
+  return new Map([...out].filter(([, v]) => v.some((x) => x !== 0)));
 }
 
 /** Rows tallied by key into [count, amount, refunded], as both totals tables keep them. */
@@ -217,7 +225,8 @@ export const totalsOf = (got: {
 
 export async function storedDaily(org: string) {
   const { results } = await testEnv.DB.prepare(
-    "SELECT campaign_id, day, currency, raised_minor, donation_count FROM org_daily WHERE organization_id = ? AND (raised_minor != 0 OR donation_count != 0)",
+    `SELECT campaign_id, day, currency, raised_minor, donation_count, plan_raised_minor, plan_donation_count FROM org_daily
+      WHERE organization_id = ? AND (raised_minor != 0 OR donation_count != 0 OR plan_raised_minor != 0 OR plan_donation_count != 0)`,
   )
     .bind(org)
     .all<{
@@ -226,10 +235,16 @@ export async function storedDaily(org: string) {
       currency: string;
       raised_minor: number;
       donation_count: number;
+      plan_raised_minor: number;
+      plan_donation_count: number;
     }>();
   return new Map(
     results.map(
-      (r) => [`${r.campaign_id}|${r.day}|${r.currency}`, [r.raised_minor, r.donation_count]] as const,
+      (r) =>
+        [
+          `${r.campaign_id}|${r.day}|${r.currency}`,
+          [r.raised_minor, r.donation_count, r.plan_raised_minor, r.plan_donation_count],
+        ] as const,
     ),
   );
 }

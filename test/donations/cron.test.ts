@@ -141,6 +141,7 @@ describe("changing the organization's time zone", () => {
       refundedMinor: 0,
       currency: "USD",
       donatedAt: row.donated_at,
+      planId: null,
     };
     // Deltas are guarded by the write's change token (decision 020).
     await testEnv.DB.prepare(

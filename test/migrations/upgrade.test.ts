@@ -102,6 +102,48 @@ describe(`upgrading a database of the previous release (${release.lastMigration}
     );
   });
 
+  it("gives the recurring gifts their plans (drizzle/0016): each gift of a donor in one, with its totals", async () => {
+    const q = async <T>(sql: string) => (await db.prepare(sql).all<T>()).results;
+    const [unlinked] = await q<{ n: number }>(
+      `SELECT count(*) AS n FROM donation WHERE frequency != 'one_time' AND donor_id IS NOT NULL AND trashed_at IS NULL AND mode = 'live' AND plan_id IS NULL`,
+    );
+    expect(unlinked?.n).toBe(0);
+    const plans = await q<{
+      id: string;
+      gift_count: number;
+      given_minor: number;
+      status: string;
+      next_expected_at: number;
+    }>("SELECT * FROM recurring_plan");
+    expect(plans.length).toBeGreaterThan(5);
+    // One plan per donor, campaign, amount, currency and interval; its totals are its counted gifts.
+    const recount = await q<{ id: string; n: number; given: number }>(
+      `SELECT p.id, count(d.id) AS n, COALESCE(sum(d.amount_minor - d.refunded_minor), 0) AS given
+         FROM recurring_plan p LEFT JOIN donation d ON d.plan_id = p.id AND ${COUNTED_SQL("d")} GROUP BY p.id`,
+    );
+    const byId = new Map(recount.map((r) => [r.id, r]));
+    for (const p of plans) {
+      expect([p.gift_count, p.given_minor], p.id).toEqual([byId.get(p.id)?.n, byId.get(p.id)?.given]);
+      expect(p.next_expected_at, p.id).toBeGreaterThan(0);
+    }
+    const mixed = await q<{ n: number }>(
+      `SELECT count(*) AS n FROM (SELECT plan_id FROM donation WHERE plan_id IS NOT NULL
+         GROUP BY plan_id HAVING count(DISTINCT donor_id) > 1 OR count(DISTINCT amount_minor) > 1 OR count(DISTINCT currency) > 1)`,
+    );
+    expect(mixed[0]?.n).toBe(0);
+    // plan_totals agree with the plans; every plan has its history from its creation.
+    const totalsOk = await q<{ n: number }>(
+      `SELECT count(*) AS n FROM (SELECT organization_id, currency, status, count(*) AS c FROM recurring_plan GROUP BY 1, 2, 3) p
+         JOIN plan_totals t USING (organization_id, currency, status) WHERE t.plan_count = p.c`,
+    );
+    const groups = await q<{ n: number }>(
+      "SELECT count(*) AS n FROM (SELECT DISTINCT organization_id, currency, status FROM recurring_plan)",
+    );
+    expect(totalsOk[0]?.n).toBe(groups[0]?.n);
+    const created = await q<{ n: number }>("SELECT count(*) AS n FROM plan_event WHERE kind = 'created'");
+    expect(created[0]?.n).toBe(plans.length);
+  });
+
   it("ends at exactly the schema of a fresh install", async () => {
     expect(await schema(db)).toEqual(await schema(env.DB));
   });

@@ -120,7 +120,8 @@ type Ids = Record<
   | "membership"
   | "viewerUser"
   | "import"
-  | "mapping",
+  | "mapping"
+  | "plan",
   string
 >;
 
@@ -170,6 +171,14 @@ describe("cross-tenant ids", () => {
       mapping: ["name"],
       options: { currency: "USD", timeZone: "UTC" },
     });
+    const plan = await a.caller.plans.create({
+      donorId: must(d.id),
+      campaignId: null,
+      amountMinor: 2_500,
+      currency: "USD",
+      interval: "month",
+      startDay: "2026-01-15",
+    });
     const mapping = await a.caller.imports.mappings.save({
       kind: "donors",
       name: "Our old CRM",
@@ -193,6 +202,7 @@ describe("cross-tenant ids", () => {
       viewerUser: viewerA.user.id,
       import: imp.id,
       mapping: mapping?.id ?? "",
+      plan: plan.id,
     };
   });
 
@@ -252,6 +262,17 @@ describe("cross-tenant ids", () => {
     "imports.rollbackPreview": (i) => ({ id: i.import }),
     "imports.rollback": (i) => ({ id: i.import }),
     "imports.mappings.delete": (i) => ({ id: i.mapping }),
+    "plans.byId": (i) => ({ id: i.plan }),
+    "plans.create": (i) => ({
+      donorId: i.donor,
+      campaignId: null,
+      amountMinor: 1_000,
+      currency: "USD",
+      interval: "month",
+      startDay: "2026-02-01",
+    }),
+    "plans.setStatus": (i) => ({ id: i.plan, action: "cancel", reason: "Hijacked" }),
+    "plans.changeAmount": (i) => ({ id: i.plan, amountMinor: 100 }),
   };
   /**
    * Org procedures with id-like inputs that do not look one record up: list filters and history
@@ -270,6 +291,7 @@ describe("cross-tenant ids", () => {
     "donations.history",
     "donations.bulkUpdateStatus",
     "campaigns.bulkArchive",
+    "plans.list",
   ]);
 
   it("covers every org procedure that takes a record id", () => {
@@ -308,6 +330,7 @@ describe("cross-tenant ids", () => {
         .bind(orgA, b.user.id),
       db.prepare("SELECT status, next_row FROM data_import WHERE id = ?").bind(ids.import),
       db.prepare("SELECT count(*) AS n FROM import_mapping WHERE id = ?").bind(ids.mapping),
+      db.prepare("SELECT status, amount_minor FROM recurring_plan WHERE id = ?").bind(ids.plan),
     ]);
     // Scoped reads: another tenant's ids filter to nothing rather than leaking rows.
     expect((await b.caller.donors.list({ tagId: ids.tag })).total).toBe(0);
@@ -350,6 +373,7 @@ describe("cross-tenant ids", () => {
       { n: 0 },
       { status: "running", next_row: 2 },
       { n: 1 },
+      { status: "active", amount_minor: 2_500 },
     ]);
   });
 });

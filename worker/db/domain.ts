@@ -315,6 +315,68 @@ export const donorNote = sqliteTable(
   ],
 );
 
+/**
+ * A recurring plan (issue 24, docs/decisions/030-recurring-plans.md): a donor's promise to give an
+ * amount every month, quarter or year, its status on the machine of core/plans.ts, when the next
+ * gift is due, and its totals — kept in the same batch as each gift that belongs to it. Every change
+ * is conditional on the change token read (decision 020) and writes its plan_event.
+ */
+export const recurringPlan = sqliteTable(
+  "recurring_plan",
+  {
+    id: text("id").primaryKey(),
+    organizationId: orgId(),
+    donorId: text("donor_id").references(() => donor.id, { onDelete: "set null" }),
+    campaignId: text("campaign_id").references(() => campaign.id, { onDelete: "set null" }),
+    amountMinor: integer("amount_minor").notNull(),
+    currency: text("currency").notNull(),
+    interval: text("interval").notNull(),
+    /** The day of the month gifts are due (the month's last day when it is shorter). */
+    intervalDay: integer("interval_day").notNull(),
+    status: text("status").notNull().default("active"),
+    /** manual (entered in the portal), webhook (a processor's subscription), migration (drizzle/0016). */
+    source: text("source").notNull().default("manual"),
+    gateway: text("gateway"),
+    gatewaySubscriptionId: text("gateway_subscription_id"),
+    /** How the donor pays, as the processor describes it ("Visa •••• 4242"). */
+    paymentMethod: text("payment_method"),
+    startedAt: integer("started_at", { mode: "timestamp_ms" }).notNull(),
+    nextExpectedAt: integer("next_expected_at", { mode: "timestamp_ms" }),
+    endedAt: integer("ended_at", { mode: "timestamp_ms" }),
+    statusChangedAt: integer("status_changed_at", { mode: "timestamp_ms" }).notNull(),
+    giftCount: integer("gift_count").notNull().default(0),
+    givenMinor: integer("given_minor").notNull().default(0),
+    lastGiftAt: integer("last_gift_at", { mode: "timestamp_ms" }),
+    /** Expected gifts that did not come since the last one (the cron counts them; a gift resets it). */
+    missedCount: integer("missed_count").notNull().default(0),
+    changeToken: text("change_token"),
+    createdBy: text("created_by"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("recurring_plan_gateway_sub_unique")
+      .on(t.organizationId, t.gatewaySubscriptionId)
+      .where(sql`gateway_subscription_id IS NOT NULL`),
+    index("recurring_plan_org_status_next_idx").on(t.organizationId, t.status, t.nextExpectedAt),
+    index("recurring_plan_org_created_idx").on(t.organizationId, t.createdAt),
+    index("recurring_plan_donor_idx").on(t.donorId),
+    index("recurring_plan_campaign_idx").on(t.campaignId),
+    check("recurring_plan_amount_positive", sql`${t.amountMinor} > 0`),
+    check("recurring_plan_currency_len", sql`length(${t.currency}) = 3`),
+    check("recurring_plan_interval_valid", sql`${t.interval} in ('month','quarter','year')`),
+    check("recurring_plan_day_valid", sql`${t.intervalDay} between 1 and 31`),
+    check(
+      "recurring_plan_status_valid",
+      sql`${t.status} in ('active','past_due','lapsed','paused','cancelled','completed')`,
+    ),
+    check("recurring_plan_source_valid", sql`${t.source} in ('manual','webhook','migration','import')`),
+    check(
+      "recurring_plan_totals_nonneg",
+      sql`${t.giftCount} >= 0 and ${t.givenMinor} >= 0 and ${t.missedCount} >= 0`,
+    ),
+  ],
+);
+
 export const donation = sqliteTable(
   "donation",
   {
@@ -358,10 +420,13 @@ export const donation = sqliteTable(
      */
     importId: text("import_id"),
     importKey: text("import_key"),
+    /** The recurring plan the gift belongs to (issue 24, decision 030). */
+    planId: text("plan_id").references(() => recurringPlan.id, { onDelete: "set null" }),
     ...timestamps,
   },
   (t) => [
     uniqueIndex("donation_org_number_unique").on(t.organizationId, t.number),
+    index("donation_plan_idx").on(t.planId, t.donatedAt).where(sql`plan_id IS NOT NULL`),
     uniqueIndex("donation_org_import_key_unique")
       .on(t.organizationId, t.importKey)
       .where(sql`import_key IS NOT NULL`),
@@ -515,6 +580,9 @@ export const orgDaily = sqliteTable(
     currency: text("currency").notNull(),
     raisedMinor: integer("raised_minor").notNull().default(0),
     donationCount: integer("donation_count").notNull().default(0),
+    /** The part of raised_minor and donation_count given through recurring plans (issue 24). */
+    planRaisedMinor: integer("plan_raised_minor").notNull().default(0),
+    planDonationCount: integer("plan_donation_count").notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.campaignId, t.day, t.currency] }),
@@ -695,3 +763,85 @@ export const importMappingPreset = sqliteTable(
     check("import_mapping_name_len", sql`length(trim(${t.name})) between 1 and 60`),
   ],
 );
+
+/**
+ * What happened to a plan, in order: its creation, each status change and amount change, with its
+ * yearly amount before and after. The plan's timeline, and the source the plan rollups are rebuilt
+ * from (a brute-force recount of plan_monthly and plan_totals reads these).
+ */
+export const planEvent = sqliteTable(
+  "plan_event",
+  {
+    id: text("id").primaryKey(),
+    organizationId: orgId(),
+    planId: text("plan_id")
+      .notNull()
+      .references(() => recurringPlan.id, { onDelete: "cascade" }),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+    kind: text("kind").notNull(),
+    fromStatus: text("from_status"),
+    toStatus: text("to_status").notNull(),
+    currency: text("currency").notNull(),
+    annualBefore: integer("annual_before").notNull().default(0),
+    annualAfter: integer("annual_after").notNull().default(0),
+    reason: text("reason"),
+    actorId: text("actor_id"),
+  },
+  (t) => [
+    index("plan_event_plan_idx").on(t.planId, t.at),
+    index("plan_event_org_at_idx").on(t.organizationId, t.at),
+    check("plan_event_kind_valid", sql`${t.kind} in ('created','status','amount')`),
+  ],
+);
+
+/**
+ * Plans entering and leaving recurring revenue per month of the organization (issue 24): new,
+ * reactivated (back from paused or lapsed), and each way out (cancelled, lapsed, paused, completed),
+ * with the change of the yearly amount counted — kept in the same batch as each plan change
+ * (decision 030). Monthly recurring revenue at a month's end is the sum of the deltas up to it.
+ */
+export const planMonthly = sqliteTable(
+  "plan_monthly",
+  {
+    organizationId: orgId(),
+    month: text("month").notNull(),
+    currency: text("currency").notNull(),
+    newCount: integer("new_count").notNull().default(0),
+    reactivatedCount: integer("reactivated_count").notNull().default(0),
+    cancelledCount: integer("cancelled_count").notNull().default(0),
+    lapsedCount: integer("lapsed_count").notNull().default(0),
+    pausedCount: integer("paused_count").notNull().default(0),
+    completedCount: integer("completed_count").notNull().default(0),
+    annualDelta: integer("annual_delta").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.month, t.currency] }),
+    check("plan_monthly_month", sql`${t.month} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]'`),
+  ],
+);
+
+/** Plans now, per currency and status, with their yearly amount: MRR and active plans in one read. */
+export const planTotals = sqliteTable(
+  "plan_totals",
+  {
+    organizationId: orgId(),
+    currency: text("currency").notNull(),
+    status: text("status").notNull(),
+    planCount: integer("plan_count").notNull().default(0),
+    annualMinor: integer("annual_minor").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.currency, t.status] })],
+);
+
+/**
+ * The zone plan_monthly was built in (as donation_daily_state is for the daily totals, decision
+ * 013): writes keep the months only while it names the organization's zone; without it, reads
+ * count from plan_event and the cron rebuilds (drizzle/0016 creates plans without building months:
+ * SQL knows no time zones).
+ */
+export const planRollupState = sqliteTable("plan_rollup_state", {
+  organizationId: text("organization_id")
+    .primaryKey()
+    .references(() => organization.id, { onDelete: "cascade" }),
+  timeZone: text("time_zone").notNull(),
+});

@@ -22,6 +22,8 @@ export interface DonationFacts {
   refundedMinor: number;
   currency: string;
   donatedAt: number;
+  /** The recurring plan the gift belongs to: its part of org_daily is kept apart too (issue 24). */
+  planId: string | null;
 }
 
 /**
@@ -38,6 +40,7 @@ function contribution(f: DonationFacts | null, timeZone: string) {
     day: localDay(f.donatedAt, timeZone),
     currency: f.currency,
     amount: f.amountMinor - f.refundedMinor,
+    plan: f.planId ? 1 : 0,
   };
 }
 
@@ -63,7 +66,15 @@ export function rollupStatements(
   const a = contribution(after, timeZone);
   const deltas = new Map<
     string,
-    { campaignId: string; day: string; currency: string; amount: number; count: number }
+    {
+      campaignId: string;
+      day: string;
+      currency: string;
+      amount: number;
+      count: number;
+      planAmount: number;
+      planCount: number;
+    }
   >();
   const expand = (c: ReturnType<typeof contribution>) =>
     c ? [c, { ...c, campaignId: ALL_CAMPAIGNS, key: `${ALL_CAMPAIGNS}|${c.day}|${c.currency}` }] : [];
@@ -77,23 +88,39 @@ export function rollupStatements(
       currency: c.currency,
       amount: 0,
       count: 0,
+      planAmount: 0,
+      planCount: 0,
     };
     d.amount += sign * c.amount;
     d.count += sign;
+    d.planAmount += sign * c.plan * c.amount;
+    d.planCount += sign * c.plan;
     deltas.set(c.key, d);
   }
   const stmts: D1PreparedStatement[] = [];
   for (const d of deltas.values()) {
-    if (d.amount === 0 && d.count === 0) continue;
+    if (d.amount === 0 && d.count === 0 && d.planAmount === 0 && d.planCount === 0) continue;
     stmts.push(
       db
         .prepare(
-          `INSERT INTO org_daily (organization_id, campaign_id, day, currency, raised_minor, donation_count)
-           SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE ${guard.sql(7)}
+          `INSERT INTO org_daily (organization_id, campaign_id, day, currency, raised_minor, donation_count, plan_raised_minor, plan_donation_count)
+           SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE ${guard.sql(9)}
            ON CONFLICT (organization_id, campaign_id, day, currency) DO UPDATE SET
-             raised_minor = raised_minor + excluded.raised_minor, donation_count = donation_count + excluded.donation_count`,
+             raised_minor = raised_minor + excluded.raised_minor, donation_count = donation_count + excluded.donation_count,
+             plan_raised_minor = plan_raised_minor + excluded.plan_raised_minor,
+             plan_donation_count = plan_donation_count + excluded.plan_donation_count`,
         )
-        .bind(org, d.campaignId, d.day, d.currency, d.amount, d.count, ...guard.args),
+        .bind(
+          org,
+          d.campaignId,
+          d.day,
+          d.currency,
+          d.amount,
+          d.count,
+          d.planAmount,
+          d.planCount,
+          ...guard.args,
+        ),
     );
   }
   // donation_totals: every donation (any status), by currency × status × mode × trash.
@@ -281,19 +308,22 @@ export function donorCampaignStatsStatement(db: Database, org: string, donorId: 
 export async function rebuildRollups(db: Database, organizationId: string, timeZone: string) {
   const { results } = await db
     .prepare(
-      `SELECT campaign_id AS campaignId, donated_at AS donatedAt, currency, amount_minor - refunded_minor AS amount
+      `SELECT campaign_id AS campaignId, donated_at AS donatedAt, currency, amount_minor - refunded_minor AS amount,
+              plan_id IS NOT NULL AS plan
          FROM donation d WHERE d.organization_id = ? AND ${COUNTED_SQL("d")}`,
     )
     .bind(organizationId)
-    .all<{ campaignId: string | null; donatedAt: number; currency: string; amount: number }>();
-  const buckets = new Map<string, [string, string, string, number, number]>();
+    .all<{ campaignId: string | null; donatedAt: number; currency: string; amount: number; plan: number }>();
+  const buckets = new Map<string, [string, string, string, number, number, number, number]>();
   for (const r of results) {
     const day = localDay(r.donatedAt, timeZone);
     for (const campaign of [r.campaignId ?? "", ALL_CAMPAIGNS]) {
       const key = `${campaign}|${day}|${r.currency}`;
-      const cur = buckets.get(key) ?? [campaign, day, r.currency, 0, 0];
+      const cur = buckets.get(key) ?? [campaign, day, r.currency, 0, 0, 0, 0];
       cur[3] += r.amount;
       cur[4] += 1;
+      cur[5] += r.plan ? r.amount : 0;
+      cur[6] += r.plan ? 1 : 0;
       buckets.set(key, cur);
     }
   }
@@ -301,13 +331,13 @@ export async function rebuildRollups(db: Database, organizationId: string, timeZ
     db.prepare("DELETE FROM org_daily WHERE organization_id = ?").bind(organizationId),
     ...donationTotalsRebuild(db, organizationId),
   ];
-  for (const [c, day, cur, amount, count] of buckets.values()) {
+  for (const [c, day, cur, amount, count, planAmount, planCount] of buckets.values()) {
     stmts.push(
       db
         .prepare(
-          "INSERT INTO org_daily (organization_id, campaign_id, day, currency, raised_minor, donation_count) VALUES (?, ?, ?, ?, ?, ?)",
+          "INSERT INTO org_daily (organization_id, campaign_id, day, currency, raised_minor, donation_count, plan_raised_minor, plan_donation_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         )
-        .bind(organizationId, c, day, cur, amount, count),
+        .bind(organizationId, c, day, cur, amount, count, planAmount, planCount),
     );
   }
   const { results: campaigns } = await db
@@ -402,17 +432,20 @@ export function giftSetRollupStatements(
     db.prepare(sql).bind(set.organizationId, set.idsJson, set.token, sign, ...more, ...guard.args);
   return [
     bind(
-      `INSERT INTO org_daily (organization_id, campaign_id, day, currency, raised_minor, donation_count)
+      `INSERT INTO org_daily (organization_id, campaign_id, day, currency, raised_minor, donation_count, plan_raised_minor, plan_donation_count)
        WITH ${spansTable(5)},
-            g AS (SELECT COALESCE(d.campaign_id, '') AS c, ${day} AS day, d.currency, d.amount_minor - d.refunded_minor AS net
+            g AS (SELECT COALESCE(d.campaign_id, '') AS c, ${day} AS day, d.currency, d.amount_minor - d.refunded_minor AS net,
+                         d.plan_id IS NOT NULL AS p
                     FROM ${rows} CROSS JOIN s ON d.donated_at >= s.b AND d.donated_at < s.e
                    WHERE ${COUNTED_SQL("d")})
-       SELECT ?1, c, day, currency, ?4 * SUM(net), ?4 * COUNT(*)
-         FROM (SELECT c, day, currency, net FROM g UNION ALL SELECT '${ALL_CAMPAIGNS}', day, currency, net FROM g)
+       SELECT ?1, c, day, currency, ?4 * SUM(net), ?4 * COUNT(*), ?4 * SUM(p * net), ?4 * SUM(p)
+         FROM (SELECT c, day, currency, net, p FROM g UNION ALL SELECT '${ALL_CAMPAIGNS}', day, currency, net, p FROM g)
         WHERE ${guard.sql(6)}
         GROUP BY c, day, currency
        ON CONFLICT (organization_id, campaign_id, day, currency) DO UPDATE SET
-         raised_minor = raised_minor + excluded.raised_minor, donation_count = donation_count + excluded.donation_count`,
+         raised_minor = raised_minor + excluded.raised_minor, donation_count = donation_count + excluded.donation_count,
+         plan_raised_minor = plan_raised_minor + excluded.plan_raised_minor,
+         plan_donation_count = plan_donation_count + excluded.plan_donation_count`,
       spans,
     ),
     bind(

@@ -15,6 +15,7 @@ import { z } from "zod";
 import { generateId } from "../auth/crypto";
 import { directoryDatabase, organizationDatabase } from "../db/databases";
 import { donorStatsStatements } from "../donors/stats";
+import { planForGift } from "../plans/webhook";
 import {
   campaignBySlug,
   type DonationRow,
@@ -56,6 +57,8 @@ export const processorEvent = z.object({
     gateway: z.string().max(40).default("processor"),
     processingFee: decimal.optional(),
     mode: z.enum(["live", "test"]).default("live"),
+    /** The processor's subscription the gift is a payment of: it joins (or starts) its recurring plan. */
+    subscriptionId: z.string().min(1).max(200).optional(),
     anonymous: z.boolean().default(false),
     message: z.string().max(1000).optional(),
     donor: z
@@ -181,9 +184,27 @@ export async function receiveProcessorEvent(env: Env, parsed: ProcessorEvent): P
           }),
         ]
       : [];
+    // A payment of a subscription joins its plan (created when first seen), in the gift's batch
+    // (issue 24): the gift lands only together with the plan's change.
+    const plan = d.subscriptionId
+      ? await planForGift(db, actor, {
+          subscriptionId: d.subscriptionId,
+          donorId,
+          campaignId: campaign?.id ?? null,
+          amountMinor,
+          currency: d.currency,
+          frequency: d.frequency,
+          donatedAt,
+          completed: status === "completed",
+          gateway: d.gateway,
+          paymentMethod: d.paymentMethod,
+          reason,
+        })
+      : null;
     const row = newDonationRow({
       id,
       organization_id: org.id,
+      plan_id: plan?.planId ?? null,
       donor_id: donorId,
       campaign_id: campaign?.id ?? null,
       amount_minor: amountMinor,
@@ -191,7 +212,7 @@ export async function receiveProcessorEvent(env: Env, parsed: ProcessorEvent): P
       refunded_minor: refundedMinor,
       currency: d.currency,
       status,
-      frequency: d.frequency,
+      frequency: plan?.frequency ?? d.frequency,
       payment_method: d.paymentMethod,
       gateway: d.gateway,
       gateway_transaction_id: d.gatewayTransactionId,
@@ -202,18 +223,26 @@ export async function receiveProcessorEvent(env: Env, parsed: ProcessorEvent): P
       donated_at: donatedAt,
       now,
     });
-    const landed = await writeDonation(actor, {
-      before: null,
-      after: row,
-      audit: {
-        action: "donation.webhook_create",
-        after: { gatewayTransactionId: d.gatewayTransactionId, status },
-        reason,
-      },
-      prelude,
-      ignoreDuplicate: true,
-      donorEmail: email,
-    });
+    let landed: boolean;
+    try {
+      landed = await writeDonation(actor, {
+        before: null,
+        after: row,
+        audit: {
+          action: "donation.webhook_create",
+          after: { gatewayTransactionId: d.gatewayTransactionId, status },
+          reason,
+        },
+        prelude: [...prelude, ...(plan?.prelude ?? [])],
+        requires: plan?.requires ?? undefined,
+        ignoreDuplicate: true,
+        donorEmail: email,
+      });
+    } catch (e) {
+      // A plan's donor created meanwhile by another delivery under another id: a fresh read next time.
+      if (!plan || attempt === 2) throw e;
+      continue;
+    }
     // A concurrent delivery of the same transaction inserted it first: answer from its row.
     if (!landed) continue;
     const created = await donorOfDonation(db, id);

@@ -25,6 +25,7 @@ import { orgDb } from "../db/databases";
 import { donorStatsStatements } from "../donors/stats";
 import { type AuditActor, auditStatement } from "../lib/audit";
 import { anyAuditGuard, auditGuard, changeTokenGuard, type Guard } from "../lib/guard";
+import { planStatsStatements } from "../plans/rollups";
 import type { DonationRow } from "./queries";
 import {
   campaignRecounts,
@@ -48,6 +49,7 @@ export const facts = (d: DonationRow): DonationFacts => ({
   refundedMinor: d.refunded_minor,
   currency: d.currency,
   donatedAt: d.donated_at,
+  planId: d.plan_id,
 });
 
 /** The columns a change writes (id, organization_id, number and created_at are set at insert). */
@@ -76,6 +78,7 @@ const COLUMNS = [
   "internal_note",
   "donated_at",
   "trashed_at",
+  "plan_id",
   "updated_at",
 ] as const satisfies readonly (keyof DonationRow)[];
 
@@ -112,6 +115,7 @@ export function newDonationRow(
         | "tribute_name"
         | "internal_note"
         | "created_by"
+        | "plan_id"
       >
     >,
 ): DonationRow {
@@ -145,6 +149,7 @@ export function newDonationRow(
     trashed_at: null,
     import_id: null,
     import_key: null,
+    plan_id: g.plan_id ?? null,
     created_at: g.now,
     updated_at: g.now,
     created_by: g.created_by ?? null,
@@ -255,12 +260,15 @@ export function donationChangeStatements(actor: DonationActor, c: DonationChange
     const done = auditGuard(auditId);
     stmts.push(...campaignRecounts(db, before, after, done));
     stmts.push(...donorStatsStatements(db, org.id, donorsOf(c), done));
+    stmts.push(...planStatsStatements(db, plansOf(c), done));
   }
   return { statements: stmts, writeIndex, auditId };
 }
 
 const donorsOf = (c: DonationChange) =>
   [c.before?.donor_id, c.after?.donor_id].filter((x): x is string => !!x);
+/** The recurring plans a change touches: their gift totals are recounted in its batch (decision 030). */
+const plansOf = (c: DonationChange) => [c.before?.plan_id, c.after?.plan_id].filter((x): x is string => !!x);
 
 /**
  * Runs one donation change. Returns whether it landed; false means another write changed (or
@@ -285,6 +293,7 @@ export async function writeDonations(actor: DonationActor, changes: readonly Don
   const writes: number[] = [];
   const campaigns = new Map<string, string[]>();
   const donors = new Map<string, string[]>();
+  const plans = new Map<string, string[]>();
   const touch = (m: Map<string, string[]>, key: string | null | undefined, auditId: string) => {
     if (key) m.set(key, [...(m.get(key) ?? []), auditId]);
   };
@@ -295,11 +304,14 @@ export async function writeDonations(actor: DonationActor, changes: readonly Don
     for (const id of new Set([c.before?.campaign_id, c.after?.campaign_id]))
       touch(campaigns, id, one.auditId);
     for (const id of new Set(donorsOf(c))) touch(donors, id, one.auditId);
+    for (const id of new Set(plansOf(c))) touch(plans, id, one.auditId);
   }
   for (const [campaignId, audits] of campaigns)
     statements.push(campaignStatsStatement(db, actor.org.id, campaignId, anyAuditGuard(audits)));
   for (const [donorId, audits] of donors)
     statements.push(...donorStatsStatements(db, actor.org.id, [donorId], anyAuditGuard(audits)));
+  for (const [planId, audits] of plans)
+    statements.push(...planStatsStatements(db, [planId], anyAuditGuard(audits)));
   const res = await db.batch(statements);
   return writes.map((i) => !!res[i]?.meta.changes);
 }

@@ -176,6 +176,12 @@ export function mergeStatements(
     db
       .prepare(`UPDATE donor_note SET donor_id = ?1 WHERE donor_id = ?2 AND ${claimed.sql(3)}`)
       .bind(targetId, source.id, ...claimed.args),
+    // The source's recurring plans are the target's now (issue 24): their gifts moved with them.
+    db
+      .prepare(
+        `UPDATE recurring_plan SET donor_id = ?1, updated_at = ?2 WHERE donor_id = ?3 AND organization_id = ?4 AND ${claimed.sql(5)}`,
+      )
+      .bind(targetId, now, source.id, orgId, ...claimed.args),
     db
       .prepare(
         `INSERT OR IGNORE INTO donor_tag_assignment (donor_id, tag_id, organization_id)

@@ -10,6 +10,7 @@
 import { safeEqual } from "../auth/crypto";
 import { getConfig } from "../config";
 import { type ProcessorEvent, processorEvent, receiveProcessorEvent } from "../donations/webhook";
+import { type PlanEvent, planEvent, receivePlanEvent } from "../plans/webhook";
 import { json } from "./headers";
 
 async function hmacHex(secret: string, message: string) {
@@ -44,12 +45,20 @@ export async function handleDonationWebhook(request: Request, env: Env): Promise
   const tolerance = getConfig(env).donations.webhookToleranceSeconds;
   if (Math.abs(Date.now() / 1000 - t) > tolerance)
     return json({ code: "UNAUTHORIZED", message: "Signature too old" }, { status: 401 });
-  let parsed: ProcessorEvent;
+  let parsed: { kind: "gift"; event: ProcessorEvent } | { kind: "plan"; event: PlanEvent };
   try {
-    parsed = processorEvent.parse(JSON.parse(body));
+    const raw = JSON.parse(body) as { type?: unknown };
+    // Recurring plans' events (issue 24) in the same signed endpoint: plan.*; the rest are gifts'.
+    parsed =
+      typeof raw?.type === "string" && raw.type.startsWith("plan.")
+        ? { kind: "plan", event: planEvent.parse(raw) }
+        : { kind: "gift", event: processorEvent.parse(raw) };
   } catch {
     return json({ code: "BAD_REQUEST", message: "Invalid payload" }, { status: 400 });
   }
-  const answer = await receiveProcessorEvent(env, parsed);
+  const answer =
+    parsed.kind === "plan"
+      ? await receivePlanEvent(env, parsed.event)
+      : await receiveProcessorEvent(env, parsed.event);
   return json(answer.body, { status: answer.status });
 }

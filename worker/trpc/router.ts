@@ -7,6 +7,7 @@ import { donorsRouter } from "../donors/router";
 import { importsRouter } from "../imports/router";
 import { organizationRouter } from "../organization/router";
 import { organizersRouter } from "../organizers/router";
+import { plansRouter } from "../plans/router";
 import { auditRouter } from "../users/audit/router";
 import { usersRouter } from "../users/router";
 import { router } from "./init";
@@ -25,6 +26,7 @@ export const appRouter = router({
   audit: auditRouter,
   organizers: organizersRouter,
   imports: importsRouter,
+  plans: plansRouter,
 });
 
 export type AppRouter = typeof appRouter;

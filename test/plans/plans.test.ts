@@ -1,0 +1,230 @@
+/**
+ * Recurring plans in the portal (issue 24, decision 030) on real D1: a plan entered by hand, every
+ * move of the status machine and every refusal, reasons, a manual plan's amount, who may do what,
+ * and every rollup equal to a brute-force recount after each change.
+ */
+import { allowedPlanActions, planActions, planStatuses, planTransitions } from "@core/plans";
+import { describe, expect, it } from "vitest";
+import { makeOrg, member } from "../domain/fixtures";
+import { codeOf, testEnv } from "../helpers";
+import { expectPlanRecount } from "./brute";
+
+type Caller = Awaited<ReturnType<typeof member>>["caller"];
+
+async function donor(caller: Caller, name = "Ada") {
+  const d = await caller.donors.create({
+    data: {
+      firstName: name,
+      lastName: "Giver",
+      email: `${name.toLowerCase()}-${crypto.randomUUID()}@example.test`,
+    },
+  });
+  if (!d.created) throw new Error("expected a new donor");
+  return d.id;
+}
+
+const newPlan = (donorId: string, o: Partial<Parameters<Caller["plans"]["create"]>[0]> = {}) => ({
+  donorId,
+  campaignId: null,
+  amountMinor: 2_500,
+  currency: "USD" as const,
+  interval: "month" as const,
+  startDay: "2026-03-31",
+  ...o,
+});
+
+/** Puts a plan straight into `status` (the cron and the processor's events are tested elsewhere). */
+async function setStatus(planId: string, status: string) {
+  await testEnv.DB.prepare(
+    "UPDATE recurring_plan SET status = ?, change_token = lower(hex(randomblob(16))) WHERE id = ?",
+  )
+    .bind(status, planId)
+    .run();
+}
+
+describe("plans entered by hand", () => {
+  it("starts active with its first gift due on the start day, and counts in recurring revenue", async () => {
+    const org = await makeOrg({ timeZone: "America/New_York" });
+    const { caller } = await member(org, "owner");
+    const id = await donor(caller);
+    const plan = await caller.plans.create(newPlan(id, { amountMinor: 3_000, interval: "quarter" }));
+    expect(plan).toMatchObject({
+      status: "active",
+      source: "manual",
+      amountMinor: 3_000,
+      monthlyMinor: 1_000,
+      intervalDay: 31,
+      donorId: id,
+      allowedActions: ["pause", "cancel"],
+      amountEditable: true,
+    });
+    // Noon of the start day in the organization's zone.
+    expect(new Date(plan.nextExpectedAt as number).toISOString()).toBe("2026-03-31T16:00:00.000Z");
+    const summary = await caller.plans.summary();
+    expect(summary.currencies).toEqual([
+      expect.objectContaining({
+        currency: "USD",
+        mrrMinor: 1_000,
+        activePlans: 1,
+        averageMonthlyMinor: 1_000,
+      }),
+    ]);
+    const detail = await caller.plans.byId({ id: plan.id });
+    expect(detail.timeline).toEqual([
+      expect.objectContaining({ kind: "created", toStatus: "active", monthlyAfter: 1_000 }),
+    ]);
+    await expectPlanRecount(org, "America/New_York", "after create");
+  });
+
+  it("refuses a donor of another organization, an anonymized donor and a campaign in another currency", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    const other = await member(await makeOrg(), "owner");
+    const theirs = await donor(other.caller, "Bo");
+    expect(await codeOf(caller.plans.create(newPlan(theirs)))).toBe("NOT_FOUND");
+    const mine = await donor(caller, "Cy");
+    const email = (await caller.donors.byId({ id: mine })).email as string;
+    await caller.donors.anonymize({ id: mine, confirm: email });
+    expect(await caller.plans.create(newPlan(mine)).catch((e: unknown) => e)).toMatchObject({
+      code: "UNPROCESSABLE_CONTENT",
+      message: "An anonymized donor cannot start a plan",
+    });
+    const eur = await caller.campaigns.create({ title: "Euro fund", currency: "EUR", goalType: "none" });
+    expect(
+      await caller.plans
+        .create(newPlan(await donor(caller, "Di"), { campaignId: eur.id }))
+        .catch((e: unknown) => e),
+    ).toMatchObject({
+      code: "BAD_REQUEST",
+      message: "This campaign collects EUR",
+    });
+  });
+});
+
+describe("the status machine", () => {
+  it("allows exactly the moves of core/plans.ts, with the reasons it asks for, and keeps every rollup", async () => {
+    const org = await makeOrg({ timeZone: "Europe/Berlin" });
+    const { caller } = await member(org, "admin");
+    const id = await donor(caller);
+    for (const from of planStatuses) {
+      for (const action of planActions) {
+        const plan = await caller.plans.create(newPlan(id));
+        if (from !== "active") await setStatus(plan.id, from);
+        const target = { pause: "paused", resume: "active", cancel: "cancelled" }[action];
+        const allowed = planTransitions[from].includes(target as never);
+        const reason = action === "resume" ? undefined : "Donor asked";
+        const res = await caller.plans.setStatus({ id: plan.id, action, reason }).catch((e: unknown) => e);
+        if (allowed) expect(res, `${from} → ${action}`).toMatchObject({ status: target });
+        else
+          expect(res, `${from} → ${action}`).toMatchObject({
+            code: "UNPROCESSABLE_CONTENT",
+            cause: { details: { allowed: allowedPlanActions(from) } },
+          });
+      }
+    }
+    // Out-of-band status writes (setStatus above) bypass the rollups: rebuild before comparing.
+    const { rebuildPlanRollups } = await import("../../worker/plans/rollups");
+    await rebuildPlanRollups(testEnv.DB, org, "Europe/Berlin");
+    await expectPlanRecount(org, "Europe/Berlin", "after every move");
+  });
+
+  it("asks why a plan is paused or cancelled, keeps the reason, and resumes at the next due date from today", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    const plan = await caller.plans.create(newPlan(await donor(caller), { startDay: "2025-01-10" }));
+    expect(
+      await caller.plans.setStatus({ id: plan.id, action: "pause" }).catch((e: unknown) => e),
+    ).toMatchObject({
+      code: "BAD_REQUEST",
+      message: "Say why (the donor's timeline keeps it)",
+    });
+    expect(
+      await caller.plans.setStatus({ id: plan.id, action: "pause", reason: "  " }).catch((e: unknown) => e),
+    ).toMatchObject({
+      code: "BAD_REQUEST",
+    });
+    await caller.plans.setStatus({ id: plan.id, action: "pause", reason: "Between jobs" });
+    const resumed = await caller.plans.setStatus({ id: plan.id, action: "resume" });
+    // Its day stays the 10th; the next 10th from today.
+    const next = new Date(resumed.nextExpectedAt as number);
+    expect(next.getUTCDate()).toBe(10);
+    expect(resumed.nextExpectedAt as number).toBeGreaterThanOrEqual(Date.now() - 86400_000);
+    expect(resumed.nextExpectedAt as number).toBeLessThan(Date.now() + 32 * 86400_000);
+    const cancelled = await caller.plans.setStatus({ id: plan.id, action: "cancel", reason: "Moved away" });
+    expect(cancelled).toMatchObject({
+      status: "cancelled",
+      allowedActions: [],
+      amountEditable: false,
+      nextExpectedAt: null,
+    });
+    const detail = await caller.plans.byId({ id: plan.id });
+    expect(detail.timeline.map((e) => [e.toStatus, e.reason])).toEqual([
+      ["active", null],
+      ["paused", "Between jobs"],
+      ["active", null],
+      ["cancelled", "Moved away"],
+    ]);
+    await expectPlanRecount(org, "UTC", "after pause, resume, cancel");
+    const summary = await caller.plans.summary();
+    const month = new Date().toISOString().slice(0, 7);
+    const thisMonth = summary.series[0]?.months.find((m) => m.month === month);
+    expect(thisMonth).toMatchObject({ paused: 1, reactivated: 1, cancelled: 1 });
+    expect(summary.currencies[0]).toMatchObject({ mrrMinor: 0, activePlans: 0 });
+  });
+
+  it("changes a manual plan's amount (and its revenue), never a processor's, never a cancelled one's", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    const plan = await caller.plans.create(newPlan(await donor(caller)));
+    const changed = await caller.plans.changeAmount({ id: plan.id, amountMinor: 4_000, reason: "Raise" });
+    expect(changed).toMatchObject({ amountMinor: 4_000, monthlyMinor: 4_000 });
+    expect((await caller.plans.summary()).currencies[0]).toMatchObject({ mrrMinor: 4_000 });
+    await testEnv.DB.prepare("UPDATE recurring_plan SET source = 'webhook' WHERE id = ?").bind(plan.id).run();
+    expect(
+      await caller.plans.changeAmount({ id: plan.id, amountMinor: 5_000 }).catch((e: unknown) => e),
+    ).toMatchObject({
+      code: "UNPROCESSABLE_CONTENT",
+      message: "This plan's amount changes at its payment processor",
+    });
+    await expectPlanRecount(org, "UTC", "after amount change");
+  });
+
+  it("lands one of two concurrent changes of a plan and answers the other 409", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    const plan = await caller.plans.create(newPlan(await donor(caller)));
+    const both = await Promise.allSettled([
+      caller.plans.setStatus({ id: plan.id, action: "pause", reason: "One" }),
+      caller.plans.setStatus({ id: plan.id, action: "cancel", reason: "Two" }),
+    ]);
+    const ok = both.filter((b) => b.status === "fulfilled");
+    expect(ok.length).toBeGreaterThanOrEqual(1);
+    for (const b of both)
+      if (b.status === "rejected")
+        expect((b.reason as { code: string }).code).toMatch(/CONFLICT|UNPROCESSABLE_CONTENT/);
+    const events = await testEnv.DB.prepare("SELECT count(*) AS n FROM plan_event WHERE plan_id = ?")
+      .bind(plan.id)
+      .first<{ n: number }>();
+    expect(events?.n).toBe(1 + ok.length);
+    await expectPlanRecount(org, "UTC", "after a race");
+  });
+});
+
+describe("who may", () => {
+  it("lets owners, admins and organizers change plans; viewers only read them", async () => {
+    const org = await makeOrg();
+    const owner = await member(org, "owner");
+    const plan = await owner.caller.plans.create(newPlan(await donor(owner.caller)));
+    const viewer = await member(org, "viewer");
+    expect((await viewer.caller.plans.list({})).total).toBe(1);
+    expect(await codeOf(viewer.caller.plans.byId({ id: plan.id }))).toBe("OK");
+    expect(await codeOf(viewer.caller.plans.setStatus({ id: plan.id, action: "pause", reason: "x" }))).toBe(
+      "FORBIDDEN",
+    );
+    expect(await codeOf(viewer.caller.plans.create(newPlan(plan.donorId as string)))).toBe("FORBIDDEN");
+    const organizer = await member(org, "organizer");
+    expect(
+      await codeOf(organizer.caller.plans.setStatus({ id: plan.id, action: "pause", reason: "x" })),
+    ).toBe("OK");
+  });
+});

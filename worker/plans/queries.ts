@@ -1,0 +1,160 @@
+/**
+ * The plans' SQL (docs/architecture.md: queries). A plan's own row write is ./write.ts and its
+ * rollups ./rollups.ts; here are the reads and the list.
+ */
+import type { Database } from "../db/databases";
+import { add, addIn, likeEscape, runList, type Where, where } from "../lib/list";
+import type { PlanRow } from "./write";
+
+/** A plan with its donor's and campaign's names (`SELECT ${SELECT} FROM ${FROM}`). */
+export type PlanListRow = PlanRow & {
+  donor_name: string | null;
+  donor_email: string | null;
+  campaign_title: string | null;
+};
+
+const SELECT = `p.*, CASE WHEN dn.anonymized_at IS NOT NULL THEN 'Anonymized' ELSE COALESCE(NULLIF(TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')), ''), dn.company, dn.email) END AS donor_name,
+  dn.email AS donor_email, c.title AS campaign_title`;
+const FROM =
+  "recurring_plan p LEFT JOIN donor dn ON dn.id = p.donor_id LEFT JOIN campaign c ON c.id = p.campaign_id";
+
+/** Failing first: past due, lapsed, then the rest; within each, the gift due soonest. */
+const RISK_ORDER = `CASE p.status WHEN 'past_due' THEN 0 WHEN 'lapsed' THEN 1 WHEN 'active' THEN 2 WHEN 'paused' THEN 3 ELSE 4 END`;
+
+export const PLAN_SORTS = {
+  risk: `${RISK_ORDER}, COALESCE(p.next_expected_at, 9e15)`,
+  next: "COALESCE(p.next_expected_at, 9e15)",
+  amount: "p.amount_minor",
+  created: "p.created_at",
+  given: "p.given_minor",
+} as const;
+
+export interface PlanFilters {
+  status?: string[];
+  interval?: string;
+  campaignId?: string;
+  donorId?: string;
+  currency?: string;
+  minAmountMinor?: number;
+  maxAmountMinor?: number;
+  q?: string;
+}
+
+export function planWhere(orgId: string, f: PlanFilters): Where {
+  const w = where();
+  add(w, "p.organization_id = ?", orgId);
+  addIn(w, "p.status", f.status);
+  if (f.interval) add(w, "p.interval = ?", f.interval);
+  if (f.campaignId) add(w, "p.campaign_id = ?", f.campaignId);
+  if (f.donorId) add(w, "p.donor_id = ?", f.donorId);
+  if (f.currency) add(w, "p.currency = ?", f.currency);
+  if (f.minAmountMinor !== undefined) add(w, "p.amount_minor >= ?", f.minAmountMinor);
+  if (f.maxAmountMinor !== undefined) add(w, "p.amount_minor <= ?", f.maxAmountMinor);
+  if (f.q) {
+    const p = likeEscape(f.q);
+    add(
+      w,
+      "(lower(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')) LIKE ? ESCAPE '\\' OR dn.email LIKE ? ESCAPE '\\' OR p.gateway_subscription_id = ?)",
+      p,
+      p,
+      f.q,
+    );
+  }
+  return w;
+}
+
+export function listPlans(
+  db: Database,
+  orgId: string,
+  f: PlanFilters & { sort: keyof typeof PLAN_SORTS; desc: boolean; page: number; pageSize: number },
+) {
+  // "Failing first" reads best ascending whatever the direction asked; the others follow `desc`.
+  const risk = f.sort === "risk";
+  return runList<PlanListRow>(db, {
+    select: SELECT,
+    from: FROM,
+    where: planWhere(orgId, f),
+    orderBy: PLAN_SORTS[f.sort],
+    desc: risk ? false : f.desc,
+    page: f.page,
+    pageSize: f.pageSize,
+    tiebreak: "p.id",
+  });
+}
+
+export function planById(db: Database, orgId: string, id: string) {
+  return db
+    .prepare(`SELECT ${SELECT} FROM ${FROM} WHERE p.organization_id = ? AND p.id = ?`)
+    .bind(orgId, id)
+    .first<PlanListRow>();
+}
+
+export function planBySubscription(db: Database, orgId: string, subscriptionId: string) {
+  return db
+    .prepare("SELECT * FROM recurring_plan WHERE organization_id = ? AND gateway_subscription_id = ?")
+    .bind(orgId, subscriptionId)
+    .first<PlanRow>();
+}
+
+/** The plan's gifts, newest first (the plan page shows the last 100; the totals count them all). */
+export async function planGifts(db: Database, planId: string) {
+  const { results } = await db
+    .prepare(
+      `SELECT id, number, amount_minor, refunded_minor, currency, status, donated_at, mode, trashed_at
+         FROM donation WHERE plan_id = ? ORDER BY donated_at DESC, id DESC LIMIT 100`,
+    )
+    .bind(planId)
+    .all<{
+      id: string;
+      number: number;
+      amount_minor: number;
+      refunded_minor: number;
+      currency: string;
+      status: string;
+      donated_at: number;
+      mode: string;
+      trashed_at: number | null;
+    }>();
+  return results;
+}
+
+export type PlanEventRow = {
+  id: string;
+  at: number;
+  kind: string;
+  from_status: string | null;
+  to_status: string;
+  currency: string;
+  annual_before: number;
+  annual_after: number;
+  reason: string | null;
+  actor_id: string | null;
+};
+
+/** A plan's events, oldest first (its timeline). */
+export async function planEvents(db: Database, planId: string) {
+  const { results } = await db
+    .prepare("SELECT * FROM plan_event WHERE plan_id = ? ORDER BY at, rowid LIMIT 500")
+    .bind(planId)
+    .all<PlanEventRow>();
+  return results;
+}
+
+/** A donor of the organization that may receive gifts (unmerged, not anonymized), with its currency context. */
+export function liveDonor(db: Database, orgId: string, donorId: string) {
+  return db
+    .prepare(
+      `SELECT t.id, t.anonymized_at IS NOT NULL AS anonymized
+         FROM donor d JOIN donor t ON t.id = COALESCE(d.merged_into_id, d.id) AND t.organization_id = d.organization_id
+        WHERE d.id = ? AND d.organization_id = ?`,
+    )
+    .bind(donorId, orgId)
+    .first<{ id: string; anonymized: number }>();
+}
+
+export function campaignOf(db: Database, orgId: string, campaignId: string) {
+  return db
+    .prepare("SELECT id, currency FROM campaign WHERE id = ? AND organization_id = ?")
+    .bind(campaignId, orgId)
+    .first<{ id: string; currency: string }>();
+}

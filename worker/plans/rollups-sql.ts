@@ -1,0 +1,71 @@
+/**
+ * The SQL that builds a plan's rollups from scratch (issue 24, decision 030), shared by the
+ * Worker's rebuild (worker/plans/rollups.ts), the seed (scripts/seed-domain.mjs imports this file
+ * directly: no imports without an extension here) and the tests' brute force. Each statement names
+ * the values it binds: org (organization id), spans (JSON of DaySpan[], the zone's offsets as the
+ * daily rebuild takes them) and tz.
+ */
+import { localDaySql, spansTable } from "../donations/daily-totals-sql.ts";
+
+const COUNTED = "d.status IN ('completed','partially_refunded') AND d.mode = 'live' AND d.trashed_at IS NULL";
+
+/**
+ * plan_monthly from plan_event, each event in the organization's month (the zone's offset spans,
+ * as donation_daily_totals is rebuilt), then the state row naming the zone — only if every event
+ * fell in a span, else its NOT NULL fails the batch and nothing changes.
+ */
+export function planMonthlyRebuildSql(): { sql: string; args: ("org" | "spans" | "tz")[] }[] {
+  const month = `substr(${localDaySql("e.at")}, 1, 7)`;
+  return [
+    { sql: "DELETE FROM plan_rollup_state WHERE organization_id = ?1", args: ["org"] },
+    { sql: "DELETE FROM plan_monthly WHERE organization_id = ?1", args: ["org"] },
+    {
+      sql: `INSERT INTO plan_monthly (organization_id, month, currency, new_count, reactivated_count, cancelled_count,
+                                      lapsed_count, paused_count, completed_count, annual_delta)
+            WITH ${spansTable(2)}
+            SELECT ?1, ${month}, e.currency,
+                   SUM(e.annual_before = 0 AND e.annual_after > 0 AND e.kind = 'created'),
+                   SUM(e.annual_before = 0 AND e.annual_after > 0 AND e.kind != 'created'),
+                   SUM(e.annual_before > 0 AND e.annual_after = 0 AND e.to_status = 'cancelled'),
+                   SUM(e.annual_before > 0 AND e.annual_after = 0 AND e.to_status = 'lapsed'),
+                   SUM(e.annual_before > 0 AND e.annual_after = 0 AND e.to_status = 'paused'),
+                   SUM(e.annual_before > 0 AND e.annual_after = 0 AND e.to_status = 'completed'),
+                   SUM(e.annual_after - e.annual_before)
+              FROM s CROSS JOIN plan_event e ON e.organization_id = ?1 AND e.at >= s.b AND e.at < s.e
+             GROUP BY 2, 3`,
+      args: ["org", "spans"],
+    },
+    {
+      sql: `INSERT INTO plan_rollup_state (organization_id, time_zone)
+            WITH ${spansTable(2)}
+            SELECT ?1, CASE WHEN (SELECT COUNT(*) FROM s CROSS JOIN plan_event e ON e.organization_id = ?1 AND e.at >= s.b AND e.at < s.e)
+                               = (SELECT COUNT(*) FROM plan_event WHERE organization_id = ?1) THEN ?3 END`,
+      args: ["org", "spans", "tz"],
+    },
+  ];
+}
+
+/** org_daily's part given through plans, recomputed from the organization's gifts. */
+export function orgDailyPlanRebuildSql(): { sql: string; args: ("org" | "spans")[] }[] {
+  const day = localDaySql("d.donated_at");
+  return [
+    {
+      sql: "UPDATE org_daily SET plan_raised_minor = 0, plan_donation_count = 0 WHERE organization_id = ?1",
+      args: ["org"],
+    },
+    {
+      sql: `INSERT INTO org_daily (organization_id, campaign_id, day, currency, plan_raised_minor, plan_donation_count)
+            WITH ${spansTable(2)},
+                 g AS (SELECT COALESCE(d.campaign_id, '') AS c, ${day} AS day, d.currency, d.amount_minor - d.refunded_minor AS net
+                         FROM s CROSS JOIN donation d ON d.organization_id = ?1 AND d.donated_at >= s.b AND d.donated_at < s.e
+                        WHERE d.plan_id IS NOT NULL AND ${COUNTED})
+            SELECT ?1, c, day, currency, SUM(net), COUNT(*)
+              FROM (SELECT c, day, currency, net FROM g UNION ALL SELECT '*', day, currency, net FROM g)
+             WHERE 1
+             GROUP BY c, day, currency
+            ON CONFLICT (organization_id, campaign_id, day, currency) DO UPDATE SET
+              plan_raised_minor = excluded.plan_raised_minor, plan_donation_count = excluded.plan_donation_count`,
+      args: ["org", "spans"],
+    },
+  ];
+}

@@ -1,0 +1,240 @@
+/**
+ * Recurring plans' rules (issue 24, decision 030): a plan entered by hand, the status machine of
+ * core/plans.ts with its reasons, a manual plan's amount, and the reads (the list, a plan with its
+ * gifts and timeline, a donor's plans). Every change is ONE batch through ./write.ts, conditional on
+ * the plan as read. A processor's plans arrive through the webhook (./webhook.ts) and the cron
+ * watches for late gifts (./cron.ts).
+ */
+import {
+  allowedPlanActions,
+  dueOnOrAfter,
+  PLAN_REASON_ACTIONS,
+  type PlanAction,
+  type PlanInterval,
+  planTransitions,
+  PLAN_ACTION_TARGET as TARGET,
+} from "@core/plans";
+import { localDay, startOfLocalDay } from "@core/time";
+import { generateId } from "../auth/crypto";
+import { type Database, orgDb } from "../db/databases";
+import { withActorNames } from "../lib/user-names";
+import { fail, type OrgCtx } from "../trpc/init";
+import { presentPlan, presentPlanEvent } from "./present";
+import {
+  campaignOf,
+  listPlans,
+  liveDonor,
+  type PLAN_SORTS,
+  type PlanFilters,
+  planById,
+  planEvents,
+  planGifts,
+} from "./queries";
+import { type PlanRow, writePlan } from "./write";
+
+export type PlanCtx = Pick<OrgCtx, "env" | "org" | "user" | "impersonatorId" | "ip">;
+
+const CHANGED_MEANWHILE = "The plan changed meanwhile; reload and try again";
+
+export async function loadPlan(db: Database, orgId: string, id: string) {
+  const row = await planById(db, orgId, id);
+  if (!row) fail("NOT_FOUND", "Plan not found");
+  return row;
+}
+
+/** The plan's columns without the list's joined names (what a write compares and sets). */
+export function planRowOf(p: PlanRow & Record<string, unknown>): PlanRow {
+  const {
+    donor_name: _n,
+    donor_email: _e,
+    campaign_title: _c,
+    ...row
+  } = p as PlanRow & {
+    donor_name?: unknown;
+    donor_email?: unknown;
+    campaign_title?: unknown;
+  };
+  return row as PlanRow;
+}
+
+export async function listPlansPage(
+  ctx: PlanCtx,
+  input: PlanFilters & { sort: keyof typeof PLAN_SORTS; desc: boolean; page: number; pageSize: number },
+) {
+  const res = await listPlans(orgDb(ctx), ctx.org.id, input);
+  return { ...res, rows: res.rows.map(presentPlan) };
+}
+
+/** One plan with its last 100 gifts and its timeline (each change, who made it and why). */
+export async function planDetail(ctx: PlanCtx, id: string) {
+  const db = orgDb(ctx);
+  const p = await loadPlan(db, ctx.org.id, id);
+  const [gifts, events] = await Promise.all([planGifts(db, p.id), planEvents(db, p.id)]);
+  const named = await withActorNames(
+    ctx.env,
+    events.map((e) => ({ ...e, actorId: e.actor_id })),
+  );
+  return {
+    ...presentPlan(p),
+    gifts: gifts.map((g) => ({
+      id: g.id,
+      number: g.number,
+      amountMinor: g.amount_minor,
+      refundedMinor: g.refunded_minor,
+      currency: g.currency,
+      status: g.status,
+      donatedAt: g.donated_at,
+      mode: g.mode,
+      trashed: g.trashed_at !== null,
+    })),
+    timeline: named.map((e) => presentPlanEvent(e)),
+  };
+}
+
+export interface NewPlanInput {
+  donorId: string;
+  campaignId: string | null;
+  amountMinor: number;
+  currency: string;
+  interval: PlanInterval;
+  /** The organization's day the first gift is due (YYYY-MM-DD). */
+  startDay: string;
+  /** The day of the month gifts are due; the start day's by default. */
+  dayOfMonth?: number;
+  paymentMethod?: string | null;
+}
+
+/** A plan entered by hand (a standing order, a pledge by check): active, its first gift due on the start day. */
+export async function createPlan(ctx: PlanCtx, input: NewPlanInput) {
+  const db = orgDb(ctx);
+  const donor = await liveDonor(db, ctx.org.id, input.donorId);
+  if (!donor) fail("NOT_FOUND", "Donor not found", { field: "donorId" });
+  if (donor.anonymized)
+    fail("UNPROCESSABLE_CONTENT", "An anonymized donor cannot start a plan", { field: "donorId" });
+  if (input.campaignId) {
+    const c = await campaignOf(db, ctx.org.id, input.campaignId);
+    if (!c) fail("NOT_FOUND", "Campaign not found", { field: "campaignId" });
+    if (c.currency !== input.currency)
+      fail("BAD_REQUEST", `This campaign collects ${c.currency}`, { field: "currency" });
+  }
+  const now = Date.now();
+  const startedAt = startOfLocalDay(input.startDay, ctx.org.timeZone) + 12 * 3600_000;
+  const id = generateId();
+  const row: PlanRow = {
+    id,
+    organization_id: ctx.org.id,
+    donor_id: donor.id,
+    campaign_id: input.campaignId,
+    amount_minor: input.amountMinor,
+    currency: input.currency,
+    interval: input.interval,
+    interval_day: input.dayOfMonth ?? Number(input.startDay.slice(8, 10)),
+    status: "active",
+    source: "manual",
+    gateway: null,
+    gateway_subscription_id: null,
+    payment_method: input.paymentMethod ?? null,
+    started_at: startedAt,
+    next_expected_at: startedAt,
+    ended_at: null,
+    status_changed_at: now,
+    gift_count: 0,
+    given_minor: 0,
+    last_gift_at: null,
+    missed_count: 0,
+    change_token: null,
+    created_by: ctx.user.id,
+    created_at: now,
+    updated_at: now,
+  };
+  await writePlan(db, ctx, {
+    before: null,
+    after: row,
+    event: { kind: "created", at: Math.min(startedAt, now) },
+    audit: { action: "plan.create", after: input },
+  });
+  return presentPlan(await loadPlan(db, ctx.org.id, id));
+}
+
+/**
+ * Pause, resume or cancel (the status machine of core/plans.ts; a refused move answers 422 with the
+ * actions allowed). Pausing and cancelling need a reason. A resumed plan expects its next gift on
+ * the first due date of its schedule from today, and its missed gifts start again from none.
+ */
+export async function changePlanStatus(
+  ctx: PlanCtx,
+  input: { id: string; action: PlanAction; reason?: string },
+) {
+  const db = orgDb(ctx);
+  const read = await loadPlan(db, ctx.org.id, input.id);
+  const before = planRowOf(read);
+  const target = TARGET[input.action];
+  if (!planTransitions[before.status as keyof typeof planTransitions]?.includes(target))
+    fail("UNPROCESSABLE_CONTENT", `A ${before.status.replace("_", " ")} plan cannot ${input.action}`, {
+      allowed: allowedPlanActions(before.status as keyof typeof planTransitions),
+    });
+  const reason = input.reason?.trim() || null;
+  if (PLAN_REASON_ACTIONS.includes(input.action) && !reason)
+    fail("BAD_REQUEST", "Say why (the donor's timeline keeps it)", { field: "reason" });
+  const now = Date.now();
+  const after: PlanRow = { ...before, status: target, status_changed_at: now, updated_at: now };
+  if (target === "cancelled") {
+    after.ended_at = now;
+    after.next_expected_at = null;
+  }
+  if (input.action === "resume") {
+    const today = startOfLocalDay(localDay(now, ctx.org.timeZone), ctx.org.timeZone);
+    after.next_expected_at = dueOnOrAfter(
+      before.next_expected_at ?? before.started_at,
+      before.interval as PlanInterval,
+      before.interval_day,
+      ctx.org.timeZone,
+      today,
+    );
+    after.missed_count = 0;
+  }
+  const landed = await writePlan(db, ctx, {
+    before,
+    after,
+    event: { kind: "status", at: now, reason },
+    audit: {
+      action: `plan.${input.action}`,
+      before: { status: before.status },
+      after: { status: target },
+      reason,
+    },
+  });
+  if (!landed) fail("CONFLICT", CHANGED_MEANWHILE);
+  return presentPlan(await loadPlan(db, ctx.org.id, before.id));
+}
+
+/** A plan entered by hand changes amount here (a processor's plan changes at the processor). */
+export async function changePlanAmount(
+  ctx: PlanCtx,
+  input: { id: string; amountMinor: number; reason?: string },
+) {
+  const db = orgDb(ctx);
+  const before = planRowOf(await loadPlan(db, ctx.org.id, input.id));
+  if (before.source !== "manual")
+    fail("UNPROCESSABLE_CONTENT", "This plan's amount changes at its payment processor", {
+      field: "amountMinor",
+    });
+  if (before.status === "cancelled" || before.status === "completed")
+    fail("UNPROCESSABLE_CONTENT", `A ${before.status} plan keeps its amount`, { field: "amountMinor" });
+  if (input.amountMinor === before.amount_minor)
+    return presentPlan(await loadPlan(db, ctx.org.id, before.id));
+  const now = Date.now();
+  const landed = await writePlan(db, ctx, {
+    before,
+    after: { ...before, amount_minor: input.amountMinor, updated_at: now },
+    event: { kind: "amount", at: now, reason: input.reason?.trim() || null },
+    audit: {
+      action: "plan.amount",
+      before: { amountMinor: before.amount_minor },
+      after: { amountMinor: input.amountMinor },
+      reason: input.reason?.trim() || null,
+    },
+  });
+  if (!landed) fail("CONFLICT", CHANGED_MEANWHILE);
+  return presentPlan(await loadPlan(db, ctx.org.id, before.id));
+}
