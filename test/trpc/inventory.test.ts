@@ -292,6 +292,7 @@ describe("cross-tenant ids", () => {
     "donations.bulkUpdateStatus",
     "campaigns.bulkArchive",
     "plans.list",
+    "plans.exportPage",
   ]);
 
   it("covers every org procedure that takes a record id", () => {

@@ -158,3 +158,20 @@ export function campaignOf(db: Database, orgId: string, campaignId: string) {
     .bind(campaignId, orgId)
     .first<{ id: string; currency: string }>();
 }
+
+/** One page of the filtered plans in creation order after `after` (the export's keyset). */
+export async function exportPlans(
+  db: Database,
+  orgId: string,
+  f: PlanFilters,
+  after: string | null,
+  limit: number,
+) {
+  const w = planWhere(orgId, f);
+  if (after) add(w, "p.id > ?", after);
+  const { results } = await db
+    .prepare(`SELECT ${SELECT} FROM ${FROM} WHERE ${w.sql.join(" AND ")} ORDER BY p.id LIMIT ?`)
+    .bind(...w.params, limit)
+    .all<PlanListRow>();
+  return results;
+}

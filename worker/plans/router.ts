@@ -11,7 +11,14 @@ import { listInput } from "../lib/list";
 import { orgProcedure, router } from "../trpc/init";
 import { recurringSummary } from "./analytics";
 import { PLAN_SORTS } from "./queries";
-import { changePlanAmount, changePlanStatus, createPlan, listPlansPage, planDetail } from "./service";
+import {
+  changePlanAmount,
+  changePlanStatus,
+  createPlan,
+  exportPlansPage,
+  listPlansPage,
+  planDetail,
+} from "./service";
 
 const id = z.string().min(1).max(64);
 const reason = z.string().trim().max(500).optional();
@@ -30,6 +37,20 @@ export const plansRouter = router({
   list: orgProcedure({ donation: ["view"] })
     .input(listInput({ sorts: PLAN_SORTS, defaultSort: "risk", filters: planFilters }))
     .query(({ ctx, input }) => listPlansPage(ctx, input)),
+
+  /** The list's plans a page at a time for its CSV (an export: never while impersonating). */
+  exportPage: orgProcedure({ export: ["create"], donation: ["view"] })
+    .input(
+      z
+        .object({
+          ...planFilters,
+          q: z.string().trim().max(200).optional(),
+          after: id.optional(),
+          limit: z.number().int().min(1).max(1000).default(500),
+        })
+        .strict(),
+    )
+    .mutation(({ ctx, input }) => exportPlansPage(ctx, input)),
 
   byId: orgProcedure({ donation: ["view"] })
     .input(z.object({ id }).strict())

@@ -17,11 +17,13 @@ import {
 import { localDay, startOfLocalDay } from "@core/time";
 import { generateId } from "../auth/crypto";
 import { type Database, orgDb } from "../db/databases";
+import { auditStatement } from "../lib/audit";
 import { withActorNames } from "../lib/user-names";
 import { fail, type OrgCtx } from "../trpc/init";
 import { presentPlan, presentPlanEvent } from "./present";
 import {
   campaignOf,
+  exportPlans,
   listPlans,
   liveDonor,
   type PLAN_SORTS,
@@ -237,4 +239,22 @@ export async function changePlanAmount(
   });
   if (!landed) fail("CONFLICT", CHANGED_MEANWHILE);
   return presentPlan(await loadPlan(db, ctx.org.id, before.id));
+}
+
+/**
+ * The plans the list's filters match, a page at a time in id order, for the CSV the portal builds
+ * (as donors.exportPage): audited once, on the first page, as every export is.
+ */
+export async function exportPlansPage(ctx: PlanCtx, input: PlanFilters & { after?: string; limit: number }) {
+  const db = orgDb(ctx);
+  const { after, limit, ...filters } = input;
+  const rows = await exportPlans(db, ctx.org.id, filters, after ?? null, limit);
+  if (!after)
+    await auditStatement(ctx, {
+      action: "plan.export",
+      entityType: "plan",
+      entityId: "export",
+      after: filters,
+    }).run();
+  return { rows: rows.map(presentPlan), next: rows.length === limit ? (rows.at(-1)?.id ?? null) : null };
 }
