@@ -28,6 +28,8 @@ export const manualDonationInput = z.strictObject({
   campaignId: ref(),
   campaignItemId: z.optional(ref()),
   itemQuantity: z._default(z.int().check(z.minimum(0), z.maximum(10_000)), 0),
+  /** The recurring plan this gift pays (a standing order, a pledge by check): it joins the plan. */
+  planId: z.optional(ref()),
   amountMinor,
   currency: currencyCode,
   paymentMethod: z.enum(manualPaymentMethods),

@@ -5,6 +5,7 @@
  */
 import { allowedPlanActions, planActions, planStatuses, planTransitions } from "@core/plans";
 import { describe, expect, it } from "vitest";
+import { watchPlans } from "../../worker/plans/cron";
 import { makeOrg, member } from "../domain/fixtures";
 import { codeOf, testEnv } from "../helpers";
 import { expectPlanRecount } from "./brute";
@@ -207,6 +208,99 @@ describe("the status machine", () => {
       .first<{ n: number }>();
     expect(events?.n).toBe(1 + ok.length);
     await expectPlanRecount(org, "UTC", "after a race");
+  });
+});
+
+describe("gifts recorded by hand against a plan", () => {
+  const gift = (donorId: string, planId: string, o: Record<string, unknown> = {}) => ({
+    donorId,
+    campaignId: null,
+    planId,
+    amountMinor: 2_500,
+    currency: "USD" as const,
+    paymentMethod: "check" as const,
+    donatedAt: Date.UTC(2026, 3, 2, 12),
+    ...o,
+  });
+
+  it("joins the plan as a gift of its interval, moves the next gift a period on and brings a late plan back", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    const donorId = await donor(caller);
+    const plan = await caller.plans.create(newPlan(donorId, { startDay: "2026-03-01", dayOfMonth: 1 }));
+    // The watch finds its March gift missing: lapsed (or past due, on a day within the lapse period).
+    await watchPlans(testEnv, testEnv.DB, Date.UTC(2026, 2, 1) + 61 * 86_400_000);
+    expect((await caller.plans.byId({ id: plan.id })).status).toBe("lapsed");
+    const d = await caller.donations.create(gift(donorId, plan.id));
+    expect(d).toMatchObject({ frequency: "monthly" });
+    const after = await caller.plans.byId({ id: plan.id });
+    expect(after).toMatchObject({ status: "active", giftCount: 1, givenMinor: 2_500, missedCount: 0 });
+    expect(new Date(after.nextExpectedAt as number).toISOString()).toBe("2026-05-01T12:00:00.000Z");
+    expect(after.gifts.map((g) => g.id)).toEqual([d.id]);
+    expect(after.timeline.filter((e) => e.kind === "status").map((e) => [e.fromStatus, e.toStatus])).toEqual([
+      ["active", "lapsed"],
+      ["lapsed", "active"],
+    ]);
+    // A backlog entered later never moves the expected gift back.
+    await caller.donations.create(gift(donorId, plan.id, { donatedAt: Date.UTC(2026, 2, 1, 12) }));
+    const again = await caller.plans.byId({ id: plan.id });
+    expect(again).toMatchObject({ giftCount: 2, givenMinor: 5_000 });
+    expect(again.nextExpectedAt).toBe(after.nextExpectedAt);
+    await expectPlanRecount(org, "UTC", "after gifts by hand");
+  });
+
+  it("refuses another donor's plan, another currency and a stopped plan, writing nothing", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    const donorId = await donor(caller);
+    const other = await donor(caller, "Bea");
+    const plan = await caller.plans.create(newPlan(donorId));
+    const refused = async (input: ReturnType<typeof gift>) =>
+      caller.donations.create(input).catch((e: { code: string; message: string }) => ({
+        code: e.code,
+        message: e.message,
+      }));
+    expect(await refused(gift(other, plan.id))).toEqual({
+      code: "UNPROCESSABLE_CONTENT",
+      message: "This plan belongs to another donor",
+    });
+    expect(await refused(gift(donorId, plan.id, { currency: "EUR" }))).toEqual({
+      code: "BAD_REQUEST",
+      message: "This plan gives in USD",
+    });
+    expect(await refused(gift(donorId, "no-such-plan"))).toMatchObject({ code: "NOT_FOUND" });
+    await caller.plans.setStatus({ id: plan.id, action: "pause", reason: "Travelling" });
+    expect(await refused(gift(donorId, plan.id))).toEqual({
+      code: "UNPROCESSABLE_CONTENT",
+      message: "A paused plan takes no gifts",
+    });
+    const elsewhere = await makeOrg();
+    const stranger = await member(elsewhere, "owner");
+    expect(await codeOf(stranger.caller.donations.create(gift(donorId, plan.id)))).not.toBe("OK");
+    const gifts = await testEnv.DB.prepare("SELECT count(*) AS n FROM donation WHERE plan_id = ?")
+      .bind(plan.id)
+      .first<{ n: number }>();
+    expect(gifts?.n).toBe(0);
+  });
+
+  it("writes neither the gift nor the plan's change when the plan changed since it was read", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    const donorId = await donor(caller);
+    const plan = await caller.plans.create(newPlan(donorId, { startDay: "2026-03-01" }));
+    await watchPlans(testEnv, testEnv.DB, Date.UTC(2026, 2, 1) + 10 * 86_400_000);
+    // Two gifts of the same late plan at once: each reads the plan, only one may bring it back.
+    const both = await Promise.allSettled([
+      caller.donations.create(gift(donorId, plan.id)),
+      caller.donations.create(gift(donorId, plan.id, { amountMinor: 2_600 })),
+    ]);
+    const ok = both.filter((b) => b.status === "fulfilled").length;
+    expect(ok).toBeGreaterThanOrEqual(1);
+    for (const b of both)
+      if (b.status === "rejected") expect((b.reason as { code: string }).code).toBe("CONFLICT");
+    const after = await caller.plans.byId({ id: plan.id });
+    expect(after.giftCount).toBe(ok);
+    await expectPlanRecount(org, "UTC", "after a gift race");
   });
 });
 

@@ -8,12 +8,15 @@
 import type { BulkOutcome } from "@core/bulk";
 import type { DonationChanges, ManualDonationInput } from "@core/donation";
 import { formatMoney } from "@core/money";
+import { EXPECTING, PLAN_STATUS_LABELS, type PlanStatus } from "@core/plans";
 import { allowedDonationTargets, type DonationStatus, isCounted, needsReason } from "@core/status";
 import { TRPCError } from "@trpc/server";
 import { generateId } from "../auth/crypto";
 import { type Database, orgDb } from "../db/databases";
 import { allGuards } from "../lib/guard";
 import { withActorNames } from "../lib/user-names";
+import { giftJoinsPlan } from "../plans/gifts";
+import { planRow } from "../plans/queries";
 import { fail, type OrgCtx } from "../trpc/init";
 import { presentDonation, statusTimeline, TIMELINE_ACTIONS } from "./present";
 import {
@@ -108,10 +111,12 @@ export async function createDonation(ctx: Actor, input: ManualDonationInput) {
       );
     }
   }
+  const plan = input.planId ? await planForManualGift(db, ctx, input, donor?.id ?? null) : null;
   const id = generateId();
   const row = newDonationRow({
     id,
     organization_id: ctx.org.id,
+    plan_id: plan?.planId ?? null,
     donor_id: donor?.id ?? null,
     campaign_id: input.campaignId,
     campaign_item_id: input.campaignItemId ?? null,
@@ -119,7 +124,7 @@ export async function createDonation(ctx: Actor, input: ManualDonationInput) {
     amount_minor: input.amountMinor,
     currency: input.currency,
     status: input.status,
-    frequency: input.frequency,
+    frequency: plan?.frequency ?? input.frequency,
     payment_method: input.paymentMethod,
     source: "manual",
     mode: input.mode,
@@ -136,12 +141,16 @@ export async function createDonation(ctx: Actor, input: ManualDonationInput) {
     before: null,
     after: row,
     audit: { action: "donation.create", after: input },
+    prelude: plan?.prelude,
     requires: allGuards(
       row.donor_id && donorTakesGifts(row.donor_id),
       row.campaign_item_id && itemRoom(row.campaign_item_id, row.item_quantity, id),
+      plan?.requires,
     ),
   });
   if (!landed) {
+    if (plan?.requires)
+      fail("CONFLICT", "The plan changed meanwhile; reload and try again", { field: "planId" });
     // Another gift took the item's last places, or the donor was merged or anonymized, since the checks above.
     const short =
       row.campaign_item_id && (await overfunding(db, row.campaign_item_id, row.item_quantity, id));
@@ -151,6 +160,38 @@ export async function createDonation(ctx: Actor, input: ManualDonationInput) {
     });
   }
   return presentDonation(await loadDonation(db, ctx.org.id, id));
+}
+
+/**
+ * The plan a gift recorded by hand pays (issue 24): the donor's own, in its currency, still running
+ * (a stopped plan takes no gifts: resume it first). The gift brings the plan along in its batch.
+ */
+async function planForManualGift(
+  db: Database,
+  ctx: Actor,
+  input: ManualDonationInput,
+  donorId: string | null,
+) {
+  const plan = await planRow(db, ctx.org.id, input.planId as string);
+  if (!plan) fail("NOT_FOUND", "Plan not found");
+  if (plan.donor_id !== donorId)
+    fail("UNPROCESSABLE_CONTENT", "This plan belongs to another donor", { field: "planId" });
+  if (plan.currency !== input.currency)
+    fail("BAD_REQUEST", `This plan gives in ${plan.currency}`, { field: "currency" });
+  if (!EXPECTING.includes(plan.status as PlanStatus))
+    fail(
+      "UNPROCESSABLE_CONTENT",
+      `A ${PLAN_STATUS_LABELS[plan.status as PlanStatus].toLowerCase()} plan takes no gifts`,
+      {
+        field: "planId",
+      },
+    );
+  return giftJoinsPlan(db, ctx, plan, {
+    donatedAt: input.donatedAt,
+    completed: input.status === "completed" && input.mode === "live",
+    currency: input.currency,
+    action: "plan.gift_recovered",
+  });
 }
 
 /** An edit: text, tribute, anonymity, campaign and item; the amount of manual entries. */

@@ -89,6 +89,14 @@ export function planById(db: Database, orgId: string, id: string) {
     .first<PlanListRow>();
 }
 
+/** The plan's own row (what a write compares and sets). */
+export function planRow(db: Database, orgId: string, id: string) {
+  return db
+    .prepare("SELECT * FROM recurring_plan WHERE organization_id = ? AND id = ?")
+    .bind(orgId, id)
+    .first<PlanRow>();
+}
+
 export function planBySubscription(db: Database, orgId: string, subscriptionId: string) {
   return db
     .prepare("SELECT * FROM recurring_plan WHERE organization_id = ? AND gateway_subscription_id = ?")

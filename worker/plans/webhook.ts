@@ -23,6 +23,7 @@ import { generateId } from "../auth/crypto";
 import { type Database, directoryDatabase, organizationDatabase } from "../db/databases";
 import { campaignBySlug, donorIdByEmail, insertDonorIfNew, organizationBySlug } from "../donations/queries";
 import type { EventAnswer } from "../donations/webhook";
+import { giftJoinsPlan } from "./gifts";
 import { planBySubscription } from "./queries";
 import { type PlanActor, type PlanRow, planChangeBatch, writePlan } from "./write";
 
@@ -358,35 +359,5 @@ export async function planForGift(
       requires: batch.guard,
     };
   }
-  const frequency = FREQUENCY_OF[existing.interval as PlanInterval];
-  if (!g.completed || g.currency !== existing.currency)
-    return { planId: existing.id, frequency, prelude: [], requires: null };
-  const now = Date.now();
-  const after: PlanRow = {
-    ...existing,
-    next_expected_at: ["cancelled", "completed", "paused"].includes(existing.status)
-      ? existing.next_expected_at
-      : nextDue(g.donatedAt, existing.interval as PlanInterval, existing.interval_day, tz),
-    missed_count: 0,
-    updated_at: now,
-  };
-  const recovering = existing.status === "past_due" || existing.status === "lapsed";
-  if (recovering) {
-    after.status = "active";
-    after.status_changed_at = now;
-  }
-  const batch = planChangeBatch(db, actor, {
-    before: existing,
-    after,
-    event: recovering ? { kind: "status", at: Math.min(g.donatedAt, now), reason: "A gift arrived" } : null,
-    audit: recovering
-      ? {
-          action: "plan.webhook_recovered",
-          before: { status: existing.status },
-          after: { status: after.status },
-          reason: g.reason,
-        }
-      : null,
-  });
-  return { planId: existing.id, frequency, prelude: batch.statements, requires: batch.guard };
+  return giftJoinsPlan(db, actor, existing, { ...g, action: "plan.webhook_recovered" });
 }
