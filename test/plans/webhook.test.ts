@@ -174,6 +174,25 @@ describe("gifts of a subscription", () => {
     await expectPlanRecount(org, "UTC", "after recovery");
   });
 
+  it("leave plans alone in test mode: a sandbox payment starts no plan and moves none", async () => {
+    const org = await makeOrg();
+    const sandbox = (tx: string, sub: string) =>
+      deliver(webhookEvent(org, tx, "donation.succeeded", { subscriptionId: sub, mode: "test" }));
+    expect((await sandbox("ch_t1", "sub_sandbox")).status).toBe(201);
+    expect(await plansOf(org)).toHaveLength(0);
+    await deliver(planEvent(org, "sub_live", "plan.created"));
+    await deliver(planEvent(org, "sub_live", "plan.payment_failed"));
+    expect((await sandbox("ch_t2", "sub_live")).status).toBe(201);
+    expect(await statusOf(org, "sub_live")).toMatchObject({ status: "past_due" });
+    const linked = await testEnv.DB.prepare(
+      "SELECT count(*) AS n FROM donation WHERE organization_id = ? AND plan_id IS NOT NULL",
+    )
+      .bind(org)
+      .first<{ n: number }>();
+    expect(linked?.n).toBe(0);
+    await expectPlanRecount(org, "UTC", "after sandbox gifts");
+  });
+
   it("create one plan when two first gifts of a subscription arrive at once", async () => {
     const org = await makeOrg();
     const answers = await Promise.all(

@@ -185,22 +185,24 @@ export async function receiveProcessorEvent(env: Env, parsed: ProcessorEvent): P
         ]
       : [];
     // A payment of a subscription joins its plan (created when first seen), in the gift's batch
-    // (issue 24): the gift lands only together with the plan's change.
-    const plan = d.subscriptionId
-      ? await planForGift(db, actor, {
-          subscriptionId: d.subscriptionId,
-          donorId,
-          campaignId: campaign?.id ?? null,
-          amountMinor,
-          currency: d.currency,
-          frequency: d.frequency,
-          donatedAt,
-          completed: status === "completed",
-          gateway: d.gateway,
-          paymentMethod: d.paymentMethod,
-          reason,
-        })
-      : null;
+    // (issue 24): the gift lands only together with the plan's change. A test-mode payment (the
+    // processor's sandbox) starts no plan and moves none: recurring revenue is live money only.
+    const plan =
+      d.subscriptionId && d.mode === "live"
+        ? await planForGift(db, actor, {
+            subscriptionId: d.subscriptionId,
+            donorId,
+            campaignId: campaign?.id ?? null,
+            amountMinor,
+            currency: d.currency,
+            frequency: d.frequency,
+            donatedAt,
+            completed: status === "completed",
+            gateway: d.gateway,
+            paymentMethod: d.paymentMethod,
+            reason,
+          })
+        : null;
     const row = newDonationRow({
       id,
       organization_id: org.id,
