@@ -4,7 +4,7 @@
  * normalized to a year and a month, and when the next gift is due. The Worker decides with these
  * (worker/plans/), the portal shows and asks with the same (src/features/plans/).
  */
-import { localDay, startOfLocalDay } from "./time";
+import { localDay, startOfLocalDay } from "./time.ts";
 
 /** How often a plan gives. A gift of a plan carries the matching donation frequency. */
 export const planIntervals = ["month", "quarter", "year"] as const;

@@ -3,7 +3,9 @@
 // `generateDomain` yields rows ({ table, row }); scripts/seed.mjs writes them to the local D1
 // file (node:sqlite, any size) or to a SQL file of multi-row INSERTs for a remote D1.
 
+import { annualMinor, duesPassed, FREQUENCY_OF, nextDue } from "../core/plans.ts";
 import { dailyRebuildSql, dailySpans } from "../worker/donations/daily-totals-sql.ts";
+import { planMonthlyRebuildSql } from "../worker/plans/rollups-sql.ts";
 
 /** mulberry32: a small, fast, well-distributed 32-bit PRNG. */
 export function rng(seed) {
@@ -453,10 +455,30 @@ export function* generateDomain(o) {
       }
     }
 
-    // Donations over two years, every status, several frequencies and methods.
+    // Recurring plans (issue 24): about one donor in eight gives on a schedule. Their gifts are a
+    // fifth of the organization's, and the one-off gifts below make up the rest.
     const donationCount = Math.max(20, Math.round(totalDonations * org.scale));
+    const planGifts = yield* generatePlans({
+      orgId,
+      org,
+      cur,
+      m,
+      now,
+      r,
+      pick,
+      hex,
+      weighted,
+      donors,
+      campaigns,
+      organizer: o.users.organizer,
+      budget: Math.round(donationCount * 0.2),
+    });
+    let n = 0;
+    for (const g of planGifts) yield { table: "donation", row: { ...g, number: ++n } };
+
+    // One-off donations over two years, every status, several methods.
     const live = campaigns.filter((c) => c.status !== "draft");
-    for (let n = 1; n <= donationCount; n++) {
+    for (n = n + 1; n <= donationCount; n++) {
       const c = pick(live);
       const from = c.start ?? now - 730 * DAY;
       const to = Math.min(c.end ?? now, now);
@@ -490,12 +512,7 @@ export function* generateDomain(o) {
           refunded_minor: refunded,
           currency: org.currency,
           status,
-          frequency: weighted([
-            ["one_time", 0.8],
-            ["monthly", 0.15],
-            ["quarterly", 0.025],
-            ["annually", 0.025],
-          ]),
+          frequency: "one_time",
           payment_method: method,
           gateway: online ? (method === "paypal" ? "paypal" : "stripe") : null,
           gateway_transaction_id: online ? `${method === "paypal" ? "PAY" : "ch"}_${hex(20)}` : null,
@@ -521,9 +538,199 @@ export function* generateDomain(o) {
         },
       };
     }
-    yield { table: "org_counter", row: { organization_id: orgId, name: "donation", value: donationCount } };
+    yield {
+      table: "org_counter",
+      row: { organization_id: orgId, name: "donation", value: n - 1 },
+    };
   }
   return orgIds;
+}
+
+const PAUSE_REASONS = [
+  "Between jobs for a few months",
+  "Travelling until spring",
+  "Asked to skip the summer",
+];
+const CANCEL_REASONS = [
+  "Moved away",
+  "Gives through their employer now",
+  "Card expired; did not renew",
+  "Asked by e-mail",
+];
+
+/**
+ * One organization's recurring plans (issue 24, decision 030) and their history, as the running
+ * service would have written them: each plan's gifts on its schedule in the organization's zone
+ * (core/plans.ts nextDue), until now or until the plan stopped; a plan whose gift is late is past
+ * due after 7 days and lapsed after 60 (app.config.ts defaults), with the events the watch would
+ * have written. Yields the plans and their events; returns their gifts (rows of `donation`
+ * without a number) for the caller to number and yield. `budget` caps the gifts.
+ */
+function* generatePlans(o) {
+  const { orgId, org, cur, m, now, r, pick, hex, weighted } = o;
+  const tz = org.zone;
+  const ongoing = o.campaigns.filter((c) => c.status === "active" && (c.end === null || c.end > now));
+  const gifts = [];
+  const people = o.donors.filter(() => r() < 0.14);
+  for (const donor of people) {
+    if (gifts.length >= o.budget) break;
+    const interval = weighted([
+      ["month", 0.82],
+      ["quarter", 0.08],
+      ["year", 0.1],
+    ]);
+    // Started any time in the last two years, for a campaign running then or for the general fund.
+    const start = Math.floor(now - 720 * DAY + r() * 700 * DAY);
+    const running = ongoing.filter((c) => (c.start ?? 0) <= start);
+    const campaign = running.length && r() < 0.6 ? pick(running) : null;
+    const day = Number(new Date(start).toISOString().slice(8, 10));
+    // The schedule: the first gift on the start, then one per interval (local noon) up to now.
+    const dues = [start];
+    for (let d = nextDue(start, interval, day, tz); d <= now; d = nextDue(d, interval, day, tz)) dues.push(d);
+    const amount =
+      pick(cur.gifts.slice(0, 5)) * m * (interval === "year" ? 6 : interval === "quarter" ? 3 : 1);
+    const annual = annualMinor(amount, interval);
+    let fate = weighted([
+      ["active", 0.68],
+      ["past_due", 0.08],
+      ["lapsed", 0.05],
+      ["paused", 0.05],
+      ["cancelled", 0.12],
+      ["completed", 0.02],
+    ]);
+    // Late: the newest due date at least 8 (or 61) days old goes unpaid, and every one after it.
+    const lateFrom = (days) => dues.findLastIndex((d) => now - d > days * DAY);
+    let paid = dues.length;
+    let stoppedAt = null;
+    if (fate === "past_due" || fate === "lapsed") {
+      // Past due: the newest gift is missing. Lapsed: gone quiet at some point long enough ago.
+      const latest = lateFrom(fate === "past_due" ? 8 : 61);
+      const i = fate === "past_due" || latest < 1 ? latest : 1 + Math.floor(r() * latest);
+      if (i >= 1) paid = i;
+      else fate = "active";
+      if (fate === "past_due" && now - dues[i] > 60 * DAY) fate = "lapsed";
+    } else if (fate === "paused" || fate === "cancelled" || fate === "completed") {
+      if (dues.length < 3) fate = "active";
+      else {
+        paid = fate === "completed" ? Math.min(dues.length, 12) : 1 + Math.floor(r() * (dues.length - 1));
+        stoppedAt = Math.min(now, dues[paid - 1] + Math.floor(r() * 20 + 1) * DAY);
+      }
+    }
+    // A few long-standing plans paused once and came back (the months' reactivations).
+    let gap = null;
+    if (fate === "active" && paid >= 8 && r() < 0.25) gap = 2 + Math.floor(r() * Math.min(4, paid - 6));
+    const online = r() < 0.75;
+    const method = online ? "card" : pick(["bank_transfer", "check"]);
+    const planId = hex();
+    const next =
+      fate === "cancelled" || fate === "completed"
+        ? null
+        : (dues[paid] ?? nextDue(dues[paid - 1], interval, day, tz));
+    const events = [{ at: start, kind: "created", from: null, to: "active", before: 0, after: annual }];
+    let status = "active";
+    const move = (at, to, reason = null, kind = "status") => {
+      const counts = (x) => (x === "active" || x === "past_due" ? annual : 0);
+      events.push({ at, kind, from: status, to, before: counts(status), after: counts(to), reason });
+      status = to;
+    };
+    const paidDues = dues.slice(0, paid);
+    if (gap) {
+      const from = 3 + Math.floor(r() * (paid - gap - 4));
+      move(paidDues[from - 1] + 5 * DAY, "paused", pick(PAUSE_REASONS));
+      move(paidDues[from + gap] - 3 * DAY, "active");
+      paidDues.splice(from, gap);
+    }
+    if (fate === "past_due" || fate === "lapsed") {
+      move(next + 7 * DAY, "past_due", "No gift 7 days after it was due");
+      if (fate === "lapsed") move(next + 60 * DAY, "lapsed", "No gift 60 days after it was due");
+    }
+    if (fate === "paused") move(stoppedAt, "paused", pick(PAUSE_REASONS));
+    if (fate === "cancelled") move(stoppedAt, "cancelled", pick(CANCEL_REASONS));
+    if (fate === "completed") move(stoppedAt, "completed", "Pledge fulfilled");
+    const planGifts = paidDues.map((at) => ({
+      id: hex(),
+      organization_id: orgId,
+      plan_id: planId,
+      donor_id: donor.id,
+      campaign_id: campaign?.id ?? null,
+      campaign_item_id: null,
+      item_quantity: 0,
+      amount_minor: amount,
+      fee_covered_minor: 0,
+      processing_fee_minor: online ? Math.round(amount * 0.029) + 30 * (m === 1 ? 0 : 1) : 0,
+      platform_fee_minor: 0,
+      refunded_minor: 0,
+      currency: org.currency,
+      status: "completed",
+      frequency: FREQUENCY_OF[interval],
+      payment_method: method,
+      gateway: online ? "stripe" : null,
+      gateway_transaction_id: online ? `ch_${hex(20)}` : null,
+      source: online ? "online" : "manual",
+      mode: "live",
+      anonymous: 0,
+      message: null,
+      tribute_type: null,
+      tribute_name: null,
+      donated_at: at,
+      trashed_at: null,
+      created_by: online ? null : o.organizer,
+      created_at: at,
+      updated_at: at,
+    }));
+    gifts.push(...planGifts);
+    const last = planGifts.at(-1)?.donated_at ?? null;
+    yield {
+      table: "recurring_plan",
+      row: {
+        id: planId,
+        organization_id: orgId,
+        donor_id: donor.id,
+        campaign_id: campaign?.id ?? null,
+        amount_minor: amount,
+        currency: org.currency,
+        interval,
+        interval_day: day,
+        status,
+        source: online ? "webhook" : "manual",
+        gateway: online ? "stripe" : null,
+        gateway_subscription_id: online ? `sub_${hex(20)}` : null,
+        payment_method: method,
+        started_at: start,
+        next_expected_at: next,
+        ended_at: status === "cancelled" || status === "completed" ? stoppedAt : null,
+        status_changed_at: events.at(-1).at,
+        gift_count: planGifts.length,
+        given_minor: planGifts.length * amount,
+        last_gift_at: last,
+        missed_count:
+          status === "past_due" || status === "lapsed" ? duesPassed(next, interval, day, tz, now) : 0,
+        change_token: hex(32),
+        created_by: online ? null : o.organizer,
+        created_at: start,
+        updated_at: events.at(-1).at,
+      },
+    };
+    for (const e of events)
+      yield {
+        table: "plan_event",
+        row: {
+          id: hex(),
+          organization_id: orgId,
+          plan_id: planId,
+          at: e.at,
+          kind: e.kind,
+          from_status: e.from,
+          to_status: e.to,
+          currency: org.currency,
+          annual_before: e.before,
+          annual_after: e.after,
+          reason: e.reason ?? null,
+          actor_id: e.kind === "created" || e.to === "past_due" || e.to === "lapsed" ? null : o.organizer,
+        },
+      };
+  }
+  return gifts;
 }
 
 /** Rebuilds rollups, donor stats and tiers in SQL (the seed bypasses the API). */
@@ -536,6 +743,18 @@ export function rollupSql(orgId, timeZone) {
   const daily = dailyRebuildSql().map(
     ({ sql, args }) => `${sql.replace(/\?(\d)/g, (_, i) => bound[args[Number(i) - 1]])};`,
   );
+  // The plan rollups as worker/plans/rollups.ts rebuildPlanRollups builds them (org_daily's plan
+  // columns are counted with the rest of org_daily below).
+  const named = { org: bound.org, spans: bound.spans, tz: bound.tz };
+  const plans = [
+    `DELETE FROM plan_totals WHERE organization_id = ${q(orgId)};`,
+    `INSERT INTO plan_totals (organization_id, currency, status, plan_count, annual_minor)
+     SELECT organization_id, currency, status, COUNT(*), SUM(amount_minor * CASE interval WHEN 'month' THEN 12 WHEN 'quarter' THEN 4 ELSE 1 END)
+       FROM recurring_plan WHERE organization_id = ${q(orgId)} GROUP BY 1, 2, 3;`,
+    ...planMonthlyRebuildSql().map(
+      ({ sql }) => `${sql.replace(/\?(\d)/g, (_, i) => named[["org", "spans", "tz"][Number(i) - 1]])};`,
+    ),
+  ];
   const counted =
     "d.status IN ('completed','partially_refunded') AND d.mode = 'live' AND d.trashed_at IS NULL";
   // Local day via the zone's UTC offset at each UTC day (a small table; exact outside DST switch hours).
@@ -564,14 +783,15 @@ export function rollupSql(orgId, timeZone) {
      SELECT organization_id, currency, status, mode, trashed_at IS NOT NULL, COUNT(*), SUM(amount_minor), SUM(refunded_minor)
        FROM donation WHERE organization_id = ${q(orgId)} GROUP BY 1, 2, 3, 4, 5;`,
     `WITH tz(day, off) AS (VALUES ${values})
-     INSERT INTO org_daily (organization_id, campaign_id, day, currency, raised_minor, donation_count)
-     SELECT d.organization_id, COALESCE(d.campaign_id, ''), strftime('%Y-%m-%d', (d.donated_at + COALESCE(tz.off, 0)) / 1000, 'unixepoch'), d.currency, SUM(d.amount_minor - d.refunded_minor), COUNT(*)
+     INSERT INTO org_daily (organization_id, campaign_id, day, currency, raised_minor, donation_count, plan_raised_minor, plan_donation_count)
+     SELECT d.organization_id, COALESCE(d.campaign_id, ''), strftime('%Y-%m-%d', (d.donated_at + COALESCE(tz.off, 0)) / 1000, 'unixepoch'), d.currency, SUM(d.amount_minor - d.refunded_minor), COUNT(*),
+            SUM(CASE WHEN d.plan_id IS NOT NULL THEN d.amount_minor - d.refunded_minor ELSE 0 END), SUM(d.plan_id IS NOT NULL)
        FROM donation d LEFT JOIN tz ON tz.day = strftime('%Y-%m-%d', d.donated_at / 1000, 'unixepoch')
       WHERE d.organization_id = ${q(orgId)} AND ${counted}
       GROUP BY 1, 2, 3, 4;`,
     // Organization-wide rows (campaign_id '*'), what the dashboard reads.
-    `INSERT INTO org_daily (organization_id, campaign_id, day, currency, raised_minor, donation_count)
-     SELECT organization_id, '*', day, currency, SUM(raised_minor), SUM(donation_count) FROM org_daily
+    `INSERT INTO org_daily (organization_id, campaign_id, day, currency, raised_minor, donation_count, plan_raised_minor, plan_donation_count)
+     SELECT organization_id, '*', day, currency, SUM(raised_minor), SUM(donation_count), SUM(plan_raised_minor), SUM(plan_donation_count) FROM org_daily
       WHERE organization_id = ${q(orgId)} AND campaign_id != '*' GROUP BY organization_id, day, currency;`,
     `INSERT OR REPLACE INTO campaign_stats (campaign_id, organization_id, raised_minor, donation_count, donor_count, refunded_minor, updated_at)
      SELECT c.id, c.organization_id,
@@ -589,6 +809,7 @@ export function rollupSql(orgId, timeZone) {
        last_gift_at = (SELECT MAX(d.donated_at) FROM donation d WHERE d.donor_id = donor.id AND ${counted})
      WHERE organization_id = ${q(orgId)};`,
     ...daily,
+    ...plans,
     `UPDATE donor SET tier_id = (SELECT t.id FROM donor_tier t WHERE t.organization_id = donor.organization_id AND t.min_minor <= donor.lifetime_minor AND (t.max_minor IS NULL OR t.max_minor > donor.lifetime_minor) ORDER BY t.min_minor DESC LIMIT 1)
      WHERE organization_id = ${q(orgId)} AND tier_locked = 0;`,
   ];
