@@ -42,10 +42,20 @@ export async function seedBench(
     return { orgId, T };
   }
   const [{ id: orgId }] = d1Query("SELECT id FROM organization WHERE slug = 'harbor-light'", stateDir);
+  const plans = planSql({
+    org: `'${orgId}'`,
+    T,
+    donations,
+    newId: (k) => `'bp' || ${k}`,
+    donorOf: (k) => `'bd' || (1 + (${k} * 7919) % ${donors})`,
+    campaignOf: (k) => `'bc' || (1 + ${k} % ${campaigns})`,
+  });
   // Donation n: a pseudo-random instant in the last two years and amount; every 29th refunded,
-  // every 31st failed, every 5th monthly, every 4th by check.
+  // every 31st failed, every 4th by check; every 5th a gift of a recurring plan (planSql: its
+  // donor, campaign, amount and a date on the plan's schedule).
   // Scrambled: a pseudo-random permutation of the gifts (the generator's own order is nearly in
   // date order already: consecutive gifts lie 63 s apart).
+  const g = plans.gift;
   const sql = `
 WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${campaigns})
 INSERT INTO campaign (id, organization_id, title, slug, currency, goal_type, goal_amount_minor, status, suggested_amounts, created_at, updated_at)
@@ -55,20 +65,97 @@ INSERT INTO donor (id, organization_id, type, first_name, last_name, email, crea
 SELECT 'bd' || n, '${orgId}', 'individual', 'Donor', 'Number' || n, 'donor' || n || '@bench.test', ${T} - n * 1000, ${T} FROM s;
 INSERT INTO donor_tag (id, organization_id, name, color, created_at, updated_at) VALUES ('btag1', '${orgId}', 'Bench tag', '#0f766e', ${T}, ${T});
 INSERT INTO donor_tag_assignment (donor_id, tag_id, organization_id) SELECT id, 'btag1', organization_id FROM donor WHERE organization_id = '${orgId}' AND id GLOB 'bd[0-9]*' AND substr(id, 3) NOT GLOB '*[^0-9]*' AND (CAST(substr(id, 3) AS INTEGER) % 7) = 0;
+${plans.before}
 WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${donations}),
-  g AS (SELECT n, 100 + (n * 2654435761) % 49900 AS amt, ${T} - (n * 63113) % 63072000000 AS at FROM s)
-INSERT INTO donation (id, organization_id, number, donor_id, campaign_id, amount_minor, refunded_minor, currency, status, frequency, payment_method, source, mode, donated_at, created_at, updated_at)
-SELECT 'bx' || n, '${orgId}', 100000 + row_number() OVER (ORDER BY ${order}), 'bd' || (1 + (n * 7919) % ${donors}), 'bc' || (1 + n % ${campaigns}), amt,
+  g AS (SELECT n, k AS plan_k, ${g.amount("100 + (n * 2654435761) % 49900")} AS amt, ${g.at(`${T} - (n * 63113) % 63072000000`)} AS at
+          FROM (SELECT n, ${g.plan} AS k FROM s))
+INSERT INTO donation (id, organization_id, number, donor_id, campaign_id, plan_id, amount_minor, refunded_minor, currency, status, frequency, payment_method, source, mode, donated_at, created_at, updated_at)
+SELECT 'bx' || n, '${orgId}', 100000 + row_number() OVER (ORDER BY ${order}),
+  CASE WHEN plan_k IS NULL THEN 'bd' || (1 + (n * 7919) % ${donors}) ELSE ${plans.donorOf("plan_k")} END,
+  CASE WHEN plan_k IS NULL THEN 'bc' || (1 + n % ${campaigns}) ELSE ${plans.campaignOf("plan_k")} END,
+  ${plans.planOf("plan_k")}, amt,
   CASE WHEN n % 29 = 0 THEN amt ELSE 0 END, 'USD',
   CASE WHEN n % 29 = 0 THEN 'refunded' WHEN n % 31 = 0 THEN 'failed' ELSE 'completed' END,
-  CASE WHEN n % 5 = 0 THEN 'monthly' ELSE 'one_time' END, CASE WHEN n % 4 = 0 THEN 'check' ELSE 'card' END, 'online', 'live',
+  ${g.frequency("plan_k")}, CASE WHEN n % 4 = 0 THEN 'check' ELSE 'card' END, 'online', 'live',
   at, at, at
 FROM g ORDER BY ${order};
 UPDATE org_counter SET value = ${100000 + donations} WHERE organization_id = '${orgId}' AND name = 'donation';
+${plans.after}
 `;
   const { rollupSql } = await import("./seed-domain.mjs");
   execFiles(stateDir, [sql, rollupSql(orgId, "America/Los_Angeles").join("\n")]);
   return { orgId, T };
+}
+
+/**
+ * The bench world's recurring plans (issue 24): one per 50 gifts (20 000 at 1M), each with every
+ * fifth gift's share — ten gifts, monthly (one plan in ten quarterly), on the plan's day, the
+ * newest in the last four weeks — so that most are active, one in 13 is past due (its gifts 45 days
+ * earlier), one in 29 lapsed (100 days), one in 25 cancelled and one in 31 paused after its last
+ * gift, each with the events the service would have written. `before` inserts the plans (rowid
+ * PLAN_ROWID + k), `gift` gives the gift columns of gift n, `after` counts each plan's gifts, dates
+ * and status and writes its history; the rollups are rebuilt with the rest (seed-domain.mjs).
+ */
+function planSql({ org, T, donations, newId, donorOf, campaignOf }) {
+  const P = Math.max(1, Math.floor(donations / 50));
+  const DAY = 86_400_000;
+  const MONTH = 2_629_746_000;
+  const PB = 10_000_000;
+  const months = (k) => `(CASE WHEN ${k} % 10 = 0 THEN 3 ELSE 1 END)`;
+  const late = (k) => `(CASE WHEN ${k} % 29 = 0 THEN 100 WHEN ${k} % 13 = 0 THEN 45 ELSE 0 END)`;
+  const amount = (k) => `((5 + (${k} * 2654435761) % 96) * 100 * ${months(k)})`;
+  const annual = (k) => `(${amount(k)} * 12 / ${months(k)})`;
+  const planOf = (k) => `(SELECT id FROM recurring_plan WHERE rowid = ${PB} + ${k})`;
+  const k = `(rowid - ${PB})`;
+  const mine = `organization_id = ${org} AND rowid >= ${PB}`;
+  const counted = "status IN ('completed','partially_refunded') AND mode = 'live' AND trashed_at IS NULL";
+  const event = (at, kind, from, to, before, after, reason) =>
+    `INSERT INTO plan_event (id, organization_id, plan_id, at, kind, from_status, to_status, currency, annual_before, annual_after, reason)
+SELECT lower(hex(randomblob(16))), organization_id, id, ${at}, '${kind}', ${from}, '${to}', currency, ${before}, ${after}, ${reason}`;
+  return {
+    donorOf,
+    campaignOf,
+    planOf: (col) => `CASE WHEN ${col} IS NOT NULL THEN ${planOf(col)} END`,
+    gift: {
+      plan: `CASE WHEN n % 5 = 0 THEN (n / 5) % ${P} END`,
+      amount: (other) => `CASE WHEN k IS NULL THEN ${other} ELSE ${amount("k")} END`,
+      at: (other) =>
+        `CASE WHEN k IS NULL THEN ${other} ELSE ${T} - ((n / 5) / ${P}) * ${months("k")} * ${MONTH} - (k % 28 + ${late("k")}) * ${DAY} - 3600000 END`,
+      frequency: (col) =>
+        `CASE WHEN ${col} IS NULL THEN 'one_time' WHEN ${col} % 10 = 0 THEN 'quarterly' ELSE 'monthly' END`,
+    },
+    before: `WITH RECURSIVE s(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM s WHERE k < ${P - 1})
+INSERT INTO recurring_plan (rowid, id, organization_id, donor_id, campaign_id, amount_minor, currency, interval, interval_day, status, source, gateway, gateway_subscription_id, payment_method, started_at, status_changed_at, change_token, created_at, updated_at)
+SELECT ${PB} + k, ${newId("k")}, ${org}, ${donorOf("k")}, ${campaignOf("k")}, ${amount("k")}, 'USD',
+  CASE WHEN k % 10 = 0 THEN 'quarter' ELSE 'month' END,
+  CAST(strftime('%d', (${T} - (k % 28 + ${late("k")}) * ${DAY} - 3600000) / 1000, 'unixepoch') AS INTEGER),
+  'active', 'webhook', 'stripe', 'sub_' || lower(hex(randomblob(10))), 'card', ${T}, ${T}, lower(hex(randomblob(16))), ${T}, ${T} FROM s;`,
+    after: `UPDATE recurring_plan SET
+  started_at = COALESCE((SELECT MIN(donated_at) FROM donation WHERE plan_id = recurring_plan.id), ${T}),
+  gift_count = (SELECT COUNT(*) FROM donation WHERE plan_id = recurring_plan.id AND ${counted}),
+  given_minor = COALESCE((SELECT SUM(amount_minor - refunded_minor) FROM donation WHERE plan_id = recurring_plan.id AND ${counted}), 0),
+  last_gift_at = (SELECT MAX(donated_at) FROM donation WHERE plan_id = recurring_plan.id AND ${counted})
+ WHERE ${mine};
+UPDATE recurring_plan SET created_at = started_at, next_expected_at = COALESCE(last_gift_at, started_at) + ${months(k)} * ${MONTH} WHERE ${mine};
+UPDATE recurring_plan SET
+  status = CASE WHEN ${k} % 25 = 0 THEN 'cancelled' WHEN ${k} % 31 = 0 THEN 'paused'
+                WHEN ${T} <= next_expected_at + 7 * ${DAY} THEN 'active' WHEN ${T} <= next_expected_at + 60 * ${DAY} THEN 'past_due' ELSE 'lapsed' END,
+  status_changed_at = CASE WHEN ${k} % 25 = 0 OR ${k} % 31 = 0 THEN COALESCE(last_gift_at, started_at) + 5 * ${DAY}
+                WHEN ${T} <= next_expected_at + 7 * ${DAY} THEN started_at WHEN ${T} <= next_expected_at + 60 * ${DAY} THEN next_expected_at + 7 * ${DAY}
+                ELSE next_expected_at + 60 * ${DAY} END
+ WHERE ${mine};
+UPDATE recurring_plan SET
+  ended_at = CASE WHEN status = 'cancelled' THEN status_changed_at END,
+  next_expected_at = CASE WHEN status = 'cancelled' THEN NULL ELSE next_expected_at END,
+  missed_count = CASE WHEN status IN ('past_due','lapsed') THEN 1 + (${T} - next_expected_at) / (${months(k)} * ${MONTH}) ELSE 0 END,
+  updated_at = status_changed_at
+ WHERE ${mine};
+${event("started_at", "created", "NULL", "active", "0", annual(k), "NULL")} FROM recurring_plan WHERE ${mine};
+${event(`next_expected_at + 7 * ${DAY}`, "status", "'active'", "past_due", annual(k), annual(k), "'No gift 7 days after it was due'")} FROM recurring_plan WHERE ${mine} AND status IN ('past_due','lapsed');
+${event(`next_expected_at + 60 * ${DAY}`, "status", "'past_due'", "lapsed", annual(k), "0", "'No gift 60 days after it was due'")} FROM recurring_plan WHERE ${mine} AND status = 'lapsed';
+${event("status_changed_at", "status", "'active'", "paused", annual(k), "0", "'Asked to skip a few months'")} FROM recurring_plan WHERE ${mine} AND status = 'paused';
+${event("status_changed_at", "status", "'active'", "cancelled", annual(k), "0", "'Moved away'")} FROM recurring_plan WHERE ${mine} AND status = 'cancelled';`,
+  };
 }
 
 /** Runs each SQL text against the local D1 in `stateDir`, in order, one `wrangler d1 execute` each. */
@@ -147,6 +234,15 @@ function productionSql({ orgId, T, donations, donors, campaigns, order }) {
   const DAY = 86_400_000;
   const base = 10_000_000; // rowids of the bulk donors and campaigns: base + n (demo rows sit far below)
   const online = "n % 4 != 0";
+  const plans = planSql({
+    org,
+    T,
+    donations,
+    newId: () => id,
+    donorOf: (k) => `(SELECT id FROM donor WHERE rowid = ${base} + 1 + (${k} * 7919) % ${donors})`,
+    campaignOf: (k) => `(SELECT id FROM campaign WHERE rowid = ${base} + 1 + ${k} % ${campaigns})`,
+  });
+  const g = plans.gift;
   const sql = `
 INSERT INTO organization (id, name, slug, legal_name, type, registration_id, tax_id, country, address_line1, city, region, postal_code, contact_email, contact_phone, website, mission, description, default_currency, time_zone, status, created_at, updated_at)
 VALUES (${org}, 'Riverside Community Food Network', 'riverside-food', 'Riverside Community Food Network, Inc.', 'nonprofit', 'OR-2011-004417', '93-1234567', 'US', '1200 NE Broadway Street', 'Portland', 'OR', '97232', 'hello@riversidefood.example', '+1 503 555 0100', 'https://riversidefood.example', 'Hot meals and groceries for every family on the east side.', 'Founded by neighbours in 2011; two kitchens, one pantry, four hundred volunteers.', 'USD', 'America/Los_Angeles', 'active', ${T - 800 * DAY}, ${T});
@@ -179,16 +275,18 @@ SELECT d.id, t.id, d.organization_id FROM donor d, donor_tag t
 INSERT INTO donor_note (id, organization_id, donor_id, author_id, body, visibility, pinned, created_at, updated_at)
 SELECT ${id}, ${org}, id, ${staff}, ${pick(NOTES, "rowid / 8")}, CASE WHEN rowid % 5 = 0 THEN 'shared' ELSE 'internal' END, rowid % 7 = 0, created_at, created_at
   FROM donor WHERE organization_id = ${org} AND rowid % 8 = 0;
+${plans.before}
 WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${donations}),
-  g AS (SELECT n, 100 + (n * 2654435761) % 49900 AS amt, ${T} - (n * 63113) % 63072000000 AS at FROM s)
-INSERT INTO donation (id, organization_id, number, donor_id, campaign_id, amount_minor, fee_covered_minor, processing_fee_minor, refunded_minor, currency, status, frequency, payment_method, gateway, gateway_transaction_id, source, mode, anonymous, message, tribute_type, tribute_name, internal_note, donated_at, created_by, created_at, updated_at, change_token)
+  g AS (SELECT n, k AS plan_k, ${g.amount("100 + (n * 2654435761) % 49900")} AS amt, ${g.at(`${T} - (n * 63113) % 63072000000`)} AS at
+          FROM (SELECT n, ${g.plan} AS k FROM s))
+INSERT INTO donation (id, organization_id, number, donor_id, campaign_id, plan_id, amount_minor, fee_covered_minor, processing_fee_minor, refunded_minor, currency, status, frequency, payment_method, gateway, gateway_transaction_id, source, mode, anonymous, message, tribute_type, tribute_name, internal_note, donated_at, created_by, created_at, updated_at, change_token)
 SELECT ${id}, ${org}, 100000 + row_number() OVER (ORDER BY ${order}),
-  CASE WHEN n % 25 = 0 THEN NULL ELSE (SELECT id FROM donor WHERE rowid = ${base} + 1 + (n * 7919) % ${donors}) END,
-  (SELECT id FROM campaign WHERE rowid = ${base} + 1 + n % ${campaigns}),
-  amt, CASE WHEN ${online} AND n % 3 = 0 THEN amt * 3 / 100 ELSE 0 END, CASE WHEN ${online} THEN amt * 29 / 1000 + 30 ELSE 0 END,
+  CASE WHEN plan_k IS NOT NULL THEN ${plans.donorOf("plan_k")} WHEN n % 25 = 0 THEN NULL ELSE (SELECT id FROM donor WHERE rowid = ${base} + 1 + (n * 7919) % ${donors}) END,
+  CASE WHEN plan_k IS NOT NULL THEN ${plans.campaignOf("plan_k")} ELSE (SELECT id FROM campaign WHERE rowid = ${base} + 1 + n % ${campaigns}) END,
+  ${plans.planOf("plan_k")}, amt, CASE WHEN ${online} AND n % 3 = 0 THEN amt * 3 / 100 ELSE 0 END, CASE WHEN ${online} THEN amt * 29 / 1000 + 30 ELSE 0 END,
   CASE WHEN n % 29 = 0 THEN amt ELSE 0 END, 'USD',
   CASE WHEN n % 29 = 0 THEN 'refunded' WHEN n % 31 = 0 THEN 'failed' ELSE 'completed' END,
-  CASE WHEN n % 5 = 0 THEN 'monthly' ELSE 'one_time' END,
+  ${g.frequency("plan_k")},
   CASE WHEN NOT (${online}) THEN 'check' WHEN n % 10 = 3 THEN 'paypal' WHEN n % 10 = 7 THEN 'bank_transfer' ELSE 'card' END,
   CASE WHEN NOT (${online}) THEN NULL WHEN n % 10 = 3 THEN 'paypal' ELSE 'stripe' END,
   CASE WHEN NOT (${online}) THEN NULL WHEN n % 10 = 3 THEN 'PAYID-' || upper(hex(randomblob(11))) ELSE 'pi_' || lower(hex(randomblob(12))) END,
@@ -217,6 +315,7 @@ SELECT ${id}, organization_id, created_by, NULL,
   CASE WHEN source = 'manual' THEN 'Donor asked for the gift back' ELSE 'webhook event evt_' || lower(hex(randomblob(12))) END,
   CASE WHEN source = 'manual' THEN '203.0.113.' || (rowid % 250) END, created_at + ${3 * DAY}
 FROM donation WHERE organization_id = ${org} AND status = 'refunded' ORDER BY rowid;
+${plans.after}
 `;
   const after = `UPDATE donor SET tier_id = CASE WHEN lifetime_minor >= 500000 THEN ${tiers[2]} WHEN lifetime_minor >= 50000 THEN ${tiers[1]} ELSE ${tiers[0]} END
  WHERE organization_id = ${org} AND donation_count > 0;`;

@@ -356,6 +356,16 @@ try {
     10,
   );
   await lat("donors.list with a tag filter", `/api/trpc/donors.list${input({ tagId: "btag1" })}`, 30);
+  // Recurring plans (issue 24): the list within the donations list's budget, the recurring
+  // revenue summary (rollups, not cached) within the dashboard's.
+  await lat("plans.list (failing first, the default)", `/api/trpc/plans.list${input({})}`, 60, 25);
+  await lat(
+    "plans.list (active and past due, sort amount)",
+    `/api/trpc/plans.list${input({ status: ["active", "past_due"], sort: "amount", desc: true })}`,
+    30,
+    25,
+  );
+  await lat("plans.summary (MRR, 12 months, 30-day share)", `/api/trpc/plans.summary${input({})}`, 30, 50);
   // Cold: a new gift (an audited change) before every request bumps the analytics version, so
   // each answer is computed from D1. Warm: repeated requests are served from the KV cache.
   async function coldLat(name, path, n) {
