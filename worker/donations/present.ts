@@ -24,6 +24,8 @@ export function presentDonation(d: DonationRow & Partial<DonationListRow>) {
     status: d.status,
     allowedTransitions: d.trashed_at ? [] : allowedDonationTargets(d.status, d.source),
     frequency: d.frequency,
+    /** The recurring plan this gift pays, if any (issue 24): its page is /recurring/$planId. */
+    planId: d.plan_id ?? null,
     paymentMethod: d.payment_method,
     gateway: d.gateway,
     gatewayTransactionId: d.gateway_transaction_id,
