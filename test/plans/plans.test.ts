@@ -304,6 +304,84 @@ describe("gifts recorded by hand against a plan", () => {
   });
 });
 
+describe("the list", () => {
+  it("sorts failing first, by next gift, amount, given and creation, and filters, as the plans themselves say", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    const a = await donor(caller, "Ann");
+    const b = await donor(caller, "Bob");
+    const specs = [
+      { donorId: a, amountMinor: 1_000, startDay: "2026-05-03", status: "active" },
+      { donorId: a, amountMinor: 9_000, startDay: "2026-05-01", status: "past_due" },
+      { donorId: b, amountMinor: 5_000, startDay: "2026-05-02", status: "lapsed", interval: "year" as const },
+      { donorId: b, amountMinor: 3_000, startDay: "2026-05-04", status: "paused" },
+      { donorId: b, amountMinor: 7_000, startDay: "2026-05-05", status: "cancelled", ended: true },
+      {
+        donorId: a,
+        amountMinor: 2_000,
+        startDay: "2026-05-06",
+        status: "active",
+        interval: "quarter" as const,
+      },
+    ];
+    for (const { status, ended, ...spec } of specs) {
+      const plan = await caller.plans.create(newPlan(spec.donorId, spec));
+      if (status !== "active") await setStatus(plan.id, status);
+      if (ended)
+        await testEnv.DB.prepare("UPDATE recurring_plan SET next_expected_at = NULL WHERE id = ?")
+          .bind(plan.id)
+          .run();
+    }
+    const all = (await caller.plans.list({ pageSize: 100 })).rows;
+    const rank = ["past_due", "lapsed", "active", "paused", "cancelled", "completed"];
+    const risk = (p: (typeof all)[number]) => Math.min(rank.indexOf(p.status), 4);
+    const next = (p: (typeof all)[number]) => p.nextExpectedAt ?? Number.POSITIVE_INFINITY;
+    const order = (sortBy: (x: (typeof all)[number], y: (typeof all)[number]) => number) =>
+      [...all].sort((x, y) => sortBy(x, y) || (x.id < y.id ? -1 : 1)).map((p) => p.id);
+    const ids = async (input: Parameters<Caller["plans"]["list"]>[0]) =>
+      (await caller.plans.list({ pageSize: 100, ...input })).rows.map((p) => p.id);
+
+    expect(all.map((p) => p.status)).toEqual([
+      "past_due",
+      "lapsed",
+      "active",
+      "active",
+      "paused",
+      "cancelled",
+    ]);
+    expect(all.map((p) => p.id)).toEqual(order((x, y) => risk(x) - risk(y) || next(x) - next(y)));
+    // Ended plans have no next gift: last whichever way the dates run.
+    expect(await ids({ sort: "next", desc: false })).toEqual(order((x, y) => next(x) - next(y)));
+    expect((await ids({ sort: "next", desc: true })).at(-1)).toBe(
+      all.find((p) => p.nextExpectedAt === null)?.id,
+    );
+    expect(await ids({ sort: "amount", desc: true })).toEqual(order((x, y) => y.amountMinor - x.amountMinor));
+    expect(await ids({ sort: "amount", desc: false })).toEqual(
+      order((x, y) => x.amountMinor - y.amountMinor),
+    );
+    expect(await ids({ sort: "created" })).toEqual(order((x, y) => x.createdAt - y.createdAt).reverse());
+    expect(await ids({ sort: "given" })).toHaveLength(6);
+
+    const only = (f: (p: (typeof all)[number]) => boolean) => all.filter(f).map((p) => p.id);
+    expect(await ids({ status: ["active", "past_due"] })).toEqual(
+      only((p) => ["active", "past_due"].includes(p.status)),
+    );
+    expect(await ids({ status: ["paused"], sort: "amount" })).toEqual(only((p) => p.status === "paused"));
+    expect(await ids({ donorId: b })).toEqual(only((p) => p.donorId === b));
+    expect(await ids({ donorId: a, status: ["active"] })).toEqual(
+      only((p) => p.donorId === a && p.status === "active"),
+    );
+    expect(await ids({ interval: "year" })).toEqual(only((p) => p.interval === "year"));
+    expect(await ids({ minAmountMinor: 2_000, maxAmountMinor: 7_000 })).toEqual(
+      only((p) => p.amountMinor >= 2_000 && p.amountMinor <= 7_000),
+    );
+    expect(await ids({ q: "bob" })).toEqual(only((p) => p.donorId === b));
+    // The count reads the plans alone unless the search needs the donor's name.
+    expect((await caller.plans.list({ status: ["active"], pageSize: 10 })).total).toBe(2);
+    expect((await caller.plans.list({ q: "ann", pageSize: 10 })).total).toBe(3);
+  });
+});
+
 describe("who may", () => {
   it("lets owners, admins and organizers change plans; viewers only read them", async () => {
     const org = await makeOrg();
