@@ -35,6 +35,7 @@ const ROUTES = [
   "/donations/",
   "/donor-tiers/",
   "/donors/",
+  "/recurring/",
   "/organization-badges/",
   "/organizers/",
   "/campaigns/x/analytics",
@@ -44,6 +45,7 @@ const ROUTES = [
   "/campaigns/x/",
   "/donations/x/",
   "/donors/x/",
+  "/recurring/x/",
   "/organizers/x/",
 ];
 

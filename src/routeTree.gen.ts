@@ -34,6 +34,7 @@ import { Route as AuthedDonorsImportRouteImport } from './routes/_authed/donors/
 import { Route as AuthedOrganizationBadgesIndexRouteImport } from './routes/_authed/organization-badges/index'
 import { Route as AuthedOrganizersIndexRouteImport } from './routes/_authed/organizers/index'
 import { Route as AuthedOrganizersCreateRouteImport } from './routes/_authed/organizers/create'
+import { Route as AuthedRecurringIndexRouteImport } from './routes/_authed/recurring/index'
 import { Route as AuthedUsersUserIdRouteImport } from './routes/_authed/users_.$userId'
 import { Route as POrgSlugSlugRouteImport } from './routes/p/$orgSlug/$slug'
 import { Route as AuthedCampaignsCampaignIdIndexRouteImport } from './routes/_authed/campaigns/$campaignId/index'
@@ -44,6 +45,7 @@ import { Route as AuthedDonationsDonationIdEditRouteImport } from './routes/_aut
 import { Route as AuthedDonorsDonorIdIndexRouteImport } from './routes/_authed/donors/$donorId/index'
 import { Route as AuthedDonorsDonorIdEditRouteImport } from './routes/_authed/donors/$donorId/edit'
 import { Route as AuthedOrganizersOrganizerIdIndexRouteImport } from './routes/_authed/organizers/$organizerId/index'
+import { Route as AuthedRecurringPlanIdIndexRouteImport } from './routes/_authed/recurring/$planId/index'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -170,6 +172,11 @@ const AuthedOrganizersCreateRoute = AuthedOrganizersCreateRouteImport.update({
   path: '/organizers/create',
   getParentRoute: () => AuthedRoute,
 } as any)
+const AuthedRecurringIndexRoute = AuthedRecurringIndexRouteImport.update({
+  id: '/recurring/',
+  path: '/recurring/',
+  getParentRoute: () => AuthedRoute,
+} as any)
 const AuthedUsersUserIdRoute = AuthedUsersUserIdRouteImport.update({
   id: '/users_/$userId',
   path: '/users/$userId',
@@ -227,6 +234,12 @@ const AuthedOrganizersOrganizerIdIndexRoute =
     path: '/organizers/$organizerId/',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedRecurringPlanIdIndexRoute =
+  AuthedRecurringPlanIdIndexRouteImport.update({
+    id: '/recurring/$planId/',
+    path: '/recurring/$planId/',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -255,6 +268,7 @@ export interface FileRoutesByFullPath {
   '/donors/': typeof AuthedDonorsIndexRoute
   '/organization-badges/': typeof AuthedOrganizationBadgesIndexRoute
   '/organizers/': typeof AuthedOrganizersIndexRoute
+  '/recurring/': typeof AuthedRecurringIndexRoute
   '/campaigns/$campaignId/analytics': typeof AuthedCampaignsCampaignIdAnalyticsRoute
   '/campaigns/$campaignId/items': typeof AuthedCampaignsCampaignIdItemsRoute
   '/donations/$donationId/edit': typeof AuthedDonationsDonationIdEditRoute
@@ -263,6 +277,7 @@ export interface FileRoutesByFullPath {
   '/donations/$donationId/': typeof AuthedDonationsDonationIdIndexRoute
   '/donors/$donorId/': typeof AuthedDonorsDonorIdIndexRoute
   '/organizers/$organizerId/': typeof AuthedOrganizersOrganizerIdIndexRoute
+  '/recurring/$planId/': typeof AuthedRecurringPlanIdIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -291,6 +306,7 @@ export interface FileRoutesByTo {
   '/donors': typeof AuthedDonorsIndexRoute
   '/organization-badges': typeof AuthedOrganizationBadgesIndexRoute
   '/organizers': typeof AuthedOrganizersIndexRoute
+  '/recurring': typeof AuthedRecurringIndexRoute
   '/campaigns/$campaignId/analytics': typeof AuthedCampaignsCampaignIdAnalyticsRoute
   '/campaigns/$campaignId/items': typeof AuthedCampaignsCampaignIdItemsRoute
   '/donations/$donationId/edit': typeof AuthedDonationsDonationIdEditRoute
@@ -299,6 +315,7 @@ export interface FileRoutesByTo {
   '/donations/$donationId': typeof AuthedDonationsDonationIdIndexRoute
   '/donors/$donorId': typeof AuthedDonorsDonorIdIndexRoute
   '/organizers/$organizerId': typeof AuthedOrganizersOrganizerIdIndexRoute
+  '/recurring/$planId': typeof AuthedRecurringPlanIdIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -329,6 +346,7 @@ export interface FileRoutesById {
   '/_authed/donors/': typeof AuthedDonorsIndexRoute
   '/_authed/organization-badges/': typeof AuthedOrganizationBadgesIndexRoute
   '/_authed/organizers/': typeof AuthedOrganizersIndexRoute
+  '/_authed/recurring/': typeof AuthedRecurringIndexRoute
   '/_authed/campaigns/$campaignId/analytics': typeof AuthedCampaignsCampaignIdAnalyticsRoute
   '/_authed/campaigns/$campaignId/items': typeof AuthedCampaignsCampaignIdItemsRoute
   '/_authed/donations/$donationId/edit': typeof AuthedDonationsDonationIdEditRoute
@@ -337,6 +355,7 @@ export interface FileRoutesById {
   '/_authed/donations/$donationId/': typeof AuthedDonationsDonationIdIndexRoute
   '/_authed/donors/$donorId/': typeof AuthedDonorsDonorIdIndexRoute
   '/_authed/organizers/$organizerId/': typeof AuthedOrganizersOrganizerIdIndexRoute
+  '/_authed/recurring/$planId/': typeof AuthedRecurringPlanIdIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -367,6 +386,7 @@ export interface FileRouteTypes {
     | '/donors/'
     | '/organization-badges/'
     | '/organizers/'
+    | '/recurring/'
     | '/campaigns/$campaignId/analytics'
     | '/campaigns/$campaignId/items'
     | '/donations/$donationId/edit'
@@ -375,6 +395,7 @@ export interface FileRouteTypes {
     | '/donations/$donationId/'
     | '/donors/$donorId/'
     | '/organizers/$organizerId/'
+    | '/recurring/$planId/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -403,6 +424,7 @@ export interface FileRouteTypes {
     | '/donors'
     | '/organization-badges'
     | '/organizers'
+    | '/recurring'
     | '/campaigns/$campaignId/analytics'
     | '/campaigns/$campaignId/items'
     | '/donations/$donationId/edit'
@@ -411,6 +433,7 @@ export interface FileRouteTypes {
     | '/donations/$donationId'
     | '/donors/$donorId'
     | '/organizers/$organizerId'
+    | '/recurring/$planId'
   id:
     | '__root__'
     | '/'
@@ -440,6 +463,7 @@ export interface FileRouteTypes {
     | '/_authed/donors/'
     | '/_authed/organization-badges/'
     | '/_authed/organizers/'
+    | '/_authed/recurring/'
     | '/_authed/campaigns/$campaignId/analytics'
     | '/_authed/campaigns/$campaignId/items'
     | '/_authed/donations/$donationId/edit'
@@ -448,6 +472,7 @@ export interface FileRouteTypes {
     | '/_authed/donations/$donationId/'
     | '/_authed/donors/$donorId/'
     | '/_authed/organizers/$organizerId/'
+    | '/_authed/recurring/$planId/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -640,6 +665,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedOrganizersCreateRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/recurring/': {
+      id: '/_authed/recurring/'
+      path: '/recurring'
+      fullPath: '/recurring/'
+      preLoaderRoute: typeof AuthedRecurringIndexRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/users_/$userId': {
       id: '/_authed/users_/$userId'
       path: '/users/$userId'
@@ -710,6 +742,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedOrganizersOrganizerIdIndexRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/recurring/$planId/': {
+      id: '/_authed/recurring/$planId/'
+      path: '/recurring/$planId'
+      fullPath: '/recurring/$planId/'
+      preLoaderRoute: typeof AuthedRecurringPlanIdIndexRouteImport
+      parentRoute: typeof AuthedRoute
+    }
   }
 }
 
@@ -731,6 +770,7 @@ interface AuthedRouteChildren {
   AuthedDonorsIndexRoute: typeof AuthedDonorsIndexRoute
   AuthedOrganizationBadgesIndexRoute: typeof AuthedOrganizationBadgesIndexRoute
   AuthedOrganizersIndexRoute: typeof AuthedOrganizersIndexRoute
+  AuthedRecurringIndexRoute: typeof AuthedRecurringIndexRoute
   AuthedCampaignsCampaignIdAnalyticsRoute: typeof AuthedCampaignsCampaignIdAnalyticsRoute
   AuthedCampaignsCampaignIdItemsRoute: typeof AuthedCampaignsCampaignIdItemsRoute
   AuthedDonationsDonationIdEditRoute: typeof AuthedDonationsDonationIdEditRoute
@@ -739,6 +779,7 @@ interface AuthedRouteChildren {
   AuthedDonationsDonationIdIndexRoute: typeof AuthedDonationsDonationIdIndexRoute
   AuthedDonorsDonorIdIndexRoute: typeof AuthedDonorsDonorIdIndexRoute
   AuthedOrganizersOrganizerIdIndexRoute: typeof AuthedOrganizersOrganizerIdIndexRoute
+  AuthedRecurringPlanIdIndexRoute: typeof AuthedRecurringPlanIdIndexRoute
 }
 
 const AuthedRouteChildren: AuthedRouteChildren = {
@@ -759,6 +800,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedDonorsIndexRoute: AuthedDonorsIndexRoute,
   AuthedOrganizationBadgesIndexRoute: AuthedOrganizationBadgesIndexRoute,
   AuthedOrganizersIndexRoute: AuthedOrganizersIndexRoute,
+  AuthedRecurringIndexRoute: AuthedRecurringIndexRoute,
   AuthedCampaignsCampaignIdAnalyticsRoute:
     AuthedCampaignsCampaignIdAnalyticsRoute,
   AuthedCampaignsCampaignIdItemsRoute: AuthedCampaignsCampaignIdItemsRoute,
@@ -768,6 +810,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedDonationsDonationIdIndexRoute: AuthedDonationsDonationIdIndexRoute,
   AuthedDonorsDonorIdIndexRoute: AuthedDonorsDonorIdIndexRoute,
   AuthedOrganizersOrganizerIdIndexRoute: AuthedOrganizersOrganizerIdIndexRoute,
+  AuthedRecurringPlanIdIndexRoute: AuthedRecurringPlanIdIndexRoute,
 }
 
 const AuthedRouteWithChildren =

@@ -41,6 +41,7 @@ export function ConfirmDialog({
   description,
   children,
   confirmLabel,
+  cancelLabel = "Cancel",
   destructive = false,
   canConfirm = true,
   onConfirm,
@@ -53,6 +54,8 @@ export function ConfirmDialog({
   children?: React.ReactNode;
   /** A verb that names the act ("Ban user", "Delete note"), never "OK". */
   confirmLabel: string;
+  /** The way out, when "Cancel" would read as the act itself ("Keep plan" next to "Cancel plan"). */
+  cancelLabel?: string;
   destructive?: boolean;
   canConfirm?: boolean;
   onConfirm: () => Promise<unknown> | unknown;
@@ -125,7 +128,7 @@ export function ConfirmDialog({
           ) : null}
           <AlertDialogFooter>
             <AlertDialogCancel type="button" disabled={busy}>
-              Cancel
+              {cancelLabel}
             </AlertDialogCancel>
             <Button
               type="submit"

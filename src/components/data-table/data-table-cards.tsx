@@ -49,7 +49,7 @@ export function DataTableCards<T>({
   selectable: boolean;
   isLoading: boolean;
   error?: string | null;
-  emptyMessage: string;
+  emptyMessage: React.ReactNode;
   footer?: React.ReactNode;
   className?: string;
 }) {

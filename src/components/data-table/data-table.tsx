@@ -149,7 +149,8 @@ export function DataTable<T extends { id: string }, M extends { ids: string[] } 
   onStateChange: (next: Partial<ListState>) => void;
   isLoading?: boolean;
   error?: string | null;
-  emptyMessage?: string;
+  /** What an empty page says; a node, so it can offer a way out ("Clear filters"). */
+  emptyMessage?: React.ReactNode;
   searchPlaceholder?: string;
   toolbar?: React.ReactNode;
   /** Multi-select filters shown as popovers before the toolbar (values live in the URL). */

@@ -14,6 +14,7 @@ import { PeriodPicker } from "~/features/dashboard/period-picker";
 import { PlatformOverview } from "~/features/dashboard/platform-overview";
 import { COUNTED_FILTER } from "~/features/donations/search";
 import { OrganizationSwitcher } from "~/features/organization/organization-switcher";
+import { RecurringTile } from "~/features/plans/recurring-tile";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatCount, formatDate, formatMoney, formatPercent } from "~/lib/format";
 import { useTimeZone } from "~/lib/time-zone";
@@ -90,6 +91,7 @@ function OrganizationDashboard({
   const navigate = route.useNavigate();
   const q = useQuery(trpc.dashboard.summary.queryOptions({ ...period, currency }));
   const retention = useQuery(trpc.dashboard.retention.queryOptions());
+  const can = useCan();
   const d = q.data;
   const money = (v: number) => formatMoney(v, d?.currency ?? "USD");
   // Every tile opens /donations with the filters behind its number (domain.md §4.3).
@@ -230,6 +232,8 @@ function OrganizationDashboard({
           </CardContent>
         </Card>
       </div>
+      {/* Plans are giving (donation:view); without an organization no role holds it. */}
+      {can({ donation: ["view"] }) ? <RecurringTile currency={d?.currency ?? currency} /> : null}
       <div className="grid gap-4 lg:grid-cols-3">
         <Card className="min-w-0">
           <CardHeader>

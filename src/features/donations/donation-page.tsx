@@ -196,6 +196,15 @@ export function DonationPage() {
             ) : (
               <span className="text-muted-foreground">General fund</span>
             )}
+            {d.planId ? (
+              <Link
+                to="/recurring/$planId"
+                params={{ planId: d.planId }}
+                className="inline-flex items-center gap-1 text-primary hover:underline"
+              >
+                Part of a recurring plan
+              </Link>
+            ) : null}
           </CardContent>
         </Card>
       </div>

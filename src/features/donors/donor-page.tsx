@@ -20,6 +20,7 @@ import {
 } from "~/components/ui/dialog";
 import { Input } from "~/components/ui/input";
 import { RecordDonationDialog } from "~/features/donations/record-donation-dialog";
+import { DonorPlans } from "~/features/plans/donor-plans";
 import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatCount, formatDate, formatMoney } from "~/lib/format";
@@ -127,6 +128,8 @@ export function DonorPage({ donorId }: { donorId: string }) {
           canModerate={can.orgAdmin}
         />
       </div>
+      {/* Plans are giving: reading them takes donation:view (worker/plans/router.ts). */}
+      {can({ donation: ["view"] }) ? <DonorPlans donorId={d.id} /> : null}
       <Card>
         <CardHeader>
           <CardTitle>Donations</CardTitle>

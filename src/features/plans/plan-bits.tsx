@@ -30,3 +30,22 @@ const PER: Record<PlanInterval, string> = { month: "month", quarter: "quarter", 
 export function planAmount(amountMinor: number, currency: string, interval: PlanInterval) {
   return `${formatMoney(amountMinor, currency)} / ${PER[interval]}`;
 }
+
+/** Whole days a plan's expected gift is late by at `now`; 0 when it is not late or none is expected. */
+export function daysLate(nextExpectedAt: number | null, now = Date.now()) {
+  return nextExpectedAt !== null && nextExpectedAt < now
+    ? Math.floor((now - nextExpectedAt) / 86_400_000)
+    : 0;
+}
+
+/** "1 day late", "12 days late". */
+export const lateLabel = (days: number) =>
+  days === 1 ? "1 day late" : `${days.toLocaleString("en-US")} days late`;
+
+/** How a plan came in (recurring_plan_source_valid, worker/db/domain.ts). */
+export const PLAN_SOURCE_LABELS: Readonly<Record<string, string>> = {
+  manual: "Entered by hand",
+  webhook: "Payment processor",
+  migration: "Migrated",
+  import: "Imported",
+};

@@ -1,0 +1,261 @@
+/**
+ * "New plan" (issue 24, plans.create, donation:create): a plan entered by hand — a standing order,
+ * a pledge paid by check. The server decides (worker/plans/service.ts createPlan); the form only
+ * refuses what it cannot send (no donor, an amount that is not one) and shows the server's field
+ * errors under their fields.
+ */
+import { PAYMENT_METHOD_LABELS, paymentMethods } from "@core/labels";
+import { CURRENCIES } from "@core/money";
+import { PLAN_INTERVAL_LABELS, planIntervals } from "@core/plans";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useNavigate } from "@tanstack/react-router";
+import { Plus } from "lucide-react";
+import * as React from "react";
+import { toast } from "sonner";
+import type { DonorChoice } from "~/components/donor-combobox";
+import { Button } from "~/components/ui/button";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from "~/components/ui/dialog";
+import { Field } from "~/components/ui/form-field";
+import { Input } from "~/components/ui/input";
+import { errorInfo, toMinor } from "~/lib/format";
+import { useToday } from "~/lib/time-zone";
+import { useTRPC } from "~/lib/trpc";
+
+// The donor search (cmdk) loads when the dialog is about to open, not with the list; the server
+// build leaves it out (as record-donation-dialog.tsx does).
+const preloadDonorSearch = (): Promise<
+  Pick<typeof import("~/components/donor-combobox"), "DonorCombobox">
+> =>
+  import.meta.env.SSR
+    ? Promise.resolve({ DonorCombobox: (() => null) as never })
+    : import("~/components/donor-combobox");
+const DonorCombobox = React.lazy(() => preloadDonorSearch().then((m) => ({ default: m.DonorCombobox })));
+
+const selectClass =
+  "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs disabled:cursor-not-allowed disabled:opacity-50";
+
+const CHOOSE_DONOR = "Choose a donor";
+
+/** plans.create's fields that have a place in the form (their errors show under them). */
+const FORM_FIELDS = [
+  "donorId",
+  "campaignId",
+  "amountMinor",
+  "currency",
+  "interval",
+  "startDay",
+  "dayOfMonth",
+  "paymentMethod",
+];
+
+export function NewPlanDialog({ donorId }: { donorId?: string }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  // The organization's today: the day the server reads startDay in.
+  const today = useToday();
+  const [open, setOpen] = React.useState(false);
+  const [fields, setFields] = React.useState<Record<string, string>>({});
+  const [donor, setDonor] = React.useState<DonorChoice | null>(null);
+  const [campaignId, setCampaignId] = React.useState("");
+  const [currency, setCurrency] = React.useState<string | null>(null);
+  const campaigns = useQuery({
+    ...trpc.campaigns.list.queryOptions({ pageSize: 100, status: ["active", "paused"] }),
+    enabled: open,
+  });
+  const org = useQuery({ ...trpc.organization.current.queryOptions(), enabled: open });
+  const campaign = campaignId ? campaigns.data?.rows.find((c) => c.id === campaignId) : undefined;
+  // A campaign collects one currency (the server refuses another); otherwise the organization's
+  // default until the user picks one.
+  const cur = campaign?.currency ?? currency ?? org.data?.defaultCurrency ?? "USD";
+  const create = useMutation(
+    trpc.plans.create.mutationOptions({
+      onSuccess: async (p) => {
+        toast.success(`Plan for ${p.donorName ?? "the donor"} created`);
+        setOpen(false);
+        await qc.invalidateQueries({ queryKey: trpc.plans.pathKey() });
+        await navigate({ to: "/recurring/$planId", params: { planId: p.id } });
+      },
+      onError: (e) => setFields(errorInfo(e).fields),
+    }),
+  );
+
+  function reset(o: boolean) {
+    setOpen(o);
+    setFields({});
+    create.reset();
+    if (!o) {
+      setDonor(null);
+      setCampaignId("");
+      setCurrency(null);
+    }
+  }
+
+  function submit(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const text = (k: string) => String(f.get(k) ?? "").trim();
+    const errors: Record<string, string> = {};
+    const who = donorId ?? donor?.id;
+    if (!who) errors.donorId = "Choose the donor who gives.";
+    let amountMinor = 0;
+    try {
+      amountMinor = toMinor(text("amount"), cur);
+      if (amountMinor <= 0) errors.amountMinor = "Enter an amount above zero.";
+    } catch {
+      errors.amountMinor = `Enter an amount like 25.00 (${cur}).`;
+    }
+    const startDay = text("startDay");
+    if (!startDay) errors.startDay = "Choose the day of the first gift.";
+    const day = text("dayOfMonth");
+    const dayOfMonth = day ? Number(day) : undefined;
+    if (dayOfMonth !== undefined && !(Number.isInteger(dayOfMonth) && dayOfMonth >= 1 && dayOfMonth <= 31))
+      errors.dayOfMonth = "A day from 1 to 31, or leave it empty.";
+    if (Object.keys(errors).length || !who) {
+      setFields(errors);
+      return;
+    }
+    setFields({});
+    create.mutate({
+      donorId: who,
+      campaignId: campaignId || null,
+      amountMinor,
+      currency: cur,
+      interval: text("interval") as (typeof planIntervals)[number],
+      startDay,
+      dayOfMonth,
+      paymentMethod: text("paymentMethod") || undefined,
+    });
+  }
+
+  // A server error without a field shown here (or about the donor given by the page) reads above the buttons.
+  const shown = Object.keys(fields).some((k) => FORM_FIELDS.includes(k) && !(k === "donorId" && donorId));
+  const otherError = create.error && !shown ? errorInfo(create.error).message : null;
+  return (
+    <Dialog open={open} onOpenChange={reset}>
+      <DialogTrigger asChild>
+        <Button onPointerEnter={preloadDonorSearch} onFocus={preloadDonorSearch}>
+          <Plus className="size-4" aria-hidden /> New plan
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>New recurring plan</DialogTitle>
+          <DialogDescription>
+            A plan entered by hand: a standing order or a pledge. Plans from a payment processor arrive on
+            their own.
+          </DialogDescription>
+        </DialogHeader>
+        <form id="new-plan" onSubmit={submit} className="flex flex-col gap-3" noValidate>
+          {!donorId ? (
+            <Field label="Donor" required error={fields.donorId}>
+              {(control) => (
+                <React.Suspense
+                  fallback={
+                    <Button {...control} variant="outline" disabled className="justify-start font-normal">
+                      {CHOOSE_DONOR}
+                    </Button>
+                  }
+                >
+                  <DonorCombobox {...control} value={donor} onChange={setDonor} emptyLabel={CHOOSE_DONOR} />
+                </React.Suspense>
+              )}
+            </Field>
+          ) : null}
+          <Field label="Campaign" error={fields.campaignId}>
+            <select
+              name="campaignId"
+              className={selectClass}
+              value={campaignId}
+              onChange={(e) => setCampaignId(e.target.value)}
+            >
+              <option value="">No campaign (general fund)</option>
+              {campaigns.data?.rows.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.title} ({c.currency})
+                </option>
+              ))}
+            </select>
+          </Field>
+          <div className="grid grid-cols-[1fr_7rem] items-start gap-3">
+            <Field label="Amount" required error={fields.amountMinor}>
+              <Input name="amount" inputMode="decimal" placeholder="25.00" autoComplete="off" />
+            </Field>
+            <Field
+              label="Currency"
+              error={fields.currency}
+              description={campaign ? "Set by the campaign" : undefined}
+            >
+              <select
+                name="currency"
+                className={selectClass}
+                value={cur}
+                disabled={!!campaign}
+                onChange={(e) => setCurrency(e.target.value)}
+              >
+                {(CURRENCIES as readonly string[]).includes(cur) ? null : <option value={cur}>{cur}</option>}
+                {CURRENCIES.map((c) => (
+                  <option key={c} value={c}>
+                    {c}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          </div>
+          <Field label="How often" required error={fields.interval}>
+            <select name="interval" className={selectClass} defaultValue="month">
+              {planIntervals.map((i) => (
+                <option key={i} value={i}>
+                  {PLAN_INTERVAL_LABELS[i]}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <div className="grid items-start gap-3 sm:grid-cols-2">
+            <Field label="First gift" required error={fields.startDay}>
+              <Input name="startDay" type="date" defaultValue={today} />
+            </Field>
+            <Field
+              label="Day of the month"
+              error={fields.dayOfMonth}
+              description="Empty: the first gift's day. Short months use their last day."
+            >
+              <Input name="dayOfMonth" type="number" inputMode="numeric" min={1} max={31} step={1} />
+            </Field>
+          </div>
+          <Field label="Payment method" error={fields.paymentMethod}>
+            <select name="paymentMethod" className={selectClass} defaultValue="">
+              <option value="">Not recorded</option>
+              {paymentMethods.map((m) => (
+                <option key={m} value={m}>
+                  {PAYMENT_METHOD_LABELS[m]}
+                </option>
+              ))}
+            </select>
+          </Field>
+          {otherError ? (
+            <p role="alert" className="text-destructive text-sm">
+              {otherError}
+            </p>
+          ) : null}
+        </form>
+        <DialogFooter>
+          <Button variant="outline" onClick={() => reset(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" form="new-plan" disabled={create.isPending}>
+            {create.isPending ? "Saving…" : "Create plan"}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,438 @@
+/**
+ * /recurring (issue 24, decision 030): the recurring revenue strip, then every plan of the
+ * organization, failing first by default, with its filters, sort and page in the URL, the CSV of
+ * the current filters and "New plan". Each row opens the plan (/recurring/$planId).
+ */
+import { exportFileName } from "@core/csv";
+import { donorLabel, paymentMethodLabel } from "@core/labels";
+import { CURRENCIES } from "@core/money";
+import {
+  EXPECTING,
+  PLAN_INTERVAL_LABELS,
+  PLAN_STATUS_LABELS,
+  planIntervals,
+  planStatuses,
+} from "@core/plans";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { getRouteApi, Link } from "@tanstack/react-router";
+import type { ColumnDef } from "@tanstack/react-table";
+import { Download, X } from "lucide-react";
+import * as React from "react";
+import { toast } from "sonner";
+import { DataTable } from "~/components/data-table/data-table";
+import { ExportProgress } from "~/components/export-progress";
+import { PageHeader } from "~/components/layout/page-header";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import type { RouterOutputs } from "~/lib/api-types";
+import { useCan } from "~/lib/auth/can";
+import { errorInfo, formatCount, formatDate, formatMoney, titleCase } from "~/lib/format";
+import { useTimeZone } from "~/lib/time-zone";
+import { useTRPC, useTRPCClient } from "~/lib/trpc";
+import { AmountFilter } from "./amount-filter";
+import { buildPlanCsv } from "./export";
+import { activeFilterCount, PLAN_FILTER_KEYS, planFilters } from "./filters";
+import { NewPlanDialog } from "./new-plan-dialog";
+import { daysLate, lateLabel, PLAN_SOURCE_LABELS, PlanStatusBadge, planAmount } from "./plan-bits";
+import { PlanSummary } from "./plan-summary";
+import type { PlanSearch } from "./search";
+
+const route = getRouteApi("/_authed/recurring/");
+
+type Row = RouterOutputs["plans"]["list"]["rows"][number];
+
+const selectClass = "h-9 rounded-md border border-input bg-transparent px-2 text-sm";
+
+/**
+ * The sort menu: the header buttons cannot say "failing first" (no column sorts that way) and a
+ * phone's cards have no headers at all. Failing first reads one way only (the server ignores desc).
+ */
+const SORT_OPTIONS: { value: string; label: string; sort: PlanSearch["sort"]; desc: boolean }[] = [
+  { value: "risk", label: "Failing first", sort: "risk", desc: true },
+  { value: "next-asc", label: "Next gift, soonest", sort: "next", desc: false },
+  { value: "next-desc", label: "Next gift, latest", sort: "next", desc: true },
+  { value: "amount-desc", label: "Amount, highest", sort: "amount", desc: true },
+  { value: "amount-asc", label: "Amount, lowest", sort: "amount", desc: false },
+  { value: "given-desc", label: "Given, most", sort: "given", desc: true },
+  { value: "given-asc", label: "Given, least", sort: "given", desc: false },
+  { value: "created-desc", label: "Newest", sort: "created", desc: true },
+  { value: "created-asc", label: "Oldest", sort: "created", desc: false },
+];
+const sortValue = (s: PlanSearch) => (s.sort === "risk" ? "risk" : `${s.sort}-${s.desc ? "desc" : "asc"}`);
+
+/** Statuses in which a gift is still expected: only there is a next gift date worth showing. */
+const expecting = (status: Row["status"]) => (EXPECTING as readonly string[]).includes(status);
+
+export function PlansPage() {
+  const tz = useTimeZone();
+  const s = route.useSearch();
+  const navigate = route.useNavigate();
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const can = useCan();
+  const org = useQuery(trpc.organization.current.queryOptions());
+  const defaultCurrency = org.data?.defaultCurrency;
+  // Amounts typed without a currency filter are in the organization's default currency.
+  const amountCurrency = s.currency ?? defaultCurrency ?? "USD";
+  const filters = planFilters(s, amountCurrency);
+  const q = useQuery({
+    ...trpc.plans.list.queryOptions({
+      ...filters,
+      page: s.page,
+      pageSize: s.pageSize,
+      sort: s.sort,
+      desc: s.desc,
+    }),
+    placeholderData: keepPreviousData,
+    // An amount filter waits for the currency it is read in, rather than asking twice.
+    enabled: !!(s.currency || defaultCurrency) || (s.minAmount === undefined && s.maxAmount === undefined),
+  });
+  const set = (patch: Partial<PlanSearch>) => navigate({ search: (p) => ({ ...p, page: 1, ...patch }) });
+  const clearFilters = () =>
+    navigate({
+      search: (p) => ({ ...p, page: 1, ...Object.fromEntries(PLAN_FILTER_KEYS.map((k) => [k, undefined])) }),
+    });
+  const filterCount = activeFilterCount(s);
+  const now = Date.now();
+
+  const [progress, setProgress] = React.useState<{ done: number; total: number | undefined } | null>(null);
+  async function exportCsv() {
+    const total = q.data?.total;
+    setProgress({ done: 0, total });
+    try {
+      const timeZone = org.data?.timeZone ?? tz;
+      const { parts, rows } = await buildPlanCsv(
+        (after) => client.plans.exportPage.mutate({ ...filters, after }),
+        timeZone,
+        (done) => setProgress({ done, total }),
+      );
+      const a = document.createElement("a");
+      a.href = URL.createObjectURL(new Blob(parts, { type: "text/csv;charset=utf-8" }));
+      a.download = exportFileName(org.data?.slug ?? "plans", "recurring-plans", Date.now(), timeZone);
+      a.click();
+      URL.revokeObjectURL(a.href);
+      toast.success(`Exported ${formatCount(rows)} plan${rows === 1 ? "" : "s"}`);
+    } catch (e) {
+      toast.error(errorInfo(e).message);
+    } finally {
+      setProgress(null);
+    }
+  }
+
+  const columns: ColumnDef<Row, unknown>[] = [
+    {
+      header: "Donor",
+      meta: { card: "meta" },
+      // Two lines in the table; one run of text on a phone's card (cards and table switch at sm).
+      cell: ({ row }) => {
+        const p = row.original;
+        const name = donorLabel(p.donorName);
+        return (
+          <span className="min-w-0 sm:flex sm:flex-col">
+            {p.donorId ? (
+              <Link
+                to="/donors/$donorId"
+                params={{ donorId: p.donorId }}
+                className="font-medium hover:underline"
+              >
+                {name}
+              </Link>
+            ) : (
+              <span className="font-medium">{name}</span>
+            )}
+            {p.donorEmail && p.donorEmail !== p.donorName ? (
+              <>
+                <span aria-hidden className="sm:hidden">
+                  {" · "}
+                </span>
+                <span className="break-all text-muted-foreground sm:text-xs">{p.donorEmail}</span>
+              </>
+            ) : null}
+          </span>
+        );
+      },
+    },
+    {
+      // The row's own link (the plan): a click on the row's empty space, and a phone card's tap, open it.
+      header: "Amount",
+      meta: { sortKey: "amount", card: "title" },
+      cell: ({ row }) => {
+        const p = row.original;
+        return (
+          <span className="flex flex-col whitespace-nowrap">
+            <Link
+              to="/recurring/$planId"
+              params={{ planId: p.id }}
+              className="font-medium tabular-nums hover:underline"
+            >
+              {planAmount(p.amountMinor, p.currency, p.interval)}
+              <span className="sr-only">, plan of {donorLabel(p.donorName)}</span>
+            </Link>
+            {p.interval !== "month" ? (
+              <span className="font-normal text-muted-foreground text-xs tabular-nums">
+                {formatMoney(p.monthlyMinor, p.currency)} a month
+              </span>
+            ) : null}
+          </span>
+        );
+      },
+    },
+    {
+      header: "Status",
+      meta: { card: "status" },
+      cell: ({ row }) => (
+        <span className="flex flex-wrap items-center gap-1">
+          <PlanStatusBadge status={row.original.status} />
+          {row.original.missedCount > 0 && expecting(row.original.status) ? (
+            <span className="whitespace-nowrap text-muted-foreground text-xs">
+              {formatCount(row.original.missedCount)} missed
+            </span>
+          ) : null}
+        </span>
+      ),
+    },
+    {
+      header: "Next gift",
+      meta: { sortKey: "next", card: "date", cardLabel: "Next" },
+      cell: ({ row }) => {
+        const p = row.original;
+        if (!p.nextExpectedAt || !expecting(p.status))
+          return <span className="text-muted-foreground">—</span>;
+        const days = daysLate(p.nextExpectedAt, now);
+        // The day's noon has passed: not late yet, only due (the grace period starts tomorrow).
+        const dueToday = !days && p.nextExpectedAt < now;
+        return (
+          <span className="whitespace-nowrap sm:flex sm:flex-col">
+            <span className={days ? "font-medium text-destructive" : undefined}>
+              {formatDate(p.nextExpectedAt, tz)}
+            </span>
+            {/* In words, not colour alone (WCAG 1.4.1). */}
+            {days || dueToday ? (
+              <>
+                <span aria-hidden className="sm:hidden">
+                  {" · "}
+                </span>
+                <span
+                  className={days ? "font-medium text-destructive text-xs" : "text-muted-foreground text-xs"}
+                >
+                  {days ? lateLabel(days) : "due today"}
+                </span>
+              </>
+            ) : null}
+          </span>
+        );
+      },
+    },
+    {
+      header: "Gifts",
+      meta: { align: "right", card: "meta", cardLabel: "Gifts" },
+      cell: ({ row }) => formatCount(row.original.giftCount),
+    },
+    {
+      header: "Given",
+      meta: { sortKey: "given", align: "right", card: "meta", cardLabel: "Given" },
+      cell: ({ row }) => formatMoney(row.original.givenMinor, row.original.currency),
+    },
+    {
+      header: "Campaign",
+      meta: { card: "meta" },
+      cell: ({ row }) => row.original.campaignTitle ?? <span className="text-muted-foreground">General</span>,
+    },
+    // Off by default (Columns menu) so the table fits a 1280 px screen beside the sidebar.
+    {
+      header: "Source",
+      meta: { defaultHidden: true },
+      cell: ({ row }) => {
+        const p = row.original;
+        return (
+          <span className="flex flex-col">
+            <span>
+              {p.gateway ? titleCase(p.gateway) : (PLAN_SOURCE_LABELS[p.source] ?? titleCase(p.source))}
+            </span>
+            {p.paymentMethod ? (
+              <span className="text-muted-foreground text-xs">{paymentMethodLabel(p.paymentMethod)}</span>
+            ) : null}
+          </span>
+        );
+      },
+    },
+    {
+      header: "Started",
+      meta: { defaultHidden: true },
+      cell: ({ row }) => formatDate(row.original.startedAt, tz),
+    },
+  ];
+
+  const emptyMessage =
+    filterCount > 0 ? (
+      <span className="flex flex-col items-center gap-2">
+        <span>No plans match these filters.</span>
+        <Button variant="outline" size="sm" onClick={clearFilters}>
+          <X className="size-4" aria-hidden /> Clear filters
+        </Button>
+      </span>
+    ) : s.q ? (
+      `No plans match “${s.q}”.`
+    ) : (
+      <span className="flex flex-col items-center gap-1">
+        <span className="font-medium text-foreground">No recurring plans yet.</span>
+        <span>
+          Plans arrive with your payment processor's subscriptions
+          {can({ donation: ["create"] }) ? ", or enter a standing order with New plan" : ""}.
+        </span>
+      </span>
+    );
+
+  return (
+    <>
+      <PageHeader
+        title="Recurring plans"
+        description="Donors who give every month, quarter or year: the plans failing first."
+        actions={
+          <>
+            {can({ export: ["create"] }) ? (
+              <Button variant="outline" disabled={!!progress || !q.data} onClick={() => void exportCsv()}>
+                <Download className="size-4" aria-hidden /> Export CSV
+              </Button>
+            ) : null}
+            {can({ donation: ["create"] }) ? <NewPlanDialog /> : null}
+          </>
+        }
+      />
+      <ExportProgress progress={progress} noun="plans" />
+      <PlanSummary currency={s.currency} defaultCurrency={defaultCurrency} />
+      {s.donorId ? <DonorChip donorId={s.donorId} onRemove={() => set({ donorId: undefined })} /> : null}
+      <DataTable<Row>
+        columns={columns}
+        data={q.data?.rows}
+        total={q.data?.total}
+        state={s}
+        isLoading={q.isPending}
+        error={q.error ? errorInfo(q.error).message : null}
+        onStateChange={(next) => navigate({ search: (p) => ({ ...p, ...next }) as typeof p })}
+        filterCount={filterCount}
+        searchPlaceholder="Donor, e-mail or subscription id"
+        emptyMessage={emptyMessage}
+        facets={[
+          {
+            id: "status",
+            title: "Status",
+            options: planStatuses.map((v) => ({ value: v, label: PLAN_STATUS_LABELS[v] })),
+            value: s.status,
+            onChange: (v) => set({ status: v as PlanSearch["status"] }),
+          },
+        ]}
+        toolbar={
+          <>
+            <select
+              aria-label="Interval"
+              className={selectClass}
+              value={s.interval ?? ""}
+              onChange={(e) => set({ interval: (e.target.value || undefined) as PlanSearch["interval"] })}
+            >
+              <option value="">Any interval</option>
+              {planIntervals.map((i) => (
+                <option key={i} value={i}>
+                  {PLAN_INTERVAL_LABELS[i]}
+                </option>
+              ))}
+            </select>
+            <select
+              aria-label="Currency"
+              className={selectClass}
+              value={s.currency ?? ""}
+              onChange={(e) => set({ currency: (e.target.value || undefined) as PlanSearch["currency"] })}
+            >
+              <option value="">All currencies</option>
+              {CURRENCIES.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+            <CampaignFilter value={s.campaignId} onChange={(campaignId) => set({ campaignId })} />
+            <AmountFilter
+              currency={amountCurrency}
+              min={s.minAmount}
+              max={s.maxAmount}
+              onChange={(minAmount, maxAmount) => set({ minAmount, maxAmount })}
+            />
+            <select
+              aria-label="Sort"
+              className={selectClass}
+              value={sortValue(s)}
+              onChange={(e) => {
+                const o = SORT_OPTIONS.find((x) => x.value === e.target.value);
+                if (o) set({ sort: o.sort, desc: o.desc });
+              }}
+            >
+              {SORT_OPTIONS.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+            {filterCount > 0 ? (
+              <Button variant="ghost" size="sm" className="h-9" onClick={clearFilters}>
+                <X className="size-4" aria-hidden /> Clear {filterCount} filter{filterCount === 1 ? "" : "s"}
+              </Button>
+            ) : null}
+          </>
+        }
+      />
+    </>
+  );
+}
+
+/** The campaigns to filter by: the first 100 by title, and the chosen one even when it is not among them. */
+function CampaignFilter({
+  value,
+  onChange,
+}: {
+  value: string | undefined;
+  onChange: (campaignId: string | undefined) => void;
+}) {
+  const trpc = useTRPC();
+  const campaigns = useQuery(trpc.campaigns.list.queryOptions({ pageSize: 100, sort: "title", desc: false }));
+  const rows = campaigns.data?.rows ?? [];
+  return (
+    <select
+      aria-label="Campaign"
+      className={`${selectClass} sm:max-w-48`}
+      value={value ?? ""}
+      onChange={(e) => onChange(e.target.value || undefined)}
+    >
+      <option value="">All campaigns</option>
+      {value && !rows.some((c) => c.id === value) ? <option value={value}>Chosen campaign</option> : null}
+      {rows.map((c) => (
+        <option key={c.id} value={c.id}>
+          {c.title}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** The list narrowed to one donor (/recurring?donorId=…, from a donor's page): named, removable. */
+function DonorChip({ donorId, onRemove }: { donorId: string; onRemove: () => void }) {
+  const trpc = useTRPC();
+  const donor = useQuery({ ...trpc.donors.byId.queryOptions({ id: donorId }), retry: false });
+  const label = donor.data ? `Plans of ${donor.data.name}` : "Plans of one donor";
+  return (
+    <p className="flex flex-wrap items-center gap-2 text-sm">
+      <Badge variant="secondary" className="h-7 max-w-full gap-1 pr-0.5">
+        <span className="truncate">{label}</span>
+        <Button
+          type="button"
+          variant="ghost"
+          size="icon-sm"
+          className="size-6"
+          onClick={onRemove}
+          aria-label={`Remove filter: ${label}`}
+        >
+          <X className="size-3.5" aria-hidden />
+        </Button>
+      </Badge>
+    </p>
+  );
+}

@@ -1,0 +1,9 @@
+import { createFileRoute } from "@tanstack/react-router";
+import { PlansPage } from "~/features/plans/plans-page";
+import { planSearch } from "~/features/plans/search";
+
+export const Route = createFileRoute("/_authed/recurring/")({
+  validateSearch: planSearch,
+  head: () => ({ meta: [{ title: "Recurring plans · Almoner" }] }),
+  component: PlansPage,
+});
