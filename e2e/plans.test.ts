@@ -104,7 +104,15 @@ test("a plan entered by hand takes a gift, changes amount and is cancelled with 
     await noAxeProblems(s, "donor page");
 
     await go(s.page, "/recurring");
-    await s.page.getByRole("button", { name: "New plan" }).click();
+    // By keyboard: Enter opens the dialog (loaded on first use), Escape closes it back onto its button.
+    const newPlan = s.page.getByRole("button", { name: "New plan" });
+    await newPlan.focus();
+    await s.page.keyboard.press("Enter");
+    await s.page.getByRole("dialog", { name: "New recurring plan" }).waitFor();
+    await s.page.keyboard.press("Escape");
+    await s.page.getByRole("dialog").waitFor({ state: "detached" });
+    assert.ok(await newPlan.evaluate((el) => el === document.activeElement), "focus back on New plan");
+    await newPlan.click();
     const dialog = s.page.getByRole("dialog", { name: "New recurring plan" });
     await dialog.getByRole("combobox", { name: "Donor" }).click();
     await s.page.getByRole("combobox", { name: "Find a donor" }).fill(some.donorName);

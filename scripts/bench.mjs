@@ -731,6 +731,7 @@ try {
     ["/login", "/login", 150],
     ["/dashboard", "/dashboard", 250],
     ["/donations", "/donations", 250],
+    ["/recurring", "/recurring", 250],
     ["/campaigns/{id}/analytics", "/campaigns/bc1/analytics", 250],
   ]) {
     const page = await context.newPage();

@@ -7,7 +7,7 @@ import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatDate, formatMoney } from "~/lib/format";
 import { useTimeZone } from "~/lib/time-zone";
 import { useTRPC } from "~/lib/trpc";
-import { NewPlanDialog } from "./new-plan-dialog";
+import { NewPlanDialog } from "./new-plan-button";
 import { daysLate, lateLabel, PlanStatusBadge, planAmount } from "./plan-bits";
 
 /** Plans listed; a donor with more is sent to the list filtered to them. */

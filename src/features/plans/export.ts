@@ -5,6 +5,9 @@
  * them. Pure, so a test can build the very same file.
  */
 import { CSV_BOM, csvRow, isoWithOffset } from "@core/csv";
+
+export { exportFileName } from "@core/csv";
+
 import { toMajorString } from "@core/money";
 import type { RouterOutputs } from "~/lib/api-types";
 

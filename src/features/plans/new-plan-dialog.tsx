@@ -2,14 +2,14 @@
  * "New plan" (issue 24, plans.create, donation:create): a plan entered by hand — a standing order,
  * a pledge paid by check. The server decides (worker/plans/service.ts createPlan); the form only
  * refuses what it cannot send (no donor, an amount that is not one) and shows the server's field
- * errors under their fields.
+ * errors under their fields. Its button is ./new-plan-button.tsx: this module loads on the first
+ * click (or hover), not with the list.
  */
 import { PAYMENT_METHOD_LABELS, paymentMethods } from "@core/labels";
 import { CURRENCIES } from "@core/money";
 import { PLAN_INTERVAL_LABELS, planIntervals } from "@core/plans";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
-import { Plus } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
 import type { DonorChoice } from "~/components/donor-combobox";
@@ -21,7 +21,6 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-  DialogTrigger,
 } from "~/components/ui/dialog";
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
@@ -31,7 +30,7 @@ import { useTRPC } from "~/lib/trpc";
 
 // The donor search (cmdk) loads when the dialog is about to open, not with the list; the server
 // build leaves it out (as record-donation-dialog.tsx does).
-const preloadDonorSearch = (): Promise<
+export const preloadDonorSearch = (): Promise<
   Pick<typeof import("~/components/donor-combobox"), "DonorCombobox">
 > =>
   import.meta.env.SSR
@@ -56,13 +55,23 @@ const FORM_FIELDS = [
   "paymentMethod",
 ];
 
-export function NewPlanDialog({ donorId }: { donorId?: string }) {
+export function NewPlanDialogBody({
+  donorId,
+  open,
+  onOpenChange,
+  returnFocusRef,
+}: {
+  donorId?: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** Where focus goes back on close (the dialog has no Radix trigger: the button is outside it). */
+  returnFocusRef: React.RefObject<HTMLButtonElement | null>;
+}) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const navigate = useNavigate();
   // The organization's today: the day the server reads startDay in.
   const today = useToday();
-  const [open, setOpen] = React.useState(false);
   const [fields, setFields] = React.useState<Record<string, string>>({});
   const [donor, setDonor] = React.useState<DonorChoice | null>(null);
   const [campaignId, setCampaignId] = React.useState("");
@@ -80,7 +89,7 @@ export function NewPlanDialog({ donorId }: { donorId?: string }) {
     trpc.plans.create.mutationOptions({
       onSuccess: async (p) => {
         toast.success(`Plan for ${p.donorName ?? "the donor"} created`);
-        setOpen(false);
+        onOpenChange(false);
         await qc.invalidateQueries({ queryKey: trpc.plans.pathKey() });
         await navigate({ to: "/recurring/$planId", params: { planId: p.id } });
       },
@@ -89,7 +98,7 @@ export function NewPlanDialog({ donorId }: { donorId?: string }) {
   );
 
   function reset(o: boolean) {
-    setOpen(o);
+    onOpenChange(o);
     setFields({});
     create.reset();
     if (!o) {
@@ -141,12 +150,12 @@ export function NewPlanDialog({ donorId }: { donorId?: string }) {
   const otherError = create.error && !shown ? errorInfo(create.error).message : null;
   return (
     <Dialog open={open} onOpenChange={reset}>
-      <DialogTrigger asChild>
-        <Button onPointerEnter={preloadDonorSearch} onFocus={preloadDonorSearch}>
-          <Plus className="size-4" aria-hidden /> New plan
-        </Button>
-      </DialogTrigger>
-      <DialogContent>
+      <DialogContent
+        onCloseAutoFocus={(e) => {
+          e.preventDefault();
+          returnFocusRef.current?.focus();
+        }}
+      >
         <DialogHeader>
           <DialogTitle>New recurring plan</DialogTitle>
           <DialogDescription>
