@@ -65,6 +65,11 @@ test("an admin pauses an active plan with a reason, and the dashboard counts one
       assert.ok(plan, "an active plan to pause");
       // The page shows the same first plan as the API answers for the same filter.
       await s.page.locator(`a[href="/recurring/${plan.id}"]`).first().waitFor();
+      // Month by month, asked for when unfolded: this month first, then the eleven before it.
+      await s.page.getByText(/^Month by month/).click();
+      const months = s.page.getByRole("table", { name: /^Plans month by month in / });
+      await months.getByText("(so far)").waitFor();
+      assert.equal(await months.locator("tbody tr").count(), 12);
       await noAxeProblems(s, `/recurring ${w}`);
       await s.shot(`plans-list-${w}`);
 

@@ -9,6 +9,7 @@ import { Skeleton } from "~/components/ui/skeleton";
 import { Kpi } from "~/features/dashboard/kpi";
 import { errorInfo, formatCount, formatMoney, formatPercent } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
+import { PlanMonths } from "./plan-months";
 
 /** The share tile's period, in days (plans.summary `days`). */
 const SHARE_DAYS = 30;
@@ -103,6 +104,7 @@ export function PlanSummary({
           added across currencies: filter by currency to see theirs.
         </p>
       ) : null}
+      <PlanMonths currency={c.currency} />
     </section>
   );
 }
