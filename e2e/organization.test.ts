@@ -65,10 +65,10 @@ for (const viewport of [
       const mission = `Feeding neighbours (${viewport.name})`;
       await admin.page.getByLabel("Mission").fill(mission);
       await admin.page.getByLabel("Country (2 letters)").fill("P1");
-      await admin.page.getByRole("button", { name: "Save" }).click();
+      await admin.page.getByRole("button", { name: "Save", exact: true }).click();
       await admin.page.getByText("Use the 2-letter ISO country code").waitFor();
       await admin.page.getByLabel("Country (2 letters)").fill("PT");
-      await admin.page.getByRole("button", { name: "Save" }).click();
+      await admin.page.getByRole("button", { name: "Save", exact: true }).click();
       await admin.page.getByText("Organization saved").waitFor();
       await admin.shot(`organization-${viewport.name}`);
       await go(invitee.page, "/organization");

@@ -239,6 +239,7 @@ const rows = {
   plan_monthly: (): Row => ({ organization_id: w.orgA, month: "2026-03", currency: uid("USD") }),
   plan_totals: (): Row => ({ organization_id: w.orgA, currency: uid("USD"), status: "active" }),
   plan_rollup_state: (): Row => ({ organization_id: newOrg(), time_zone: "Europe/Berlin" }),
+  receipt_settings: (): Row => ({ organization_id: newOrg(), number_prefix: "R-", ...ts }),
   import_mapping: (): Row => ({
     id: uid("map"),
     organization_id: w.orgA,
@@ -277,7 +278,7 @@ async function prepareParents(table: Table) {
       await add("donor_tag", tag);
       pendingTags.push(String(tag.id));
     }
-    if (table === "donation_daily_state" || table === "plan_rollup_state") {
+    if (table === "donation_daily_state" || table === "plan_rollup_state" || table === "receipt_settings") {
       const o = rows.organization();
       await add("organization", o);
       pendingOrgs.push(String(o.id));
@@ -715,6 +716,23 @@ const cases: Case[] = [
   },
   { name: "plan_monthly_pk", table: "plan_monthly", bad: (f) => [{ currency: f.currency }], error: UNIQUE },
   { name: "plan_totals_pk", table: "plan_totals", bad: (f) => [{ currency: f.currency }], error: UNIQUE },
+  // 0018: receipt settings (decision 031)
+  {
+    name: "receipt_settings_language_valid",
+    table: "receipt_settings",
+    bad: () => [{ language: "xx" }, { language: "EN" }],
+  },
+  {
+    name: "receipt_settings_prefix_len",
+    table: "receipt_settings",
+    bad: () => [{ number_prefix: "ABCDEFGHIJKLM" }],
+  },
+  {
+    name: "receipt_settings_pk",
+    table: "receipt_settings",
+    bad: (f) => [{ organization_id: f.organization_id }],
+    error: UNIQUE,
+  },
   {
     name: "plan_rollups_integer",
     table: "plan_totals",

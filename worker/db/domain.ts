@@ -863,3 +863,32 @@ export const planRollupState = sqliteTable("plan_rollup_state", {
     .references(() => organization.id, { onDelete: "cascade" }),
   timeZone: text("time_zone").notNull(),
 });
+
+/**
+ * What an organization's tax receipts say beyond its profile, and how they go out (issue 25,
+ * decision 031): one row per organization, written by owners and admins from /organization. The
+ * legal name, registration and tax numbers, address and logo are the profile's (organization).
+ */
+export const receiptSettings = sqliteTable(
+  "receipt_settings",
+  {
+    organizationId: text("organization_id")
+      .primaryKey()
+      .references(() => organization.id, { onDelete: "cascade" }),
+    signatoryName: text("signatory_name"),
+    signatoryTitle: text("signatory_title"),
+    /** The paragraph printed under the amounts: what the law of the country asks a receipt to say. */
+    taxStatement: text("tax_statement"),
+    /** Printed before each receipt number ("R-" → R-000042); the numbers themselves never restart. */
+    numberPrefix: text("number_prefix").notNull().default(""),
+    language: text("language").notNull().default("en"),
+    /** Receipts go out by e-mail on their own when a gift completes (else from the gift's page). */
+    autoSend: integer("auto_send", { mode: "boolean" }).notNull().default(false),
+    updatedBy: text("updated_by"),
+    ...timestamps,
+  },
+  (t) => [
+    check("receipt_settings_language_valid", sql`${t.language} in ('en','fr','de','es','nl','pt','ja')`),
+    check("receipt_settings_prefix_len", sql`length(${t.numberPrefix}) <= 12`),
+  ],
+);

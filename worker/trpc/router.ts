@@ -8,6 +8,7 @@ import { importsRouter } from "../imports/router";
 import { organizationRouter } from "../organization/router";
 import { organizersRouter } from "../organizers/router";
 import { plansRouter } from "../plans/router";
+import { receiptsRouter } from "../receipts/router";
 import { auditRouter } from "../users/audit/router";
 import { usersRouter } from "../users/router";
 import { router } from "./init";
@@ -27,6 +28,7 @@ export const appRouter = router({
   organizers: organizersRouter,
   imports: importsRouter,
   plans: plansRouter,
+  receipts: receiptsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -15,6 +15,7 @@ import { DataExportCard } from "./data-export-card";
 import { MembersCard } from "./members-card";
 import { OrganizationSwitcher } from "./organization-switcher";
 import { ProfileForm } from "./profile-form";
+import { ReceiptSettingsCard } from "./receipt-settings-card";
 
 const BADGE_NAMES: Record<string, string> = {
   verified_organization: "Verified organization",
@@ -73,6 +74,7 @@ export function OrganizationPage() {
       {/* Who manages members and who grants the owner role: the server's answer (core/permissions.ts). */}
       <MembersCard canManage={can({ member: ["create", "update", "delete"] })} isOwner={can.grantsOwner} />
       {/* Owners only, never while impersonating: the server's answer, as for every export. */}
+      {can({ organization: ["update"] }) ? <ReceiptSettingsCard /> : null}
       {can({ export: ["organization"] }) ? <DataExportCard /> : null}
       {can({ organization: ["update"] }) ? <HistoryPanel entityType="organization" entityId={o.id} /> : null}
     </>

@@ -416,6 +416,26 @@ export const ARCHIVE_TABLES: readonly ArchiveTable[] = [
     keyset: ["t.plan_id", "t.at", "t.rowid"],
   },
   {
+    file: "receipt_settings.csv",
+    about:
+      "What the organization's tax receipts say beyond its profile (signatory, tax statement, number prefix, language) and whether they go out on their own",
+    table: "receipt_settings",
+    source: "organization",
+    columns: columnsOf<typeof schema.receiptSettings>()(
+      "signatory_name",
+      "signatory_title",
+      "tax_statement",
+      "number_prefix",
+      "language",
+      "auto_send",
+      "updated_by",
+      "created_at",
+      "updated_at",
+    ),
+    where: ORG,
+    keyset: ["t.organization_id"],
+  },
+  {
     file: "imports.csv",
     about: "CSV imports: the file (name, SHA-256), its columns' mapping, options, progress and what it did",
     table: "data_import",

@@ -1,0 +1,55 @@
+/**
+ * Tax receipts (issue 25, decision 031): what an organization's receipts say beyond its profile,
+ * one schema for the form and the tRPC input (decision 022). zod/mini, as core/organization.ts, so
+ * the settings form adds little to the browser's chunks.
+ */
+import { z } from "zod/mini";
+
+/** The languages a receipt is printed in (its fixed words: "Receipt", "Amount", "Date"…). */
+export const receiptLanguages = ["en", "fr", "de", "es", "nl", "pt", "ja"] as const;
+export type ReceiptLanguage = (typeof receiptLanguages)[number];
+export const RECEIPT_LANGUAGE_LABELS: Readonly<Record<ReceiptLanguage, string>> = {
+  en: "English",
+  fr: "Français",
+  de: "Deutsch",
+  es: "Español",
+  nl: "Nederlands",
+  pt: "Português",
+  ja: "日本語",
+};
+
+/** Receipt numbers print as prefix + the number padded to six digits: R-000042. */
+export const RECEIPT_NUMBER_DIGITS = 6;
+export const RECEIPT_PREFIX_MAX = 12;
+export function formatReceiptNumber(prefix: string, n: number): string {
+  return `${prefix}${String(n).padStart(RECEIPT_NUMBER_DIGITS, "0")}`;
+}
+
+const text = (max: number) => z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(max))));
+
+export const receiptSettingsInput = z.strictObject({
+  signatoryName: text(100),
+  signatoryTitle: text(100),
+  taxStatement: text(2000),
+  // Letters, digits and - _ / . only: it is part of a number people type and tax offices file.
+  numberPrefix: z
+    .string()
+    .check(
+      z.trim(),
+      z.maxLength(RECEIPT_PREFIX_MAX),
+      z.regex(/^[A-Za-z0-9_./-]*$/, "Use letters, digits and - _ / . only"),
+    ),
+  language: z.enum(receiptLanguages),
+  autoSend: z.boolean(),
+});
+export type ReceiptSettingsInput = z.infer<typeof receiptSettingsInput>;
+
+/** An organization that never saved its receipt settings gets these. */
+export const DEFAULT_RECEIPT_SETTINGS: Readonly<ReceiptSettingsInput> = {
+  signatoryName: null,
+  signatoryTitle: null,
+  taxStatement: null,
+  numberPrefix: "",
+  language: "en",
+  autoSend: false,
+};

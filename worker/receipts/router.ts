@@ -1,0 +1,16 @@
+/**
+ * receipts.* (issue 25, decision 031): input schema, rung and permissions, one service call. The
+ * settings belong to the organization: anyone in it reads them (the gift pages say whether
+ * receipts go out on their own), owners and admins change them (organization:update).
+ */
+import { receiptSettingsInput } from "@core/receipts";
+import { orgProcedure, router } from "../trpc/init";
+import { receiptSettings, updateReceiptSettings } from "./settings";
+
+export const receiptsRouter = router({
+  settings: orgProcedure({ organization: ["view"] }).query(({ ctx }) => receiptSettings(ctx)),
+
+  updateSettings: orgProcedure({ organization: ["update"] })
+    .input(receiptSettingsInput)
+    .mutation(({ ctx, input }) => updateReceiptSettings(ctx, input)),
+});
