@@ -53,3 +53,33 @@ export const DEFAULT_RECEIPT_SETTINGS: Readonly<ReceiptSettingsInput> = {
   language: "en",
   autoSend: false,
 };
+
+/**
+ * Why a gift has no receipt, in the words the gift's page shows; null when it calls for one. The
+ * ledger decides in SQL (worker/receipts/ledger.ts CALLS_FOR_RECEIPT); test/receipts/ledger.test.ts
+ * holds this to the same verdict for every case.
+ */
+export function whyNoReceipt(g: {
+  mode: string;
+  status: string;
+  trashed: boolean;
+  source: string;
+  hasDonor: boolean;
+  donorAnonymized: boolean;
+  amountMinor: number;
+  refundedMinor: number;
+  /** Recorded before receipts began in Almoner (org_counter 'receipts_from'). */
+  beforeReceipts: boolean;
+}): string | null {
+  if (g.mode !== "live") return "Test-mode gifts get no receipt.";
+  if (g.trashed) return "A gift in the trash has no receipt.";
+  if (g.beforeReceipts) return "Recorded before receipts began here: no receipt.";
+  if (g.source === "import")
+    return "Imported gifts get no receipt here: the system they came from receipted them.";
+  if (!g.hasDonor) return "A gift without a donor record gets no receipt.";
+  if (g.donorAnonymized) return "The donor was anonymized: no receipt.";
+  if (g.status !== "completed" && g.status !== "partially_refunded")
+    return "Only completed gifts get a receipt.";
+  if (g.amountMinor - g.refundedMinor <= 0) return "Nothing of the gift is left to deduct: no receipt.";
+  return null;
+}

@@ -1,8 +1,9 @@
 /**
- * Receipt settings on /organization (issue 25): an owner sets the signatory, the tax statement, the
- * number prefix (previewed as typed, refused with the rule when it breaks it), the language and
- * automatic sending, and finds them after a reload; an organizer is not offered the card. At 1280
- * (light) and 360 (dark), axe on each.
+ * Receipts (issue 25): an owner sets on /organization the signatory, the tax statement, the number
+ * prefix (previewed as typed, refused with the rule when it breaks it), the language and automatic
+ * sending, and finds them after a reload; then records a gift from a donor's page, sees its receipt
+ * numbered with that prefix, refunds part of it and sees the receipt voided and a correction that
+ * names it. An organizer is not offered the settings. At 1280 (light) and 360 (dark), axe on each.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -39,7 +40,6 @@ for (const [viewport, colorScheme] of [
       assert.deepEqual(await axeProblems(s.page), [], `axe on the receipts card at ${w}`);
       await form.getByRole("button", { name: "Save receipt settings" }).click();
       await s.page.getByText("Receipt settings saved").first().waitFor();
-      await form.scrollIntoViewIfNeeded();
       await s.shot(`receipt-settings-${w}`);
 
       await s.page.reload();
@@ -52,6 +52,38 @@ for (const [viewport, colorScheme] of [
         await again.getByRole("switch", { name: "Send receipts automatically" }).getAttribute("aria-checked"),
         "true",
       );
+
+      // A gift from a donor's page gets its receipt; a partial refund voids it and issues a correction.
+      const donorId = await s.page.evaluate(async () => {
+        const input = encodeURIComponent(JSON.stringify({ json: { pageSize: 25 } }));
+        const res = await fetch(`/api/trpc/donors.list?input=${input}`);
+        const body = (await res.json()) as {
+          result: { data: { json: { rows: { id: string; anonymized: boolean; email: string | null }[] } } };
+        };
+        return body.result.data.json.rows.find((d) => !d.anonymized && d.email)?.id;
+      });
+      assert.ok(donorId, "a donor who can be receipted");
+      await go(s.page, `/donors/${donorId}`);
+      await s.page.getByRole("button", { name: "Record a donation" }).click();
+      await s.page.getByRole("dialog").getByLabel("Amount").fill("80.00");
+      await s.page.getByRole("dialog").getByRole("button", { name: "Record donation" }).click();
+      await s.page.waitForURL(/\/donations\/[A-Za-z0-9]+$/);
+      const receipts = s.page.getByRole("list", { name: "Receipts of this gift" });
+      await receipts
+        .getByText(new RegExp(`^HL${w}-\\d{6}$`))
+        .first()
+        .waitFor();
+      await s.page.getByRole("button", { name: "Mark partially refunded" }).click();
+      await s.page.getByLabel(/Amount refunded now/).fill("30.00");
+      await s.page.getByLabel("Reason").fill("Part was a duplicate");
+      await s.page.getByRole("button", { name: "Confirm" }).click();
+      await receipts.getByText("Correction").waitFor();
+      await receipts.getByText(/^replaces HL/).waitFor();
+      await receipts.getByText("$50.00 deductible").waitFor();
+      await receipts.getByText(/\(Part was a duplicate\)/).waitFor();
+      assert.deepEqual(await axeProblems(s.page), [], `axe on the gift's receipts at ${w}`);
+      await s.page.getByRole("list", { name: "Receipts of this gift" }).scrollIntoViewIfNeeded();
+      await s.shot(`gift-receipts-${w}`);
       assert.deepEqual(s.errors, []);
     } finally {
       await s.close();

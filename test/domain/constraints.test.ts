@@ -240,6 +240,21 @@ const rows = {
   plan_totals: (): Row => ({ organization_id: w.orgA, currency: uid("USD"), status: "active" }),
   plan_rollup_state: (): Row => ({ organization_id: newOrg(), time_zone: "Europe/Berlin" }),
   receipt_settings: (): Row => ({ organization_id: newOrg(), number_prefix: "R-", ...ts }),
+  receipt: (): Row => ({
+    id: uid("rc"),
+    organization_id: w.orgA,
+    donation_id: newDonationA(),
+    donor_id: w.donorA,
+    number: ++n,
+    kind: "original",
+    status: "issued",
+    currency: "USD",
+    amount_minor: 1_000,
+    deductible_minor: 1_000,
+    donated_at: T,
+    issued_at: T,
+    snapshot: "{}",
+  }),
   import_mapping: (): Row => ({
     id: uid("map"),
     organization_id: w.orgA,
@@ -256,6 +271,12 @@ type Table = keyof typeof rows;
 const pendingTags: string[] = [];
 const pendingCampaigns: string[] = [];
 const pendingOrgs: string[] = [];
+const pendingDonations: string[] = [];
+function newDonationA() {
+  const d = pendingDonations.shift();
+  if (!d) throw new Error("prepare donations first");
+  return d;
+}
 function newOrg() {
   const o = pendingOrgs.shift();
   if (!o) throw new Error("prepare organizations first");
@@ -282,6 +303,11 @@ async function prepareParents(table: Table) {
       const o = rows.organization();
       await add("organization", o);
       pendingOrgs.push(String(o.id));
+    }
+    if (table === "receipt") {
+      const d = rows.donation();
+      await add("donation", d);
+      pendingDonations.push(String(d.id));
     }
     if (table === "campaign_stats") {
       const c = rows.campaign();
@@ -726,6 +752,27 @@ const cases: Case[] = [
     name: "receipt_settings_prefix_len",
     table: "receipt_settings",
     bad: () => [{ number_prefix: "ABCDEFGHIJKLM" }],
+  },
+  // 0019: receipts (decision 031)
+  { name: "receipt_kind_valid", table: "receipt", bad: () => [{ kind: "copy" }] },
+  { name: "receipt_status_valid", table: "receipt", bad: () => [{ status: "sent" }] },
+  { name: "receipt_number_positive", table: "receipt", bad: () => [{ number: 0 }, { number: -3 }] },
+  {
+    name: "receipt_deductible_valid",
+    table: "receipt",
+    bad: () => [{ deductible_minor: 0 }, { deductible_minor: 1_001 }],
+  },
+  {
+    name: "receipt_void_has_time",
+    table: "receipt",
+    bad: () => [{ status: "void" }, { voided_at: T }],
+  },
+  { name: "receipt_org_number_unique", table: "receipt", bad: (f) => [{ number: f.number }], error: UNIQUE },
+  {
+    name: "receipt_one_issued_per_gift",
+    table: "receipt",
+    bad: (f) => [{ donation_id: f.donation_id }],
+    error: UNIQUE,
   },
   {
     name: "receipt_settings_pk",

@@ -86,9 +86,22 @@ describe(`upgrading a database of the previous release (${release.lastMigration}
     expect(before.totals.counted.length).toBeGreaterThan(0);
   });
 
-  it("keeps every row of every table the release had", async () => {
+  it("keeps every row of every table the release had (and adds each organization's receipts start)", async () => {
     const after = await counts(db);
-    for (const [table, n] of Object.entries(before.counts)) expect(after[table], table).toBe(n);
+    // drizzle/0019: one org_counter 'receipts_from' per organization that existed then.
+    const added: Record<string, number> = { org_counter: before.counts.organization as number };
+    for (const [table, n] of Object.entries(before.counts))
+      expect(after[table], table).toBe((n as number) + (added[table] ?? 0));
+  });
+
+  it("issues no receipt for the gifts recorded before receipts existed (drizzle/0019)", async () => {
+    const q = async <T>(sql: string) => (await db.prepare(sql).all<T>()).results;
+    const [starts] = await q<{ n: number }>(
+      "SELECT count(*) AS n FROM org_counter WHERE name = 'receipts_from'",
+    );
+    expect(starts?.n).toBe(before.counts.organization);
+    const [receipts] = await q<{ n: number }>("SELECT count(*) AS n FROM receipt");
+    expect(receipts?.n).toBe(0);
   });
 
   it("keeps every total: gifts, refunds, rollups, status totals, donor stats", async () => {

@@ -178,6 +178,14 @@ async function seed(org: string, owner: { user: { id: string } }, donations = 3)
       now,
     ),
     run(
+      "INSERT INTO receipt (id, organization_id, donor_id, number, kind, status, currency, amount_minor, deductible_minor, donated_at, issued_at, snapshot) VALUES (?, ?, ?, 1, 'original', 'issued', 'USD', 2500, 2500, ?, ?, '{}')",
+      p("receipt"),
+      org,
+      p("donor-1"),
+      now,
+      now,
+    ),
+    run(
       "INSERT INTO receipt_settings (organization_id, signatory_name, tax_statement, number_prefix, created_at, updated_at) VALUES (?, 'Ada Treasurer', 'No goods or services were provided.', 'R-', ?, ?)",
       org,
       now,
@@ -451,7 +459,7 @@ describe("the archive's columns", () => {
   );
 
   it("are each table's own columns minus the ones left out on purpose, so a new column is a decision", () => {
-    expect(ARCHIVE_TABLES.length).toBe(21);
+    expect(ARCHIVE_TABLES.length).toBe(22);
     for (const t of ARCHIVE_TABLES) {
       const table = tables.get(t.table);
       expect(table, t.table).toBeDefined();

@@ -273,6 +273,7 @@ describe("cross-tenant ids", () => {
     }),
     "plans.setStatus": (i) => ({ id: i.plan, action: "cancel", reason: "Hijacked" }),
     "plans.changeAmount": (i) => ({ id: i.plan, amountMinor: 100 }),
+    "receipts.forDonation": (i) => ({ donationId: i.donation }),
   };
   /**
    * Org procedures with id-like inputs that do not look one record up: list filters and history

@@ -892,3 +892,50 @@ export const receiptSettings = sqliteTable(
     check("receipt_settings_prefix_len", sql`length(${t.numberPrefix}) <= 12`),
   ],
 );
+
+/**
+ * Tax receipts (issue 25, decision 031): written in the batch of the gift change that calls for one
+ * (worker/receipts/ledger.ts), numbered from the organization's one sequence (org_counter
+ * 'receipt'): no gaps, no duplicates. A receipt is never edited: a refund or a correction voids it
+ * and issues another that names the one it replaces. `snapshot` is what it says (names, address,
+ * amounts, the organization's identity and settings) as of its issue.
+ */
+export const receipt = sqliteTable(
+  "receipt",
+  {
+    id: text("id").primaryKey(),
+    organizationId: orgId(),
+    donationId: text("donation_id").references(() => donation.id, { onDelete: "set null" }),
+    donorId: text("donor_id").references(() => donor.id, { onDelete: "set null" }),
+    number: integer("number").notNull(),
+    kind: text("kind").notNull(),
+    replacesId: text("replaces_id"),
+    status: text("status").notNull().default("issued"),
+    currency: text("currency").notNull(),
+    amountMinor: integer("amount_minor").notNull(),
+    deductibleMinor: integer("deductible_minor").notNull(),
+    donatedAt: integer("donated_at", { mode: "timestamp_ms" }).notNull(),
+    issuedAt: integer("issued_at", { mode: "timestamp_ms" }).notNull(),
+    voidedAt: integer("voided_at", { mode: "timestamp_ms" }),
+    voidReason: text("void_reason"),
+    snapshot: text("snapshot").notNull(),
+  },
+  (t) => [
+    uniqueIndex("receipt_org_number_unique").on(t.organizationId, t.number),
+    // At most one issued receipt per gift: the ledger's "none issued yet" also holds under races.
+    uniqueIndex("receipt_one_issued_per_gift")
+      .on(t.donationId)
+      .where(sql`status = 'issued' AND donation_id IS NOT NULL`),
+    index("receipt_donation_idx").on(t.donationId, t.number),
+    index("receipt_donor_idx").on(t.donorId, t.issuedAt),
+    index("receipt_org_issued_idx").on(t.organizationId, t.issuedAt),
+    check("receipt_kind_valid", sql`${t.kind} in ('original','correction')`),
+    check("receipt_status_valid", sql`${t.status} in ('issued','void')`),
+    check("receipt_number_positive", sql`${t.number} > 0`),
+    check(
+      "receipt_deductible_valid",
+      sql`${t.deductibleMinor} > 0 AND ${t.deductibleMinor} <= ${t.amountMinor}`,
+    ),
+    check("receipt_void_has_time", sql`(${t.status} = 'void') = (${t.voidedAt} IS NOT NULL)`),
+  ],
+);

@@ -26,6 +26,7 @@ import { donorStatsStatements } from "../donors/stats";
 import { type AuditActor, auditStatement } from "../lib/audit";
 import { anyAuditGuard, auditGuard, changeTokenGuard, type Guard } from "../lib/guard";
 import { planStatsStatements } from "../plans/rollups";
+import { receiptStatements } from "../receipts/ledger";
 import type { DonationRow } from "./queries";
 import {
   campaignRecounts,
@@ -250,6 +251,19 @@ export function donationChangeStatements(actor: DonationActor, c: DonationChange
         before: c.audit.before,
         after: c.audit.after,
         reason: c.audit.reason,
+      },
+      own,
+    ),
+  );
+  // The gift's receipt as the change leaves it (issue 25, decision 031): voided, issued, replaced.
+  stmts.push(
+    ...receiptStatements(
+      db,
+      {
+        organizationId: org.id,
+        donationId: row.id,
+        at: Date.now(),
+        reason: c.audit.reason ?? c.audit.action,
       },
       own,
     ),

@@ -80,6 +80,13 @@ export function anonymizeStatements(
         `UPDATE donation SET message = NULL, tribute_name = NULL, internal_note = NULL WHERE organization_id = ?2 AND donor_id IN ${IDS} AND ${claimed.sql(3)}`,
       )
       .bind(d.id, orgId, ...claimed.args),
+    // Their receipts stay (numbered tax records, decision 031) without what named them.
+    db
+      .prepare(
+        `UPDATE receipt SET snapshot = json_set(snapshot, '$.donor', json_object('name', 'Anonymized'), '$.gift.tributeName', NULL)
+          WHERE organization_id = ?2 AND donor_id IN ${IDS} AND ${claimed.sql(3)}`,
+      )
+      .bind(d.id, orgId, ...claimed.args),
     db
       .prepare(
         `UPDATE audit_event SET ${scrub("before")}, ${scrub("after")}
@@ -176,6 +183,12 @@ export function mergeStatements(
     db
       .prepare(`UPDATE donor_note SET donor_id = ?1 WHERE donor_id = ?2 AND ${claimed.sql(3)}`)
       .bind(targetId, source.id, ...claimed.args),
+    // So are its receipts (decision 031): a later change of a moved gift is not a new donor.
+    db
+      .prepare(
+        `UPDATE receipt SET donor_id = ?1 WHERE donor_id = ?2 AND organization_id = ?3 AND ${claimed.sql(4)}`,
+      )
+      .bind(targetId, source.id, orgId, ...claimed.args),
     // The source's recurring plans are the target's now (issue 24): their gifts moved with them.
     db
       .prepare(

@@ -14,6 +14,7 @@ import { Dialog, DialogContent, DialogFooter, DialogHeader, DialogTitle } from "
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
 import { StatusTimeline } from "~/features/donations/status-timeline";
+import { DonationReceipts } from "~/features/receipts/donation-receipts";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatDateTime, formatMoney, titleCase, toMinor } from "~/lib/format";
 import { useTimeZone } from "~/lib/time-zone";
@@ -208,6 +209,7 @@ export function DonationPage() {
           </CardContent>
         </Card>
       </div>
+      <DonationReceipts donationId={d.id} />
       <StatusTimeline entries={d.timeline} currency={d.currency} />
       <HistoryPanel entityType="donation" entityId={d.id} />
       <Dialog

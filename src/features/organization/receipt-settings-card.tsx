@@ -145,7 +145,7 @@ function ReceiptSettingsForm({ settings }: { settings: Settings }) {
         />
       </Field>
       {/* Its neighbour's description is long: keep the label at the top of the row. */}
-      <Field label="Language" error={errors.language} className="content-start">
+      <Field label="Language" error={errors.language} className="self-start">
         <select name="language" defaultValue={settings.language} className={sel}>
           {receiptLanguages.map((l) => (
             <option key={l} value={l}>
