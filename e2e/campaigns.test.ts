@@ -186,7 +186,7 @@ test("an admin uploads the organization logo and the public page shows it", asyn
       .getByLabel("Logo")
       .setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: png(96, 96) });
     await s.page.getByRole("img", { name: "Logo preview" }).waitFor();
-    await s.page.getByRole("button", { name: "Save" }).click();
+    await s.page.getByRole("button", { name: "Save", exact: true }).click();
     await s.page.getByText("Organization saved").waitFor();
     await s.page.locator("img[alt$=' logo'][src^='/api/media/']").first().waitFor();
     await go(s.page, "/p/harbor-light/winter-shelter-2026");
