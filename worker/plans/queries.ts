@@ -160,25 +160,6 @@ export async function planEvents(db: Database, planId: string) {
   return results;
 }
 
-/** A donor of the organization that may receive gifts (unmerged, not anonymized), with its currency context. */
-export function liveDonor(db: Database, orgId: string, donorId: string) {
-  return db
-    .prepare(
-      `SELECT t.id, t.anonymized_at IS NOT NULL AS anonymized
-         FROM donor d JOIN donor t ON t.id = COALESCE(d.merged_into_id, d.id) AND t.organization_id = d.organization_id
-        WHERE d.id = ? AND d.organization_id = ?`,
-    )
-    .bind(donorId, orgId)
-    .first<{ id: string; anonymized: number }>();
-}
-
-export function campaignOf(db: Database, orgId: string, campaignId: string) {
-  return db
-    .prepare("SELECT id, currency FROM campaign WHERE id = ? AND organization_id = ?")
-    .bind(campaignId, orgId)
-    .first<{ id: string; currency: string }>();
-}
-
 /** One page of the filtered plans in creation order after `after` (the export's keyset). */
 export async function exportPlans(
   db: Database,

@@ -17,15 +17,14 @@ import {
 import { localDay, startOfLocalDay } from "@core/time";
 import { generateId } from "../auth/crypto";
 import { type Database, orgDb } from "../db/databases";
+import { campaignCurrency, liveDonorId } from "../donations/queries";
 import { auditStatement } from "../lib/audit";
 import { withActorNames } from "../lib/user-names";
 import { fail, type OrgCtx } from "../trpc/init";
 import { presentPlan, presentPlanEvent } from "./present";
 import {
-  campaignOf,
   exportPlans,
   listPlans,
-  liveDonor,
   type PLAN_SORTS,
   type PlanFilters,
   planById,
@@ -109,12 +108,14 @@ export interface NewPlanInput {
 /** A plan entered by hand (a standing order, a pledge by check): active, its first gift due on the start day. */
 export async function createPlan(ctx: PlanCtx, input: NewPlanInput) {
   const db = orgDb(ctx);
-  const donor = await liveDonor(db, ctx.org.id, input.donorId);
+  const [donor, c] = await Promise.all([
+    liveDonorId(db, ctx.org.id, input.donorId),
+    input.campaignId ? campaignCurrency(db, ctx.org.id, input.campaignId) : null,
+  ]);
   if (!donor) fail("NOT_FOUND", "Donor not found", { field: "donorId" });
   if (donor.anonymized)
     fail("UNPROCESSABLE_CONTENT", "An anonymized donor cannot start a plan", { field: "donorId" });
   if (input.campaignId) {
-    const c = await campaignOf(db, ctx.org.id, input.campaignId);
     if (!c) fail("NOT_FOUND", "Campaign not found", { field: "campaignId" });
     if (c.currency !== input.currency)
       fail("BAD_REQUEST", `This campaign collects ${c.currency}`, { field: "currency" });

@@ -2,9 +2,8 @@
  * Small pieces every plan screen shares (issue 24): the status badge with core/plans.ts's labels
  * and "€10.00 / month" as a donor would say it.
  */
-import { PLAN_STATUS_LABELS, type PlanInterval, type PlanStatus } from "@core/plans";
+import { PLAN_STATUS_LABELS, type PlanStatus } from "@core/plans";
 import { Badge } from "~/components/ui/badge";
-import { formatMoney } from "~/lib/format";
 import { cn } from "~/lib/utils";
 
 const tones: Record<PlanStatus, string> = {
@@ -24,23 +23,7 @@ export function PlanStatusBadge({ status, className }: { status: PlanStatus; cla
   );
 }
 
-const PER: Record<PlanInterval, string> = { month: "month", quarter: "quarter", year: "year" };
-
-/** "€10.00 / month". */
-export function planAmount(amountMinor: number, currency: string, interval: PlanInterval) {
-  return `${formatMoney(amountMinor, currency)} / ${PER[interval]}`;
-}
-
-/** Whole days a plan's expected gift is late by at `now`; 0 when it is not late or none is expected. */
-export function daysLate(nextExpectedAt: number | null, now = Date.now()) {
-  return nextExpectedAt !== null && nextExpectedAt < now
-    ? Math.floor((now - nextExpectedAt) / 86_400_000)
-    : 0;
-}
-
-/** "1 day late", "12 days late". */
-export const lateLabel = (days: number) =>
-  days === 1 ? "1 day late" : `${days.toLocaleString("en-US")} days late`;
+export { daysLate, lateLabel, planAmount } from "./plan-words";
 
 /** How a plan came in (recurring_plan_source_valid, worker/db/domain.ts). */
 export const PLAN_SOURCE_LABELS: Readonly<Record<string, string>> = {

@@ -8,16 +8,9 @@ import * as React from "react";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { errorInfo, formatCount, formatMoney, formatPercent } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
+import { formatMonth } from "./plan-words";
 
 const MONTHS = 12;
-
-/** "Mar 2026" for "2026-03" (a calendar month: no zone moves it). */
-const monthName = (month: string) => {
-  const [y, m] = month.split("-").map(Number) as [number, number];
-  return new Intl.DateTimeFormat("en-US", { month: "short", year: "numeric", timeZone: "UTC" }).format(
-    Date.UTC(y, m - 1, 15),
-  );
-};
 
 export function PlanMonths({ currency }: { currency: string }) {
   const [open, setOpen] = React.useState(false);
@@ -74,7 +67,7 @@ function Months({ currency }: { currency: string }) {
           {months.map((m, i) => (
             <TableRow key={m.month}>
               <TableCell>
-                {monthName(m.month)}
+                {formatMonth(m.month, "short")}
                 {i === 0 ? <span className="text-muted-foreground"> (so far)</span> : null}
               </TableCell>
               <TableCell className="text-right tabular-nums">{formatCount(m.new)}</TableCell>

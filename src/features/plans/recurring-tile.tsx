@@ -5,7 +5,6 @@
  * a budget, so no chart here — /recurring has the rest.
  */
 import { donorLabel } from "@core/labels";
-import type { PlanInterval } from "@core/plans";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { ArrowRight } from "lucide-react";
@@ -13,6 +12,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { Skeleton } from "~/components/ui/skeleton";
 import { errorInfo, formatCount, formatMoney, formatPercent } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
+import { daysLate, formatMonth, lateLabel, planAmount } from "./plan-words";
 
 /**
  * Two months: the current one and the last full one, whose churn the tile shows (`days` only sizes
@@ -24,25 +24,6 @@ const SUMMARY_INPUT = { months: 2, days: 30 } as const;
 const AT_RISK_SHOWN = 5;
 
 const linkClass = "inline-flex items-center gap-1 text-primary text-sm hover:underline";
-
-// plan-bits.tsx's planAmount and daysLate, restated: importing that module loads the chunk it
-// shares with core/plans' schedule math (the plan page's), about 1 KiB gzip the dashboard, at its
-// JS budget, does not need.
-const PER: Record<PlanInterval, string> = { month: "month", quarter: "quarter", year: "year" };
-const perInterval = (minor: number, currency: string, interval: PlanInterval) =>
-  `${formatMoney(minor, currency)} / ${PER[interval]}`;
-function late(due: number | null) {
-  const days = due === null ? 0 : Math.max(0, Math.floor((Date.now() - due) / 86_400_000));
-  return days === 1 ? "1 day late" : `${formatCount(days)} days late`;
-}
-
-/** "March 2026" for "2026-03" (a calendar month: no zone moves it). */
-function monthName(month: string) {
-  const [y, m] = month.split("-").map(Number) as [number, number];
-  return new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" }).format(
-    Date.UTC(y, m - 1, 15),
-  );
-}
 
 export function RecurringTile({ currency }: { currency?: string }) {
   const trpc = useTRPC();
@@ -104,7 +85,7 @@ export function RecurringTile({ currency }: { currency?: string }) {
                 </div>
                 <div className="min-w-0">
                   <dt className="text-muted-foreground">
-                    Churn{lastFull ? `, ${monthName(lastFull.month)}` : ""}
+                    Churn{lastFull ? `, ${formatMonth(lastFull.month)}` : ""}
                   </dt>
                   <dd className="font-semibold text-lg tabular-nums">
                     {formatPercent(lastFull?.churnRate, 1)}
@@ -143,9 +124,11 @@ export function RecurringTile({ currency }: { currency?: string }) {
                     <span className="min-w-0 truncate font-medium">{donorLabel(p.donorName)}</span>
                     <span className="flex shrink-0 items-center gap-3">
                       <span className="tabular-nums">
-                        {perInterval(p.amountMinor, p.currency, p.interval)}
+                        {planAmount(p.amountMinor, p.currency, p.interval)}
                       </span>
-                      <span className="text-red-700 dark:text-red-400">{late(p.nextExpectedAt)}</span>
+                      <span className="text-red-700 dark:text-red-400">
+                        {lateLabel(daysLate(p.nextExpectedAt))}
+                      </span>
                     </span>
                   </Link>
                 </li>
