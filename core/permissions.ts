@@ -40,6 +40,11 @@ export const statements = {
    * (create), see them and download their rejected rows (view), undo one (delete).
    */
   import: ["view", "create", "delete"],
+  /**
+   * Receipts and thank-yous (issue 25, decision 031): see them (view), e-mail them to donors, one by
+   * one or in bulk, and send year-end statements (send).
+   */
+  receipt: ["view", "send"],
 } as const;
 
 export type Resource = keyof typeof statements;
@@ -73,6 +78,7 @@ const businessAll: Grants = {
   member: ["view", "create", "update", "delete"],
   profile: ["view", "update"],
   import: ["view", "create", "delete"],
+  receipt: ["view", "send"],
 };
 
 /**
@@ -98,6 +104,8 @@ export const orgRoles: Record<string, Grants> = {
     organization: ["view"],
     member: ["view"],
     profile: ["view", "update"],
+    // Organizers record gifts and thank the donors for them.
+    receipt: ["view", "send"],
   },
   // Imports are for owners and admins (issue 23): an import's rejected rows are a donor export, and
   // its history names files; a viewer sees the donors and gifts an import brought, not the import.

@@ -919,8 +919,24 @@ export const receipt = sqliteTable(
     voidedAt: integer("voided_at", { mode: "timestamp_ms" }),
     voidReason: text("void_reason"),
     snapshot: text("snapshot").notNull(),
+    /**
+     * Its e-mail (worker/receipts/delivery.ts): 'none' until sent or queued; 'queued' by the
+     * ledger when receipts go out on their own, or by a bulk send; 'sending' while a delivery
+     * holds it (since `deliveryAt`; a stale hold is taken over); then 'sent' or 'failed'.
+     */
+    delivery: text("delivery").notNull().default("none"),
+    deliveryAt: integer("delivery_at", { mode: "timestamp_ms" }),
+    deliveryError: text("delivery_error"),
+    sentAt: integer("sent_at", { mode: "timestamp_ms" }),
+    sentTo: text("sent_to"),
+    sendCount: integer("send_count").notNull().default(0),
   },
   (t) => [
+    // The delivery sweep (cron and bulk steps) reads only the queued and stale ones.
+    index("receipt_delivery_idx")
+      .on(t.organizationId, t.deliveryAt)
+      .where(sql`delivery IN ('queued','sending')`),
+    check("receipt_delivery_valid", sql`${t.delivery} in ('none','queued','sending','sent','failed')`),
     uniqueIndex("receipt_org_number_unique").on(t.organizationId, t.number),
     // At most one issued receipt per gift: the ledger's "none issued yet" also holds under races.
     uniqueIndex("receipt_one_issued_per_gift")
@@ -937,5 +953,91 @@ export const receipt = sqliteTable(
       sql`${t.deductibleMinor} > 0 AND ${t.deductibleMinor} <= ${t.amountMinor}`,
     ),
     check("receipt_void_has_time", sql`(${t.status} = 'void') = (${t.voidedAt} IS NOT NULL)`),
+  ],
+);
+
+/**
+ * Every thank-you, receipt and year-end statement e-mailed to a donor (issue 25): the gift's and
+ * the donor's page show them, and who sent them (null: sent on its own).
+ */
+export const acknowledgement = sqliteTable(
+  "acknowledgement",
+  {
+    id: text("id").primaryKey(),
+    organizationId: orgId(),
+    donorId: text("donor_id").references(() => donor.id, { onDelete: "set null" }),
+    donationId: text("donation_id").references(() => donation.id, { onDelete: "set null" }),
+    receiptId: text("receipt_id").references(() => receipt.id, { onDelete: "set null" }),
+    /** receipt (the thank-you with the receipt attached), thanks (the thank-you alone), statement. */
+    kind: text("kind").notNull(),
+    /** A statement's period, e.g. "2026" or "FY 2026/27". */
+    period: text("period"),
+    sentTo: text("sent_to").notNull(),
+    sentBy: text("sent_by"),
+    sentAt: integer("sent_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [
+    index("acknowledgement_donation_idx").on(t.donationId, t.sentAt),
+    index("acknowledgement_donor_idx").on(t.donorId, t.sentAt),
+    check("acknowledgement_kind_valid", sql`${t.kind} in ('receipt','thanks','statement')`),
+  ],
+);
+
+/**
+ * The thank-you message (issue 25): the organization's (campaign_id NULL) and one per campaign that
+ * overrides it, with merge fields (core/thanks.ts). Owners and admins write them on /organization.
+ */
+export const thankYouTemplate = sqliteTable(
+  "thank_you_template",
+  {
+    id: text("id").primaryKey(),
+    organizationId: orgId(),
+    campaignId: text("campaign_id").references(() => campaign.id, { onDelete: "cascade" }),
+    subject: text("subject").notNull(),
+    body: text("body").notNull(),
+    updatedBy: text("updated_by"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("thank_you_template_org_default").on(t.organizationId).where(sql`campaign_id IS NULL`),
+    uniqueIndex("thank_you_template_org_campaign")
+      .on(t.organizationId, t.campaignId)
+      .where(sql`campaign_id IS NOT NULL`),
+    check("thank_you_template_subject_len", sql`length(${t.subject}) BETWEEN 1 AND 200`),
+    check("thank_you_template_body_len", sql`length(${t.body}) BETWEEN 1 AND 10000`),
+  ],
+);
+
+/**
+ * A bulk run of year-end statements (issue 25): one per organization, year and basis at a time,
+ * walked donor by donor in steps (worker/receipts/statements.ts), so it shows progress and resumes
+ * where it stopped after an interruption.
+ */
+export const statementRun = sqliteTable(
+  "statement_run",
+  {
+    id: text("id").primaryKey(),
+    organizationId: orgId(),
+    /** The year the period starts in: calendar 2026, or fiscal 2026/27 when it starts in 2026. */
+    year: integer("year").notNull(),
+    basis: text("basis").notNull(),
+    periodStart: integer("period_start", { mode: "timestamp_ms" }).notNull(),
+    periodEnd: integer("period_end", { mode: "timestamp_ms" }).notNull(),
+    /** The last donor id handled: the next step starts after it. */
+    cursor: text("cursor").notNull().default(""),
+    total: integer("total").notNull(),
+    sent: integer("sent").notNull().default(0),
+    skipped: integer("skipped").notNull().default(0),
+    createdBy: text("created_by"),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+    finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    index("statement_run_org_idx").on(t.organizationId, t.createdAt),
+    check("statement_run_basis_valid", sql`${t.basis} in ('calendar','fiscal')`),
+    check(
+      "statement_run_counts_valid",
+      sql`${t.sent} >= 0 AND ${t.skipped} >= 0 AND ${t.sent} + ${t.skipped} <= ${t.total}`,
+    ),
   ],
 );

@@ -185,6 +185,8 @@ export const mailOutbox = sqliteTable(
     text: text("text").notNull(),
     html: text("html").notNull(),
     url: text("url"),
+    /** JSON [{ filename, contentType, content (base64) }]: receipts and statements as PDFs. */
+    attachments: text("attachments"),
     createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
   },
   (t) => [index("mail_outbox_to_idx").on(t.to, t.createdAt)],
