@@ -3,6 +3,11 @@ import tailwindcss from "@tailwindcss/vite";
 import { tanstackStart } from "@tanstack/react-start/plugin/vite";
 import viteReact from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { ensureFonts } from "./scripts/fonts.mjs";
+import { pdfkitInWorkerd, pdfkitOptimizerPlugin } from "./scripts/vite-pdfkit.mjs";
+
+// The fonts receipts embed, in public/ before Vite serves or copies it (worker/receipts/pdf/fonts.ts).
+ensureFonts();
 
 export default defineConfig({
   server: { port: 3000, strictPort: true },
@@ -14,6 +19,8 @@ export default defineConfig({
     // a logged stack still names the functions it went through. Unminified, the upload had grown to
     // the 1 024 KiB gzip budget (docs/decisions/029-a-minified-worker.md).
     ssr: {
+      // `vite dev` pre-bundles pdfkit for the Worker: the same settings as the build's (pdfkitInWorkerd).
+      optimizeDeps: { rolldownOptions: { plugins: [pdfkitOptimizerPlugin()] } },
       build: {
         minify: true,
         rolldownOptions: {
@@ -59,6 +66,8 @@ export default defineConfig({
     ],
   },
   plugins: [
+    // pdfkit (receipts, statements) in workerd: only in the Worker's environment.
+    pdfkitInWorkerd(),
     // Must come before tanstackStart (Cloudflare's TanStack guide). The e2e and bench harnesses
     // point ALMONER_STATE_DIR at their own folder so they never touch the dev database.
     cloudflare({

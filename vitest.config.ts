@@ -2,9 +2,14 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { ensureFonts } from "./scripts/fonts.mjs";
 import { DEV_CLIENT_ID, DEV_CLIENT_SECRET } from "./scripts/oidc-dev.mjs";
+import { pdfkitInWorkerd } from "./scripts/vite-pdfkit.mjs";
 
 const migrations = await readD1Migrations("./drizzle");
+
+// The receipt fonts the tests read through ASSETS (test/receipts/pdf.test.ts).
+ensureFonts();
 
 /**
  * The previous release's data (scripts/release-fixture.mjs): its last migration's name and its SQL
@@ -41,12 +46,17 @@ const issuerB = `http://127.0.0.1:${process.env.ALMONER_TEST_OIDC_PORT_B}`;
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   plugins: [
+    // pdfkit in workerd (receipts and statements): the same settings as the build.
+    pdfkitInWorkerd(),
     cloudflareTest({
       // Start's virtual server entry only exists inside its vite plugin (stack-facts G8), so the
       // tests run a worker that mounts the very same router without the SSR handler.
       main: "./test/worker.ts",
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
+        // The Worker's static assets as the built Worker has them under ASSETS (wrangler.toml leaves
+        // the directory to the Vite plugin): public/, with the receipt fonts (scripts/fonts.mjs).
+        assets: { directory: "./public", binding: "ASSETS" },
         // A small Rate Limiting binding the limiter tests put in place of the real ones
         // (test/security/requests.test.ts): wrangler.toml's limits are sized for people.
         ratelimits: { TEST_RATE_LIMITER: { namespace_id: "9001", simple: { limit: 3, period: 60 } } },

@@ -7,6 +7,11 @@ declare global {
     interface Env {
       DB: D1Database;
       KV: KVNamespace;
+      /**
+       * The static assets (wrangler.toml [assets]): the portal's files and the fonts receipts embed
+       * (public/fonts, worker/receipts/pdf/fonts.ts).
+       */
+      ASSETS: Fetcher;
       /** HMAC/AES key material for cookies and stored tokens. `npm run dev` writes one to .dev.vars. */
       AUTH_SECRET: string;
       APP_URL?: string;
