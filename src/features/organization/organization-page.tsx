@@ -16,6 +16,7 @@ import { MembersCard } from "./members-card";
 import { OrganizationSwitcher } from "./organization-switcher";
 import { ProfileForm } from "./profile-form";
 import { ReceiptSettingsCard } from "./receipt-settings-card";
+import { ThankYouCard } from "./thank-you-card";
 
 const BADGE_NAMES: Record<string, string> = {
   verified_organization: "Verified organization",
@@ -75,6 +76,7 @@ export function OrganizationPage() {
       <MembersCard canManage={can({ member: ["create", "update", "delete"] })} isOwner={can.grantsOwner} />
       {/* Owners only, never while impersonating: the server's answer, as for every export. */}
       {can({ organization: ["update"] }) ? <ReceiptSettingsCard /> : null}
+      {can({ organization: ["update"] }) ? <ThankYouCard /> : null}
       {can({ export: ["organization"] }) ? <DataExportCard /> : null}
       {can({ organization: ["update"] }) ? <HistoryPanel entityType="organization" entityId={o.id} /> : null}
     </>
