@@ -83,3 +83,46 @@ export function whyNoReceipt(g: {
   if (g.amountMinor - g.refundedMinor <= 0) return "Nothing of the gift is left to deduct: no receipt.";
   return null;
 }
+
+/** Year-end statements cover a calendar year or the organization's fiscal year. */
+export const statementBases = ["calendar", "fiscal"] as const;
+export type StatementBasis = (typeof statementBases)[number];
+/** The years a statement may be asked for (a typo like 20226 is refused, not looked up). */
+export const STATEMENT_YEAR_MIN = 2000;
+export const STATEMENT_YEAR_MAX = 2100;
+
+/**
+ * What a year-end statement covers: [start, end) in the organization's time zone. A fiscal year
+ * is named by the year it starts in ("FY 2026/27" when it starts in July 2026); with a fiscal year
+ * starting in January it is the calendar year and named so.
+ */
+export function statementPeriod(
+  year: number,
+  basis: StatementBasis,
+  fiscalYearStartMonth: number,
+  startOfDay: (day: string) => number,
+): { start: number; end: number; label: string } {
+  const month = basis === "fiscal" ? fiscalYearStartMonth : 1;
+  const mm = String(month).padStart(2, "0");
+  const start = startOfDay(`${year}-${mm}-01`);
+  const end = startOfDay(`${year + 1}-${mm}-01`);
+  const label = month === 1 ? String(year) : `FY ${year}/${String((year + 1) % 100).padStart(2, "0")}`;
+  return { start, end, label };
+}
+
+/**
+ * Why a receipt cannot be e-mailed, in the gift page's words; null when it can. The delivery code
+ * (worker/receipts/delivery.ts) refuses with the same words.
+ */
+export function whyNoSend(r: { status: string; donorEmail: string | null; donorAnonymized: boolean }) {
+  if (r.status !== "issued") return "A void receipt is not sent: its correction is.";
+  if (r.donorAnonymized) return "The donor was anonymized: nothing is sent.";
+  if (!r.donorEmail) return "The donor has no e-mail address.";
+  return null;
+}
+
+/**
+ * Gifts per "Send receipts" call from the list: each is a PDF and an e-mail, so a call stays
+ * around a second (the portal shows progress between calls).
+ */
+export const RECEIPT_BULK_MAX = 10;

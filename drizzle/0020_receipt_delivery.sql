@@ -67,6 +67,7 @@ ALTER TABLE `receipt` ADD `sent_at` integer;--> statement-breakpoint
 ALTER TABLE `receipt` ADD `sent_to` text;--> statement-breakpoint
 ALTER TABLE `receipt` ADD `send_count` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 CREATE INDEX `receipt_delivery_idx` ON `receipt` (`organization_id`,`delivery_at`) WHERE delivery IN ('queued','sending');--> statement-breakpoint--> statement-breakpoint
+CREATE INDEX `receipt_statement_idx` ON `receipt` (`organization_id`,`donor_id`,`donated_at`) WHERE status = 'issued';--> statement-breakpoint
 -- Integrity, as drizzle/0003: a receipt's gift and donor, a template's campaign and an
 -- acknowledgement's donor and gift are the organization's own.
 CREATE TRIGGER `receipt_refs_same_org_insert` AFTER INSERT ON `receipt`
@@ -88,6 +89,11 @@ WHEN NEW.campaign_id IS NOT NULL AND EXISTS (SELECT 1 FROM campaign p WHERE p.id
 BEGIN SELECT RAISE(ABORT, 'CHECK constraint failed: thank_you_template_campaign_same_org'); END;
 --> statement-breakpoint
 CREATE TRIGGER `acknowledgement_refs_same_org_insert` AFTER INSERT ON `acknowledgement`
+WHEN (NEW.donor_id IS NOT NULL AND EXISTS (SELECT 1 FROM donor p WHERE p.id = NEW.donor_id AND p.organization_id != NEW.organization_id))
+  OR (NEW.donation_id IS NOT NULL AND EXISTS (SELECT 1 FROM donation p WHERE p.id = NEW.donation_id AND p.organization_id != NEW.organization_id))
+BEGIN SELECT RAISE(ABORT, 'CHECK constraint failed: acknowledgement_refs_same_org'); END;
+--> statement-breakpoint
+CREATE TRIGGER `acknowledgement_refs_same_org_update` AFTER UPDATE OF organization_id, donor_id, donation_id ON `acknowledgement`
 WHEN (NEW.donor_id IS NOT NULL AND EXISTS (SELECT 1 FROM donor p WHERE p.id = NEW.donor_id AND p.organization_id != NEW.organization_id))
   OR (NEW.donation_id IS NOT NULL AND EXISTS (SELECT 1 FROM donation p WHERE p.id = NEW.donation_id AND p.organization_id != NEW.organization_id))
 BEGIN SELECT RAISE(ABORT, 'CHECK constraint failed: acknowledgement_refs_same_org'); END;

@@ -19,6 +19,7 @@ import { handleMedia } from "./http/media";
 import { handleOrganizationExport } from "./http/organization-export";
 import { originGate, SAFE_METHODS } from "./http/origin-gate";
 import { bookmarkHeaders, readStartOf } from "./http/reads";
+import { handleReceiptPdf, handleStatementPdf } from "./http/receipt-pdf";
 import { handleDonationWebhook } from "./http/webhook";
 import { logError, newRequestLog, requestLine, timeD1, withRequestLog } from "./lib/request-log";
 import { handleDevOutbox } from "./mail/outbox";
@@ -134,7 +135,16 @@ async function route(
     // Signed and cookie-less: counted per sending address.
     const limited = await limitHttpRequest(request, env, "webhook", false);
     if (limited) return limited;
-    return handleDonationWebhook(request, env);
+    return handleDonationWebhook(request, env, (p) => ctx.waitUntil(p));
+  }
+  const receiptPdf = /^\/api\/receipts\/([A-Za-z0-9_-]{8,64})\.pdf$/.exec(path);
+  const statementPdf = /^\/api\/donors\/([A-Za-z0-9_-]{8,64})\/statement\.pdf$/.exec(path);
+  if (receiptPdf || statementPdf) {
+    const limited = await limitHttpRequest(request, env, "documents", true);
+    if (limited) return limited;
+    return receiptPdf
+      ? handleReceiptPdf(request, env, receiptPdf[1] as string)
+      : handleStatementPdf(request, env, (statementPdf as RegExpExecArray)[1] as string);
   }
   if (path === "/api/media" || path.startsWith("/api/media/")) {
     return handleMedia(request, env, path);

@@ -141,6 +141,12 @@ const every15Minutes: Job[] = [
       await watchPlans(env, db, now.getTime());
       await buildMissingPlanRollups(db, (orgId) => databaseNameOf(env, orgId) === name);
     }),
+  // Receipts queued to go out on their own that the change's own attempt did not send (issue 25).
+  (env) =>
+    eachDatabase(env, async (db, name) => {
+      const { deliverQueuedIn } = await import("./receipts/delivery");
+      await deliverQueuedIn(env, db, (orgId) => databaseNameOf(env, orgId) === name);
+    }),
   // Campaigns past their end date complete unless they accept gifts after the end; goal-reached
   // campaigns complete when configured.
   (env, now) =>

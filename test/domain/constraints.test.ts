@@ -58,6 +58,7 @@ interface World {
   importA: string;
   planA: string;
   planB: string;
+  donationB: string;
 }
 let w: World;
 
@@ -255,6 +256,33 @@ const rows = {
     issued_at: T,
     snapshot: "{}",
   }),
+  // 0020: receipts go out (decision 031)
+  thank_you_template: (): Row => ({
+    id: uid("ty"),
+    organization_id: w.orgA,
+    campaign_id: newCampaignA(),
+    subject: "Thank you, {{donor.firstName}}",
+    body: "Dear {{donor.name}},",
+    ...ts,
+  }),
+  acknowledgement: (): Row => ({
+    id: uid("ack"),
+    organization_id: w.orgA,
+    donor_id: w.donorA,
+    kind: "thanks",
+    sent_to: "grace@example.test",
+    sent_at: T,
+  }),
+  statement_run: (): Row => ({
+    id: uid("run"),
+    organization_id: w.orgA,
+    year: 2026,
+    basis: "calendar",
+    period_start: T,
+    period_end: T + 1,
+    total: 10,
+    created_at: T,
+  }),
   import_mapping: (): Row => ({
     id: uid("map"),
     organization_id: w.orgA,
@@ -309,7 +337,7 @@ async function prepareParents(table: Table) {
       await add("donation", d);
       pendingDonations.push(String(d.id));
     }
-    if (table === "campaign_stats") {
+    if (table === "campaign_stats" || table === "thank_you_template") {
       const c = rows.campaign();
       await add("campaign", c);
       pendingCampaigns.push(String(c.id));
@@ -791,6 +819,53 @@ const cases: Case[] = [
     bad: (f) => [{ organization_id: f.organization_id }],
     error: UNIQUE,
   },
+  // 0020: receipts go out (decision 031)
+  { name: "receipt_delivery_valid", table: "receipt", bad: () => [{ delivery: "lost" }, { delivery: "" }] },
+  {
+    name: "receipt_refs_same_org",
+    table: "receipt",
+    bad: () => [{ donor_id: w.donorB }, { donation_id: w.donationB }],
+  },
+  {
+    name: "thank_you_template_subject_len",
+    table: "thank_you_template",
+    bad: () => [{ subject: "" }, { subject: "x".repeat(201) }],
+  },
+  {
+    name: "thank_you_template_body_len",
+    table: "thank_you_template",
+    bad: () => [{ body: "" }, { body: "x".repeat(10_001) }],
+  },
+  {
+    // One organization message: organization A's is written in beforeAll.
+    name: "thank_you_template_org_default",
+    table: "thank_you_template",
+    bad: () => [{ campaign_id: null }],
+    error: UNIQUE,
+  },
+  {
+    name: "thank_you_template_org_campaign",
+    table: "thank_you_template",
+    bad: (f) => [{ campaign_id: f.campaign_id }],
+    error: UNIQUE,
+  },
+  {
+    name: "thank_you_template_campaign_same_org",
+    table: "thank_you_template",
+    bad: () => [{ campaign_id: w.campaignB }],
+  },
+  { name: "acknowledgement_kind_valid", table: "acknowledgement", bad: () => [{ kind: "letter" }] },
+  {
+    name: "acknowledgement_refs_same_org",
+    table: "acknowledgement",
+    bad: () => [{ donor_id: w.donorB }, { donation_id: w.donationB }],
+  },
+  { name: "statement_run_basis_valid", table: "statement_run", bad: () => [{ basis: "weekly" }] },
+  {
+    name: "statement_run_counts_valid",
+    table: "statement_run",
+    bad: () => [{ sent: -1 }, { skipped: -1 }, { sent: 6, skipped: 5 }],
+  },
   {
     name: "import_mapping_org_name_unique",
     table: "import_mapping",
@@ -827,6 +902,21 @@ beforeAll(async () => {
   w.importA = await make("data_import");
   w.planA = await make("recurring_plan");
   w.planB = await make("recurring_plan", { ...inB, donor_id: w.donorB, campaign_id: w.campaignB });
+  w.donationB = await make("donation", {
+    ...inB,
+    donor_id: w.donorB,
+    campaign_id: w.campaignB,
+    campaign_item_id: w.itemB,
+  });
+  // Organization A's own thank-you message: a second one is what thank_you_template_org_default refuses.
+  await add("thank_you_template", {
+    id: uid("ty"),
+    organization_id: w.orgA,
+    campaign_id: null,
+    subject: "Thank you",
+    body: "Thank you.",
+    ...ts,
+  });
 });
 
 async function flushUsers() {

@@ -39,6 +39,7 @@ const ORG_GRANTS: Record<OrgRole, Record<string, string[]>> = {
     member: CRUD,
     profile: ["view", "update"],
     import: ["view", "create", "delete"],
+    receipt: ["view", "send"],
   },
   admin: {
     donation: CRUD,
@@ -51,6 +52,7 @@ const ORG_GRANTS: Record<OrgRole, Record<string, string[]>> = {
     member: CRUD,
     profile: ["view", "update"],
     import: ["view", "create", "delete"],
+    receipt: ["view", "send"],
   },
   organizer: {
     donation: ["view", "create", "update"],
@@ -62,6 +64,7 @@ const ORG_GRANTS: Record<OrgRole, Record<string, string[]>> = {
     organization: ["view"],
     member: ["view"],
     profile: ["view", "update"],
+    receipt: ["view", "send"],
   },
   viewer: {
     donation: ["view"],
@@ -73,6 +76,7 @@ const ORG_GRANTS: Record<OrgRole, Record<string, string[]>> = {
     organization: ["view"],
     member: ["view"],
     profile: ["view"],
+    receipt: ["view"],
   },
 };
 

@@ -121,7 +121,8 @@ type Ids = Record<
   | "viewerUser"
   | "import"
   | "mapping"
-  | "plan",
+  | "plan"
+  | "statementRun",
   string
 >;
 
@@ -185,6 +186,15 @@ describe("cross-tenant ids", () => {
       fields: { name: "name" },
       options: { dateOrder: "auto", decimal: "auto", matchPolicy: "fill" },
     });
+    await a.caller.thanks.save({
+      campaignId: c.id,
+      subject: "Thanks for the coats",
+      body: "Dear {{donor.name}}",
+    });
+    const run = await a.caller.receipts.startStatements({
+      year: new Date().getUTCFullYear(),
+      basis: "calendar",
+    });
     const mem = await testEnv.DB.prepare("SELECT id FROM membership WHERE user_id = ?")
       .bind(viewerA.user.id)
       .first<{ id: string }>();
@@ -203,6 +213,7 @@ describe("cross-tenant ids", () => {
       import: imp.id,
       mapping: mapping?.id ?? "",
       plan: plan.id,
+      statementRun: run.id,
     };
   });
 
@@ -274,6 +285,12 @@ describe("cross-tenant ids", () => {
     "plans.setStatus": (i) => ({ id: i.plan, action: "cancel", reason: "Hijacked" }),
     "plans.changeAmount": (i) => ({ id: i.plan, amountMinor: 100 }),
     "receipts.forDonation": (i) => ({ donationId: i.donation }),
+    "receipts.send": (i) => ({ donationId: i.donation }),
+    "receipts.sendThanks": (i) => ({ donationId: i.donation }),
+    "receipts.statementYears": (i) => ({ donorId: i.donor }),
+    "receipts.stepStatements": (i) => ({ runId: i.statementRun }),
+    "thanks.save": (i) => ({ campaignId: i.campaign, subject: "Hijacked", body: "Hijacked" }),
+    "thanks.remove": (i) => ({ campaignId: i.campaign }),
   };
   /**
    * Org procedures with id-like inputs that do not look one record up: list filters and history
@@ -291,6 +308,8 @@ describe("cross-tenant ids", () => {
     "donations.matchingIds",
     "donations.history",
     "donations.bulkUpdateStatus",
+    // Answers per id (another organization's: "Donation not found"), asserted below.
+    "receipts.sendMany",
     "campaigns.bulkArchive",
     "plans.list",
     "plans.exportPage",
@@ -333,6 +352,7 @@ describe("cross-tenant ids", () => {
       db.prepare("SELECT status, next_row FROM data_import WHERE id = ?").bind(ids.import),
       db.prepare("SELECT count(*) AS n FROM import_mapping WHERE id = ?").bind(ids.mapping),
       db.prepare("SELECT status, amount_minor FROM recurring_plan WHERE id = ?").bind(ids.plan),
+      db.prepare("SELECT subject FROM thank_you_template WHERE campaign_id = ?").bind(ids.campaign),
     ]);
     // Scoped reads: another tenant's ids filter to nothing rather than leaking rows.
     expect((await b.caller.donors.list({ tagId: ids.tag })).total).toBe(0);
@@ -346,6 +366,17 @@ describe("cross-tenant ids", () => {
     expect(
       (await db.prepare("SELECT status FROM donation WHERE id = ?").bind(ids.donation).first())?.status,
     ).toBe("completed");
+    expect(await b.caller.receipts.sendMany({ ids: [ids.donation] })).toEqual([
+      { id: ids.donation, changed: false, reason: "Donation not found" },
+    ]);
+    expect(
+      (
+        await db
+          .prepare("SELECT count(*) AS n FROM acknowledgement WHERE donation_id = ?")
+          .bind(ids.donation)
+          .first()
+      )?.n,
+    ).toBe(0);
     expect((await b.caller.donors.matchingIds({ tagId: ids.tag })).ids).toEqual([]);
     const bTag = await b.caller.donors.tags.create({ name: "Theirs" });
     expect(
@@ -376,6 +407,9 @@ describe("cross-tenant ids", () => {
       { status: "running", next_row: 2 },
       { n: 1 },
       { status: "active", amount_minor: 2_500 },
+      { subject: "Thanks for the coats" },
     ]);
+    // Their campaign's message is not among ours.
+    expect((await b.caller.thanks.list()).campaigns).toEqual([]);
   });
 });

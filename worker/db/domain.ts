@@ -945,6 +945,8 @@ export const receipt = sqliteTable(
     index("receipt_donation_idx").on(t.donationId, t.number),
     index("receipt_donor_idx").on(t.donorId, t.issuedAt),
     index("receipt_org_issued_idx").on(t.organizationId, t.issuedAt),
+    // Year-end statements: the donors with issued receipts, in id order, and each one's in a period.
+    index("receipt_statement_idx").on(t.organizationId, t.donorId, t.donatedAt).where(sql`status = 'issued'`),
     check("receipt_kind_valid", sql`${t.kind} in ('original','correction')`),
     check("receipt_status_valid", sql`${t.status} in ('issued','void')`),
     check("receipt_number_positive", sql`${t.number} > 0`),

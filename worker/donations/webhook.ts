@@ -86,7 +86,12 @@ export type EventAnswer = { status: number; body: Record<string, unknown> };
 const answer = (body: Record<string, unknown>, status = 200): EventAnswer => ({ status, body });
 
 /** Stores one event: the gift created or its status moved, or the refusal. */
-export async function receiveProcessorEvent(env: Env, parsed: ProcessorEvent): Promise<EventAnswer> {
+export async function receiveProcessorEvent(
+  env: Env,
+  parsed: ProcessorEvent,
+  /** The receipts the event issues go out after the answer (worker/receipts/delivery.ts). */
+  waitUntil?: (p: Promise<unknown>) => unknown,
+): Promise<EventAnswer> {
   // Well-formed but outside what the platform stores: 422 with the reason (decision 019). What
   // is stored here is shown on every member's pages, so nothing outside the shared ranges enters.
   const refuse = (message: string) => answer({ code: "UNPROCESSABLE_CONTENT", message }, 422);
@@ -118,7 +123,7 @@ export async function receiveProcessorEvent(env: Env, parsed: ProcessorEvent): P
   if (!org) return answer({ code: "NOT_FOUND", message: "Organization not found" }, 404);
   const db = organizationDatabase(env, org.id);
   const status = STATUS[parsed.type];
-  const actor: DonationActor = { env, user: null, org: { id: org.id, timeZone: org.time_zone } };
+  const actor: DonationActor = { env, user: null, org: { id: org.id, timeZone: org.time_zone }, waitUntil };
   const reason = `webhook event ${parsed.id}`;
   let campaign: { id: string; currency: string } | null | undefined;
   // Every write goes through writeDonation (decision 020): one that lost a race to another write

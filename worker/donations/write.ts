@@ -26,7 +26,8 @@ import { donorStatsStatements } from "../donors/stats";
 import { type AuditActor, auditStatement } from "../lib/audit";
 import { anyAuditGuard, auditGuard, changeTokenGuard, type Guard } from "../lib/guard";
 import { planStatsStatements } from "../plans/rollups";
-import { receiptStatements } from "../receipts/ledger";
+import { afterReceiptIssued } from "../receipts/delivery";
+import { RECEIPT_INSERT_INDEX, receiptStatements } from "../receipts/ledger";
 import type { DonationRow } from "./queries";
 import {
   campaignRecounts,
@@ -178,8 +179,14 @@ export interface DonationChange {
   donorEmail?: string | null;
 }
 
-/** Who: a tRPC context, or `{ env, user: null, org }` for the payment processor. */
-export type DonationActor = AuditActor & { org: { id: string; timeZone: string } };
+/**
+ * Who: a tRPC context, or `{ env, user: null, org }` for the payment processor; `waitUntil` lets
+ * the receipts a change issues go out after the response (worker/receipts/delivery.ts).
+ */
+export type DonationActor = AuditActor & {
+  org: { id: string; timeZone: string };
+  waitUntil?: (p: Promise<unknown>) => unknown;
+};
 
 /**
  * The batch of one donation change, and which statement is the row write. With `recounts: false`
@@ -256,6 +263,7 @@ export function donationChangeStatements(actor: DonationActor, c: DonationChange
     ),
   );
   // The gift's receipt as the change leaves it (issue 25, decision 031): voided, issued, replaced.
+  const receiptInsertIndex = stmts.length + RECEIPT_INSERT_INDEX;
   stmts.push(
     ...receiptStatements(
       db,
@@ -276,7 +284,7 @@ export function donationChangeStatements(actor: DonationActor, c: DonationChange
     stmts.push(...donorStatsStatements(db, org.id, donorsOf(c), done));
     stmts.push(...planStatsStatements(db, plansOf(c), done));
   }
-  return { statements: stmts, writeIndex, auditId };
+  return { statements: stmts, writeIndex, auditId, receiptInsertIndex };
 }
 
 const donorsOf = (c: DonationChange) =>
@@ -289,8 +297,9 @@ const plansOf = (c: DonationChange) => [c.before?.plan_id, c.after?.plan_id].fil
  * removed) the row since `before` was read, or `requires` no longer held, and nothing was written.
  */
 export async function writeDonation(actor: DonationActor, c: DonationChange): Promise<boolean> {
-  const { statements, writeIndex } = donationChangeStatements(actor, c);
+  const { statements, writeIndex, receiptInsertIndex } = donationChangeStatements(actor, c);
   const res = await orgDb(actor).batch(statements);
+  if (res[receiptInsertIndex]?.meta.changes) await afterReceiptIssued(actor);
   return !!res[writeIndex]?.meta.changes;
 }
 
@@ -311,9 +320,11 @@ export async function writeDonations(actor: DonationActor, changes: readonly Don
   const touch = (m: Map<string, string[]>, key: string | null | undefined, auditId: string) => {
     if (key) m.set(key, [...(m.get(key) ?? []), auditId]);
   };
+  const receiptInserts: number[] = [];
   for (const c of changes) {
     const one = donationChangeStatements(actor, c, false);
     writes.push(statements.length + one.writeIndex);
+    receiptInserts.push(statements.length + one.receiptInsertIndex);
     statements.push(...one.statements);
     for (const id of new Set([c.before?.campaign_id, c.after?.campaign_id]))
       touch(campaigns, id, one.auditId);
@@ -327,6 +338,7 @@ export async function writeDonations(actor: DonationActor, changes: readonly Don
   for (const [planId, audits] of plans)
     statements.push(...planStatsStatements(db, [planId], anyAuditGuard(audits)));
   const res = await db.batch(statements);
+  if (receiptInserts.some((i) => res[i]?.meta.changes)) await afterReceiptIssued(actor);
   return writes.map((i) => !!res[i]?.meta.changes);
 }
 

@@ -31,6 +31,8 @@ const PII_KEYS = [
   "internalNote",
   "source",
   "target",
+  // Where a receipt or thank-you was e-mailed (worker/receipts/delivery.ts).
+  "to",
 ]
   .map((k) => `'$.${k}'`)
   .join(", ");
@@ -87,11 +89,26 @@ export function anonymizeStatements(
           WHERE organization_id = ?2 AND donor_id IN ${IDS} AND ${claimed.sql(3)}`,
       )
       .bind(d.id, orgId, ...claimed.args),
+    // Nor where they were e-mailed (issue 25); a receipt still waiting to go never will.
+    db
+      .prepare(
+        `UPDATE receipt SET sent_to = NULL,
+                delivery = CASE WHEN delivery IN ('queued','sending') THEN 'failed' ELSE delivery END,
+                delivery_error = CASE WHEN delivery IN ('queued','sending') THEN 'The donor was anonymized: nothing is sent.' ELSE delivery_error END
+          WHERE organization_id = ?2 AND donor_id IN ${IDS} AND ${claimed.sql(3)}`,
+      )
+      .bind(d.id, orgId, ...claimed.args),
+    db
+      .prepare(
+        `UPDATE acknowledgement SET sent_to = 'anonymized' WHERE organization_id = ?2 AND donor_id IN ${IDS} AND ${claimed.sql(3)}`,
+      )
+      .bind(d.id, orgId, ...claimed.args),
     db
       .prepare(
         `UPDATE audit_event SET ${scrub("before")}, ${scrub("after")}
              WHERE organization_id = ?2 AND ((entity_type = 'donor' AND entity_id IN ${IDS})
-               OR (entity_type = 'donation' AND entity_id IN (SELECT id FROM donation WHERE organization_id = ?2 AND donor_id IN ${IDS})))
+               OR (entity_type IN ('donation','acknowledgement') AND entity_id IN (SELECT id FROM donation WHERE organization_id = ?2 AND donor_id IN ${IDS}))
+               OR (entity_type = 'receipt' AND entity_id IN (SELECT id FROM receipt WHERE organization_id = ?2 AND donor_id IN ${IDS})))
                AND ${claimed.sql(3)}`,
       )
       .bind(d.id, orgId, ...claimed.args),
@@ -187,6 +204,11 @@ export function mergeStatements(
     db
       .prepare(
         `UPDATE receipt SET donor_id = ?1 WHERE donor_id = ?2 AND organization_id = ?3 AND ${claimed.sql(4)}`,
+      )
+      .bind(targetId, source.id, orgId, ...claimed.args),
+    db
+      .prepare(
+        `UPDATE acknowledgement SET donor_id = ?1 WHERE donor_id = ?2 AND organization_id = ?3 AND ${claimed.sql(4)}`,
       )
       .bind(targetId, source.id, orgId, ...claimed.args),
     // The source's recurring plans are the target's now (issue 24): their gifts moved with them.

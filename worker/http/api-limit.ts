@@ -13,7 +13,7 @@ import { rateLimitKeyIp, setRetryAfter } from "../auth/guards";
 import { getConfig } from "../config";
 import { json } from "./headers";
 
-export type ApiSurface = "trpc" | "invitations" | "export" | "webhook";
+export type ApiSurface = "trpc" | "invitations" | "export" | "webhook" | "documents";
 
 type LimiterBinding = "API_RATE_LIMITER" | "EXPORT_RATE_LIMITER" | "WEBHOOK_RATE_LIMITER";
 
@@ -24,6 +24,8 @@ type LimiterBinding = "API_RATE_LIMITER" | "EXPORT_RATE_LIMITER" | "WEBHOOK_RATE
 export const API_LIMITERS: Record<ApiSurface, { binding: LimiterBinding; period: 10 | 60 }> = {
   trpc: { binding: "API_RATE_LIMITER", period: 10 },
   invitations: { binding: "API_RATE_LIMITER", period: 10 },
+  // Receipt and statement PDFs (issue 25): one each, as a person opens them, like tRPC calls.
+  documents: { binding: "API_RATE_LIMITER", period: 10 },
   export: { binding: "EXPORT_RATE_LIMITER", period: 60 },
   webhook: { binding: "WEBHOOK_RATE_LIMITER", period: 60 },
 };

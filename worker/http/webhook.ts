@@ -29,7 +29,11 @@ export async function signWebhook(secret: string, body: string, t = Math.floor(D
   return `t=${t},v1=${await hmacHex(secret, `${t}.${body}`)}`;
 }
 
-export async function handleDonationWebhook(request: Request, env: Env): Promise<Response> {
+export async function handleDonationWebhook(
+  request: Request,
+  env: Env,
+  waitUntil?: (p: Promise<unknown>) => unknown,
+): Promise<Response> {
   if (request.method !== "POST")
     return json({ code: "METHOD_NOT_ALLOWED", message: "Method not allowed" }, { status: 405 });
   const secret = String(env.WEBHOOK_SECRET ?? "");
@@ -59,6 +63,6 @@ export async function handleDonationWebhook(request: Request, env: Env): Promise
   const answer =
     parsed.kind === "plan"
       ? await receivePlanEvent(env, parsed.event)
-      : await receiveProcessorEvent(env, parsed.event);
+      : await receiveProcessorEvent(env, parsed.event, waitUntil);
   return json(answer.body, { status: answer.status });
 }

@@ -12,13 +12,34 @@ export interface MailMessage {
   html: string;
   /** The one link the message is about (verification, reset…), kept for the outbox and tests. */
   url?: string;
+  /** Files sent with it: a receipt or a year-end statement as a PDF. */
+  attachments?: MailAttachment[];
 }
+
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Uint8Array;
+}
+
+/** Base64 of bytes, in chunks (a PDF is too long for one String.fromCharCode call). */
+export function toBase64(bytes: Uint8Array): string {
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+/** Attachments as the provider's JSON API and the outbox take them: content in base64. */
+const encodeAttachments = (a: MailAttachment[] | undefined) =>
+  a?.length
+    ? a.map((f) => ({ filename: f.filename, contentType: f.contentType, content: toBase64(f.content) }))
+    : undefined;
 
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
 
-function escapeHtml(s: string) {
+export function escapeHtml(s: string) {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
@@ -53,7 +74,11 @@ export function getMailer(env: Env): Mailer {
             "content-type": "application/json",
             authorization: `Bearer ${String(env.MAIL_HTTP_TOKEN ?? "")}`,
           },
-          body: JSON.stringify({ from: config.mail.from, ...message }),
+          body: JSON.stringify({
+            from: config.mail.from,
+            ...message,
+            attachments: encodeAttachments(message.attachments),
+          }),
         });
         if (!res.ok) throw new Error(`mail provider answered ${res.status}`);
       },
@@ -63,7 +88,7 @@ export function getMailer(env: Env): Mailer {
     async send(message) {
       await directoryDatabase(env)
         .prepare(
-          'INSERT INTO mail_outbox (id, "to", subject, text, html, url, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+          'INSERT INTO mail_outbox (id, "to", subject, text, html, url, attachments, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
         )
         .bind(
           crypto.randomUUID(),
@@ -72,6 +97,7 @@ export function getMailer(env: Env): Mailer {
           message.text,
           message.html,
           message.url ?? null,
+          message.attachments?.length ? JSON.stringify(encodeAttachments(message.attachments)) : null,
           Date.now(),
         )
         .run();

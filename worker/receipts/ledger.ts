@@ -52,6 +52,15 @@ const SNAPSHOT = `json_object(
     'taxStatement', rs.tax_statement, 'numberPrefix', COALESCE(rs.number_prefix, ''),
     'language', COALESCE(rs.language, 'en')))`;
 
+/**
+ * Receipts go out on their own (receipt_settings.auto_send) to a donor with an e-mail address:
+ * queued here, in the gift's batch, and delivered after it (worker/receipts/delivery.ts).
+ */
+const QUEUED = `(CASE WHEN COALESCE(rs.auto_send, 0) = 1 AND dn.email IS NOT NULL THEN 'queued' ELSE 'none' END)`;
+
+/** The index, in `receiptStatements`' answer, of the statement that inserts a receipt. */
+export const RECEIPT_INSERT_INDEX = 2;
+
 export function receiptStatements(
   db: Database,
   c: { organizationId: string; donationId: string; at: number; reason: string },
@@ -81,11 +90,12 @@ export function receiptStatements(
     db
       .prepare(
         `INSERT INTO receipt (id, organization_id, donation_id, donor_id, number, kind, replaces_id, status, currency,
-                              amount_minor, deductible_minor, donated_at, issued_at, snapshot)
+                              amount_minor, deductible_minor, donated_at, issued_at, snapshot, delivery, delivery_at)
          SELECT ?3, d.organization_id, d.id, d.donor_id,
                 (SELECT value FROM org_counter WHERE organization_id = ?1 AND name = 'receipt'),
                 CASE WHEN prev.id IS NULL THEN 'original' ELSE 'correction' END, prev.id, 'issued', d.currency,
-                d.amount_minor, d.amount_minor - d.refunded_minor, d.donated_at, ?4, ${SNAPSHOT}
+                d.amount_minor, d.amount_minor - d.refunded_minor, d.donated_at, ?4, ${SNAPSHOT},
+                ${QUEUED}, CASE WHEN ${QUEUED} = 'queued' THEN ?4 END
            FROM ${GIFT}
            LEFT JOIN campaign c ON c.id = d.campaign_id
            LEFT JOIN organization o ON o.id = d.organization_id

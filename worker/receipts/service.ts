@@ -2,8 +2,9 @@
  * A gift's receipts (issue 25, decision 031): every receipt it was given, oldest first (voided ones
  * with when and why, corrections naming the one they replace), and, when it has none issued, why.
  */
-import { formatReceiptNumber, whyNoReceipt } from "@core/receipts";
+import { formatReceiptNumber, whyNoReceipt, whyNoSend } from "@core/receipts";
 import { orgDb } from "../db/databases";
+import { userNames } from "../lib/user-names";
 import { fail, type OrgCtx } from "../trpc/init";
 
 interface ReceiptListRow {
@@ -20,14 +21,19 @@ interface ReceiptListRow {
   void_reason: string | null;
   replaces_number: number | null;
   replaces_prefix: string | null;
+  delivery: string;
+  delivery_error: string | null;
+  sent_at: number | null;
+  sent_to: string | null;
+  send_count: number;
 }
 
 export async function donationReceipts(ctx: Pick<OrgCtx, "env" | "org">, donationId: string) {
   const db = orgDb(ctx);
-  const [gift, list] = await db.batch([
+  const [gift, list, sent] = await db.batch([
     db
       .prepare(
-        `SELECT d.mode, d.status, d.trashed_at, d.source, d.donor_id, dn.anonymized_at, d.amount_minor, d.refunded_minor,
+        `SELECT d.mode, d.status, d.trashed_at, d.source, d.donor_id, dn.anonymized_at, dn.email, d.amount_minor, d.refunded_minor,
                 d.created_at < COALESCE((SELECT value FROM org_counter WHERE organization_id = d.organization_id AND name = 'receipts_from'), 0) AS before_receipts
            FROM donation d LEFT JOIN donor dn ON dn.id = d.donor_id WHERE d.organization_id = ? AND d.id = ?`,
       )
@@ -36,9 +42,17 @@ export async function donationReceipts(ctx: Pick<OrgCtx, "env" | "org">, donatio
       .prepare(
         `SELECT r.id, r.number, json_extract(r.snapshot, '$.settings.numberPrefix') AS prefix, r.kind, r.status, r.currency,
                 r.amount_minor, r.deductible_minor, r.issued_at, r.voided_at, r.void_reason,
-                p.number AS replaces_number, json_extract(p.snapshot, '$.settings.numberPrefix') AS replaces_prefix
+                p.number AS replaces_number, json_extract(p.snapshot, '$.settings.numberPrefix') AS replaces_prefix,
+                r.delivery, r.delivery_error, r.sent_at, r.sent_to, r.send_count
            FROM receipt r LEFT JOIN receipt p ON p.id = r.replaces_id
           WHERE r.organization_id = ? AND r.donation_id = ? ORDER BY r.number`,
+      )
+      .bind(ctx.org.id, donationId),
+    // What was e-mailed about this gift, newest first, with who sent it (none: on its own).
+    db
+      .prepare(
+        `SELECT id, kind, sent_to, sent_at, sent_by FROM acknowledgement
+          WHERE organization_id = ? AND donation_id = ? ORDER BY sent_at DESC LIMIT 50`,
       )
       .bind(ctx.org.id, donationId),
   ]);
@@ -50,6 +64,7 @@ export async function donationReceipts(ctx: Pick<OrgCtx, "env" | "org">, donatio
         source: string;
         donor_id: string | null;
         anonymized_at: number | null;
+        email: string | null;
         amount_minor: number;
         refunded_minor: number;
         before_receipts: number;
@@ -69,9 +84,44 @@ export async function donationReceipts(ctx: Pick<OrgCtx, "env" | "org">, donatio
     voidReason: r.void_reason,
     replaces:
       r.replaces_number === null ? null : formatReceiptNumber(r.replaces_prefix ?? "", r.replaces_number),
+    delivery: r.delivery as "none" | "queued" | "sending" | "sent" | "failed",
+    deliveryError: r.delivery_error,
+    sentAt: r.sent_at,
+    sentTo: r.sent_to,
+    sendCount: r.send_count,
   }));
+  const issued = receipts.find((r) => r.status === "issued");
+  const acks = (sent?.results ?? []) as {
+    id: string;
+    kind: "receipt" | "thanks" | "statement";
+    sent_to: string;
+    sent_at: number;
+    sent_by: string | null;
+  }[];
+  // Users live in the directory (decision 027): their names are a second read, never a join.
+  const names = await userNames(
+    ctx.env,
+    acks.map((a) => a.sent_by),
+  );
   return {
     receipts,
+    acknowledgements: acks.map((a) => ({
+      id: a.id,
+      kind: a.kind,
+      sentTo: a.sent_to,
+      sentAt: a.sent_at,
+      /** Who sent it; null when it went out on its own. */
+      sentBy: a.sent_by ? (names.get(a.sent_by) ?? "Former member") : null,
+    })),
+    /** Why nothing can be e-mailed to the donor about this gift (null: it can). */
+    noSend:
+      d.mode !== "live"
+        ? "Test-mode gifts get no receipt or thank-you."
+        : !d.donor_id
+          ? "A gift without a donor record gets no receipt or thank-you."
+          : whyNoSend({ status: "issued", donorEmail: d.email, donorAnonymized: d.anonymized_at !== null }),
+    /** The issued receipt's id, for Send and Download. */
+    issuedId: issued?.id ?? null,
     /** Why the gift has no issued receipt (null when it has one, or calls for one). */
     none: receipts.some((r) => r.status === "issued")
       ? null

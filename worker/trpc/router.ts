@@ -9,6 +9,7 @@ import { organizationRouter } from "../organization/router";
 import { organizersRouter } from "../organizers/router";
 import { plansRouter } from "../plans/router";
 import { receiptsRouter } from "../receipts/router";
+import { thanksRouter } from "../thanks/router";
 import { auditRouter } from "../users/audit/router";
 import { usersRouter } from "../users/router";
 import { router } from "./init";
@@ -29,6 +30,7 @@ export const appRouter = router({
   imports: importsRouter,
   plans: plansRouter,
   receipts: receiptsRouter,
+  thanks: thanksRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -6,13 +6,14 @@ import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-quer
 import { getRouteApi, Link } from "@tanstack/react-router";
 import type { ColumnDef } from "@tanstack/react-table";
 import { Upload, X } from "lucide-react";
+import { lazy, Suspense } from "react";
 import { DataTable } from "~/components/data-table/data-table";
 import { DateRangePicker } from "~/components/date-range-picker";
 import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
-import { BulkStatus, type MatchingDonations } from "~/features/donations/bulk-status";
+import type { MatchingDonations } from "~/features/donations/bulk-status";
 import { ExportButton } from "~/features/donations/export-button";
 import { RecordDonationDialog } from "~/features/donations/record-donation-dialog";
 import {
@@ -37,6 +38,9 @@ type Row = RouterOutputs["donations"]["list"]["rows"][number];
 
 const selectClass = "h-9 rounded-md border border-input bg-transparent px-2 text-sm";
 
+/** The bulk bar's actions load with the first selection (the page is at its size budget). */
+const BulkActions = lazy(() => import("~/features/donations/bulk-actions"));
+
 const SEGMENTS = { retained: "Retained donors", lapsed: "Lapsed donors" } as const;
 
 export function DonationsPage() {
@@ -45,6 +49,7 @@ export function DonationsPage() {
   const navigate = route.useNavigate();
   const trpc = useTRPC();
   const can = useCan();
+  const canBulk = can({ donation: ["update"] }) || can({ receipt: ["send"] });
   const qc = useQueryClient();
   const q = useQuery({
     ...trpc.donations.list.queryOptions({
@@ -265,12 +270,22 @@ export function DonationsPage() {
           </>
         }
         bulkActions={
-          can({ donation: ["update"] })
-            ? (rows, clear, matching) => <BulkStatus rows={rows} matching={matching} clear={clear} />
+          canBulk
+            ? (rows, clear, matching) => (
+                <Suspense fallback={null}>
+                  <BulkActions
+                    rows={rows}
+                    matching={matching}
+                    clear={clear}
+                    canUpdate={can({ donation: ["update"] })}
+                    canSend={can({ receipt: ["send"] })}
+                  />
+                </Suspense>
+              )
             : undefined
         }
         selectMatching={
-          can({ donation: ["update"] })
+          canBulk
             ? () =>
                 qc.fetchQuery({
                   ...trpc.donations.matchingIds.queryOptions(donationFilters(s)),

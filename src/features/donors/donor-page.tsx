@@ -21,6 +21,7 @@ import {
 import { Input } from "~/components/ui/input";
 import { RecordDonationDialog } from "~/features/donations/record-donation-dialog";
 import { DonorPlans } from "~/features/plans/donor-plans";
+import { DonorStatements } from "~/features/receipts/donor-statements";
 import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatCount, formatDate, formatMoney } from "~/lib/format";
@@ -130,6 +131,7 @@ export function DonorPage({ donorId }: { donorId: string }) {
       </div>
       {/* Plans are giving: reading them takes donation:view (worker/plans/router.ts). */}
       {can({ donation: ["view"] }) ? <DonorPlans donorId={d.id} /> : null}
+      {can({ receipt: ["view"] }) && !d.anonymized ? <DonorStatements donorId={d.id} /> : null}
       <Card>
         <CardHeader>
           <CardTitle>Donations</CardTitle>

@@ -16,6 +16,7 @@ import { PageHeader } from "~/components/layout/page-header";
 import { Button } from "~/components/ui/button";
 import { Popover, PopoverContent, PopoverTrigger } from "~/components/ui/popover";
 import { ImportChip } from "~/features/imports/import-chip";
+import { StatementRunDialog } from "~/features/receipts/statement-run-dialog";
 import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatCount, formatDate, formatMoney, toMajorString, toMinor } from "~/lib/format";
@@ -140,6 +141,7 @@ export function DonorsPage({
         actions={
           <>
             {can({ tag: ["update"] }) ? <TagManager /> : null}
+            {can({ receipt: ["send"] }) ? <StatementRunDialog /> : null}
             <Button variant="outline" disabled={!!progress} onClick={() => void exportCsv()}>
               <Download className="size-4" /> Export CSV
             </Button>

@@ -1,0 +1,197 @@
+/**
+ * "Year-end statements" on the donors list (issue 25): e-mail every donor with receipted gifts in
+ * a year their statement, in steps of a few donors (receipts.stepStatements), with a progress bar,
+ * statements per second and the time left. Closing the dialog or losing the connection pauses the
+ * run; starting the same year again resumes it where it stopped (worker/receipts/statements.ts).
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { FileStack } from "lucide-react";
+import * as React from "react";
+import { toast } from "sonner";
+import { Button } from "~/components/ui/button";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from "~/components/ui/dialog";
+import { Field } from "~/components/ui/form-field";
+import { Progress } from "~/components/ui/progress";
+import { errorInfo, formatCount } from "~/lib/format";
+import { useTRPC } from "~/lib/trpc";
+
+interface Run {
+  id: string;
+  label: string;
+  total: number;
+  sent: number;
+  skipped: number;
+  finishedAt: number | null;
+}
+
+function timeLeft(seconds: number | null) {
+  if (seconds === null || !Number.isFinite(seconds)) return "";
+  if (seconds < 60) return `about ${Math.max(1, Math.round(seconds))} s left`;
+  return `about ${Math.round(seconds / 60)} min left`;
+}
+
+export function StatementRunDialog() {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const [open, setOpen] = React.useState(false);
+  const lastYear = new Date().getFullYear() - 1;
+  const [year, setYear] = React.useState(String(lastYear));
+  const [basis, setBasis] = React.useState<"calendar" | "fiscal">("calendar");
+  const [run, setRun] = React.useState<Run | null>(null);
+  const [rate, setRate] = React.useState<{ perSecond: number; secondsLeft: number | null } | null>(null);
+  const stop = React.useRef(false);
+  const [running, setRunning] = React.useState(false);
+  const runs = useQuery({ ...trpc.receipts.statementRuns.queryOptions(), enabled: open });
+  const start = useMutation(trpc.receipts.startStatements.mutationOptions());
+  const step = useMutation(trpc.receipts.stepStatements.mutationOptions());
+  const years = Array.from({ length: 6 }, (_, i) => lastYear + 1 - i);
+
+  async function go(from?: Run) {
+    stop.current = false;
+    setRunning(true);
+    try {
+      let r: Run = from ?? (await start.mutateAsync({ year: Number(year), basis }));
+      setRun(r);
+      const began = performance.now();
+      const doneAtStart = r.sent + r.skipped;
+      while (!r.finishedAt && !stop.current) {
+        r = await step.mutateAsync({ runId: r.id });
+        setRun(r);
+        const done = r.sent + r.skipped - doneAtStart;
+        const seconds = (performance.now() - began) / 1000;
+        const perSecond = seconds > 0 ? done / seconds : 0;
+        setRate({
+          perSecond,
+          secondsLeft: perSecond > 0 ? (r.total - r.sent - r.skipped) / perSecond : null,
+        });
+      }
+      if (r.finishedAt)
+        toast.success(
+          `${r.label}: ${formatCount(r.sent)} statements sent${r.skipped ? `, ${formatCount(r.skipped)} donors without an e-mail address skipped` : ""}`,
+        );
+    } catch (error) {
+      toast.error(errorInfo(error).message);
+    } finally {
+      setRunning(false);
+      await qc.invalidateQueries({ queryKey: trpc.receipts.statementRuns.queryKey() });
+    }
+  }
+
+  const fiscalYearStartMonth = runs.data?.fiscalYearStartMonth ?? 1;
+  const unfinished = (runs.data?.runs ?? []).filter((r) => !r.finishedAt && r.id !== run?.id);
+  const done = run ? run.sent + run.skipped : 0;
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(o) => {
+        if (!o) stop.current = true;
+        setOpen(o);
+      }}
+    >
+      <DialogTrigger asChild>
+        <Button variant="outline">
+          <FileStack aria-hidden className="size-4" /> Year-end statements
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Year-end statements</DialogTitle>
+          <DialogDescription>
+            E-mail every donor with receipted gifts in the year their statement as a PDF. Donors without an
+            e-mail address are skipped; their statements download from their page.
+          </DialogDescription>
+        </DialogHeader>
+        <div className="flex flex-col gap-4">
+          <div className="flex flex-wrap gap-4">
+            <Field label="Year">
+              {(p) => (
+                <select
+                  {...p}
+                  className="h-9 rounded-md border border-input bg-background px-2 text-sm"
+                  value={year}
+                  disabled={running}
+                  onChange={(e) => setYear(e.target.value)}
+                >
+                  {years.map((y) => (
+                    <option key={y} value={y}>
+                      {y}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            {fiscalYearStartMonth !== 1 ? (
+              <Field label="Period">
+                {(p) => (
+                  <select
+                    {...p}
+                    className="h-9 rounded-md border border-input bg-background px-2 text-sm"
+                    value={basis}
+                    disabled={running}
+                    onChange={(e) => setBasis(e.target.value as "calendar" | "fiscal")}
+                  >
+                    <option value="calendar">Calendar year</option>
+                    <option value="fiscal">Fiscal year starting that year</option>
+                  </select>
+                )}
+              </Field>
+            ) : null}
+          </div>
+          {run ? (
+            <div className="flex flex-col gap-2 text-sm" aria-live="polite">
+              <Progress
+                aria-label={`Statements for ${run.label}`}
+                value={Math.min(done, run.total)}
+                max={Math.max(run.total, 1)}
+                getValueLabel={(v, max) => `${formatCount(v)} of ${formatCount(max)}`}
+              />
+              <p className="text-muted-foreground" data-testid="statement-progress">
+                {run.label}: {formatCount(done)} of {formatCount(run.total)} donors · {formatCount(run.sent)}{" "}
+                sent · {formatCount(run.skipped)} skipped
+                {running && rate && rate.perSecond > 0
+                  ? ` · ${rate.perSecond.toFixed(1)} statements/s · ${timeLeft(rate.secondsLeft)}`
+                  : ""}
+                {run.finishedAt ? " · finished" : ""}
+              </p>
+            </div>
+          ) : null}
+          {!running && unfinished.length ? (
+            <div className="flex flex-col gap-2 text-sm">
+              {unfinished.map((r) => (
+                <div
+                  key={r.id}
+                  className="flex flex-wrap items-center justify-between gap-2 rounded-md border p-2"
+                >
+                  <span>
+                    {r.label}: stopped after {formatCount(r.sent + r.skipped)} of {formatCount(r.total)}{" "}
+                    donors
+                  </span>
+                  <Button size="sm" variant="outline" onClick={() => void go(r)}>
+                    Resume
+                  </Button>
+                </div>
+              ))}
+            </div>
+          ) : null}
+        </div>
+        <DialogFooter>
+          {running ? (
+            <Button variant="outline" onClick={() => (stop.current = true)}>
+              Pause
+            </Button>
+          ) : (
+            <Button onClick={() => void go()}>Send statements</Button>
+          )}
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

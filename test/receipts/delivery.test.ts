@@ -1,0 +1,269 @@
+/**
+ * Receipts go out (issue 25, decision 031), on real D1 with the dev outbox as the mailer: with
+ * "send automatically" a completed gift's receipt is e-mailed with the thank-you and the PDF in
+ * the same request's aftermath (worker/receipts/delivery.ts), a refund's correction too; without
+ * it nothing goes until someone sends it. What cannot go (test mode, no e-mail, anonymized, void)
+ * is refused with the gift page's words; one receipt is never e-mailed twice by two deliveries at
+ * once; the bulk send answers per gift; the thank-you alone carries no attachment and escapes
+ * what the donor typed; viewers send nothing. The PDFs are read back with unpdf.
+ */
+import { extractText, getDocumentProxy } from "unpdf";
+import { describe, expect, it } from "vitest";
+import { deliverQueued } from "../../worker/receipts/delivery";
+import { runScheduled } from "../../worker/scheduled";
+import { makeOrg, member } from "../domain/fixtures";
+import { codeOf, testEnv } from "../helpers";
+
+type Caller = Awaited<ReturnType<typeof member>>["caller"];
+
+const settings = (autoSend: boolean) => ({
+  signatoryName: "Ada Lovelace",
+  signatoryTitle: "Treasurer",
+  taxStatement: "No goods or services were provided in exchange for this gift.",
+  numberPrefix: "R-",
+  language: "en" as const,
+  autoSend,
+});
+
+async function donor(caller: Caller, o: { firstName?: string; email?: string | null } = {}) {
+  const d = await caller.donors.create({
+    data: {
+      firstName: o.firstName ?? "Ada",
+      lastName: "Giver",
+      email: o.email === undefined ? `ada-${crypto.randomUUID()}@example.test` : o.email,
+    },
+  });
+  if (!d.created) throw new Error("expected a new donor");
+  return d.id;
+}
+
+const gift = (donorId: string | null, o: Record<string, unknown> = {}) => ({
+  donorId,
+  campaignId: null,
+  amountMinor: 12_500,
+  currency: "USD" as const,
+  paymentMethod: "cash" as const,
+  donatedAt: Date.now() - 60_000,
+  ...o,
+});
+
+interface OutboxMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  attachments: { filename: string; contentType: string; content: string }[];
+}
+
+async function mailsTo(address: string): Promise<OutboxMail[]> {
+  const { results } = await testEnv.DB.prepare(
+    'SELECT "to", subject, text, html, attachments FROM mail_outbox WHERE "to" = ? ORDER BY created_at, rowid',
+  )
+    .bind(address.toLowerCase())
+    .all<{ to: string; subject: string; text: string; html: string; attachments: string | null }>();
+  return results.map((r) => ({ ...r, attachments: JSON.parse(r.attachments ?? "[]") }));
+}
+
+async function pdfText(base64: string) {
+  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  const { text } = await extractText(await getDocumentProxy(bytes), { mergePages: true });
+  return text.replace(/[\s\u00a0\u202f]+/g, " ");
+}
+
+async function emailOf(donorId: string) {
+  const r = await testEnv.DB.prepare("SELECT email FROM donor WHERE id = ?")
+    .bind(donorId)
+    .first<{ email: string }>();
+  return r?.email as string;
+}
+
+describe("receipts by e-mail", () => {
+  it("sends a completed gift's receipt on its own when the organization asks: the thank-you with the PDF attached", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    await caller.receipts.updateSettings(settings(true));
+    const d = await donor(caller, { firstName: "Grace" });
+    const g = await caller.donations.create(gift(d));
+
+    const mails = await mailsTo(await emailOf(d));
+    expect(mails).toHaveLength(1);
+    const [mail] = mails as [OutboxMail];
+    expect(mail.text).toContain("Grace");
+    expect(mail.text).toContain("Your tax receipt R-000001 is attached");
+    expect(mail.attachments.map((a) => [a.filename, a.contentType])).toEqual([
+      ["receipt-R-000001.pdf", "application/pdf"],
+    ]);
+    const text = await pdfText(mail.attachments[0]?.content as string);
+    expect(text).toContain("R-000001");
+    expect(text).toContain("$125.00");
+    expect(text).toContain("Grace Giver");
+    expect(text).toContain("No goods or services were provided in exchange for this gift.");
+
+    const { receipts, acknowledgements } = await caller.receipts.forDonation({ donationId: g.id });
+    expect(receipts[0]).toMatchObject({ delivery: "sent", sendCount: 1, sentTo: await emailOf(d) });
+    expect(acknowledgements).toEqual([
+      expect.objectContaining({ kind: "receipt", sentTo: await emailOf(d), sentBy: null }),
+    ]);
+    const audit = await testEnv.DB.prepare(
+      "SELECT actor_id FROM audit_event WHERE organization_id = ? AND action = 'receipt.send'",
+    )
+      .bind(org)
+      .all();
+    expect(audit.results).toEqual([{ actor_id: null }]);
+  });
+
+  it("e-mails the corrected receipt after a refund, naming the receipt it replaces", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    await caller.receipts.updateSettings(settings(true));
+    const d = await donor(caller);
+    const g = await caller.donations.create(gift(d));
+    await caller.donations.updateStatus({
+      id: g.id,
+      status: "partially_refunded",
+      refundAmountMinor: 2_500,
+      reason: "Returned part of it",
+    });
+    const mails = await mailsTo(await emailOf(d));
+    expect(mails.map((m) => m.attachments[0]?.filename)).toEqual([
+      "receipt-R-000001.pdf",
+      "receipt-R-000002.pdf",
+    ]);
+    const text = await pdfText(mails[1]?.attachments[0]?.content as string);
+    expect(text).toContain("R-000002");
+    expect(text).toContain("R-000001");
+    expect(text).toContain("$100.00");
+  });
+
+  it("sends nothing on its own when the organization did not ask; Send and Resend do, counted", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    await caller.receipts.updateSettings(settings(false));
+    const d = await donor(caller);
+    const g = await caller.donations.create(gift(d));
+    expect(await mailsTo(await emailOf(d))).toHaveLength(0);
+
+    const sent = await caller.receipts.send({ donationId: g.id });
+    expect(sent).toMatchObject({ number: "R-000001", sentTo: await emailOf(d) });
+    await caller.receipts.send({ donationId: g.id });
+    expect(await mailsTo(await emailOf(d))).toHaveLength(2);
+    const { receipts } = await caller.receipts.forDonation({ donationId: g.id });
+    expect(receipts[0]).toMatchObject({ delivery: "sent", sendCount: 2 });
+  });
+
+  it("refuses what cannot go, in the gift page's words: no e-mail address, test mode, anonymized, no receipt", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    const noEmail = await caller.donations.create(gift(await donor(caller, { email: null })));
+    await expect(caller.receipts.send({ donationId: noEmail.id })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: "The donor has no e-mail address.",
+    });
+    const test = await caller.donations.create(gift(await donor(caller), { mode: "test" }));
+    await expect(caller.receipts.send({ donationId: test.id })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: "Test-mode gifts get no receipt.",
+    });
+    await expect(caller.receipts.sendThanks({ donationId: test.id })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
+    const goneId = await donor(caller);
+    const gone = await caller.donations.create(gift(goneId));
+    await caller.donors.anonymize({ id: goneId, confirm: await emailOf(goneId) });
+    expect(await codeOf(caller.receipts.send({ donationId: gone.id }))).toBe("BAD_REQUEST");
+    const view = await caller.receipts.forDonation({ donationId: noEmail.id });
+    expect(view.noSend).toBe("The donor has no e-mail address.");
+    expect(await codeOf(caller.receipts.send({ donationId: "nope-nope-nope" }))).toBe("NOT_FOUND");
+  });
+
+  it("never e-mails one queued receipt twice when two deliveries run at once", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    await caller.receipts.updateSettings(settings(false));
+    const d = await donor(caller);
+    const g = await caller.donations.create(gift(d));
+    await testEnv.DB.prepare("UPDATE receipt SET delivery = 'queued', delivery_at = ? WHERE donation_id = ?")
+      .bind(Date.now(), g.id)
+      .run();
+    const sent = await Promise.all([
+      deliverQueued({ env: testEnv, org: { id: org } }),
+      deliverQueued({ env: testEnv, org: { id: org } }),
+      deliverQueued({ env: testEnv, org: { id: org } }),
+    ]);
+    expect(sent.reduce((a, b) => a + b, 0)).toBe(1);
+    expect(await mailsTo(await emailOf(d))).toHaveLength(1);
+  });
+
+  it("leaves a queued receipt the change could not send to the 15-minute cron", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    await caller.receipts.updateSettings(settings(false));
+    const d = await donor(caller);
+    const g = await caller.donations.create(gift(d));
+    // A hold left by a Worker that died mid-send, long enough ago to be taken over.
+    await testEnv.DB.prepare("UPDATE receipt SET delivery = 'sending', delivery_at = ? WHERE donation_id = ?")
+      .bind(Date.now() - 11 * 60_000, g.id)
+      .run();
+    await runScheduled("*/15 * * * *", testEnv, new Date());
+    expect(await mailsTo(await emailOf(d))).toHaveLength(1);
+    expect((await caller.receipts.forDonation({ donationId: g.id })).receipts[0]?.delivery).toBe("sent");
+  });
+
+  it("sends the thank-you alone, without an attachment, with what the donor typed escaped", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "organizer");
+    const d = await donor(caller, { firstName: "<b>Eve</b>" });
+    const g = await caller.donations.create(gift(d));
+    await caller.receipts.sendThanks({ donationId: g.id });
+    const [mail] = (await mailsTo(await emailOf(d))) as [OutboxMail];
+    expect(mail.attachments).toEqual([]);
+    expect(mail.html).not.toContain("<b>Eve</b>");
+    expect(mail.html).toContain("&lt;b&gt;Eve");
+    const view = await caller.receipts.forDonation({ donationId: g.id });
+    expect(view.acknowledgements.map((a) => a.kind)).toEqual(["thanks"]);
+    expect(view.acknowledgements[0]?.sentBy).toBeTruthy();
+  });
+
+  it("sends a selection's receipts in bulk, answering per gift: sent, or skipped and why", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "admin");
+    const a = await caller.donations.create(gift(await donor(caller)));
+    const b = await caller.donations.create(gift(await donor(caller, { email: null })));
+    const c = await caller.donations.create(gift(await donor(caller), { mode: "test" }));
+    const first = await caller.receipts.sendMany({ ids: [a.id, b.id, c.id, "missing-id-123"] });
+    expect(first).toEqual([
+      { id: a.id, changed: true },
+      { id: b.id, changed: false, reason: "The donor has no e-mail address." },
+      { id: c.id, changed: false, reason: "Test-mode gifts get no receipt." },
+      { id: "missing-id-123", changed: false, reason: "Donation not found" },
+    ]);
+    expect(await caller.receipts.sendMany({ ids: [a.id] })).toEqual([
+      { id: a.id, changed: false, reason: "Already sent" },
+    ]);
+    expect(await caller.receipts.sendMany({ ids: [a.id], resend: true })).toEqual([
+      { id: a.id, changed: true },
+    ]);
+    expect(
+      await codeOf(
+        caller.receipts.sendMany({ ids: Array.from({ length: 11 }, (_, i) => `id-${i}-xxxxxxxx`) }),
+      ),
+    ).toBe("BAD_REQUEST");
+  });
+
+  it("lets viewers see receipts and send nothing; another organization's gift is not found", async () => {
+    const org = await makeOrg();
+    const { caller: owner } = await member(org, "owner");
+    const g = await owner.donations.create(gift(await donor(owner)));
+    const { caller: viewer } = await member(org, "viewer");
+    expect((await viewer.receipts.forDonation({ donationId: g.id })).receipts).toHaveLength(1);
+    expect(await codeOf(viewer.receipts.send({ donationId: g.id }))).toBe("FORBIDDEN");
+    expect(await codeOf(viewer.receipts.sendThanks({ donationId: g.id }))).toBe("FORBIDDEN");
+    expect(await codeOf(viewer.receipts.sendMany({ ids: [g.id] }))).toBe("FORBIDDEN");
+    expect(await codeOf(viewer.receipts.startStatements({ year: 2026, basis: "calendar" }))).toBe(
+      "FORBIDDEN",
+    );
+    const other = await makeOrg();
+    const { caller: stranger } = await member(other, "owner");
+    expect(await codeOf(stranger.receipts.send({ donationId: g.id }))).toBe("NOT_FOUND");
+  });
+});

@@ -1,0 +1,444 @@
+/**
+ * Year-end statements (issue 25, decision 031): per donor and calendar or fiscal year (the
+ * organization's fiscal year start), one PDF listing every gift with an issued receipt in the
+ * period: what the donor may deduct, with the receipt numbers a tax office asks for. Voided
+ * receipts are left out (their corrections are in), so a refund shows as the corrected amount.
+ *
+ * Downloaded one by one from the donor's page, or e-mailed in bulk by a statement run: the run
+ * walks the donors with receipts in the period in id order, STEP_DONORS per call, so the portal
+ * shows progress and an interrupted run resumes after the last donor it handled. A step claims
+ * its donors by moving the run's cursor with a compare-and-set before it sends anything: two
+ * tabs stepping one run never e-mail a donor twice.
+ */
+import { formatReceiptNumber, type StatementBasis, statementPeriod, whyNoSend } from "@core/receipts";
+import { startOfLocalDay } from "@core/time";
+import { generateId } from "../auth/crypto";
+import { type Database, orgDb } from "../db/databases";
+import { auditStatement } from "../lib/audit";
+import { escapeHtml, getMailer } from "../mail";
+import { fail } from "../trpc/init";
+import { acknowledgementInsert, fileSafe, type SendCtx } from "./delivery";
+import { statementMailWords } from "./mail-words";
+import type { ReceiptSnapshot, StatementPdfInput } from "./pdf";
+
+/** Donors per step: each is a PDF of ≈ 20-50 ms, so a step answers in about a second. */
+export const STEP_DONORS = 20;
+
+interface OrgIdentityRow {
+  name: string;
+  legal_name: string | null;
+  registration_id: string | null;
+  tax_id: string | null;
+  address_line1: string | null;
+  address_line2: string | null;
+  city: string | null;
+  region: string | null;
+  postal_code: string | null;
+  country: string | null;
+  logo_url: string | null;
+  time_zone: string;
+  fiscal_year_start_month: number;
+  signatory_name: string | null;
+  signatory_title: string | null;
+  tax_statement: string | null;
+  number_prefix: string | null;
+  language: string | null;
+}
+
+/** The organization as its statements print it today (its profile and receipt settings). */
+async function identity(db: Database, orgId: string) {
+  const o = await db
+    .prepare(
+      `SELECT o.name, o.legal_name, o.registration_id, o.tax_id, o.address_line1, o.address_line2, o.city, o.region,
+              o.postal_code, o.country, o.logo_url, o.time_zone, o.fiscal_year_start_month,
+              rs.signatory_name, rs.signatory_title, rs.tax_statement, rs.number_prefix, rs.language
+         FROM organization o LEFT JOIN receipt_settings rs ON rs.organization_id = o.id WHERE o.id = ?`,
+    )
+    .bind(orgId)
+    .first<OrgIdentityRow>();
+  if (!o) fail("NOT_FOUND", "Organization not found");
+  const organization: ReceiptSnapshot["organization"] = {
+    name: o.name,
+    legalName: o.legal_name,
+    registrationId: o.registration_id,
+    taxId: o.tax_id,
+    address: {
+      line1: o.address_line1,
+      line2: o.address_line2,
+      city: o.city,
+      region: o.region,
+      postalCode: o.postal_code,
+      country: o.country,
+    },
+    logoUrl: o.logo_url,
+    timeZone: o.time_zone,
+  };
+  const settings: ReceiptSnapshot["settings"] = {
+    signatoryName: o.signatory_name,
+    signatoryTitle: o.signatory_title,
+    taxStatement: o.tax_statement,
+    numberPrefix: o.number_prefix ?? "",
+    language: (o.language ?? "en") as ReceiptSnapshot["settings"]["language"],
+  };
+  return { organization, settings, fiscalYearStartMonth: o.fiscal_year_start_month, timeZone: o.time_zone };
+}
+
+type Identity = Awaited<ReturnType<typeof identity>>;
+
+function periodOf(id: Identity, year: number, basis: StatementBasis) {
+  return statementPeriod(year, basis, id.fiscalYearStartMonth, (day) => startOfLocalDay(day, id.timeZone));
+}
+
+interface DonorRow {
+  id: string;
+  first_name: string | null;
+  last_name: string | null;
+  company: string | null;
+  email: string | null;
+  anonymized_at: number | null;
+  address_line1: string | null;
+  address_line2: string | null;
+  city: string | null;
+  region: string | null;
+  postal_code: string | null;
+  country: string | null;
+}
+
+const DONOR_COLUMNS =
+  "id, first_name, last_name, company, email, anonymized_at, address_line1, address_line2, city, region, postal_code, country";
+
+interface GiftRow {
+  donor_id: string;
+  number: number;
+  prefix: string | null;
+  donated_at: number;
+  campaign: string | null;
+  currency: string;
+  amount_minor: number;
+  deductible_minor: number;
+}
+
+/** The issued receipts of these donors in [start, end), in date order. */
+async function giftsOf(db: Database, orgId: string, donorIds: readonly string[], start: number, end: number) {
+  if (!donorIds.length) return new Map<string, GiftRow[]>();
+  const { results } = await db
+    .prepare(
+      `SELECT donor_id, number, json_extract(snapshot, '$.settings.numberPrefix') AS prefix, donated_at,
+              json_extract(snapshot, '$.campaign') AS campaign, currency, amount_minor, deductible_minor
+         FROM receipt WHERE organization_id = ? AND status = 'issued' AND donor_id IN (${donorIds.map(() => "?").join(", ")})
+          AND donated_at >= ? AND donated_at < ? ORDER BY donated_at, number`,
+    )
+    .bind(orgId, ...donorIds, start, end)
+    .all<GiftRow>();
+  const by = new Map<string, GiftRow[]>();
+  for (const g of results) by.set(g.donor_id, [...(by.get(g.donor_id) ?? []), g]);
+  return by;
+}
+
+function statementInput(
+  id: Identity,
+  donor: DonorRow,
+  gifts: GiftRow[],
+  period: { label: string; start: number; end: number },
+): StatementPdfInput {
+  const name = [donor.first_name, donor.last_name].filter(Boolean).join(" ") || null;
+  return {
+    organization: id.organization,
+    settings: id.settings,
+    donor: {
+      name,
+      company: donor.company,
+      address: {
+        line1: donor.address_line1,
+        line2: donor.address_line2,
+        city: donor.city,
+        region: donor.region,
+        postalCode: donor.postal_code,
+        country: donor.country,
+      },
+    },
+    period,
+    gifts: gifts.map((g) => ({
+      receiptNumber: formatReceiptNumber(g.prefix ?? "", g.number),
+      donatedAt: g.donated_at,
+      campaign: g.campaign,
+      currency: g.currency,
+      amountMinor: g.amount_minor,
+      deductibleMinor: g.deductible_minor,
+    })),
+    generatedAt: Date.now(),
+  };
+}
+
+const statementFileName = (label: string, donorId: string) =>
+  `statement-${fileSafe(label)}-${fileSafe(donorId).slice(0, 12)}.pdf`;
+
+/** One donor's statement, for the donor page's download. */
+export async function donorStatement(
+  ctx: Pick<SendCtx, "env" | "org">,
+  donorId: string,
+  year: number,
+  basis: StatementBasis,
+) {
+  const db = orgDb(ctx);
+  const [id, donor] = await Promise.all([
+    identity(db, ctx.org.id),
+    db
+      .prepare(`SELECT ${DONOR_COLUMNS} FROM donor WHERE organization_id = ? AND id = ?`)
+      .bind(ctx.org.id, donorId)
+      .first<DonorRow>(),
+  ]);
+  if (!donor) fail("NOT_FOUND", "Donor not found");
+  const period = periodOf(id, year, basis);
+  const gifts = (await giftsOf(db, ctx.org.id, [donorId], period.start, period.end)).get(donorId) ?? [];
+  if (!gifts.length) fail("NOT_FOUND", `No receipted gifts in ${period.label}`);
+  const { renderStatementPdf } = await import("./pdf");
+  return {
+    bytes: await renderStatementPdf(ctx.env, statementInput(id, donor, gifts, period)),
+    filename: statementFileName(period.label, donorId),
+  };
+}
+
+/** The years a donor's page offers statements for: those with issued receipts, newest first. */
+export async function statementYears(ctx: Pick<SendCtx, "env" | "org">, donorId: string) {
+  const db = orgDb(ctx);
+  const [id, r] = await Promise.all([
+    identity(db, ctx.org.id),
+    db
+      .prepare(
+        `SELECT (SELECT 1 FROM donor WHERE organization_id = ?1 AND id = ?2) AS known,
+                MIN(donated_at) AS first, MAX(donated_at) AS last
+           FROM receipt WHERE organization_id = ?1 AND donor_id = ?2 AND status = 'issued'`,
+      )
+      .bind(ctx.org.id, donorId)
+      .first<{ known: number | null; first: number | null; last: number | null }>(),
+  ]);
+  if (!r?.known) fail("NOT_FOUND", "Donor not found");
+  if (!r?.first || !r.last)
+    return { calendar: [], fiscal: [], fiscalYearStartMonth: id.fiscalYearStartMonth };
+  const yearOf = (ms: number) =>
+    Number(new Intl.DateTimeFormat("en", { year: "numeric", timeZone: id.timeZone }).format(ms));
+  const span = (basis: StatementBasis) => {
+    const years: number[] = [];
+    for (let y = yearOf(r.last as number); y >= yearOf(r.first as number) - 1; y--) {
+      const p = periodOf(id, y, basis);
+      if (p.start <= (r.last as number) && p.end > (r.first as number)) years.push(y);
+    }
+    return years.map((y) => ({ year: y, label: periodOf(id, y, basis).label }));
+  };
+  return {
+    calendar: span("calendar"),
+    fiscal: span("fiscal"),
+    fiscalYearStartMonth: id.fiscalYearStartMonth,
+  };
+}
+
+interface RunRow {
+  id: string;
+  year: number;
+  basis: StatementBasis;
+  period_start: number;
+  period_end: number;
+  cursor: string;
+  total: number;
+  sent: number;
+  skipped: number;
+  created_at: number;
+  finished_at: number | null;
+}
+
+const presentRun = (r: RunRow, label: string) => ({
+  id: r.id,
+  year: r.year,
+  basis: r.basis,
+  label,
+  total: r.total,
+  sent: r.sent,
+  skipped: r.skipped,
+  createdAt: r.created_at,
+  finishedAt: r.finished_at,
+});
+
+/**
+ * The latest statement runs, newest first (an unfinished one is resumed from here), and the
+ * organization's fiscal year start (the dialog offers fiscal years when it is not January).
+ */
+export async function statementRuns(ctx: Pick<SendCtx, "env" | "org">) {
+  const db = orgDb(ctx);
+  const [id, { results }] = await Promise.all([
+    identity(db, ctx.org.id),
+    db
+      .prepare(
+        "SELECT id, year, basis, period_start, period_end, cursor, total, sent, skipped, created_at, finished_at FROM statement_run WHERE organization_id = ? ORDER BY created_at DESC LIMIT 10",
+      )
+      .bind(ctx.org.id)
+      .all<RunRow>(),
+  ]);
+  return {
+    runs: results.map((r) => presentRun(r, periodOf(id, r.year, r.basis).label)),
+    fiscalYearStartMonth: id.fiscalYearStartMonth,
+  };
+}
+
+/**
+ * Starts a run for a year: counts the donors with receipts in the period. One unfinished run per
+ * year and basis: starting it again answers the one going on (resume), not a second run.
+ */
+export async function startStatementRun(ctx: SendCtx, year: number, basis: StatementBasis) {
+  const db = orgDb(ctx);
+  const id = await identity(db, ctx.org.id);
+  const period = periodOf(id, year, basis);
+  const open = await db
+    .prepare(
+      "SELECT id, year, basis, period_start, period_end, cursor, total, sent, skipped, created_at, finished_at FROM statement_run WHERE organization_id = ? AND year = ? AND basis = ? AND finished_at IS NULL",
+    )
+    .bind(ctx.org.id, year, basis)
+    .first<RunRow>();
+  if (open) return presentRun(open, period.label);
+  const count = await db
+    .prepare(
+      `SELECT COUNT(*) AS n FROM (SELECT DISTINCT donor_id FROM receipt
+          WHERE organization_id = ? AND status = 'issued' AND donor_id IS NOT NULL AND donated_at >= ? AND donated_at < ?)`,
+    )
+    .bind(ctx.org.id, period.start, period.end)
+    .first<{ n: number }>();
+  const total = count?.n ?? 0;
+  if (!total) fail("BAD_REQUEST", `No donor has a receipted gift in ${period.label}`);
+  const runId = generateId();
+  const at = Date.now();
+  await db.batch([
+    db
+      .prepare(
+        `INSERT INTO statement_run (id, organization_id, year, basis, period_start, period_end, total, created_by, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .bind(runId, ctx.org.id, year, basis, period.start, period.end, total, ctx.user?.id ?? null, at),
+    auditStatement(ctx, {
+      action: "statement.run",
+      entityType: "statement_run",
+      entityId: runId,
+      after: { period: period.label, donors: total },
+    }),
+  ]);
+  return presentRun(
+    {
+      id: runId,
+      year,
+      basis,
+      period_start: period.start,
+      period_end: period.end,
+      cursor: "",
+      total,
+      sent: 0,
+      skipped: 0,
+      created_at: at,
+      finished_at: null,
+    },
+    period.label,
+  );
+}
+
+/**
+ * One step of a run: the next STEP_DONORS donors after the cursor, each e-mailed their statement
+ * (a donor without an e-mail address, or anonymized, is counted skipped). Returns the run.
+ */
+export async function stepStatementRun(ctx: SendCtx, runId: string) {
+  const db = orgDb(ctx);
+  const run = await db
+    .prepare(
+      "SELECT id, year, basis, period_start, period_end, cursor, total, sent, skipped, created_at, finished_at FROM statement_run WHERE organization_id = ? AND id = ?",
+    )
+    .bind(ctx.org.id, runId)
+    .first<RunRow>();
+  if (!run) fail("NOT_FOUND", "Statement run not found");
+  const id = await identity(db, ctx.org.id);
+  const period = { ...periodOf(id, run.year, run.basis), start: run.period_start, end: run.period_end };
+  if (run.finished_at !== null) return presentRun(run, period.label);
+  const { results: next } = await db
+    .prepare(
+      `SELECT DISTINCT donor_id FROM receipt WHERE organization_id = ? AND status = 'issued' AND donor_id > ?
+          AND donated_at >= ? AND donated_at < ? ORDER BY donor_id LIMIT ?`,
+    )
+    .bind(ctx.org.id, run.cursor, run.period_start, run.period_end, STEP_DONORS)
+    .all<{ donor_id: string }>();
+  const ids = next.map((r) => r.donor_id);
+  const last = ids.at(-1);
+  const at = Date.now();
+  if (!last) {
+    await db
+      .prepare("UPDATE statement_run SET finished_at = ? WHERE id = ? AND finished_at IS NULL")
+      .bind(at, runId)
+      .run();
+    return presentRun({ ...run, finished_at: at }, period.label);
+  }
+  // Claim these donors before anything is sent: a step that lost the race sends nothing.
+  const claimed = await db
+    .prepare("UPDATE statement_run SET cursor = ? WHERE id = ? AND cursor = ? AND finished_at IS NULL")
+    .bind(last, runId, run.cursor)
+    .run();
+  if (!claimed.meta.changes) fail("CONFLICT", "Another step of this run is going on");
+  const [donors, gifts] = await Promise.all([
+    db
+      .prepare(
+        `SELECT ${DONOR_COLUMNS} FROM donor WHERE organization_id = ? AND id IN (${ids.map(() => "?").join(", ")})`,
+      )
+      .bind(ctx.org.id, ...ids)
+      .all<DonorRow>(),
+    giftsOf(db, ctx.org.id, ids, run.period_start, run.period_end),
+  ]);
+  const { renderStatementPdf } = await import("./pdf");
+  const mailer = getMailer(ctx.env);
+  const words = statementMailWords(id.settings.language, period.label, id.organization.name);
+  let sent = 0;
+  let skipped = 0;
+  const acks: D1PreparedStatement[] = [];
+  for (const donor of donors.results) {
+    const list = gifts.get(donor.id) ?? [];
+    if (
+      !list.length ||
+      whyNoSend({ status: "issued", donorEmail: donor.email, donorAnonymized: donor.anonymized_at !== null })
+    ) {
+      skipped++;
+      continue;
+    }
+    const pdf = await renderStatementPdf(ctx.env, statementInput(id, donor, list, period));
+    const to = donor.email as string;
+    await mailer.send({
+      to,
+      subject: words.subject,
+      text: words.body,
+      html: `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#0f172a"><p>${escapeHtml(words.body)}</p></body></html>`,
+      attachments: [
+        { filename: statementFileName(period.label, donor.id), contentType: "application/pdf", content: pdf },
+      ],
+    });
+    sent++;
+    acks.push(
+      acknowledgementInsert(db, ctx, {
+        kind: "statement",
+        donorId: donor.id,
+        donationId: null,
+        receiptId: null,
+        period: period.label,
+        to,
+        at: Date.now(),
+      }),
+    );
+  }
+  // Donors listed by the receipts but gone meanwhile (deleted) count as skipped.
+  skipped += ids.length - donors.results.length;
+  const done = next.length < STEP_DONORS;
+  const res = await db.batch([
+    ...acks,
+    db
+      .prepare(
+        // A donor whose first receipt of the period came after the run started is one more.
+        `UPDATE statement_run SET sent = sent + ?1, skipped = skipped + ?2, total = MAX(total, sent + ?1 + skipped + ?2),
+                finished_at = CASE WHEN ?3 THEN ?4 ELSE finished_at END WHERE id = ?5
+          RETURNING id, year, basis, period_start, period_end, cursor, total, sent, skipped, created_at, finished_at`,
+      )
+      .bind(sent, skipped, done ? 1 : 0, Date.now(), runId),
+  ]);
+  const updated = res.at(-1)?.results[0] as RunRow | undefined;
+  return presentRun(updated ?? run, period.label);
+}
