@@ -15,7 +15,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import type { MatchingDonations } from "~/features/donations/bulk-status";
 import { ExportButton } from "~/features/donations/export-button";
-import { RecordDonationDialog } from "~/features/donations/record-donation-dialog";
+import { RecordDonationDialog } from "~/features/donations/record-donation-button";
 import {
   activeFilterCount,
   type DonationSearch,

@@ -3,7 +3,6 @@ import { ANONYMOUS_DONOR, PAYMENT_METHOD_LABELS } from "@core/labels";
 import { localDay, startOfLocalDay } from "@core/time";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
-import { Plus } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
 import type { DonorChoice } from "~/components/donor-combobox";
@@ -15,7 +14,6 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-  DialogTrigger,
 } from "~/components/ui/dialog";
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
@@ -37,14 +35,29 @@ const DonorCombobox = React.lazy(() => preloadDonorSearch().then((m) => ({ defau
 
 const selectClass = "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs";
 
-/** Manual/offline gift: cash, check or bank transfer (donation:create). */
-export function RecordDonationDialog({ donorId }: { donorId?: string }) {
+export { preloadDonorSearch };
+
+/**
+ * Manual/offline gift: cash, check or bank transfer (donation:create). The button that opens it
+ * is ./record-donation-button.tsx: this form loads with the first click, not with the page.
+ */
+export function RecordDonationDialogBody({
+  donorId,
+  open,
+  onOpenChange,
+  returnFocusRef,
+}: {
+  donorId?: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  returnFocusRef: React.RefObject<HTMLButtonElement | null>;
+}) {
+  const setOpen = onOpenChange;
   // The organization's days: the day typed is the day its lists, filters and reports show.
   const tz = useTimeZone();
   const trpc = useTRPC();
   const qc = useQueryClient();
   const navigate = useNavigate();
-  const [open, setOpen] = React.useState(false);
   const [fields, setFields] = React.useState<Record<string, string>>({});
   const campaigns = useQuery({
     ...trpc.campaigns.list.queryOptions({ pageSize: 100, status: ["active", "paused", "completed"] }),
@@ -106,12 +119,12 @@ export function RecordDonationDialog({ donorId }: { donorId?: string }) {
         if (!o) setDonor(null);
       }}
     >
-      <DialogTrigger asChild>
-        <Button onPointerEnter={preloadDonorSearch} onFocus={preloadDonorSearch}>
-          <Plus className="size-4" /> Record a donation
-        </Button>
-      </DialogTrigger>
-      <DialogContent>
+      <DialogContent
+        onCloseAutoFocus={(e) => {
+          e.preventDefault();
+          returnFocusRef.current?.focus();
+        }}
+      >
         <DialogHeader>
           <DialogTitle>Record a donation</DialogTitle>
           <DialogDescription>For gifts received offline: cash, check or bank transfer.</DialogDescription>

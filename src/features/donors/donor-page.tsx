@@ -19,7 +19,7 @@ import {
   DialogTitle,
 } from "~/components/ui/dialog";
 import { Input } from "~/components/ui/input";
-import { RecordDonationDialog } from "~/features/donations/record-donation-dialog";
+import { RecordDonationDialog } from "~/features/donations/record-donation-button";
 import { DonorPlans } from "~/features/plans/donor-plans";
 import { DonorStatements } from "~/features/receipts/donor-statements";
 import type { RouterOutputs } from "~/lib/api-types";
