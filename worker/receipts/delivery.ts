@@ -13,7 +13,7 @@
  * history) and the audit row. The PDF library loads on first use only (worker startup stays small).
  */
 import { formatMoney } from "@core/money";
-import { formatReceiptNumber, whyNoReceipt, whyNoSend } from "@core/receipts";
+import { formatReceiptNumber, whyNoSend } from "@core/receipts";
 import { renderThankYou, type ThankYouData } from "@core/thanks";
 import { generateId } from "../auth/crypto";
 import { type Database, orgDb } from "../db/databases";
@@ -24,6 +24,7 @@ import { thankYouTemplateFor } from "../thanks/service";
 import { fail } from "../trpc/init";
 import { attachedLine } from "./mail-words";
 import type { ReceiptPdfInput, ReceiptSnapshot } from "./pdf";
+import { GIFT_FACTS, type GiftFacts, whyNone } from "./service";
 
 /** A hold older than this is a delivery that died: another may take the receipt over. */
 export const STALE_MS = 10 * 60_000;
@@ -342,36 +343,9 @@ export async function sendDonationReceipt(ctx: SendCtx, donationId: string) {
 
 /** Why a gift has no receipt (the gift page's words), or NOT_FOUND. */
 async function noReceiptReason(db: Database, orgId: string, donationId: string) {
-  const d = await db
-    .prepare(
-      `SELECT d.mode, d.status, d.trashed_at, d.source, d.donor_id, dn.anonymized_at, d.amount_minor, d.refunded_minor,
-              d.created_at < COALESCE((SELECT value FROM org_counter WHERE organization_id = d.organization_id AND name = 'receipts_from'), 0) AS before_receipts
-         FROM donation d LEFT JOIN donor dn ON dn.id = d.donor_id WHERE d.organization_id = ? AND d.id = ?`,
-    )
-    .bind(orgId, donationId)
-    .first<{
-      mode: string;
-      status: string;
-      trashed_at: number | null;
-      source: string;
-      donor_id: string | null;
-      anonymized_at: number | null;
-      amount_minor: number;
-      refunded_minor: number;
-      before_receipts: number;
-    }>();
+  const d = await db.prepare(GIFT_FACTS).bind(orgId, donationId).first<GiftFacts>();
   if (!d) fail("NOT_FOUND", "Donation not found");
-  return whyNoReceipt({
-    mode: d.mode,
-    status: d.status,
-    trashed: d.trashed_at !== null,
-    source: d.source,
-    hasDonor: d.donor_id !== null,
-    donorAnonymized: d.anonymized_at !== null,
-    amountMinor: d.amount_minor,
-    refundedMinor: d.refunded_minor,
-    beforeReceipts: !!d.before_receipts,
-  });
+  return whyNone(d);
 }
 
 /**

@@ -28,16 +28,42 @@ interface ReceiptListRow {
   send_count: number;
 }
 
+/** What decides whether a gift has a receipt, and whether anything can be e-mailed about it. */
+export const GIFT_FACTS = `SELECT d.mode, d.status, d.trashed_at, d.source, d.donor_id, dn.anonymized_at, dn.email, d.amount_minor, d.refunded_minor,
+       d.created_at < COALESCE((SELECT value FROM org_counter WHERE organization_id = d.organization_id AND name = 'receipts_from'), 0) AS before_receipts
+  FROM donation d LEFT JOIN donor dn ON dn.id = d.donor_id WHERE d.organization_id = ? AND d.id = ?`;
+
+export interface GiftFacts {
+  mode: string;
+  status: string;
+  trashed_at: number | null;
+  source: string;
+  donor_id: string | null;
+  anonymized_at: number | null;
+  email: string | null;
+  amount_minor: number;
+  refunded_minor: number;
+  before_receipts: number;
+}
+
+/** Why the gift has no receipt (core/receipts.ts whyNoReceipt's words), null when it calls for one. */
+export const whyNone = (d: GiftFacts) =>
+  whyNoReceipt({
+    mode: d.mode,
+    status: d.status,
+    trashed: d.trashed_at !== null,
+    source: d.source,
+    hasDonor: d.donor_id !== null,
+    donorAnonymized: d.anonymized_at !== null,
+    amountMinor: d.amount_minor,
+    refundedMinor: d.refunded_minor,
+    beforeReceipts: !!d.before_receipts,
+  });
+
 export async function donationReceipts(ctx: Pick<OrgCtx, "env" | "org">, donationId: string) {
   const db = orgDb(ctx);
   const [gift, list, sent] = await db.batch([
-    db
-      .prepare(
-        `SELECT d.mode, d.status, d.trashed_at, d.source, d.donor_id, dn.anonymized_at, dn.email, d.amount_minor, d.refunded_minor,
-                d.created_at < COALESCE((SELECT value FROM org_counter WHERE organization_id = d.organization_id AND name = 'receipts_from'), 0) AS before_receipts
-           FROM donation d LEFT JOIN donor dn ON dn.id = d.donor_id WHERE d.organization_id = ? AND d.id = ?`,
-      )
-      .bind(ctx.org.id, donationId),
+    db.prepare(GIFT_FACTS).bind(ctx.org.id, donationId),
     db
       .prepare(
         `SELECT r.id, r.number, json_extract(r.snapshot, '$.settings.numberPrefix') AS prefix, r.kind, r.status, r.currency,
@@ -56,20 +82,7 @@ export async function donationReceipts(ctx: Pick<OrgCtx, "env" | "org">, donatio
       )
       .bind(ctx.org.id, donationId),
   ]);
-  const d = gift?.results[0] as
-    | {
-        mode: string;
-        status: string;
-        trashed_at: number | null;
-        source: string;
-        donor_id: string | null;
-        anonymized_at: number | null;
-        email: string | null;
-        amount_minor: number;
-        refunded_minor: number;
-        before_receipts: number;
-      }
-    | undefined;
+  const d = gift?.results[0] as GiftFacts | undefined;
   if (!d) fail("NOT_FOUND", "Donation not found");
   const receipts = ((list?.results ?? []) as ReceiptListRow[]).map((r) => ({
     id: r.id,
@@ -123,18 +136,6 @@ export async function donationReceipts(ctx: Pick<OrgCtx, "env" | "org">, donatio
     /** The issued receipt's id, for Send and Download. */
     issuedId: issued?.id ?? null,
     /** Why the gift has no issued receipt (null when it has one, or calls for one). */
-    none: receipts.some((r) => r.status === "issued")
-      ? null
-      : whyNoReceipt({
-          mode: d.mode,
-          status: d.status,
-          trashed: d.trashed_at !== null,
-          source: d.source,
-          hasDonor: d.donor_id !== null,
-          donorAnonymized: d.anonymized_at !== null,
-          amountMinor: d.amount_minor,
-          refundedMinor: d.refunded_minor,
-          beforeReceipts: !!d.before_receipts,
-        }),
+    none: receipts.some((r) => r.status === "issued") ? null : whyNone(d),
   };
 }
