@@ -58,10 +58,11 @@ function BulkReceipts({ ids, clear }: { ids: string[]; clear: () => void }) {
     clear();
     await qc.invalidateQueries({ queryKey: trpc.receipts.pathKey() });
   }
-  if (progress) return <BulkProgress progress={progress} onCancel={cancel} />;
+  if (progress) return <BulkProgress progress={progress} verb="Sending" onCancel={cancel} />;
+  // Set apart from the status change beside it: "Also those already sent" belongs to this button.
   return (
-    <span className="flex items-center gap-2">
-      <label className="flex items-center gap-1 text-sm">
+    <span className="flex flex-wrap items-center gap-2 sm:border-l sm:pl-3">
+      <label className="flex items-center gap-1 whitespace-nowrap text-sm">
         <input type="checkbox" checked={again} onChange={(e) => setAgain(e.target.checked)} />
         Also those already sent
       </label>

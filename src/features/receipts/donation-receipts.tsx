@@ -34,7 +34,17 @@ export function DonationReceipts({ donationId }: { donationId: string }) {
   const tz = useTimeZone();
   const can = useCan();
   const maySend = can({ receipt: ["send"] });
-  const q = useQuery(trpc.receipts.forDonation.queryOptions({ donationId }));
+  const q = useQuery({
+    ...trpc.receipts.forDonation.queryOptions({ donationId }),
+    // A receipt queued by the change that issued it goes out after that change's response: ask
+    // again every few seconds while one waits, so "Going out shortly" turns into "E-mailed to …"
+    // on its own (two minutes at most; the 15-minute cron sends what is still waiting then).
+    refetchInterval: (query) =>
+      query.state.dataUpdateCount < 60 &&
+      query.state.data?.receipts.some((r) => r.delivery === "queued" || r.delivery === "sending")
+        ? 2_000
+        : false,
+  });
   const refresh = () =>
     qc.invalidateQueries({ queryKey: trpc.receipts.forDonation.queryKey({ donationId }) });
   const send = useMutation(
@@ -76,7 +86,9 @@ export function DonationReceipts({ donationId }: { donationId: string }) {
               <ul className="divide-y" aria-label="Receipts of this gift">
                 {q.data.receipts.map((r) => (
                   <li key={r.id} className="flex flex-col gap-1 py-2">
-                    <span className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+                    {/* The number on its line, what it says under it: the same places on every row,
+                        whether a void receipt's reason makes its details long or not. */}
+                    <span className="flex flex-col gap-1">
                       <span className="flex flex-wrap items-baseline gap-2">
                         <a
                           href={`/api/receipts/${r.id}.pdf`}

@@ -44,18 +44,21 @@ export function DonorStatements({ donorId }: { donorId: string }) {
         ) : !q.data.calendar.length ? (
           <p className="text-muted-foreground">No receipted gifts yet: nothing to put on a statement.</p>
         ) : (
-          <>
-            <div className="flex flex-wrap items-center gap-2">
-              <span className="text-muted-foreground">Calendar year</span>
+          // Two columns, so the calendar and fiscal years' links start at the same place.
+          <div className="grid grid-cols-[auto_1fr] items-center gap-x-3 gap-y-2">
+            <span className="text-muted-foreground">Calendar year</span>
+            <div className="flex flex-wrap gap-2">
               {q.data.calendar.map((y) => link(y.year, "calendar", y.label))}
             </div>
             {fiscal ? (
-              <div className="flex flex-wrap items-center gap-2">
+              <>
                 <span className="text-muted-foreground">Fiscal year</span>
-                {q.data.fiscal.map((y) => link(y.year, "fiscal", y.label))}
-              </div>
+                <div className="flex flex-wrap gap-2">
+                  {q.data.fiscal.map((y) => link(y.year, "fiscal", y.label))}
+                </div>
+              </>
             ) : null}
-          </>
+          </div>
         )}
       </CardContent>
     </Card>

@@ -11,6 +11,7 @@ import { toast } from "sonner";
 import { Button } from "~/components/ui/button";
 import {
   Dialog,
+  DialogClose,
   DialogContent,
   DialogDescription,
   DialogFooter,
@@ -20,7 +21,8 @@ import {
 } from "~/components/ui/dialog";
 import { Field } from "~/components/ui/form-field";
 import { Progress } from "~/components/ui/progress";
-import { errorInfo, formatCount } from "~/lib/format";
+import { errorInfo, formatCount, formatDate } from "~/lib/format";
+import { useTimeZone } from "~/lib/time-zone";
 import { useTRPC } from "~/lib/trpc";
 
 interface Run {
@@ -41,6 +43,7 @@ function timeLeft(seconds: number | null) {
 export function StatementRunDialog() {
   const trpc = useTRPC();
   const qc = useQueryClient();
+  const tz = useTimeZone();
   const [open, setOpen] = React.useState(false);
   const lastYear = new Date().getFullYear() - 1;
   const [year, setYear] = React.useState(String(lastYear));
@@ -85,14 +88,26 @@ export function StatementRunDialog() {
     }
   }
 
+  /** Another year or period chosen (or a finished run left behind): its progress no longer applies. */
+  function forget() {
+    setRun(null);
+    setRate(null);
+  }
+
   const fiscalYearStartMonth = runs.data?.fiscalYearStartMonth ?? 1;
   const unfinished = (runs.data?.runs ?? []).filter((r) => !r.finishedAt && r.id !== run?.id);
   const done = run ? run.sent + run.skipped : 0;
+  // The chosen year went out before: say so before it goes out again.
+  const sentBefore = (runs.data?.runs ?? []).find(
+    (r) => r.finishedAt && r.year === Number(year) && r.basis === basis && r.sent > 0,
+  );
   return (
     <Dialog
       open={open}
       onOpenChange={(o) => {
         if (!o) stop.current = true;
+        // Opened again after a run finished: a new run may be chosen (the last one is in the toast).
+        else if (run?.finishedAt) forget();
         setOpen(o);
       }}
     >
@@ -118,7 +133,10 @@ export function StatementRunDialog() {
                   className="h-9 rounded-md border border-input bg-background px-2 text-sm"
                   value={year}
                   disabled={running}
-                  onChange={(e) => setYear(e.target.value)}
+                  onChange={(e) => {
+                    setYear(e.target.value);
+                    forget();
+                  }}
                 >
                   {years.map((y) => (
                     <option key={y} value={y}>
@@ -136,7 +154,10 @@ export function StatementRunDialog() {
                     className="h-9 rounded-md border border-input bg-background px-2 text-sm"
                     value={basis}
                     disabled={running}
-                    onChange={(e) => setBasis(e.target.value as "calendar" | "fiscal")}
+                    onChange={(e) => {
+                      setBasis(e.target.value as "calendar" | "fiscal");
+                      forget();
+                    }}
                   >
                     <option value="calendar">Calendar year</option>
                     <option value="fiscal">Fiscal year starting that year</option>
@@ -163,6 +184,13 @@ export function StatementRunDialog() {
               </p>
             </div>
           ) : null}
+          {!run && sentBefore ? (
+            <p className="rounded-md border border-amber-600/40 bg-amber-500/10 p-2 text-sm" role="note">
+              {sentBefore.label} statements were already sent on{" "}
+              {formatDate(sentBefore.finishedAt as number, tz)} to {formatCount(sentBefore.sent)} donors.
+              Sending them again e-mails every one of them again.
+            </p>
+          ) : null}
           {!running && unfinished.length ? (
             <div className="flex flex-col gap-2 text-sm">
               {unfinished.map((r) => (
@@ -183,10 +211,18 @@ export function StatementRunDialog() {
           ) : null}
         </div>
         <DialogFooter>
+          {/* Where Pause was, a finished run offers Done, never a second run of the same year: a
+              click meant for Pause that lands just after the end must not e-mail everyone again. */}
           {running ? (
             <Button variant="outline" onClick={() => (stop.current = true)}>
               Pause
             </Button>
+          ) : run?.finishedAt ? (
+            <DialogClose asChild>
+              <Button variant="outline">Done</Button>
+            </DialogClose>
+          ) : run ? (
+            <Button onClick={() => void go(run)}>Resume</Button>
           ) : (
             <Button onClick={() => void go()}>Send statements</Button>
           )}
