@@ -1,7 +1,8 @@
 /**
  * Receipts go out (issue 25, decision 031), on real D1 with the dev outbox as the mailer: with
  * "send automatically" a completed gift's receipt is e-mailed with the thank-you and the PDF in
- * the same request's aftermath (worker/receipts/delivery.ts), a refund's correction too; without
+ * the same request's aftermath (worker/receipts/delivery.ts), for the form and the processor's
+ * webhook alike, a refund's correction too; without
  * it nothing goes until someone sends it. What cannot go (test mode, no e-mail, anonymized, void)
  * is refused with the gift page's words; one receipt is never e-mailed twice by two deliveries at
  * once; the bulk send answers per gift; the thank-you alone carries no attachment and escapes
@@ -12,6 +13,7 @@ import { describe, expect, it } from "vitest";
 import { deliverQueued } from "../../worker/receipts/delivery";
 import { runScheduled } from "../../worker/scheduled";
 import { makeOrg, member } from "../domain/fixtures";
+import { deliver, webhookEvent } from "../donations/brute";
 import { codeOf, testEnv } from "../helpers";
 
 type Caller = Awaited<ReturnType<typeof member>>["caller"];
@@ -110,6 +112,25 @@ describe("receipts by e-mail", () => {
       .bind(org)
       .all();
     expect(audit.results).toEqual([{ actor_id: null }]);
+  });
+
+  it("sends the receipt of a gift the processor's webhook completes, once the webhook is answered", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    await caller.receipts.updateSettings(settings(true));
+    const email = `hook-${org}@example.test`;
+    const res = await deliver(
+      webhookEvent(org, "tx-receipt", "donation.succeeded", { donor: { email, firstName: "Hook" } }),
+    );
+    expect(res.status).toBe(201);
+    // The answer goes first; the receipt follows in the request's waitUntil.
+    let mails: OutboxMail[] = [];
+    for (let i = 0; i < 200 && !mails.length; i++) {
+      mails = await mailsTo(email);
+      if (!mails.length) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(mails.map((m) => m.attachments.map((a) => a.filename))).toEqual([["receipt-R-000001.pdf"]]);
+    expect(await pdfText(mails[0]?.attachments[0]?.content as string)).toContain("$42.50");
   });
 
   it("e-mails the corrected receipt after a refund, naming the receipt it replaces", async () => {
