@@ -54,6 +54,13 @@ export const ORGANIZATIONS = [
     zone: "America/Los_Angeles",
     fiscal: 7,
     registration: "EIN 93-1234567",
+    receipts: {
+      signatory: ["Dana Whitfield", "Executive Director"],
+      statement:
+        "No goods or services were provided in exchange for this contribution. Harbor Light Foundation, Inc. is a tax-exempt organization under section 501(c)(3) of the Internal Revenue Code.",
+      prefix: "HL-",
+      language: "en",
+    },
     badges: ["verified_organization", "registered_charity", "transparent"],
     scale: 1,
   },
@@ -73,6 +80,13 @@ export const ORGANIZATIONS = [
     zone: "Europe/Paris",
     fiscal: 1,
     registration: "RNA W691234567",
+    receipts: {
+      signatory: ["Claire Moreau", "Présidente"],
+      statement:
+        "Reçu délivré au titre des articles 200 et 238 bis du code général des impôts : ce don ouvre droit à une réduction d'impôt.",
+      prefix: "FL-",
+      language: "fr",
+    },
     badges: ["verified_organization"],
     scale: 0.15,
   },
@@ -92,6 +106,12 @@ export const ORGANIZATIONS = [
     zone: "Europe/London",
     fiscal: 4,
     registration: "Charity 1187654",
+    receipts: {
+      signatory: ["Priya Shah", "Treasurer"],
+      statement: "Thank you: no goods or services were provided in return for this gift.",
+      prefix: "TR/",
+      language: "en",
+    },
     badges: ["registered_charity"],
     scale: 0.1,
   },
@@ -111,6 +131,12 @@ export const ORGANIZATIONS = [
     zone: "Asia/Tokyo",
     fiscal: 4,
     registration: "NPO 3700-05-012345",
+    receipts: {
+      signatory: ["佐藤 花子", "理事長"],
+      statement: "この寄附金は、租税特別措置法の規定により寄附金控除の対象となります。",
+      prefix: "KY-",
+      language: "ja",
+    },
     badges: [],
     scale: 0.1,
   },
@@ -547,6 +573,22 @@ export function* generateDomain(o) {
     yield {
       table: "org_counter",
       row: { organization_id: orgId, name: "receipts_from", value: now },
+    };
+    // What its receipts say beyond the profile (sent from the gift's page: not automatically).
+    yield {
+      table: "receipt_settings",
+      row: {
+        organization_id: orgId,
+        signatory_name: org.receipts.signatory[0],
+        signatory_title: org.receipts.signatory[1],
+        tax_statement: org.receipts.statement,
+        number_prefix: org.receipts.prefix,
+        language: org.receipts.language,
+        auto_send: 0,
+        updated_by: null,
+        created_at: now,
+        updated_at: now,
+      },
     };
   }
   return orgIds;
