@@ -14,6 +14,13 @@ import { chromium } from "playwright-core";
 import { startOfLocalDay } from "../core/time.ts";
 import { benchImport, IMPORT_ROWS_PER_SECOND_BUDGET } from "./bench-import.mjs";
 import { seedBench } from "./bench-seed.mjs";
+import {
+  benchStatements,
+  routeMailTo,
+  STATEMENTS_PER_SECOND_BUDGET,
+  seedStatementReceipts,
+  startMailSink,
+} from "./bench-statements.mjs";
 import { DEMO_PASSWORD } from "./demo-users.mjs";
 import { ensureChromium } from "./ensure-chromium.mjs";
 import {
@@ -39,6 +46,7 @@ const DONORS = Number(process.env.BENCH_DONORS ?? 100_000);
 const CAMPAIGNS = Number(process.env.BENCH_CAMPAIGNS ?? 500);
 const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
 const IMPORT_DONORS = Number(process.env.BENCH_IMPORT_DONORS ?? 20_000);
+const STATEMENT_DONORS = Number(process.env.BENCH_STATEMENT_DONORS ?? 10_000);
 const results = {
   machine: {
     cpus: cpus().length,
@@ -68,6 +76,10 @@ const env = { ...quietEnv, ALMONER_STATE_DIR: stateDir };
 
 console.log("Building…");
 run("npx", ["vite", "build", "--logLevel", "warn"], { env });
+// The build's mail goes to a sink on loopback for the whole run (only the statements step sends
+// any): the D1 outbox would keep every statement's PDF in the bench database (bench-statements.mjs).
+const mailSink = await startMailSink();
+const restoreMail = routeMailTo(mailSink.url);
 const dry = capture("npx", ["wrangler", "deploy", "--dry-run", "--config", "dist/server/wrangler.json"]);
 const upload = workerUpload(dry);
 console.log("\nResults");
@@ -187,7 +199,9 @@ db.close();
 
 // `apiBase` is a socket straight into our Worker (no Miniflare entry worker or assets router, which
 // a deployed Worker does not run); /api/* is measured there, pages and assets through `base`.
-const { base, apiBase, stop } = await serveBuildDirect(stateDir);
+const { base, apiBase, stop, mf } = await serveBuildDirect(stateDir);
+/** The year of the statements step's run (the live-heap run at the end takes another). */
+let statementYear = null;
 /** The largest workerd process's resident memory and high-water mark (the one running D1 and us). */
 const workerdRss = () => {
   const out = spawnSync(
@@ -568,6 +582,52 @@ try {
     );
   }
 
+  // Year-end statements (issue 25): receipts issued in SQL for one calendar year of STATEMENT_DONORS
+  // donors' gifts, then a statement run as the portal drives it (20 donors a step), each donor's PDF
+  // rendered in the Worker and mailed to the sink (scripts/bench-statements.mjs).
+  {
+    const seeded = await seedStatementReceipts(await mf.getD1Database("DB", "almoner"), {
+      orgId,
+      donors: STATEMENT_DONORS,
+    });
+    statementYear = seeded.year;
+    const rssSamples = [];
+    const rssBefore = workerdRss();
+    const st = await benchStatements({
+      apiBase,
+      cookie,
+      year: seeded.year,
+      sink: mailSink,
+      memory: async () => rssSamples.push(workerdRss()),
+      log: () => {},
+    });
+    row(
+      "statements",
+      `year-end statements ${st.label} for ${st.total.toLocaleString()} donors (${seeded.receipts.toLocaleString()} receipts), PDF + mail each, end to end`,
+      `${st.perSecond.toFixed(1)} statements/s (${st.seconds.toFixed(1)} s)`,
+      `≥ ${STATEMENTS_PER_SECOND_BUDGET} statements/s`,
+      st.perSecond >= STATEMENTS_PER_SECOND_BUDGET,
+    );
+    row(
+      "statements",
+      `one step (20 donors: 20 PDFs and mails), p50 / p95; ${st.steps} steps, sent ${st.sent.toLocaleString()}, skipped ${st.skipped}`,
+      `${st.stepP50.toFixed(0)} / ${st.stepP95.toFixed(0)} ms`,
+    );
+    const peak = Math.max(...rssSamples.map((s) => Number(/^(\d+)/.exec(s)?.[1] ?? 0)));
+    row(
+      "statements",
+      `workerd resident memory before; during (every 25 steps: first … last, max); after`,
+      `${rssBefore}; ${rssSamples[0] ?? "?"} … ${rssSamples.at(-1) ?? "?"}, max ${peak} MiB; ${workerdRss()}`,
+    );
+    row(
+      "statements",
+      `PDF attached, mean size (mail sink: ${st.mail.messages.toLocaleString()} messages, ${st.mail.pdfs.toLocaleString()} PDFs, ${st.mail.bad} bad)`,
+      `${st.mail.meanPdfKiB.toFixed(1)} KiB`,
+      "one per statement sent",
+      st.mail.messages === st.sent && st.mail.pdfs === st.sent && st.mail.bad === 0,
+    );
+  }
+
   // Throughput of get-session: warm cookie cache vs the D1 path.
   async function ac(name, path, headers, connections, via = apiBase) {
     // autocannon's summary has no p95: every response's time is kept and the percentiles taken here.
@@ -791,6 +851,33 @@ try {
       `before ${ih.before} / after ${ih.after} MiB`,
     );
 
+    // The statements' memory: a run of its own (another year's receipts, 2 000 donors) with our
+    // Worker's live heap sampled every 10 steps.
+    const heapYear = await seedStatementReceipts(await server.mf.getD1Database("DB", "almoner"), {
+      orgId,
+      donors: 2_000,
+      notYear: statementYear,
+      fewer: true,
+    });
+    const statementsHeapBefore = mib(await server.heap.live());
+    const statementsHeap = [];
+    const heapRun = await benchStatements({
+      apiBase: server.apiBase,
+      cookie,
+      year: heapYear.year,
+      sink: mailSink,
+      memoryEvery: 10,
+      memory: async () => statementsHeap.push(mib(await server.heap.live())),
+      log: () => {},
+    });
+    const sh = heapSummary(statementsHeap, statementsHeapBefore, mib(await server.heap.live()), 2);
+    row(
+      "statements",
+      `Worker live JS heap during statements ${heapRun.label} for ${heapRun.sent.toLocaleString()} donors (${sh.samples} samples after a GC): min–max; first / last half`,
+      `${sh.min}–${sh.max} MiB; ${sh.first} / ${sh.last} MiB`,
+      `before ${sh.before} / after ${sh.after} MiB`,
+    );
+
     // The mixed load's memory: the same mix, half as long, with the live heap sampled every 3 s.
     const heapBefore = mib(await server.heap.live());
     const samples = [];
@@ -816,6 +903,8 @@ try {
   }
 } finally {
   rmSync(stateDir, { recursive: true, force: true });
+  restoreMail();
+  await mailSink.close();
 }
 
 mkdirSync(join(root, "bench"), { recursive: true });
