@@ -12,9 +12,6 @@
 // Reports rows/s end to end (parse + requests + D1), the time per batch, and our Worker's memory.
 // Reports; never fails on a budget.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { readShape } from "../core/import/read.ts";
@@ -200,27 +197,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       prefix: { type: "string", default: "IMP" },
     },
   });
-  const { seedBench } = await import("./bench-seed.mjs");
+  const { standaloneWorld } = await import("./bench-seed.mjs");
   const { DEMO_PASSWORD } = await import("./demo-users.mjs");
-  const { ensureDevVars, quietEnv, run, serveBuildDirect, signInCookie } = await import("./lib.mjs");
-  const DONATIONS = Number(process.env.BENCH_DONATIONS ?? 200_000);
-  const stateDir = args.state ?? mkdtempSync(join(tmpdir(), "almoner-bench-import-"));
-  const env = { ...quietEnv, ALMONER_STATE_DIR: stateDir };
-  ensureDevVars();
-  if (!args["no-build"]) {
-    console.log("Building…");
-    run("npx", ["vite", "build", "--logLevel", "warn"], { env });
-  }
-  const seeded = existsSync(join(stateDir, "v3", "d1")) && readdirSync(join(stateDir, "v3", "d1")).length > 0;
-  if (!seeded) {
-    mkdirSync(stateDir, { recursive: true });
-    console.log(`Seeding ${DONATIONS.toLocaleString()} donations into ${stateDir}…`);
-    await seedBench(stateDir, env, {
-      donations: DONATIONS,
-      donors: Math.round(DONATIONS / 10),
-      campaigns: 500,
-    });
-  }
+  const { serveBuildDirect, signInCookie } = await import("./lib.mjs");
+  const world = await standaloneWorld("import", { build: !args["no-build"], state: args.state });
+  const stateDir = world.stateDir;
   const server = await serveBuildDirect(stateDir);
   try {
     const cookie = await signInCookie(server.apiBase, "admin@almoner.test", DEMO_PASSWORD);
@@ -239,6 +220,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     );
   } finally {
     await server.stop();
-    if (!args.state) rmSync(stateDir, { recursive: true, force: true });
+    world.done();
   }
 }

@@ -13,7 +13,7 @@
 // generateId makes them, gateway and change tokens, fees, messages, notes, addresses, tiers, and the
 // audit rows every recorded gift writes (productionSql below).
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { d1ExecFile, d1Query, migrateLocal, run } from "./lib.mjs";
@@ -320,4 +320,38 @@ ${plans.after}
   const after = `UPDATE donor SET tier_id = CASE WHEN lifetime_minor >= 500000 THEN ${tiers[2]} WHEN lifetime_minor >= 50000 THEN ${tiers[1]} ELSE ${tiers[0]} END
  WHERE organization_id = ${org} AND donation_count > 0;`;
   return { sql, after };
+}
+
+/**
+ * A bench step run alone (scripts/bench-import.mjs, bench-statements.mjs): the build (unless
+ * --no-build) and a seeded world of BENCH_DONATIONS gifts in `state`, or in a fresh temporary
+ * folder named after the step (removed by `done` unless `state` was given).
+ */
+export async function standaloneWorld(name, { build = true, state } = {}) {
+  const { ensureDevVars, quietEnv } = await import("./lib.mjs");
+  const DONATIONS = Number(process.env.BENCH_DONATIONS ?? 200_000);
+  const stateDir = state ?? mkdtempSync(join(tmpdir(), `almoner-bench-${name}-`));
+  const env = { ...quietEnv, ALMONER_STATE_DIR: stateDir };
+  ensureDevVars();
+  if (build) {
+    console.log("Building…");
+    run("npx", ["vite", "build", "--logLevel", "warn"], { env });
+  }
+  const seeded = existsSync(join(stateDir, "v3", "d1")) && readdirSync(join(stateDir, "v3", "d1")).length > 0;
+  if (!seeded) {
+    mkdirSync(stateDir, { recursive: true });
+    console.log(`Seeding ${DONATIONS.toLocaleString()} donations into ${stateDir}…`);
+    await seedBench(stateDir, env, {
+      donations: DONATIONS,
+      donors: Math.round(DONATIONS / 10),
+      campaigns: 500,
+    });
+  }
+  return {
+    stateDir,
+    env,
+    done: () => {
+      if (!state) rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -17,17 +17,8 @@
 //   BENCH_DONATIONS=200000 npx node scripts/bench-statements.mjs [--no-build] [--state <dir>] [--donors N]
 //
 // Reports; never fails on a budget.
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -301,27 +292,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       donors: { type: "string", default: "1000" },
     },
   });
-  const { seedBench } = await import("./bench-seed.mjs");
+  const { standaloneWorld } = await import("./bench-seed.mjs");
   const { DEMO_PASSWORD } = await import("./demo-users.mjs");
-  const { ensureDevVars, quietEnv, run, serveBuildDirect, signInCookie } = await import("./lib.mjs");
-  const DONATIONS = Number(process.env.BENCH_DONATIONS ?? 200_000);
-  const stateDir = args.state ?? mkdtempSync(join(tmpdir(), "almoner-bench-statements-"));
-  const env = { ...quietEnv, ALMONER_STATE_DIR: stateDir };
-  ensureDevVars();
-  if (!args["no-build"]) {
-    console.log("Building…");
-    run("npx", ["vite", "build", "--logLevel", "warn"], { env });
-  }
-  const seeded = existsSync(join(stateDir, "v3", "d1")) && readdirSync(join(stateDir, "v3", "d1")).length > 0;
-  if (!seeded) {
-    mkdirSync(stateDir, { recursive: true });
-    console.log(`Seeding ${DONATIONS.toLocaleString()} donations into ${stateDir}…`);
-    await seedBench(stateDir, env, {
-      donations: DONATIONS,
-      donors: Math.round(DONATIONS / 10),
-      campaigns: 500,
-    });
-  }
+  const { serveBuildDirect, signInCookie } = await import("./lib.mjs");
+  const world = await standaloneWorld("statements", { build: !args["no-build"], state: args.state });
+  const stateDir = world.stateDir;
   const sink = await startMailSink();
   const restoreMail = routeMailTo(sink.url);
   let server = null;
@@ -345,6 +320,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     await server?.stop();
     restoreMail();
     await sink.close();
-    if (!args.state) rmSync(stateDir, { recursive: true, force: true });
+    world.done();
   }
 }
