@@ -467,9 +467,11 @@ describe("campaign analytics", () => {
     // Local midnights, found by bisection on the organization's own calendar (independent of
     // worker/lib/time): the first millisecond whose local day is the target day.
     const midnight = (daysBack: number) => {
-      const target = localDay(now - daysBack * DAY);
+      // Counted on the calendar, not in 24-hour steps: across a clock change, `now - n days` late
+      // in the evening lands on the next local day (Nov 26 23:14 PST − 29 × 24 h = Oct 29 00:14 PDT).
+      const target = new Date(Date.parse(`${today}T00:00:00Z`) - daysBack * DAY).toISOString().slice(0, 10);
       let lo = now - daysBack * DAY - 2 * DAY; // surely an earlier day
-      let hi = now - daysBack * DAY; // on the target day
+      let hi = now - daysBack * DAY; // on the target day or the one after (a clock change)
       while (hi - lo > 1) {
         const mid = Math.floor((lo + hi) / 2);
         if (localDay(mid) < target) lo = mid;
