@@ -92,7 +92,8 @@ export function importFile(rows, donors, now = Date.now(), { scrambled = false, 
   return `${lines.join("\r\n")}\r\n`;
 }
 
-async function trpc(apiBase, cookie, path, input) {
+/** One tRPC mutation over HTTP as the signed-in admin (the bench steps drive the API as the portal does). */
+export async function trpc(apiBase, cookie, path, input) {
   const res = await fetch(`${apiBase}/api/trpc/${path}`, {
     method: "POST",
     headers: { cookie, "content-type": "application/json", origin: apiBase },

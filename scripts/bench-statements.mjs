@@ -24,6 +24,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { statementPeriod } from "../core/receipts.ts";
 import { startOfLocalDay } from "../core/time.ts";
+import { trpc } from "./bench-import.mjs";
 import { root } from "./lib.mjs";
 
 /**
@@ -209,18 +210,6 @@ export async function seedStatementReceipts(
     receipts,
     seconds: (performance.now() - t0) / 1000,
   };
-}
-
-async function trpc(apiBase, cookie, path, input) {
-  const res = await fetch(`${apiBase}/api/trpc/${path}`, {
-    method: "POST",
-    headers: { cookie, "content-type": "application/json", origin: apiBase },
-    body: JSON.stringify({ json: input }),
-  });
-  const body = await res.json();
-  if (!res.ok)
-    throw new Error(`${path}: HTTP ${res.status} ${JSON.stringify(body.error?.json?.message ?? body)}`);
-  return body.result.data.json;
 }
 
 /**

@@ -14,7 +14,7 @@
  */
 import { formatMoney } from "@core/money";
 import { formatReceiptNumber, whyNoSend } from "@core/receipts";
-import { renderThankYou, type ThankYouData } from "@core/thanks";
+import { renderThankYou, type ThankYouData, thankYouDonorName } from "@core/thanks";
 import { generateId } from "../auth/crypto";
 import { type Database, orgDb } from "../db/databases";
 import { auditStatement } from "../lib/audit";
@@ -124,28 +124,31 @@ function thankYouData(
     "donor_first_name" | "donor_last_name" | "donor_company" | "gift_number" | "payment_method"
   >,
   gift: { amountMinor: number; currency: string; donatedAt: number; tributeName: string | null },
-  s: Pick<ReceiptSnapshot, "campaign" | "organization" | "settings"> & { locale: string },
+  s: { campaign: string | null; orgName: string; timeZone: string; locale: string },
   receiptNumber: string,
 ): ThankYouData {
-  const name = [row.donor_first_name, row.donor_last_name].filter(Boolean).join(" ");
   return {
     donor: {
       firstName: row.donor_first_name ?? "",
       lastName: row.donor_last_name ?? "",
-      name: name || row.donor_company || "",
+      name: thankYouDonorName({
+        firstName: row.donor_first_name,
+        lastName: row.donor_last_name,
+        company: row.donor_company,
+      }),
       company: row.donor_company ?? "",
     },
     gift: {
       amount: formatMoney(gift.amountMinor, gift.currency, s.locale),
       date: new Intl.DateTimeFormat(s.locale, {
         dateStyle: "long",
-        timeZone: s.organization.timeZone,
+        timeZone: s.timeZone,
       }).format(gift.donatedAt),
       number: row.gift_number === null ? "" : String(row.gift_number),
       method: row.payment_method ?? "",
     },
     campaign: { title: s.campaign ?? "" },
-    organization: { name: s.organization.name ?? "" },
+    organization: { name: s.orgName },
     receipt: { number: receiptNumber },
     tribute: { name: gift.tributeName ?? "" },
   };
@@ -232,7 +235,12 @@ export async function deliverReceipt(ctx: SendCtx, receiptId: string, how: Hold)
           donatedAt: s.gift.donatedAt,
           tributeName: s.gift.tributeName,
         },
-        { ...s, locale },
+        {
+          campaign: s.campaign,
+          orgName: s.organization.name ?? "",
+          timeZone: s.organization.timeZone,
+          locale,
+        },
         input.number,
       ),
     );
@@ -418,12 +426,7 @@ export async function sendThanks(ctx: SendCtx, donationId: string) {
         donatedAt: g.donated_at,
         tributeName: g.tribute_name,
       },
-      {
-        campaign: g.campaign,
-        organization: { name: g.org_name, timeZone: g.time_zone } as ReceiptSnapshot["organization"],
-        settings: { language: g.language } as ReceiptSnapshot["settings"],
-        locale,
-      },
+      { campaign: g.campaign, orgName: g.org_name, timeZone: g.time_zone, locale },
       g.receipt_number === null ? "" : formatReceiptNumber(g.prefix, g.receipt_number),
     ),
   );
