@@ -54,3 +54,125 @@ export function bucketSeries(
     out.push({ period: k, raised: sums.get(k)?.raised ?? 0, count: sums.get(k)?.count ?? 0 });
   return out;
 }
+
+/*
+ * Fast cold figures (issue 27, docs/decisions/032-analytics-rollups.md). Counts and sums come exact
+ * from rollups; two figures cannot be both exact and fast over an arbitrary range and are estimated
+ * with a stated bound, shown with "≈" and one click from the exact answer:
+ *   the median gift  — from a histogram of net amounts in buckets AMOUNT_BUCKET_RATIO wide;
+ *   distinct donors  — from a bottom-k sketch (k = SKETCH_K) over each donor's random sketch value.
+ */
+
+/** Net amounts fall in buckets [lo, lo × 1.025): the median's bucket mean is within 2.5% of it. */
+export const AMOUNT_BUCKET_RATIO = 1.025;
+export const MEDIAN_ERROR_BOUND = AMOUNT_BUCKET_RATIO - 1;
+
+/**
+ * Each bucket's lowest net amount (minor units), ascending: bucket 0 holds 0 (and anything lower),
+ * bucket b ≥ 1 holds [AMOUNT_BUCKETS[b], AMOUNT_BUCKETS[b + 1]). Small amounts get a bucket each.
+ * The migration writes the same list as the table analytics_bucket (test/analytics/rollups.test.ts
+ * compares them), which the SQL rebuilds look amounts up in.
+ */
+export const AMOUNT_BUCKETS: readonly number[] = (() => {
+  const lows = [0];
+  for (let i = 0; ; i++) {
+    const lo = Math.ceil(AMOUNT_BUCKET_RATIO ** i);
+    if (lo > Number.MAX_SAFE_INTEGER) break;
+    if (lo > (lows.at(-1) as number)) lows.push(lo);
+  }
+  return lows;
+})();
+
+/** The bucket of a net amount (the last whose lower bound is ≤ it). */
+export function amountBucket(net: number): number {
+  let lo = 0;
+  let hi = AMOUNT_BUCKETS.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((AMOUNT_BUCKETS[mid] as number) <= net) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
+ * The median from the histogram's buckets (count and sum of net amounts each): the middle gift's
+ * bucket (or the two middle gifts' buckets) stands for it by its mean, which lies in the same
+ * bucket as the true middle gift, so within MEDIAN_ERROR_BOUND of it. A bucket whose gifts are all
+ * one amount (a common $50) gives that amount exactly.
+ */
+export function histogramMedian(rows: readonly { bucket: number; count: number; amount: number }[]) {
+  const sorted = rows.filter((r) => r.count > 0).sort((a, b) => a.bucket - b.bucket);
+  const n = sorted.reduce((s, r) => s + r.count, 0);
+  if (!n) return null;
+  const at = (i: number) => {
+    let seen = 0;
+    for (const r of sorted) {
+      seen += r.count;
+      if (i < seen) return r.amount / r.count;
+    }
+    return 0;
+  };
+  return n % 2 ? at((n - 1) / 2) : (at(n / 2 - 1) + at(n / 2)) / 2;
+}
+
+/** How many donors a distinct count samples at most; below that the count is exact. */
+export const SKETCH_K = 1024;
+/** Donor sketch values are uniform integers in [0, SKETCH_SPACE) (drizzle/0021's donor trigger). */
+export const SKETCH_SPACE = 2 ** 52;
+/** 95% of estimates fall within this relative error (2 standard errors of a k-minimum-values sketch). */
+export const DISTINCT_ERROR_BOUND = 2 / Math.sqrt(SKETCH_K - 2);
+
+/**
+ * Distinct donors from a bottom-k sample: `sampled` donors whose sketch values are the smallest of
+ * the set, the largest of them `kth`. Fewer than SKETCH_K sampled means the sample is the whole set
+ * (exact); otherwise the k-minimum-values estimate (k − 1) / (kth / SKETCH_SPACE).
+ */
+export function estimateDistinct(sampled: number, kth: number | null) {
+  if (sampled < SKETCH_K || kth === null) return { value: sampled, exact: true };
+  return { value: Math.round((SKETCH_K - 1) / ((kth + 1) / SKETCH_SPACE)), exact: false };
+}
+
+/** The first day of the month after `day`'s month. */
+const nextMonthStart = (day: string) => `${nextBucket(day.slice(0, 7), "month")}-01`;
+
+/**
+ * A range of local days [from, to] (both included; `to` may be DAY_KEY_AFTER for "no end", `from`
+ * "0000-01-01" for "no start") as the rollups read it: the whole months inside it (month grain,
+ * `months` = [first, last] or null) and the days left at either end (day grain, up to two ranges).
+ */
+export function rangeParts(from: string, to: string) {
+  const days: [string, string][] = [];
+  const noEnd = to >= "9999";
+  const noStart = from <= "0000-01-01";
+  // The first whole month: from's own when from is its first day (or there is no start).
+  let first = noStart
+    ? "0000-00"
+    : from.slice(8) === "01"
+      ? from.slice(0, 7)
+      : nextMonthStart(from).slice(0, 7);
+  // The last whole month: to's own when to is its last day (or there is no end).
+  const last = noEnd
+    ? "9999-99"
+    : nextMonthStart(to) === addDays(to, 1)
+      ? to.slice(0, 7)
+      : to.slice(0, 7) === "0000-00"
+        ? "0000-00"
+        : previousMonth(to.slice(0, 7));
+  if (first > last) {
+    // No whole month: the range is days only.
+    days.push([from, to]);
+    return { months: null, days };
+  }
+  if (!noStart && from.slice(8) !== "01") days.push([from, addDays(`${first}-01`, -1)]);
+  if (!noEnd && nextMonthStart(to) !== addDays(to, 1)) days.push([`${to.slice(0, 7)}-01`, to]);
+  if (noStart) first = "0000-00";
+  return { months: [first, last] as [string, string], days };
+}
+
+function previousMonth(month: string) {
+  const [y, m] = month.split("-").map(Number) as [number, number];
+  return m === 1
+    ? `${String(y - 1).padStart(4, "0")}-12`
+    : `${String(y).padStart(4, "0")}-${String(m - 1).padStart(2, "0")}`;
+}

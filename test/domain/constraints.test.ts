@@ -6,6 +6,7 @@
  * test at the end reads the migrations themselves, so a constraint added later without a case here
  * fails the suite.
  */
+import { AMOUNT_BUCKETS } from "@core/analytics";
 import { beforeAll, describe, expect, it } from "vitest";
 import { testEnv } from "../helpers";
 
@@ -194,6 +195,24 @@ const rows = {
     trashed: 0,
   }),
   donation_daily_state: (): Row => ({ organization_id: newOrg(), time_zone: "Europe/Berlin" }),
+  // Lower bounds above the migration's last (core/analytics.ts AMOUNT_BUCKETS), below 2^53.
+  analytics_bucket: (): Row => ({ lo: (AMOUNT_BUCKETS.at(-1) as number) + ++n, bucket: 9_999 }),
+  analytics_facet: (): Row => ({
+    organization_id: w.orgA,
+    currency: "USD",
+    facet: "method",
+    grain: "d",
+    period: "2026-03-29",
+    key: uid("card"),
+  }),
+  donor_period: (): Row => ({
+    organization_id: w.orgA,
+    currency: "USD",
+    grain: "m",
+    period: "2026-03",
+    donor_id: uid("donor"),
+    sketch: 1,
+  }),
   data_import: (): Row => ({
     id: uid("imp"),
     organization_id: w.orgA,
@@ -682,6 +701,17 @@ const cases: Case[] = [
     bad: (f) => [{ organization_id: f.organization_id }],
     error: UNIQUE,
   },
+  // 0021: the dashboard's rollups (decision 032).
+  { name: "analytics_bucket_pk", table: "analytics_bucket", bad: (f) => [{ lo: f.lo }], error: UNIQUE },
+  { name: "analytics_facet_pk", table: "analytics_facet", bad: (f) => [{ key: f.key }], error: UNIQUE },
+  { name: "analytics_facet_grain", table: "analytics_facet", bad: () => [{ grain: "w" }, { grain: "D" }] },
+  {
+    name: "analytics_facet_facet",
+    table: "analytics_facet",
+    bad: () => [{ facet: "status" }, { facet: "" }],
+  },
+  { name: "donor_period_pk", table: "donor_period", bad: (f) => [{ donor_id: f.donor_id }], error: UNIQUE },
+  { name: "donor_period_grain", table: "donor_period", bad: () => [{ grain: "y" }] },
   {
     name: "analytics_version_pk",
     table: "analytics_version",

@@ -4,6 +4,8 @@
  */
 
 import { dayKey, localDay } from "@core/time";
+import { expect } from "vitest";
+import { rebuildDailyTotals } from "../../worker/donations/rollups";
 import { signWebhook } from "../../worker/http/webhook";
 import { makeAdmin } from "../auth/jar";
 import { callerFor } from "../domain/fixtures";
@@ -337,4 +339,69 @@ export async function platformAdmin(org: string) {
     .bind(org, a.user.id)
     .run();
   return { ...a, caller: await callerFor(a.jar) };
+}
+
+/**
+ * The analytics rollups (decision 032) as stored: analytics_facet and donor_period rows that hold
+ * anything, in key order. Kept by each change's deltas, they must equal what a rebuild computes.
+ */
+export async function storedAnalytics(org: string) {
+  const facets = await testEnv.DB.prepare(
+    `SELECT currency, facet, grain, period, key, gift_count, amount_minor FROM analytics_facet
+      WHERE organization_id = ? AND (gift_count != 0 OR amount_minor != 0) ORDER BY 1, 2, 3, 4, 5`,
+  )
+    .bind(org)
+    .all();
+  const donors = await testEnv.DB.prepare(
+    `SELECT currency, grain, period, donor_id, sketch, gift_count, amount_minor, one_time_count FROM donor_period
+      WHERE organization_id = ? ORDER BY 1, 2, 3, 4`,
+  )
+    .bind(org)
+    .all();
+  return { facets: facets.results, donors: donors.results };
+}
+
+/** The rollups kept by deltas equal a rebuild from the donations (and the rebuild leaves them built). */
+export async function expectAnalyticsRebuildable(org: string, timeZone: string, ctx: string) {
+  const kept = await storedAnalytics(org);
+  expect(await rebuildDailyTotals(testEnv.DB, org, timeZone), ctx).toBe(true);
+  expect(kept, ctx).toEqual(await storedAnalytics(org));
+}
+
+/**
+ * The fields of a summary that the rollups answer exactly, in an order-free form (ties may list in
+ * another order): the fast answer must equal the exact one in all of them.
+ */
+export function exactFieldsOf(s: {
+  raisedMinor: number;
+  donations: number;
+  averageMinor: number;
+  uniqueDonors: number;
+  change: unknown;
+  series: unknown;
+  oneTime: unknown;
+  recurring: unknown;
+  refunds: unknown;
+  byStatus: { status: string }[];
+  byMethod: { method: string }[];
+  topCampaigns: { id: string }[];
+  recent: { id: string }[];
+  currencies: string[];
+}) {
+  return {
+    raisedMinor: s.raisedMinor,
+    donations: s.donations,
+    averageMinor: s.averageMinor,
+    uniqueDonors: s.uniqueDonors,
+    change: s.change,
+    series: s.series,
+    oneTime: s.oneTime,
+    recurring: s.recurring,
+    refunds: s.refunds,
+    byStatus: [...s.byStatus].sort((a, b) => a.status.localeCompare(b.status)),
+    byMethod: [...s.byMethod].sort((a, b) => a.method.localeCompare(b.method)),
+    topCampaigns: [...s.topCampaigns].sort((a, b) => a.id.localeCompare(b.id)),
+    recent: s.recent.map((r) => r.id),
+    currencies: s.currencies,
+  };
 }

@@ -142,6 +142,8 @@ describe("changing the organization's time zone", () => {
       currency: "USD",
       donatedAt: row.donated_at,
       planId: null,
+      frequency: "one_time",
+      paymentMethod: "card",
     };
     // Deltas are guarded by the write's change token (decision 020).
     await testEnv.DB.prepare(

@@ -18,6 +18,7 @@ import {
   bruteTotals,
   dailyStateOf,
   donationsOf,
+  expectAnalyticsRebuildable,
   type ListFilter,
   storedDaily,
   storedDailyTotals,
@@ -50,6 +51,8 @@ export async function expectRecount(
     bruteDailyTotals(rows, timeZone),
   );
   expect(await dailyStateOf(org), `${label}: daily state`).toBe(timeZone);
+  // The dashboard's rollups (decision 032) equal a rebuild from the gifts.
+  await expectAnalyticsRebuildable(org, timeZone, `${label}: analytics rollups`);
   const { results: campaigns } = await testEnv.DB.prepare(
     "SELECT c.id, s.raised_minor, s.donation_count, s.donor_count, s.refunded_minor FROM campaign c LEFT JOIN campaign_stats s ON s.campaign_id = c.id WHERE c.organization_id = ?",
   )

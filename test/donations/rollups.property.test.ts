@@ -23,6 +23,8 @@ import {
   dailyStateOf,
   deliver,
   donationsOf,
+  exactFieldsOf,
+  expectAnalyticsRebuildable,
   isCounted,
   type ListFilter,
   net,
@@ -187,9 +189,40 @@ for (const [seed, TZ] of [
         }
         const items = await owner.caller.campaigns.items.list({ campaignId: coatsId });
         expect(items.find((i) => i.id === item.id)?.quantityFunded, ctx).toBe(bruteItemFunded(rows, item.id));
-        // The dashboard's all-time tiles read the same rollups, per currency.
+        // The analytics rollups (decision 032) kept by every change equal a rebuild from the donations.
+        await expectAnalyticsRebuildable(org, TZ, ctx);
+        // The dashboard from the rollups equals its exact answer (a few donors: the distinct counts
+        // are exact below SKETCH_K), the median within its stated bound, over presets and a random period.
+        const a = addDays(today, -rr.int(20, 400));
+        for (const period of [
+          { days: 0 },
+          { days: 30 },
+          { days: 365 },
+          { days: 30, from: a, to: addDays(a, rr.int(0, 19)) },
+        ])
+          for (const currency of ["USD", "EUR"]) {
+            const fast = await owner.caller.dashboard.summary({ ...period, currency });
+            const exact = await owner.caller.dashboard.summary({ ...period, currency, exact: true });
+            const at = `${ctx} ${currency} ${JSON.stringify(period)}`;
+            expect(exactFieldsOf(fast), at).toEqual(exactFieldsOf(exact));
+            // Answered from the rollups (the only path that marks the median ≈).
+            expect(fast.estimated.median, at).toBe(fast.donations > 0);
+            expect(
+              fast.estimated.uniqueDonors || fast.estimated.previousDonors || fast.estimated.donorsByKind,
+              at,
+            ).toBe(false);
+            expect(Math.abs(fast.medianMinor - exact.medianMinor), at).toBeLessThanOrEqual(
+              exact.medianMinor * fast.errorBounds.median + 1,
+            );
+            if (!fast.estimated.topDonors)
+              expect(
+                fast.topDonors.map((d) => d.total),
+                at,
+              ).toEqual(exact.topDonors.map((d) => d.total));
+          }
+        // The dashboard's all-time tiles, exact, per currency.
         for (const currency of ["USD", "EUR"]) {
-          const s = await owner.caller.dashboard.summary({ days: 0, currency });
+          const s = await owner.caller.dashboard.summary({ days: 0, currency, exact: true });
           const counted = rows.filter((d) => isCounted(d) && d.currency === currency);
           expect(s.raisedMinor, ctx).toBe(counted.reduce((t, d) => t + net(d), 0));
           expect(s.donations, ctx).toBe(counted.length);

@@ -2,6 +2,7 @@ import { startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
 import { buildDonorCsv } from "../../src/features/donors/export";
 import { makeOrg, member } from "../domain/fixtures";
+import { expectAnalyticsRebuildable } from "../donations/brute";
 import { codeOf, testEnv } from "../helpers";
 import { type Caller, gift, newDonor, refusal } from "./helpers";
 
@@ -124,6 +125,16 @@ describe("merge", () => {
 
     const done = await caller.donors.merge({ sourceId: dupe, targetId: keep, dryRun: false });
     expect({ ...done, dryRun: true }).toEqual(preview);
+    // The dashboard's per-donor rollups moved with the gifts (decision 032): they equal a rebuild.
+    const zone = await testEnv.DB.prepare("SELECT time_zone AS tz FROM organization WHERE id = ?")
+      .bind(org)
+      .first<{ tz: string }>();
+    await expectAnalyticsRebuildable(org, zone?.tz as string, "after the merge");
+    expect(
+      await testEnv.DB.prepare("SELECT COUNT(*) AS n FROM donor_period WHERE donor_id IN (?, ?)")
+        .bind(dupe, older)
+        .first<{ n: number }>(),
+    ).toEqual({ n: 0 });
     const survivor = await caller.donors.byId({ id: keep });
     expect(survivor.lifetimeMinor).toBe(preview.result.lifetimeMinor);
     expect(survivor.donationCount).toBe(preview.result.donationCount);

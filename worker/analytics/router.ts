@@ -21,7 +21,11 @@ export const dashboardRouter = router({
    * just before `from`.
    */
   summary: orgProcedure({ donation: ["view"] })
-    .input(z.object({ days, currency: z.optional(currencyCode), ...period }).superRefine(checkPeriod))
+    .input(
+      z
+        .object({ days, currency: z.optional(currencyCode), ...period, exact: z.optional(z.boolean()) })
+        .superRefine(checkPeriod),
+    )
     .query(({ ctx, input }) => dashboardSummary(ctx, input)),
 
   /**
@@ -30,7 +34,9 @@ export const dashboardRouter = router({
    * tiles and chart never wait for it (docs/performance.md). Donor counts span currencies: a
    * donor is retained whatever currency they gave in.
    */
-  retention: orgProcedure({ donation: ["view"] }).query(({ ctx }) => dashboardRetention(ctx)),
+  retention: orgProcedure({ donation: ["view"] })
+    .input(z.optional(z.object({ exact: z.optional(z.boolean()) })))
+    .query(({ ctx, input }) => dashboardRetention(ctx, input)),
 
   /** Platform admins: every organization at once, per currency (never summed across currencies). */
   platform: adminProcedure({ user: ["list"] })

@@ -3,7 +3,14 @@
  * are never added), counted gifts only (COUNTED_SQL), the organization's local days, one revenue
  * bucket rule (core/analytics.ts). Answers are cached per data version (cache.ts, decision 011).
  */
-import { bucketFor, bucketSeries } from "@core/analytics";
+import {
+  bucketFor,
+  bucketSeries,
+  DISTINCT_ERROR_BOUND,
+  estimateDistinct,
+  histogramMedian,
+  MEDIAN_ERROR_BOUND,
+} from "@core/analytics";
 import { periodProblem, previousPeriod } from "@core/period";
 import { addDays, DATE_RANGE_MS, DAY_KEY_AFTER, localDay, startOfLocalDay } from "@core/time";
 import { databaseNamed, databaseNames, orgDb } from "../db/databases";
@@ -13,6 +20,18 @@ import { type AdminCtx, fail, type OrgCtx } from "../trpc/init";
 import { cachedAnalytics } from "./cache";
 import { PLATFORM_TOP, platformStatements, retentionCounts, summaryStatements } from "./queries";
 import { type RetentionWindows, retentionWindows } from "./retention";
+import {
+  donorSample,
+  facetTotals,
+  partsOf,
+  retentionSample,
+  rollupsBuilt,
+  type SampleRow,
+  statusTotals,
+  TOP_DONORS,
+  topCampaigns,
+  topDonors,
+} from "./rollup-queries";
 
 type Ctx = Pick<OrgCtx, "env" | "org" | "waitUntil">;
 
@@ -21,6 +40,12 @@ export interface PeriodInput {
   days: number;
   from?: string;
   to?: string;
+}
+
+/** What the dashboard may ask for besides its period: the currency, and exact figures (no "≈"). */
+export interface SummaryInput extends PeriodInput {
+  currency?: string;
+  exact?: boolean;
 }
 
 /** An instant after every gift: the end of "the last N days", which has no last instant. */
@@ -54,31 +79,59 @@ export function resolvePeriod(input: PeriodInput, today: string) {
  * against the same number of local days just before it. The cache key names the period itself:
  * a custom period never shares an entry with a preset or another period.
  */
-export function dashboardSummary(ctx: Ctx, input: PeriodInput & { currency?: string }) {
+export function dashboardSummary(ctx: Ctx, input: SummaryInput) {
   const today = localDay(Date.now(), ctx.org.timeZone);
   const currency = input.currency ?? ctx.org.defaultCurrency;
   const period = resolvePeriod(input, today);
   const key = period.custom ? `${period.from}..${period.to}` : input.days;
-  return cachedAnalytics(ctx, ctx.org, "summary", [today, key, currency], () =>
-    summary(ctx, input, today, period),
+  const exact = input.exact ? "exact" : "fast";
+  return cachedAnalytics(ctx, ctx.org, "summary", [today, key, currency, exact], async () => {
+    const fast = input.exact ? null : await summaryFromRollups(ctx, input, today, period);
+    return fast ?? summary(ctx, input, today, period);
+  });
+}
+
+/** Retention and lapsed donors over the windows of retention.ts, as of today (`exact`: no sample). */
+export function dashboardRetention(ctx: Ctx, input: { exact?: boolean } = {}) {
+  const w = retentionWindows(ctx.org.timeZone);
+  return cachedAnalytics(ctx, ctx.org, "retention", [w.today, input.exact ? "exact" : "fast"], () =>
+    retention(ctx, w, !!input.exact),
   );
 }
 
-/** Retention and lapsed donors over the windows of retention.ts, as of today. */
-export function dashboardRetention(ctx: Ctx) {
-  const w = retentionWindows(ctx.org.timeZone);
-  return cachedAnalytics(ctx, ctx.org, "retention", [w.today], () => retention(ctx, w));
-}
-
-async function retention(ctx: Pick<OrgCtx, "env" | "org">, w: RetentionWindows) {
-  const ret = await retentionCounts(orgDb(ctx), ctx.org.id, w);
-  const base = ret?.base ?? 0;
-  const retained = ret?.retained ?? 0;
+async function retention(ctx: Pick<OrgCtx, "env" | "org">, w: RetentionWindows, exact: boolean) {
+  const db = orgDb(ctx);
+  let counts: { base: number; retained: number; estimated: boolean } | null = null;
+  if (!exact) {
+    // The previous 12 months' donors as a sample, each checked for a gift in the last 12 (decision 032).
+    const [built, sample] = await db.batch([
+      rollupsBuilt(db, ctx.org.id, ctx.org.timeZone),
+      retentionSample(db, ctx.org.id, partsOf(w.priorFrom, w.priorTo), w.recentFromMs),
+    ]);
+    if ((built?.results[0] as { built: number } | undefined)?.built) {
+      const s = sample?.results[0] as { n: number; kth: number | null; retained: number | null };
+      const base = estimateDistinct(s.n, s.kth);
+      const share = s.n ? (s.retained ?? 0) / s.n : 0;
+      counts = {
+        base: base.value,
+        retained: base.exact ? (s.retained ?? 0) : Math.round(base.value * share),
+        estimated: !base.exact,
+      };
+    }
+  }
+  if (!counts) {
+    const ret = await retentionCounts(db, ctx.org.id, w);
+    counts = { base: ret?.base ?? 0, retained: ret?.retained ?? 0, estimated: false };
+  }
+  const { base, retained } = counts;
   return {
     base,
     retained,
     lapsed: base - retained,
     rate: base ? retained / base : null,
+    /** Counts from a sample of SKETCH_K donors (≈, within `errorBound` for 95% of answers). */
+    estimated: counts.estimated,
+    errorBound: DISTINCT_ERROR_BOUND,
     /** The previous-12-months window, as the list filter of both segments. */
     priorFrom: w.priorFrom,
     priorTo: w.priorTo,
@@ -202,6 +255,152 @@ async function summary(
       gifts: number;
     }[],
     recent: ((recent?.results ?? []) as DonationListRow[]).map(presentDonation),
+    estimated: NOTHING_ESTIMATED,
+    errorBounds: ERROR_BOUNDS,
+  };
+}
+
+/** Which figures of an answer are estimates ("≈" on screen); the exact path estimates none. */
+const NOTHING_ESTIMATED = {
+  median: false,
+  uniqueDonors: false,
+  previousDonors: false,
+  donorsByKind: false,
+  topDonors: false,
+};
+/** The stated bounds (core/analytics.ts): the median's worst case, distinct donors' 95%. */
+const ERROR_BOUNDS = { median: MEDIAN_ERROR_BOUND, donors: DISTINCT_ERROR_BOUND };
+
+/**
+ * The summary from the rollups (decision 032): the same answer as `summary` but for the figures it
+ * marks estimated; null when the organization's rollups are not built in its zone yet (after a
+ * migration or a zone change, until the cron rebuilds them), and the caller computes it exactly.
+ */
+async function summaryFromRollups(
+  ctx: Pick<OrgCtx, "env" | "org">,
+  input: { days: number; currency?: string },
+  today: string,
+  period: ReturnType<typeof resolvePeriod>,
+) {
+  const db = orgDb(ctx);
+  const org = ctx.org;
+  const { prevFrom, allTime, custom } = period;
+  const from = period.from ?? "0000-01-01";
+  const currency = input.currency ?? org.defaultCurrency;
+  const to = custom ? period.to : DAY_KEY_AFTER;
+  const fromMs = period.from ? startOfLocalDay(from, org.timeZone) : 0;
+  const untilMs = custom ? startOfLocalDay(addDays(period.to, 1), org.timeZone) : NO_END_MS;
+  // The series, the previous period's sums, the latest gifts, the currencies and (all time) the
+  // statuses are rollup or index reads already: summaryStatements' own.
+  const raw = summaryStatements(db, {
+    orgId: org.id,
+    currency,
+    from,
+    fromMs,
+    to,
+    untilMs,
+    prevFrom,
+    prevMs: 0,
+    allTime,
+  });
+  const parts = partsOf(from, to);
+  const prevParts = prevFrom ? partsOf(prevFrom, addDays(from, -1)) : null;
+  const results = await db.batch([
+    rollupsBuilt(db, org.id, org.timeZone),
+    raw[0] as D1PreparedStatement,
+    raw[1] as D1PreparedStatement,
+    db
+      .prepare(
+        "SELECT COALESCE(SUM(raised_minor), 0) AS raised, COALESCE(SUM(donation_count), 0) AS n FROM org_daily WHERE organization_id = ? AND campaign_id = '*' AND currency = ? AND day >= ? AND day <= ?",
+      )
+      .bind(org.id, currency, allTime ? "0000" : from, to),
+    facetTotals(db, org.id, currency, parts),
+    donorSample(db, org.id, currency, parts),
+    prevParts ? donorSample(db, org.id, currency, prevParts) : db.prepare("SELECT 0 AS n, NULL AS kth"),
+    allTime ? (raw[4] as D1PreparedStatement) : statusTotals(db, org.id, currency, from, to),
+    topCampaigns(db, org.id, currency, parts),
+    topDonors(db, org.id, currency, parts),
+    raw[8] as D1PreparedStatement,
+    raw[11] as D1PreparedStatement,
+  ]);
+  const rows = <T>(i: number) => (results[i]?.results ?? []) as T[];
+  if (!rows<{ built: number }>(0)[0]?.built) return null;
+  const days = rows<{ day: string; raised: number; count: number }>(1);
+  const p = rows<{ raised: number; count: number }>(2)[0];
+  const totals = rows<{ raised: number; n: number }>(3)[0] ?? { raised: 0, n: 0 };
+  const facets = rows<{ facet: string; key: string; count: number; amount: number }>(4);
+  const sample = rows<SampleRow>(5)[0] ?? { n: 0, ot: 0, rc: 0, kth: null };
+  const prevSample = rows<SampleRow>(6)[0] ?? { n: 0, ot: 0, rc: 0, kth: null };
+  const top = rows<{
+    id: string;
+    name: string;
+    company: string | null;
+    total: number;
+    gifts: number;
+    bound: number;
+  }>(9);
+  const of = (facet: string) => facets.filter((f) => f.facet === facet);
+  const kind = (k: string) => of("kind").find((f) => f.key === k) ?? { count: 0, amount: 0 };
+  const donors = estimateDistinct(sample.n, sample.kth);
+  const prevDonors = prevFrom ? estimateDistinct(prevSample.n, prevSample.kth) : null;
+  // Donors by kind: the sample's shares (exactly the counts while the sample is the whole set).
+  const byKind = (k: number | null) =>
+    donors.exact ? (k ?? 0) : Math.round((donors.value * (k ?? 0)) / Math.max(1, sample.n));
+  const refund = of("refund")[0];
+  const change = (now: number, before: number | undefined) =>
+    !prevFrom || !before ? null : (now - before) / before;
+  const seriesFrom = period.from ?? days[0]?.day ?? today;
+  const bucket = bucketFor(seriesFrom, period.to);
+  const median = histogramMedian(
+    of("net").map((f) => ({ bucket: Number(f.key), count: f.count, amount: f.amount })),
+  );
+  const last = top.at(-1);
+  return {
+    currency,
+    currencies: [...new Set([currency, ...rows<{ currency: string }>(11).map((c) => c.currency)])].sort(),
+    days: custom ? null : input.days,
+    from: period.from,
+    to: period.to,
+    previous: prevFrom ? { from: prevFrom, to: addDays(from, -1) } : null,
+    raisedMinor: totals.raised,
+    donations: totals.n,
+    uniqueDonors: donors.value,
+    averageMinor: totals.n ? Math.round(totals.raised / totals.n) : 0,
+    medianMinor: Math.round(median ?? 0),
+    change: {
+      raised: change(totals.raised, p?.raised),
+      donations: change(totals.n, p?.count),
+      donors: change(donors.value, prevDonors?.value),
+    },
+    bucket,
+    series: bucketSeries(days, seriesFrom, period.to, bucket),
+    oneTime: {
+      count: kind("one_time").count,
+      amountMinor: kind("one_time").amount,
+      donors: byKind(sample.ot),
+    },
+    recurring: {
+      count: kind("recurring").count,
+      amountMinor: kind("recurring").amount,
+      donors: byKind(sample.rc),
+    },
+    refunds: { count: refund?.count ?? 0, amountMinor: refund?.amount ?? 0 },
+    byStatus: rows<{ status: string; count: number; amount: number }>(7),
+    byMethod: of("method")
+      .map((f) => ({ method: f.key, count: f.count, amount: f.amount }))
+      .sort((a, b) => b.amount - a.amount),
+    topCampaigns: rows<{ id: string; title: string; currency: string; raised: number; count: number }>(8),
+    topDonors: top.map(({ bound: _, ...d }) => d),
+    recent: rows<DonationListRow>(10).map(presentDonation),
+    estimated: {
+      median: totals.n > 0,
+      uniqueDonors: !donors.exact,
+      previousDonors: !!prevDonors && !prevDonors.exact,
+      donorsByKind: !donors.exact,
+      // Exact when the last listed donor gave at least what any donor outside the candidates can have.
+      topDonors: top.length === TOP_DONORS && !!last && last.total < last.bound,
+    },
+    errorBounds: ERROR_BOUNDS,
   };
 }
 

@@ -236,6 +236,12 @@ export const donor = sqliteTable(
      */
     importId: text("import_id"),
     importKey: text("import_key"),
+    /**
+     * A uniform random integer in [0, 2^52), set once by the trigger donor_sketch_on_insert
+     * (drizzle/0021): distinct-donor estimates sample the donors with the smallest values
+     * (core/analytics.ts estimateDistinct, decision 032).
+     */
+    sketch: integer("sketch"),
     ...timestamps,
   },
   (t) => [
@@ -488,42 +494,6 @@ export const donation = sqliteTable(
         t.trashedAt,
       )
       .where(sql`status IN ('completed','partially_refunded') AND mode = 'live' AND trashed_at IS NULL`),
-    // All-time dashboard aggregates in index order (drizzle/0008_all_time_dashboard_indexes.sql).
-    index("donation_counted_donor_idx")
-      .on(
-        t.organizationId,
-        t.currency,
-        t.donorId,
-        t.frequency,
-        t.amountMinor,
-        t.refundedMinor,
-        t.status,
-        t.mode,
-        t.trashedAt,
-      )
-      .where(sql`status IN ('completed','partially_refunded') AND mode = 'live' AND trashed_at IS NULL`),
-    index("donation_counted_net_idx")
-      .on(
-        t.organizationId,
-        t.currency,
-        sql`(${t.amountMinor} - ${t.refundedMinor})`,
-        t.status,
-        t.mode,
-        t.trashedAt,
-      )
-      .where(sql`status IN ('completed','partially_refunded') AND mode = 'live' AND trashed_at IS NULL`),
-    index("donation_counted_method_idx")
-      .on(
-        t.organizationId,
-        t.currency,
-        t.paymentMethod,
-        t.amountMinor,
-        t.refundedMinor,
-        t.status,
-        t.mode,
-        t.trashedAt,
-      )
-      .where(sql`status IN ('completed','partially_refunded') AND mode = 'live' AND trashed_at IS NULL`),
     // One status by amount, with the list's other index-only filters (drizzle/0009).
     index("donation_org_status_amount_idx").on(
       t.organizationId,
@@ -604,7 +574,15 @@ export const orgDaily = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.campaignId, t.day, t.currency] }),
-    index("org_daily_day_idx").on(t.organizationId, t.day),
+    // Covering for the top campaigns of a range's edge days (decision 032), and by day for the rest.
+    index("org_daily_day_idx").on(
+      t.organizationId,
+      t.day,
+      t.currency,
+      t.campaignId,
+      t.raisedMinor,
+      t.donationCount,
+    ),
   ],
 );
 
@@ -656,6 +634,85 @@ export const donationDailyState = sqliteTable("donation_daily_state", {
     .primaryKey()
     .references(() => organization.id, { onDelete: "cascade" }),
   timeZone: text("time_zone").notNull(),
+});
+
+/**
+ * The dashboard's breakdowns of counted gifts (decision 032), by local day (grain 'd', period
+ * 'YYYY-MM-DD') and by month (grain 'm', 'YYYY-MM'): `method` (payment method), `kind` (one_time /
+ * recurring), `net` (the histogram of net amounts by core/analytics.ts amountBucket, for the ≈
+ * median), `campaign` (month grain only; days come from org_daily) and `refund` (every live gift
+ * not in the trash with a refund, counted or not: count and refunded amount). Kept and rebuilt with
+ * donation_daily_totals under donation_daily_state: without a state row in the organization's zone
+ * the dashboard reads the donations instead.
+ */
+export const analyticsFacet = sqliteTable(
+  "analytics_facet",
+  {
+    organizationId: orgId(),
+    currency: text("currency").notNull(),
+    facet: text("facet").notNull(),
+    grain: text("grain").notNull(),
+    period: text("period").notNull(),
+    key: text("key").notNull(),
+    giftCount: integer("gift_count").notNull().default(0),
+    amountMinor: integer("amount_minor").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.currency, t.facet, t.grain, t.period, t.key] }),
+    check("analytics_facet_grain", sql`${t.grain} IN ('d', 'm')`),
+    check("analytics_facet_facet", sql`${t.facet} IN ('method', 'kind', 'net', 'campaign', 'refund')`),
+  ],
+);
+
+/**
+ * Each donor's counted gifts per currency and local day (grain 'd') or month ('m'), with the
+ * donor's sketch value (decision 032): distinct donors over any range sample the smallest sketch
+ * values of its months and edge days (donor_period_sketch_idx), top donors start from each
+ * period's largest (donor_period_amount_idx). Rows exist only while gift_count > 0.
+ */
+export const donorPeriod = sqliteTable(
+  "donor_period",
+  {
+    organizationId: orgId(),
+    currency: text("currency").notNull(),
+    grain: text("grain").notNull(),
+    period: text("period").notNull(),
+    donorId: text("donor_id").notNull(),
+    sketch: integer("sketch").notNull(),
+    giftCount: integer("gift_count").notNull().default(0),
+    amountMinor: integer("amount_minor").notNull().default(0),
+    oneTimeCount: integer("one_time_count").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.currency, t.grain, t.period, t.donorId] }),
+    // Covering: a sample and the top donors read these indexes only (decision 032).
+    index("donor_period_sketch_idx").on(
+      t.organizationId,
+      t.currency,
+      t.grain,
+      t.period,
+      t.sketch,
+      t.donorId,
+      t.giftCount,
+      t.oneTimeCount,
+    ),
+    index("donor_period_amount_idx").on(
+      t.organizationId,
+      t.currency,
+      t.grain,
+      t.period,
+      t.amountMinor,
+      t.donorId,
+    ),
+    index("donor_period_donor_idx").on(t.donorId),
+    check("donor_period_grain", sql`${t.grain} IN ('d', 'm')`),
+  ],
+);
+
+/** core/analytics.ts AMOUNT_BUCKETS as a table: SQL rebuilds look a net amount's bucket up here. */
+export const analyticsBucket = sqliteTable("analytics_bucket", {
+  lo: integer("lo").primaryKey(),
+  bucket: integer("bucket").notNull(),
 });
 
 /** Bumped by a trigger on every audited change of the organization: the dashboard cache's key. */

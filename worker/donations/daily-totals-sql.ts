@@ -2,6 +2,7 @@
  * The SQL of a donation_daily_totals rebuild (decision 013), shared by rebuildRollups and the seed
  * (scripts/seed-domain.mjs imports this file directly: no imports without an extension here).
  */
+import { COUNTED_SQL } from "../../core/status.ts";
 import {
   DAY_KEY_AFTER,
   DAY_KEY_BEFORE,
@@ -61,11 +62,81 @@ export function dailyRebuildSql(): { sql: string; args: ("org" | "spans" | "tz")
              GROUP BY 2, 3, 4, 5, 6`,
       args: ["org", "spans"],
     },
+    { sql: "DELETE FROM analytics_facet WHERE organization_id = ?1", args: ["org"] },
+    { sql: "DELETE FROM donor_period WHERE organization_id = ?1", args: ["org"] },
+    ...analyticsRollupSql({
+      spans: spansTable(2),
+      from: "s CROSS JOIN donation d ON d.organization_id = ?1 AND d.donated_at >= s.b AND d.donated_at < s.e",
+      where: "1",
+      sign: "1",
+    }).map((sql) => ({ sql, args: ["org", "spans"] as ("org" | "spans" | "tz")[] })),
     {
       sql: `INSERT INTO donation_daily_state (organization_id, time_zone)
             SELECT ?1, CASE WHEN (SELECT COALESCE(SUM(donation_count), 0) FROM donation_daily_totals WHERE organization_id = ?1)
                                = (SELECT COUNT(*) FROM donation WHERE organization_id = ?1) THEN ?2 END`,
       args: ["org", "tz"],
     },
+  ];
+}
+
+/**
+ * The analytics rollups (decision 032) of the gifts `from` yields — a FROM clause over donation `d`
+ * and the spans `s` — times `sign`, added in: analytics_facet (method, kind, the net histogram and
+ * refunds by day and month; campaigns by month) and donor_period (each donor by day and month).
+ * `where` is a condition on the statement as a whole (the state row, a write's guard). ?1 is the
+ * organization. A rebuild adds an emptied organization's gifts (sign 1), an import's batch its own
+ * rows (1 after inserting them, -1 before deleting them).
+ */
+export function analyticsRollupSql(p: { spans: string; from: string; where: string; sign: string }) {
+  const day = localDaySql("d.donated_at");
+  const { spans, from, where, sign } = p;
+  const counted = COUNTED_SQL("d");
+  const net = "d.amount_minor - d.refunded_minor";
+  const add = (cols: string) =>
+    cols
+      .split(", ")
+      .map((c) => `${c} = ${c} + excluded.${c}`)
+      .join(", ");
+  return [
+    `INSERT INTO analytics_facet (organization_id, currency, facet, grain, period, key, gift_count, amount_minor)
+     WITH ${spans},
+          x AS (SELECT d.currency AS c, ${day} AS day, d.payment_method AS method,
+                       CASE WHEN d.frequency = 'one_time' THEN 'one_time' ELSE 'recurring' END AS kind,
+                       COALESCE((SELECT b.bucket FROM analytics_bucket b WHERE b.lo <= ${net} ORDER BY b.lo DESC LIMIT 1), 0) AS bucket,
+                       COUNT(*) AS n, SUM(${net}) AS a
+                  FROM ${from} WHERE ${counted} AND ${where} GROUP BY 1, 2, 3, 4, 5),
+          f AS (SELECT c, 'method' AS facet, day, method AS key, SUM(n) AS n, SUM(a) AS a FROM x GROUP BY c, day, method
+                UNION ALL SELECT c, 'kind', day, kind, SUM(n), SUM(a) FROM x GROUP BY c, day, kind
+                UNION ALL SELECT c, 'net', day, CAST(bucket AS TEXT), SUM(n), SUM(a) FROM x GROUP BY c, day, bucket)
+     SELECT ?1, c, facet, 'd', day, key, ${sign} * n, ${sign} * a FROM f WHERE 1
+     UNION ALL
+     SELECT ?1, c, facet, 'm', substr(day, 1, 7), key, ${sign} * SUM(n), ${sign} * SUM(a) FROM f GROUP BY c, facet, substr(day, 1, 7), key
+     ON CONFLICT (organization_id, currency, facet, grain, period, key) DO UPDATE SET ${add("gift_count, amount_minor")}`,
+    `INSERT INTO analytics_facet (organization_id, currency, facet, grain, period, key, gift_count, amount_minor)
+     WITH ${spans},
+          x AS (SELECT d.currency AS c, ${day} AS day, d.campaign_id AS campaign, ${counted} AS counted, d.refunded_minor > 0 AS refunded,
+                       COUNT(*) AS n, SUM(${net}) AS a, SUM(d.refunded_minor) AS r
+                  FROM ${from}
+                 WHERE d.mode = 'live' AND d.trashed_at IS NULL AND (${counted} OR d.refunded_minor > 0) AND ${where}
+                 GROUP BY 1, 2, 3, 4, 5)
+     SELECT ?1, c, 'campaign', 'm', substr(day, 1, 7), campaign, ${sign} * SUM(n), ${sign} * SUM(a) FROM x
+      WHERE counted AND campaign IS NOT NULL GROUP BY c, substr(day, 1, 7), campaign
+     UNION ALL
+     SELECT ?1, c, 'refund', 'd', day, '', ${sign} * SUM(n), ${sign} * SUM(r) FROM x WHERE refunded GROUP BY c, day
+     UNION ALL
+     SELECT ?1, c, 'refund', 'm', substr(day, 1, 7), '', ${sign} * SUM(n), ${sign} * SUM(r) FROM x WHERE refunded GROUP BY c, substr(day, 1, 7)
+     ON CONFLICT (organization_id, currency, facet, grain, period, key) DO UPDATE SET ${add("gift_count, amount_minor")}`,
+    `INSERT INTO donor_period (organization_id, currency, grain, period, donor_id, sketch, gift_count, amount_minor, one_time_count)
+     WITH ${spans},
+          x AS (SELECT d.currency AS c, ${day} AS day, d.donor_id AS donor, COUNT(*) AS n, SUM(${net}) AS a,
+                       SUM(d.frequency = 'one_time') AS o
+                  FROM ${from} WHERE ${counted} AND d.donor_id IS NOT NULL AND ${where} GROUP BY 1, 2, 3)
+     SELECT ?1, c, 'd', day, donor, COALESCE((SELECT dn.sketch FROM donor dn WHERE dn.id = x.donor), 0), ${sign} * n, ${sign} * a, ${sign} * o
+       FROM x WHERE 1
+     UNION ALL
+     SELECT ?1, c, 'm', substr(day, 1, 7), donor, COALESCE((SELECT dn.sketch FROM donor dn WHERE dn.id = x.donor), 0),
+            ${sign} * SUM(n), ${sign} * SUM(a), ${sign} * SUM(o)
+       FROM x GROUP BY c, substr(day, 1, 7), donor
+     ON CONFLICT (organization_id, currency, grain, period, donor_id) DO UPDATE SET ${add("gift_count, amount_minor, one_time_count")}`,
   ];
 }

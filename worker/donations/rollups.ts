@@ -5,11 +5,19 @@
  * from donations; tests prove both agree. Donation changes build these through
  * `donationChangeStatements` (worker/donations/write.ts, decision 020), never directly.
  */
+import { amountBucket } from "@core/analytics";
 import { COUNTED_SQL, isCounted } from "@core/status";
 import { DAY_KEY_FROM_MS, DAY_KEY_UNTIL_MS, dayKey, localDay } from "@core/time";
 import type { Database } from "../db/databases";
 import type { Guard } from "../lib/guard";
-import { type DaySpan, dailyRebuildSql, dailySpans, localDaySql, spansTable } from "./daily-totals-sql";
+import {
+  analyticsRollupSql,
+  type DaySpan,
+  dailyRebuildSql,
+  dailySpans,
+  localDaySql,
+  spansTable,
+} from "./daily-totals-sql";
 
 export interface DonationFacts {
   organizationId: string;
@@ -24,6 +32,9 @@ export interface DonationFacts {
   donatedAt: number;
   /** The recurring plan the gift belongs to: its part of org_daily is kept apart too (issue 24). */
   planId: string | null;
+  /** Breakdowns of the dashboard (analytics_facet, decision 032). */
+  frequency: string;
+  paymentMethod: string;
 }
 
 /**
@@ -147,7 +158,126 @@ export function rollupStatements(
         ),
     );
   }
+  stmts.push(...analyticsStatements(db, org, before, after, timeZone, guard));
   stmts.push(...dailyTotalsStatements(db, org, before, after, timeZone, guard));
+  return stmts;
+}
+
+type FacetRow = [
+  currency: string,
+  facet: string,
+  grain: "d" | "m",
+  period: string,
+  key: string,
+  count: number,
+  amount: number,
+];
+type DonorRow = [
+  currency: string,
+  grain: "d" | "m",
+  period: string,
+  donorId: string,
+  count: number,
+  amount: number,
+  oneTime: number,
+];
+
+/** What one gift puts in analytics_facet and donor_period (decision 032), at day and month grain. */
+function analyticsContribution(f: DonationFacts | null, timeZone: string) {
+  const facets: FacetRow[] = [];
+  const donors: DonorRow[] = [];
+  if (!f) return { facets, donors };
+  const day = dayKey(f.donatedAt, timeZone);
+  const month = day.slice(0, 7);
+  const net = f.amountMinor - f.refundedMinor;
+  if (isCounted(f)) {
+    const kind = f.frequency === "one_time" ? "one_time" : "recurring";
+    for (const [grain, period] of [
+      ["d", day],
+      ["m", month],
+    ] as const) {
+      facets.push([f.currency, "method", grain, period, f.paymentMethod, 1, net]);
+      facets.push([f.currency, "kind", grain, period, kind, 1, net]);
+      facets.push([f.currency, "net", grain, period, String(amountBucket(net)), 1, net]);
+      if (f.donorId) donors.push([f.currency, grain, period, f.donorId, 1, net, kind === "one_time" ? 1 : 0]);
+    }
+    if (f.campaignId) facets.push([f.currency, "campaign", "m", month, f.campaignId, 1, net]);
+  }
+  if (f.mode === "live" && f.trashedAt === null && f.refundedMinor > 0) {
+    facets.push([f.currency, "refund", "d", day, "", 1, f.refundedMinor]);
+    facets.push([f.currency, "refund", "m", month, "", 1, f.refundedMinor]);
+  }
+  return { facets, donors };
+}
+
+/** `after` minus `before`, per key (the values after the key's columns); keys left as they were dropped. */
+function netDeltas<T extends (string | number)[]>(before: T[], after: T[], keyLength: number): T[] {
+  const out = new Map<string, T>();
+  for (const [rows, sign] of [
+    [before, -1],
+    [after, 1],
+  ] as const) {
+    for (const r of rows) {
+      const k = JSON.stringify(r.slice(0, keyLength));
+      const cur = out.get(k) ?? ([...r.slice(0, keyLength), ...r.slice(keyLength).map(() => 0)] as T);
+      for (let i = keyLength; i < r.length; i++) (cur[i] as number) += sign * (r[i] as number);
+      out.set(k, cur);
+    }
+  }
+  return [...out.values()].filter((r) => r.slice(keyLength).some((v) => v !== 0));
+}
+
+/**
+ * analytics_facet and donor_period deltas of one change (decision 032): applied, like
+ * donation_daily_totals, only while the organization's rollups are built in `timeZone`, and only if
+ * the change's write won (`guard`). A donor's period row goes when its last gift there does.
+ */
+function analyticsStatements(
+  db: Database,
+  org: string,
+  before: DonationFacts | null,
+  after: DonationFacts | null,
+  timeZone: string,
+  guard: Guard,
+): D1PreparedStatement[] {
+  const b = analyticsContribution(before, timeZone);
+  const a = analyticsContribution(after, timeZone);
+  const facets = netDeltas(b.facets, a.facets, 5);
+  const donors = netDeltas(b.donors, a.donors, 4);
+  const built = "EXISTS (SELECT 1 FROM donation_daily_state WHERE organization_id = ?1 AND time_zone = ?3)";
+  const stmts: D1PreparedStatement[] = [];
+  if (facets.length)
+    stmts.push(
+      db
+        .prepare(
+          `INSERT INTO analytics_facet (organization_id, currency, facet, grain, period, key, gift_count, amount_minor)
+           SELECT ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6
+             FROM json_each(?2) WHERE ${built} AND ${guard.sql(4)}
+           ON CONFLICT (organization_id, currency, facet, grain, period, key) DO UPDATE SET
+             gift_count = gift_count + excluded.gift_count, amount_minor = amount_minor + excluded.amount_minor`,
+        )
+        .bind(org, JSON.stringify(facets), timeZone, ...guard.args),
+    );
+  if (donors.length) {
+    stmts.push(
+      db
+        .prepare(
+          `INSERT INTO donor_period (organization_id, currency, grain, period, donor_id, sketch, gift_count, amount_minor, one_time_count)
+           SELECT ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3,
+                  COALESCE((SELECT dn.sketch FROM donor dn WHERE dn.id = value ->> 3), 0), value ->> 4, value ->> 5, value ->> 6
+             FROM json_each(?2) WHERE ${built} AND ${guard.sql(4)}
+           ON CONFLICT (organization_id, currency, grain, period, donor_id) DO UPDATE SET
+             gift_count = gift_count + excluded.gift_count, amount_minor = amount_minor + excluded.amount_minor,
+             one_time_count = one_time_count + excluded.one_time_count`,
+        )
+        .bind(org, JSON.stringify(donors), timeZone, ...guard.args),
+      db
+        .prepare(
+          "DELETE FROM donor_period WHERE donor_id IN (SELECT value FROM json_each(?2)) AND organization_id = ?1 AND gift_count <= 0",
+        )
+        .bind(org, JSON.stringify([...new Set(donors.map((d) => d[3]))])),
+    );
+  }
   return stmts;
 }
 
@@ -470,6 +600,18 @@ export function giftSetRollupStatements(
          refunded_minor = refunded_minor + excluded.refunded_minor`,
       spans,
       timeZone,
+    ),
+    ...analyticsRollupSql({
+      spans: spansTable(5),
+      from: `${rows} CROSS JOIN s ON d.donated_at >= s.b AND d.donated_at < s.e`,
+      where: `EXISTS (SELECT 1 FROM donation_daily_state WHERE organization_id = ?1 AND time_zone = ?6) AND ${guard.sql(7)}`,
+      sign: "?4",
+    }).map((sql) => bind(sql, spans, timeZone)),
+    // A donor's period rows go with their last gift (an undo runs this before deleting the gifts:
+    // their deltas have made the rows zero already).
+    bind(
+      `DELETE FROM donor_period WHERE organization_id = ?1 AND gift_count <= 0
+          AND donor_id IN (SELECT d.donor_id FROM ${rows} WHERE ${guard.sql(5)})`,
     ),
     // Days counted in another zone than the table's: the list totals from the donations until the
     // next rebuild (decision 013), as a single change does.

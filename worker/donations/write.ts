@@ -52,6 +52,8 @@ export const facts = (d: DonationRow): DonationFacts => ({
   currency: d.currency,
   donatedAt: d.donated_at,
   planId: d.plan_id,
+  frequency: d.frequency,
+  paymentMethod: d.payment_method,
 });
 
 /** The columns a change writes (id, organization_id, number and created_at are set at insert). */

@@ -197,6 +197,22 @@ export function mergeStatements(
               WHERE donor_id = ?3 AND organization_id = ?4 AND ${claimed.sql(5)}`,
       )
       .bind(targetId, now, source.id, orgId, ...claimed.args),
+    // The source's giving per day and month (decision 032) becomes the target's, under the
+    // target's sketch value; periods both gave in add up.
+    db
+      .prepare(
+        `INSERT INTO donor_period (organization_id, currency, grain, period, donor_id, sketch, gift_count, amount_minor, one_time_count)
+         SELECT organization_id, currency, grain, period, ?1, COALESCE((SELECT t.sketch FROM donor t WHERE t.id = ?1), 0),
+                gift_count, amount_minor, one_time_count
+           FROM donor_period WHERE donor_id = ?2 AND organization_id = ?3 AND ${claimed.sql(4)}
+         ON CONFLICT (organization_id, currency, grain, period, donor_id) DO UPDATE SET
+           gift_count = gift_count + excluded.gift_count, amount_minor = amount_minor + excluded.amount_minor,
+           one_time_count = one_time_count + excluded.one_time_count`,
+      )
+      .bind(targetId, source.id, orgId, ...claimed.args),
+    db
+      .prepare(`DELETE FROM donor_period WHERE donor_id = ?1 AND organization_id = ?2 AND ${claimed.sql(3)}`)
+      .bind(source.id, orgId, ...claimed.args),
     db
       .prepare(`UPDATE donor_note SET donor_id = ?1 WHERE donor_id = ?2 AND ${claimed.sql(3)}`)
       .bind(targetId, source.id, ...claimed.args),

@@ -55,6 +55,7 @@ export const OMITTED: Readonly<Record<string, Readonly<Record<string, string>>>>
   "*": { organization_id: "the same in every row: the id in organization.csv" },
   invitation: { secret_hash: "the hash of the secret in the invitation link" },
   donation: { change_token: "a random token that makes concurrent writes conditional (decision 020)" },
+  donor: { sketch: "a random number for the dashboard's distinct-donor estimates (decision 032)" },
   data_import: { batch_token: "a random token that makes an import's batches land once (decision 028)" },
   recurring_plan: { change_token: "a random token that makes concurrent writes conditional (decision 020)" },
   media: { bytes: "the image itself: a file of its own under media/" },

@@ -1,0 +1,196 @@
+/**
+ * Issue 27, decision 032: the dashboard's estimates and the rules they stand on. The property test
+ * (test/donations/rollups.property.test.ts) proves the rollups equal a rebuild and the fast answers
+ * equal the exact ones for a few donors; here the estimates are tried where they estimate — tens of
+ * thousands of donors, far above SKETCH_K — on deterministic sketch values, so the test cannot be
+ * lucky or unlucky.
+ */
+import {
+  AMOUNT_BUCKETS,
+  amountBucket,
+  DISTINCT_ERROR_BOUND,
+  estimateDistinct,
+  histogramMedian,
+  MEDIAN_ERROR_BOUND,
+  rangeParts,
+  SKETCH_K,
+  SKETCH_SPACE,
+} from "@core/analytics";
+import { describe, expect, it } from "vitest";
+import { donorSample, partsOf, topDonors } from "../../worker/analytics/rollup-queries";
+import { makeOrg } from "../domain/fixtures";
+import { testEnv } from "../helpers";
+
+describe("the net-amount histogram", () => {
+  it("is the same list in the code and in the table the SQL rebuilds look amounts up in", async () => {
+    const { results } = await testEnv.DB.prepare("SELECT lo, bucket FROM analytics_bucket ORDER BY lo").all<{
+      lo: number;
+      bucket: number;
+    }>();
+    expect(results.map((r) => r.lo)).toEqual([...AMOUNT_BUCKETS]);
+    expect(results.map((r) => r.bucket)).toEqual(AMOUNT_BUCKETS.map((_, i) => i));
+  });
+
+  it("puts an amount in the bucket whose bounds hold it, each bucket at most 2.5% wide", () => {
+    for (const net of [0, 1, 2, 39, 40, 41, 99, 100, 101, 4_999, 5_000, 12_345, 1_000_000, 2 ** 40]) {
+      const b = amountBucket(net);
+      const lo = AMOUNT_BUCKETS[b] as number;
+      const next = AMOUNT_BUCKETS[b + 1] ?? Number.POSITIVE_INFINITY;
+      expect(lo <= net && net < next, `${net} in [${lo}, ${next})`).toBe(true);
+      if (lo > 0) expect((next - 1) / lo).toBeLessThanOrEqual(1 + MEDIAN_ERROR_BOUND);
+    }
+    expect(amountBucket(-5)).toBe(0);
+  });
+
+  it("finds the median within the bound, and exactly when the middle bucket holds one amount", () => {
+    // 1 001 gifts of random amounts: the median of the histogram against the sorted list's.
+    let x = 7;
+    const amounts = Array.from({ length: 1_001 }, () => {
+      x = (x * 48_271) % 2_147_483_647;
+      return 100 + (x % 90_000);
+    });
+    const rows = new Map<number, { bucket: number; count: number; amount: number }>();
+    for (const a of amounts) {
+      const b = amountBucket(a);
+      const r = rows.get(b) ?? { bucket: b, count: 0, amount: 0 };
+      r.count += 1;
+      r.amount += a;
+      rows.set(b, r);
+    }
+    const truth = [...amounts].sort((a, b) => a - b)[500] as number;
+    const got = histogramMedian([...rows.values()]) as number;
+    expect(Math.abs(got - truth) / truth).toBeLessThanOrEqual(MEDIAN_ERROR_BOUND);
+    // A common $50: every gift of the middle bucket is 5 000.
+    expect(
+      histogramMedian([
+        { bucket: amountBucket(2_000), count: 3, amount: 6_000 },
+        { bucket: amountBucket(5_000), count: 5, amount: 25_000 },
+        { bucket: amountBucket(9_000), count: 3, amount: 27_000 },
+      ]),
+    ).toBe(5_000);
+    expect(histogramMedian([])).toBeNull();
+  });
+});
+
+describe("ranges as the rollups read them", () => {
+  it("are whole months and the days left at either end", () => {
+    expect(rangeParts("2026-10-29", "9999-99-99")).toEqual({
+      months: ["2026-11", "9999-99"],
+      days: [["2026-10-29", "2026-10-31"]],
+    });
+    expect(rangeParts("0000-01-01", "9999-99-99")).toEqual({ months: ["0000-00", "9999-99"], days: [] });
+    expect(rangeParts("2025-03-14", "2026-02-02")).toEqual({
+      months: ["2025-04", "2026-01"],
+      days: [
+        ["2025-03-14", "2025-03-31"],
+        ["2026-02-01", "2026-02-02"],
+      ],
+    });
+    expect(rangeParts("2026-11-05", "2026-11-20")).toEqual({
+      months: null,
+      days: [["2026-11-05", "2026-11-20"]],
+    });
+    expect(rangeParts("2026-02-01", "2026-02-28")).toEqual({ months: ["2026-02", "2026-02"], days: [] });
+    expect(rangeParts("2024-02-01", "2024-02-28")).toEqual({
+      months: null,
+      days: [["2024-02-01", "2024-02-28"]],
+    });
+    expect(rangeParts("2025-12-31", "2026-01-31")).toEqual({
+      months: ["2026-01", "2026-01"],
+      days: [["2025-12-31", "2025-12-31"]],
+    });
+  });
+});
+
+/** A deterministic uniform sketch value for donor n (a multiplicative hash, as random as the trigger's). */
+const sketchOf = (n: number) => Number((BigInt(n) * 0x9e3779b97f4a7c15n) % BigInt(SKETCH_SPACE));
+
+/**
+ * An organization whose donor_period holds `donors` donors over six months and their first days:
+ * donor n gives in month m when (n × 7 + m) % 3 ≠ 0, on day 2 of the month when n % 5 = m % 5, with
+ * amount 1 000 + n % 997 (and the donors n % 1 000 = 0 give 10× as much, in every month).
+ */
+async function syntheticOrg(donors: number) {
+  const org = await makeOrg({ timeZone: "UTC" });
+  const rows: [string, string, string, number, number, number, number][] = [];
+  for (let n = 1; n <= donors; n++) {
+    for (let m = 1; m <= 6; m++) {
+      const month = `2026-0${m}`;
+      const big = n % 1_000 === 0;
+      if (big || (n * 7 + m) % 3 !== 0)
+        rows.push(["m", month, `${org}-${n}`, sketchOf(n), 1, big ? 100_000 : 1_000 + (n % 997), n % 2]);
+      if (n % 5 === m % 5)
+        rows.push(["d", `${month}-02`, `${org}-${n}`, sketchOf(n), 1, 1_000 + (n % 997), n % 2]);
+    }
+  }
+  await testEnv.DB.prepare(
+    `WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ?2)
+     INSERT INTO donor (id, organization_id, first_name, last_name, created_at, updated_at)
+     SELECT ?1 || '-' || n, ?1, 'Donor', 'No. ' || n, 0, 0 FROM s`,
+  )
+    .bind(org, donors)
+    .run();
+  for (let i = 0; i < rows.length; i += 5_000)
+    await testEnv.DB.prepare(
+      `INSERT INTO donor_period (organization_id, currency, grain, period, donor_id, sketch, gift_count, amount_minor, one_time_count)
+       SELECT ?1, 'USD', value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6 FROM json_each(?2)`,
+    )
+      .bind(org, JSON.stringify(rows.slice(i, i + 5_000)))
+      .run();
+  return { org, rows };
+}
+
+describe("distinct donors from the sketch", () => {
+  it("are exact below SKETCH_K and within the stated bound above it, over months, days and both", async () => {
+    const { org, rows } = await syntheticOrg(30_000);
+    for (const [from, to] of [
+      ["2026-01-01", "2026-06-30"],
+      ["2026-02-01", "2026-03-31"],
+      ["2026-03-02", "2026-03-02"],
+      ["2026-01-02", "2026-04-02"],
+    ] as const) {
+      const parts = JSON.parse(partsOf(from, to)) as [string, string, string][];
+      const inRange = new Set(
+        rows
+          .filter(([g, p]) => parts.some(([pg, lo, hi]) => pg === g && p >= lo && p <= hi))
+          .map(([, , donor]) => donor),
+      );
+      const s = (await donorSample(testEnv.DB, org, "USD", partsOf(from, to)).first()) as {
+        n: number;
+        kth: number | null;
+        ot: number;
+      };
+      const got = estimateDistinct(s.n, s.kth);
+      const at = `${from}..${to}: ${inRange.size} donors, estimated ${got.value}`;
+      if (inRange.size < SKETCH_K) expect(got, at).toEqual({ value: inRange.size, exact: true });
+      else {
+        expect(got.exact, at).toBe(false);
+        expect(s.n, at).toBe(SKETCH_K);
+        expect(Math.abs(got.value - inRange.size) / inRange.size, at).toBeLessThanOrEqual(
+          DISTINCT_ERROR_BOUND,
+        );
+        // Half the donors give one-time gifts (n odd): the sample's share says so, within the bound.
+        expect(Math.abs(s.ot / s.n - 0.5), at).toBeLessThanOrEqual(DISTINCT_ERROR_BOUND);
+      }
+    }
+  }, 60_000);
+
+  it("lists the top donors with their totals over the range, and says when the list is proven", async () => {
+    const { org, rows } = await syntheticOrg(5_000);
+    const from = "2026-01-02";
+    const to = "2026-04-02";
+    const parts = JSON.parse(partsOf(from, to)) as [string, string, string][];
+    const totals = new Map<string, number>();
+    for (const [g, p, donor, , , amount] of rows)
+      if (parts.some(([pg, lo, hi]) => pg === g && p >= lo && p <= hi))
+        totals.set(donor, (totals.get(donor) ?? 0) + amount);
+    const want = [...totals.values()].sort((a, b) => b - a).slice(0, 5);
+    const { results } = await topDonors(testEnv.DB, org, "USD", partsOf(from, to)).all<{
+      total: number;
+      bound: number;
+    }>();
+    // The five donors who give 10× stand out in every month: the list is proven exact.
+    expect(results.map((r) => r.total)).toEqual(want);
+    expect((results.at(-1)?.total as number) >= (results.at(-1)?.bound as number)).toBe(true);
+  }, 60_000);
+});
