@@ -89,8 +89,13 @@ function OrganizationDashboard({
   const tz = useTimeZone();
   const trpc = useTRPC();
   const navigate = route.useNavigate();
-  const q = useQuery(trpc.dashboard.summary.queryOptions({ ...period, currency }));
-  const retention = useQuery(trpc.dashboard.retention.queryOptions());
+  // Figures come from rollups, some as estimates marked ≈ (decision 032); "exact" asks for every
+  // figure computed from the gifts themselves, slower on a large organization.
+  const [exact, setExact] = React.useState(false);
+  const q = useQuery(
+    trpc.dashboard.summary.queryOptions({ ...period, currency, ...(exact ? { exact } : {}) }),
+  );
+  const retention = useQuery(trpc.dashboard.retention.queryOptions(exact ? { exact } : undefined));
   const can = useCan();
   const d = q.data;
   const money = (v: number) => formatMoney(v, d?.currency ?? "USD");
@@ -99,6 +104,9 @@ function OrganizationDashboard({
   const counted = { ...range, ...COUNTED_FILTER };
   const r = retention.data;
   const prior = r ? { from: r.priorFrom, to: r.priorTo, ...COUNTED_FILTER } : {};
+  const est = d?.estimated;
+  const approx = (on: boolean | undefined, text: string) => (on ? `≈ ${text}` : text);
+  const estimating = !!(est && Object.values(est).some(Boolean)) || !!r?.estimated;
   return (
     <>
       {q.error ? (
@@ -143,7 +151,7 @@ function OrganizationDashboard({
             />
             <Kpi
               label="Unique donors"
-              value={formatCount(d.uniqueDonors)}
+              value={approx(d.estimated.uniqueDonors, formatCount(d.uniqueDonors))}
               change={d.change.donors}
               to="/donations"
               search={counted}
@@ -151,7 +159,7 @@ function OrganizationDashboard({
             <Kpi
               label="Average gift"
               value={money(d.averageMinor)}
-              hint={`Median ${money(d.medianMinor)}`}
+              hint={approx(d.estimated.median, `Median ${money(d.medianMinor)}`)}
               to="/donations"
               search={{ ...counted, sort: "amount" }}
             />
@@ -171,7 +179,7 @@ function OrganizationDashboard({
             />
             <Kpi
               label="Retention"
-              value={formatPercent(r?.rate)}
+              value={approx(r?.estimated, formatPercent(r?.rate))}
               hint={
                 r
                   ? `${formatCount(r.retained)} of ${formatCount(r.base)} donors of the previous 12 months gave again`
@@ -182,7 +190,7 @@ function OrganizationDashboard({
             />
             <Kpi
               label="Lapsed donors"
-              value={r ? formatCount(r.lapsed) : "…"}
+              value={r ? approx(r.estimated, formatCount(r.lapsed)) : "…"}
               hint="Gave in the previous 12 months, not in the last 12"
               to="/donations"
               search={{ ...prior, segment: "lapsed" }}
@@ -192,6 +200,20 @@ function OrganizationDashboard({
           Array.from({ length: 8 }, (_, i) => <Skeleton key={`k${i}`} className="h-24" />)
         )}
       </div>
+      {d && (estimating || exact) ? (
+        <p className="text-muted-foreground text-sm">
+          {exact
+            ? "Exact figures, counted from every gift. "
+            : `≈ marks an estimate: the median within ${formatPercent(d.errorBounds.median, 1)}, donor counts within ${formatPercent(d.errorBounds.donors, 1)} for 95% of answers. `}
+          <button
+            type="button"
+            className="text-foreground underline underline-offset-4"
+            onClick={() => setExact(!exact)}
+          >
+            {exact ? "Show fast figures" : "Show exact figures"}
+          </button>
+        </p>
+      ) : null}
       <div className="grid gap-4 lg:grid-cols-3">
         <Card className="min-w-0 lg:col-span-2">
           <CardHeader>
@@ -237,7 +259,12 @@ function OrganizationDashboard({
       <div className="grid gap-4 lg:grid-cols-3">
         <Card className="min-w-0">
           <CardHeader>
-            <CardTitle>Top donors</CardTitle>
+            <CardTitle>{approx(est?.topDonors, "Top donors")}</CardTitle>
+            {est?.topDonors ? (
+              <CardDescription>
+                From each month's largest givers: one who gave a little every month may be missing.
+              </CardDescription>
+            ) : null}
           </CardHeader>
           <CardContent className="flex flex-col gap-3">
             {d?.topDonors.length ? (
