@@ -12,7 +12,7 @@ import { RevenueChart } from "~/features/charts/revenue-chart";
 import { Kpi, PERIODS } from "~/features/dashboard/kpi";
 import { PeriodPicker } from "~/features/dashboard/period-picker";
 import { PlatformOverview } from "~/features/dashboard/platform-overview";
-import { COUNTED_FILTER } from "~/features/donations/search";
+import { COUNTED_FILTER } from "~/features/donations/filters";
 import { OrganizationSwitcher } from "~/features/organization/organization-switcher";
 import { RecurringTile } from "~/features/plans/recurring-tile";
 import { useCan } from "~/lib/auth/can";
@@ -182,7 +182,10 @@ function OrganizationDashboard({
               value={approx(r?.estimated, formatPercent(r?.rate))}
               hint={
                 r
-                  ? `${formatCount(r.retained)} of ${formatCount(r.base)} donors of the previous 12 months gave again`
+                  ? approx(
+                      r.estimated,
+                      `${formatCount(r.retained)} of ${formatCount(r.base)} donors of the previous 12 months gave again`,
+                    )
                   : "…"
               }
               to="/donations"
