@@ -140,6 +140,22 @@ async function retention(ctx: Pick<OrgCtx, "env" | "org">, w: RetentionWindows, 
   };
 }
 
+/**
+ * A summary's currency and its period as local days and instants: the first day ("0000-01-01" for
+ * all time) and its first instant; the last day and the instant it ends — a custom period ends where
+ * its last day does, the last N days have no end (DAY_KEY_AFTER, NO_END_MS).
+ */
+function bounds(org: OrgCtx["org"], input: { currency?: string }, period: ReturnType<typeof resolvePeriod>) {
+  const from = period.from ?? "0000-01-01";
+  return {
+    from,
+    currency: input.currency ?? org.defaultCurrency,
+    fromMs: period.from ? startOfLocalDay(from, org.timeZone) : 0,
+    to: period.custom ? period.to : DAY_KEY_AFTER,
+    untilMs: period.custom ? startOfLocalDay(addDays(period.to, 1), org.timeZone) : NO_END_MS,
+  };
+}
+
 async function summary(
   ctx: Pick<OrgCtx, "env" | "org">,
   input: { days: number; currency?: string },
@@ -149,13 +165,8 @@ async function summary(
   const db = orgDb(ctx);
   const org = ctx.org;
   const { prevFrom, allTime, custom } = period;
-  const from = period.from ?? "0000-01-01";
-  const currency = input.currency ?? org.defaultCurrency;
-  const fromMs = period.from ? startOfLocalDay(from, org.timeZone) : 0;
+  const { from, currency, fromMs, to, untilMs } = bounds(org, input, period);
   const prevMs = prevFrom ? startOfLocalDay(prevFrom, org.timeZone) : 0;
-  // A custom period ends where its last day does; the last N days have no end (as before).
-  const to = custom ? period.to : DAY_KEY_AFTER;
-  const untilMs = custom ? startOfLocalDay(addDays(period.to, 1), org.timeZone) : NO_END_MS;
   const [
     series,
     prev,
@@ -285,11 +296,7 @@ async function summaryFromRollups(
   const db = orgDb(ctx);
   const org = ctx.org;
   const { prevFrom, allTime, custom } = period;
-  const from = period.from ?? "0000-01-01";
-  const currency = input.currency ?? org.defaultCurrency;
-  const to = custom ? period.to : DAY_KEY_AFTER;
-  const fromMs = period.from ? startOfLocalDay(from, org.timeZone) : 0;
-  const untilMs = custom ? startOfLocalDay(addDays(period.to, 1), org.timeZone) : NO_END_MS;
+  const { from, currency, fromMs, to, untilMs } = bounds(org, input, period);
   // The series, the previous period's sums, the latest gifts, the currencies and (all time) the
   // statuses are rollup or index reads already: summaryStatements' own.
   const raw = summaryStatements(db, {
