@@ -12,7 +12,7 @@ import { RevenueChart } from "~/features/charts/revenue-chart";
 import { Kpi, PERIODS } from "~/features/dashboard/kpi";
 import { PeriodPicker } from "~/features/dashboard/period-picker";
 import { PlatformOverview } from "~/features/dashboard/platform-overview";
-import { COUNTED_FILTER } from "~/features/donations/filters";
+import { COUNTED_FILTER } from "~/features/donations/search";
 import { OrganizationSwitcher } from "~/features/organization/organization-switcher";
 import { RecurringTile } from "~/features/plans/recurring-tile";
 import { useCan } from "~/lib/auth/can";
