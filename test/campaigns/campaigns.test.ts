@@ -480,6 +480,9 @@ describe("campaign analytics", () => {
       return hi;
     };
     const periodStart = midnight(29); // 30-day period: today and the 29 days before
+    // "An hour ago", but today: just after local midnight an hour ago is yesterday (failed in CI at
+    // 00:44 PST on Nov 27, the partly refunded gift of "2 hours ago" falling on the day before).
+    const todayAt = (msAgo: number) => Math.max(midnight(0), now - msAgo);
     const donors = [];
     for (const name of ["Ann", "Bo", "Cy"]) {
       const d = await caller.donors.create({
@@ -493,12 +496,12 @@ describe("campaign analytics", () => {
     await gift(caller, c.id, 4_000, periodStart - 1, { donorId: bo }); // last instant of the previous one
     await gift(caller, c.id, 6_000, midnight(1) - 1, { donorId: bo }); // the day before yesterday, late
     await gift(caller, c.id, 3_000, midnight(1), { donorId: cy }); // yesterday, first instant
-    const refunded = await gift(caller, c.id, 8_000, now - 3_600_000, { donorId: cy });
-    const partial = await gift(caller, c.id, 5_000, now - 7_200_000, { donorId: ann });
-    const trashed = await gift(caller, c.id, 9_999, now - 60_000, { donorId: ann });
-    await gift(caller, c.id, 7_777, now - 60_000, { donorId: ann, mode: "test" });
-    await gift(caller, c.id, 1_234, now - 60_000, { donorId: ann, status: "pending" });
-    await gift(caller, other.id, 5_555, now - 60_000, { donorId: ann });
+    const refunded = await gift(caller, c.id, 8_000, todayAt(3_600_000), { donorId: cy });
+    const partial = await gift(caller, c.id, 5_000, todayAt(7_200_000), { donorId: ann });
+    const trashed = await gift(caller, c.id, 9_999, todayAt(60_000), { donorId: ann });
+    await gift(caller, c.id, 7_777, todayAt(60_000), { donorId: ann, mode: "test" });
+    await gift(caller, c.id, 1_234, todayAt(60_000), { donorId: ann, status: "pending" });
+    await gift(caller, other.id, 5_555, todayAt(60_000), { donorId: ann });
     await gift(caller, c.id, 2_000, midnight(60), { donorId: bo }); // older than both periods
     await caller.donations.updateStatus({ id: refunded.id, status: "refunded", reason: "asked" });
     await caller.donations.updateStatus({
@@ -513,7 +516,7 @@ describe("campaign analytics", () => {
       `INSERT INTO donation (id, organization_id, number, campaign_id, donor_id, amount_minor, currency, status, donated_at, created_at, updated_at)
        VALUES (?, ?, 9999, ?, ?, 70000, 'EUR', 'completed', ?, ?, ?)`,
     )
-      .bind(`eur-${org}`, org, c.id, ann, now - 60_000, now, now)
+      .bind(`eur-${org}`, org, c.id, ann, todayAt(60_000), now, now)
       .run();
     await rebuildRollups(testEnv.DB, org, tz);
 

@@ -235,6 +235,9 @@ describe("donations.list totals (rollup path and index path) agree with a brute-
         refunded_minor: 0,
         currency: "USD",
         donated_at: at,
+        // The columns' defaults, which the INSERT below leaves to the table.
+        payment_method: "card",
+        frequency: "one_time",
       };
       await testEnv.DB.batch([
         testEnv.DB.prepare(

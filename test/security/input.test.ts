@@ -456,6 +456,9 @@ describe("money, currencies and instants (issue 26: the webhook stores what page
         refunded_minor: 0,
         currency,
         donated_at: at,
+        // The columns' defaults, which the INSERT below leaves to the table.
+        payment_method: "card",
+        frequency: "one_time",
       };
       await testEnv.DB.batch([
         testEnv.DB.prepare(

@@ -20,6 +20,8 @@ import {
 } from "./daily-totals-sql";
 
 export interface DonationFacts {
+  /** The gift's id: the rollups read what the stored row says where the request cannot know it. */
+  id?: string;
   organizationId: string;
   campaignId: string | null;
   donorId: string | null;
@@ -196,7 +198,7 @@ function analyticsContribution(f: DonationFacts | null, timeZone: string) {
       ["d", day],
       ["m", month],
     ] as const) {
-      facets.push([f.currency, "method", grain, period, f.paymentMethod, 1, net]);
+      facets.push([f.currency, "method", grain, period, f.paymentMethod ?? "", 1, net]);
       facets.push([f.currency, "kind", grain, period, kind, 1, net]);
       facets.push([f.currency, "net", grain, period, String(amountBucket(net)), 1, net]);
       if (f.donorId) donors.push([f.currency, grain, period, f.donorId, 1, net, kind === "one_time" ? 1 : 0]);
@@ -243,7 +245,6 @@ function analyticsStatements(
   const b = analyticsContribution(before, timeZone);
   const a = analyticsContribution(after, timeZone);
   const facets = netDeltas(b.facets, a.facets, 5);
-  const donors = netDeltas(b.donors, a.donors, 4);
   const built = "EXISTS (SELECT 1 FROM donation_daily_state WHERE organization_id = ?1 AND time_zone = ?3)";
   const stmts: D1PreparedStatement[] = [];
   if (facets.length)
@@ -258,26 +259,47 @@ function analyticsStatements(
         )
         .bind(org, JSON.stringify(facets), timeZone, ...guard.args),
     );
-  if (donors.length) {
+  // Donor rows: the gift's donor before is the row as read; after, it is the stored row's own
+  // donor_id, never the request's idea of it (a webhook's donor found by e-mail may be another
+  // request's, inserted first). Unchanged contributions (an edit of the note) write nothing.
+  if (JSON.stringify(b.donors) === JSON.stringify(a.donors)) return stmts;
+  const upsert = (rows: string, donor: string, sketchOf: string) =>
+    `INSERT INTO donor_period (organization_id, currency, grain, period, donor_id, sketch, gift_count, amount_minor, one_time_count)
+     SELECT ?1, value ->> 0, value ->> 1, value ->> 2, ${donor}, COALESCE((SELECT dn.sketch FROM donor dn WHERE dn.id = ${sketchOf}), 0),
+            value ->> 4, value ->> 5, value ->> 6
+       FROM ${rows} WHERE ${built} AND ${guard.sql(5)}
+     ON CONFLICT (organization_id, currency, grain, period, donor_id) DO UPDATE SET
+       gift_count = gift_count + excluded.gift_count, amount_minor = amount_minor + excluded.amount_minor,
+       one_time_count = one_time_count + excluded.one_time_count`;
+  const id = after?.id ?? before?.id ?? "";
+  if (b.donors.length) {
+    const minus = b.donors.map(([c, g, p, d, n, amount, o]) => [c, g, p, d, -n, -amount, -o]);
+    stmts.push(
+      db
+        .prepare(upsert("json_each(?2)", "value ->> 3", "value ->> 3"))
+        .bind(org, JSON.stringify(minus), timeZone, id, ...guard.args),
+    );
+  }
+  if (a.donors.length)
     stmts.push(
       db
         .prepare(
-          `INSERT INTO donor_period (organization_id, currency, grain, period, donor_id, sketch, gift_count, amount_minor, one_time_count)
-           SELECT ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3,
-                  COALESCE((SELECT dn.sketch FROM donor dn WHERE dn.id = value ->> 3), 0), value ->> 4, value ->> 5, value ->> 6
-             FROM json_each(?2) WHERE ${built} AND ${guard.sql(4)}
-           ON CONFLICT (organization_id, currency, grain, period, donor_id) DO UPDATE SET
-             gift_count = gift_count + excluded.gift_count, amount_minor = amount_minor + excluded.amount_minor,
-             one_time_count = one_time_count + excluded.one_time_count`,
+          upsert(
+            "json_each(?2) CROSS JOIN donation d ON d.id = ?4 AND d.donor_id IS NOT NULL",
+            "d.donor_id",
+            "d.donor_id",
+          ),
         )
-        .bind(org, JSON.stringify(donors), timeZone, ...guard.args),
-      db
-        .prepare(
-          "DELETE FROM donor_period WHERE donor_id IN (SELECT value FROM json_each(?2)) AND organization_id = ?1 AND gift_count <= 0",
-        )
-        .bind(org, JSON.stringify([...new Set(donors.map((d) => d[3]))])),
+        .bind(org, JSON.stringify(a.donors), timeZone, id, ...guard.args),
     );
-  }
+  stmts.push(
+    db
+      .prepare(
+        `DELETE FROM donor_period WHERE organization_id = ?1 AND gift_count <= 0
+            AND (donor_id IN (SELECT value FROM json_each(?2)) OR donor_id = (SELECT d.donor_id FROM donation d WHERE d.id = ?3))`,
+      )
+      .bind(org, JSON.stringify([...new Set(b.donors.map((d) => d[3]))]), id),
+  );
   return stmts;
 }
 

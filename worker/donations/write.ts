@@ -41,6 +41,7 @@ import {
 
 /** What the rollups and stats read of a donation. */
 export const facts = (d: DonationRow): DonationFacts => ({
+  id: d.id,
   organizationId: d.organization_id,
   campaignId: d.campaign_id,
   donorId: d.donor_id,
