@@ -5,7 +5,7 @@
  * same for 7 days and for ten years. Two figures are estimates with a stated bound (the median, and
  * distinct donors above SKETCH_K); the service marks them and keeps the exact path one click away.
  */
-import { rangeParts, SKETCH_K } from "@core/analytics";
+import { rangeParts, SKETCH_K, SKETCH_SPACE } from "@core/analytics";
 import { COUNTED_SQL } from "@core/status";
 import type { Database } from "../db/databases";
 
@@ -40,20 +40,37 @@ function periodsCte(currencies: string) {
 /**
  * The bottom-k sample of the range's donors in `currencies` (a SQL list over ?2 or a subquery):
  * the SKETCH_K donors with the smallest sketch values, and whether each gave one-time and recurring
- * gifts there. A period holding k donors bounds the sample by its k-th smallest value, so each
- * period is read only up to the bound (the tightest bound comes from a month when there is one).
+ * gifts there. Every period is read only up to a bound on the sample's largest value:
+ * - with a whole month in the range, the smallest k-th value of any month (a month holds many
+ *   more donors than the sample, so the bound is tight);
+ * - with days only, each day holds about as many donors as the sample and its k-th value bounds
+ *   loosely: the range's rows are counted instead and 1.5 k of them are expected below a guess,
+ *   which stands when it yields k donors (it does unless donors repeat a lot), else the days'
+ *   bound is used.
  */
 function sampleSql(currencies: string) {
-  return `WITH ${periodsCte(currencies)},
-    kth AS (SELECT MIN((SELECT x.sketch FROM donor_period x WHERE x.organization_id = ?1 AND x.currency = cur.c AND x.grain = p.grain AND x.period = p.period
-                         ORDER BY x.sketch LIMIT 1 OFFSET ${SKETCH_K - 1})) AS t
-              FROM p CROSS JOIN cur
-             WHERE p.grain = CASE WHEN EXISTS (SELECT 1 FROM p WHERE grain = 'm') THEN 'm' ELSE 'd' END),
-    u AS (SELECT x.donor_id, x.sketch, x.gift_count AS g, x.one_time_count AS o
+  const K = SKETCH_K;
+  const rows = (bound: string) => `SELECT x.donor_id, x.sketch, x.gift_count AS g, x.one_time_count AS o
             FROM p CROSS JOIN cur CROSS JOIN donor_period x
               ON x.organization_id = ?1 AND x.currency = cur.c AND x.grain = p.grain AND x.period = p.period
-             AND x.sketch <= COALESCE((SELECT t FROM kth), 9007199254740991)),
-    s AS (SELECT donor_id, sketch, MAX(o > 0) AS ot, MAX(g > o) AS rc FROM u GROUP BY donor_id ORDER BY sketch, donor_id LIMIT ${SKETCH_K})`;
+             AND x.sketch <= ${bound}`;
+  const bottom = (from: string) =>
+    `SELECT donor_id, sketch, MAX(o > 0) AS ot, MAX(g > o) AS rc FROM ${from} GROUP BY donor_id ORDER BY sketch, donor_id LIMIT ${K}`;
+  return `WITH ${periodsCte(currencies)},
+    days_only AS (SELECT NOT EXISTS (SELECT 1 FROM p WHERE grain = 'm') AS yes),
+    tot AS (SELECT SUM((SELECT COUNT(*) FROM donor_period x WHERE x.organization_id = ?1 AND x.currency = cur.c AND x.grain = p.grain AND x.period = p.period)) AS n
+              FROM p CROSS JOIN cur WHERE (SELECT yes FROM days_only)),
+    guess AS (SELECT CASE WHEN n > ${2 * K} THEN CAST(${1.5 * K} * ${SKETCH_SPACE} / n AS INTEGER) ELSE -1 END AS t FROM tot),
+    u1 AS (${rows("(SELECT t FROM guess)")}),
+    s1 AS (${bottom("u1")}),
+    ok AS (SELECT COUNT(*) = ${K} AS yes FROM s1),
+    kth AS (SELECT MIN((SELECT x.sketch FROM donor_period x WHERE x.organization_id = ?1 AND x.currency = cur.c AND x.grain = p.grain AND x.period = p.period
+                         ORDER BY x.sketch LIMIT 1 OFFSET ${K - 1})) AS t
+              FROM p CROSS JOIN cur
+             WHERE NOT (SELECT yes FROM ok) AND p.grain = CASE WHEN (SELECT yes FROM days_only) THEN 'd' ELSE 'm' END),
+    u2 AS (${rows("COALESCE((SELECT t FROM kth), 9007199254740991)")} WHERE NOT (SELECT yes FROM ok)),
+    s2 AS (${bottom("u2")}),
+    s AS (SELECT * FROM s1 WHERE (SELECT yes FROM ok) UNION ALL SELECT * FROM s2 WHERE NOT (SELECT yes FROM ok))`;
 }
 
 export interface SampleRow {
@@ -104,22 +121,18 @@ export function facetTotals(db: Database, orgId: string, currency: string, parts
     .bind(orgId, currency, parts);
 }
 
-/** The five campaigns that raised most: months from analytics_facet, the edge days from org_daily. */
+/** The five campaigns that raised most over the range (analytics_facet's `campaign` rows). */
 export function topCampaigns(db: Database, orgId: string, currency: string, parts: Parts) {
   return db
     .prepare(
-      `SELECT c.id, c.title, ?2 AS currency, SUM(x.raised) AS raised, SUM(x.n) AS count
-         FROM (SELECT f.key AS cid, f.amount_minor AS raised, f.gift_count AS n
+      `SELECT c.id, c.title, ?2 AS currency, t.raised, t.count
+         FROM (SELECT f.key, SUM(f.amount_minor) AS raised, SUM(f.gift_count) AS count
                  FROM json_each(?3) r CROSS JOIN analytics_facet f
-                   ON f.organization_id = ?1 AND f.currency = ?2 AND f.facet = 'campaign' AND f.grain = 'm'
-                  AND r.value ->> 0 = 'm' AND f.period BETWEEN r.value ->> 1 AND r.value ->> 2
-               UNION ALL
-               SELECT o.campaign_id, o.raised_minor, o.donation_count
-                 FROM json_each(?3) r CROSS JOIN org_daily o
-                   ON o.organization_id = ?1 AND r.value ->> 0 = 'd' AND o.day BETWEEN r.value ->> 1 AND r.value ->> 2
-                WHERE o.currency = ?2 AND o.campaign_id NOT IN ('*', '')) x
-         JOIN campaign c ON c.id = x.cid
-        GROUP BY c.id HAVING SUM(x.n) > 0 ORDER BY raised DESC, c.id LIMIT 5`,
+                   ON f.organization_id = ?1 AND f.currency = ?2 AND f.facet = 'campaign'
+                  AND f.grain = r.value ->> 0 AND f.period BETWEEN r.value ->> 1 AND r.value ->> 2
+                GROUP BY f.key HAVING SUM(f.gift_count) > 0 ORDER BY raised DESC, f.key LIMIT 5) t
+         JOIN campaign c ON c.id = t.key
+        ORDER BY t.raised DESC, c.id`,
     )
     .bind(orgId, currency, parts);
 }
@@ -134,7 +147,15 @@ export const TOP_DONORS = 5;
  * each period, so gave at most that; the list is exact when its last total reaches the bound (the
  * service says ≈ otherwise).
  */
-export function topDonors(db: Database, orgId: string, currency: string, parts: Parts) {
+export function topDonors(
+  db: Database,
+  orgId: string,
+  currency: string,
+  parts: Parts,
+  /** The range as instants [fromMs, untilMs): the candidates' totals are summed from their gifts. */
+  fromMs: number,
+  untilMs: number,
+) {
   const nth = (alias: string, offset: number) =>
     `(SELECT y.amount_minor FROM donor_period y WHERE y.organization_id = ?1 AND y.currency = ?2 AND y.grain = ${alias}.grain AND y.period = ${alias}.period
        ORDER BY y.amount_minor DESC LIMIT 1 OFFSET ${offset})`;
@@ -144,15 +165,16 @@ export function topDonors(db: Database, orgId: string, currency: string, parts: 
          cand AS (SELECT DISTINCT x.donor_id FROM p CROSS JOIN donor_period x
                     ON x.organization_id = ?1 AND x.currency = ?2 AND x.grain = p.grain AND x.period = p.period
                    AND x.amount_minor >= COALESCE(${nth("p", TOP_DONORS - 1)}, 0)),
-         tot AS (SELECT c.donor_id, SUM(x.amount_minor) AS total, SUM(x.gift_count) AS gifts
-                   FROM cand c CROSS JOIN p CROSS JOIN donor_period x
-                     ON x.organization_id = ?1 AND x.currency = ?2 AND x.grain = p.grain AND x.period = p.period AND x.donor_id = c.donor_id
+         -- Each candidate's few gifts, by donation_donor_idx: cheaper than a period row per candidate.
+         tot AS (SELECT c.donor_id, SUM(d.amount_minor - d.refunded_minor) AS total, COUNT(*) AS gifts
+                   FROM cand c CROSS JOIN donation d INDEXED BY donation_donor_idx ON d.donor_id = c.donor_id AND d.donated_at >= ?4 AND d.donated_at < ?5
+                  WHERE d.organization_id = ?1 AND d.currency = ?2 AND ${COUNTED_SQL("d")}
                   GROUP BY c.donor_id ORDER BY total DESC, c.donor_id LIMIT ${TOP_DONORS})
        SELECT dn.id, COALESCE(NULLIF(TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')), ''), dn.company, 'Anonymized') AS name,
               dn.company, tot.total, tot.gifts, (SELECT COALESCE(SUM(COALESCE(${nth("p", TOP_DONORS)}, 0)), 0) FROM p) AS bound
          FROM tot JOIN donor dn ON dn.id = tot.donor_id ORDER BY tot.total DESC, tot.donor_id`,
     )
-    .bind(orgId, currency, parts);
+    .bind(orgId, currency, parts, fromMs, untilMs);
 }
 
 /** Gifts by status (live, not in the trash) over the local days from..to, from donation_daily_totals. */

@@ -326,7 +326,8 @@ async function summaryFromRollups(
     prevParts ? donorSample(db, org.id, currency, prevParts) : db.prepare("SELECT 0 AS n, NULL AS kth"),
     allTime ? (raw[4] as D1PreparedStatement) : statusTotals(db, org.id, currency, from, to),
     topCampaigns(db, org.id, currency, parts),
-    topDonors(db, org.id, currency, parts),
+    // All time reaches gifts before 1970 too (legacy rows keep their keys, decision 019).
+    topDonors(db, org.id, currency, parts, allTime ? Number.MIN_SAFE_INTEGER : fromMs, untilMs),
     raw[8] as D1PreparedStatement,
     raw[11] as D1PreparedStatement,
   ]);

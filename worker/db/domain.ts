@@ -574,15 +574,7 @@ export const orgDaily = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.campaignId, t.day, t.currency] }),
-    // Covering for the top campaigns of a range's edge days (decision 032), and by day for the rest.
-    index("org_daily_day_idx").on(
-      t.organizationId,
-      t.day,
-      t.currency,
-      t.campaignId,
-      t.raisedMinor,
-      t.donationCount,
-    ),
+    index("org_daily_day_idx").on(t.organizationId, t.day),
   ],
 );
 
@@ -640,7 +632,7 @@ export const donationDailyState = sqliteTable("donation_daily_state", {
  * The dashboard's breakdowns of counted gifts (decision 032), by local day (grain 'd', period
  * 'YYYY-MM-DD') and by month (grain 'm', 'YYYY-MM'): `method` (payment method), `kind` (one_time /
  * recurring), `net` (the histogram of net amounts by core/analytics.ts amountBucket, for the ≈
- * median), `campaign` (month grain only; days come from org_daily) and `refund` (every live gift
+ * median), `campaign` (the top campaigns of any range) and `refund` (every live gift
  * not in the trash with a refund, counted or not: count and refunded amount). Kept and rebuilt with
  * donation_daily_totals under donation_daily_state: without a state row in the organization's zone
  * the dashboard reads the donations instead.

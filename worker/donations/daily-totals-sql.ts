@@ -82,7 +82,7 @@ export function dailyRebuildSql(): { sql: string; args: ("org" | "spans" | "tz")
 /**
  * The analytics rollups (decision 032) of the gifts `from` yields — a FROM clause over donation `d`
  * and the spans `s` — times `sign`, added in: analytics_facet (method, kind, the net histogram and
- * refunds by day and month; campaigns by month) and donor_period (each donor by day and month).
+ * refunds and campaigns by day and month) and donor_period (each donor by day and month).
  * `where` is a condition on the statement as a whole (the state row, a write's guard). ?1 is the
  * organization. A rebuild adds an emptied organization's gifts (sign 1), an import's batch its own
  * rows (1 after inserting them, -1 before deleting them).
@@ -119,6 +119,9 @@ export function analyticsRollupSql(p: { spans: string; from: string; where: stri
                   FROM ${from}
                  WHERE d.mode = 'live' AND d.trashed_at IS NULL AND (${counted} OR d.refunded_minor > 0) AND ${where}
                  GROUP BY 1, 2, 3, 4, 5)
+     SELECT ?1, c, 'campaign', 'd', day, campaign, ${sign} * SUM(n), ${sign} * SUM(a) FROM x
+      WHERE counted AND campaign IS NOT NULL GROUP BY c, day, campaign
+     UNION ALL
      SELECT ?1, c, 'campaign', 'm', substr(day, 1, 7), campaign, ${sign} * SUM(n), ${sign} * SUM(a) FROM x
       WHERE counted AND campaign IS NOT NULL GROUP BY c, substr(day, 1, 7), campaign
      UNION ALL

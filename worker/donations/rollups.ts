@@ -201,9 +201,9 @@ function analyticsContribution(f: DonationFacts | null, timeZone: string) {
       facets.push([f.currency, "method", grain, period, f.paymentMethod ?? "", 1, net]);
       facets.push([f.currency, "kind", grain, period, kind, 1, net]);
       facets.push([f.currency, "net", grain, period, String(amountBucket(net)), 1, net]);
+      if (f.campaignId) facets.push([f.currency, "campaign", grain, period, f.campaignId, 1, net]);
       if (f.donorId) donors.push([f.currency, grain, period, f.donorId, 1, net, kind === "one_time" ? 1 : 0]);
     }
-    if (f.campaignId) facets.push([f.currency, "campaign", "m", month, f.campaignId, 1, net]);
   }
   if (f.mode === "live" && f.trashedAt === null && f.refundedMinor > 0) {
     facets.push([f.currency, "refund", "d", day, "", 1, f.refundedMinor]);
