@@ -50,3 +50,47 @@ export function ladderGaps(tiers: readonly TierRange[]) {
   }
   return gaps;
 }
+
+/**
+ * The tier an amount falls in: a tier whose [min, max) holds it, the one with the highest minimum
+ * when ladders of two bases overlap; null when no tier holds it. worker/donors/stats.ts NEW_TIER
+ * applies the same rule in SQL to each donor's amount on the tier's basis; the giving pyramid
+ * (core/reports.ts `pyramidBands`) applies it to a year's giving.
+ */
+export function tierForAmount<T extends Omit<TierRange, "basis">>(
+  tiers: readonly T[],
+  amount: number,
+): T | null {
+  let best: T | null = null;
+  for (const t of tiers)
+    if (
+      t.minMinor <= amount &&
+      (t.maxMinor === null || amount < t.maxMinor) &&
+      (!best || t.minMinor > best.minMinor)
+    )
+      best = t;
+  return best;
+}
+
+/**
+ * [min, max) bands covering every amount from 0 up, each held by one tier (or none: `tier` null)
+ * by `tierForAmount`, adjacent bands of the same tier joined. Tier membership changes only at a
+ * tier's bounds, so the band between two consecutive bounds has the tier of its first amount. SQL
+ * can count donors per band with two comparisons, and the bands agree with the rule everywhere.
+ */
+export function tierBands<T extends Omit<TierRange, "basis">>(tiers: readonly T[]) {
+  const bounds = [
+    ...new Set([0, ...tiers.flatMap((t) => (t.maxMinor === null ? [t.minMinor] : [t.minMinor, t.maxMinor]))]),
+  ]
+    .filter((b) => b >= 0)
+    .sort((a, b) => a - b);
+  const bands: { minMinor: number; maxMinor: number | null; tier: T | null }[] = [];
+  bounds.forEach((lo, i) => {
+    const hi = bounds[i + 1] ?? null;
+    const tier = tierForAmount(tiers, lo);
+    const last = bands[bands.length - 1];
+    if (last && last.tier === tier) last.maxMinor = hi;
+    else bands.push({ minMinor: lo, maxMinor: hi, tier });
+  });
+  return bands;
+}

@@ -106,8 +106,12 @@ export function statementPeriod(
   const mm = String(month).padStart(2, "0");
   const start = startOfDay(`${year}-${mm}-01`);
   const end = startOfDay(`${year + 1}-${mm}-01`);
-  const label = month === 1 ? String(year) : `FY ${year}/${String((year + 1) % 100).padStart(2, "0")}`;
-  return { start, end, label };
+  return { start, end, label: yearLabel(year, month) };
+}
+
+/** A year's name: "2026" for a calendar year, "FY 2026/27" for one starting in another month. */
+export function yearLabel(year: number, startMonth: number): string {
+  return startMonth === 1 ? String(year) : `FY ${year}/${String((year + 1) % 100).padStart(2, "0")}`;
 }
 
 /**

@@ -38,6 +38,7 @@ const PORTAL_ROUTES = [
   "/donations",
   "/recurring",
   "/donors",
+  "/reports",
   "/organization",
   "/organizers",
   "/organization-badges",

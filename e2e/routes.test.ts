@@ -36,6 +36,7 @@ const ROUTES = [
   "/donor-tiers/",
   "/donors/",
   "/recurring/",
+  "/reports/",
   "/organization-badges/",
   "/organizers/",
   "/campaigns/x/analytics",

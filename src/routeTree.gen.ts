@@ -35,6 +35,7 @@ import { Route as AuthedOrganizationBadgesIndexRouteImport } from './routes/_aut
 import { Route as AuthedOrganizersIndexRouteImport } from './routes/_authed/organizers/index'
 import { Route as AuthedOrganizersCreateRouteImport } from './routes/_authed/organizers/create'
 import { Route as AuthedRecurringIndexRouteImport } from './routes/_authed/recurring/index'
+import { Route as AuthedReportsIndexRouteImport } from './routes/_authed/reports/index'
 import { Route as AuthedUsersUserIdRouteImport } from './routes/_authed/users_.$userId'
 import { Route as POrgSlugSlugRouteImport } from './routes/p/$orgSlug/$slug'
 import { Route as AuthedCampaignsCampaignIdIndexRouteImport } from './routes/_authed/campaigns/$campaignId/index'
@@ -177,6 +178,11 @@ const AuthedRecurringIndexRoute = AuthedRecurringIndexRouteImport.update({
   path: '/recurring/',
   getParentRoute: () => AuthedRoute,
 } as any)
+const AuthedReportsIndexRoute = AuthedReportsIndexRouteImport.update({
+  id: '/reports/',
+  path: '/reports/',
+  getParentRoute: () => AuthedRoute,
+} as any)
 const AuthedUsersUserIdRoute = AuthedUsersUserIdRouteImport.update({
   id: '/users_/$userId',
   path: '/users/$userId',
@@ -269,6 +275,7 @@ export interface FileRoutesByFullPath {
   '/organization-badges/': typeof AuthedOrganizationBadgesIndexRoute
   '/organizers/': typeof AuthedOrganizersIndexRoute
   '/recurring/': typeof AuthedRecurringIndexRoute
+  '/reports/': typeof AuthedReportsIndexRoute
   '/campaigns/$campaignId/analytics': typeof AuthedCampaignsCampaignIdAnalyticsRoute
   '/campaigns/$campaignId/items': typeof AuthedCampaignsCampaignIdItemsRoute
   '/donations/$donationId/edit': typeof AuthedDonationsDonationIdEditRoute
@@ -307,6 +314,7 @@ export interface FileRoutesByTo {
   '/organization-badges': typeof AuthedOrganizationBadgesIndexRoute
   '/organizers': typeof AuthedOrganizersIndexRoute
   '/recurring': typeof AuthedRecurringIndexRoute
+  '/reports': typeof AuthedReportsIndexRoute
   '/campaigns/$campaignId/analytics': typeof AuthedCampaignsCampaignIdAnalyticsRoute
   '/campaigns/$campaignId/items': typeof AuthedCampaignsCampaignIdItemsRoute
   '/donations/$donationId/edit': typeof AuthedDonationsDonationIdEditRoute
@@ -347,6 +355,7 @@ export interface FileRoutesById {
   '/_authed/organization-badges/': typeof AuthedOrganizationBadgesIndexRoute
   '/_authed/organizers/': typeof AuthedOrganizersIndexRoute
   '/_authed/recurring/': typeof AuthedRecurringIndexRoute
+  '/_authed/reports/': typeof AuthedReportsIndexRoute
   '/_authed/campaigns/$campaignId/analytics': typeof AuthedCampaignsCampaignIdAnalyticsRoute
   '/_authed/campaigns/$campaignId/items': typeof AuthedCampaignsCampaignIdItemsRoute
   '/_authed/donations/$donationId/edit': typeof AuthedDonationsDonationIdEditRoute
@@ -387,6 +396,7 @@ export interface FileRouteTypes {
     | '/organization-badges/'
     | '/organizers/'
     | '/recurring/'
+    | '/reports/'
     | '/campaigns/$campaignId/analytics'
     | '/campaigns/$campaignId/items'
     | '/donations/$donationId/edit'
@@ -425,6 +435,7 @@ export interface FileRouteTypes {
     | '/organization-badges'
     | '/organizers'
     | '/recurring'
+    | '/reports'
     | '/campaigns/$campaignId/analytics'
     | '/campaigns/$campaignId/items'
     | '/donations/$donationId/edit'
@@ -464,6 +475,7 @@ export interface FileRouteTypes {
     | '/_authed/organization-badges/'
     | '/_authed/organizers/'
     | '/_authed/recurring/'
+    | '/_authed/reports/'
     | '/_authed/campaigns/$campaignId/analytics'
     | '/_authed/campaigns/$campaignId/items'
     | '/_authed/donations/$donationId/edit'
@@ -672,6 +684,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedRecurringIndexRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/reports/': {
+      id: '/_authed/reports/'
+      path: '/reports'
+      fullPath: '/reports/'
+      preLoaderRoute: typeof AuthedReportsIndexRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/users_/$userId': {
       id: '/_authed/users_/$userId'
       path: '/users/$userId'
@@ -771,6 +790,7 @@ interface AuthedRouteChildren {
   AuthedOrganizationBadgesIndexRoute: typeof AuthedOrganizationBadgesIndexRoute
   AuthedOrganizersIndexRoute: typeof AuthedOrganizersIndexRoute
   AuthedRecurringIndexRoute: typeof AuthedRecurringIndexRoute
+  AuthedReportsIndexRoute: typeof AuthedReportsIndexRoute
   AuthedCampaignsCampaignIdAnalyticsRoute: typeof AuthedCampaignsCampaignIdAnalyticsRoute
   AuthedCampaignsCampaignIdItemsRoute: typeof AuthedCampaignsCampaignIdItemsRoute
   AuthedDonationsDonationIdEditRoute: typeof AuthedDonationsDonationIdEditRoute
@@ -801,6 +821,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedOrganizationBadgesIndexRoute: AuthedOrganizationBadgesIndexRoute,
   AuthedOrganizersIndexRoute: AuthedOrganizersIndexRoute,
   AuthedRecurringIndexRoute: AuthedRecurringIndexRoute,
+  AuthedReportsIndexRoute: AuthedReportsIndexRoute,
   AuthedCampaignsCampaignIdAnalyticsRoute:
     AuthedCampaignsCampaignIdAnalyticsRoute,
   AuthedCampaignsCampaignIdItemsRoute: AuthedCampaignsCampaignIdItemsRoute,

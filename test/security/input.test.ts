@@ -728,8 +728,10 @@ describe("list-users (issue 26: filterOperator=contains does not escape % and _)
         if (/^\s*(\/\*|\*|\/\/)/.test(line)) return;
         // A bound pattern must say ESCAPE '\'; a constant one is a quoted literal; nothing else
         // (an operator chosen from input, as list-users' "contains" was, is a bound pattern too).
+        // A placeholder numbered as it is bound (worker/reports/queries.ts Binds: `${q}` is "?7")
+        // is a bound pattern: it must say ESCAPE as well.
         for (const m of line.matchAll(/\bLIKE\b(.{0,16})/g))
-          if (!/^ (\?\d* ESCAPE '\\\\'|'[^'?]*')/.test(m[1] ?? ""))
+          if (!/^ (\?\d* ESCAPE '\\\\'|\$\{\w+\} ESCAPE '\\\\|'[^'?]*')/.test(m[1] ?? ""))
             unescaped.add(`${path}:${i + 1} ${line.trim()}`);
         if (/["']LIKE["']/.test(line)) unescaped.add(`${path}:${i + 1} ${line.trim()}`);
       });

@@ -109,6 +109,7 @@ function must(id: string | undefined): string {
 
 type Ids = Record<
   | "campaign"
+  | "campaign2"
   | "item"
   | "donor"
   | "donor2"
@@ -138,6 +139,7 @@ describe("cross-tenant ids", () => {
     const viewerA = await member(orgA, "viewer");
     b = await member(orgB, "owner");
     const c = await a.caller.campaigns.create(campaign);
+    const c2 = await a.caller.campaigns.create({ ...campaign, title: "Spring Books" });
     const item = await a.caller.campaigns.items.create({
       campaignId: c.id,
       title: "Coat",
@@ -200,6 +202,7 @@ describe("cross-tenant ids", () => {
       .first<{ id: string }>();
     ids = {
       campaign: c.id,
+      campaign2: c2.id,
       item: item.id,
       donor: must(d.id),
       donor2: must(d2.id),
@@ -291,6 +294,7 @@ describe("cross-tenant ids", () => {
     "receipts.stepStatements": (i) => ({ runId: i.statementRun }),
     "thanks.save": (i) => ({ campaignId: i.campaign, subject: "Hijacked", body: "Hijacked" }),
     "thanks.remove": (i) => ({ campaignId: i.campaign }),
+    "reports.campaigns": (i) => ({ campaignIds: [i.campaign, i.campaign2] }),
   };
   /**
    * Org procedures with id-like inputs that do not look one record up: list filters and history
@@ -313,6 +317,11 @@ describe("cross-tenant ids", () => {
     "campaigns.bulkArchive",
     "plans.list",
     "plans.exportPage",
+    // Report filters (issue 27): another tenant's campaign, tier or tag matches none of our gifts.
+    "reports.yearly",
+    "reports.lapsed",
+    "reports.lapsedExportPage",
+    "reports.pyramid",
   ]);
 
   it("covers every org procedure that takes a record id", () => {
@@ -358,6 +367,10 @@ describe("cross-tenant ids", () => {
     expect((await b.caller.donors.list({ tagId: ids.tag })).total).toBe(0);
     expect((await b.caller.donations.list({ campaignId: ids.campaign })).total).toBe(0);
     expect((await b.caller.donations.list({ donorId: ids.donor })).total).toBe(0);
+    expect(
+      (await b.caller.reports.yearly({ campaignId: ids.campaign })).giving.some((g) => g.gifts > 0),
+    ).toBe(false);
+    expect((await b.caller.reports.lapsed({ tagId: ids.tag, tierId: ids.tier })).total).toBe(0);
     expect(await b.caller.donations.history({ entityType: "donation", entityId: ids.donation })).toEqual([]);
     expect((await b.caller.donations.matchingIds({ campaignId: ids.campaign })).ids).toEqual([]);
     expect(

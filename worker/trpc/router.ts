@@ -9,6 +9,7 @@ import { organizationRouter } from "../organization/router";
 import { organizersRouter } from "../organizers/router";
 import { plansRouter } from "../plans/router";
 import { receiptsRouter } from "../receipts/router";
+import { reportsRouter } from "../reports/router";
 import { thanksRouter } from "../thanks/router";
 import { auditRouter } from "../users/audit/router";
 import { usersRouter } from "../users/router";
@@ -31,6 +32,7 @@ export const appRouter = router({
   plans: plansRouter,
   receipts: receiptsRouter,
   thanks: thanksRouter,
+  reports: reportsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -76,6 +76,8 @@ import { BulkRunningContext } from "./use-bulk-run";
 
 export { ConfirmButton } from "./confirm-button";
 export { type Facet, FacetedFilter, type FacetOption } from "./faceted-filter";
+export { FiguresTable, ScrollRegion } from "./figures-table";
+export { FilterSheet } from "./filter-sheet";
 export {
   facetParam,
   type ListState,

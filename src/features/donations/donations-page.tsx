@@ -1,4 +1,3 @@
-import { frequencyFilters } from "@core/donation";
 import { donorLabel, paymentMethodLabel } from "@core/labels";
 import { CURRENCIES } from "@core/money";
 import { donationStatuses } from "@core/status";
@@ -15,16 +14,9 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import type { MatchingDonations } from "~/features/donations/bulk-status";
 import { ExportButton } from "~/features/donations/export-button";
+import { activeFilterCount, donationFilters, exportUrl, SOURCE_LABELS } from "~/features/donations/filters";
 import { RecordDonationDialog } from "~/features/donations/record-donation-button";
-import {
-  activeFilterCount,
-  type DonationSearch,
-  donationFilters,
-  exportUrl,
-  METHODS,
-  SOURCE_LABELS,
-  SOURCES,
-} from "~/features/donations/search";
+import { type DonationSearch, FREQUENCY_FILTERS, METHODS, SOURCES } from "~/features/donations/search";
 import { ImportChip } from "~/features/imports/import-chip";
 import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
@@ -217,7 +209,7 @@ export function DonationsPage() {
               }
             >
               <option value="">Any frequency</option>
-              {frequencyFilters.map((f) => (
+              {FREQUENCY_FILTERS.map((f) => (
                 <option key={f} value={f}>
                   {f === "recurring" ? "Any recurring" : titleCase(f)}
                 </option>

@@ -1,9 +1,12 @@
 /**
- * The /donations URL state (DESIGN §4: filters in the URL) and its two readers: the tRPC list
- * input and the export's query string. The dashboard's tiles link here with these filters.
+ * The /donations URL state (DESIGN §4: filters in the URL). Its two readers (the tRPC list input
+ * and the export's query string) are ./filters.ts: a route's search schema loads with the route
+ * tree on every page (docs/decisions/012), so this module holds the schema only, and spells
+ * core/donation.ts's frequency filters rather than importing that module, whose form schemas
+ * would come along (tsc holds the two equal), as src/features/plans/search.ts does.
  */
 
-import { frequencyFilters } from "@core/donation";
+import type { frequencyFilters } from "@core/donation";
 import { paymentMethods } from "@core/labels";
 import { currencyCode } from "@core/schemas";
 import { donationStatuses } from "@core/status";
@@ -28,13 +31,14 @@ export const METHODS = paymentMethods;
 export const SOURCES = ["manual", "online", "webhook", "import"] as const;
 export type DonationSource = (typeof SOURCES)[number];
 
-/** How a gift came in, as the source filter names it. */
-export const SOURCE_LABELS: Readonly<Record<DonationSource, string>> = {
-  manual: "Recorded by hand",
-  online: "Online",
-  webhook: "Payment provider",
-  import: "Imported",
-};
+/** core/donation.ts frequencyFilters, spelled here for the reason above (the list's select reads it too). */
+export const FREQUENCY_FILTERS = ["one_time", "recurring", "monthly", "quarterly", "annually"] as const;
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+/** Types only (nothing at run time): tsc fails here when core/donation.ts adds or drops a value. */
+export type FrequencyFiltersMatch = Holds<
+  Same<(typeof FREQUENCY_FILTERS)[number], (typeof frequencyFilters)[number]>
+>;
 
 export const donationSearch = z.extend(listSearch, {
   sort: withDefault(z.enum(["date", "amount", "status", "number"]), "date"),
@@ -46,7 +50,7 @@ export const donationSearch = z.extend(listSearch, {
   donorId: text(64),
   currency: opt(currencyCode),
   paymentMethod: text(30),
-  frequency: enumParam(frequencyFilters),
+  frequency: enumParam(FREQUENCY_FILTERS),
   mode: enumParam(["live", "test"]),
   source: enumParam(SOURCES),
   /** The gifts one CSV import created (issue 23): "View the imported donations" links here. */
@@ -58,50 +62,11 @@ export const donationSearch = z.extend(listSearch, {
 });
 export type DonationSearch = z.infer<typeof donationSearch>;
 
-/** DESIGN §4's counted donations as list filters (the trash is excluded by default). */
+/**
+ * DESIGN §4's counted donations as list filters (the trash is excluded by default). Here rather
+ * than in ./filters.ts: the dashboard's tiles link with it, and it is a few bytes.
+ */
 export const COUNTED_FILTER = {
   status: ["completed", "partially_refunded"] as ("completed" | "partially_refunded")[],
   mode: "live" as const,
 };
-
-/** The filters of `s` (no paging) as the list procedure and the export read them. */
-export function donationFilters(s: DonationSearch) {
-  return {
-    status: s.status,
-    from: s.from,
-    to: s.to,
-    campaignId: s.campaignId,
-    campaignItemId: s.campaignItemId,
-    donorId: s.donorId,
-    currency: s.currency,
-    paymentMethod: s.paymentMethod,
-    frequency: s.frequency,
-    mode: s.mode,
-    source: s.source,
-    importId: s.importId || undefined,
-    segment: s.segment,
-    minAmountMinor: s.minAmountMinor,
-    maxAmountMinor: s.maxAmountMinor,
-    trashed: s.trashed ?? false,
-    q: s.q || undefined,
-  };
-}
-
-/** The export URL of the current filters (worker/http/export.ts parses the same names). */
-export function exportUrl(s: DonationSearch) {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(donationFilters(s))) {
-    if (v === undefined || v === false || v === "") continue;
-    params.set(k, Array.isArray(v) ? v.join(",") : String(v));
-  }
-  const qs = params.toString();
-  return `/api/export/donations.csv${qs ? `?${qs}` : ""}`;
-}
-
-/** Which filters are set, for the "n filters" hint and the Clear button. */
-export function activeFilterCount(s: DonationSearch) {
-  const f = donationFilters(s);
-  return Object.entries(f).filter(
-    ([k, v]) => k !== "trashed" && k !== "q" && v !== undefined && !(Array.isArray(v) && !v.length),
-  ).length;
-}

@@ -2,6 +2,7 @@ import {
   Award,
   BadgeCheck,
   Building2,
+  ChartColumnIncreasing,
   HandCoins,
   LayoutDashboard,
   Megaphone,
@@ -24,6 +25,8 @@ export const portalNav: NavSection[] = [
       { label: "Donations", to: "/donations", icon: HandCoins },
       { label: "Recurring", to: "/recurring", icon: Repeat },
       { label: "Donors", to: "/donors", icon: UsersRound },
+      // Every organization role sees donations (donation:view), so every member reads reports.
+      { label: "Reports", to: "/reports", icon: ChartColumnIncreasing },
     ],
   },
   {

@@ -1,0 +1,179 @@
+/**
+ * The fundraising reports' CSVs (issue 27): each report's table as a file, with its filters
+ * applied — the rows the screen shows, with the columns declared once here (header and cell), as
+ * core/exports/donors.ts does. The browser builds the files (src/features/reports/): the year
+ * reports, the pyramid and the campaigns from the answer it already holds, the lapsed donors from
+ * reports.lapsedExportPage pages (a 100 000-donor list in 20 calls, with progress). Amounts are
+ * major units with a currency column, rates plain fractions, instants ISO 8601 in the
+ * organization's zone (DESIGN §4 exports, core/csv.ts rules). Pure, so tests build the same file.
+ */
+import { CSV_BOM, csvRow, isoWithOffset } from "../csv";
+import { toMajorString } from "../money";
+
+interface Column<R> {
+  header: string;
+  cell: (row: R, ctx: { currency: string; timeZone: string }) => unknown;
+}
+
+/** A rate as a fraction with four decimals ("0.4286"), blank when there is none (0 of 0). */
+const fraction = (r: number | null) => (r === null ? null : Math.round(r * 10_000) / 10_000);
+const money = (minor: number, currency: string) => toMajorString(minor, currency);
+
+export interface GivingCsvRow {
+  year: number;
+  label: string;
+  raisedMinor: number;
+  gifts: number;
+  donors: number;
+  newDonors: number;
+  averageMinor: number;
+  change: number | null;
+}
+
+export const GIVING_COLUMNS: readonly Column<GivingCsvRow>[] = [
+  { header: "year", cell: (r) => r.label },
+  { header: "raised", cell: (r, c) => money(r.raisedMinor, c.currency) },
+  { header: "currency", cell: (_, c) => c.currency },
+  { header: "gifts", cell: (r) => r.gifts },
+  { header: "donors", cell: (r) => r.donors },
+  { header: "new_donors", cell: (r) => r.newDonors },
+  { header: "average_gift", cell: (r, c) => money(r.averageMinor, c.currency) },
+  { header: "change_vs_previous_year", cell: (r) => fraction(r.change) },
+];
+
+export interface RetentionCsvRow {
+  label: string;
+  donors: number;
+  newDonors: number;
+  previousDonors: number;
+  retained: number;
+  retention: number | null;
+  lapsed: number;
+  recaptured: number;
+  recapture: number | null;
+}
+
+export const RETENTION_COLUMNS: readonly Column<RetentionCsvRow>[] = [
+  { header: "year", cell: (r) => r.label },
+  { header: "donors", cell: (r) => r.donors },
+  { header: "new_donors", cell: (r) => r.newDonors },
+  { header: "donors_year_before", cell: (r) => r.previousDonors },
+  { header: "retained", cell: (r) => r.retained },
+  { header: "retention_rate", cell: (r) => fraction(r.retention) },
+  { header: "lapsed_before", cell: (r) => r.lapsed },
+  { header: "recaptured", cell: (r) => r.recaptured },
+  { header: "recapture_rate", cell: (r) => fraction(r.recapture) },
+];
+
+/** One cohort cell per line (first year × year): the long form a spreadsheet pivots. */
+export interface CohortCsvRow {
+  firstYearLabel: string;
+  cohortDonors: number;
+  yearLabel: string;
+  donors: number;
+  share: number | null;
+  amountMinor: number;
+}
+
+export const COHORT_COLUMNS: readonly Column<CohortCsvRow>[] = [
+  { header: "first_gift_year", cell: (r) => r.firstYearLabel },
+  { header: "cohort_donors", cell: (r) => r.cohortDonors },
+  { header: "year", cell: (r) => r.yearLabel },
+  { header: "donors_giving", cell: (r) => r.donors },
+  { header: "share", cell: (r) => fraction(r.share) },
+  { header: "amount", cell: (r, c) => money(r.amountMinor, c.currency) },
+  { header: "currency", cell: (_, c) => c.currency },
+];
+
+export interface PyramidCsvRow {
+  name: string;
+  minMinor: number | null;
+  maxMinor: number | null;
+  donors: number;
+  amountMinor: number;
+}
+
+export const PYRAMID_COLUMNS: readonly Column<PyramidCsvRow & { year: string }>[] = [
+  { header: "year", cell: (r) => r.year },
+  { header: "tier", cell: (r) => r.name },
+  { header: "from", cell: (r, c) => (r.minMinor === null ? null : money(r.minMinor, c.currency)) },
+  { header: "below", cell: (r, c) => (r.maxMinor === null ? null : money(r.maxMinor, c.currency)) },
+  { header: "donors", cell: (r) => r.donors },
+  { header: "amount", cell: (r, c) => money(r.amountMinor, c.currency) },
+  { header: "currency", cell: (_, c) => c.currency },
+];
+
+export interface CampaignCsvRow {
+  id: string;
+  title: string;
+  raisedMinor: number;
+  gifts: number;
+  donors: number;
+  averageMinor: number;
+  medianMinor: number;
+  firstGiftAt: number | null;
+  lastGiftAt: number | null;
+}
+
+export const CAMPAIGN_COLUMNS: readonly Column<CampaignCsvRow & { period: string }>[] = [
+  { header: "campaign_id", cell: (r) => r.id },
+  { header: "campaign", cell: (r) => r.title },
+  { header: "period", cell: (r) => r.period },
+  { header: "raised", cell: (r, c) => money(r.raisedMinor, c.currency) },
+  { header: "currency", cell: (_, c) => c.currency },
+  { header: "gifts", cell: (r) => r.gifts },
+  { header: "donors", cell: (r) => r.donors },
+  { header: "average_gift", cell: (r, c) => money(r.averageMinor, c.currency) },
+  { header: "median_gift", cell: (r, c) => money(r.medianMinor, c.currency) },
+  { header: "first_gift_at", cell: (r, c) => isoWithOffset(r.firstGiftAt, c.timeZone) },
+  { header: "last_gift_at", cell: (r, c) => isoWithOffset(r.lastGiftAt, c.timeZone) },
+];
+
+/** A LYBUNT/SYBUNT row (worker/reports/present.ts `presentLapsedRow`). */
+export interface LapsedCsvRow {
+  donorId: string;
+  name: string;
+  email: string | null;
+  lastYearLabel: string;
+  lastYearMinor: number;
+  lastGiftAt: number;
+  lifetimeMinor: number;
+  gifts: number;
+}
+
+export const LAPSED_COLUMNS: readonly Column<LapsedCsvRow>[] = [
+  { header: "donor_id", cell: (r) => r.donorId },
+  { header: "name", cell: (r) => r.name },
+  { header: "email", cell: (r) => r.email },
+  { header: "last_gift_at", cell: (r, c) => isoWithOffset(r.lastGiftAt, c.timeZone) },
+  { header: "last_year_of_giving", cell: (r) => r.lastYearLabel },
+  { header: "total_that_year", cell: (r, c) => money(r.lastYearMinor, c.currency) },
+  { header: "lifetime_total", cell: (r, c) => money(r.lifetimeMinor, c.currency) },
+  { header: "gifts", cell: (r) => r.gifts },
+  { header: "currency", cell: (_, c) => c.currency },
+];
+
+/** The file's first line: the byte-order mark and the headers. */
+export function csvStart<R>(columns: readonly Column<R>[]): string {
+  return CSV_BOM + csvRow(columns.map((c) => c.header));
+}
+
+/** The rows' lines (without the header). */
+export function csvLines<R>(
+  columns: readonly Column<R>[],
+  rows: readonly R[],
+  ctx: { currency: string; timeZone: string },
+): string {
+  let out = "";
+  for (const r of rows) out += csvRow(columns.map((c) => c.cell(r, ctx)));
+  return out;
+}
+
+/** A whole file of `rows`. */
+export function csvFile<R>(
+  columns: readonly Column<R>[],
+  rows: readonly R[],
+  ctx: { currency: string; timeZone: string },
+): string {
+  return csvStart(columns) + csvLines(columns, rows, ctx);
+}

@@ -1,0 +1,371 @@
+/**
+ * The reports' charts (issue 27), on visx like every chart of the portal (docs/decisions/012): the
+ * year bars are the dashboard's SeriesChart; the lines (retention and recapture rates, campaigns'
+ * cumulative amounts) are drawn here with the same visx packages, so this module adds little to the
+ * visx chunk the dashboard already loads; the giving pyramid is centred HTML bars (text beside
+ * each, wrapping on a phone). The reports import this module lazily: a report's table shows
+ * before its chart. Each chart is one image to assistive technology, with a label; the table
+ * beside it holds every figure.
+ */
+
+import { type ChartAlign, cumulativeSeries, type DayPoint } from "@core/reports";
+import { AxisBottom, AxisLeft } from "@visx/axis";
+import { localPoint } from "@visx/event";
+import { GridRows } from "@visx/grid";
+import { Group } from "@visx/group";
+import { useParentSize } from "@visx/responsive";
+import { scaleLinear, scalePoint } from "@visx/scale";
+import { Line, LinePath } from "@visx/shape";
+import { Tooltip, useTooltip } from "@visx/tooltip";
+import { type PointerEvent, useLayoutEffect, useRef, useState } from "react";
+import { periodLabel } from "~/features/charts/revenue-chart";
+import { SeriesChart, tooltipPlacement } from "~/features/charts/series-chart";
+import { exponentOf, formatCount, formatMoney } from "~/lib/format";
+
+/** Four series that read on white and on the dark theme's background alike. */
+export const SERIES_COLORS = ["#0d9488", "#d97706", "#7c3aed", "#e11d48"] as const;
+
+const FONT_SIZE = 12;
+const CHAR_WIDTH = 7;
+const MARGIN = { top: 8, right: 12, bottom: 28, left: 72 };
+
+/** Raised per year as bars (the dashboard's chart, year labels as the report names them). */
+export function YearBars({
+  rows,
+  currency,
+  yStep,
+}: {
+  rows: { label: string; value: number }[];
+  currency: string;
+  yStep: number;
+}) {
+  return (
+    <SeriesChart
+      kind="bar"
+      data={rows.map((r) => ({ key: r.label, value: r.value }))}
+      color={SERIES_COLORS[0]}
+      label={`Raised per year, ${rows.length} years, in ${currency}`}
+      xTick={(k) => k}
+      xLong={(k) => k}
+      yTick={(v) => formatMoney(v, currency).replace(/\.\d+$/, "")}
+      yLong={(v) => formatMoney(v, currency)}
+      valueName="Raised"
+      yStep={yStep}
+      minTickGap={12}
+    />
+  );
+}
+
+export interface LineSeries {
+  name: string;
+  color: string;
+  /** Values by x key; a key the series lacks is a gap (a campaign that ran fewer days). */
+  points: { key: string; value: number | null }[];
+}
+
+/**
+ * Several lines over shared x keys (`keys`, in order), a legend above, and a tooltip listing every
+ * series at the point hovered, tapped or dragged to.
+ */
+export function LinesChart(props: {
+  label: string;
+  keys: string[];
+  series: LineSeries[];
+  xTick: (key: string) => string;
+  xLong: (key: string) => string;
+  yTick: (value: number) => string;
+  yLong: (value: number) => string;
+  /** Y ticks are multiples of this. */
+  yStep: number;
+  /** The y axis's top at least this (1 for rates: 100 %). */
+  yMin?: number;
+}) {
+  const { parentRef, width, height } = useParentSize({ debounceTime: 50 });
+  return (
+    <div className="flex flex-col gap-2">
+      <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm" aria-hidden="true">
+        {props.series.map((s) => (
+          <li key={s.name} className="flex min-w-0 items-center gap-1.5">
+            <span className="inline-block h-0.5 w-4 shrink-0 rounded" style={{ background: s.color }} />
+            <span className="truncate">{s.name}</span>
+          </li>
+        ))}
+      </ul>
+      <div ref={parentRef} className="relative h-64 w-full" role="img" aria-label={props.label}>
+        {width > 0 && height > 0 ? <Lines {...props} width={width} height={height} /> : null}
+      </div>
+    </div>
+  );
+}
+
+function Lines({
+  keys,
+  series,
+  xTick,
+  xLong,
+  yTick,
+  yLong,
+  yStep,
+  yMin = 0,
+  width,
+  height,
+}: Parameters<typeof LinesChart>[0] & { width: number; height: number }) {
+  const { tooltipOpen, tooltipData, tooltipLeft, tooltipTop, showTooltip, hideTooltip } =
+    useTooltip<number>();
+  const tip = useRef<HTMLDivElement>(null);
+  const [tipSize, setTipSize] = useState({ w: 0, h: 0 });
+  useLayoutEffect(() => {
+    const el = tip.current;
+    if (el && (el.offsetWidth !== tipSize.w || el.offsetHeight !== tipSize.h))
+      setTipSize({ w: el.offsetWidth, h: el.offsetHeight });
+  });
+  const innerWidth = Math.max(0, width - MARGIN.left - MARGIN.right);
+  const innerHeight = Math.max(0, height - MARGIN.top - MARGIN.bottom);
+  const x = scalePoint({ domain: keys, range: [0, innerWidth] });
+  const byKey = series.map((s) => new Map(s.points.map((p) => [p.key, p.value])));
+  const values = series.flatMap((s) => s.points.flatMap((p) => (p.value === null ? [] : [p.value])));
+  const hi = Math.max(yMin, yStep, ...values);
+  const y = scaleLinear({ domain: [0, hi], range: [innerHeight, 0], nice: 5 });
+  const yTicks = y.ticks(5).filter((v) => Math.abs(v / yStep - Math.round(v / yStep)) < 1e-9);
+  const labelWidth = Math.max(1, ...keys.map((k) => xTick(k).length)) * CHAR_WIDTH;
+  const every = Math.max(1, Math.ceil((labelWidth + 16) / Math.max(1, x.step())));
+  const xTicks = keys.filter((_, i) => (keys.length - 1 - i) % every === 0);
+
+  function track(e: PointerEvent<SVGRectElement>) {
+    const p = localPoint(e);
+    if (!p || !keys.length) return;
+    const px = p.x - MARGIN.left;
+    const i = Math.max(0, Math.min(keys.length - 1, Math.round(px / Math.max(1, x.step()))));
+    const top = Math.max(...byKey.map((m) => m.get(keys[i] as string) ?? 0));
+    showTooltip({
+      tooltipData: i,
+      tooltipLeft: MARGIN.left + (x(keys[i] as string) ?? 0),
+      tooltipTop: MARGIN.top + y(top),
+    });
+  }
+  const active = tooltipOpen && tooltipData !== undefined ? tooltipData : null;
+  const at = tooltipPlacement(tooltipLeft ?? 0, tooltipTop ?? 0, tipSize.w, tipSize.h, width, height);
+  return (
+    <>
+      <svg
+        aria-hidden="true"
+        width={width}
+        height={height}
+        className="block overflow-visible text-muted-foreground"
+      >
+        <Group left={MARGIN.left} top={MARGIN.top}>
+          <GridRows
+            scale={y}
+            width={innerWidth}
+            tickValues={yTicks}
+            stroke="currentColor"
+            strokeDasharray="3 3"
+            className="text-border"
+          />
+          <AxisLeft
+            scale={y}
+            tickValues={yTicks}
+            tickFormat={(v) => yTick(Number(v))}
+            hideAxisLine
+            hideTicks
+            tickLength={0}
+            tickLabelProps={{
+              fill: "currentColor",
+              fontFamily: undefined,
+              fontSize: FONT_SIZE,
+              textAnchor: "end",
+              dx: -8,
+              dy: "0.33em",
+            }}
+          />
+          <AxisBottom
+            top={innerHeight}
+            scale={x}
+            tickValues={xTicks}
+            tickFormat={(k) => xTick(String(k))}
+            hideAxisLine
+            hideTicks
+            tickLength={0}
+            tickLabelProps={{
+              fill: "currentColor",
+              fontFamily: undefined,
+              fontSize: FONT_SIZE,
+              textAnchor: "middle",
+              dy: "1.2em",
+            }}
+          />
+          {active !== null ? (
+            <Line
+              from={{ x: x(keys[active] as string) ?? 0, y: 0 }}
+              to={{ x: x(keys[active] as string) ?? 0, y: innerHeight }}
+              stroke="currentColor"
+              strokeOpacity={0.4}
+            />
+          ) : null}
+          {series.map((s) => (
+            <LinePath
+              key={s.name}
+              data={s.points.filter((p) => p.value !== null && x(p.key) !== undefined)}
+              x={(p) => x(p.key) ?? 0}
+              y={(p) => y(p.value ?? 0)}
+              stroke={s.color}
+              strokeWidth={2}
+              fill="none"
+            />
+          ))}
+          {active !== null
+            ? series.map((s, i) => {
+                const v = byKey[i]?.get(keys[active] as string);
+                return v === null || v === undefined ? null : (
+                  <circle
+                    key={s.name}
+                    cx={x(keys[active] as string) ?? 0}
+                    cy={y(v)}
+                    r={4}
+                    fill={s.color}
+                    stroke="white"
+                    strokeWidth={2}
+                  />
+                );
+              })
+            : null}
+          <rect
+            width={innerWidth}
+            height={innerHeight}
+            fill="transparent"
+            style={{ touchAction: "pan-y" }}
+            onPointerMove={track}
+            onPointerDown={track}
+            onPointerLeave={(e) => {
+              if (e.pointerType !== "touch") hideTooltip();
+            }}
+          />
+        </Group>
+      </svg>
+      {active !== null ? (
+        <Tooltip
+          ref={tip}
+          left={at.left}
+          top={at.top}
+          offsetLeft={0}
+          offsetTop={0}
+          unstyled
+          applyPositionStyle
+          className="pointer-events-none whitespace-nowrap rounded-md border bg-popover px-3 py-2 text-popover-foreground text-sm shadow-md"
+        >
+          <p className="text-foreground">{xLong(keys[active] as string)}</p>
+          {series.map((s, i) => {
+            const v = byKey[i]?.get(keys[active] as string);
+            return v === null || v === undefined ? null : (
+              <p key={s.name} className="flex items-center gap-1.5">
+                <span className="inline-block size-2 rounded-full" style={{ background: s.color }} />
+                {s.name}: {yLong(v)}
+              </p>
+            );
+          })}
+        </Tooltip>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * The giving pyramid: one centred bar per tier, highest tier on top, its width the tier's donors
+ * (so the shape is the pyramid fundraisers draw), with the donors and the amount written beside it.
+ */
+export function PyramidChart({
+  rows,
+  currency,
+  label,
+}: {
+  rows: { name: string; color: string; donors: number; amountMinor: number }[];
+  currency: string;
+  label: string;
+}) {
+  const most = Math.max(1, ...rows.map((r) => r.donors));
+  return (
+    <div role="img" aria-label={label} className="flex flex-col gap-1.5">
+      {rows.map((r) => (
+        <div
+          key={r.name}
+          className="grid grid-cols-[minmax(0,6rem)_1fr] items-center gap-2 text-sm sm:grid-cols-[10rem_1fr]"
+        >
+          <span className="truncate text-right text-muted-foreground">{r.name}</span>
+          <div className="flex flex-col items-center gap-0.5">
+            {r.donors ? (
+              <div
+                className="h-6 rounded-sm"
+                style={{ width: `${Math.max(2, (r.donors / most) * 100)}%`, background: r.color }}
+              />
+            ) : null}
+            <span className="text-center text-xs tabular-nums">
+              {formatCount(r.donors)} donor{r.donors === 1 ? "" : "s"} ·{" "}
+              {formatMoney(r.amountMinor, currency)}
+            </span>
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** Past this many days a line keeps every k-th day (and the last): a decade of days is no wider a path. */
+const MAX_POINTS = 400;
+
+/**
+ * The campaigns' cumulative raised amounts (core/reports.ts `cumulativeSeries`): by days since each
+ * started, or day by day over the period, one line per campaign.
+ */
+export function CumulativeChart({
+  campaigns,
+  align,
+  from,
+  to,
+  currency,
+}: {
+  campaigns: { id: string; title: string; day0: string | null; days: DayPoint[] }[];
+  align: ChartAlign;
+  from: string;
+  to: string;
+  currency: string;
+}) {
+  const lines = campaigns.map((c, i) => {
+    const end = c.days.length ? (c.days[c.days.length - 1] as DayPoint).day : (c.day0 ?? from);
+    return {
+      name: c.title,
+      color: SERIES_COLORS[i % SERIES_COLORS.length] as string,
+      points:
+        c.day0 || align === "calendar"
+          ? cumulativeSeries(c.days, align, { day0: c.day0 ?? from, end, from, to })
+          : [],
+    };
+  });
+  const longest = lines.reduce(
+    (a, l) => (l.points.length > a.length ? l.points : a),
+    [] as { key: string }[],
+  );
+  const every = Math.ceil(longest.length / MAX_POINTS);
+  const keep = (i: number, n: number) => i % every === 0 || i === n - 1;
+  const keys = longest.map((p) => p.key).filter((_, i) => keep(i, longest.length));
+  const kept = new Set(keys);
+  const long = align === "calendar" && longest.length > 366;
+  return (
+    <LinesChart
+      label={`Raised so far by ${align === "start" ? "days since each campaign started" : "day"}, ${lines.length} campaigns, in ${currency}`}
+      keys={keys}
+      series={lines.map((l) => ({
+        ...l,
+        points: l.points
+          .filter((p, i) => kept.has(p.key) || i === l.points.length - 1)
+          .map((p) => ({ key: p.key, value: p.value })),
+      }))}
+      xTick={(k) =>
+        align === "start" ? `Day ${k}` : long ? periodLabel(k.slice(0, 7), "month") : periodLabel(k, "day")
+      }
+      xLong={(k) => (align === "start" ? `Day ${k}` : periodLabel(k, "day", true))}
+      yTick={(v) => formatMoney(v, currency).replace(/\.\d+$/, "")}
+      yLong={(v) => formatMoney(v, currency)}
+      yStep={10 ** exponentOf(currency)}
+    />
+  );
+}
