@@ -13,6 +13,7 @@ import autocannon from "autocannon";
 import { chromium } from "playwright-core";
 import { addDays, localDay, startOfLocalDay } from "../core/time.ts";
 import { benchImport, IMPORT_ROWS_PER_SECOND_BUDGET } from "./bench-import.mjs";
+import { benchMixedNoSignIn, benchPeer, runMixed } from "./bench-peer.mjs";
 import { seedBench } from "./bench-seed.mjs";
 import {
   benchStatements,
@@ -303,53 +304,6 @@ function mixedRequests(apiBase, cookie, tokenOnly, from, donorIds) {
     "donors.notes.create",
   ];
   return { mixed, names };
-}
-
-/**
- * Runs `mixed` from 50 closed-loop connections for `seconds`, each starting at a different kind
- * and cycling through all of them, a 10 s timeout per request: statuses, failures, timeouts and
- * latencies per kind. `onTick` (if given) runs every `tickMs` during the load.
- */
-async function runMixed(apiBase, mixed, seconds, onTick = null, tickMs = 5000) {
-  const statusCounts = {};
-  const perKind = mixed.map(() => ({ times: [], errors: 0, timeouts: 0 }));
-  const all = [];
-  let failures = 0;
-  let timeouts = 0;
-  const loadStart = performance.now();
-  const ticker = onTick && setInterval(onTick, tickMs);
-  const loadEnd = loadStart + seconds * 1000;
-  async function connection(c) {
-    for (let i = c % mixed.length; performance.now() < loadEnd; i = (i + 1) % mixed.length) {
-      const kind = mixed[i];
-      const req = kind.setupRequest ? kind.setupRequest({ ...kind }) : kind;
-      const t0 = performance.now();
-      try {
-        const res = await fetch(apiBase + req.path, {
-          method: req.method,
-          headers: req.headers,
-          body: req.body,
-          signal: AbortSignal.timeout(10_000),
-        });
-        await res.arrayBuffer();
-        statusCounts[res.status] = (statusCounts[res.status] ?? 0) + 1;
-        const ms = performance.now() - t0;
-        perKind[i].times.push(ms);
-        all.push(ms);
-      } catch (e) {
-        if (e?.name === "TimeoutError") {
-          timeouts++;
-          perKind[i].timeouts++;
-        } else {
-          failures++;
-          perKind[i].errors++;
-        }
-      }
-    }
-  }
-  await Promise.all(Array.from({ length: 50 }, (_, c) => connection(c)));
-  if (ticker) clearInterval(ticker);
-  return { statusCounts, perKind, all, failures, timeouts, seconds: (performance.now() - loadStart) / 1000 };
 }
 
 try {
@@ -834,6 +788,18 @@ try {
     `${Math.round(acRun.requests.average)} req/s; ${acBad} / ${acRun.errors} / ${acRun.timeouts}`,
     `p50 ${acRun.latency.p50} / p97.5 ${acRun.latency.p97_5} / p99 ${acRun.latency.p99} / max ${acRun.latency.max} ms`,
   );
+
+  // Issue 27: the portal's everyday traffic without sign-ins, then our auth beside the real
+  // better-auth 1.3.34, served the same way in a workerd of their own (scripts/bench-peer.mjs).
+  results.mixedNoSignIn = await benchMixedNoSignIn({
+    apiBase,
+    cookie,
+    from,
+    donorIds: loadDonorIds(),
+    row,
+    seconds,
+  });
+  results.peer = await benchPeer({ row, stateDir: join(stateDir, "peer") });
 
   // Client JS per route, gzip, as Chromium actually loads it.
   const browser = await chromium.launch({

@@ -89,16 +89,16 @@ type Routed = Response | { response: Response; nonce: string };
 
 async function route(
   request: Request,
+  url: URL,
   env: Env,
   ctx: ExecutionContext,
   startFetch: StartFetch | null,
 ): Promise<Routed> {
-  const url = new URL(request.url);
   const path = url.pathname;
   const foreign = refuseForeignOrigin(request, env);
   if (foreign) return foreign;
   if (path === "/api/auth" || path.startsWith("/api/auth/")) {
-    return handleAuthRequest(request, env, ctx);
+    return handleAuthRequest(request, env, ctx, url);
   }
   if (path.startsWith("/api/trpc/") || path === "/api/trpc") {
     const notJson = refuseNonJsonTrpc(request);
@@ -180,7 +180,8 @@ export function createWorker(startFetch: StartFetch | null) {
       // A caller's id is kept only if it looks like one (it is echoed into logs and headers).
       const given = request.headers.get("x-request-id");
       const requestId = given && /^[\w.:-]{1,64}$/.test(given) ? given : crypto.randomUUID();
-      const log = newRequestLog(request, requestId);
+      const url = new URL(request.url);
+      const log = newRequestLog(request, requestId, url);
       timeD1(env.DB);
       // Every query of the request runs in D1 sessions that start where it needs (decision 027).
       const start = readStartOf(request);
@@ -190,7 +191,7 @@ export function createWorker(startFetch: StartFetch | null) {
         let reached = {};
         try {
           const { result: routed, bookmarks } = await withDatabases(start, () =>
-            route(request, env, ctx, startFetch),
+            route(request, url, env, ctx, startFetch),
           );
           reached = bookmarks;
           if (routed instanceof Response) response = routed;
@@ -202,9 +203,17 @@ export function createWorker(startFetch: StartFetch | null) {
             { status: 500 },
           );
         }
-        // Responses from fetch() or caches can be immutable; copy the headers once.
-        const headers = new Headers(response.headers);
-        applySecurityHeaders(headers, new URL(request.url), nonce);
+        // A response we built has headers of its own to add to; one from fetch() or a cache (the
+        // assets) has immutable headers, and its first change throws: then they are copied once.
+        let headers = response.headers;
+        let copied = false;
+        try {
+          applySecurityHeaders(headers, url, nonce);
+        } catch {
+          headers = new Headers(response.headers);
+          copied = true;
+          applySecurityHeaders(headers, url, nonce);
+        }
         headers.set("x-request-id", requestId);
         bookmarkHeaders(request, start, reached, headers);
         const ms = performance.now() - started;
@@ -213,6 +222,7 @@ export function createWorker(startFetch: StartFetch | null) {
         // The line is written when the response starts; a streamed body's own time is not in it.
         // LOG_REQUESTS=false silences it (the unit tests' thousands of requests); errors still log.
         if (env.LOG_REQUESTS !== "false") console.log(requestLine(log, response.status, ms));
+        if (!copied) return response;
         return new Response(response.body, {
           status: response.status,
           statusText: response.statusText,

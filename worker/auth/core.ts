@@ -128,9 +128,11 @@ export class AuthContext {
     readonly request: Request,
     readonly env: Env,
     readonly now: () => number = Date.now,
+    /** The request's URL, when the caller has parsed it already. */
+    url?: URL,
   ) {
     this.config = getConfig(env);
-    this.url = new URL(request.url);
+    this.url = url ?? new URL(request.url);
     this.secure = this.config.app.url.startsWith("https://") || this.url.protocol === "https:";
     this.cookies = parseCookies(request.headers.get("cookie"));
     const secret = env.AUTH_SECRET;
@@ -362,11 +364,13 @@ const toCached = (row: SessionRow, token: string, user: UserRow): CachedSession 
 });
 
 async function writeKvCache(ctx: AuthContext, row: SessionRow, token: string, user: UserRow) {
+  await putKvCache(ctx, row.token_hash, toCached(row, token, user));
+}
+
+async function putKvCache(ctx: AuthContext, tokenHash: string, cached: CachedSession) {
   const maxAge = ctx.config.cookie.cacheMaxAge;
   if (maxAge <= 0) return;
-  await ctx.env.KV.put(kvKey(row.token_hash), JSON.stringify(toCached(row, token, user)), {
-    expirationTtl: Math.max(60, maxAge),
-  });
+  await ctx.env.KV.put(kvKey(tokenHash), JSON.stringify(cached), { expirationTtl: Math.max(60, maxAge) });
 }
 
 /** The cookie cache of a new or changed session, and its KV copy. */
@@ -388,10 +392,14 @@ async function writeCookieCache(ctx: AuthContext, payload: CachedSession, dontRe
   const updatedAt = ctx.now();
   const expiresAt = updatedAt + maxAge * 1000;
   const session = { session: payload.session, user: payload.user, updatedAt, version: CACHE_VERSION };
-  const signature = await hmacBase64url(ctx.secret, JSON.stringify({ ...session, expiresAt }));
-  const value = btoa(JSON.stringify({ session, expiresAt, signature }))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
+  // better-auth signs JSON.stringify({ ...session, expiresAt }) and sends JSON.stringify({ session,
+  // expiresAt, signature }): both are spelled from the one serialization of `session` (the same
+  // text JSON.stringify would give, key for key: the signed object is `session`'s keys, then expiresAt).
+  const sessionJson = JSON.stringify(session);
+  const signature = await hmacBase64url(ctx.secret, `${sessionJson.slice(0, -1)},"expiresAt":${expiresAt}}`);
+  const value = btoa(`{"session":${sessionJson},"expiresAt":${expiresAt},"signature":"${signature}"}`)
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
     .replace(/=+$/, "");
   // Too big for one cookie (SPEC §5: below ~4093 chars): skip the cookie, KV still caches.
   if (value.length <= ctx.config.cookie.cacheMaxLength) {
@@ -439,6 +447,22 @@ async function readCookieCache(ctx: AuthContext, token: string): Promise<CachedS
   } catch {
     return null;
   }
+}
+
+/**
+ * get-session's answer body, `{"session":…,"user":…}`. A cookie cache this isolate has verified
+ * gives the same two records (the same objects, never changed) on every request for up to
+ * cookie.cacheMaxAge, so their JSON is kept with them and not written again each time. Records
+ * read from KV or D1 are new objects on every request and are serialized as they come.
+ */
+const answers = new WeakMap<SessionRecord, { user: UserRecord; json: string }>();
+
+export function sessionAnswerJson(loaded: { session: SessionRecord; user: UserRecord }): string {
+  const known = answers.get(loaded.session);
+  if (known && known.user === loaded.user) return known.json;
+  const json = JSON.stringify({ session: loaded.session, user: loaded.user });
+  answers.set(loaded.session, { user: loaded.user, json });
+  return json;
 }
 
 /* -------------------------------------------------------- get session */
@@ -514,15 +538,17 @@ export async function loadSession(
       .bind(row.expires_at, row.updated_at, row.id)
       .run();
     if (cookies) await setSessionCookies(ctx, row, token, user, false);
-  } else {
-    if (cookies && !quiet) await writeCookieCache(ctx, toCached(row, token, user), false);
-    // KV is filled only after it was read and missed. disableCookieCache skips the caches, so
-    // this read does not know whether KV already holds the session: writing it on every such
-    // call would be a KV write per request (KV allows one write per second per key; every
-    // change to a session or its user deletes the KV copy, so one still there is current).
-    if (!opts.fresh && !opts.disableCookieCache) await writeKvCache(ctx, row, token, user);
+    return { session: toSession(row, token), user: toUser(user), row, userRow: user };
   }
-  return { session: toSession(row, token), user: toUser(user), row, userRow: user };
+  // The answer's records, made once for the cookie cache, the KV copy and the caller alike.
+  const cached = toCached(row, token, user);
+  if (cookies && !quiet) await writeCookieCache(ctx, cached, false);
+  // KV is filled only after it was read and missed. disableCookieCache skips the caches, so
+  // this read does not know whether KV already holds the session: writing it on every such
+  // call would be a KV write per request (KV allows one write per second per key; every
+  // change to a session or its user deletes the KV copy, so one still there is current).
+  if (!opts.fresh && !opts.disableCookieCache) await putKvCache(ctx, row.token_hash, cached);
+  return { session: cached.session, user: cached.user, row, userRow: user };
 }
 
 async function readKvCache(ctx: AuthContext, token: string): Promise<CachedSession | null> {

@@ -29,6 +29,7 @@ import {
   readSessionToken,
   requireSession,
   type SessionRow,
+  sessionAnswerJson,
   setSessionCookies,
   toPublicUser,
   toSession,
@@ -57,8 +58,13 @@ function refuseWhileImpersonating(session: { impersonatedBy: string | null }) {
 }
 
 export function ok(ctx: AuthContext, body: unknown, status = 200): Response {
+  return okJson(ctx, JSON.stringify(body), status);
+}
+
+/** `ok` for a body already serialized. */
+export function okJson(ctx: AuthContext, json: string, status = 200): Response {
   ctx.headers.set("content-type", "application/json");
-  return new Response(JSON.stringify(body), { status, headers: ctx.headers });
+  return new Response(json, { status, headers: ctx.headers });
 }
 
 export function redirect(ctx: AuthContext, location: string): Response {
@@ -277,8 +283,12 @@ const boolQuery = z
 
 const getSessionQuery = z.object({ disableCookieCache: boolQuery, disableRefresh: boolQuery }).loose();
 
+/** get-session without a query string: both flags off (what the schema makes of none). */
+const NO_SESSION_FLAGS = { disableCookieCache: false, disableRefresh: false };
+
 export const getSession: Handler = async (ctx) => {
-  const q = readQuery(ctx, getSessionQuery);
+  // Nearly every read carries no query string; the schema is for those that do.
+  const q = ctx.url.search ? readQuery(ctx, getSessionQuery) : NO_SESSION_FLAGS;
   const loaded = await loadSession(ctx, {
     disableCookieCache: q.disableCookieCache,
     disableRefresh: q.disableRefresh,
@@ -289,7 +299,7 @@ export const getSession: Handler = async (ctx) => {
     throw E.FAILED_TO_GET_SESSION(500);
   });
   ctx.headers.set("cache-control", "no-store");
-  return ok(ctx, loaded ? { session: loaded.session, user: loaded.user } : null);
+  return okJson(ctx, loaded ? sessionAnswerJson(loaded) : "null");
 };
 
 export const signOut: Handler = async (ctx) => {

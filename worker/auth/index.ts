@@ -101,11 +101,11 @@ export async function handleAuthRequest(
   request: Request,
   env: Env,
   _ctx: ExecutionContext,
+  url = new URL(request.url),
 ): Promise<Response> {
-  const url = new URL(request.url);
   // One trailing slash names the same endpoint, as better-auth 1.3.34's router (rou3) reads it.
   const path = url.pathname.slice("/api/auth".length).replace(/(.)\/$/, "$1") || "/";
-  const ctx = new AuthContext(request, env, clock ?? Date.now);
+  const ctx = new AuthContext(request, env, clock ?? Date.now, url);
   const { route, rateKey } = resolve(path);
   try {
     if (!route || path.endsWith("/") || path.includes("//")) return new Response(null, { status: 404 });

@@ -30,12 +30,12 @@ export interface RequestLog {
 
 const store = new AsyncLocalStorage<RequestLog>();
 
-export function newRequestLog(request: Request, requestId: string): RequestLog {
+export function newRequestLog(request: Request, requestId: string, url = new URL(request.url)): RequestLog {
   const cf = (request as { cf?: { colo?: unknown } }).cf;
   return {
     requestId,
     method: request.method,
-    route: new URL(request.url).pathname.slice(0, 200),
+    route: url.pathname.slice(0, 200),
     procedures: [],
     userId: null,
     organizationId: null,
