@@ -295,8 +295,11 @@ function analyticsStatements(
   stmts.push(
     db
       .prepare(
-        `DELETE FROM donor_period WHERE organization_id = ?1 AND gift_count <= 0
-            AND (donor_id IN (SELECT value FROM json_each(?2)) OR donor_id = (SELECT d.donor_id FROM donation d WHERE d.id = ?3))`,
+        // By the donor index, named: left to itself the planner reads the organization's every row
+        // (1.8 M at 1 M gifts, ≈ 100 ms on each gift's write) to test gift_count.
+        `DELETE FROM donor_period INDEXED BY donor_period_donor_idx
+          WHERE donor_id IN (SELECT value FROM json_each(?2) UNION SELECT d.donor_id FROM donation d WHERE d.id = ?3)
+            AND organization_id = ?1 AND gift_count <= 0`,
       )
       .bind(org, JSON.stringify([...new Set(b.donors.map((d) => d[3]))]), id),
   );
@@ -632,8 +635,8 @@ export function giftSetRollupStatements(
     // A donor's period rows go with their last gift (an undo runs this before deleting the gifts:
     // their deltas have made the rows zero already).
     bind(
-      `DELETE FROM donor_period WHERE organization_id = ?1 AND gift_count <= 0
-          AND donor_id IN (SELECT d.donor_id FROM ${rows} WHERE ${guard.sql(5)})`,
+      `DELETE FROM donor_period INDEXED BY donor_period_donor_idx
+        WHERE donor_id IN (SELECT d.donor_id FROM ${rows} WHERE ${guard.sql(5)}) AND organization_id = ?1 AND gift_count <= 0`,
     ),
     // Days counted in another zone than the table's: the list totals from the donations until the
     // next rebuild (decision 013), as a single change does.

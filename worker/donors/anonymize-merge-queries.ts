@@ -204,14 +204,16 @@ export function mergeStatements(
         `INSERT INTO donor_period (organization_id, currency, grain, period, donor_id, sketch, gift_count, amount_minor, one_time_count)
          SELECT organization_id, currency, grain, period, ?1, COALESCE((SELECT t.sketch FROM donor t WHERE t.id = ?1), 0),
                 gift_count, amount_minor, one_time_count
-           FROM donor_period WHERE donor_id = ?2 AND organization_id = ?3 AND ${claimed.sql(4)}
+           FROM donor_period INDEXED BY donor_period_donor_idx WHERE donor_id = ?2 AND organization_id = ?3 AND ${claimed.sql(4)}
          ON CONFLICT (organization_id, currency, grain, period, donor_id) DO UPDATE SET
            gift_count = gift_count + excluded.gift_count, amount_minor = amount_minor + excluded.amount_minor,
            one_time_count = one_time_count + excluded.one_time_count`,
       )
       .bind(targetId, source.id, orgId, ...claimed.args),
     db
-      .prepare(`DELETE FROM donor_period WHERE donor_id = ?1 AND organization_id = ?2 AND ${claimed.sql(3)}`)
+      .prepare(
+        `DELETE FROM donor_period INDEXED BY donor_period_donor_idx WHERE donor_id = ?1 AND organization_id = ?2 AND ${claimed.sql(3)}`,
+      )
       .bind(source.id, orgId, ...claimed.args),
     db
       .prepare(`UPDATE donor_note SET donor_id = ?1 WHERE donor_id = ?2 AND ${claimed.sql(3)}`)
