@@ -150,11 +150,11 @@ const fromMs = startOfLocalDay(fromDay, "America/Los_Angeles");
 const scanPage = `SELECT d.*, dn.email, c.title FROM (SELECT d.id FROM donation d NOT INDEXED WHERE d.organization_id = ? AND d.trashed_at IS NULL AND d.status IN ('completed') AND d.donated_at >= ? ORDER BY d.amount_minor DESC, d.id DESC LIMIT 25) p
      JOIN donation d ON d.id = p.id LEFT JOIN donor dn ON dn.id = d.donor_id LEFT JOIN campaign c ON c.id = d.campaign_id ORDER BY d.amount_minor DESC, d.id DESC`;
 const counted = "status IN ('completed','partially_refunded') AND mode = 'live'";
-// The router's page for one status by amount: a window of 40 × 25 gifts in amount order from
-// donation_org_status_amount_idx, filtered (drizzle/0009); exact when it holds the page.
+// The router's page by amount: a window of 40 × 25 gifts in amount order from
+// donation_org_amount_idx, filtered (drizzle/0009, 0022); exact when it holds the page.
 const windowPage = `SELECT d.*, dn.email, c.title FROM (SELECT d.id FROM (SELECT d.id, d.organization_id, d.status, d.amount_minor, d.donated_at, d.trashed_at
-     FROM donation d INDEXED BY donation_org_status_amount_idx WHERE d.organization_id = ? AND d.status = 'completed' ORDER BY d.amount_minor DESC, d.id DESC LIMIT 1000) d
-   WHERE d.trashed_at IS NULL AND d.donated_at >= ? ORDER BY d.amount_minor DESC, d.id DESC LIMIT 25) p
+     FROM donation d INDEXED BY donation_org_amount_idx WHERE d.organization_id = ? ORDER BY d.amount_minor DESC, d.id DESC LIMIT 1000) d
+   WHERE d.status IN ('completed') AND d.trashed_at IS NULL AND d.donated_at >= ? ORDER BY d.amount_minor DESC, d.id DESC LIMIT 25) p
    JOIN donation d ON d.id = p.id LEFT JOIN donor dn ON dn.id = d.donor_id LEFT JOIN campaign c ON c.id = d.campaign_id ORDER BY d.amount_minor DESC, d.id DESC`;
 const listQueries = {
   indexes: [

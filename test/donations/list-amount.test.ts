@@ -1,9 +1,11 @@
 /**
- * donations.list sorted by amount with one status reads a window of that status's gifts in amount
- * order (donation_org_status_amount_idx) and falls back to the date index when the window does not
- * hold the page. Both paths must give exactly the brute-force order, ties broken by id.
+ * donations.list sorted by amount reads a window of the organization's gifts in amount order
+ * (donation_org_amount_idx, which carries the status) and falls back to the general page when the
+ * window does not hold the page: a short range or a rare status. Both paths must give exactly the
+ * brute-force order, ties broken by id, with one status, several, or none.
  */
 
+import type { DonationStatus } from "@core/status";
 import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
 import { AMOUNT_WINDOW_FACTOR } from "../../worker/donations/list";
@@ -68,12 +70,15 @@ describe("donations list by amount", () => {
       },
       { name: "past the last row", from: addDays(today, -6), page: 40, pageSize: 100, desc: true },
     ];
-    for (const c of cases) {
-      const { name, ...filter } = c;
-      const got = await caller.donations.list({ ...filter, status: ["completed"], sort: "amount" });
+    const statuses: DonationStatus[][] = [["completed"], [], ["pending"], ["completed", "pending"]];
+    for (const c of cases.flatMap((c) => statuses.map((status) => ({ ...c, status })))) {
+      const { status, ...rest } = c;
+      const name = `${rest.name} [${status.join(", ") || "every status"}]`;
+      const { name: _, ...filter } = rest;
+      const got = await caller.donations.list({ ...filter, status, sort: "amount" });
       const set = rows.filter(
         (d) =>
-          d.status === "completed" &&
+          (!status.length || status.includes(d.status as DonationStatus)) &&
           d.trashed_at === null &&
           (!c.from || day(d) >= c.from) &&
           (!("currency" in c) || d.currency === c.currency) &&
@@ -94,10 +99,11 @@ describe("donations list by amount", () => {
     }
     // The fallback case really is one: fewer matches in the window than the page asks for.
     const window = rows
-      .filter((d) => d.status === "completed")
       .sort((a, b) => b.amount_minor - a.amount_minor || (a.id < b.id ? 1 : -1))
       .slice(0, AMOUNT_WINDOW_FACTOR * 25);
-    const inWeek = window.filter((d) => d.trashed_at === null && day(d) >= addDays(today, -6)).length;
+    const inWeek = window.filter(
+      (d) => d.status === "completed" && d.trashed_at === null && day(d) >= addDays(today, -6),
+    ).length;
     expect(inWeek).toBeLessThan(25);
   }, 120_000);
 });

@@ -23,6 +23,24 @@ export function randomString(length: number, alphabet = ALNUM): string {
 }
 
 export const generateId = () => randomString(32);
+
+/** Digits and letters in ASCII order, so a prefix in it sorts as its number does. */
+const ORDERED = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/**
+ * An id of generateId's shape (32 alnum chars) that sorts by creation: the millisecond in 8 chars
+ * (until the year 8 900), then 24 random ones (≈ 143 bits). A bulk insert's ids then fill the id
+ * index's pages one after another instead of landing on a page each (decision 035).
+ */
+export function timeOrderedId(now = Date.now()): string {
+  let t = Math.max(0, Math.floor(now));
+  let prefix = "";
+  for (let i = 0; i < 8; i++) {
+    prefix = ORDERED[t % 62] + prefix;
+    t = Math.floor(t / 62);
+  }
+  return prefix + randomString(24);
+}
 export const generateDeleteToken = (length: number) => randomString(length, LOWER_DIGITS);
 
 export function sha256Hex(value: string): string {

@@ -157,15 +157,15 @@ export function listPage(
 }
 
 /**
- * One status by amount: the page among the first `window` gifts of that status in amount order
- * (donation_org_status_amount_idx), keeping those the filters keep.
+ * By amount: the page among the organization's first `window` gifts in amount order
+ * (donation_org_amount_idx, which carries the status and the other filters' columns), keeping
+ * those the filters keep.
  */
 export function amountWindowPage(
   db: Database,
   w: Where,
   p: {
     orgId: string;
-    status: string;
     window: number;
     dir: "ASC" | "DESC";
     order: string;
@@ -178,13 +178,13 @@ export function amountWindowPage(
       `SELECT ${SELECT} FROM (
                  SELECT d.id FROM (
                    SELECT d.id, d.organization_id, d.status, d.amount_minor, d.donated_at, d.trashed_at, d.mode, d.currency
-                     FROM donation d INDEXED BY donation_org_status_amount_idx
-                    WHERE d.organization_id = ? AND d.status = ? ORDER BY d.amount_minor ${p.dir}, d.id ${p.dir} LIMIT ?) d
+                     FROM donation d INDEXED BY donation_org_amount_idx
+                    WHERE d.organization_id = ? ORDER BY d.amount_minor ${p.dir}, d.id ${p.dir} LIMIT ?) d
                   WHERE ${w.sql.join(" AND ")} ORDER BY ${p.order} LIMIT ? OFFSET ?) p
                  JOIN donation d ON d.id = p.id LEFT JOIN donor dn ON dn.id = d.donor_id
                  LEFT JOIN campaign c ON c.id = d.campaign_id ORDER BY ${p.order}`,
     )
-    .bind(p.orgId, p.status, p.window, ...w.params, p.pageSize, p.offset);
+    .bind(p.orgId, p.window, ...w.params, p.pageSize, p.offset);
 }
 
 /**

@@ -59,15 +59,14 @@ export async function listDonations(ctx: Pick<OrgCtx, "env" | "org">, input: Don
     dailyState = dailyTotalsBuilt(db, ctx.org.id, ctx.org.timeZone);
   } else totalsStmt = scanTotals(db, input, w);
   const pageStmt = listPage(db, w, { q: input.q, order, pageSize: input.pageSize, offset });
-  // One status by amount (the "largest gifts" page): read a window of that status's gifts in
-  // amount order from donation_org_status_amount_idx and keep those the filters keep. Every
-  // gift outside the window sorts after every gift in it, so when the window holds the whole
-  // page the page is exact; else (a sparse range) the date-index page below answers.
+  // By amount (the "largest gifts" page): read a window of the organization's gifts in amount
+  // order from donation_org_amount_idx and keep those the filters keep (the status among them).
+  // Every gift outside the window sorts after every gift in it, so when the window holds the whole
+  // page the page is exact; else (a sparse range or a rare status) the page below answers.
   const window = Math.min(AMOUNT_WINDOW_MAX, AMOUNT_WINDOW_FACTOR * (offset + input.pageSize));
   const windowed =
     input.sort === "amount" &&
     !input.q &&
-    status?.length === 1 &&
     offset + input.pageSize <= AMOUNT_WINDOW_MAX &&
     Object.entries(rest).every(
       ([k, v]) =>
@@ -80,7 +79,6 @@ export async function listDonations(ctx: Pick<OrgCtx, "env" | "org">, input: Don
   const windowStmt = windowed
     ? amountWindowPage(db, w, {
         orgId: ctx.org.id,
-        status: status[0] as string,
         window,
         dir,
         order,

@@ -633,11 +633,15 @@ export function giftSetRollupStatements(
       sign: "?4",
     }).map((sql) => bind(sql, spans, timeZone)),
     // A donor's period rows go with their last gift (an undo runs this before deleting the gifts:
-    // their deltas have made the rows zero already).
-    bind(
-      `DELETE FROM donor_period INDEXED BY donor_period_donor_idx
-        WHERE donor_id IN (SELECT d.donor_id FROM ${rows} WHERE ${guard.sql(5)}) AND organization_id = ?1 AND gift_count <= 0`,
-    ),
+    // their deltas have made the rows zero already). Adding gifts empties none.
+    ...(sign === -1
+      ? [
+          bind(
+            `DELETE FROM donor_period INDEXED BY donor_period_donor_idx
+              WHERE donor_id IN (SELECT d.donor_id FROM ${rows} WHERE ${guard.sql(5)}) AND organization_id = ?1 AND gift_count <= 0`,
+          ),
+        ]
+      : []),
     // Days counted in another zone than the table's: the list totals from the donations until the
     // next rebuild (decision 013), as a single change does.
     db

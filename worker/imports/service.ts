@@ -16,7 +16,7 @@ import {
 import { mapCells, normalizeRow, type RowResult } from "@core/import/row";
 import { formatCount } from "@core/labels";
 import { currencyCode } from "@core/schemas";
-import { generateId } from "../auth/crypto";
+import { generateId, timeOrderedId } from "../auth/crypto";
 import { slugsLike } from "../campaigns/queries";
 import { type Database, orgDb } from "../db/databases";
 import { giftSetInsert, type ImportedGift } from "../donations/write";
@@ -218,7 +218,8 @@ async function planRows(
     policy: c.options.matchPolicy,
     rows: c.rows,
     lookups,
-    newId: generateId,
+    // Time-ordered: a batch's new gifts and donors fill the id indexes' last pages (decision 035).
+    newId: timeOrderedId,
   });
 }
 
