@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { readShape } from "../core/import/read.ts";
 import { sendRows } from "../core/import/runner.ts";
+import { percentile } from "./lib.mjs";
 
 /** The import's budget: rows per second end to end on this machine (issue 23). */
 export const IMPORT_ROWS_PER_SECOND_BUDGET = 3_000;
@@ -169,7 +170,7 @@ export async function benchImport({
   const done = await trpc(apiBase, cookie, "imports.finish", { id: imp.id });
   const seconds = (performance.now() - started) / 1000;
   const sorted = [...batchMs].sort((a, b) => a - b);
-  const q = (p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+  const q = (p) => percentile(sorted, p * 100);
   return {
     id: imp.id,
     rows,

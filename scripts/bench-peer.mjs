@@ -35,7 +35,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { capture, freePort, root } from "./lib.mjs";
+import { capture, freePort, percentile, root } from "./lib.mjs";
 
 /** The goal of issue 27: our get-session at least twice better-auth's throughput, every row. */
 export const PEER_RATIO_BUDGET = 2;
@@ -51,8 +51,6 @@ const PEERS = [
   { name: "peer-hash", label: "better-auth D1, our scrypt cost", bindings: { PEER_PASSWORD: "ours" } },
 ];
 
-const percentile = (sorted, p) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const sortedOf = (arr) => Float64Array.from(arr).sort();
 const ms1 = (v) => v.toFixed(1);
 

@@ -372,3 +372,13 @@ export async function exportLiveHeap(apiBase, cookie, heap, every = 20) {
   await new Promise((r) => setTimeout(r, 500));
   return heapSummary(samples, before, mib(await heap.live()), 10);
 }
+
+/**
+ * The p-th percentile (0–100) of `values` by the nearest-rank method: the smallest value with at
+ * least p % of the values at or below it. A p95 of 20 values is the 19th, so one slow answer in
+ * twenty is allowed, as a p95 says; of 15 or fewer it is the largest.
+ */
+export function percentile(values, p) {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] ?? 0;
+}
