@@ -508,6 +508,12 @@ export const donation = sqliteTable(
       t.currency,
     ),
     index("donation_campaign_idx").on(t.campaignId, t.status, t.donatedAt),
+    // What an item has funded (items list, public page, campaign analytics, the overfunding check
+    // in a gift's write) reads the item's gifts alone; without it each item scanned every gift
+    // (1.7 s at 1 M). Partial: gifts without an item (every imported one) write no entry (0023).
+    index("donation_item_idx")
+      .on(t.campaignItemId, t.status, t.mode, t.trashedAt, t.itemQuantity, t.id)
+      .where(sql`campaign_item_id IS NOT NULL`),
     index("donation_donor_idx").on(t.donorId, t.donatedAt),
     check("donation_amount_positive", sql`${t.amountMinor} > 0`),
     check(

@@ -3,7 +3,8 @@
  * the write helper `write.ts`, the rollups and the export). The list's statements are in
  * `list-queries.ts`.
  */
-import { COUNTED_SQL, type DonationStatus } from "@core/status";
+import type { DonationStatus } from "@core/status";
+import { itemFundedSql } from "../campaigns/items/queries";
 import type { Database } from "../db/databases";
 import type { Row } from "../db/rows";
 import type { auditEvent, donation } from "../db/schema";
@@ -120,7 +121,7 @@ export function itemForNewGift(db: Database, orgId: string, campaignId: string |
   return db
     .prepare(
       `SELECT i.active, i.archived_at, i.quantity_needed, i.allow_overfunding,
-                    COALESCE((SELECT SUM(d.item_quantity) FROM donation d WHERE d.campaign_item_id = i.id AND ${COUNTED_SQL("d")}), 0) AS funded
+                    ${itemFundedSql("i.id")} AS funded
                FROM campaign_item i WHERE i.id = ? AND i.campaign_id = ? AND i.organization_id = ?`,
     )
     .bind(itemId, campaignId, orgId)
@@ -144,7 +145,7 @@ export function itemForEdit(
   return db
     .prepare(
       `SELECT i.quantity_needed, i.allow_overfunding,
-                    COALESCE((SELECT SUM(x.item_quantity) FROM donation x WHERE x.campaign_item_id = i.id AND x.id != ?4 AND ${COUNTED_SQL("x")}), 0) AS funded
+                    ${itemFundedSql("i.id", "?4")} AS funded
                FROM campaign_item i WHERE i.id = ?1 AND i.campaign_id = ?2 AND i.organization_id = ?3`,
     )
     .bind(itemId, campaignId, orgId, donationId)
@@ -156,7 +157,7 @@ export function itemFunding(db: Database, itemId: string, donationId: string) {
   return db
     .prepare(
       `SELECT i.quantity_needed AS needed, i.allow_overfunding AS allowed,
-              COALESCE((SELECT SUM(x.item_quantity) FROM donation x WHERE x.campaign_item_id = i.id AND x.id != ?2 AND ${COUNTED_SQL("x")}), 0) AS funded
+              ${itemFundedSql("i.id", "?2")} AS funded
          FROM campaign_item i WHERE i.id = ?1`,
     )
     .bind(itemId, donationId)
@@ -171,7 +172,7 @@ export const itemRoom = (itemId: string, quantity: number, donationId: string): 
   sql: (
     p,
   ) => `NOT EXISTS (SELECT 1 FROM campaign_item i WHERE i.id = ?${p} AND i.allow_overfunding = 0 AND i.quantity_needed IS NOT NULL
-      AND COALESCE((SELECT SUM(x.item_quantity) FROM donation x WHERE x.campaign_item_id = i.id AND x.id != ?${p + 2} AND ${COUNTED_SQL("x")}), 0) + ?${p + 1} > i.quantity_needed)`,
+      AND ${itemFundedSql("i.id", `?${p + 2}`)} + ?${p + 1} > i.quantity_needed)`,
   args: [itemId, quantity, donationId],
 });
 

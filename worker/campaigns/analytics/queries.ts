@@ -5,6 +5,7 @@
  */
 import { COUNTED_SQL } from "@core/status";
 import type { Database } from "../../db/databases";
+import { itemFundedSql } from "../items/queries";
 
 export interface Agg {
   n: number;
@@ -79,9 +80,8 @@ export async function analyticsRows(
     db
       .prepare(
         `SELECT i.id, i.title, i.unit_amount_minor AS unitAmountMinor, i.quantity_needed AS needed,
-                COALESCE(SUM(CASE WHEN ${COUNTED_SQL("d")} THEN d.item_quantity END), 0) AS funded
-           FROM campaign_item i LEFT JOIN donation d ON d.campaign_item_id = i.id
-          WHERE i.campaign_id = ? AND i.archived_at IS NULL GROUP BY i.id ORDER BY i.sort_order, i.created_at`,
+                ${itemFundedSql("i.id")} AS funded
+           FROM campaign_item i WHERE i.campaign_id = ? AND i.archived_at IS NULL ORDER BY i.sort_order, i.created_at`,
       )
       .bind(c.id),
   ]);

@@ -1,6 +1,7 @@
 /** The public campaign page's SQL: only what a visitor may see (no personal data beyond names). */
 import { COUNTED_SQL } from "@core/status";
 import type { Database } from "../../db/databases";
+import { itemFundedSql } from "../items/queries";
 import type { CampaignRow } from "../present";
 import { CAMPAIGN_FROM, CAMPAIGN_SELECT } from "../queries";
 
@@ -57,7 +58,7 @@ export async function offeredItems(db: Database, campaignId: string) {
   const { results } = await db
     .prepare(
       `SELECT i.id, i.title, i.description, i.image_url, i.unit_amount_minor, i.quantity_needed,
-              COALESCE((SELECT SUM(d.item_quantity) FROM donation d WHERE d.campaign_item_id = i.id AND ${COUNTED_SQL("d")}), 0) AS funded
+              ${itemFundedSql("i.id")} AS funded
          FROM campaign_item i WHERE i.campaign_id = ? AND i.active = 1 AND i.archived_at IS NULL
         ORDER BY i.sort_order, i.created_at`,
     )
