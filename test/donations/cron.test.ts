@@ -13,6 +13,7 @@ import {
   storedDailyTotals,
   storedTotals,
 } from "./brute";
+import { expectRecount } from "./recount";
 
 describe("abandoning stale pending gifts", () => {
   it("abandons pending gifts older than 72 hours, only those, each with an audit row and a timeline entry", async () => {
@@ -97,6 +98,47 @@ describe("abandoning stale pending gifts", () => {
 });
 
 describe("changing the organization's time zone", () => {
+  it("recounts every rollup in the new zone in SQL, gifts around both zones' daylight-saving switches included", async () => {
+    const org = await makeOrg({ timeZone: "Pacific/Auckland" });
+    const { caller } = await member(org, "owner");
+    const campaigns = [
+      await caller.campaigns.create({ title: "Coats", currency: "USD", goalType: "none" }),
+      await caller.campaigns.create({ title: "Schals", currency: "EUR", goalType: "none" }),
+    ];
+    const donor = await caller.donors.create({ data: { firstName: "Ana", lastName: "Rollup" } });
+    // Auckland's and Asunción's switches in 2025 and 2026, ± a few hours, and spread days.
+    const switches = [
+      Date.UTC(2025, 3, 5, 14),
+      Date.UTC(2025, 8, 27, 14),
+      Date.UTC(2025, 9, 5, 4),
+      Date.UTC(2026, 2, 22, 3),
+      Date.UTC(2026, 3, 4, 14),
+    ];
+    let i = 0;
+    for (const at of switches)
+      for (const delta of [-5 * 3600_000, -30 * 60_000, 30 * 60_000, 5 * 3600_000, 3 * 86_400_000]) {
+        const campaign = campaigns[i % 3];
+        i += 1;
+        await caller.donations.create({
+          donorId: i % 2 ? (donor.id as string) : null,
+          campaignId: campaign?.id ?? null,
+          amountMinor: 1_000 + i * 37,
+          currency: (campaign?.currency ?? "USD") as "USD" | "EUR",
+          paymentMethod: i % 4 ? "cash" : "check",
+          status: i % 5 ? "completed" : "pending",
+          donatedAt: at + delta,
+        });
+      }
+    await caller.organization.update({
+      name: "Zone Org",
+      type: "charity",
+      defaultCurrency: "USD",
+      timeZone: "America/Asuncion",
+      fiscalYearStartMonth: 1,
+    });
+    await expectRecount(org, "America/Asuncion", caller, "after the switch to Asunción");
+  });
+
   it("rebuilds the per-day rollups in the new zone; a write still using the old zone drops the daily state", async () => {
     const org = await makeOrg({ timeZone: "UTC" });
     const { caller } = await member(org, "owner");

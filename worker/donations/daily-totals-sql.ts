@@ -80,6 +80,62 @@ export function dailyRebuildSql(): { sql: string; args: ("org" | "spans" | "tz")
 }
 
 /**
+ * org_daily also keeps one row per day and currency with campaign_id = '*': the organization-wide
+ * total, so the dashboard reads one row per day instead of one per campaign per day.
+ */
+export const ALL_CAMPAIGNS = "*";
+
+/**
+ * org_daily (each campaign's and the organization's counted gifts per local day, plan gifts apart)
+ * of the gifts `from` yields — a FROM clause over donation `d` and the spans `s` — times `sign`,
+ * added in. `where` is a condition on the statement as a whole (a write's guard). ?1 is the
+ * organization. A rebuild adds an emptied organization's gifts, a gift set its own rows.
+ */
+export function orgDailyRollupSql(p: { spans: string; from: string; where: string; sign: string }) {
+  const day = localDaySql("d.donated_at");
+  const { spans, from, where, sign } = p;
+  const net = "d.amount_minor - d.refunded_minor";
+  // Grouped once by campaign, day and currency, the '*' rows summed from those groups: a rebuild
+  // at 1 M gifts takes 2.9 s so, 9.2 s reading the gifts once for each (node:sqlite).
+  return `INSERT INTO org_daily (organization_id, campaign_id, day, currency, raised_minor, donation_count, plan_raised_minor, plan_donation_count)
+     WITH ${spans},
+          g AS MATERIALIZED (
+            SELECT COALESCE(d.campaign_id, '') AS c, ${day} AS day, d.currency AS currency, SUM(${net}) AS net, COUNT(*) AS n,
+                   SUM((d.plan_id IS NOT NULL) * (${net})) AS pn, SUM(d.plan_id IS NOT NULL) AS pc
+              FROM ${from}
+             WHERE ${COUNTED_SQL("d")}
+             GROUP BY 1, 2, 3)
+     SELECT ?1, c, day, currency, ${sign} * net, ${sign} * n, ${sign} * pn, ${sign} * pc FROM g WHERE ${where}
+     UNION ALL
+     SELECT ?1, '${ALL_CAMPAIGNS}', day, currency, ${sign} * SUM(net), ${sign} * SUM(n), ${sign} * SUM(pn), ${sign} * SUM(pc)
+       FROM g WHERE ${where} GROUP BY day, currency
+     ON CONFLICT (organization_id, campaign_id, day, currency) DO UPDATE SET
+       raised_minor = raised_minor + excluded.raised_minor, donation_count = donation_count + excluded.donation_count,
+       plan_raised_minor = plan_raised_minor + excluded.plan_raised_minor,
+       plan_donation_count = plan_donation_count + excluded.plan_donation_count`;
+}
+
+/**
+ * org_daily and donation_totals recomputed from the organization's donations (a time-zone change
+ * puts every gift on another local day), for the same batch as the daily rebuild (dailyRebuildSql)
+ * with the same bound values, so a gift outside the spans fails them all together.
+ */
+export function orgDailyRebuildSql(): { sql: string; args: ("org" | "spans" | "tz")[] }[] {
+  return [
+    { sql: "DELETE FROM org_daily WHERE organization_id = ?1", args: ["org"] },
+    {
+      sql: orgDailyRollupSql({
+        spans: spansTable(2),
+        from: "s CROSS JOIN donation d ON d.organization_id = ?1 AND d.donated_at >= s.b AND d.donated_at < s.e",
+        where: "1",
+        sign: "1",
+      }),
+      args: ["org", "spans"],
+    },
+  ];
+}
+
+/**
  * The analytics rollups (decision 032) of the gifts `from` yields — a FROM clause over donation `d`
  * and the spans `s` — times `sign`, added in: analytics_facet (method, kind, the net histogram and
  * refunds and campaigns by day and month) and donor_period (each donor by day and month).

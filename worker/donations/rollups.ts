@@ -11,11 +11,14 @@ import { DAY_KEY_FROM_MS, DAY_KEY_UNTIL_MS, dayKey, localDay } from "@core/time"
 import type { Database } from "../db/databases";
 import type { Guard } from "../lib/guard";
 import {
+  ALL_CAMPAIGNS,
   analyticsRollupSql,
   type DaySpan,
   dailyRebuildSql,
   dailySpans,
   localDaySql,
+  orgDailyRebuildSql,
+  orgDailyRollupSql,
   spansTable,
 } from "./daily-totals-sql";
 
@@ -39,11 +42,7 @@ export interface DonationFacts {
   paymentMethod: string;
 }
 
-/**
- * org_daily also keeps one row per day and currency with campaign_id = '*': the organization-wide
- * total, so the dashboard reads one row per day instead of one per campaign per day.
- */
-export const ALL_CAMPAIGNS = "*";
+export { ALL_CAMPAIGNS } from "./daily-totals-sql";
 
 function contribution(f: DonationFacts | null, timeZone: string) {
   if (!f || !isCounted(f)) return null;
@@ -459,49 +458,21 @@ export function donorCampaignStatsStatement(db: Database, org: string, donorId: 
     .bind(donorId, org, Date.now(), ...guard.args);
 }
 
-/** Brute-force rebuild of one organization's rollups from its donations. */
+/**
+ * Every rollup of one organization recounted from its donations (a time-zone change puts every
+ * gift on another local day): campaign stats statement by statement (each a recount), then
+ * org_daily, donation_totals, donation_daily_totals and the analytics rollups in ONE batch, in
+ * SQL, each gift on its local day by the zone's spans (rebuildDailyTotals). Nothing is read into
+ * the Worker: at 1 M gifts that alone would pass its memory.
+ */
 export async function rebuildRollups(db: Database, organizationId: string, timeZone: string) {
-  const { results } = await db
-    .prepare(
-      `SELECT campaign_id AS campaignId, donated_at AS donatedAt, currency, amount_minor - refunded_minor AS amount,
-              plan_id IS NOT NULL AS plan
-         FROM donation d WHERE d.organization_id = ? AND ${COUNTED_SQL("d")}`,
-    )
-    .bind(organizationId)
-    .all<{ campaignId: string | null; donatedAt: number; currency: string; amount: number; plan: number }>();
-  const buckets = new Map<string, [string, string, string, number, number, number, number]>();
-  for (const r of results) {
-    const day = localDay(r.donatedAt, timeZone);
-    for (const campaign of [r.campaignId ?? "", ALL_CAMPAIGNS]) {
-      const key = `${campaign}|${day}|${r.currency}`;
-      const cur = buckets.get(key) ?? [campaign, day, r.currency, 0, 0, 0, 0];
-      cur[3] += r.amount;
-      cur[4] += 1;
-      cur[5] += r.plan ? r.amount : 0;
-      cur[6] += r.plan ? 1 : 0;
-      buckets.set(key, cur);
-    }
-  }
-  const stmts: D1PreparedStatement[] = [
-    db.prepare("DELETE FROM org_daily WHERE organization_id = ?").bind(organizationId),
-    ...donationTotalsRebuild(db, organizationId),
-  ];
-  for (const [c, day, cur, amount, count, planAmount, planCount] of buckets.values()) {
-    stmts.push(
-      db
-        .prepare(
-          "INSERT INTO org_daily (organization_id, campaign_id, day, currency, raised_minor, donation_count, plan_raised_minor, plan_donation_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        )
-        .bind(organizationId, c, day, cur, amount, count, planAmount, planCount),
-    );
-  }
   const { results: campaigns } = await db
     .prepare("SELECT id FROM campaign WHERE organization_id = ?")
     .bind(organizationId)
     .all<{ id: string }>();
-  for (const c of campaigns) stmts.push(campaignStatsStatement(db, organizationId, c.id));
-  for (let i = 0; i < stmts.length; i += 500) await db.batch(stmts.slice(i, i + 500));
-  await rebuildDailyTotals(db, organizationId, timeZone);
+  const stats = campaigns.map((c) => campaignStatsStatement(db, organizationId, c.id));
+  for (let i = 0; i < stats.length; i += 500) await db.batch(stats.slice(i, i + 500));
+  await rebuildDailyTotals(db, organizationId, timeZone, { orgDaily: true });
 }
 
 const DAY_MS = 86_400_000;
@@ -516,7 +487,12 @@ const MAX_SPAN_MS = 300 * 365 * DAY_MS;
  * fails on the state's NOT NULL and rolls back (a gift dated outside the spans arrived meanwhile),
  * and the rebuild tries again. Returns whether the table is built.
  */
-export async function rebuildDailyTotals(db: Database, organizationId: string, timeZone: string) {
+export async function rebuildDailyTotals(
+  db: Database,
+  organizationId: string,
+  timeZone: string,
+  opts: { orgDaily?: boolean } = {},
+) {
   for (let attempt = 0; attempt < 3; attempt++) {
     const range = await db
       .prepare("SELECT MIN(donated_at) AS lo, MAX(donated_at) AS hi FROM donation WHERE organization_id = ?")
@@ -528,7 +504,9 @@ export async function rebuildDailyTotals(db: Database, organizationId: string, t
     if (until - from > MAX_SPAN_MS) break;
     // [from, until) covers every gift read just now; one dated elsewhere meanwhile fails the batch.
     try {
-      await db.batch(dailyTotalsRebuild(db, organizationId, timeZone, dailySpans(from, until, timeZone)));
+      await db.batch(
+        dailyTotalsRebuild(db, organizationId, timeZone, dailySpans(from, until, timeZone), opts.orgDaily),
+      );
       return true;
     } catch (e) {
       if (!String(e).includes("NOT NULL")) throw e;
@@ -538,15 +516,18 @@ export async function rebuildDailyTotals(db: Database, organizationId: string, t
   return false;
 }
 
-/** The statements of one daily rebuild (see dailyRebuildSql). */
+/** The statements of one daily rebuild (see dailyRebuildSql), led by org_daily's with `orgDaily`. */
 export function dailyTotalsRebuild(
   db: Database,
   organizationId: string,
   timeZone: string,
   spans: DaySpan[],
+  orgDaily = false,
 ): D1PreparedStatement[] {
   const values = { org: organizationId, spans: JSON.stringify(spans), tz: timeZone };
-  return dailyRebuildSql().map((s) => db.prepare(s.sql).bind(...s.args.map((a) => values[a])));
+  const sql = orgDaily ? [...orgDailyRebuildSql(), ...dailyRebuildSql()] : dailyRebuildSql();
+  const totals = orgDaily ? donationTotalsRebuild(db, organizationId) : [];
+  return [...totals, ...sql.map((s) => db.prepare(s.sql).bind(...s.args.map((a) => values[a])))];
 }
 
 /**
@@ -587,20 +568,12 @@ export function giftSetRollupStatements(
     db.prepare(sql).bind(set.organizationId, set.idsJson, set.token, sign, ...more, ...guard.args);
   return [
     bind(
-      `INSERT INTO org_daily (organization_id, campaign_id, day, currency, raised_minor, donation_count, plan_raised_minor, plan_donation_count)
-       WITH ${spansTable(5)},
-            g AS (SELECT COALESCE(d.campaign_id, '') AS c, ${day} AS day, d.currency, d.amount_minor - d.refunded_minor AS net,
-                         d.plan_id IS NOT NULL AS p
-                    FROM ${rows} CROSS JOIN s ON d.donated_at >= s.b AND d.donated_at < s.e
-                   WHERE ${COUNTED_SQL("d")})
-       SELECT ?1, c, day, currency, ?4 * SUM(net), ?4 * COUNT(*), ?4 * SUM(p * net), ?4 * SUM(p)
-         FROM (SELECT c, day, currency, net, p FROM g UNION ALL SELECT '${ALL_CAMPAIGNS}', day, currency, net, p FROM g)
-        WHERE ${guard.sql(6)}
-        GROUP BY c, day, currency
-       ON CONFLICT (organization_id, campaign_id, day, currency) DO UPDATE SET
-         raised_minor = raised_minor + excluded.raised_minor, donation_count = donation_count + excluded.donation_count,
-         plan_raised_minor = plan_raised_minor + excluded.plan_raised_minor,
-         plan_donation_count = plan_donation_count + excluded.plan_donation_count`,
+      orgDailyRollupSql({
+        spans: spansTable(5),
+        from: `${rows} CROSS JOIN s ON d.donated_at >= s.b AND d.donated_at < s.e`,
+        where: guard.sql(6),
+        sign: "?4",
+      }),
       spans,
     ),
     bind(
