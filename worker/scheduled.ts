@@ -120,6 +120,7 @@ const every15Minutes: Job[] = [
   // donation_daily_totals for organizations without it (after migration 0007, a new organization,
   // a time zone change, a write that computed its day in a zone the organization had left): a few
   // per run, each one SQL pass over its donations; the list totals from the donations meanwhile.
+  // org_daily is recounted in the same batch: such a write put its delta on the old zone's day.
   (env) =>
     eachDatabase(env, async (db, name) => {
       const { rebuildDailyTotals } = await import("./donations/rollups");
@@ -131,7 +132,8 @@ const every15Minutes: Job[] = [
         .all<{ id: string; time_zone: string }>();
       // The directory keeps a row for every organization: only those whose data is here.
       for (const o of results)
-        if (databaseNameOf(env, o.id) === name) await rebuildDailyTotals(db, o.id, o.time_zone);
+        if (databaseNameOf(env, o.id) === name)
+          await rebuildDailyTotals(db, o.id, o.time_zone, { orgDaily: true });
     }),
   // Recurring plans (issue 24): late gifts make plans past due, then lapsed; plan rollups are built
   // for organizations without them (worker/plans/cron.ts).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rebuildRollups } from "../../worker/donations/rollups";
+import { rebuildDailyTotals } from "../../worker/donations/rollups";
 import { runScheduled } from "../../worker/scheduled";
 import { makeOrg, member } from "../domain/fixtures";
 import { testEnv } from "../helpers";
@@ -171,7 +171,11 @@ describe("changing the organization's time zone", () => {
     // state goes and the list scans until the cron rebuilds.
     const { rollupStatements } = await import("../../worker/donations/rollups");
     const { changeTokenGuard } = await import("../../worker/lib/guard");
-    const row = rows[0] as (typeof rows)[number];
+    // A gift whose UTC day is not its Honolulu day, so the old zone's delta lands elsewhere.
+    const dayIn = (at: number, offset: number) => new Date(at + offset).toISOString().slice(0, 10);
+    const row = rows.find(
+      (d) => dayIn(d.donated_at, 0) !== dayIn(d.donated_at, -10 * 3600_000),
+    ) as (typeof rows)[number];
     const facts = {
       organizationId: org,
       campaignId: null,
@@ -211,8 +215,16 @@ describe("changing the organization's time zone", () => {
         .filter((d) => new Date(d.donated_at - 10 * 3600_000).toISOString().slice(0, 10) === day)
         .reduce((t, d) => t + d.amount_minor, 0),
     );
-    await rebuildRollups(testEnv.DB, org, "Pacific/Honolulu");
+    // That write's org_daily delta landed on its UTC day; the cron's rebuild (worker/scheduled.ts)
+    // recounts org_daily with the daily rows, in the organization's zone.
+    expect(Object.fromEntries(await storedDaily(org))).not.toEqual(
+      Object.fromEntries(bruteDaily(after, "Pacific/Honolulu")),
+    );
+    expect(await rebuildDailyTotals(testEnv.DB, org, "Pacific/Honolulu", { orgDaily: true })).toBe(true);
     expect(await dailyStateOf(org)).toBe("Pacific/Honolulu");
+    expect(Object.fromEntries(await storedDaily(org))).toEqual(
+      Object.fromEntries(bruteDaily(after, "Pacific/Honolulu")),
+    );
     expect(await storedDailyTotals(org)).toEqual(bruteDailyTotals(after, "Pacific/Honolulu"));
   });
 });
