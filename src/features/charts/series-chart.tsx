@@ -8,7 +8,15 @@ import { useParentSize } from "@visx/responsive";
 import { scaleBand, scaleLinear, scalePoint } from "@visx/scale";
 import { Area, BarRounded, Line, LinePath } from "@visx/shape";
 import { Tooltip, useTooltip } from "@visx/tooltip";
-import { type PointerEvent, useId, useLayoutEffect, useRef, useState } from "react";
+import {
+  type PointerEvent,
+  type ReactNode,
+  type RefObject,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from "react";
 
 export interface SeriesPoint {
   key: string;
@@ -89,14 +97,7 @@ function Plot({
   const gradientId = `series-fill-${useId().replace(/[^\w-]/g, "")}`;
   const { tooltipOpen, tooltipData, tooltipLeft, tooltipTop, showTooltip, hideTooltip } =
     useTooltip<number>();
-  // The tooltip's size, measured before paint, to place it inside the chart.
-  const tip = useRef<HTMLDivElement>(null);
-  const [tipSize, setTipSize] = useState({ w: 0, h: 0 });
-  useLayoutEffect(() => {
-    const el = tip.current;
-    if (el && (el.offsetWidth !== tipSize.w || el.offsetHeight !== tipSize.h))
-      setTipSize({ w: el.offsetWidth, h: el.offsetHeight });
-  });
+  const { tip, tipSize } = useTipSize();
 
   const innerWidth = Math.max(0, width - MARGIN.left - MARGIN.right);
   const innerHeight = Math.max(0, height - MARGIN.top - MARGIN.bottom);
@@ -117,10 +118,7 @@ function Plot({
   const yTicks = y.ticks(5).filter((v) => v % yStep === 0);
   const y0 = y(0);
 
-  // Every k-th x label, counted back from the last one (recharts' "preserveEnd").
-  const labelWidth = Math.max(...keys.map((k) => xTick(k).length)) * CHAR_WIDTH;
-  const every = Math.max(1, Math.ceil((labelWidth + minTickGap) / Math.max(1, x.step())));
-  const xTicks = keys.filter((_, i) => (keys.length - 1 - i) % every === 0);
+  const xTicks = thinnedTicks(keys, xTick, x.step(), minTickGap);
 
   function track(e: PointerEvent<SVGRectElement>) {
     const p = localPoint(e);
@@ -160,55 +158,17 @@ function Plot({
           />
         ) : null}
         <Group left={MARGIN.left} top={MARGIN.top}>
-          <GridRows
-            scale={y}
-            width={innerWidth}
-            tickValues={yTicks}
-            stroke="currentColor"
-            strokeDasharray="3 3"
-            className="text-border"
-          />
-          <AxisLeft
-            scale={y}
-            tickValues={yTicks}
-            tickFormat={(v) => yTick(Number(v))}
-            hideAxisLine
-            hideTicks
-            tickLength={0}
-            tickLabelProps={{
-              fill: "currentColor",
-              fontFamily: undefined,
-              fontSize: FONT_SIZE,
-              textAnchor: "end",
-              dx: -8,
-              dy: "0.33em",
-            }}
-          />
-          <AxisBottom
-            top={innerHeight}
-            scale={x}
-            tickValues={xTicks}
-            tickFormat={(k) => xTick(String(k))}
-            hideAxisLine
-            hideTicks
-            tickLength={0}
-            tickComponent={({ formattedValue, x: tx, ...rest }: TickRendererProps) => {
-              // Keep the end labels inside the SVG, as recharts shifts them in.
-              const half = ((formattedValue ?? "").length * CHAR_WIDTH) / 2;
-              const lx = Math.min(Math.max(tx, half - MARGIN.left), innerWidth + MARGIN.right - half);
-              return (
-                <text {...(rest as object)} x={lx}>
-                  {formattedValue}
-                </text>
-              );
-            }}
-            tickLabelProps={{
-              fill: "currentColor",
-              fontFamily: undefined,
-              fontSize: FONT_SIZE,
-              textAnchor: "middle",
-              dy: "1.2em",
-            }}
+          <ChartAxes
+            x={x}
+            y={y}
+            xTicks={xTicks}
+            yTicks={yTicks}
+            xTick={xTick}
+            yTick={yTick}
+            innerWidth={innerWidth}
+            innerHeight={innerHeight}
+            margin={MARGIN}
+            endsInside
           />
           {active !== null && kind === "bar" ? (
             <rect
@@ -289,22 +249,146 @@ function Plot({
         </Group>
       </svg>
       {active !== null ? (
-        <Tooltip
-          ref={tip}
-          left={at.left}
-          top={at.top}
-          offsetLeft={0}
-          offsetTop={0}
-          unstyled
-          applyPositionStyle
-          className="pointer-events-none whitespace-nowrap rounded-md border bg-popover px-3 py-2 text-popover-foreground text-sm shadow-md"
-        >
+        <ChartTip tip={tip} at={at}>
           <p className="text-foreground">{xLong(keys[active] as string)}</p>
           <p style={{ color }}>
             {valueName} : {yLong(activeValue)}
           </p>
-        </Tooltip>
+        </ChartTip>
       ) : null}
     </>
+  );
+}
+
+/** The tooltip box's size, measured before paint, so tooltipPlacement keeps it inside the chart. */
+export function useTipSize() {
+  const tip = useRef<HTMLDivElement>(null);
+  const [tipSize, setTipSize] = useState({ w: 0, h: 0 });
+  useLayoutEffect(() => {
+    const el = tip.current;
+    if (el && (el.offsetWidth !== tipSize.w || el.offsetHeight !== tipSize.h))
+      setTipSize({ w: el.offsetWidth, h: el.offsetHeight });
+  });
+  return { tip, tipSize };
+}
+
+/**
+ * The x keys to label: every k-th, counted back from the last one (recharts' "preserveEnd"), so
+ * labels `gap` px apart fit in steps of `step` px.
+ */
+export function thinnedTicks(keys: string[], xTick: (key: string) => string, step: number, gap: number) {
+  const labelWidth = Math.max(0, ...keys.map((k) => xTick(k).length)) * CHAR_WIDTH;
+  const every = Math.max(1, Math.ceil((labelWidth + gap) / Math.max(1, step)));
+  return keys.filter((_, i) => (keys.length - 1 - i) % every === 0);
+}
+
+/** The grid and both axes of a portal chart (the dashboard's and the reports'). */
+export function ChartAxes({
+  x,
+  y,
+  xTicks,
+  yTicks,
+  xTick,
+  yTick,
+  innerWidth,
+  innerHeight,
+  margin,
+  endsInside,
+}: {
+  x: ReturnType<typeof scaleBand<string>> | ReturnType<typeof scalePoint<string>>;
+  y: ReturnType<typeof scaleLinear<number>>;
+  xTicks: string[];
+  yTicks: number[];
+  xTick: (key: string) => string;
+  yTick: (value: number) => string;
+  innerWidth: number;
+  innerHeight: number;
+  margin: { left: number; right: number };
+  /** End labels shifted into the SVG (the dashboard's), else centred on their point. */
+  endsInside: boolean;
+}) {
+  return (
+    <>
+      <GridRows
+        scale={y}
+        width={innerWidth}
+        tickValues={yTicks}
+        stroke="currentColor"
+        strokeDasharray="3 3"
+        className="text-border"
+      />
+      <AxisLeft
+        scale={y}
+        tickValues={yTicks}
+        tickFormat={(v) => yTick(Number(v))}
+        hideAxisLine
+        hideTicks
+        tickLength={0}
+        tickLabelProps={{
+          fill: "currentColor",
+          fontFamily: undefined,
+          fontSize: FONT_SIZE,
+          textAnchor: "end",
+          dx: -8,
+          dy: "0.33em",
+        }}
+      />
+      <AxisBottom
+        top={innerHeight}
+        scale={x}
+        tickValues={xTicks}
+        tickFormat={(k) => xTick(String(k))}
+        hideAxisLine
+        hideTicks
+        tickLength={0}
+        tickComponent={
+          endsInside
+            ? ({ formattedValue, x: tx, ...rest }: TickRendererProps) => {
+                // Keep the end labels inside the SVG, as recharts shifts them in.
+                const half = ((formattedValue ?? "").length * CHAR_WIDTH) / 2;
+                const lx = Math.min(Math.max(tx, half - margin.left), innerWidth + margin.right - half);
+                return (
+                  <text {...(rest as object)} x={lx}>
+                    {formattedValue}
+                  </text>
+                );
+              }
+            : undefined
+        }
+        tickLabelProps={{
+          fill: "currentColor",
+          fontFamily: undefined,
+          fontSize: FONT_SIZE,
+          textAnchor: "middle",
+          dy: "1.2em",
+        }}
+      />
+    </>
+  );
+}
+
+/** The tooltip's box, placed at `at` (tooltipPlacement), measured through `tip` (useTipSize). */
+export function ChartTip({
+  tip,
+  at,
+  children,
+}: {
+  tip: RefObject<HTMLDivElement | null>;
+  at: { left: number; top: number };
+  children: ReactNode;
+}) {
+  return (
+    <Tooltip
+      ref={tip}
+      left={at.left}
+      top={at.top}
+      offsetLeft={0}
+      offsetTop={0}
+      unstyled
+      applyPositionStyle
+      className="pointer-events-none whitespace-nowrap rounded-md border bg-popover px-3 py-2 text-popover-foreground text-sm shadow-md"
+    >
+      {children}
+    </Tooltip>
   );
 }

@@ -9,24 +9,27 @@
  */
 
 import { type ChartAlign, cumulativeSeries, type DayPoint } from "@core/reports";
-import { AxisBottom, AxisLeft } from "@visx/axis";
 import { localPoint } from "@visx/event";
-import { GridRows } from "@visx/grid";
 import { Group } from "@visx/group";
 import { useParentSize } from "@visx/responsive";
 import { scaleLinear, scalePoint } from "@visx/scale";
 import { Line, LinePath } from "@visx/shape";
-import { Tooltip, useTooltip } from "@visx/tooltip";
-import { type PointerEvent, useLayoutEffect, useRef, useState } from "react";
+import { useTooltip } from "@visx/tooltip";
+import type { PointerEvent } from "react";
 import { periodLabel } from "~/features/charts/revenue-chart";
-import { SeriesChart, tooltipPlacement } from "~/features/charts/series-chart";
+import {
+  ChartAxes,
+  ChartTip,
+  SeriesChart,
+  thinnedTicks,
+  tooltipPlacement,
+  useTipSize,
+} from "~/features/charts/series-chart";
 import { exponentOf, formatCount, formatMoney } from "~/lib/format";
 
 /** Four series that read on white and on the dark theme's background alike. */
 export const SERIES_COLORS = ["#0d9488", "#d97706", "#7c3aed", "#e11d48"] as const;
 
-const FONT_SIZE = 12;
-const CHAR_WIDTH = 7;
 const MARGIN = { top: 8, right: 12, bottom: 28, left: 72 };
 
 /** Raised per year as bars (the dashboard's chart, year labels as the report names them). */
@@ -112,13 +115,7 @@ function Lines({
 }: Parameters<typeof LinesChart>[0] & { width: number; height: number }) {
   const { tooltipOpen, tooltipData, tooltipLeft, tooltipTop, showTooltip, hideTooltip } =
     useTooltip<number>();
-  const tip = useRef<HTMLDivElement>(null);
-  const [tipSize, setTipSize] = useState({ w: 0, h: 0 });
-  useLayoutEffect(() => {
-    const el = tip.current;
-    if (el && (el.offsetWidth !== tipSize.w || el.offsetHeight !== tipSize.h))
-      setTipSize({ w: el.offsetWidth, h: el.offsetHeight });
-  });
+  const { tip, tipSize } = useTipSize();
   const innerWidth = Math.max(0, width - MARGIN.left - MARGIN.right);
   const innerHeight = Math.max(0, height - MARGIN.top - MARGIN.bottom);
   const x = scalePoint({ domain: keys, range: [0, innerWidth] });
@@ -127,9 +124,7 @@ function Lines({
   const hi = Math.max(yMin, yStep, ...values);
   const y = scaleLinear({ domain: [0, hi], range: [innerHeight, 0], nice: 5 });
   const yTicks = y.ticks(5).filter((v) => Math.abs(v / yStep - Math.round(v / yStep)) < 1e-9);
-  const labelWidth = Math.max(1, ...keys.map((k) => xTick(k).length)) * CHAR_WIDTH;
-  const every = Math.max(1, Math.ceil((labelWidth + 16) / Math.max(1, x.step())));
-  const xTicks = keys.filter((_, i) => (keys.length - 1 - i) % every === 0);
+  const xTicks = thinnedTicks(keys, xTick, x.step(), 16);
 
   function track(e: PointerEvent<SVGRectElement>) {
     const p = localPoint(e);
@@ -154,45 +149,17 @@ function Lines({
         className="block overflow-visible text-muted-foreground"
       >
         <Group left={MARGIN.left} top={MARGIN.top}>
-          <GridRows
-            scale={y}
-            width={innerWidth}
-            tickValues={yTicks}
-            stroke="currentColor"
-            strokeDasharray="3 3"
-            className="text-border"
-          />
-          <AxisLeft
-            scale={y}
-            tickValues={yTicks}
-            tickFormat={(v) => yTick(Number(v))}
-            hideAxisLine
-            hideTicks
-            tickLength={0}
-            tickLabelProps={{
-              fill: "currentColor",
-              fontFamily: undefined,
-              fontSize: FONT_SIZE,
-              textAnchor: "end",
-              dx: -8,
-              dy: "0.33em",
-            }}
-          />
-          <AxisBottom
-            top={innerHeight}
-            scale={x}
-            tickValues={xTicks}
-            tickFormat={(k) => xTick(String(k))}
-            hideAxisLine
-            hideTicks
-            tickLength={0}
-            tickLabelProps={{
-              fill: "currentColor",
-              fontFamily: undefined,
-              fontSize: FONT_SIZE,
-              textAnchor: "middle",
-              dy: "1.2em",
-            }}
+          <ChartAxes
+            x={x}
+            y={y}
+            xTicks={xTicks}
+            yTicks={yTicks}
+            xTick={xTick}
+            yTick={yTick}
+            innerWidth={innerWidth}
+            innerHeight={innerHeight}
+            margin={MARGIN}
+            endsInside={false}
           />
           {active !== null ? (
             <Line
@@ -243,16 +210,7 @@ function Lines({
         </Group>
       </svg>
       {active !== null ? (
-        <Tooltip
-          ref={tip}
-          left={at.left}
-          top={at.top}
-          offsetLeft={0}
-          offsetTop={0}
-          unstyled
-          applyPositionStyle
-          className="pointer-events-none whitespace-nowrap rounded-md border bg-popover px-3 py-2 text-popover-foreground text-sm shadow-md"
-        >
+        <ChartTip tip={tip} at={at}>
           <p className="text-foreground">{xLong(keys[active] as string)}</p>
           {series.map((s, i) => {
             const v = byKey[i]?.get(keys[active] as string);
@@ -263,7 +221,7 @@ function Lines({
               </p>
             );
           })}
-        </Tooltip>
+        </ChartTip>
       ) : null}
     </>
   );
