@@ -24,9 +24,11 @@
 //   npx node scripts/bench-peer.mjs [--no-build] [--state <dir>] [--seconds N] [--rounds N]
 //                                   [--connections 1,10,50] [--no-peer] [--no-mixed] [--mixed-seconds N]
 //                                   [--ours <dist/server>] [--baseline <another build's dist/server>]
+//                                   [--rate-limits]
 //
 // `--baseline` adds a second build of ours (e.g. the last commit's, built in another folder) to
-// every round: before / after figures from one run. Reports; never fails on a budget.
+// every round: before / after figures from one run. `--rate-limits` serves every system with its
+// production rate limiting on (RATE_LIMITS_ON below). Reports; never fails on a budget.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -50,6 +52,24 @@ const PEERS = [
   },
   { name: "peer-hash", label: "better-auth D1, our scrypt cost", bindings: { PEER_PASSWORD: "ours" } },
 ];
+
+/**
+ * `--rate-limits`: every system counts requests as it does in production, with limits no run
+ * reaches. Ours: RATE_LIMIT_ENABLED and every limit raised (its D1 counts and Rate Limiting
+ * bindings); better-auth: its production default, counted in the isolate's memory. Every request
+ * names a client address (better-auth counts none without one).
+ */
+const RATE_LIMITS_ON = Object.fromEntries(
+  [
+    "RATE_LIMIT_MAX",
+    "RATE_LIMIT_STRICT_MAX",
+    "RATE_LIMIT_MAIL_MAX",
+    "RATE_LIMIT_ACCOUNT_MAX",
+    "RATE_LIMIT_MAIL_ACCOUNT_MAX",
+  ].map((k) => [k, "1000000000"]),
+);
+RATE_LIMITS_ON.RATE_LIMIT_ENABLED = "true";
+let clientHeaders = {};
 
 const sortedOf = (arr) => Float64Array.from(arr).sort();
 const ms1 = (v) => v.toFixed(1);
@@ -109,7 +129,12 @@ export async function buildPeer(outDir) {
  */
 export async function startSystems(
   stateDir,
-  { ours = join(root, "dist", "server"), baseline = null, secret = randomBytes(32).toString("hex") } = {},
+  {
+    ours = join(root, "dist", "server"),
+    baseline = null,
+    secret = randomBytes(32).toString("hex"),
+    rateLimits = false,
+  } = {},
 ) {
   const { Miniflare, convertV4MiniflareOptions } = await import("miniflare");
   const { unstable_getMiniflareWorkerOptions } = await import("wrangler");
@@ -130,7 +155,22 @@ export async function startSystems(
       worker: {
         ...options,
         name,
-        bindings: { ...options.bindings, RATE_LIMIT_ENABLED: "false", MAIL_TRANSPORT: "outbox" },
+        bindings: {
+          ...options.bindings,
+          MAIL_TRANSPORT: "outbox",
+          ...(rateLimits ? RATE_LIMITS_ON : { RATE_LIMIT_ENABLED: "false" }),
+        },
+        // --rate-limits: the bindings counting as in production, with limits no run reaches.
+        ...(rateLimits && options.ratelimits
+          ? {
+              ratelimits: Object.fromEntries(
+                Object.entries(options.ratelimits).map(([k, v]) => [
+                  k,
+                  { ...v, simple: { ...v.simple, limit: 1_000_000_000 } },
+                ]),
+              ),
+            }
+          : {}),
         modulesRoot: dir,
         modules: [
           "index.js",
@@ -175,7 +215,11 @@ export async function startSystems(
           ...compatibility,
           d1Databases: { DB: `${p.name}-d1` },
           kvNamespaces: { KV: `${p.name}-kv` },
-          bindings: { AUTH_SECRET: secret, ...p.bindings },
+          bindings: {
+            AUTH_SECRET: secret,
+            ...p.bindings,
+            ...(rateLimits ? { PEER_RATE_LIMIT: "memory" } : {}),
+          },
           ...direct,
         })),
         // The floors: a Worker answering `null` without reading anything. Nothing served the same
@@ -268,6 +312,7 @@ async function cannon(url, { connections, seconds, pids = [], ...opts }) {
     connections,
     duration: seconds,
     ...opts,
+    headers: { ...clientHeaders, ...opts.headers },
     setupClient: (client) => client.on("response", (_status, _bytes, ms) => times.push(ms)),
   });
   return {
@@ -323,9 +368,11 @@ export async function benchPeer({
   connections = [1, 10, 50],
   ours,
   baseline = null,
+  rateLimits = false,
   log = console.log,
 }) {
-  const served = await startSystems(stateDir, { ours, baseline });
+  clientHeaders = rateLimits ? { "x-forwarded-for": "203.0.113.9", "cf-connecting-ip": "203.0.113.9" } : {};
+  const served = await startSystems(stateDir, { ours, baseline, rateLimits });
   const out = { floor: [], getSession: [], signIn: null, signUp: null };
   try {
     const system = (key, label) => ({ key, label, base: served.bases[key], pids: served.pids });
@@ -628,6 +675,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       connections: { type: "string" },
       ours: { type: "string" },
       baseline: { type: "string" },
+      "rate-limits": { type: "boolean", default: false },
       "mixed-seconds": { type: "string", default: "30" },
     },
   });
@@ -660,6 +708,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
         ...(args.connections ? { connections: args.connections.split(",").map(Number) } : {}),
         ...(args.ours ? { ours: args.ours } : {}),
         ...(args.baseline ? { baseline: args.baseline } : {}),
+        rateLimits: args["rate-limits"],
       });
     if (world) {
       server = await serveBuildDirect(world.stateDir);

@@ -26,6 +26,7 @@ interface PeerEnv {
   AUTH_SECRET: string;
   PEER_SECONDARY_STORAGE?: string;
   PEER_PASSWORD?: string;
+  PEER_RATE_LIMIT?: string;
 }
 
 const COSTS = { oracle: { N: 1024, r: 8 }, ours: { N: 16384, r: 16 } } as const;
@@ -100,7 +101,20 @@ function makeAuth(env: PeerEnv, baseURL: string) {
       freshAge: 24 * 3600,
       cookieCache: { enabled: true, maxAge: 60 },
     },
-    rateLimit: { enabled: false },
+    // PEER_RATE_LIMIT=memory (bench-peer --rate-limits): better-auth's production default, counted
+    // in the isolate's memory, with limits no run reaches.
+    rateLimit:
+      env.PEER_RATE_LIMIT === "memory"
+        ? {
+            enabled: true,
+            storage: "memory",
+            window: 10,
+            max: 1_000_000_000,
+            customRules: Object.fromEntries(
+              ["/sign-in/email", "/sign-up/email"].map((p) => [p, { window: 10, max: 1_000_000_000 }]),
+            ),
+          }
+        : { enabled: false },
     logger: { disabled: true },
     advanced: { cookiePrefix: "better-auth" },
     plugins: [admin({ defaultRole: "user", adminRoles: ["admin"], impersonationSessionDuration: 3600 })],

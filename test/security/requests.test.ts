@@ -485,6 +485,51 @@ describe("rate limits: on in production, per account, with Retry-After, and on e
     expectRetryAfter(next, mailAccountWindow);
   });
 
+  describe("the auth API's other paths (get-session, sign-out, …): counted in the isolate's memory, not in D1 (decision 036)", () => {
+    /** The production configuration with the default rule at 3 per 10 s (100 in production). */
+    const limited = { ...productionEnv, RATE_LIMIT_MAX: "3" } as unknown as Env;
+    const rateRow = (key: string) =>
+      testEnv.DB.prepare("SELECT count FROM rate_limit WHERE key = ?").bind(key).first<{ count: number }>();
+    const getSession = (ip: string, jar?: CookieJar) =>
+      fetchIn(limited, "/api/auth/get-session", {
+        headers: { "cf-connecting-ip": ip, ...(jar ? { cookie: jar.header() } : {}) },
+      });
+
+    it("a 4th get-session from one address within the window → 429 with Retry-After; nothing is written to D1; another address is not affected", async () => {
+      const { jar } = await signUp();
+      const ip = freshIp();
+      await awayFromWindowEdge(10);
+      for (let i = 0; i < 3; i++) expect((await getSession(ip, jar)).status).toBe(200);
+      const fourth = await getSession(ip, jar);
+      expect(fourth.status).toBe(429);
+      expect(await fourth.json()).toEqual({ message: "Too many requests. Please try again later." });
+      expectRetryAfter(fourth, 10);
+      expect(await rateRow(`${ip}|/get-session`)).toBeNull();
+      expect((await getSession(freshIp(), jar)).status).toBe(200);
+      // Per path: sign-out from the same address has a count of its own.
+      const out = await fetchIn(limited, "/api/auth/sign-out", {
+        method: "POST",
+        headers: {
+          "cf-connecting-ip": ip,
+          cookie: jar.header(),
+          origin: BASE_URL,
+          "content-type": "application/json",
+        },
+        body: "{}",
+      });
+      expect(out.status).toBe(200);
+    });
+
+    it("sign-in beside it is still counted exactly in D1, per address and per account", async () => {
+      const { email } = await signUp();
+      const ip = freshIp();
+      expect((await signInFrom(limited, ip, email)).status).toBe(401);
+      expect((await rateRow(`${ip}|/sign-in/email`))?.count).toBe(1);
+      expect((await rateRow(`account:sign-in|${email.toLowerCase()}`))?.count).toBe(1);
+      expect(await rateRow(`${ip}|/get-session`)).toBeNull();
+    });
+  });
+
   describe("the API limiter (Cloudflare's Rate Limiting binding; here one with a limit of 3 a minute)", () => {
     const limited = {
       ...testEnv,

@@ -94,16 +94,48 @@ export function checkOrigin(ctx: AuthContext) {
   if (!gate.ok) throw new AuthApiError(403, gate.refusal.code, gate.refusal.message);
 }
 
-/** better-auth's special rules: strict for credential endpoints, stricter for mail. */
+/**
+ * better-auth's special rules: strict for credential endpoints, stricter for mail; every other path
+ * has the default rule (`general`).
+ */
 function ruleFor(ctx: AuthContext, path: string) {
   const rl = ctx.config.rateLimit;
   if (/^\/(sign-in|sign-up|change-password|change-email)/.test(path))
-    return { window: rl.strictWindow, max: rl.strictMax };
+    return { window: rl.strictWindow, max: rl.strictMax, general: false };
   if (/^\/(request-password-reset|send-verification-email|forget-password)/.test(path)) {
-    return { window: rl.mailWindow, max: rl.mailMax };
+    return { window: rl.mailWindow, max: rl.mailMax, general: false };
   }
-  return { window: rl.window, max: rl.max };
+  return { window: rl.window, max: rl.max, general: true };
 }
+
+/** The most keys the in-memory counts keep (one per client address and path seen in a window). */
+export const MEMORY_KEYS_MAX = 10_000;
+const memoryCounts = new Map<string, { count: number; start: number }>();
+
+/**
+ * better-auth's `memory` rate-limit storage, its default: a fixed window per key, counted in this
+ * isolate. Bounded: past MEMORY_KEYS_MAX keys the expired ones go, then the oldest.
+ */
+export function countInMemory(key: string, now: number, windowMs: number) {
+  let entry = memoryCounts.get(key);
+  if (!entry || entry.start <= now - windowMs) {
+    memoryCounts.delete(key);
+    if (memoryCounts.size >= MEMORY_KEYS_MAX) {
+      for (const [k, e] of memoryCounts) if (e.start <= now - windowMs) memoryCounts.delete(k);
+      for (const k of memoryCounts.keys()) {
+        if (memoryCounts.size < MEMORY_KEYS_MAX) break;
+        memoryCounts.delete(k);
+      }
+    }
+    entry = { count: 0, start: now };
+    memoryCounts.set(key, entry);
+  }
+  entry.count++;
+  return entry;
+}
+
+/** How many keys the in-memory counts hold (test/auth/rate-limit.test.ts). */
+export const memoryKeyCount = () => memoryCounts.size;
 
 /** IPv6 clients are grouped by /64 so one host cannot rotate through its own prefix. */
 export function rateLimitKeyIp(ip: string | null) {
@@ -165,9 +197,25 @@ export function setRetryAfter(headers: Headers, seconds: number) {
   headers.set("X-Retry-After", value);
 }
 
+/**
+ * Rate limits of the auth API (decisions 018, 036). Credential and mail endpoints are counted
+ * exactly in D1, per address and path and per account. Every other path (get-session above all,
+ * asked on every page) is counted per address and path in the isolate's memory, as better-auth's
+ * default storage counts every path: in D1 each of those requests was a write to the primary, a
+ * round trip across the world for a reader served near a replica.
+ */
 export async function rateLimit(ctx: AuthContext, path: string) {
   if (!ctx.config.rateLimit.enabled) return;
-  const rules = [{ key: `${rateLimitKeyIp(ctx.ip())}|${path}`, ...ruleFor(ctx, path) }];
+  const rule = ruleFor(ctx, path);
+  const key = `${rateLimitKeyIp(ctx.ip())}|${path}`;
+  if (rule.general) {
+    const now = ctx.now();
+    const entry = countInMemory(key, now, rule.window * 1000);
+    if (entry.count <= rule.max) return;
+    setRetryAfter(ctx.headers, (entry.start + rule.window * 1000 - now) / 1000);
+    throw E.RATE_LIMITED();
+  }
+  const rules: { key: string; window: number; max: number }[] = [{ key, window: rule.window, max: rule.max }];
   const account = accountRuleFor(ctx, path);
   const email = account ? await accountOf(ctx) : null;
   if (account && email) rules.push({ key: `account:${account.bucket}|${email}`, ...account });
