@@ -242,6 +242,11 @@ export const appConfigSchema = /* @__PURE__ */ (() =>
       abandonAfterHours: positive,
       /** Webhook signatures older than this are replays. */
       webhookToleranceSeconds: positive,
+      /**
+       * Campaigns with at least this many counted gifts get analytics rollups of their own, built by
+       * the cron (decision 037); below it campaign analytics reads the gifts, within its budget.
+       */
+      campaignRollupsFrom: positive,
     }),
     /**
      * Recurring plans (issue 24, decision 030): days a plan's expected gift may be late before the
@@ -347,7 +352,7 @@ export const defaultConfig: AppConfig = {
   lists: { defaultPageSize: 25, pageSizes: [10, 25, 50, 100], maxPageSize: 100 },
   money: { defaultCurrency: "USD" },
   organizations: { invitationExpiresIn: 7 * 24 * 3600 },
-  donations: { abandonAfterHours: 72, webhookToleranceSeconds: 300 },
+  donations: { abandonAfterHours: 72, webhookToleranceSeconds: 300, campaignRollupsFrom: 10_000 },
   plans: { pastDueAfterDays: 7, lapsedAfterDays: 60 },
   mail: { transport: "outbox", from: "Almoner <no-reply@almoner.local>", httpEndpoint: "" },
 };

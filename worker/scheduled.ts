@@ -135,6 +135,16 @@ const every15Minutes: Job[] = [
         if (databaseNameOf(env, o.id) === name)
           await rebuildDailyTotals(db, o.id, o.time_zone, { orgDaily: true });
     }),
+  // Large campaigns' own analytics rollups (decision 037): built for campaigns past
+  // `donations.campaignRollupsFrom` counted gifts that have none, or have them in a zone their
+  // organization has left (a time-zone change); campaign analytics reads the gifts meanwhile.
+  (env) =>
+    eachDatabase(env, async (db, name) => {
+      const { getConfig } = await import("./config");
+      const { buildLargeCampaigns } = await import("./campaigns/analytics/rollups");
+      const from = getConfig(env).donations.campaignRollupsFrom;
+      await buildLargeCampaigns(db, (orgId) => databaseNameOf(env, orgId) === name, from);
+    }),
   // Recurring plans (issue 24): late gifts make plans past due, then lapsed; plan rollups are built
   // for organizations without them (worker/plans/cron.ts).
   (env, now) =>

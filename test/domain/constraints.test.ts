@@ -213,6 +213,28 @@ const rows = {
     donor_id: uid("donor"),
     sketch: 1,
   }),
+  campaign_rollup_state: (): Row => ({
+    campaign_id: newCampaignA(),
+    organization_id: w.orgA,
+    time_zone: "Europe/Berlin",
+    built_at: T,
+  }),
+  campaign_facet: (): Row => ({
+    campaign_id: w.campaignA,
+    currency: "USD",
+    facet: "net",
+    grain: "d",
+    period: "2026-03-29",
+    key: uid("bucket"),
+  }),
+  campaign_donor_period: (): Row => ({
+    campaign_id: w.campaignA,
+    currency: "USD",
+    grain: "m",
+    period: "2026-03",
+    donor_id: uid("donor"),
+    sketch: 1,
+  }),
   data_import: (): Row => ({
     id: uid("imp"),
     organization_id: w.orgA,
@@ -356,7 +378,7 @@ async function prepareParents(table: Table) {
       await add("donation", d);
       pendingDonations.push(String(d.id));
     }
-    if (table === "campaign_stats" || table === "thank_you_template") {
+    if (table === "campaign_stats" || table === "thank_you_template" || table === "campaign_rollup_state") {
       const c = rows.campaign();
       await add("campaign", c);
       pendingCampaigns.push(String(c.id));
@@ -712,6 +734,23 @@ const cases: Case[] = [
   },
   { name: "donor_period_pk", table: "donor_period", bad: (f) => [{ donor_id: f.donor_id }], error: UNIQUE },
   { name: "donor_period_grain", table: "donor_period", bad: () => [{ grain: "y" }] },
+  // 0024: a large campaign's own rollups (decision 037).
+  {
+    name: "campaign_rollup_state_pk",
+    table: "campaign_rollup_state",
+    bad: (f) => [{ campaign_id: f.campaign_id }],
+    error: UNIQUE,
+  },
+  { name: "campaign_facet_pk", table: "campaign_facet", bad: (f) => [{ key: f.key }], error: UNIQUE },
+  { name: "campaign_facet_grain", table: "campaign_facet", bad: () => [{ grain: "w" }] },
+  { name: "campaign_facet_facet", table: "campaign_facet", bad: () => [{ facet: "method" }, { facet: "" }] },
+  {
+    name: "campaign_donor_period_pk",
+    table: "campaign_donor_period",
+    bad: (f) => [{ donor_id: f.donor_id }],
+    error: UNIQUE,
+  },
+  { name: "campaign_donor_period_grain", table: "campaign_donor_period", bad: () => [{ grain: "y" }] },
   {
     name: "analytics_version_pk",
     table: "analytics_version",

@@ -5,6 +5,7 @@
 
 import { dayKey, localDay } from "@core/time";
 import { expect } from "vitest";
+import { buildCampaignRollups } from "../../worker/campaigns/analytics/rollups";
 import { rebuildDailyTotals } from "../../worker/donations/rollups";
 import { signWebhook } from "../../worker/http/webhook";
 import { makeAdmin } from "../auth/jar";
@@ -366,6 +367,35 @@ export async function expectAnalyticsRebuildable(org: string, timeZone: string, 
   const kept = await storedAnalytics(org);
   expect(await rebuildDailyTotals(testEnv.DB, org, timeZone), ctx).toBe(true);
   expect(kept, ctx).toEqual(await storedAnalytics(org));
+}
+
+/** A campaign's own rollups (decision 037), in an order-free form. */
+export async function storedCampaignAnalytics(campaignId: string) {
+  const facets = await testEnv.DB.prepare(
+    `SELECT currency, facet, grain, period, key, gift_count, amount_minor FROM campaign_facet
+      WHERE campaign_id = ? AND (gift_count != 0 OR amount_minor != 0) ORDER BY 1, 2, 3, 4, 5`,
+  )
+    .bind(campaignId)
+    .all();
+  const donors = await testEnv.DB.prepare(
+    `SELECT currency, grain, period, donor_id, sketch, gift_count, amount_minor, one_time_count FROM campaign_donor_period
+      WHERE campaign_id = ? ORDER BY 1, 2, 3, 4`,
+  )
+    .bind(campaignId)
+    .all();
+  return { facets: facets.results, donors: donors.results };
+}
+
+/** A campaign's rollups kept by deltas equal a build from its gifts (and it stays built). */
+export async function expectCampaignRollupsRebuildable(
+  org: string,
+  campaignId: string,
+  timeZone: string,
+  ctx: string,
+) {
+  const kept = await storedCampaignAnalytics(campaignId);
+  expect(await buildCampaignRollups(testEnv.DB, org, campaignId, timeZone), ctx).toBe(true);
+  expect(kept, ctx).toEqual(await storedCampaignAnalytics(campaignId));
 }
 
 /**

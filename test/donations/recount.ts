@@ -1,7 +1,8 @@
 /**
  * Every figure the donation writes maintain, compared with a brute-force recount of the donation
  * table (test/donations/brute.ts): org_daily (per campaign and '*'), donation_totals,
- * donation_daily_totals, campaign_stats, donor stats, item funding, and donations.list's totals
+ * donation_daily_totals, the analytics rollups (the organization's and its built campaigns'),
+ * campaign_stats, donor stats, item funding, and donations.list's totals
  * against SELECT count(*). Shared by the concurrency suites (decision 020).
  */
 
@@ -19,6 +20,7 @@ import {
   dailyStateOf,
   donationsOf,
   expectAnalyticsRebuildable,
+  expectCampaignRollupsRebuildable,
   type ListFilter,
   storedDaily,
   storedDailyTotals,
@@ -53,6 +55,14 @@ export async function expectRecount(
   expect(await dailyStateOf(org), `${label}: daily state`).toBe(timeZone);
   // The dashboard's rollups (decision 032) equal a rebuild from the gifts.
   await expectAnalyticsRebuildable(org, timeZone, `${label}: analytics rollups`);
+  // So do the campaigns' own (decision 037), where built in the organization's zone.
+  const { results: built } = await testEnv.DB.prepare(
+    "SELECT campaign_id AS id FROM campaign_rollup_state WHERE organization_id = ? AND time_zone = ?",
+  )
+    .bind(org, timeZone)
+    .all<{ id: string }>();
+  for (const c of built)
+    await expectCampaignRollupsRebuildable(org, c.id, timeZone, `${label}: campaign ${c.id} rollups`);
   const { results: campaigns } = await testEnv.DB.prepare(
     "SELECT c.id, s.raised_minor, s.donation_count, s.donor_count, s.refunded_minor FROM campaign c LEFT JOIN campaign_stats s ON s.campaign_id = c.id WHERE c.organization_id = ?",
   )

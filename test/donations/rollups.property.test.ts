@@ -2,12 +2,15 @@
  * Property: whatever sequence of creates, edits, status changes, trash/restore, permanent deletes
  * and webhook deliveries happens, every rollup equals a brute-force recount of the donation table —
  * org_daily (per campaign and the '*' organization rows), campaign_stats, donor stats and item
- * funding. Seeded, so a failure names the seed and the step that broke it.
+ * funding; the dashboard's and the campaigns' own analytics rollups (decisions 032, 037) equal a
+ * rebuild, and campaign analytics from them equals its exact answer. Seeded, so a failure names
+ * the seed and the step that broke it.
  */
 
 import { allowedDonationTargets, type DonationStatus } from "@core/status";
 import { addDays, localDay, offsetSpans, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
+import { buildCampaignRollups } from "../../worker/campaigns/analytics/rollups";
 import { makeOrg, member } from "../domain/fixtures";
 import { codeOf, testEnv } from "../helpers";
 import {
@@ -25,6 +28,7 @@ import {
   donationsOf,
   exactFieldsOf,
   expectAnalyticsRebuildable,
+  expectCampaignRollupsRebuildable,
   isCounted,
   type ListFilter,
   net,
@@ -61,6 +65,10 @@ for (const [seed, TZ] of [
         title: "Coat",
         unitAmountMinor: 4_500,
       });
+      // Two of the three campaigns keep rollups of their own from the start (decision 037; the
+      // cron builds them past campaignRollupsFrom (10 000) gifts); the third is read from its gifts.
+      const built = campaigns.slice(0, 2);
+      for (const c of built) expect(await buildCampaignRollups(testEnv.DB, org, c.id, TZ)).toBe(true);
       const donors: string[] = [];
       for (const name of ["Ana", "Ben", "Cai"]) {
         const d = await owner.caller.donors.create({
@@ -220,6 +228,33 @@ for (const [seed, TZ] of [
                 at,
               ).toEqual(exact.topDonors.map((d) => d.total));
           }
+        // A campaign's own rollups kept by every change equal a build from its gifts, and its
+        // analytics from them equal the exact answer (the median within its bound).
+        for (const c of built) {
+          await expectCampaignRollupsRebuildable(org, c.id, TZ, `${ctx} campaign ${c.id}`);
+          for (const period of [
+            { days: 0 },
+            { days: 30 },
+            { days: 365 },
+            { days: 7, from: addDays(a, -45), to: a },
+          ]) {
+            const fast = await owner.caller.campaigns.analytics({ id: c.id, ...period });
+            const exact = await owner.caller.campaigns.analytics({ id: c.id, ...period, exact: true });
+            const at = `${ctx} campaign ${c.id} ${JSON.stringify(period)}`;
+            const { medianMinor: fm, estimated: fe, topDonors: ft, ...fastRest } = fast;
+            const { medianMinor: em, estimated: ee, topDonors: et, ...exactRest } = exact;
+            expect(fastRest, at).toEqual(exactRest);
+            // Answered from the rollups (the only path that marks the median ≈); few donors: exact counts.
+            expect(fe.median, at).toBe(fast.donations > 0);
+            expect(fe.uniqueDonors || fe.previousDonors, at).toBe(false);
+            expect(Object.values(ee).some(Boolean), at).toBe(false);
+            expect(Math.abs(fm - em), at).toBeLessThanOrEqual(em * fast.errorBounds.median + 1);
+            if (!fe.topDonors)
+              expect(ft.map((d) => [d.id, d.total, d.gifts]).sort(), at).toEqual(
+                et.map((d) => [d.id, d.total, d.gifts]).sort(),
+              );
+          }
+        }
         // The dashboard's all-time tiles, exact, per currency.
         for (const currency of ["USD", "EUR"]) {
           const s = await owner.caller.dashboard.summary({ days: 0, currency, exact: true });

@@ -8,6 +8,7 @@
 import { rangeParts, SKETCH_K, SKETCH_SPACE } from "@core/analytics";
 import { COUNTED_SQL } from "@core/status";
 import type { Database } from "../db/databases";
+import { ORG_SCOPE, type RollupScope } from "../donations/daily-totals-sql";
 
 /**
  * A range's parts as one JSON parameter: [grain, first, last] for its whole months (grain 'm') and
@@ -25,9 +26,9 @@ export type Parts = string;
  * the data's first and last: all time has no bounds of its own; the fixed keys of gifts outside
  * years 1000–9998 are left out), then its days.
  */
-function periodsCte(currencies: string) {
+function periodsCte(currencies: string, scope: RollupScope) {
   const edge = (fn: "MIN" | "MAX") =>
-    `(SELECT ${fn}(period) FROM donor_period WHERE organization_id = ?1 AND currency IN ${currencies} AND grain = 'm' AND period >= '1000' AND period < '9999')`;
+    `(SELECT ${fn}(period) FROM ${scope.donors} WHERE ${scope.owner} = ?1 AND currency IN ${currencies} AND grain = 'm' AND period >= '1000' AND period < '9999')`;
   return `RECURSIVE
     r(grain, lo, hi) AS (SELECT value ->> 0, CASE WHEN value ->> 0 = 'm' THEN MAX(value ->> 1, COALESCE(${edge("MIN")}, '9999')) ELSE value ->> 1 END,
                                 CASE WHEN value ->> 0 = 'm' THEN MIN(value ->> 2, COALESCE(${edge("MAX")}, '0000')) ELSE value ->> 2 END
@@ -48,23 +49,23 @@ function periodsCte(currencies: string) {
  *   which stands when it yields k donors (it does unless donors repeat a lot), else the days'
  *   bound is used.
  */
-function sampleSql(currencies: string) {
+function sampleSql(currencies: string, scope: RollupScope) {
   const K = SKETCH_K;
   const rows = (bound: string) => `SELECT x.donor_id, x.sketch, x.gift_count AS g, x.one_time_count AS o
-            FROM p CROSS JOIN cur CROSS JOIN donor_period x
-              ON x.organization_id = ?1 AND x.currency = cur.c AND x.grain = p.grain AND x.period = p.period
+            FROM p CROSS JOIN cur CROSS JOIN ${scope.donors} x
+              ON x.${scope.owner} = ?1 AND x.currency = cur.c AND x.grain = p.grain AND x.period = p.period
              AND x.sketch <= ${bound}`;
   const bottom = (from: string) =>
     `SELECT donor_id, sketch, MAX(o > 0) AS ot, MAX(g > o) AS rc FROM ${from} GROUP BY donor_id ORDER BY sketch, donor_id LIMIT ${K}`;
-  return `WITH ${periodsCte(currencies)},
+  return `WITH ${periodsCte(currencies, scope)},
     days_only AS (SELECT NOT EXISTS (SELECT 1 FROM p WHERE grain = 'm') AS yes),
-    tot AS (SELECT SUM((SELECT COUNT(*) FROM donor_period x WHERE x.organization_id = ?1 AND x.currency = cur.c AND x.grain = p.grain AND x.period = p.period)) AS n
+    tot AS (SELECT SUM((SELECT COUNT(*) FROM ${scope.donors} x WHERE x.${scope.owner} = ?1 AND x.currency = cur.c AND x.grain = p.grain AND x.period = p.period)) AS n
               FROM p CROSS JOIN cur WHERE (SELECT yes FROM days_only)),
     guess AS (SELECT CASE WHEN n > ${2 * K} THEN CAST(${1.5 * K} * ${SKETCH_SPACE} / n AS INTEGER) ELSE -1 END AS t FROM tot),
     u1 AS (${rows("(SELECT t FROM guess)")}),
     s1 AS (${bottom("u1")}),
     ok AS (SELECT COUNT(*) = ${K} AS yes FROM s1),
-    kth AS (SELECT MIN((SELECT x.sketch FROM donor_period x WHERE x.organization_id = ?1 AND x.currency = cur.c AND x.grain = p.grain AND x.period = p.period
+    kth AS (SELECT MIN((SELECT x.sketch FROM ${scope.donors} x WHERE x.${scope.owner} = ?1 AND x.currency = cur.c AND x.grain = p.grain AND x.period = p.period
                          ORDER BY x.sketch LIMIT 1 OFFSET ${K - 1})) AS t
               FROM p CROSS JOIN cur
              WHERE NOT (SELECT yes FROM ok) AND p.grain = CASE WHEN (SELECT yes FROM days_only) THEN 'd' ELSE 'm' END),
@@ -80,14 +81,17 @@ export interface SampleRow {
   kth: number | null;
 }
 
-/** Distinct donors of the range in `currency` as a sample (n, one-time and recurring among it, the k-th value). */
-export function donorSample(db: Database, orgId: string, currency: string, parts: Parts) {
+/**
+ * Distinct donors of the range in `currency` as a sample (n, one-time and recurring among it, the
+ * k-th value): the organization's (`owner` its id), or a built campaign's (decision 037).
+ */
+export function donorSample(db: Database, owner: string, currency: string, parts: Parts, scope = ORG_SCOPE) {
   return db
     .prepare(
-      `${sampleSql("(?2)").replace("WITH RECURSIVE", "WITH RECURSIVE cur(c) AS (SELECT ?2),")}
+      `${sampleSql("(?2)", scope).replace("WITH RECURSIVE", "WITH RECURSIVE cur(c) AS (SELECT ?2),")}
        SELECT COUNT(*) AS n, SUM(ot) AS ot, SUM(rc) AS rc, MAX(sketch) AS kth FROM s`,
     )
-    .bind(orgId, currency, parts);
+    .bind(owner, currency, parts);
 }
 
 /**
@@ -97,7 +101,7 @@ export function donorSample(db: Database, orgId: string, currency: string, parts
 export function retentionSample(db: Database, orgId: string, parts: Parts, recentFromMs: number) {
   return db
     .prepare(
-      `${sampleSql("(SELECT c FROM cur)").replace(
+      `${sampleSql("(SELECT c FROM cur)", ORG_SCOPE).replace(
         "WITH RECURSIVE",
         "WITH RECURSIVE cur(c) AS (SELECT DISTINCT currency FROM org_daily WHERE organization_id = ?1 AND campaign_id = '*'),",
       )}
@@ -108,17 +112,20 @@ export function retentionSample(db: Database, orgId: string, parts: Parts, recen
     .bind(orgId, "", parts, recentFromMs);
 }
 
-/** The facets of the range, summed per facet and key: method, kind, the net histogram, refunds. */
-export function facetTotals(db: Database, orgId: string, currency: string, parts: Parts) {
+/**
+ * The facets of the range, summed per facet and key: method, kind, the net histogram, refunds (a
+ * campaign's scope has the last two).
+ */
+export function facetTotals(db: Database, owner: string, currency: string, parts: Parts, scope = ORG_SCOPE) {
   return db
     .prepare(
       `SELECT f.facet, f.key, SUM(f.gift_count) AS count, SUM(f.amount_minor) AS amount
-         FROM json_each(?3) r CROSS JOIN analytics_facet f
-           ON f.organization_id = ?1 AND f.currency = ?2 AND f.facet IN ('method', 'kind', 'net', 'refund')
+         FROM json_each(?3) r CROSS JOIN ${scope.facets} f
+           ON f.${scope.owner} = ?1 AND f.currency = ?2 AND f.facet IN ('method', 'kind', 'net', 'refund')
           AND f.grain = r.value ->> 0 AND f.period BETWEEN r.value ->> 1 AND r.value ->> 2
         GROUP BY f.facet, f.key HAVING SUM(f.gift_count) != 0`,
     )
-    .bind(orgId, currency, parts);
+    .bind(owner, currency, parts);
 }
 
 /** The five campaigns that raised most over the range (analytics_facet's `campaign` rows). */
@@ -149,32 +156,34 @@ export const TOP_DONORS = 5;
  */
 export function topDonors(
   db: Database,
-  orgId: string,
+  /** The organization's id, or a built campaign's with `scope` CAMPAIGN_SCOPE (decision 037). */
+  owner: string,
   currency: string,
   parts: Parts,
   /** The range as instants [fromMs, untilMs): the candidates' totals are summed from their gifts. */
   fromMs: number,
   untilMs: number,
+  scope = ORG_SCOPE,
 ) {
   const nth = (alias: string, offset: number) =>
-    `(SELECT y.amount_minor FROM donor_period y WHERE y.organization_id = ?1 AND y.currency = ?2 AND y.grain = ${alias}.grain AND y.period = ${alias}.period
+    `(SELECT y.amount_minor FROM ${scope.donors} y WHERE y.${scope.owner} = ?1 AND y.currency = ?2 AND y.grain = ${alias}.grain AND y.period = ${alias}.period
        ORDER BY y.amount_minor DESC LIMIT 1 OFFSET ${offset})`;
   return db
     .prepare(
-      `WITH ${periodsCte("(?2)")},
-         cand AS (SELECT DISTINCT x.donor_id FROM p CROSS JOIN donor_period x
-                    ON x.organization_id = ?1 AND x.currency = ?2 AND x.grain = p.grain AND x.period = p.period
+      `WITH ${periodsCte("(?2)", scope)},
+         cand AS (SELECT DISTINCT x.donor_id FROM p CROSS JOIN ${scope.donors} x
+                    ON x.${scope.owner} = ?1 AND x.currency = ?2 AND x.grain = p.grain AND x.period = p.period
                    AND x.amount_minor >= COALESCE(${nth("p", TOP_DONORS - 1)}, 0)),
          -- Each candidate's few gifts, by donation_donor_idx: cheaper than a period row per candidate.
          tot AS (SELECT c.donor_id, SUM(d.amount_minor - d.refunded_minor) AS total, COUNT(*) AS gifts
                    FROM cand c CROSS JOIN donation d INDEXED BY donation_donor_idx ON d.donor_id = c.donor_id AND d.donated_at >= ?4 AND d.donated_at < ?5
-                  WHERE d.organization_id = ?1 AND d.currency = ?2 AND ${COUNTED_SQL("d")}
+                  WHERE d.${scope.owner} = ?1 AND d.currency = ?2 AND ${COUNTED_SQL("d")}
                   GROUP BY c.donor_id ORDER BY total DESC, c.donor_id LIMIT ${TOP_DONORS})
        SELECT dn.id, COALESCE(NULLIF(TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')), ''), dn.company, 'Anonymized') AS name,
               dn.company, tot.total, tot.gifts, (SELECT COALESCE(SUM(COALESCE(${nth("p", TOP_DONORS)}, 0)), 0) FROM p) AS bound
          FROM tot JOIN donor dn ON dn.id = tot.donor_id ORDER BY tot.total DESC, tot.donor_id`,
     )
-    .bind(orgId, currency, parts, fromMs, untilMs);
+    .bind(owner, currency, parts, fromMs, untilMs);
 }
 
 /** Gifts by status (live, not in the trash) over the local days from..to, from donation_daily_totals. */

@@ -83,6 +83,8 @@ export const campaignsRouter = router({
           days: z.number().int().min(0).max(3650).default(30),
           from: z.optional(calendarDay),
           to: z.optional(calendarDay),
+          /** Every figure from the gifts themselves, none estimated (decision 037). */
+          exact: z.boolean().optional(),
         })
         .superRefine(checkPeriod),
     )

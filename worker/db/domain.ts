@@ -708,6 +708,92 @@ export const donorPeriod = sqliteTable(
   ],
 );
 
+const campaignRef = () =>
+  text("campaign_id")
+    .notNull()
+    .references(() => campaign.id, { onDelete: "cascade" });
+
+/**
+ * A large campaign's analytics rollups (decision 037), kept like the organization's (decision 032)
+ * but only for campaigns that have one: the row names the zone they are built in. Written by the
+ * cron's build (worker/campaigns/analytics/rollups.ts) for campaigns past campaignRollupsFrom (10 000)
+ * counted gifts; a change's deltas apply only while it names the zone the change computed its days
+ * in, and a change in another zone deletes it. Without it campaign analytics reads the gifts.
+ */
+export const campaignRollupState = sqliteTable(
+  "campaign_rollup_state",
+  {
+    campaignId: campaignRef().primaryKey(),
+    organizationId: orgId(),
+    timeZone: text("time_zone").notNull(),
+    builtAt: integer("built_at").notNull(),
+  },
+  // A gift set asks once whether its organization has any built campaign (worker/donations/rollups.ts).
+  (t) => [index("campaign_rollup_state_org_idx").on(t.organizationId, t.timeZone)],
+);
+
+/**
+ * analytics_facet for one campaign (decision 037): the histogram of net amounts (`net`, key the
+ * amount bucket) and refunds (`refund`, key ''), by local day and month.
+ */
+export const campaignFacet = sqliteTable(
+  "campaign_facet",
+  {
+    campaignId: campaignRef(),
+    currency: text("currency").notNull(),
+    facet: text("facet").notNull(),
+    grain: text("grain").notNull(),
+    period: text("period").notNull(),
+    key: text("key").notNull(),
+    giftCount: integer("gift_count").notNull().default(0),
+    amountMinor: integer("amount_minor").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.campaignId, t.currency, t.facet, t.grain, t.period, t.key] }),
+    check("campaign_facet_grain", sql`${t.grain} IN ('d', 'm')`),
+    check("campaign_facet_facet", sql`${t.facet} IN ('net', 'refund')`),
+  ],
+);
+
+/** donor_period for one campaign (decision 037): the same columns and indexes, by campaign. */
+export const campaignDonorPeriod = sqliteTable(
+  "campaign_donor_period",
+  {
+    campaignId: campaignRef(),
+    currency: text("currency").notNull(),
+    grain: text("grain").notNull(),
+    period: text("period").notNull(),
+    donorId: text("donor_id").notNull(),
+    sketch: integer("sketch").notNull(),
+    giftCount: integer("gift_count").notNull().default(0),
+    amountMinor: integer("amount_minor").notNull().default(0),
+    oneTimeCount: integer("one_time_count").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.campaignId, t.currency, t.grain, t.period, t.donorId] }),
+    index("campaign_donor_period_sketch_idx").on(
+      t.campaignId,
+      t.currency,
+      t.grain,
+      t.period,
+      t.sketch,
+      t.donorId,
+      t.giftCount,
+      t.oneTimeCount,
+    ),
+    index("campaign_donor_period_amount_idx").on(
+      t.campaignId,
+      t.currency,
+      t.grain,
+      t.period,
+      t.amountMinor,
+      t.donorId,
+    ),
+    index("campaign_donor_period_donor_idx").on(t.donorId),
+    check("campaign_donor_period_grain", sql`${t.grain} IN ('d', 'm')`),
+  ],
+);
+
 /** core/analytics.ts AMOUNT_BUCKETS as a table: SQL rebuilds look a net amount's bucket up here. */
 export const analyticsBucket = sqliteTable("analytics_bucket", {
   lo: integer("lo").primaryKey(),

@@ -148,11 +148,6 @@ export function analyticsRollupSql(p: { spans: string; from: string; where: stri
   const { spans, from, where, sign } = p;
   const counted = COUNTED_SQL("d");
   const net = "d.amount_minor - d.refunded_minor";
-  const add = (cols: string) =>
-    cols
-      .split(", ")
-      .map((c) => `${c} = ${c} + excluded.${c}`)
-      .join(", ");
   return [
     `INSERT INTO analytics_facet (organization_id, currency, facet, grain, period, key, gift_count, amount_minor)
      WITH ${spans},
@@ -167,7 +162,7 @@ export function analyticsRollupSql(p: { spans: string; from: string; where: stri
      SELECT ?1, c, facet, 'd', day, key, ${sign} * n, ${sign} * a FROM f WHERE 1
      UNION ALL
      SELECT ?1, c, facet, 'm', substr(day, 1, 7), key, ${sign} * SUM(n), ${sign} * SUM(a) FROM f GROUP BY c, facet, substr(day, 1, 7), key
-     ON CONFLICT (organization_id, currency, facet, grain, period, key) DO UPDATE SET ${add("gift_count, amount_minor")}`,
+     ON CONFLICT (organization_id, currency, facet, grain, period, key) DO UPDATE SET ${addUp("gift_count, amount_minor")}`,
     `INSERT INTO analytics_facet (organization_id, currency, facet, grain, period, key, gift_count, amount_minor)
      WITH ${spans},
           x AS (SELECT d.currency AS c, ${day} AS day, d.campaign_id AS campaign, ${counted} AS counted, d.refunded_minor > 0 AS refunded,
@@ -184,18 +179,90 @@ export function analyticsRollupSql(p: { spans: string; from: string; where: stri
      SELECT ?1, c, 'refund', 'd', day, '', ${sign} * SUM(n), ${sign} * SUM(r) FROM x WHERE refunded GROUP BY c, day
      UNION ALL
      SELECT ?1, c, 'refund', 'm', substr(day, 1, 7), '', ${sign} * SUM(n), ${sign} * SUM(r) FROM x WHERE refunded GROUP BY c, substr(day, 1, 7)
-     ON CONFLICT (organization_id, currency, facet, grain, period, key) DO UPDATE SET ${add("gift_count, amount_minor")}`,
-    `INSERT INTO donor_period (organization_id, currency, grain, period, donor_id, sketch, gift_count, amount_minor, one_time_count)
+     ON CONFLICT (organization_id, currency, facet, grain, period, key) DO UPDATE SET ${addUp("gift_count, amount_minor")}`,
+    donorRollupSql(ORG_SCOPE, p),
+  ];
+}
+
+/**
+ * Where a set of analytics rollups lives (decision 037): the organization's (decision 032), or one
+ * campaign's, with the same columns under its own owner column. `ownerOf` is the SQL of a gift
+ * `d`'s owner (?1 is the organization in every statement).
+ */
+export interface RollupScope {
+  donors: "donor_period" | "campaign_donor_period";
+  facets: "analytics_facet" | "campaign_facet";
+  owner: "organization_id" | "campaign_id";
+  ownerOf: string;
+}
+export const ORG_SCOPE: RollupScope = {
+  donors: "donor_period",
+  facets: "analytics_facet",
+  owner: "organization_id",
+  ownerOf: "?1",
+};
+export const CAMPAIGN_SCOPE: RollupScope = {
+  donors: "campaign_donor_period",
+  facets: "campaign_facet",
+  owner: "campaign_id",
+  ownerOf: "d.campaign_id",
+};
+
+const addUp = (cols: string) =>
+  cols
+    .split(", ")
+    .map((c) => `${c} = ${c} + excluded.${c}`)
+    .join(", ");
+
+/** Each donor's counted gifts by day and month, with the donor's sketch value, into `scope`'s table. */
+function donorRollupSql(scope: RollupScope, p: { spans: string; from: string; where: string; sign: string }) {
+  const day = localDaySql("d.donated_at");
+  const { spans, from, where, sign } = p;
+  const sketch = "COALESCE((SELECT dn.sketch FROM donor dn WHERE dn.id = x.donor), 0)";
+  return `INSERT INTO ${scope.donors} (${scope.owner}, currency, grain, period, donor_id, sketch, gift_count, amount_minor, one_time_count)
      WITH ${spans},
-          x AS (SELECT d.currency AS c, ${day} AS day, d.donor_id AS donor, COUNT(*) AS n, SUM(${net}) AS a,
-                       SUM(d.frequency = 'one_time') AS o
-                  FROM ${from} WHERE ${counted} AND d.donor_id IS NOT NULL AND ${where} GROUP BY 1, 2, 3)
-     SELECT ?1, c, 'd', day, donor, COALESCE((SELECT dn.sketch FROM donor dn WHERE dn.id = x.donor), 0), ${sign} * n, ${sign} * a, ${sign} * o
+          x AS (SELECT ${scope.ownerOf} AS w, d.currency AS c, ${day} AS day, d.donor_id AS donor, COUNT(*) AS n,
+                       SUM(d.amount_minor - d.refunded_minor) AS a, SUM(d.frequency = 'one_time') AS o
+                  FROM ${from} WHERE ${COUNTED_SQL("d")} AND d.donor_id IS NOT NULL AND ${where} GROUP BY 1, 2, 3, 4)
+     SELECT w, c, 'd', day, donor, ${sketch}, ${sign} * n, ${sign} * a, ${sign} * o
        FROM x WHERE 1
      UNION ALL
-     SELECT ?1, c, 'm', substr(day, 1, 7), donor, COALESCE((SELECT dn.sketch FROM donor dn WHERE dn.id = x.donor), 0),
-            ${sign} * SUM(n), ${sign} * SUM(a), ${sign} * SUM(o)
-       FROM x GROUP BY c, substr(day, 1, 7), donor
-     ON CONFLICT (organization_id, currency, grain, period, donor_id) DO UPDATE SET ${add("gift_count, amount_minor, one_time_count")}`,
+     SELECT w, c, 'm', substr(day, 1, 7), donor, ${sketch}, ${sign} * SUM(n), ${sign} * SUM(a), ${sign} * SUM(o)
+       FROM x GROUP BY w, c, substr(day, 1, 7), donor
+     ON CONFLICT (${scope.owner}, currency, grain, period, donor_id) DO UPDATE SET ${addUp("gift_count, amount_minor, one_time_count")}`;
+}
+
+/**
+ * A campaign's analytics rollups (decision 037) of the gifts `from` yields, times `sign`, added in:
+ * campaign_facet (the net histogram and refunds by day and month) and campaign_donor_period. `where`
+ * is a condition on each gift (which campaigns are built, a write's guard); gifts without a
+ * campaign never count. ?1 is the organization.
+ */
+export function campaignRollupSql(p: { spans: string; from: string; where: string; sign: string }) {
+  const day = localDaySql("d.donated_at");
+  const { spans, from, sign } = p;
+  const where = `d.campaign_id IS NOT NULL AND ${p.where}`;
+  const counted = COUNTED_SQL("d");
+  const net = "d.amount_minor - d.refunded_minor";
+  return [
+    `INSERT INTO campaign_facet (campaign_id, currency, facet, grain, period, key, gift_count, amount_minor)
+     WITH ${spans},
+          x AS (SELECT d.campaign_id AS w, d.currency AS c, ${day} AS day, ${counted} AS counted, d.refunded_minor > 0 AS refunded,
+                       CASE WHEN ${counted} THEN COALESCE((SELECT b.bucket FROM analytics_bucket b WHERE b.lo <= ${net} ORDER BY b.lo DESC LIMIT 1), 0) END AS bucket,
+                       COUNT(*) AS n, SUM(${net}) AS a, SUM(d.refunded_minor) AS r
+                  FROM ${from}
+                 WHERE d.mode = 'live' AND d.trashed_at IS NULL AND (${counted} OR d.refunded_minor > 0) AND ${where}
+                 GROUP BY 1, 2, 3, 4, 5, 6)
+     SELECT w, c, 'net', 'd', day, CAST(bucket AS TEXT), ${sign} * SUM(n), ${sign} * SUM(a) FROM x WHERE counted GROUP BY w, c, day, bucket
+     UNION ALL
+     SELECT w, c, 'net', 'm', substr(day, 1, 7), CAST(bucket AS TEXT), ${sign} * SUM(n), ${sign} * SUM(a) FROM x WHERE counted
+      GROUP BY w, c, substr(day, 1, 7), bucket
+     UNION ALL
+     SELECT w, c, 'refund', 'd', day, '', ${sign} * SUM(n), ${sign} * SUM(r) FROM x WHERE refunded GROUP BY w, c, day
+     UNION ALL
+     SELECT w, c, 'refund', 'm', substr(day, 1, 7), '', ${sign} * SUM(n), ${sign} * SUM(r) FROM x WHERE refunded
+      GROUP BY w, c, substr(day, 1, 7)
+     ON CONFLICT (campaign_id, currency, facet, grain, period, key) DO UPDATE SET ${addUp("gift_count, amount_minor")}`,
+    donorRollupSql(CAMPAIGN_SCOPE, { spans, from, where, sign }),
   ];
 }

@@ -13,12 +13,16 @@ import type { Guard } from "../lib/guard";
 import {
   ALL_CAMPAIGNS,
   analyticsRollupSql,
+  CAMPAIGN_SCOPE,
+  campaignRollupSql,
   type DaySpan,
   dailyRebuildSql,
   dailySpans,
   localDaySql,
+  ORG_SCOPE,
   orgDailyRebuildSql,
   orgDailyRollupSql,
+  type RollupScope,
   spansTable,
 } from "./daily-totals-sql";
 
@@ -165,6 +169,7 @@ export function rollupStatements(
 }
 
 type FacetRow = [
+  owner: string,
   currency: string,
   facet: string,
   grain: "d" | "m",
@@ -174,6 +179,7 @@ type FacetRow = [
   amount: number,
 ];
 type DonorRow = [
+  owner: string,
   currency: string,
   grain: "d" | "m",
   period: string,
@@ -183,32 +189,48 @@ type DonorRow = [
   oneTime: number,
 ];
 
-/** What one gift puts in analytics_facet and donor_period (decision 032), at day and month grain. */
+/**
+ * What one gift puts in the analytics rollups at day and month grain: the organization's
+ * (analytics_facet, donor_period; decision 032) and its campaign's (campaign_facet,
+ * campaign_donor_period; decision 037, applied only where the campaign's are built). Each row
+ * starts with its owner: the organization, or the campaign.
+ */
 function analyticsContribution(f: DonationFacts | null, timeZone: string) {
-  const facets: FacetRow[] = [];
-  const donors: DonorRow[] = [];
-  if (!f) return { facets, donors };
+  const org = { facets: [] as FacetRow[], donors: [] as DonorRow[] };
+  const campaign = { facets: [] as FacetRow[], donors: [] as DonorRow[] };
+  if (!f) return { org, campaign };
   const day = dayKey(f.donatedAt, timeZone);
   const month = day.slice(0, 7);
   const net = f.amountMinor - f.refundedMinor;
+  const o = f.organizationId;
+  const c = f.campaignId;
+  const periods = [
+    ["d", day],
+    ["m", month],
+  ] as const;
   if (isCounted(f)) {
     const kind = f.frequency === "one_time" ? "one_time" : "recurring";
-    for (const [grain, period] of [
-      ["d", day],
-      ["m", month],
-    ] as const) {
-      facets.push([f.currency, "method", grain, period, f.paymentMethod ?? "", 1, net]);
-      facets.push([f.currency, "kind", grain, period, kind, 1, net]);
-      facets.push([f.currency, "net", grain, period, String(amountBucket(net)), 1, net]);
-      if (f.campaignId) facets.push([f.currency, "campaign", grain, period, f.campaignId, 1, net]);
-      if (f.donorId) donors.push([f.currency, grain, period, f.donorId, 1, net, kind === "one_time" ? 1 : 0]);
+    const oneTime = kind === "one_time" ? 1 : 0;
+    const bucket = String(amountBucket(net));
+    for (const [grain, period] of periods) {
+      org.facets.push([o, f.currency, "method", grain, period, f.paymentMethod ?? "", 1, net]);
+      org.facets.push([o, f.currency, "kind", grain, period, kind, 1, net]);
+      org.facets.push([o, f.currency, "net", grain, period, bucket, 1, net]);
+      if (c) org.facets.push([o, f.currency, "campaign", grain, period, c, 1, net]);
+      if (f.donorId) org.donors.push([o, f.currency, grain, period, f.donorId, 1, net, oneTime]);
+      if (c) {
+        campaign.facets.push([c, f.currency, "net", grain, period, bucket, 1, net]);
+        if (f.donorId) campaign.donors.push([c, f.currency, grain, period, f.donorId, 1, net, oneTime]);
+      }
     }
   }
   if (f.mode === "live" && f.trashedAt === null && f.refundedMinor > 0) {
-    facets.push([f.currency, "refund", "d", day, "", 1, f.refundedMinor]);
-    facets.push([f.currency, "refund", "m", month, "", 1, f.refundedMinor]);
+    for (const [grain, period] of periods) {
+      org.facets.push([o, f.currency, "refund", grain, period, "", 1, f.refundedMinor]);
+      if (c) campaign.facets.push([c, f.currency, "refund", grain, period, "", 1, f.refundedMinor]);
+    }
   }
-  return { facets, donors };
+  return { org, campaign };
 }
 
 /** `after` minus `before`, per key (the values after the key's columns); keys left as they were dropped. */
@@ -229,8 +251,9 @@ function netDeltas<T extends (string | number)[]>(before: T[], after: T[], keyLe
 }
 
 /**
- * analytics_facet and donor_period deltas of one change (decision 032): applied, like
- * donation_daily_totals, only while the organization's rollups are built in `timeZone`, and only if
+ * The analytics rollups' deltas of one change: the organization's (decision 032), applied, like
+ * donation_daily_totals, only while they are built in `timeZone`; its campaigns' (decision 037),
+ * only while each is built in `timeZone` (a change in another zone deletes that state); all only if
  * the change's write won (`guard`). A donor's period row goes when its last gift there does.
  */
 function analyticsStatements(
@@ -243,64 +266,99 @@ function analyticsStatements(
 ): D1PreparedStatement[] {
   const b = analyticsContribution(before, timeZone);
   const a = analyticsContribution(after, timeZone);
-  const facets = netDeltas(b.facets, a.facets, 5);
-  const built = "EXISTS (SELECT 1 FROM donation_daily_state WHERE organization_id = ?1 AND time_zone = ?3)";
+  const id = after?.id ?? before?.id ?? "";
+  const campaigns = [...new Set([before?.campaignId, after?.campaignId].filter((c): c is string => !!c))];
+  return [
+    ...scopeStatements(db, ORG_SCOPE, [org], b.org, a.org, { org, id, timeZone, guard }),
+    ...(campaigns.length
+      ? [
+          ...scopeStatements(db, CAMPAIGN_SCOPE, campaigns, b.campaign, a.campaign, {
+            org,
+            id,
+            timeZone,
+            guard,
+          }),
+          db
+            .prepare(
+              `DELETE FROM campaign_rollup_state WHERE campaign_id IN (SELECT value FROM json_each(?1)) AND time_zone != ?2 AND ${guard.sql(3)}`,
+            )
+            .bind(JSON.stringify(campaigns), timeZone, ...guard.args),
+        ]
+      : []),
+  ];
+}
+
+/** Where each scope's rollups count as built: its state row names the change's zone (?3). */
+const BUILT: Record<RollupScope["owner"], (owner: string) => string> = {
+  organization_id: (w) =>
+    `EXISTS (SELECT 1 FROM donation_daily_state WHERE organization_id = ${w} AND time_zone = ?3)`,
+  campaign_id: (w) =>
+    `EXISTS (SELECT 1 FROM campaign_rollup_state WHERE campaign_id = ${w} AND time_zone = ?3)`,
+};
+
+/** One scope's facet and donor deltas of a change (`owners`: the scope's owners it touches). */
+function scopeStatements(
+  db: Database,
+  scope: RollupScope,
+  owners: string[],
+  b: ReturnType<typeof analyticsContribution>["org"],
+  a: ReturnType<typeof analyticsContribution>["org"],
+  c: { org: string; id: string; timeZone: string; guard: Guard },
+): D1PreparedStatement[] {
+  const { guard } = c;
+  const built = BUILT[scope.owner]("value ->> 0");
+  const facets = netDeltas(b.facets, a.facets, 6);
   const stmts: D1PreparedStatement[] = [];
   if (facets.length)
     stmts.push(
       db
         .prepare(
-          `INSERT INTO analytics_facet (organization_id, currency, facet, grain, period, key, gift_count, amount_minor)
-           SELECT ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6
+          `INSERT INTO ${scope.facets} (${scope.owner}, currency, facet, grain, period, key, gift_count, amount_minor)
+           SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7
              FROM json_each(?2) WHERE ${built} AND ${guard.sql(4)}
-           ON CONFLICT (organization_id, currency, facet, grain, period, key) DO UPDATE SET
+           ON CONFLICT (${scope.owner}, currency, facet, grain, period, key) DO UPDATE SET
              gift_count = gift_count + excluded.gift_count, amount_minor = amount_minor + excluded.amount_minor`,
         )
-        .bind(org, JSON.stringify(facets), timeZone, ...guard.args),
+        .bind(c.org, JSON.stringify(facets), c.timeZone, ...guard.args),
     );
   // Donor rows: the gift's donor before is the row as read; after, it is the stored row's own
   // donor_id, never the request's idea of it (a webhook's donor found by e-mail may be another
   // request's, inserted first). Unchanged contributions (an edit of the note) write nothing.
   if (JSON.stringify(b.donors) === JSON.stringify(a.donors)) return stmts;
-  const upsert = (rows: string, donor: string, sketchOf: string) =>
-    `INSERT INTO donor_period (organization_id, currency, grain, period, donor_id, sketch, gift_count, amount_minor, one_time_count)
-     SELECT ?1, value ->> 0, value ->> 1, value ->> 2, ${donor}, COALESCE((SELECT dn.sketch FROM donor dn WHERE dn.id = ${sketchOf}), 0),
-            value ->> 4, value ->> 5, value ->> 6
+  const upsert = (rows: string, donor: string) =>
+    `INSERT INTO ${scope.donors} (${scope.owner}, currency, grain, period, donor_id, sketch, gift_count, amount_minor, one_time_count)
+     SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, ${donor}, COALESCE((SELECT dn.sketch FROM donor dn WHERE dn.id = ${donor}), 0),
+            value ->> 5, value ->> 6, value ->> 7
        FROM ${rows} WHERE ${built} AND ${guard.sql(5)}
-     ON CONFLICT (organization_id, currency, grain, period, donor_id) DO UPDATE SET
+     ON CONFLICT (${scope.owner}, currency, grain, period, donor_id) DO UPDATE SET
        gift_count = gift_count + excluded.gift_count, amount_minor = amount_minor + excluded.amount_minor,
        one_time_count = one_time_count + excluded.one_time_count`;
-  const id = after?.id ?? before?.id ?? "";
   if (b.donors.length) {
-    const minus = b.donors.map(([c, g, p, d, n, amount, o]) => [c, g, p, d, -n, -amount, -o]);
+    const minus = b.donors.map(([w, cur, g, p, d, n, amount, o]) => [w, cur, g, p, d, -n, -amount, -o]);
     stmts.push(
       db
-        .prepare(upsert("json_each(?2)", "value ->> 3", "value ->> 3"))
-        .bind(org, JSON.stringify(minus), timeZone, id, ...guard.args),
+        .prepare(upsert("json_each(?2)", "value ->> 4"))
+        .bind(c.org, JSON.stringify(minus), c.timeZone, c.id, ...guard.args),
     );
   }
   if (a.donors.length)
     stmts.push(
       db
         .prepare(
-          upsert(
-            "json_each(?2) CROSS JOIN donation d ON d.id = ?4 AND d.donor_id IS NOT NULL",
-            "d.donor_id",
-            "d.donor_id",
-          ),
+          upsert("json_each(?2) CROSS JOIN donation d ON d.id = ?4 AND d.donor_id IS NOT NULL", "d.donor_id"),
         )
-        .bind(org, JSON.stringify(a.donors), timeZone, id, ...guard.args),
+        .bind(c.org, JSON.stringify(a.donors), c.timeZone, c.id, ...guard.args),
     );
   stmts.push(
     db
       .prepare(
         // By the donor index, named: left to itself the planner reads the organization's every row
         // (1.8 M at 1 M gifts, ≈ 100 ms on each gift's write) to test gift_count.
-        `DELETE FROM donor_period INDEXED BY donor_period_donor_idx
+        `DELETE FROM ${scope.donors} INDEXED BY ${scope.donors}_donor_idx
           WHERE donor_id IN (SELECT value FROM json_each(?2) UNION SELECT d.donor_id FROM donation d WHERE d.id = ?3)
-            AND organization_id = ?1 AND gift_count <= 0`,
+            AND ${scope.owner} IN (SELECT value FROM json_each(?1)) AND gift_count <= 0`,
       )
-      .bind(org, JSON.stringify([...new Set(b.donors.map((d) => d[3]))]), id),
+      .bind(JSON.stringify(owners), JSON.stringify([...new Set(b.donors.map((d) => d[4]))]), c.id),
   );
   return stmts;
 }
@@ -605,6 +663,17 @@ export function giftSetRollupStatements(
       where: `EXISTS (SELECT 1 FROM donation_daily_state WHERE organization_id = ?1 AND time_zone = ?6) AND ${guard.sql(7)}`,
       sign: "?4",
     }).map((sql) => bind(sql, spans, timeZone)),
+    // The set's campaigns that have rollups of their own (decision 037). The first condition names
+    // no gift, so SQLite tests it once, before reading any: an organization without a built
+    // campaign (the import's usual case) costs these statements nothing.
+    ...campaignRollupSql({
+      spans: spansTable(5),
+      from: `${rows} CROSS JOIN s ON d.donated_at >= s.b AND d.donated_at < s.e`,
+      where: `EXISTS (SELECT 1 FROM campaign_rollup_state WHERE organization_id = ?1 AND time_zone = ?6)
+              AND EXISTS (SELECT 1 FROM campaign_rollup_state cs WHERE cs.campaign_id = d.campaign_id AND cs.time_zone = ?6)
+              AND ${guard.sql(7)}`,
+      sign: "?4",
+    }).map((sql) => bind(sql, spans, timeZone)),
     // A donor's period rows go with their last gift (an undo runs this before deleting the gifts:
     // their deltas have made the rows zero already). Adding gifts empties none.
     ...(sign === -1
@@ -613,8 +682,20 @@ export function giftSetRollupStatements(
             `DELETE FROM donor_period INDEXED BY donor_period_donor_idx
               WHERE donor_id IN (SELECT d.donor_id FROM ${rows} WHERE ${guard.sql(5)}) AND organization_id = ?1 AND gift_count <= 0`,
           ),
+          bind(
+            `DELETE FROM campaign_donor_period INDEXED BY campaign_donor_period_donor_idx
+              WHERE donor_id IN (SELECT d.donor_id FROM ${rows} WHERE ${guard.sql(5)})
+                AND campaign_id IN (SELECT d.campaign_id FROM ${rows}) AND gift_count <= 0`,
+          ),
         ]
       : []),
+    // A campaign built in another zone than the set's days: read from its gifts until rebuilt.
+    bind(
+      `DELETE FROM campaign_rollup_state
+        WHERE EXISTS (SELECT 1 FROM campaign_rollup_state WHERE organization_id = ?1 AND time_zone != ?5)
+          AND campaign_id IN (SELECT d.campaign_id FROM ${rows}) AND time_zone != ?5 AND ${guard.sql(6)}`,
+      timeZone,
+    ),
     // Days counted in another zone than the table's: the list totals from the donations until the
     // next rebuild (decision 013), as a single change does.
     db

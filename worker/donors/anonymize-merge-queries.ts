@@ -5,6 +5,7 @@
  */
 import { COUNTED_SQL } from "@core/status";
 import type { Database } from "../db/databases";
+import { CAMPAIGN_SCOPE, ORG_SCOPE } from "../donations/daily-totals-sql";
 import type { Guard } from "../lib/guard";
 import type { DonorRow } from "./queries";
 
@@ -197,24 +198,32 @@ export function mergeStatements(
               WHERE donor_id = ?3 AND organization_id = ?4 AND ${claimed.sql(5)}`,
       )
       .bind(targetId, now, source.id, orgId, ...claimed.args),
-    // The source's giving per day and month (decision 032) becomes the target's, under the
-    // target's sketch value; periods both gave in add up.
-    db
-      .prepare(
-        `INSERT INTO donor_period (organization_id, currency, grain, period, donor_id, sketch, gift_count, amount_minor, one_time_count)
-         SELECT organization_id, currency, grain, period, ?1, COALESCE((SELECT t.sketch FROM donor t WHERE t.id = ?1), 0),
-                gift_count, amount_minor, one_time_count
-           FROM donor_period INDEXED BY donor_period_donor_idx WHERE donor_id = ?2 AND organization_id = ?3 AND ${claimed.sql(4)}
-         ON CONFLICT (organization_id, currency, grain, period, donor_id) DO UPDATE SET
-           gift_count = gift_count + excluded.gift_count, amount_minor = amount_minor + excluded.amount_minor,
-           one_time_count = one_time_count + excluded.one_time_count`,
-      )
-      .bind(targetId, source.id, orgId, ...claimed.args),
-    db
-      .prepare(
-        `DELETE FROM donor_period INDEXED BY donor_period_donor_idx WHERE donor_id = ?1 AND organization_id = ?2 AND ${claimed.sql(3)}`,
-      )
-      .bind(source.id, orgId, ...claimed.args),
+    // The source's giving per day and month (decisions 032, 037: the organization's rows and its
+    // campaigns') becomes the target's, under the target's sketch value; periods both gave in add up.
+    ...[ORG_SCOPE, CAMPAIGN_SCOPE].flatMap((scope) => {
+      const mine =
+        scope === ORG_SCOPE
+          ? "organization_id = ?3"
+          : "campaign_id IN (SELECT id FROM campaign WHERE organization_id = ?3)";
+      return [
+        db
+          .prepare(
+            `INSERT INTO ${scope.donors} (${scope.owner}, currency, grain, period, donor_id, sketch, gift_count, amount_minor, one_time_count)
+             SELECT ${scope.owner}, currency, grain, period, ?1, COALESCE((SELECT t.sketch FROM donor t WHERE t.id = ?1), 0),
+                    gift_count, amount_minor, one_time_count
+               FROM ${scope.donors} INDEXED BY ${scope.donors}_donor_idx WHERE donor_id = ?2 AND ${mine} AND ${claimed.sql(4)}
+             ON CONFLICT (${scope.owner}, currency, grain, period, donor_id) DO UPDATE SET
+               gift_count = gift_count + excluded.gift_count, amount_minor = amount_minor + excluded.amount_minor,
+               one_time_count = one_time_count + excluded.one_time_count`,
+          )
+          .bind(targetId, source.id, orgId, ...claimed.args),
+        db
+          .prepare(
+            `DELETE FROM ${scope.donors} INDEXED BY ${scope.donors}_donor_idx WHERE donor_id = ?2 AND ${mine} AND ${claimed.sql(4)}`,
+          )
+          .bind(targetId, source.id, orgId, ...claimed.args),
+      ];
+    }),
     db
       .prepare(`UPDATE donor_note SET donor_id = ?1 WHERE donor_id = ?2 AND ${claimed.sql(3)}`)
       .bind(targetId, source.id, ...claimed.args),

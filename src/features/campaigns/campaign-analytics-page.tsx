@@ -1,9 +1,10 @@
 import { reportPeriod } from "@core/period";
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
+import * as React from "react";
 import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
-import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Progress } from "~/components/ui/progress";
 import { CampaignRevenueChart } from "~/features/campaigns/campaign-revenue-chart";
 import { CampaignTabs } from "~/features/campaigns/campaign-tabs";
@@ -32,10 +33,18 @@ export function CampaignAnalyticsPage() {
   const navigate = route.useNavigate();
   const trpc = useTRPC();
   const campaign = useQuery(trpc.campaigns.byId.queryOptions({ id: campaignId }));
-  // The period counts in the organization's days (worker/campaigns/analytics/service.ts).
-  const q = useQuery(trpc.campaigns.analytics.queryOptions({ id: campaignId, ...period }));
+  // The period counts in the organization's days (worker/campaigns/analytics/service.ts). A large
+  // campaign answers from its rollups, some figures as estimates marked ≈ (decision 037); "exact"
+  // asks for every figure counted from the gifts, slower on such a campaign.
+  const [exact, setExact] = React.useState(false);
+  const q = useQuery(
+    trpc.campaigns.analytics.queryOptions({ id: campaignId, ...period, ...(exact ? { exact } : {}) }),
+  );
   const a = q.data;
   const money = (v: number) => formatMoney(v, a?.currency ?? "USD");
+  const est = a?.estimated;
+  const approx = (on: boolean | undefined, text: string) => (on ? `≈ ${text}` : text);
+  const estimating = !!(est && Object.values(est).some(Boolean));
   return (
     <>
       <PageHeader
@@ -74,12 +83,12 @@ export function CampaignAnalyticsPage() {
         />
         <Kpi
           label="Unique donors"
-          value={a ? formatCount(a.uniqueDonors) : "…"}
+          value={a ? approx(est?.uniqueDonors, formatCount(a.uniqueDonors)) : "…"}
           change={a?.change ? a.change.donors : undefined}
         />
         <Kpi
           label="Average / median"
-          value={a ? `${money(a.averageMinor)} / ${money(a.medianMinor)}` : "…"}
+          value={a ? `${money(a.averageMinor)} / ${approx(est?.median, money(a.medianMinor))}` : "…"}
           change={a?.change ? a.change.average : undefined}
         />
         <Kpi
@@ -99,6 +108,20 @@ export function CampaignAnalyticsPage() {
           change={a?.change ? a.change.refunds : undefined}
         />
       </div>
+      {a && (estimating || exact) ? (
+        <p className="text-muted-foreground text-sm">
+          {exact
+            ? "Exact figures, counted from every gift. "
+            : `≈ marks an estimate: the median within ${formatPercent(a.errorBounds.median, 1)}, donor counts within ${formatPercent(a.errorBounds.donors, 1)} for 95% of answers. `}
+          <button
+            type="button"
+            className="text-foreground underline underline-offset-4"
+            onClick={() => setExact(!exact)}
+          >
+            {exact ? "Show fast figures" : "Show exact figures"}
+          </button>
+        </p>
+      ) : null}
       <div className="grid gap-4 lg:grid-cols-3">
         <Card className="lg:col-span-2">
           <CardHeader>
@@ -153,7 +176,12 @@ export function CampaignAnalyticsPage() {
       <div className="grid gap-4 lg:grid-cols-2">
         <Card>
           <CardHeader>
-            <CardTitle>Top donors</CardTitle>
+            <CardTitle>{approx(est?.topDonors, "Top donors")}</CardTitle>
+            {est?.topDonors ? (
+              <CardDescription>
+                From each month's largest givers: one who gave a little every month may be missing.
+              </CardDescription>
+            ) : null}
           </CardHeader>
           <CardContent className="flex flex-col gap-2 text-sm">
             {a?.topDonors.length ? (

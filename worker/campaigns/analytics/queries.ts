@@ -1,10 +1,21 @@
 /**
  * Campaign analytics' SQL: one batch of reads on the counted-donations definition (COUNTED_SQL),
- * in the campaign's currency. The aggregates (with the median) are computed in SQL so the Worker
- * never receives the period's rows; the series comes from the org_daily rollup.
+ * in the campaign's currency. `analyticsRows` computes the aggregates (with the median) from the
+ * gifts, in SQL, so the Worker never receives the period's rows; `rollupRows` reads them from the
+ * campaign's own rollups where they are built (decision 037). The series comes from org_daily.
  */
+import { estimateDistinct, histogramMedian } from "@core/analytics";
 import { COUNTED_SQL } from "@core/status";
+import {
+  donorSample,
+  facetTotals,
+  partsOf,
+  type SampleRow,
+  TOP_DONORS,
+  topDonors,
+} from "../../analytics/rollup-queries";
 import type { Database } from "../../db/databases";
+import { CAMPAIGN_SCOPE } from "../../donations/daily-totals-sql";
 import { itemFundedSql } from "../items/queries";
 
 export interface Agg {
@@ -33,6 +44,8 @@ export interface AnalyticsRows {
     name: string;
   }[];
   items: { id: string; title: string; unitAmountMinor: number; needed: number | null; funded: number }[];
+  /** Which figures are estimates (the rollups' path, decision 037); null: all exact. */
+  estimated: { median: boolean; uniqueDonors: boolean; previousDonors: boolean; topDonors: boolean } | null;
 }
 
 /**
@@ -52,13 +65,8 @@ export async function analyticsRows(
   const refundSql = `SELECT COUNT(*) AS count, COALESCE(SUM(d.refunded_minor), 0) AS amount FROM donation d
      WHERE d.campaign_id = ?1 AND d.currency = ?2 AND d.mode = 'live' AND d.trashed_at IS NULL AND d.refunded_minor > 0
        AND d.donated_at >= ?3 AND d.donated_at < ?4`;
-  const [series, cur, prev, refunds, prevRefunds, top, recent, items] = await db.batch([
-    db
-      .prepare(
-        `SELECT day, raised_minor AS raised, donation_count AS count FROM org_daily
-          WHERE organization_id = ? AND campaign_id = ? AND currency = ? AND day >= ? AND day <= ? ORDER BY day`,
-      )
-      .bind(c.orgId, c.id, c.currency, r.fromDay, r.toDay),
+  const [series, recent, items, cur, prev, refunds, prevRefunds, top] = await db.batch([
+    ...shared(db, c, r),
     db.prepare(aggSql).bind(c.id, c.currency, r.fromMs, r.untilMs),
     db.prepare(aggSql).bind(c.id, c.currency, r.prevMs, r.prevUntilMs),
     db.prepare(refundSql).bind(c.id, c.currency, r.fromMs, r.untilMs),
@@ -67,9 +75,37 @@ export async function analyticsRows(
       .prepare(
         `SELECT dn.id, COALESCE(NULLIF(TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')), ''), dn.company, 'Anonymized') AS name, dn.company, SUM(d.amount_minor - d.refunded_minor) AS total, COUNT(*) AS gifts
            FROM donation d JOIN donor dn ON dn.id = d.donor_id WHERE d.campaign_id = ? AND d.currency = ? AND ${COUNTED_SQL("d")} AND d.donated_at >= ? AND d.donated_at < ?
-          GROUP BY dn.id ORDER BY total DESC, dn.id LIMIT 5`,
+          GROUP BY dn.id ORDER BY total DESC, dn.id LIMIT ${TOP_DONORS}`,
       )
       .bind(c.id, c.currency, r.fromMs, r.untilMs),
+  ]);
+  const all = <T>(res: D1Result | undefined) => (res?.results ?? []) as T[];
+  return {
+    series: all(series),
+    cur: all<Agg>(cur)[0] as Agg,
+    prev: all<Agg>(prev)[0] as Agg,
+    refunds: all<AnalyticsRows["refunds"]>(refunds)[0] as AnalyticsRows["refunds"],
+    prevRefunds: all<AnalyticsRows["refunds"]>(prevRefunds)[0] as AnalyticsRows["refunds"],
+    top: all(top),
+    recent: all(recent),
+    items: all(items),
+    estimated: null,
+  };
+}
+
+/** The reads both paths share: the series (org_daily), the latest gifts, the items. */
+function shared(
+  db: Database,
+  c: { orgId: string; id: string; currency: string },
+  r: { fromDay: string; toDay: string },
+) {
+  return [
+    db
+      .prepare(
+        `SELECT day, raised_minor AS raised, donation_count AS count FROM org_daily
+          WHERE organization_id = ? AND campaign_id = ? AND currency = ? AND day >= ? AND day <= ? ORDER BY day`,
+      )
+      .bind(c.orgId, c.id, c.currency, r.fromDay, r.toDay),
     db
       .prepare(
         `SELECT d.id, d.number, d.amount_minor AS amount, d.currency, d.status, d.mode, d.donated_at AS at, d.anonymous,
@@ -84,16 +120,84 @@ export async function analyticsRows(
            FROM campaign_item i WHERE i.campaign_id = ? AND i.archived_at IS NULL ORDER BY i.sort_order, i.created_at`,
       )
       .bind(c.id),
+  ];
+}
+
+/**
+ * The same figures from the campaign's rollups (decision 037), or null when they are not built in
+ * `timeZone` (a campaign below campaignRollupsFrom (10 000) gifts, or until the cron builds them): every
+ * read is of rollup rows, so a campaign of a million gifts answers as fast as one of a thousand.
+ * The median and distinct donors above SKETCH_K are estimates (decision 032's methods), marked in
+ * `estimated`; top donors are proven or marked.
+ */
+export async function rollupRows(
+  db: Database,
+  c: { orgId: string; id: string; currency: string },
+  r: {
+    fromDay: string;
+    toDay: string;
+    fromMs: number;
+    untilMs: number;
+    /** The previous period's days, or null (all time). */
+    prevDays: [string, string] | null;
+  },
+  timeZone: string,
+): Promise<AnalyticsRows | null> {
+  const parts = partsOf(r.fromDay, r.toDay);
+  const prevParts = r.prevDays ? partsOf(...r.prevDays) : null;
+  const none = db.prepare("SELECT 0 AS n, NULL AS kth");
+  const results = await db.batch([
+    db
+      .prepare(
+        "SELECT EXISTS (SELECT 1 FROM campaign_rollup_state WHERE campaign_id = ?1 AND time_zone = ?2) AS built",
+      )
+      .bind(c.id, timeZone),
+    ...shared(db, c, r),
+    facetTotals(db, c.id, c.currency, parts, CAMPAIGN_SCOPE),
+    prevParts ? facetTotals(db, c.id, c.currency, prevParts, CAMPAIGN_SCOPE) : db.prepare("SELECT 1 WHERE 0"),
+    donorSample(db, c.id, c.currency, parts, CAMPAIGN_SCOPE),
+    prevParts ? donorSample(db, c.id, c.currency, prevParts, CAMPAIGN_SCOPE) : none,
+    topDonors(db, c.id, c.currency, parts, r.fromMs, r.untilMs, CAMPAIGN_SCOPE),
   ]);
-  const all = <T>(res: D1Result | undefined) => (res?.results ?? []) as T[];
+  const all = <T>(i: number) => (results[i]?.results ?? []) as T[];
+  if (!all<{ built: number }>(0)[0]?.built) return null;
+  type Facet = { facet: string; key: string; count: number; amount: number };
+  const figures = (facets: Facet[], sample: SampleRow | undefined) => {
+    const net = facets.filter((f) => f.facet === "net");
+    const refund = facets.find((f) => f.facet === "refund");
+    const donors = estimateDistinct(sample?.n ?? 0, sample?.kth ?? null);
+    return {
+      agg: {
+        n: net.reduce((t, f) => t + f.count, 0),
+        raised: net.reduce((t, f) => t + f.amount, 0),
+        donors: donors.value,
+        median: histogramMedian(
+          net.map((f) => ({ bucket: Number(f.key), count: f.count, amount: f.amount })),
+        ),
+      },
+      refunds: { count: refund?.count ?? 0, amount: refund?.amount ?? 0 },
+      donorsExact: donors.exact,
+    };
+  };
+  const cur = figures(all<Facet>(4), all<SampleRow>(6)[0]);
+  const prev = figures(all<Facet>(5), all<SampleRow>(7)[0]);
+  const top = all<AnalyticsRows["top"][number] & { bound: number }>(8);
+  const last = top.at(-1);
   return {
-    series: all(series),
-    cur: all<Agg>(cur)[0] as Agg,
-    prev: all<Agg>(prev)[0] as Agg,
-    refunds: all<AnalyticsRows["refunds"]>(refunds)[0] as AnalyticsRows["refunds"],
-    prevRefunds: all<AnalyticsRows["refunds"]>(prevRefunds)[0] as AnalyticsRows["refunds"],
-    top: all(top),
-    recent: all(recent),
-    items: all(items),
+    series: all(1),
+    recent: all(2),
+    items: all(3),
+    cur: cur.agg,
+    prev: prev.agg,
+    refunds: cur.refunds,
+    prevRefunds: prev.refunds,
+    top: top.map(({ bound: _, ...d }) => d),
+    estimated: {
+      median: cur.agg.n > 0,
+      uniqueDonors: !cur.donorsExact,
+      previousDonors: !!prevParts && !prev.donorsExact,
+      // Exact when the last listed donor gave at least what any donor outside the candidates can have.
+      topDonors: top.length === TOP_DONORS && !!last && last.total < last.bound,
+    },
   };
 }

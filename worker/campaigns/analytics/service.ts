@@ -7,7 +7,7 @@
  * of its gift, as GiveWP's reports do).
  */
 
-import { bucketFor, bucketSeries } from "@core/analytics";
+import { bucketFor, bucketSeries, DISTINCT_ERROR_BOUND, MEDIAN_ERROR_BOUND } from "@core/analytics";
 import { goalProgress } from "@core/campaign";
 import { publicDonorLabel } from "@core/labels";
 import { addDays, localDay, startOfLocalDay } from "@core/time";
@@ -16,13 +16,16 @@ import { type Database, orgDb } from "../../db/databases";
 import type { OrgCtx } from "../../trpc/init";
 import type { CampaignRow } from "../present";
 import { loadCampaign } from "../service";
-import { analyticsRows } from "./queries";
+import { analyticsRows, rollupRows } from "./queries";
+
+/** What campaign analytics may ask for besides its period: exact figures (no "≈"). */
+export type CampaignAnalyticsInput = PeriodInput & { exact?: boolean };
 
 /**
  * The organization's campaign `id` over the last `days` days or the custom period `from`..`to`
  * (NOT_FOUND for another tenant's; BAD_REQUEST for a period ending after today).
  */
-export async function analyticsOf(ctx: OrgCtx, id: string, input: PeriodInput) {
+export async function analyticsOf(ctx: OrgCtx, id: string, input: CampaignAnalyticsInput) {
   return campaignAnalytics(orgDb(ctx), ctx.org, await loadCampaign(orgDb(ctx), ctx.org.id, id), input);
 }
 
@@ -30,21 +33,30 @@ export async function campaignAnalytics(
   db: Database,
   org: { id: string; timeZone: string },
   c: CampaignRow,
-  input: PeriodInput,
+  input: CampaignAnalyticsInput,
   now = Date.now(),
 ) {
   const tz = org.timeZone;
   const today = localDay(now, tz);
   const period = resolvePeriod(input, today);
   const { from, to, prevFrom } = period;
-  const fromMs = from ? startOfLocalDay(from, tz) : 0;
+  // All time reaches gifts before 1970 too (legacy rows keep their keys, decision 019).
+  const fromMs = from ? startOfLocalDay(from, tz) : Number.MIN_SAFE_INTEGER;
   const prevMs = prevFrom ? startOfLocalDay(prevFrom, tz) : 0;
   const untilMs = startOfLocalDay(addDays(to, 1), tz);
-  const rows = await analyticsRows(
-    db,
-    { orgId: org.id, id: c.id, currency: c.currency },
-    { fromDay: from ?? "0000-01-01", toDay: to, fromMs, untilMs, prevMs, prevUntilMs: prevFrom ? fromMs : 0 },
-  );
+  const campaign = { orgId: org.id, id: c.id, currency: c.currency };
+  const days = { fromDay: from ?? "0000-01-01", toDay: to, fromMs, untilMs };
+  // A large campaign's own rollups where built (decision 037), else its gifts.
+  const fast = input.exact
+    ? null
+    : await rollupRows(
+        db,
+        campaign,
+        { ...days, prevDays: prevFrom && from ? [prevFrom, addDays(from, -1)] : null },
+        tz,
+      );
+  const rows =
+    fast ?? (await analyticsRows(db, campaign, { ...days, prevMs, prevUntilMs: prevFrom ? fromMs : 0 }));
   const a = rows.cur;
   const p = prevFrom ? rows.prev : null;
   const r = rows.refunds;
@@ -107,5 +119,13 @@ export async function campaignAnalytics(
       ...row,
       name: publicDonorLabel(row.name, row.anonymous),
     })),
+    /** Which figures are estimates ("≈" on screen): only from the rollups; the exact path none. */
+    estimated: rows.estimated ?? {
+      median: false,
+      uniqueDonors: false,
+      previousDonors: false,
+      topDonors: false,
+    },
+    errorBounds: { median: MEDIAN_ERROR_BOUND, donors: DISTINCT_ERROR_BOUND },
   };
 }
