@@ -1,7 +1,7 @@
 // The benchmark's world, shared by `npm run bench` and scripts/bench-export.mjs: the demo seed,
 // then, in Harbor Light, `campaigns` campaigns, `donors` donors (one in seven tagged) and
 // `donations` gifts over two years, with rollups rebuilt as the API keeps them. The first
-// campaign is a general fund: one in five gifts outside the plans goes to it (≈ 160 000 at 1 M,
+// campaign is a general fund: one gift in five goes to it (≈ 200 000 at 1 M,
 // past campaignRollupsFrom (10 000): its own rollups, decision 037), the rest spread over the others.
 //
 // Gifts are inserted in the order they were given (number and rowid follow the date), as a live
@@ -74,7 +74,7 @@ WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${donat
 INSERT INTO donation (id, organization_id, number, donor_id, campaign_id, plan_id, amount_minor, refunded_minor, currency, status, frequency, payment_method, source, mode, donated_at, created_at, updated_at)
 SELECT 'bx' || n, '${orgId}', 100000 + row_number() OVER (ORDER BY ${order}),
   CASE WHEN plan_k IS NULL THEN 'bd' || (1 + (n * 7919) % ${donors}) ELSE ${plans.donorOf("plan_k")} END,
-  CASE WHEN plan_k IS NOT NULL THEN ${plans.campaignOf("plan_k")} WHEN n % 5 = 0 THEN 'bc1' ELSE 'bc' || (2 + n % ${Math.max(1, campaigns - 1)}) END,
+  CASE WHEN plan_k IS NOT NULL THEN ${plans.campaignOf("plan_k")} WHEN n % 5 = 1 THEN 'bc1' ELSE 'bc' || (2 + n % ${Math.max(1, campaigns - 1)}) END,
   ${plans.planOf("plan_k")}, amt,
   CASE WHEN n % 29 = 0 THEN amt ELSE 0 END, 'USD',
   CASE WHEN n % 29 = 0 THEN 'refunded' WHEN n % 31 = 0 THEN 'failed' ELSE 'completed' END,

@@ -224,9 +224,18 @@ const { base, apiBase, stop, mf } = await serveBuildDirect(stateDir);
   const started = performance.now();
   const worker = await mf.getWorker("almoner");
   await worker.scheduled({ cron: "*/15 * * * *", scheduledTime: new Date() });
-  const built = () =>
-    d1Query("SELECT COUNT(*) AS n FROM campaign_rollup_state WHERE campaign_id = 'bc1'", stateDir)[0]?.n > 0;
-  while (!built() && performance.now() - started < 300_000) await new Promise((r) => setTimeout(r, 500));
+  // Read beside the server (node:sqlite, read-only): a wrangler process per poll would compete with it.
+  const built = () => {
+    const file = new DatabaseSync(localD1File(stateDir), { readOnly: true });
+    try {
+      return (
+        file.prepare("SELECT COUNT(*) AS n FROM campaign_rollup_state WHERE campaign_id = 'bc1'").get().n > 0
+      );
+    } finally {
+      file.close();
+    }
+  };
+  while (!built() && performance.now() - started < 300_000) await new Promise((r) => setTimeout(r, 250));
   row(
     "cron",
     "the 15-minute cron, building the general fund's rollups (bc1)",

@@ -6,6 +6,7 @@
 import { dayKey, localDay } from "@core/time";
 import { expect } from "vitest";
 import { buildCampaignRollups } from "../../worker/campaigns/analytics/rollups";
+import { CAMPAIGN_SCOPE, ORG_SCOPE, type RollupScope } from "../../worker/donations/daily-totals-sql";
 import { rebuildDailyTotals } from "../../worker/donations/rollups";
 import { signWebhook } from "../../worker/http/webhook";
 import { makeAdmin } from "../auth/jar";
@@ -347,17 +348,22 @@ export async function platformAdmin(org: string) {
  * anything, in key order. Kept by each change's deltas, they must equal what a rebuild computes.
  */
 export async function storedAnalytics(org: string) {
+  return storedRollups(ORG_SCOPE, org);
+}
+
+/** One scope's rollups (decisions 032, 037): the organization's, or a campaign's, order-free. */
+async function storedRollups(scope: RollupScope, owner: string) {
   const facets = await testEnv.DB.prepare(
-    `SELECT currency, facet, grain, period, key, gift_count, amount_minor FROM analytics_facet
-      WHERE organization_id = ? AND (gift_count != 0 OR amount_minor != 0) ORDER BY 1, 2, 3, 4, 5`,
+    `SELECT currency, facet, grain, period, key, gift_count, amount_minor FROM ${scope.facets}
+      WHERE ${scope.owner} = ? AND (gift_count != 0 OR amount_minor != 0) ORDER BY 1, 2, 3, 4, 5`,
   )
-    .bind(org)
+    .bind(owner)
     .all();
   const donors = await testEnv.DB.prepare(
-    `SELECT currency, grain, period, donor_id, sketch, gift_count, amount_minor, one_time_count FROM donor_period
-      WHERE organization_id = ? ORDER BY 1, 2, 3, 4`,
+    `SELECT currency, grain, period, donor_id, sketch, gift_count, amount_minor, one_time_count FROM ${scope.donors}
+      WHERE ${scope.owner} = ? ORDER BY 1, 2, 3, 4`,
   )
-    .bind(org)
+    .bind(owner)
     .all();
   return { facets: facets.results, donors: donors.results };
 }
@@ -369,23 +375,6 @@ export async function expectAnalyticsRebuildable(org: string, timeZone: string, 
   expect(kept, ctx).toEqual(await storedAnalytics(org));
 }
 
-/** A campaign's own rollups (decision 037), in an order-free form. */
-export async function storedCampaignAnalytics(campaignId: string) {
-  const facets = await testEnv.DB.prepare(
-    `SELECT currency, facet, grain, period, key, gift_count, amount_minor FROM campaign_facet
-      WHERE campaign_id = ? AND (gift_count != 0 OR amount_minor != 0) ORDER BY 1, 2, 3, 4, 5`,
-  )
-    .bind(campaignId)
-    .all();
-  const donors = await testEnv.DB.prepare(
-    `SELECT currency, grain, period, donor_id, sketch, gift_count, amount_minor, one_time_count FROM campaign_donor_period
-      WHERE campaign_id = ? ORDER BY 1, 2, 3, 4`,
-  )
-    .bind(campaignId)
-    .all();
-  return { facets: facets.results, donors: donors.results };
-}
-
 /** A campaign's rollups kept by deltas equal a build from its gifts (and it stays built). */
 export async function expectCampaignRollupsRebuildable(
   org: string,
@@ -393,9 +382,9 @@ export async function expectCampaignRollupsRebuildable(
   timeZone: string,
   ctx: string,
 ) {
-  const kept = await storedCampaignAnalytics(campaignId);
+  const kept = await storedRollups(CAMPAIGN_SCOPE, campaignId);
   expect(await buildCampaignRollups(testEnv.DB, org, campaignId, timeZone), ctx).toBe(true);
-  expect(kept, ctx).toEqual(await storedCampaignAnalytics(campaignId));
+  expect(kept, ctx).toEqual(await storedRollups(CAMPAIGN_SCOPE, campaignId));
 }
 
 /**

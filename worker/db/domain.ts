@@ -507,7 +507,19 @@ export const donation = sqliteTable(
       t.mode,
       t.currency,
     ),
-    index("donation_campaign_idx").on(t.campaignId, t.status, t.donatedAt),
+    // A campaign's gifts, covering what campaign analytics from the gifts, the campaign's stats
+    // recount and its rollups' build read, so they read the index alone (drizzle/0025).
+    index("donation_campaign_idx").on(
+      t.campaignId,
+      t.status,
+      t.donatedAt,
+      t.mode,
+      t.trashedAt,
+      t.currency,
+      t.amountMinor,
+      t.refundedMinor,
+      t.donorId,
+    ),
     // What an item has funded (items list, public page, campaign analytics, the overfunding check
     // in a gift's write) reads the item's gifts alone; without it each item scanned every gift
     // (1.7 s at 1 M). Partial: gifts without an item (every imported one) write no entry (0023).
@@ -644,18 +656,20 @@ export const donationDailyState = sqliteTable("donation_daily_state", {
  * donation_daily_totals under donation_daily_state: without a state row in the organization's zone
  * the dashboard reads the donations instead.
  */
+/** The columns of a facet rollup after its owner: analytics_facet's and campaign_facet's (decision 037). */
+const facetColumns = () => ({
+  currency: text("currency").notNull(),
+  facet: text("facet").notNull(),
+  grain: text("grain").notNull(),
+  period: text("period").notNull(),
+  key: text("key").notNull(),
+  giftCount: integer("gift_count").notNull().default(0),
+  amountMinor: integer("amount_minor").notNull().default(0),
+});
+
 export const analyticsFacet = sqliteTable(
   "analytics_facet",
-  {
-    organizationId: orgId(),
-    currency: text("currency").notNull(),
-    facet: text("facet").notNull(),
-    grain: text("grain").notNull(),
-    period: text("period").notNull(),
-    key: text("key").notNull(),
-    giftCount: integer("gift_count").notNull().default(0),
-    amountMinor: integer("amount_minor").notNull().default(0),
-  },
+  { organizationId: orgId(), ...facetColumns() },
   (t) => [
     primaryKey({ columns: [t.organizationId, t.currency, t.facet, t.grain, t.period, t.key] }),
     check("analytics_facet_grain", sql`${t.grain} IN ('d', 'm')`),
@@ -669,24 +683,33 @@ export const analyticsFacet = sqliteTable(
  * values of its months and edge days (donor_period_sketch_idx), top donors start from each
  * period's largest (donor_period_amount_idx). Rows exist only while gift_count > 0.
  */
-export const donorPeriod = sqliteTable(
-  "donor_period",
-  {
-    organizationId: orgId(),
-    currency: text("currency").notNull(),
-    grain: text("grain").notNull(),
-    period: text("period").notNull(),
-    donorId: text("donor_id").notNull(),
-    sketch: integer("sketch").notNull(),
-    giftCount: integer("gift_count").notNull().default(0),
-    amountMinor: integer("amount_minor").notNull().default(0),
-    oneTimeCount: integer("one_time_count").notNull().default(0),
-  },
-  (t) => [
-    primaryKey({ columns: [t.organizationId, t.currency, t.grain, t.period, t.donorId] }),
-    // Covering: a sample and the top donors read these indexes only (decision 032).
-    index("donor_period_sketch_idx").on(
-      t.organizationId,
+/** The columns of a donor rollup after its owner: donor_period's and campaign_donor_period's. */
+const donorPeriodColumns = () => ({
+  currency: text("currency").notNull(),
+  grain: text("grain").notNull(),
+  period: text("period").notNull(),
+  donorId: text("donor_id").notNull(),
+  sketch: integer("sketch").notNull(),
+  giftCount: integer("gift_count").notNull().default(0),
+  amountMinor: integer("amount_minor").notNull().default(0),
+  oneTimeCount: integer("one_time_count").notNull().default(0),
+});
+
+type Col = ReturnType<typeof text> | ReturnType<typeof integer>;
+/**
+ * A donor rollup's key and indexes, named after its table, led by its owner. Covering: a sample
+ * and the top donors read the sketch and amount indexes only (decision 032); a merge and a gift's
+ * emptied rows go by donor.
+ */
+function donorPeriodKeys(
+  table: "donor_period" | "campaign_donor_period",
+  owner: Col,
+  t: Record<keyof ReturnType<typeof donorPeriodColumns>, Col>,
+) {
+  return [
+    primaryKey({ columns: [owner, t.currency, t.grain, t.period, t.donorId] }),
+    index(`${table}_sketch_idx`).on(
+      owner,
       t.currency,
       t.grain,
       t.period,
@@ -695,17 +718,16 @@ export const donorPeriod = sqliteTable(
       t.giftCount,
       t.oneTimeCount,
     ),
-    index("donor_period_amount_idx").on(
-      t.organizationId,
-      t.currency,
-      t.grain,
-      t.period,
-      t.amountMinor,
-      t.donorId,
-    ),
-    index("donor_period_donor_idx").on(t.donorId),
-    check("donor_period_grain", sql`${t.grain} IN ('d', 'm')`),
-  ],
+    index(`${table}_amount_idx`).on(owner, t.currency, t.grain, t.period, t.amountMinor, t.donorId),
+    index(`${table}_donor_idx`).on(t.donorId),
+    check(`${table}_grain`, sql`${t.grain} IN ('d', 'm')`),
+  ];
+}
+
+export const donorPeriod = sqliteTable(
+  "donor_period",
+  { organizationId: orgId(), ...donorPeriodColumns() },
+  (t) => donorPeriodKeys("donor_period", t.organizationId, t),
 );
 
 const campaignRef = () =>
@@ -738,16 +760,7 @@ export const campaignRollupState = sqliteTable(
  */
 export const campaignFacet = sqliteTable(
   "campaign_facet",
-  {
-    campaignId: campaignRef(),
-    currency: text("currency").notNull(),
-    facet: text("facet").notNull(),
-    grain: text("grain").notNull(),
-    period: text("period").notNull(),
-    key: text("key").notNull(),
-    giftCount: integer("gift_count").notNull().default(0),
-    amountMinor: integer("amount_minor").notNull().default(0),
-  },
+  { campaignId: campaignRef(), ...facetColumns() },
   (t) => [
     primaryKey({ columns: [t.campaignId, t.currency, t.facet, t.grain, t.period, t.key] }),
     check("campaign_facet_grain", sql`${t.grain} IN ('d', 'm')`),
@@ -758,40 +771,8 @@ export const campaignFacet = sqliteTable(
 /** donor_period for one campaign (decision 037): the same columns and indexes, by campaign. */
 export const campaignDonorPeriod = sqliteTable(
   "campaign_donor_period",
-  {
-    campaignId: campaignRef(),
-    currency: text("currency").notNull(),
-    grain: text("grain").notNull(),
-    period: text("period").notNull(),
-    donorId: text("donor_id").notNull(),
-    sketch: integer("sketch").notNull(),
-    giftCount: integer("gift_count").notNull().default(0),
-    amountMinor: integer("amount_minor").notNull().default(0),
-    oneTimeCount: integer("one_time_count").notNull().default(0),
-  },
-  (t) => [
-    primaryKey({ columns: [t.campaignId, t.currency, t.grain, t.period, t.donorId] }),
-    index("campaign_donor_period_sketch_idx").on(
-      t.campaignId,
-      t.currency,
-      t.grain,
-      t.period,
-      t.sketch,
-      t.donorId,
-      t.giftCount,
-      t.oneTimeCount,
-    ),
-    index("campaign_donor_period_amount_idx").on(
-      t.campaignId,
-      t.currency,
-      t.grain,
-      t.period,
-      t.amountMinor,
-      t.donorId,
-    ),
-    index("campaign_donor_period_donor_idx").on(t.donorId),
-    check("campaign_donor_period_grain", sql`${t.grain} IN ('d', 'm')`),
-  ],
+  { campaignId: campaignRef(), ...donorPeriodColumns() },
+  (t) => donorPeriodKeys("campaign_donor_period", t.campaignId, t),
 );
 
 /** core/analytics.ts AMOUNT_BUCKETS as a table: SQL rebuilds look a net amount's bucket up here. */

@@ -1,14 +1,15 @@
 /**
  * Campaign analytics' SQL: one batch of reads on the counted-donations definition (COUNTED_SQL),
- * in the campaign's currency. `analyticsRows` computes the aggregates (with the median) from the
- * gifts, in SQL, so the Worker never receives the period's rows; `rollupRows` reads them from the
- * campaign's own rollups where they are built (decision 037). The series comes from org_daily.
+ * in the campaign's currency. The aggregates (with the median) come from the gifts, in SQL, so the
+ * Worker never receives the period's rows, or from the campaign's own rollups where they are
+ * built (decision 037). The series comes from org_daily.
  */
 import { estimateDistinct, histogramMedian } from "@core/analytics";
 import { COUNTED_SQL } from "@core/status";
 import {
   donorSample,
   facetTotals,
+  gated,
   partsOf,
   type SampleRow,
   TOP_DONORS,
@@ -49,14 +50,34 @@ export interface AnalyticsRows {
 }
 
 /**
- * `fromMs`..`untilMs` is the period, `prevMs`..`prevUntilMs` the one before it; `fromDay`..`toDay`
- * are the period's local days for the rollup series.
+ * Whether the campaign (?1) has its own rollups built in its organization's zone (decision 037).
+ * It names no table of the statements it gates, so SQLite tests it once, before reading.
+ */
+const BUILT = `EXISTS (SELECT 1 FROM campaign_rollup_state st JOIN organization o ON o.id = st.organization_id
+                WHERE st.campaign_id = ?1 AND st.time_zone = o.time_zone)`;
+
+/**
+ * The campaign's figures in one batch. `fromMs`..`untilMs` is the period, `prevMs`..`prevUntilMs`
+ * the one before it (`prevDays` its local days, null for all time); `fromDay`..`toDay` are the
+ * period's local days. Both ways of answering go in the batch, each gated on the campaign's
+ * rollups being built in its organization's zone: from the gifts where they are not (or `exact`),
+ * from the rollups where they are. One round trip either way, and only one way reads.
  */
 export async function analyticsRows(
   db: Database,
   c: { orgId: string; id: string; currency: string },
-  r: { fromDay: string; toDay: string; fromMs: number; untilMs: number; prevMs: number; prevUntilMs: number },
+  r: {
+    fromDay: string;
+    toDay: string;
+    fromMs: number;
+    untilMs: number;
+    prevMs: number;
+    prevUntilMs: number;
+    prevDays: [string, string] | null;
+  },
+  exact: boolean,
 ): Promise<AnalyticsRows> {
+  const fromGifts = exact ? undefined : `NOT ${BUILT}`;
   const aggSql = `WITH x AS (SELECT d.amount_minor - d.refunded_minor AS a, d.donor_id FROM donation d
                    WHERE d.campaign_id = ?1 AND d.currency = ?2 AND ${COUNTED_SQL("d")} AND d.donated_at >= ?3 AND d.donated_at < ?4)
      SELECT (SELECT COUNT(*) FROM x) AS n, (SELECT COALESCE(SUM(a), 0) FROM x) AS raised,
@@ -65,31 +86,87 @@ export async function analyticsRows(
   const refundSql = `SELECT COUNT(*) AS count, COALESCE(SUM(d.refunded_minor), 0) AS amount FROM donation d
      WHERE d.campaign_id = ?1 AND d.currency = ?2 AND d.mode = 'live' AND d.trashed_at IS NULL AND d.refunded_minor > 0
        AND d.donated_at >= ?3 AND d.donated_at < ?4`;
-  const [series, recent, items, cur, prev, refunds, prevRefunds, top] = await db.batch([
+  const topSql = `SELECT dn.id, COALESCE(NULLIF(TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')), ''), dn.company, 'Anonymized') AS name,
+          dn.company, SUM(d.amount_minor - d.refunded_minor) AS total, COUNT(*) AS gifts
+     FROM donation d JOIN donor dn ON dn.id = d.donor_id
+    WHERE d.campaign_id = ?1 AND d.currency = ?2 AND ${COUNTED_SQL("d")} AND d.donated_at >= ?3 AND d.donated_at < ?4
+    GROUP BY dn.id ORDER BY total DESC, dn.id LIMIT ${TOP_DONORS}`;
+  const parts = partsOf(r.fromDay, r.toDay);
+  const prevParts = r.prevDays ? partsOf(...r.prevDays) : null;
+  const none = db.prepare("SELECT 1 WHERE 0");
+  const results = await db.batch([
+    db.prepare(exact ? "SELECT 0 AS built" : `SELECT ${BUILT} AS built`).bind(...(exact ? [] : [c.id])),
     ...shared(db, c, r),
-    db.prepare(aggSql).bind(c.id, c.currency, r.fromMs, r.untilMs),
-    db.prepare(aggSql).bind(c.id, c.currency, r.prevMs, r.prevUntilMs),
-    db.prepare(refundSql).bind(c.id, c.currency, r.fromMs, r.untilMs),
-    db.prepare(refundSql).bind(c.id, c.currency, r.prevMs, r.prevUntilMs),
-    db
-      .prepare(
-        `SELECT dn.id, COALESCE(NULLIF(TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')), ''), dn.company, 'Anonymized') AS name, dn.company, SUM(d.amount_minor - d.refunded_minor) AS total, COUNT(*) AS gifts
-           FROM donation d JOIN donor dn ON dn.id = d.donor_id WHERE d.campaign_id = ? AND d.currency = ? AND ${COUNTED_SQL("d")} AND d.donated_at >= ? AND d.donated_at < ?
-          GROUP BY dn.id ORDER BY total DESC, dn.id LIMIT ${TOP_DONORS}`,
-      )
-      .bind(c.id, c.currency, r.fromMs, r.untilMs),
+    // From the gifts.
+    db.prepare(gated(aggSql, fromGifts)).bind(c.id, c.currency, r.fromMs, r.untilMs),
+    db.prepare(gated(aggSql, fromGifts)).bind(c.id, c.currency, r.prevMs, r.prevUntilMs),
+    db.prepare(gated(refundSql, fromGifts)).bind(c.id, c.currency, r.fromMs, r.untilMs),
+    db.prepare(gated(refundSql, fromGifts)).bind(c.id, c.currency, r.prevMs, r.prevUntilMs),
+    db.prepare(gated(topSql, fromGifts)).bind(c.id, c.currency, r.fromMs, r.untilMs),
+    // From the rollups.
+    ...(exact
+      ? []
+      : [
+          facetTotals(db, c.id, c.currency, parts, CAMPAIGN_SCOPE, BUILT),
+          prevParts ? facetTotals(db, c.id, c.currency, prevParts, CAMPAIGN_SCOPE, BUILT) : none,
+          donorSample(db, c.id, c.currency, parts, CAMPAIGN_SCOPE, BUILT),
+          prevParts ? donorSample(db, c.id, c.currency, prevParts, CAMPAIGN_SCOPE, BUILT) : none,
+          topDonors(db, c.id, c.currency, parts, r.fromMs, r.untilMs, CAMPAIGN_SCOPE, BUILT),
+        ]),
   ]);
-  const all = <T>(res: D1Result | undefined) => (res?.results ?? []) as T[];
+  const all = <T>(i: number) => (results[i]?.results ?? []) as T[];
+  const base = {
+    series: all<AnalyticsRows["series"][number]>(1),
+    recent: all<AnalyticsRows["recent"][number]>(2),
+    items: all<AnalyticsRows["items"][number]>(3),
+  };
+  if (!all<{ built: number }>(0)[0]?.built)
+    return {
+      ...base,
+      cur: all<Agg>(4)[0] as Agg,
+      prev: all<Agg>(5)[0] as Agg,
+      refunds: all<AnalyticsRows["refunds"]>(6)[0] as AnalyticsRows["refunds"],
+      prevRefunds: all<AnalyticsRows["refunds"]>(7)[0] as AnalyticsRows["refunds"],
+      top: all(8),
+      estimated: null,
+    };
+  type Facet = { facet: string; key: string; count: number; amount: number };
+  const figures = (facets: Facet[], sample: SampleRow | undefined) => {
+    const net = facets.filter((f) => f.facet === "net");
+    const refund = facets.find((f) => f.facet === "refund");
+    const donors = estimateDistinct(sample?.n ?? 0, sample?.kth ?? null);
+    return {
+      agg: {
+        n: net.reduce((t, f) => t + f.count, 0),
+        raised: net.reduce((t, f) => t + f.amount, 0),
+        donors: donors.value,
+        median: histogramMedian(
+          net.map((f) => ({ bucket: Number(f.key), count: f.count, amount: f.amount })),
+        ),
+      },
+      refunds: { count: refund?.count ?? 0, amount: refund?.amount ?? 0 },
+      donorsExact: donors.exact,
+    };
+  };
+  const cur = figures(all<Facet>(9), all<SampleRow>(11)[0]);
+  const prev = figures(all<Facet>(10), all<SampleRow>(12)[0]);
+  const top = all<AnalyticsRows["top"][number] & { bound: number }>(13);
+  const last = top.at(-1);
   return {
-    series: all(series),
-    cur: all<Agg>(cur)[0] as Agg,
-    prev: all<Agg>(prev)[0] as Agg,
-    refunds: all<AnalyticsRows["refunds"]>(refunds)[0] as AnalyticsRows["refunds"],
-    prevRefunds: all<AnalyticsRows["refunds"]>(prevRefunds)[0] as AnalyticsRows["refunds"],
-    top: all(top),
-    recent: all(recent),
-    items: all(items),
-    estimated: null,
+    ...base,
+    cur: cur.agg,
+    prev: prev.agg,
+    refunds: cur.refunds,
+    prevRefunds: prev.refunds,
+    top: top.map(({ bound: _, ...d }) => d),
+    // The median from the histogram, donors from the sample above SKETCH_K (decision 032's
+    // methods); top donors exact when the last listed reaches what any other donor can have.
+    estimated: {
+      median: cur.agg.n > 0,
+      uniqueDonors: !cur.donorsExact,
+      previousDonors: !!prevParts && !prev.donorsExact,
+      topDonors: top.length === TOP_DONORS && !!last && last.total < last.bound,
+    },
   };
 }
 
@@ -121,83 +198,4 @@ function shared(
       )
       .bind(c.id),
   ];
-}
-
-/**
- * The same figures from the campaign's rollups (decision 037), or null when they are not built in
- * `timeZone` (a campaign below campaignRollupsFrom (10 000) gifts, or until the cron builds them): every
- * read is of rollup rows, so a campaign of a million gifts answers as fast as one of a thousand.
- * The median and distinct donors above SKETCH_K are estimates (decision 032's methods), marked in
- * `estimated`; top donors are proven or marked.
- */
-export async function rollupRows(
-  db: Database,
-  c: { orgId: string; id: string; currency: string },
-  r: {
-    fromDay: string;
-    toDay: string;
-    fromMs: number;
-    untilMs: number;
-    /** The previous period's days, or null (all time). */
-    prevDays: [string, string] | null;
-  },
-  timeZone: string,
-): Promise<AnalyticsRows | null> {
-  const parts = partsOf(r.fromDay, r.toDay);
-  const prevParts = r.prevDays ? partsOf(...r.prevDays) : null;
-  const none = db.prepare("SELECT 0 AS n, NULL AS kth");
-  const results = await db.batch([
-    db
-      .prepare(
-        "SELECT EXISTS (SELECT 1 FROM campaign_rollup_state WHERE campaign_id = ?1 AND time_zone = ?2) AS built",
-      )
-      .bind(c.id, timeZone),
-    ...shared(db, c, r),
-    facetTotals(db, c.id, c.currency, parts, CAMPAIGN_SCOPE),
-    prevParts ? facetTotals(db, c.id, c.currency, prevParts, CAMPAIGN_SCOPE) : db.prepare("SELECT 1 WHERE 0"),
-    donorSample(db, c.id, c.currency, parts, CAMPAIGN_SCOPE),
-    prevParts ? donorSample(db, c.id, c.currency, prevParts, CAMPAIGN_SCOPE) : none,
-    topDonors(db, c.id, c.currency, parts, r.fromMs, r.untilMs, CAMPAIGN_SCOPE),
-  ]);
-  const all = <T>(i: number) => (results[i]?.results ?? []) as T[];
-  if (!all<{ built: number }>(0)[0]?.built) return null;
-  type Facet = { facet: string; key: string; count: number; amount: number };
-  const figures = (facets: Facet[], sample: SampleRow | undefined) => {
-    const net = facets.filter((f) => f.facet === "net");
-    const refund = facets.find((f) => f.facet === "refund");
-    const donors = estimateDistinct(sample?.n ?? 0, sample?.kth ?? null);
-    return {
-      agg: {
-        n: net.reduce((t, f) => t + f.count, 0),
-        raised: net.reduce((t, f) => t + f.amount, 0),
-        donors: donors.value,
-        median: histogramMedian(
-          net.map((f) => ({ bucket: Number(f.key), count: f.count, amount: f.amount })),
-        ),
-      },
-      refunds: { count: refund?.count ?? 0, amount: refund?.amount ?? 0 },
-      donorsExact: donors.exact,
-    };
-  };
-  const cur = figures(all<Facet>(4), all<SampleRow>(6)[0]);
-  const prev = figures(all<Facet>(5), all<SampleRow>(7)[0]);
-  const top = all<AnalyticsRows["top"][number] & { bound: number }>(8);
-  const last = top.at(-1);
-  return {
-    series: all(1),
-    recent: all(2),
-    items: all(3),
-    cur: cur.agg,
-    prev: prev.agg,
-    refunds: cur.refunds,
-    prevRefunds: prev.refunds,
-    top: top.map(({ bound: _, ...d }) => d),
-    estimated: {
-      median: cur.agg.n > 0,
-      uniqueDonors: !cur.donorsExact,
-      previousDonors: !!prevParts && !prev.donorsExact,
-      // Exact when the last listed donor gave at least what any donor outside the candidates can have.
-      topDonors: top.length === TOP_DONORS && !!last && last.total < last.bound,
-    },
-  };
 }

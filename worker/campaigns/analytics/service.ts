@@ -16,7 +16,7 @@ import { type Database, orgDb } from "../../db/databases";
 import type { OrgCtx } from "../../trpc/init";
 import type { CampaignRow } from "../present";
 import { loadCampaign } from "../service";
-import { analyticsRows, rollupRows } from "./queries";
+import { analyticsRows } from "./queries";
 
 /** What campaign analytics may ask for besides its period: exact figures (no "≈"). */
 export type CampaignAnalyticsInput = PeriodInput & { exact?: boolean };
@@ -46,17 +46,18 @@ export async function campaignAnalytics(
   const untilMs = startOfLocalDay(addDays(to, 1), tz);
   const campaign = { orgId: org.id, id: c.id, currency: c.currency };
   const days = { fromDay: from ?? "0000-01-01", toDay: to, fromMs, untilMs };
-  // A large campaign's own rollups where built (decision 037), else its gifts.
-  const fast = input.exact
-    ? null
-    : await rollupRows(
-        db,
-        campaign,
-        { ...days, prevDays: prevFrom && from ? [prevFrom, addDays(from, -1)] : null },
-        tz,
-      );
-  const rows =
-    fast ?? (await analyticsRows(db, campaign, { ...days, prevMs, prevUntilMs: prevFrom ? fromMs : 0 }));
+  // A large campaign's own rollups where built (decision 037), else its gifts: one batch.
+  const rows = await analyticsRows(
+    db,
+    campaign,
+    {
+      ...days,
+      prevMs,
+      prevUntilMs: prevFrom ? fromMs : 0,
+      prevDays: prevFrom && from ? [prevFrom, addDays(from, -1)] : null,
+    },
+    !!input.exact,
+  );
   const a = rows.cur;
   const p = prevFrom ? rows.prev : null;
   const r = rows.refunds;
