@@ -22,14 +22,6 @@ export function partsOf(from: string, to: string) {
 export type Parts = string;
 
 /**
- * `sql` answered only while `gate` (a condition on the bound values, naming no table of `sql`)
- * holds: SQLite tests a condition that names no table of the loop once, before reading anything,
- * so a statement whose gate fails costs nothing (campaign analytics sends both of its paths in one
- * batch, decision 037).
- */
-export const gated = (sql: string, gate?: string) => (gate ? `SELECT * FROM (${sql}) WHERE ${gate}` : sql);
-
-/**
  * The range's periods as a table p(grain, period): its months (enumerated between the range's and
  * the data's first and last: all time has no bounds of its own; the fixed keys of gifts outside
  * years 1000–9998 are left out), then its days.
@@ -93,21 +85,11 @@ export interface SampleRow {
  * Distinct donors of the range in `currency` as a sample (n, one-time and recurring among it, the
  * k-th value): the organization's (`owner` its id), or a built campaign's (decision 037).
  */
-export function donorSample(
-  db: Database,
-  owner: string,
-  currency: string,
-  parts: Parts,
-  scope = ORG_SCOPE,
-  gate?: string,
-) {
+export function donorSample(db: Database, owner: string, currency: string, parts: Parts, scope = ORG_SCOPE) {
   return db
     .prepare(
-      gated(
-        `${sampleSql("(?2)", scope).replace("WITH RECURSIVE", "WITH RECURSIVE cur(c) AS (SELECT ?2),")}
+      `${sampleSql("(?2)", scope).replace("WITH RECURSIVE", "WITH RECURSIVE cur(c) AS (SELECT ?2),")}
        SELECT COUNT(*) AS n, SUM(ot) AS ot, SUM(rc) AS rc, MAX(sketch) AS kth FROM s`,
-        gate,
-      ),
     )
     .bind(owner, currency, parts);
 }
@@ -134,24 +116,14 @@ export function retentionSample(db: Database, orgId: string, parts: Parts, recen
  * The facets of the range, summed per facet and key: method, kind, the net histogram, refunds (a
  * campaign's scope has the last two).
  */
-export function facetTotals(
-  db: Database,
-  owner: string,
-  currency: string,
-  parts: Parts,
-  scope = ORG_SCOPE,
-  gate?: string,
-) {
+export function facetTotals(db: Database, owner: string, currency: string, parts: Parts, scope = ORG_SCOPE) {
   return db
     .prepare(
-      gated(
-        `SELECT f.facet, f.key, SUM(f.gift_count) AS count, SUM(f.amount_minor) AS amount
+      `SELECT f.facet, f.key, SUM(f.gift_count) AS count, SUM(f.amount_minor) AS amount
          FROM json_each(?3) r CROSS JOIN ${scope.facets} f
            ON f.${scope.owner} = ?1 AND f.currency = ?2 AND f.facet IN ('method', 'kind', 'net', 'refund')
           AND f.grain = r.value ->> 0 AND f.period BETWEEN r.value ->> 1 AND r.value ->> 2
         GROUP BY f.facet, f.key HAVING SUM(f.gift_count) != 0`,
-        gate,
-      ),
     )
     .bind(owner, currency, parts);
 }
@@ -192,15 +164,13 @@ export function topDonors(
   fromMs: number,
   untilMs: number,
   scope = ORG_SCOPE,
-  gate?: string,
 ) {
   const nth = (alias: string, offset: number) =>
     `(SELECT y.amount_minor FROM ${scope.donors} y WHERE y.${scope.owner} = ?1 AND y.currency = ?2 AND y.grain = ${alias}.grain AND y.period = ${alias}.period
        ORDER BY y.amount_minor DESC LIMIT 1 OFFSET ${offset})`;
   return db
     .prepare(
-      gated(
-        `WITH ${periodsCte("(?2)", scope)},
+      `WITH ${periodsCte("(?2)", scope)},
          cand AS (SELECT DISTINCT x.donor_id FROM p CROSS JOIN ${scope.donors} x
                     ON x.${scope.owner} = ?1 AND x.currency = ?2 AND x.grain = p.grain AND x.period = p.period
                    AND x.amount_minor >= COALESCE(${nth("p", TOP_DONORS - 1)}, 0)),
@@ -212,8 +182,6 @@ export function topDonors(
        SELECT dn.id, COALESCE(NULLIF(TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')), ''), dn.company, 'Anonymized') AS name,
               dn.company, tot.total, tot.gifts, (SELECT COALESCE(SUM(COALESCE(${nth("p", TOP_DONORS)}, 0)), 0) FROM p) AS bound
          FROM tot JOIN donor dn ON dn.id = tot.donor_id ORDER BY tot.total DESC, tot.donor_id`,
-        gate,
-      ),
     )
     .bind(owner, currency, parts, fromMs, untilMs);
 }

@@ -507,12 +507,12 @@ export const donation = sqliteTable(
       t.mode,
       t.currency,
     ),
-    // A campaign's gifts, covering what campaign analytics from the gifts, the campaign's stats
-    // recount and its rollups' build read, so they read the index alone (drizzle/0025).
+    // A campaign's gifts in date order, covering what campaign analytics from the gifts (its latest
+    // gifts too), the campaign's stats recount and its rollups' build read (drizzle/0025).
     index("donation_campaign_idx").on(
       t.campaignId,
-      t.status,
       t.donatedAt,
+      t.status,
       t.mode,
       t.trashedAt,
       t.currency,

@@ -30,7 +30,7 @@ import { afterReceiptIssued } from "../receipts/delivery";
 import { RECEIPT_INSERT_INDEX, receiptStatements } from "../receipts/ledger";
 import type { DonationRow } from "./queries";
 import {
-  campaignRecounts,
+  campaignStatsDeltas,
   campaignStatsStatement,
   type DonationFacts,
   type GiftSet,
@@ -283,7 +283,7 @@ export function donationChangeStatements(actor: DonationActor, c: DonationChange
     stmts.push(db.prepare("DELETE FROM donation WHERE id = ? AND change_token = ?").bind(row.id, token));
   if (recounts) {
     const done = auditGuard(auditId);
-    stmts.push(...campaignRecounts(db, before, after, done));
+    stmts.push(...campaignStatsDeltas(db, before, after, done));
     stmts.push(...donorStatsStatements(db, org.id, donorsOf(c), done));
     stmts.push(...planStatsStatements(db, plansOf(c), done));
   }

@@ -9,7 +9,6 @@ import { COUNTED_SQL } from "@core/status";
 import {
   donorSample,
   facetTotals,
-  gated,
   partsOf,
   type SampleRow,
   TOP_DONORS,
@@ -59,9 +58,9 @@ const BUILT = `EXISTS (SELECT 1 FROM campaign_rollup_state st JOIN organization 
 /**
  * The campaign's figures in one batch. `fromMs`..`untilMs` is the period, `prevMs`..`prevUntilMs`
  * the one before it (`prevDays` its local days, null for all time); `fromDay`..`toDay` are the
- * period's local days. Both ways of answering go in the batch, each gated on the campaign's
- * rollups being built in its organization's zone: from the gifts where they are not (or `exact`),
- * from the rollups where they are. One round trip either way, and only one way reads.
+ * period's local days. Both ways of answering go in the batch: the gifts are read only where the
+ * campaign's rollups are not built in its organization's zone (or `exact`), and the rollups'
+ * statements find no rows for a campaign without them. One round trip either way.
  */
 export async function analyticsRows(
   db: Database,
@@ -77,19 +76,23 @@ export async function analyticsRows(
   },
   exact: boolean,
 ): Promise<AnalyticsRows> {
-  const fromGifts = exact ? undefined : `NOT ${BUILT}`;
+  // In each statement's own WHERE: a term naming none of its tables is tested before the loop, so
+  // the gifts are not read where the rollups answer (around a grouped statement it would not be).
+  const fromGifts = exact ? "1" : `NOT ${BUILT}`;
   const aggSql = `WITH x AS (SELECT d.amount_minor - d.refunded_minor AS a, d.donor_id FROM donation d
-                   WHERE d.campaign_id = ?1 AND d.currency = ?2 AND ${COUNTED_SQL("d")} AND d.donated_at >= ?3 AND d.donated_at < ?4)
+                   WHERE d.campaign_id = ?1 AND d.currency = ?2 AND ${COUNTED_SQL("d")} AND d.donated_at >= ?3 AND d.donated_at < ?4
+                     AND ${fromGifts})
      SELECT (SELECT COUNT(*) FROM x) AS n, (SELECT COALESCE(SUM(a), 0) FROM x) AS raised,
             (SELECT COUNT(DISTINCT donor_id) FROM x) AS donors,
             (SELECT AVG(a) FROM (SELECT a FROM x ORDER BY a LIMIT 2 - (SELECT COUNT(*) FROM x) % 2 OFFSET (SELECT (COUNT(*) - 1) / 2 FROM x))) AS median`;
   const refundSql = `SELECT COUNT(*) AS count, COALESCE(SUM(d.refunded_minor), 0) AS amount FROM donation d
      WHERE d.campaign_id = ?1 AND d.currency = ?2 AND d.mode = 'live' AND d.trashed_at IS NULL AND d.refunded_minor > 0
-       AND d.donated_at >= ?3 AND d.donated_at < ?4`;
+       AND d.donated_at >= ?3 AND d.donated_at < ?4 AND ${fromGifts}`;
   const topSql = `SELECT dn.id, COALESCE(NULLIF(TRIM(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')), ''), dn.company, 'Anonymized') AS name,
           dn.company, SUM(d.amount_minor - d.refunded_minor) AS total, COUNT(*) AS gifts
      FROM donation d JOIN donor dn ON dn.id = d.donor_id
     WHERE d.campaign_id = ?1 AND d.currency = ?2 AND ${COUNTED_SQL("d")} AND d.donated_at >= ?3 AND d.donated_at < ?4
+      AND ${fromGifts}
     GROUP BY dn.id ORDER BY total DESC, dn.id LIMIT ${TOP_DONORS}`;
   const parts = partsOf(r.fromDay, r.toDay);
   const prevParts = r.prevDays ? partsOf(...r.prevDays) : null;
@@ -98,20 +101,20 @@ export async function analyticsRows(
     db.prepare(exact ? "SELECT 0 AS built" : `SELECT ${BUILT} AS built`).bind(...(exact ? [] : [c.id])),
     ...shared(db, c, r),
     // From the gifts.
-    db.prepare(gated(aggSql, fromGifts)).bind(c.id, c.currency, r.fromMs, r.untilMs),
-    db.prepare(gated(aggSql, fromGifts)).bind(c.id, c.currency, r.prevMs, r.prevUntilMs),
-    db.prepare(gated(refundSql, fromGifts)).bind(c.id, c.currency, r.fromMs, r.untilMs),
-    db.prepare(gated(refundSql, fromGifts)).bind(c.id, c.currency, r.prevMs, r.prevUntilMs),
-    db.prepare(gated(topSql, fromGifts)).bind(c.id, c.currency, r.fromMs, r.untilMs),
+    db.prepare(aggSql).bind(c.id, c.currency, r.fromMs, r.untilMs),
+    db.prepare(aggSql).bind(c.id, c.currency, r.prevMs, r.prevUntilMs),
+    db.prepare(refundSql).bind(c.id, c.currency, r.fromMs, r.untilMs),
+    db.prepare(refundSql).bind(c.id, c.currency, r.prevMs, r.prevUntilMs),
+    db.prepare(topSql).bind(c.id, c.currency, r.fromMs, r.untilMs),
     // From the rollups.
     ...(exact
       ? []
       : [
-          facetTotals(db, c.id, c.currency, parts, CAMPAIGN_SCOPE, BUILT),
-          prevParts ? facetTotals(db, c.id, c.currency, prevParts, CAMPAIGN_SCOPE, BUILT) : none,
-          donorSample(db, c.id, c.currency, parts, CAMPAIGN_SCOPE, BUILT),
-          prevParts ? donorSample(db, c.id, c.currency, prevParts, CAMPAIGN_SCOPE, BUILT) : none,
-          topDonors(db, c.id, c.currency, parts, r.fromMs, r.untilMs, CAMPAIGN_SCOPE, BUILT),
+          facetTotals(db, c.id, c.currency, parts, CAMPAIGN_SCOPE),
+          prevParts ? facetTotals(db, c.id, c.currency, prevParts, CAMPAIGN_SCOPE) : none,
+          donorSample(db, c.id, c.currency, parts, CAMPAIGN_SCOPE),
+          prevParts ? donorSample(db, c.id, c.currency, prevParts, CAMPAIGN_SCOPE) : none,
+          topDonors(db, c.id, c.currency, parts, r.fromMs, r.untilMs, CAMPAIGN_SCOPE),
         ]),
   ]);
   const all = <T>(i: number) => (results[i]?.results ?? []) as T[];
