@@ -647,15 +647,6 @@ export const donationDailyState = sqliteTable("donation_daily_state", {
   timeZone: text("time_zone").notNull(),
 });
 
-/**
- * The dashboard's breakdowns of counted gifts (decision 032), by local day (grain 'd', period
- * 'YYYY-MM-DD') and by month (grain 'm', 'YYYY-MM'): `method` (payment method), `kind` (one_time /
- * recurring), `net` (the histogram of net amounts by core/analytics.ts amountBucket, for the ≈
- * median), `campaign` (the top campaigns of any range) and `refund` (every live gift
- * not in the trash with a refund, counted or not: count and refunded amount). Kept and rebuilt with
- * donation_daily_totals under donation_daily_state: without a state row in the organization's zone
- * the dashboard reads the donations instead.
- */
 /** The columns of a facet rollup after its owner: analytics_facet's and campaign_facet's (decision 037). */
 const facetColumns = () => ({
   currency: text("currency").notNull(),
@@ -667,6 +658,15 @@ const facetColumns = () => ({
   amountMinor: integer("amount_minor").notNull().default(0),
 });
 
+/**
+ * The dashboard's breakdowns of counted gifts (decision 032), by local day (grain 'd', period
+ * 'YYYY-MM-DD') and by month (grain 'm', 'YYYY-MM'): `method` (payment method), `kind` (one_time /
+ * recurring), `net` (the histogram of net amounts by core/analytics.ts amountBucket, for the ≈
+ * median), `campaign` (the top campaigns of any range) and `refund` (every live gift
+ * not in the trash with a refund, counted or not: count and refunded amount). Kept and rebuilt with
+ * donation_daily_totals under donation_daily_state: without a state row in the organization's zone
+ * the dashboard reads the donations instead.
+ */
 export const analyticsFacet = sqliteTable(
   "analytics_facet",
   { organizationId: orgId(), ...facetColumns() },

@@ -153,7 +153,7 @@ export function analyticsRollupSql(p: { spans: string; from: string; where: stri
      WITH ${spans},
           x AS (SELECT d.currency AS c, ${day} AS day, d.payment_method AS method,
                        CASE WHEN d.frequency = 'one_time' THEN 'one_time' ELSE 'recurring' END AS kind,
-                       COALESCE((SELECT b.bucket FROM analytics_bucket b WHERE b.lo <= ${net} ORDER BY b.lo DESC LIMIT 1), 0) AS bucket,
+                       ${bucketOfSql(net)} AS bucket,
                        COUNT(*) AS n, SUM(${net}) AS a
                   FROM ${from} WHERE ${counted} AND ${where} GROUP BY 1, 2, 3, 4, 5),
           f AS (SELECT c, 'method' AS facet, day, method AS key, SUM(n) AS n, SUM(a) AS a FROM x GROUP BY c, day, method
@@ -208,6 +208,10 @@ export const CAMPAIGN_SCOPE: RollupScope = {
   ownerOf: "d.campaign_id",
 };
 
+/** The histogram bucket (core/analytics.ts AMOUNT_BUCKETS, as the table analytics_bucket) of a net amount. */
+const bucketOfSql = (net: string) =>
+  `COALESCE((SELECT b.bucket FROM analytics_bucket b WHERE b.lo <= ${net} ORDER BY b.lo DESC LIMIT 1), 0)`;
+
 const addUp = (cols: string) =>
   cols
     .split(", ")
@@ -248,7 +252,7 @@ export function campaignRollupSql(p: { spans: string; from: string; where: strin
     `INSERT INTO campaign_facet (campaign_id, currency, facet, grain, period, key, gift_count, amount_minor)
      WITH ${spans},
           x AS (SELECT d.campaign_id AS w, d.currency AS c, ${day} AS day, ${counted} AS counted, d.refunded_minor > 0 AS refunded,
-                       CASE WHEN ${counted} THEN COALESCE((SELECT b.bucket FROM analytics_bucket b WHERE b.lo <= ${net} ORDER BY b.lo DESC LIMIT 1), 0) END AS bucket,
+                       CASE WHEN ${counted} THEN ${bucketOfSql(net)} END AS bucket,
                        COUNT(*) AS n, SUM(${net}) AS a, SUM(d.refunded_minor) AS r
                   FROM ${from}
                  WHERE d.mode = 'live' AND d.trashed_at IS NULL AND (${counted} OR d.refunded_minor > 0) AND ${where}

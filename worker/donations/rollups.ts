@@ -596,6 +596,26 @@ export async function rebuildDailyTotals(
   timeZone: string,
   opts: { orgDaily?: boolean } = {},
 ) {
+  const built = await withOrganizationSpans(db, organizationId, timeZone, (spans) =>
+    db.batch(dailyTotalsRebuild(db, organizationId, timeZone, spans, opts.orgDaily)),
+  );
+  if (built) return true;
+  await db.prepare("DELETE FROM donation_daily_state WHERE organization_id = ?").bind(organizationId).run();
+  return false;
+}
+
+/**
+ * Runs `rebuild` with the zone's day spans over the organization's dates: a batch whose last
+ * statement fails on a NOT NULL when a gift lies outside the spans (one dated elsewhere arrived
+ * between the read of the dates and the batch), tried again up to three times. Returns whether it
+ * landed. Shared by the organization's rebuild and a campaign's (worker/campaigns/analytics/rollups.ts).
+ */
+export async function withOrganizationSpans(
+  db: Database,
+  organizationId: string,
+  timeZone: string,
+  rebuild: (spans: DaySpan[]) => Promise<unknown>,
+) {
   for (let attempt = 0; attempt < 3; attempt++) {
     const range = await db
       .prepare("SELECT MIN(donated_at) AS lo, MAX(donated_at) AS hi FROM donation WHERE organization_id = ?")
@@ -604,18 +624,15 @@ export async function rebuildDailyTotals(
     const now = Date.now();
     const from = Math.max(DAY_KEY_FROM_MS, Math.min(range?.lo ?? now, now) - 2 * DAY_MS);
     const until = Math.min(DAY_KEY_UNTIL_MS, Math.max(range?.hi ?? now, now) + 400 * DAY_MS);
-    if (until - from > MAX_SPAN_MS) break;
+    if (until - from > MAX_SPAN_MS) return false;
     // [from, until) covers every gift read just now; one dated elsewhere meanwhile fails the batch.
     try {
-      await db.batch(
-        dailyTotalsRebuild(db, organizationId, timeZone, dailySpans(from, until, timeZone), opts.orgDaily),
-      );
+      await rebuild(dailySpans(from, until, timeZone));
       return true;
     } catch (e) {
       if (!String(e).includes("NOT NULL")) throw e;
     }
   }
-  await db.prepare("DELETE FROM donation_daily_state WHERE organization_id = ?").bind(organizationId).run();
   return false;
 }
 
@@ -708,9 +725,9 @@ export function giftSetRollupStatements(
       where: `EXISTS (SELECT 1 FROM donation_daily_state WHERE organization_id = ?1 AND time_zone = ?6) AND ${guard.sql(7)}`,
       sign: "?4",
     }).map((sql) => bind(sql, spans, timeZone)),
-    // The set's campaigns that have rollups of their own (decision 037). The first condition names
-    // no gift, so SQLite tests it once, before reading any: an organization without a built
-    // campaign (the import's usual case) costs these statements nothing.
+    // The set's campaigns that have rollups of their own (decision 037). The organization-wide
+    // test is an uncorrelated subquery, computed once: an organization without a built campaign
+    // (the import's usual case) probes no campaign per gift, though the set's own rows are read.
     ...campaignRollupSql({
       spans: spansTable(5),
       from: `${rows} CROSS JOIN s ON d.donated_at >= s.b AND d.donated_at < s.e`,

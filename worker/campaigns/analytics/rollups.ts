@@ -1,13 +1,11 @@
 /**
  * A large campaign's own analytics rollups (decision 037): built here, kept by every change's batch
- * (worker/donations/rollups.ts), read by campaign analytics (queries.ts `rollupRows`).
+ * (worker/donations/rollups.ts), read by campaign analytics (queries.ts `analyticsRows`).
  */
 import { COUNTED_SQL } from "@core/status";
-import { DAY_KEY_FROM_MS, DAY_KEY_UNTIL_MS } from "@core/time";
 import type { Database } from "../../db/databases";
-import { campaignRollupSql, dailySpans, spansTable } from "../../donations/daily-totals-sql";
-
-const DAY_MS = 86_400_000;
+import { campaignRollupSql, spansTable } from "../../donations/daily-totals-sql";
+import { withOrganizationSpans } from "../../donations/rollups";
 
 /**
  * The campaign's rollups recomputed from its gifts in one batch (one transaction: no concurrent
@@ -23,43 +21,29 @@ export async function buildCampaignRollups(
   timeZone: string,
   now = Date.now(),
 ) {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    // The organization's first and last gift: O(1) on its date index, and a superset of the campaign's.
-    const range = await db
-      .prepare("SELECT MIN(donated_at) AS lo, MAX(donated_at) AS hi FROM donation WHERE organization_id = ?")
-      .bind(organizationId)
-      .first<{ lo: number | null; hi: number | null }>();
-    const from = Math.max(DAY_KEY_FROM_MS, Math.min(range?.lo ?? now, now) - 2 * DAY_MS);
-    const until = Math.min(DAY_KEY_UNTIL_MS, Math.max(range?.hi ?? now, now) + 400 * DAY_MS);
-    const spans = JSON.stringify(dailySpans(from, until, timeZone));
+  return withOrganizationSpans(db, organizationId, timeZone, (spans) => {
     // ?1 organization, ?2 spans, ?3 campaign, ?4 zone, ?5 now; each statement binds up to the last it names.
-    const values = [organizationId, spans, campaignId, timeZone, now];
+    const values = [organizationId, JSON.stringify(spans), campaignId, timeZone, now];
     const bind = (sql: string, last = 3) => db.prepare(sql).bind(...values.slice(0, last));
-    try {
-      await db.batch([
-        bind("DELETE FROM campaign_rollup_state WHERE campaign_id = ?3"),
-        bind("DELETE FROM campaign_facet WHERE campaign_id = ?3"),
-        bind("DELETE FROM campaign_donor_period WHERE campaign_id = ?3"),
-        ...campaignRollupSql({
-          spans: spansTable(2),
-          // The campaign's gifts by its own index, each on its span.
-          from: "donation d INDEXED BY donation_campaign_idx CROSS JOIN s ON d.donated_at >= s.b AND d.donated_at < s.e",
-          where: "d.campaign_id = ?3 AND d.organization_id = ?1",
-          sign: "1",
-        }).map((sql) => bind(sql)),
-        bind(
-          `INSERT INTO campaign_rollup_state (campaign_id, organization_id, time_zone, built_at)
-           SELECT ?3, ?1, CASE WHEN (SELECT COALESCE(SUM(gift_count), 0) FROM campaign_facet WHERE campaign_id = ?3 AND facet = 'net' AND grain = 'd')
-                                  = (SELECT COUNT(*) FROM donation d WHERE d.campaign_id = ?3 AND ${COUNTED_SQL("d")}) THEN ?4 END, ?5`,
-          5,
-        ),
-      ]);
-      return true;
-    } catch (e) {
-      if (!String(e).includes("NOT NULL")) throw e;
-    }
-  }
-  return false;
+    return db.batch([
+      bind("DELETE FROM campaign_rollup_state WHERE campaign_id = ?3"),
+      bind("DELETE FROM campaign_facet WHERE campaign_id = ?3"),
+      bind("DELETE FROM campaign_donor_period WHERE campaign_id = ?3"),
+      ...campaignRollupSql({
+        spans: spansTable(2),
+        // The campaign's gifts by its own index, each on its span.
+        from: "donation d INDEXED BY donation_campaign_idx CROSS JOIN s ON d.donated_at >= s.b AND d.donated_at < s.e",
+        where: "d.campaign_id = ?3 AND d.organization_id = ?1",
+        sign: "1",
+      }).map((sql) => bind(sql)),
+      bind(
+        `INSERT INTO campaign_rollup_state (campaign_id, organization_id, time_zone, built_at)
+         SELECT ?3, ?1, CASE WHEN (SELECT COALESCE(SUM(gift_count), 0) FROM campaign_facet WHERE campaign_id = ?3 AND facet = 'net' AND grain = 'd')
+                                = (SELECT COUNT(*) FROM donation d WHERE d.campaign_id = ?3 AND ${COUNTED_SQL("d")}) THEN ?4 END, ?5`,
+        5,
+      ),
+    ]);
+  });
 }
 
 /**
