@@ -4,7 +4,12 @@
 // file (node:sqlite, any size) or to a SQL file of multi-row INSERTs for a remote D1.
 
 import { annualMinor, duesPassed, FREQUENCY_OF, nextDue } from "../core/plans.ts";
-import { dailyRebuildSql, dailySpans } from "../worker/donations/daily-totals-sql.ts";
+import {
+  dailyRebuildSql,
+  dailySpans,
+  PERIOD_FIRST,
+  PERIOD_LAST,
+} from "../worker/donations/daily-totals-sql.ts";
 import { planMonthlyRebuildSql } from "../worker/plans/rollups-sql.ts";
 
 /** mulberry32: a small, fast, well-distributed 32-bit PRNG. */
@@ -784,15 +789,25 @@ function* generatePlans(o) {
 /** Rebuilds rollups, donor stats and tiers in SQL (the seed bypasses the API). */
 export function rollupSql(orgId, timeZone) {
   const q = (s) => `'${String(s).replaceAll("'", "''")}'`;
-  // donation_daily_totals exactly as rebuildRollups builds it (decision 013): the zone's offsets
-  // over 2000–2040 as JSON spans; a seeded gift outside them fails the seed on the state's NOT NULL.
+  // The per-day rollups (org_daily, donation_daily_totals, analytics_facet, donor_period) exactly as
+  // worker/donations/rollups.ts buildDailyRollups builds them (decisions 013, 038), as one stretch
+  // with both ends open: the zone's offsets over 2000–2040 as JSON spans; a seeded gift outside them
+  // fails the seed on the state's NOT NULL.
   const spans = JSON.stringify(dailySpans(Date.UTC(2000, 0, 1), Date.UTC(2040, 0, 1), timeZone));
-  const bound = { org: q(orgId), spans: q(spans), tz: q(timeZone) };
-  const daily = dailyRebuildSql().map(
+  const bound = {
+    org: q(orgId),
+    spans: q(spans),
+    tz: q(timeZone),
+    dayFrom: q(PERIOD_FIRST),
+    dayUntil: q(PERIOD_LAST),
+    monthFrom: q(PERIOD_FIRST),
+    monthUntil: q(PERIOD_LAST),
+  };
+  const daily = dailyRebuildSql({ last: true }).map(
     ({ sql, args }) => `${sql.replace(/\?(\d)/g, (_, i) => bound[args[Number(i) - 1]])};`,
   );
   // The plan rollups as worker/plans/rollups.ts rebuildPlanRollups builds them (org_daily's plan
-  // columns are counted with the rest of org_daily below).
+  // columns are counted with the rest of org_daily above).
   const named = { org: bound.org, spans: bound.spans, tz: bound.tz };
   const plans = [
     `DELETE FROM plan_totals WHERE organization_id = ${q(orgId)};`,
@@ -805,42 +820,12 @@ export function rollupSql(orgId, timeZone) {
   ];
   const counted =
     "d.status IN ('completed','partially_refunded') AND d.mode = 'live' AND d.trashed_at IS NULL";
-  // Local day via the zone's UTC offset at each UTC day (a small table; exact outside DST switch hours).
-  const offsets = [];
-  const fmt = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "numeric",
-    day: "numeric",
-    hour: "numeric",
-    minute: "numeric",
-  });
-  const start = Date.UTC(2023, 0, 1);
-  for (let t = start; t < Date.UTC(2029, 0, 1); t += 86400_000) {
-    const p = Object.fromEntries(fmt.formatToParts(t).map((x) => [x.type, Number(x.value)]));
-    const local = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute);
-    offsets.push([new Date(t).toISOString().slice(0, 10), local - t]);
-  }
-  const values = offsets.map(([d, o]) => `('${d}',${o})`).join(",");
   return [
-    `DELETE FROM org_daily WHERE organization_id = ${q(orgId)};`,
     // Totals by currency × status × mode × trash (the unfiltered donations list).
     `DELETE FROM donation_totals WHERE organization_id = ${q(orgId)};`,
     `INSERT INTO donation_totals (organization_id, currency, status, mode, trashed, donation_count, amount_minor, refunded_minor)
      SELECT organization_id, currency, status, mode, trashed_at IS NOT NULL, COUNT(*), SUM(amount_minor), SUM(refunded_minor)
        FROM donation WHERE organization_id = ${q(orgId)} GROUP BY 1, 2, 3, 4, 5;`,
-    `WITH tz(day, off) AS (VALUES ${values})
-     INSERT INTO org_daily (organization_id, campaign_id, day, currency, raised_minor, donation_count, plan_raised_minor, plan_donation_count)
-     SELECT d.organization_id, COALESCE(d.campaign_id, ''), strftime('%Y-%m-%d', (d.donated_at + COALESCE(tz.off, 0)) / 1000, 'unixepoch'), d.currency, SUM(d.amount_minor - d.refunded_minor), COUNT(*),
-            SUM(CASE WHEN d.plan_id IS NOT NULL THEN d.amount_minor - d.refunded_minor ELSE 0 END), SUM(d.plan_id IS NOT NULL)
-       FROM donation d LEFT JOIN tz ON tz.day = strftime('%Y-%m-%d', d.donated_at / 1000, 'unixepoch')
-      WHERE d.organization_id = ${q(orgId)} AND ${counted}
-      GROUP BY 1, 2, 3, 4;`,
-    // Organization-wide rows (campaign_id '*'), what the dashboard reads.
-    `INSERT INTO org_daily (organization_id, campaign_id, day, currency, raised_minor, donation_count, plan_raised_minor, plan_donation_count)
-     SELECT organization_id, '*', day, currency, SUM(raised_minor), SUM(donation_count), SUM(plan_raised_minor), SUM(plan_donation_count) FROM org_daily
-      WHERE organization_id = ${q(orgId)} AND campaign_id != '*' GROUP BY organization_id, day, currency;`,
     `INSERT OR REPLACE INTO campaign_stats (campaign_id, organization_id, raised_minor, donation_count, donor_count, refunded_minor, updated_at)
      SELECT c.id, c.organization_id,
        COALESCE((SELECT SUM(d.amount_minor - d.refunded_minor) FROM donation d WHERE d.campaign_id = c.id AND ${counted}), 0),

@@ -12,6 +12,9 @@ import {
 
 type Job = (env: Env, now: Date) => Promise<unknown>;
 
+/** How long a run of the cron spends on per-day rollup builds (decision 038); the next run resumes. */
+const DAILY_BUILD_MS = 20_000;
+
 /**
  * Runs `job` on every database holding organizations (decision 027), one after the other: a job
  * on organizations' data covers them all, whichever database each lives in.
@@ -40,6 +43,7 @@ const every15Minutes: Job[] = [
     eachDatabase(env, async (db) => {
       const { getConfig } = await import("./config");
       const { dayKey } = await import("@core/time");
+      const { orgBuiltSql } = await import("./donations/rollups");
       const hours = getConfig(env).donations.abandonAfterHours;
       const cutoff = now.getTime() - hours * 3600_000;
       const candidates =
@@ -95,19 +99,21 @@ const every15Minutes: Job[] = [
          SELECT m.organization_id, m.day, m.currency, s.status, m.mode, m.trashed_at IS NOT NULL,
                 s.sign * COUNT(*), s.sign * SUM(m.amount_minor), s.sign * SUM(m.refunded_minor)
            FROM (${moved}) m, (SELECT 'pending' AS status, -1 AS sign UNION ALL SELECT 'abandoned', 1) s
-          WHERE EXISTS (SELECT 1 FROM donation_daily_state st WHERE st.organization_id = m.organization_id AND st.time_zone = m.tz)
+          WHERE ${orgBuiltSql("m.organization_id", "m.tz", { period: "m.day" })}
           GROUP BY 1, 2, 3, 4, 5, 6
          ON CONFLICT (organization_id, day, currency, status, mode, trashed) DO UPDATE SET
            donation_count = donation_count + excluded.donation_count, amount_minor = amount_minor + excluded.amount_minor,
            refunded_minor = refunded_minor + excluded.refunded_minor`,
           )
           .bind(now.getTime(), cutoff, days),
-        db
-          .prepare(
-            `DELETE FROM donation_daily_state WHERE EXISTS (SELECT 1 FROM (${moved}) m
-          WHERE m.organization_id = donation_daily_state.organization_id AND m.tz != donation_daily_state.time_zone)`,
-          )
-          .bind(now.getTime(), cutoff, days),
+        ...(["donation_daily_state", "donation_daily_build"] as const).map((table) =>
+          db
+            .prepare(
+              `DELETE FROM ${table} WHERE EXISTS (SELECT 1 FROM (${moved}) m
+            WHERE m.organization_id = ${table}.organization_id AND m.tz != ${table}.time_zone)`,
+            )
+            .bind(now.getTime(), cutoff, days),
+        ),
         // A fresh change token per gift: a request that read one of them before this batch loses its
         // race instead of writing deltas from the pending row (decision 020).
         db
@@ -117,23 +123,26 @@ const every15Minutes: Job[] = [
           .bind(now.getTime(), cutoff, days),
       ]);
     }),
-  // donation_daily_totals for organizations without it (after migration 0007, a new organization,
-  // a time zone change, a write that computed its day in a zone the organization had left): a few
-  // per run, each one SQL pass over its donations; the list totals from the donations meanwhile.
-  // org_daily is recounted in the same batch: such a write put its delta on the old zone's day.
+  // The per-day rollups of organizations without them built in their zone (a new organization, a
+  // time-zone change, a write that computed its day in a zone the organization had left), month by
+  // month, a batch per stretch of about 50 000 gifts (decision 038), for up to 20 s a run; the next
+  // run resumes. Builds under way first; the list and the dashboard read the gifts meanwhile.
+  // org_daily is recounted with them: such a write put its delta on the old zone's day.
   (env) =>
     eachDatabase(env, async (db, name) => {
-      const { rebuildDailyTotals } = await import("./donations/rollups");
+      const { buildDailyRollups } = await import("./donations/rollups");
       const { results } = await db
         .prepare(
           `SELECT o.id, o.time_zone FROM organization o LEFT JOIN donation_daily_state s ON s.organization_id = o.id
-            WHERE s.time_zone IS NULL OR s.time_zone != o.time_zone ORDER BY random() LIMIT 5`,
+             LEFT JOIN donation_daily_build b ON b.organization_id = o.id AND b.time_zone = o.time_zone
+            WHERE s.time_zone IS NULL OR s.time_zone != o.time_zone ORDER BY b.organization_id IS NULL, random() LIMIT 5`,
         )
         .all<{ id: string; time_zone: string }>();
+      const deadline = Date.now() + DAILY_BUILD_MS;
       // The directory keeps a row for every organization: only those whose data is here.
       for (const o of results)
-        if (databaseNameOf(env, o.id) === name)
-          await rebuildDailyTotals(db, o.id, o.time_zone, { orgDaily: true });
+        if (databaseNameOf(env, o.id) === name && Date.now() < deadline)
+          await buildDailyRollups(db, o.id, o.time_zone, { deadline });
     }),
   // Large campaigns' own analytics rollups (decision 037): built for campaigns past
   // `donations.campaignRollupsFrom` counted gifts that have none, or have them in a zone their

@@ -18,7 +18,7 @@ import {
 } from "@core/analytics";
 import { describe, expect, it } from "vitest";
 import { donorSample, partsOf, topDonors } from "../../worker/analytics/rollup-queries";
-import { rebuildDailyTotals } from "../../worker/donations/rollups";
+import { rebuildDailyRollups } from "../../worker/donations/rollups";
 import { makeOrg } from "../domain/fixtures";
 import { testEnv } from "../helpers";
 
@@ -198,7 +198,7 @@ describe("distinct donors from the sketch", () => {
            FROM s CROSS JOIN m WHERE n % 600 = 0 OR (n * 7 + k) % 3 != 0`,
       ).bind(org, Date.UTC(2026, 0, 2)),
     ]);
-    expect(await rebuildDailyTotals(testEnv.DB, org, "UTC")).toBe(true);
+    expect(await rebuildDailyRollups(testEnv.DB, org, "UTC")).toBe(true);
     const { results: gifts } = await testEnv.DB.prepare(
       "SELECT donor_id AS donor, amount_minor AS amount, donated_at AS at FROM donation WHERE organization_id = ?",
     )

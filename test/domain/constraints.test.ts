@@ -195,6 +195,13 @@ const rows = {
     trashed: 0,
   }),
   donation_daily_state: (): Row => ({ organization_id: newOrg(), time_zone: "Europe/Berlin" }),
+  donation_daily_build: (): Row => ({
+    organization_id: newOrg(),
+    time_zone: "Europe/Berlin",
+    built_month: "2026-03",
+    built_until: Date.UTC(2026, 2, 1) - 3600_000,
+    started_at: 1,
+  }),
   // Lower bounds above the migration's last (core/analytics.ts AMOUNT_BUCKETS), below 2^53.
   analytics_bucket: (): Row => ({ lo: (AMOUNT_BUCKETS.at(-1) as number) + ++n, bucket: 9_999 }),
   analytics_facet: (): Row => ({
@@ -368,7 +375,12 @@ async function prepareParents(table: Table) {
       await add("donor_tag", tag);
       pendingTags.push(String(tag.id));
     }
-    if (table === "donation_daily_state" || table === "plan_rollup_state" || table === "receipt_settings") {
+    if (
+      table === "donation_daily_state" ||
+      table === "donation_daily_build" ||
+      table === "plan_rollup_state" ||
+      table === "receipt_settings"
+    ) {
       const o = rows.organization();
       await add("organization", o);
       pendingOrgs.push(String(o.id));
@@ -720,6 +732,13 @@ const cases: Case[] = [
   {
     name: "donation_daily_state_pk",
     table: "donation_daily_state",
+    bad: (f) => [{ organization_id: f.organization_id }],
+    error: UNIQUE,
+  },
+  // 0026: a rebuild under way, one per organization (decision 038).
+  {
+    name: "donation_daily_build_pk",
+    table: "donation_daily_build",
     bad: (f) => [{ organization_id: f.organization_id }],
     error: UNIQUE,
   },

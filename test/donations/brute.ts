@@ -7,7 +7,7 @@ import { dayKey, localDay } from "@core/time";
 import { expect } from "vitest";
 import { buildCampaignRollups } from "../../worker/campaigns/analytics/rollups";
 import { CAMPAIGN_SCOPE, ORG_SCOPE, type RollupScope } from "../../worker/donations/daily-totals-sql";
-import { rebuildDailyTotals } from "../../worker/donations/rollups";
+import { rebuildDailyRollups } from "../../worker/donations/rollups";
 import { signWebhook } from "../../worker/http/webhook";
 import { makeAdmin } from "../auth/jar";
 import { callerFor } from "../domain/fixtures";
@@ -371,7 +371,7 @@ async function storedRollups(scope: RollupScope, owner: string) {
 /** The rollups kept by deltas equal a rebuild from the donations (and the rebuild leaves them built). */
 export async function expectAnalyticsRebuildable(org: string, timeZone: string, ctx: string) {
   const kept = await storedAnalytics(org);
-  expect(await rebuildDailyTotals(testEnv.DB, org, timeZone), ctx).toBe(true);
+  expect(await rebuildDailyRollups(testEnv.DB, org, timeZone), ctx).toBe(true);
   expect(kept, ctx).toEqual(await storedAnalytics(org));
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rebuildDailyTotals } from "../../worker/donations/rollups";
+import { rebuildDailyRollups } from "../../worker/donations/rollups";
 import { runScheduled } from "../../worker/scheduled";
 import { makeOrg, member } from "../domain/fixtures";
 import { testEnv } from "../helpers";
@@ -220,7 +220,7 @@ describe("changing the organization's time zone", () => {
     expect(Object.fromEntries(await storedDaily(org))).not.toEqual(
       Object.fromEntries(bruteDaily(after, "Pacific/Honolulu")),
     );
-    expect(await rebuildDailyTotals(testEnv.DB, org, "Pacific/Honolulu", { orgDaily: true })).toBe(true);
+    expect(await rebuildDailyRollups(testEnv.DB, org, "Pacific/Honolulu")).toBe(true);
     expect(await dailyStateOf(org)).toBe("Pacific/Honolulu");
     expect(Object.fromEntries(await storedDaily(org))).toEqual(
       Object.fromEntries(bruteDaily(after, "Pacific/Honolulu")),

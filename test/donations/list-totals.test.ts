@@ -1,7 +1,7 @@
 import { countedWithin } from "@core/status";
 import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
-import { rebuildDailyTotals, rollupStatements } from "../../worker/donations/rollups";
+import { rebuildDailyRollups, rollupStatements } from "../../worker/donations/rollups";
 import { facts } from "../../worker/donations/write";
 import { changeTokenGuard } from "../../worker/lib/guard";
 import { makeOrg, member } from "../domain/fixtures";
@@ -201,7 +201,7 @@ describe("donations.list totals (rollup path and index path) agree with a brute-
       await testEnv.DB.prepare("DELETE FROM donation_daily_state WHERE organization_id = ?").bind(org).run();
       await check("scan");
       // The rebuild (SQL with the zone's offset spans) writes exactly what the deltas kept.
-      expect(await rebuildDailyTotals(testEnv.DB, org, tz)).toBe(true);
+      expect(await rebuildDailyRollups(testEnv.DB, org, tz)).toBe(true);
       expect(await dailyStateOf(org)).toBe(tz);
       expect(await storedDailyTotals(org)).toEqual(byDelta);
       await check("rebuilt");
@@ -276,7 +276,7 @@ describe("donations.list totals (rollup path and index path) agree with a brute-
       );
       expect(got.total, JSON.stringify(f)).toBe(want.length);
     }
-    expect(await rebuildDailyTotals(testEnv.DB, org, "Asia/Tokyo")).toBe(false);
+    expect(await rebuildDailyRollups(testEnv.DB, org, "Asia/Tokyo")).toBe(false);
     expect(await dailyStateOf(org)).toBeUndefined();
   });
 

@@ -647,6 +647,25 @@ export const donationDailyState = sqliteTable("donation_daily_state", {
   timeZone: text("time_zone").notNull(),
 });
 
+/**
+ * A rebuild of the organization's per-day rollups under way (decision 038): org_daily,
+ * donation_daily_totals, analytics_facet and donor_period rebuilt month by month of `time_zone`,
+ * one batch per stretch of months, by the cron or a time-zone change. Months before `built_month`
+ * (gifts dated before `built_until`, the local start of that month) are built and kept by every
+ * change meanwhile; later ones are not. The last batch writes donation_daily_state and deletes this row.
+ */
+export const donationDailyBuild = sqliteTable("donation_daily_build", {
+  organizationId: text("organization_id")
+    .primaryKey()
+    .references(() => organization.id, { onDelete: "cascade" }),
+  timeZone: text("time_zone").notNull(),
+  /** 'YYYY-MM': the first month not yet built ('' before the first batch). */
+  builtMonth: text("built_month").notNull(),
+  /** The instant `built_month` starts in `time_zone` (ms; -2^53 + 1 before the first batch). */
+  builtUntil: integer("built_until").notNull(),
+  startedAt: integer("started_at").notNull(),
+});
+
 /** The columns of a facet rollup after its owner: analytics_facet's and campaign_facet's (decision 037). */
 const facetColumns = () => ({
   currency: text("currency").notNull(),

@@ -1,5 +1,5 @@
 /**
- * The SQL of a donation_daily_totals rebuild (decision 013), shared by rebuildRollups and the seed
+ * The SQL of the per-day rollups' rebuild (decisions 013, 038), shared by rebuildDailyRollups and the seed
  * (scripts/seed-domain.mjs imports this file directly: no imports without an extension here).
  */
 import { COUNTED_SQL } from "../../core/status.ts";
@@ -42,42 +42,88 @@ export const spansTable = (p: number) =>
               SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]')
                 FROM json_each(?${p}))`;
 
+/** The values a rebuild's statements bind, in this order (?1 … ?7). */
+export const REBUILD_VALUES = [
+  "org",
+  "spans",
+  "dayFrom",
+  "dayUntil",
+  "monthFrom",
+  "monthUntil",
+  "tz",
+] as const;
+export type RebuildValue = (typeof REBUILD_VALUES)[number];
+/** Open ends of a rebuild's stretch of periods: '' sorts before every key, '~' after (DAY_KEY_AFTER too). */
+export const PERIOD_FIRST = "";
+export const PERIOD_LAST = "~";
+
+/** A statement with the names of the values it binds: as many as its highest ?N (D1 wants no more). */
+function named(sql: string): { sql: string; args: RebuildValue[] } {
+  const max = Math.max(0, ...[...sql.matchAll(/\?(\d+)/g)].map((m) => Number(m[1])));
+  return { sql, args: REBUILD_VALUES.slice(0, max) };
+}
+
 /**
- * Statements with the values they bind, in order: org (organization id), spans (JSON of DaySpan[])
- * and tz. One batch (one transaction): the state row goes, the rows are recomputed, and the state
- * row comes back naming `tz` only if every donation of the organization fell in a span, else its
- * NOT NULL fails the batch. Each span seeks the (organization_id, donated_at, …) covering index.
+ * One stretch of a rebuild of the organization's per-day rollups (decision 038): org_daily,
+ * donation_daily_totals, analytics_facet and donor_period, for the local days [dayFrom, dayUntil)
+ * and months [monthFrom, monthUntil) of `tz` (PERIOD_FIRST / PERIOD_LAST leave an end open): their
+ * rows there are deleted, then counted again from the gifts the spans (?2) cover, which are
+ * exactly the gifts dated in those periods. A whole rebuild is one stretch with both ends open.
+ *
+ * With `last`, the state row comes back naming `tz` only if every donation of the organization is
+ * counted, else its NOT NULL fails the batch (a gift dated outside every stretch's spans arrived
+ * meanwhile). Each span seeks the (organization_id, donated_at, …) covering index; each delete
+ * seeks its table's key, currency by currency (`currencies`: SQLite does not skip-scan unasked).
  */
-export function dailyRebuildSql(): { sql: string; args: ("org" | "spans" | "tz")[] }[] {
+export function dailyRebuildSql(opts: { last: boolean }): { sql: string; args: RebuildValue[] }[] {
   const day = localDaySql("d.donated_at");
+  const gifts =
+    "s CROSS JOIN donation d ON d.organization_id = ?1 AND d.donated_at >= s.b AND d.donated_at < s.e";
+  const days = "period >= ?3 AND period < ?4";
+  const months = "period >= ?5 AND period < ?6";
+  const rollups = { spans: spansTable(2), from: gifts, where: "1", sign: "1" };
   return [
-    { sql: "DELETE FROM donation_daily_state WHERE organization_id = ?1", args: ["org"] },
-    { sql: "DELETE FROM donation_daily_totals WHERE organization_id = ?1", args: ["org"] },
-    {
-      sql: `INSERT INTO donation_daily_totals (organization_id, day, currency, status, mode, trashed, donation_count, amount_minor, refunded_minor)
+    named("DELETE FROM donation_daily_state WHERE organization_id = ?1"),
+    named("DELETE FROM donation_daily_totals WHERE organization_id = ?1 AND day >= ?3 AND day < ?4"),
+    named(
+      `INSERT INTO donation_daily_totals (organization_id, day, currency, status, mode, trashed, donation_count, amount_minor, refunded_minor)
             WITH ${spansTable(2)}
             SELECT ?1, ${day}, d.currency, d.status, d.mode, d.trashed_at IS NOT NULL,
                    COUNT(*), SUM(d.amount_minor), SUM(d.refunded_minor)
-              FROM s CROSS JOIN donation d ON d.organization_id = ?1 AND d.donated_at >= s.b AND d.donated_at < s.e
+              FROM ${gifts}
              GROUP BY 2, 3, 4, 5, 6`,
-      args: ["org", "spans"],
-    },
-    { sql: "DELETE FROM analytics_facet WHERE organization_id = ?1", args: ["org"] },
-    { sql: "DELETE FROM donor_period WHERE organization_id = ?1", args: ["org"] },
-    ...analyticsRollupSql({
-      spans: spansTable(2),
-      from: "s CROSS JOIN donation d ON d.organization_id = ?1 AND d.donated_at >= s.b AND d.donated_at < s.e",
-      where: "1",
-      sign: "1",
-    }).map((sql) => ({ sql, args: ["org", "spans"] as ("org" | "spans" | "tz")[] })),
-    {
-      sql: `INSERT INTO donation_daily_state (organization_id, time_zone)
+    ),
+    named("DELETE FROM org_daily WHERE organization_id = ?1 AND day >= ?3 AND day < ?4"),
+    named(orgDailyRollupSql(rollups)),
+    ...(["analytics_facet", "donor_period"] as const).flatMap((table) =>
+      [days, months].map((range, i) =>
+        named(
+          `DELETE FROM ${table} WHERE organization_id = ?1 AND currency IN (${currencies(table)})
+              ${table === "analytics_facet" ? `AND facet IN (${FACETS})` : ""} AND grain = '${i ? "m" : "d"}' AND ${range}`,
+        ),
+      ),
+    ),
+    ...analyticsRollupSql(rollups).map(named),
+    ...(opts.last
+      ? [
+          named(
+            `INSERT INTO donation_daily_state (organization_id, time_zone)
             SELECT ?1, CASE WHEN (SELECT COALESCE(SUM(donation_count), 0) FROM donation_daily_totals WHERE organization_id = ?1)
-                               = (SELECT COUNT(*) FROM donation WHERE organization_id = ?1) THEN ?2 END`,
-      args: ["org", "tz"],
-    },
+                               = (SELECT COUNT(*) FROM donation WHERE organization_id = ?1) THEN ?7 END`,
+          ),
+        ]
+      : []),
   ];
 }
+
+/** analytics_facet's facets (its CHECK), for a delete that seeks the key. */
+const FACETS = "'method', 'kind', 'net', 'campaign', 'refund'";
+
+/** The currencies of the organization's rows in `table`, one index seek each. */
+const currencies = (table: string) =>
+  `WITH RECURSIVE cur(c) AS (SELECT MIN(currency) FROM ${table} WHERE organization_id = ?1
+                      UNION ALL SELECT (SELECT MIN(currency) FROM ${table} WHERE organization_id = ?1 AND currency > c) FROM cur WHERE c IS NOT NULL)
+           SELECT c FROM cur WHERE c IS NOT NULL`;
 
 /**
  * org_daily also keeps one row per day and currency with campaign_id = '*': the organization-wide
@@ -113,26 +159,6 @@ export function orgDailyRollupSql(p: { spans: string; from: string; where: strin
        raised_minor = raised_minor + excluded.raised_minor, donation_count = donation_count + excluded.donation_count,
        plan_raised_minor = plan_raised_minor + excluded.plan_raised_minor,
        plan_donation_count = plan_donation_count + excluded.plan_donation_count`;
-}
-
-/**
- * org_daily and donation_totals recomputed from the organization's donations (a time-zone change
- * puts every gift on another local day), for the same batch as the daily rebuild (dailyRebuildSql)
- * with the same bound values, so a gift outside the spans fails them all together.
- */
-export function orgDailyRebuildSql(): { sql: string; args: ("org" | "spans" | "tz")[] }[] {
-  return [
-    { sql: "DELETE FROM org_daily WHERE organization_id = ?1", args: ["org"] },
-    {
-      sql: orgDailyRollupSql({
-        spans: spansTable(2),
-        from: "s CROSS JOIN donation d ON d.organization_id = ?1 AND d.donated_at >= s.b AND d.donated_at < s.e",
-        where: "1",
-        sign: "1",
-      }),
-      args: ["org", "spans"],
-    },
-  ];
 }
 
 /**

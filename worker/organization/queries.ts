@@ -42,11 +42,16 @@ export function updateProfileStatement(db: Database, id: string, input: Organiza
     );
 }
 
-/** Local days of another zone no longer match the list's date filters (decision 013). */
+/**
+ * Local days of another zone no longer match the list's date filters (decision 013): the per-day
+ * rollups built, or being built (decision 038), in another zone stop counting.
+ */
 export const dropDailyStateOfOtherZones = (db: Database, organizationId: string, timeZone: string) =>
-  db
-    .prepare("DELETE FROM donation_daily_state WHERE organization_id = ? AND time_zone != ?")
-    .bind(organizationId, timeZone);
+  (["donation_daily_state", "donation_daily_build"] as const).map((table) =>
+    db
+      .prepare(`DELETE FROM ${table} WHERE organization_id = ? AND time_zone != ?`)
+      .bind(organizationId, timeZone),
+  );
 
 export const setActiveOrganization = (db: Database, userId: string, organizationId: string) =>
   db.prepare("UPDATE user SET active_organization_id = ? WHERE id = ?").bind(organizationId, userId).run();

@@ -6,7 +6,7 @@
 import type { OrganizationInput } from "@core/organization";
 import { hasOrgPermission } from "@core/permissions";
 import { directoryDatabase, orgDb, placedApart } from "../db/databases";
-import { rebuildRollups } from "../donations/rollups";
+import { buildDailyRollups } from "../donations/rollups";
 import { auditStatement } from "../lib/audit";
 import { assertOwnMedia } from "../media/service";
 import { type AdminCtx, fail, type OrgCtx } from "../trpc/init";
@@ -35,10 +35,13 @@ export async function currentOrganization(ctx: Ctx) {
   return presentOrganization(o, { role: ctx.org.role, canEdit });
 }
 
+/** How long a time-zone change's own request spends building the new zone's rollups (decision 038). */
+const ZONE_CHANGE_BUILD_MS = 3_000;
+
 /**
- * One batch: the profile, its audit row, and dropping daily totals built in another zone. A new
- * time zone then rebuilds every per-day rollup (keyed by local day); if that fails part-way, the
- * every-15-minutes cron rebuilds donation_daily_totals (its state row is gone).
+ * One batch: the profile, its audit row, and dropping per-day rollups built in another zone. A new
+ * time zone then rebuilds every per-day rollup (keyed by local day) month by month, for at most
+ * ZONE_CHANGE_BUILD_MS here; the every-15-minutes cron goes on where this stops or fails.
  *
  * The profile is the organization's row in its own database; an organization placed apart from
  * the directory has its directory row (slug, name, zone: what routing, memberships and the public
@@ -58,12 +61,15 @@ export async function updateOrganization(ctx: OrgCtx, input: OrganizationInput) 
       before,
       after: input,
     }),
-    dropDailyStateOfOtherZones(db, ctx.org.id, input.timeZone),
+    ...dropDailyStateOfOtherZones(db, ctx.org.id, input.timeZone),
   ]);
   if (placedApart(ctx.env, ctx.org.id)) {
     await updateProfileStatement(directoryDatabase(ctx.env), ctx.org.id, input, Date.now()).run();
   }
-  if (before?.time_zone !== input.timeZone) await rebuildRollups(db, ctx.org.id, input.timeZone);
+  // The per-day rollups in the new zone, month by month (decision 038): a small organization's
+  // within this request; a large one's first months here, the rest by the cron.
+  if (before?.time_zone !== input.timeZone)
+    await buildDailyRollups(db, ctx.org.id, input.timeZone, { deadline: Date.now() + ZONE_CHANGE_BUILD_MS });
   return { id: ctx.org.id };
 }
 
