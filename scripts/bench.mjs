@@ -1028,9 +1028,14 @@ console.log("\nWrote bench/results.json and docs/performance.md");
 
 /**
  * A time-zone change at 1 M gifts (decision 038): the owner's request, then the 15-minute cron run
- * again and again until the per-day rollups are built in the new zone, month by month; meanwhile a
- * gift is recorded every 250 ms and its write's latency taken (a rebuild in one batch held D1's
- * writer for its whole length: ≈ 44 s in node:sqlite). The zone goes back the same way after.
+ * again and again until the per-day rollups are built in the new zone, month by month. The build's
+ * progress row is read beside the server every 100 ms: the time between two moves is one stretch's
+ * batch (with its two small reads), the longest of them how long the build held D1's writer at
+ * once (the rebuild in one batch: ≈ 44 s in node:sqlite). The zone goes back the same way after.
+ *
+ * Local workerd runs D1 in its own process and thread: while a chain of D1 calls runs (the cron's
+ * build), the Worker accepts no new connection, so a request's latency here would measure that
+ * harness, not a deployed D1 (a network service), and the bench takes none during the build.
  */
 async function benchZoneChange({ apiBase, cookie, mf }) {
   const call = async (path, json) => {
@@ -1052,7 +1057,6 @@ async function benchZoneChange({ apiBase, cookie, mf }) {
     defaultCurrency: o.defaultCurrency,
     timeZone,
     fiscalYearStartMonth: o.fiscalYearStartMonth,
-    ...(o.website ? { website: o.website } : {}),
   });
   const state = () => {
     const file = new DatabaseSync(localD1File(stateDir), { readOnly: true });
@@ -1065,28 +1069,25 @@ async function benchZoneChange({ apiBase, cookie, mf }) {
           .prepare("SELECT built_month AS m FROM donation_daily_build WHERE organization_id = ?")
           .get(orgId)?.m,
       };
+    } catch {
+      return {}; // a write under way: read again at the next tick
     } finally {
       file.close();
     }
   };
   const worker = await mf.getWorker("almoner");
   for (const zone of ["Europe/Berlin", o.timeZone]) {
-    const writes = [];
-    let writing = true;
-    const writer = (async () => {
-      while (writing) {
-        const g = await call("donations.create", {
-          donorId: null,
-          campaignId: null,
-          amountMinor: 1_500,
-          currency: "USD",
-          paymentMethod: "cash",
-          donatedAt: Date.now() - 60_000,
-        });
-        writes.push(g.ok ? g.ms : Number.POSITIVE_INFINITY);
-        await new Promise((r) => setTimeout(r, 250));
+    // The build's moves: [when, month] each time its progress row changes.
+    const moves = [];
+    let seen = null;
+    const watch = setInterval(() => {
+      const { built, month } = state();
+      const now = built === zone ? "built" : (month ?? "");
+      if (now !== seen) {
+        moves.push(performance.now());
+        seen = now;
       }
-    })();
+    }, 100);
     const started = performance.now();
     const change = await call("organization.update", profile(zone));
     row(
@@ -1096,37 +1097,29 @@ async function benchZoneChange({ apiBase, cookie, mf }) {
       "answers",
       change.ok,
     );
-    // The cron as a deployed Worker runs it, every "15 minutes" here as soon as the last run's
-    // building stops moving the build on.
+    // The cron as a deployed Worker runs it, one run after the other (each builds for up to 20 s).
     let runs = 0;
-    let last = null;
-    while (state().built !== zone && performance.now() - started < 600_000) {
-      const now = state().month ?? "";
-      if (now === last) await new Promise((r) => setTimeout(r, 1_000));
-      else {
-        last = now;
-        runs++;
-        await worker.scheduled({ cron: "*/15 * * * *", scheduledTime: new Date() });
-        await new Promise((r) => setTimeout(r, 22_000));
-      }
+    while (state().built !== zone && runs < 20) {
+      runs++;
+      await worker.scheduled({ cron: "*/15 * * * *", scheduledTime: new Date() });
     }
-    writing = false;
-    await writer;
+    await new Promise((r) => setTimeout(r, 300));
+    clearInterval(watch);
     const built = state().built === zone;
+    const gaps = moves.slice(1).map((t, i) => t - (moves[i] ?? t));
     row(
       "zone",
-      `  per-day rollups rebuilt in ${zone} (cron runs)`,
+      `  per-day rollups rebuilt in ${zone}: time (cron runs)`,
       built ? `${((performance.now() - started) / 1000).toFixed(0)} s (${runs})` : "not built",
       "built",
       built,
     );
-    const sorted = [...writes].sort((a, b) => a - b);
     row(
       "zone",
-      `  a gift's write meanwhile, p50 / p95 / max (${writes.length})`,
-      `${percentile(sorted, 50).toFixed(0)} / ${percentile(sorted, 95).toFixed(0)} / ${sorted.at(-1).toFixed(0)} ms`,
-      "every write answers",
-      Number.isFinite(sorted.at(-1)),
+      "  its batches: how many, the longest (progress read every 100 ms)",
+      `${gaps.length}; ${(Math.max(0, ...gaps) / 1000).toFixed(1)} s`,
+      "≤ 30 s (D1's limit for a query)",
+      Math.max(0, ...gaps) <= 30_000,
     );
   }
 }

@@ -12,7 +12,10 @@ import {
 
 type Job = (env: Env, now: Date) => Promise<unknown>;
 
-/** How long a run of the cron spends on per-day rollup builds (decision 038); the next run resumes. */
+/**
+ * How long a run of the cron spends on each kind of rollup build, the organizations' per-day ones
+ * and large campaigns' own (decision 038); the next run resumes.
+ */
 const DAILY_BUILD_MS = 20_000;
 
 /**
@@ -43,7 +46,7 @@ const every15Minutes: Job[] = [
     eachDatabase(env, async (db) => {
       const { getConfig } = await import("./config");
       const { dayKey } = await import("@core/time");
-      const { orgBuiltSql } = await import("./donations/rollups");
+      const { builtSql } = await import("./donations/rollups");
       const hours = getConfig(env).donations.abandonAfterHours;
       const cutoff = now.getTime() - hours * 3600_000;
       const candidates =
@@ -99,7 +102,7 @@ const every15Minutes: Job[] = [
          SELECT m.organization_id, m.day, m.currency, s.status, m.mode, m.trashed_at IS NOT NULL,
                 s.sign * COUNT(*), s.sign * SUM(m.amount_minor), s.sign * SUM(m.refunded_minor)
            FROM (${moved}) m, (SELECT 'pending' AS status, -1 AS sign UNION ALL SELECT 'abandoned', 1) s
-          WHERE ${orgBuiltSql("m.organization_id", "m.tz", { period: "m.day" })}
+          WHERE ${builtSql("organization_id", "m.organization_id", "m.tz", { period: "m.day" })}
           GROUP BY 1, 2, 3, 4, 5, 6
          ON CONFLICT (organization_id, day, currency, status, mode, trashed) DO UPDATE SET
            donation_count = donation_count + excluded.donation_count, amount_minor = amount_minor + excluded.amount_minor,
@@ -146,13 +149,16 @@ const every15Minutes: Job[] = [
     }),
   // Large campaigns' own analytics rollups (decision 037): built for campaigns past
   // `donations.campaignRollupsFrom` counted gifts that have none, or have them in a zone their
-  // organization has left (a time-zone change); campaign analytics reads the gifts meanwhile.
+  // organization has left (a time-zone change), month by month (decision 038) for up to 20 s a run,
+  // builds under way first; campaign analytics reads the gifts meanwhile.
   (env) =>
     eachDatabase(env, async (db, name) => {
       const { getConfig } = await import("./config");
       const { buildLargeCampaigns } = await import("./campaigns/analytics/rollups");
       const from = getConfig(env).donations.campaignRollupsFrom;
-      await buildLargeCampaigns(db, (orgId) => databaseNameOf(env, orgId) === name, from);
+      await buildLargeCampaigns(db, (orgId) => databaseNameOf(env, orgId) === name, from, {
+        deadline: Date.now() + DAILY_BUILD_MS,
+      });
     }),
   // Recurring plans (issue 24): late gifts make plans past due, then lapsed; plan rollups are built
   // for organizations without them (worker/plans/cron.ts).

@@ -160,9 +160,9 @@ describe("a large campaign's own rollups (decision 037)", () => {
     await give(small.id, Date.UTC(2025, 9, 10, 2));
     // The cron's selection, with a threshold of 3 counted gifts instead of the configured 10 000.
     const here = (id: string) => id === org;
-    expect(await buildLargeCampaigns(testEnv.DB, here, 3, 50)).toEqual([big.id]);
+    expect(await buildLargeCampaigns(testEnv.DB, here, 3, { limit: 50 })).toEqual([big.id]);
     expect([await stateOf(big.id), await stateOf(small.id)]).toEqual(["UTC", null]);
-    expect(await buildLargeCampaigns(testEnv.DB, here, 3, 50)).toEqual([]);
+    expect(await buildLargeCampaigns(testEnv.DB, here, 3, { limit: 50 })).toEqual([]);
     expect((await caller.campaigns.analytics({ id: big.id, days: 0 })).estimated.median).toBe(true);
     expect((await caller.campaigns.analytics({ id: small.id, days: 0 })).estimated.median).toBe(false);
 
@@ -185,7 +185,7 @@ describe("a large campaign's own rollups (decision 037)", () => {
     // A gift written in the new zone drops the stale state, so it can never count again.
     await give(big.id, Date.UTC(2025, 9, 11, 4));
     expect(await stateOf(big.id)).toBe(null);
-    expect(await buildLargeCampaigns(testEnv.DB, here, 3, 50)).toEqual([big.id]);
+    expect(await buildLargeCampaigns(testEnv.DB, here, 3, { limit: 50 })).toEqual([big.id]);
     expect(await stateOf(big.id)).toBe("Pacific/Honolulu");
     await expectCampaignRollupsRebuildable(org, big.id, "Pacific/Honolulu", "rebuilt in Honolulu");
     await expectFastIsExact(caller, big.id, "in Honolulu");

@@ -226,6 +226,14 @@ const rows = {
     time_zone: "Europe/Berlin",
     built_at: T,
   }),
+  campaign_rollup_build: (): Row => ({
+    campaign_id: newCampaignA(),
+    organization_id: w.orgA,
+    time_zone: "Europe/Berlin",
+    built_month: "2026-03",
+    built_until: Date.UTC(2026, 2, 1) - 3600_000,
+    started_at: T,
+  }),
   campaign_facet: (): Row => ({
     campaign_id: w.campaignA,
     currency: "USD",
@@ -390,7 +398,12 @@ async function prepareParents(table: Table) {
       await add("donation", d);
       pendingDonations.push(String(d.id));
     }
-    if (table === "campaign_stats" || table === "thank_you_template" || table === "campaign_rollup_state") {
+    if (
+      table === "campaign_stats" ||
+      table === "thank_you_template" ||
+      table === "campaign_rollup_state" ||
+      table === "campaign_rollup_build"
+    ) {
       const c = rows.campaign();
       await add("campaign", c);
       pendingCampaigns.push(String(c.id));
@@ -757,6 +770,13 @@ const cases: Case[] = [
   {
     name: "campaign_rollup_state_pk",
     table: "campaign_rollup_state",
+    bad: (f) => [{ campaign_id: f.campaign_id }],
+    error: UNIQUE,
+  },
+  // 0026: a large campaign's build under way, one per campaign (decision 038).
+  {
+    name: "campaign_rollup_build_pk",
+    table: "campaign_rollup_build",
     bad: (f) => [{ campaign_id: f.campaign_id }],
     error: UNIQUE,
   },

@@ -1,13 +1,15 @@
 /**
- * The per-day rollups rebuilt month by month (decision 038): a time-zone change or the cron builds
- * org_daily, donation_daily_totals, analytics_facet and donor_period in the organization's zone a
- * stretch of whole months per batch, and every change made between two batches — single changes,
- * an import's batches and their undo, the cron's abandon — keeps the months already built. Checked
- * against a brute-force recount and a rebuild in one go, in zones whose midnights move.
+ * Rollups built month by month (decision 038): a time-zone change or the cron builds org_daily,
+ * donation_daily_totals, analytics_facet and donor_period in the organization's zone — and a large
+ * campaign's own rollups (decision 037) — a stretch of whole months per batch, and every change made
+ * between two batches (single changes, an import's batches and their undo) keeps the months
+ * already built. Checked against a brute-force recount and a build in one go, in zones whose
+ * midnights move.
  */
 import { allowedDonationTargets, type DonationStatus } from "@core/status";
 import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
+import { buildCampaignRollupsInStretches } from "../../worker/campaigns/analytics/rollups";
 import type { DonationRow } from "../../worker/donations/queries";
 import { buildDailyRollups, rebuildDailyRollups, rollupStatements } from "../../worker/donations/rollups";
 import { facts } from "../../worker/donations/write";
@@ -23,6 +25,7 @@ import {
   donationsOf,
   exactFieldsOf,
   expectAnalyticsRebuildable,
+  expectCampaignRollupsRebuildable,
   prng,
   storedAnalytics,
   storedDaily,
@@ -35,6 +38,13 @@ const buildOf = (org: string) =>
     "SELECT time_zone, built_month, built_until FROM donation_daily_build WHERE organization_id = ?",
   )
     .bind(org)
+    .first<Build>();
+
+const campaignBuildOf = (campaign: string) =>
+  testEnv.DB.prepare(
+    "SELECT time_zone, built_month, built_until FROM campaign_rollup_build WHERE campaign_id = ?",
+  )
+    .bind(campaign)
     .first<Build>();
 
 /** Moves the organization to `timeZone` behind the API's back: its rollups are then rebuilt by hand. */
@@ -118,7 +128,7 @@ async function setUp(timeZone: string, seed: number) {
     }
   };
   for (let i = 0; i < 40; i++) await create();
-  return { org, owner, r, change, create };
+  return { org, owner, r, change, create, campaigns };
 }
 
 /** Everything equals a recount in `timeZone`, the rollups are built there, and no build is left. */
@@ -184,11 +194,83 @@ for (const [seed, from, to] of [
   });
 }
 
+describe("a large campaign's own rollups built month by month", () => {
+  it("end equal to a build in one go with random changes between every two of its batches, and answer as its gifts do", async () => {
+    const { org, owner, change, campaigns } = await setUp("America/Asuncion", 39);
+    const coats = campaigns[0] as string;
+    let batches = 0;
+    while (
+      !(await buildCampaignRollupsInStretches(testEnv.DB, org, coats, "America/Asuncion", {
+        maxBatches: 1,
+        batchGifts: 2,
+      }))
+    ) {
+      batches++;
+      const build = (await campaignBuildOf(coats)) as Build;
+      expect(build.time_zone).toBe("America/Asuncion");
+      for (let i = 0; i < 3; i++) await change();
+      expect(batches).toBeLessThan(200);
+    }
+    expect(batches).toBeGreaterThan(5);
+    expect(await campaignBuildOf(coats)).toBeNull();
+    await expectCampaignRollupsRebuildable(org, coats, "America/Asuncion", "the campaign built in stretches");
+    for (const days of [0, 30, 365]) {
+      const fast = await owner.caller.campaigns.analytics({ id: coats, days });
+      const exact = await owner.caller.campaigns.analytics({ id: coats, days, exact: true });
+      const { medianMinor: fm, estimated: fe, topDonors: ft, ...fastRest } = fast;
+      const { medianMinor: em, estimated: ee, topDonors: et, ...exactRest } = exact;
+      expect(fastRest).toEqual(exactRest);
+      // From its rollups (the only path that marks the median ≈), within the median's bound.
+      expect(fe.median).toBe(fast.donations > 0);
+      expect(Math.abs(fm - em)).toBeLessThanOrEqual(em * fast.errorBounds.median + 1);
+      expect(Object.values(ee).some(Boolean)).toBe(false);
+      if (!fe.topDonors) expect(ft.map((d) => d.total).sort()).toEqual(et.map((d) => d.total).sort());
+    }
+  }, 120_000);
+
+  it("is dropped by a change computed in another zone, and the cron builds it again", async () => {
+    const { org, campaigns } = await setUp("Europe/Paris", 40);
+    const coats = campaigns[0] as string;
+    await buildCampaignRollupsInStretches(testEnv.DB, org, coats, "Europe/Paris", {
+      maxBatches: 2,
+      batchGifts: 3,
+    });
+    expect(await campaignBuildOf(coats)).toMatchObject({ time_zone: "Europe/Paris" });
+    const row = (await donationsOf(org)).find((d) => d.campaign_id === coats);
+    if (!row) throw new Error("expected a gift in the campaign");
+    const token = "zone-switch-campaign";
+    await testEnv.DB.batch([
+      testEnv.DB.prepare(
+        "UPDATE donation SET amount_minor = amount_minor + 100, change_token = ? WHERE id = ?",
+      ).bind(token, row.id),
+      ...rollupStatements(
+        testEnv.DB,
+        facts(row as unknown as DonationRow),
+        facts({ ...row, amount_minor: row.amount_minor + 100 } as unknown as DonationRow),
+        "UTC",
+        changeTokenGuard(row.id, token),
+      ),
+    ]);
+    expect(await campaignBuildOf(coats)).toBeNull();
+    // The cron builds campaigns past campaignRollupsFrom gifts: this one when the threshold is low.
+    const { buildLargeCampaigns } = await import("../../worker/campaigns/analytics/rollups");
+    expect(await buildLargeCampaigns(testEnv.DB, (o) => o === org, 3, { limit: 50 })).toContain(coats);
+    await expectCampaignRollupsRebuildable(org, coats, "Europe/Paris", "after the cron");
+  }, 120_000);
+});
+
 describe("a rebuild month by month", () => {
   it("keeps an import's batches and their undo made between its own batches", async () => {
-    const { org, owner } = await setUp("Europe/London", 7);
+    const { org, owner, campaigns } = await setUp("Europe/London", 7);
     await moveZone(org, "Pacific/Chatham");
     await buildDailyRollups(testEnv.DB, org, "Pacific/Chatham", { maxBatches: 2, batchGifts: 4 });
+    // The campaign the file names has rollups of its own, half built too.
+    const coats = campaigns[0] as string;
+    await buildCampaignRollupsInStretches(testEnv.DB, org, coats, "Pacific/Chatham", {
+      maxBatches: 2,
+      batchGifts: 3,
+    });
+    expect(await campaignBuildOf(coats)).toMatchObject({ time_zone: "Pacific/Chatham" });
     const build = (await buildOf(org)) as Build;
     expect(build.built_month > "").toBe(true);
     // Gifts on both sides of the built months' end, in batches of five rows.
@@ -227,6 +309,16 @@ describe("a rebuild month by month", () => {
     }
     expect(await buildDailyRollups(testEnv.DB, org, "Pacific/Chatham", { batchGifts: 4 })).toBe(true);
     await expectBuilt(org, "Pacific/Chatham", "after the import's undo");
+    expect(
+      await buildCampaignRollupsInStretches(testEnv.DB, org, coats, "Pacific/Chatham", { batchGifts: 3 }),
+    ).toBe(true);
+    expect(await campaignBuildOf(coats)).toBeNull();
+    await expectCampaignRollupsRebuildable(
+      org,
+      coats,
+      "Pacific/Chatham",
+      "the campaign after the import's undo",
+    );
   }, 120_000);
 
   it("starts over when a change computed its days in another zone, and the cron finishes what a run left", async () => {

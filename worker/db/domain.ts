@@ -774,6 +774,25 @@ export const campaignRollupState = sqliteTable(
 );
 
 /**
+ * A large campaign's rollup build under way (decision 038, as donation_daily_build for the
+ * organization's): months before `built_month` (gifts dated before `built_until`) are built in
+ * `time_zone` and kept by every change; the last batch writes campaign_rollup_state and deletes this.
+ */
+export const campaignRollupBuild = sqliteTable(
+  "campaign_rollup_build",
+  {
+    campaignId: campaignRef().primaryKey(),
+    organizationId: orgId(),
+    timeZone: text("time_zone").notNull(),
+    builtMonth: text("built_month").notNull(),
+    builtUntil: integer("built_until").notNull(),
+    startedAt: integer("started_at").notNull(),
+  },
+  // A gift set asks once whether its organization has any campaign built or being built.
+  (t) => [index("campaign_rollup_build_org_idx").on(t.organizationId, t.timeZone)],
+);
+
+/**
  * analytics_facet for one campaign (decision 037): the histogram of net amounts (`net`, key the
  * amount bucket) and refunds (`refund`, key ''), by local day and month.
  */

@@ -42,7 +42,7 @@ export const spansTable = (p: number) =>
               SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]')
                 FROM json_each(?${p}))`;
 
-/** The values a rebuild's statements bind, in this order (?1 … ?7). */
+/** The values a rebuild's statements bind, in this order (?1 … ?9). */
 export const REBUILD_VALUES = [
   "org",
   "spans",
@@ -51,6 +51,8 @@ export const REBUILD_VALUES = [
   "monthFrom",
   "monthUntil",
   "tz",
+  "campaign",
+  "now",
 ] as const;
 export type RebuildValue = (typeof REBUILD_VALUES)[number];
 /** Open ends of a rebuild's stretch of periods: '' sorts before every key, '~' after (DAY_KEY_AFTER too). */
@@ -79,8 +81,6 @@ export function dailyRebuildSql(opts: { last: boolean }): { sql: string; args: R
   const day = localDaySql("d.donated_at");
   const gifts =
     "s CROSS JOIN donation d ON d.organization_id = ?1 AND d.donated_at >= s.b AND d.donated_at < s.e";
-  const days = "period >= ?3 AND period < ?4";
-  const months = "period >= ?5 AND period < ?6";
   const rollups = { spans: spansTable(2), from: gifts, where: "1", sign: "1" };
   return [
     named("DELETE FROM donation_daily_state WHERE organization_id = ?1"),
@@ -95,14 +95,7 @@ export function dailyRebuildSql(opts: { last: boolean }): { sql: string; args: R
     ),
     named("DELETE FROM org_daily WHERE organization_id = ?1 AND day >= ?3 AND day < ?4"),
     named(orgDailyRollupSql(rollups)),
-    ...(["analytics_facet", "donor_period"] as const).flatMap((table) =>
-      [days, months].map((range, i) =>
-        named(
-          `DELETE FROM ${table} WHERE organization_id = ?1 AND currency IN (${currencies(table)})
-              ${table === "analytics_facet" ? `AND facet IN (${FACETS})` : ""} AND grain = '${i ? "m" : "d"}' AND ${range}`,
-        ),
-      ),
-    ),
+    ...rangeDeletes(ORG_SCOPE, "?1", FACETS),
     ...analyticsRollupSql(rollups).map(named),
     ...(opts.last
       ? [
@@ -116,14 +109,58 @@ export function dailyRebuildSql(opts: { last: boolean }): { sql: string; args: R
   ];
 }
 
-/** analytics_facet's facets (its CHECK), for a delete that seeks the key. */
+/** analytics_facet's and campaign_facet's facets (their CHECKs), for a delete that seeks the key. */
 const FACETS = "'method', 'kind', 'net', 'campaign', 'refund'";
+const CAMPAIGN_FACETS = "'net', 'refund'";
 
-/** The currencies of the organization's rows in `table`, one index seek each. */
-const currencies = (table: string) =>
-  `WITH RECURSIVE cur(c) AS (SELECT MIN(currency) FROM ${table} WHERE organization_id = ?1
-                      UNION ALL SELECT (SELECT MIN(currency) FROM ${table} WHERE organization_id = ?1 AND currency > c) FROM cur WHERE c IS NOT NULL)
-           SELECT c FROM cur WHERE c IS NOT NULL`;
+/**
+ * A stretch's deletes of `scope`'s facet and donor rows, by day and by month, for the owner `w`:
+ * each seeks the table's key, currency by currency (the owner's currencies one index seek each:
+ * SQLite does not skip-scan unasked).
+ */
+function rangeDeletes(scope: RollupScope, w: string, facets: string) {
+  const currencies = (table: string) =>
+    `WITH RECURSIVE cur(c) AS (SELECT MIN(currency) FROM ${table} WHERE ${scope.owner} = ${w}
+                        UNION ALL SELECT (SELECT MIN(currency) FROM ${table} WHERE ${scope.owner} = ${w} AND currency > c) FROM cur WHERE c IS NOT NULL)
+             SELECT c FROM cur WHERE c IS NOT NULL`;
+  return [scope.facets, scope.donors].flatMap((table) =>
+    ["period >= ?3 AND period < ?4", "period >= ?5 AND period < ?6"].map((range, i) =>
+      named(
+        `DELETE FROM ${table} WHERE ${scope.owner} = ${w} AND currency IN (${currencies(table)})
+            ${table === scope.facets ? `AND facet IN (${facets})` : ""} AND grain = '${i ? "m" : "d"}' AND ${range}`,
+      ),
+    ),
+  );
+}
+
+/**
+ * One stretch of a large campaign's own rollups (decisions 037, 038): campaign_facet and
+ * campaign_donor_period of the campaign (?8) for the days and months of the stretch, deleted, then
+ * counted again from its gifts (by the campaign's own index) that the spans cover. With `last`,
+ * campaign_rollup_state comes back naming `tz` only if every counted gift of the campaign is
+ * counted, else its NOT NULL fails the batch.
+ */
+export function campaignRebuildSql(opts: { last: boolean }): { sql: string; args: RebuildValue[] }[] {
+  return [
+    named("DELETE FROM campaign_rollup_state WHERE campaign_id = ?8"),
+    ...rangeDeletes(CAMPAIGN_SCOPE, "?8", CAMPAIGN_FACETS),
+    ...campaignRollupSql({
+      spans: spansTable(2),
+      from: "donation d INDEXED BY donation_campaign_idx CROSS JOIN s ON d.donated_at >= s.b AND d.donated_at < s.e",
+      where: "d.campaign_id = ?8 AND d.organization_id = ?1",
+      sign: "1",
+    }).map(named),
+    ...(opts.last
+      ? [
+          named(
+            `INSERT INTO campaign_rollup_state (campaign_id, organization_id, time_zone, built_at)
+             SELECT ?8, ?1, CASE WHEN (SELECT COALESCE(SUM(gift_count), 0) FROM campaign_facet WHERE campaign_id = ?8 AND facet = 'net' AND grain = 'd')
+                                    = (SELECT COUNT(*) FROM donation d WHERE d.campaign_id = ?8 AND ${COUNTED_SQL("d")}) THEN ?7 END, ?9`,
+          ),
+        ]
+      : []),
+  ];
+}
 
 /**
  * org_daily also keeps one row per day and currency with campaign_id = '*': the organization-wide

@@ -7,16 +7,7 @@
  */
 import { amountBucket } from "@core/analytics";
 import { COUNTED_SQL, isCounted } from "@core/status";
-import {
-  DAY_KEY_AFTER,
-  DAY_KEY_BEFORE,
-  DAY_KEY_FROM_MS,
-  DAY_KEY_UNTIL_MS,
-  dayKey,
-  localDay,
-  offsetSpans,
-  startOfLocalDay,
-} from "@core/time";
+import { dayKey, localDay } from "@core/time";
 import type { Database } from "../db/databases";
 import type { Guard } from "../lib/guard";
 import {
@@ -24,18 +15,15 @@ import {
   analyticsRollupSql,
   CAMPAIGN_SCOPE,
   campaignRollupSql,
-  type DaySpan,
   dailyRebuildSql,
   dailySpans,
   localDaySql,
   ORG_SCOPE,
   orgDailyRollupSql,
-  PERIOD_FIRST,
-  PERIOD_LAST,
-  type RebuildValue,
   type RollupScope,
   spansTable,
 } from "./daily-totals-sql";
+import { type BuildOptions, buildInStretches } from "./rollup-builds";
 
 export interface DonationFacts {
   /** The gift's id: the rollups read what the stored row says where the request cannot know it. */
@@ -289,36 +277,50 @@ function analyticsStatements(
             timeZone,
             guard,
           }),
-          db
-            .prepare(
-              `DELETE FROM campaign_rollup_state WHERE campaign_id IN (SELECT value FROM json_each(?1)) AND time_zone != ?2 AND ${guard.sql(3)}`,
-            )
-            .bind(JSON.stringify(campaigns), timeZone, ...guard.args),
+          // A campaign built, or being built, in another zone took no delta: read from its gifts until rebuilt.
+          ...(["campaign_rollup_state", "campaign_rollup_build"] as const).map((table) =>
+            db
+              .prepare(
+                `DELETE FROM ${table} WHERE campaign_id IN (SELECT value FROM json_each(?1)) AND time_zone != ?2 AND ${guard.sql(3)}`,
+              )
+              .bind(JSON.stringify(campaigns), timeZone, ...guard.args),
+          ),
         ]
       : []),
   ];
 }
 
 /**
- * Where each scope's rollups count as built for a row of `period` (a day or a month key): the
- * scope's state row names the change's zone (?3), or — the organization's — a rebuild in that zone
- * has built the period's month (decision 038).
+ * Where each scope's rollups count as built for a row of `period` (a day or a month key): built in
+ * the change's zone (?3), or being rebuilt there with the period's month built (decision 038).
  */
 const BUILT: Record<RollupScope["owner"], (owner: string, period: string) => string> = {
-  organization_id: (w, period) => orgBuiltSql(w, "?3", { period }),
-  campaign_id: (w) =>
-    `EXISTS (SELECT 1 FROM campaign_rollup_state WHERE campaign_id = ${w} AND time_zone = ?3)`,
+  organization_id: (w, period) => builtSql("organization_id", w, "?3", { period }),
+  campaign_id: (w, period) => builtSql("campaign_id", w, "?3", { period }),
 };
 
+/** Each scope's state row (built, and in which zone) and build row (decision 038). */
+const BUILD_TABLES = {
+  organization_id: { state: "donation_daily_state", build: "donation_daily_build" },
+  campaign_id: { state: "campaign_rollup_state", build: "campaign_rollup_build" },
+} as const;
+
 /**
- * SQL: the organization's per-day rollups (donation_daily_totals, analytics_facet, donor_period)
- * hold the change's rows in zone `tz` — built there (donation_daily_state), or being rebuilt there
- * and built up to the row's `period` (a day or month key) or the gift's instant `at` (decision 038).
+ * SQL: the rollups of owner `w` — the organization's per-day rollups (donation_daily_totals,
+ * analytics_facet, donor_period), or a campaign's own — hold the change's rows in zone `tz`: built
+ * there (the state row), or being rebuilt there and built up to the row's `period` (a day or month
+ * key) or the gift's instant `at` (decision 038).
  */
-export function orgBuiltSql(org: string, tz: string, row: { period: string } | { at: string }) {
+export function builtSql(
+  owner: RollupScope["owner"],
+  w: string,
+  tz: string,
+  row: { period: string } | { at: string },
+) {
+  const { state, build } = BUILD_TABLES[owner];
   const done = "period" in row ? `substr(${row.period}, 1, 7) < b.built_month` : `${row.at} < b.built_until`;
-  return `(EXISTS (SELECT 1 FROM donation_daily_state WHERE organization_id = ${org} AND time_zone = ${tz})
-           OR EXISTS (SELECT 1 FROM donation_daily_build b WHERE b.organization_id = ${org} AND b.time_zone = ${tz} AND ${done}))`;
+  return `(EXISTS (SELECT 1 FROM ${state} WHERE ${owner} = ${w} AND time_zone = ${tz})
+           OR EXISTS (SELECT 1 FROM ${build} b WHERE b.${owner} = ${w} AND b.time_zone = ${tz} AND ${done}))`;
 }
 
 /**
@@ -510,7 +512,7 @@ function dailyTotalsStatements(
         .prepare(
           `INSERT INTO donation_daily_totals (organization_id, day, currency, status, mode, trashed, donation_count, amount_minor, refunded_minor)
            SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9
-            WHERE ${orgBuiltSql("?1", "?10", { period: "?2" })} AND ${guard.sql(11)}
+            WHERE ${builtSql("organization_id", "?1", "?10", { period: "?2" })} AND ${guard.sql(11)}
            ON CONFLICT (organization_id, day, currency, status, mode, trashed) DO UPDATE SET
              donation_count = donation_count + excluded.donation_count, amount_minor = amount_minor + excluded.amount_minor,
              refunded_minor = refunded_minor + excluded.refunded_minor`,
@@ -577,191 +579,34 @@ export function donorCampaignStatsStatement(db: Database, org: string, donorId: 
     .bind(donorId, org, Date.now(), ...guard.args);
 }
 
-const DAY_MS = 86_400_000;
-/** Longest stretch of local days a rebuild probes the zone for (a few ms per year). */
-const MAX_SPAN_MS = 300 * 365 * DAY_MS;
-/** Before the first stretch of a rebuild: no month built, no instant (decision 038). */
-const NOTHING_BUILT = { month: "", until: -Number.MAX_SAFE_INTEGER };
-
-/**
- * Gifts per batch of the per-day rollups' rebuild (decision 038): at 1 M gifts in node:sqlite
- * ≈ 1.5–2.5 s a batch, where the whole rebuild in one batch took 44 s (past D1's 30 s a query, and
- * every other write of the database waiting for it). A stretch is whole months of the zone, so a
- * month of more gifts is one batch alone.
- */
-export const REBUILD_BATCH_GIFTS = 50_000;
-
 /**
  * Builds the organization's per-day rollups (org_daily, donation_daily_totals, analytics_facet,
- * donor_period) in `timeZone`, month by month (decision 038): a donation_daily_build row says how
- * far the build has come, each batch counts the next stretch of about `batchGifts` gifts and moves
- * the row on, guarded by what it read (a build restarted or moved on meanwhile fails the batch),
- * and the last batch writes donation_daily_state if every gift is counted. Every change made
- * meanwhile keeps the months already built (rollupStatements, the gift sets, the cron's abandon).
- *
- * Resumes a build under way in `timeZone`, or starts one (`restart` starts over even when built).
- * Stops at `deadline` (ms) or after `maxBatches` stretches, between batches, the rest left to the
- * next call (the 15-minute cron).
- * Returns whether the rollups are built. org_daily, which the dashboard's series reads built or
- * not, is in the old zone beyond the built months meanwhile: the totals are right, a gift near
- * midnight may sit on the neighbouring day.
+ * donor_period) in `timeZone`, month by month (decision 038; worker/donations/rollup-builds.ts):
+ * resumes a build under way or starts one, stops at `deadline` or after `maxBatches` stretches, the
+ * rest left to the next call (the 15-minute cron). Returns whether the rollups are built. Every
+ * change made meanwhile keeps the months already built (rollupStatements, the gift sets, the
+ * cron's abandon). org_daily, which the dashboard's series reads built or not, is in the old zone
+ * beyond the built months meanwhile: the totals are right, a gift near midnight may sit on the
+ * neighbouring day.
  */
-export async function buildDailyRollups(
+export const buildDailyRollups = (
   db: Database,
   organizationId: string,
   timeZone: string,
-  opts: { deadline?: number; maxBatches?: number; restart?: boolean; batchGifts?: number } = {},
-): Promise<boolean> {
-  const batchGifts = opts.batchGifts ?? REBUILD_BATCH_GIFTS;
-  let restart = !!opts.restart;
-  let batches = 0;
-  // A batch that fails on its guard (another run moved the build on) or on the final count (a
-  // gift dated outside every stretch arrived meanwhile) is tried again; three failures end the call.
-  for (let failures = 0; failures < 3; ) {
-    const [state, build] = await db.batch([
-      db.prepare("SELECT time_zone FROM donation_daily_state WHERE organization_id = ?").bind(organizationId),
-      db
-        .prepare(
-          "SELECT time_zone, built_month, built_until FROM donation_daily_build WHERE organization_id = ?",
-        )
-        .bind(organizationId),
-    ]);
-    const built = state?.results[0] as { time_zone: string } | undefined;
-    const row = build?.results[0] as
-      | { time_zone: string; built_month: string; built_until: number }
-      | undefined;
-    if (!restart && built?.time_zone === timeZone) return true;
-    if (restart || row?.time_zone !== timeZone) {
-      await db.batch(startBuildStatements(db, organizationId, timeZone));
-      restart = false;
-      continue;
-    }
-    if (
-      (opts.deadline !== undefined && Date.now() >= opts.deadline) ||
-      batches >= (opts.maxBatches ?? Infinity)
-    )
-      return false;
-    batches++;
-    const stretch = await nextStretch(db, organizationId, timeZone, row, batchGifts);
-    if (!stretch) {
-      await db
-        .prepare("DELETE FROM donation_daily_build WHERE organization_id = ?")
-        .bind(organizationId)
-        .run();
-      return false;
-    }
-    const values: Record<RebuildValue, unknown> = {
-      org: organizationId,
-      spans: JSON.stringify(stretch.spans),
-      dayFrom: row.built_month ? `${row.built_month}-01` : PERIOD_FIRST,
-      dayUntil: stretch.month ? `${stretch.month}-01` : PERIOD_LAST,
-      monthFrom: row.built_month || PERIOD_FIRST,
-      monthUntil: stretch.month ?? PERIOD_LAST,
-      tz: timeZone,
-    };
-    const last = stretch.month === null;
-    try {
-      await db.batch([
-        // First: the build is still this one, where this call read it; else a NULL fails the batch
-        // (a missing row is inserted with one, a moved one set to one).
-        db
-          .prepare(
-            `INSERT INTO donation_daily_build (organization_id, time_zone, built_month, built_until, started_at)
-             SELECT ?1, '', NULL, 0, 0 WHERE NOT EXISTS (SELECT 1 FROM donation_daily_build WHERE organization_id = ?1)`,
-          )
-          .bind(organizationId),
-        db
-          .prepare(
-            `UPDATE donation_daily_build SET built_month = CASE WHEN time_zone = ?2 AND built_month = ?3 THEN ?4 END,
-               built_until = ?5 WHERE organization_id = ?1`,
-          )
-          .bind(organizationId, timeZone, row.built_month, stretch.month ?? PERIOD_LAST, stretch.until),
-        ...dailyRebuildSql({ last }).map((q) => db.prepare(q.sql).bind(...q.args.map((a) => values[a]))),
-        ...(last
-          ? [db.prepare("DELETE FROM donation_daily_build WHERE organization_id = ?").bind(organizationId)]
-          : []),
-      ]);
-      if (last) return true;
-    } catch (e) {
-      if (!String(e).includes("NOT NULL")) throw e;
-      failures++;
-      // The final count failed: a gift dated before the first stretch's spans; count them all again.
-      if (last) restart = true;
-    }
-  }
-  return false;
-}
-
-/** A build's first statements: the rollups are no longer built; nothing of `timeZone` is yet. */
-function startBuildStatements(db: Database, organizationId: string, timeZone: string) {
-  return [
-    db.prepare("DELETE FROM donation_daily_state WHERE organization_id = ?").bind(organizationId),
-    db
-      .prepare(
-        `INSERT INTO donation_daily_build (organization_id, time_zone, built_month, built_until, started_at)
-         VALUES (?1, ?2, ?3, ?4, ?5)
-         ON CONFLICT (organization_id) DO UPDATE SET time_zone = excluded.time_zone, built_month = excluded.built_month,
-           built_until = excluded.built_until, started_at = excluded.started_at`,
-      )
-      .bind(organizationId, timeZone, NOTHING_BUILT.month, NOTHING_BUILT.until, Date.now()),
-  ];
-}
-
-/**
- * The next stretch of a build: from its first month not built to the month holding its
- * `batchGifts`-th gift from there (at least one month), as the zone's spans covering exactly those
- * instants (the first stretch also those before year 1000, the last from its start on: `month`
- * null). Null when the organization's dates span more than MAX_SPAN_MS.
- */
-async function nextStretch(
-  db: Database,
-  organizationId: string,
-  timeZone: string,
-  row: { built_month: string; built_until: number },
-  batchGifts: number,
-): Promise<{ spans: DaySpan[]; month: string | null; until: number } | null> {
-  const [range, nth] = await db.batch([
-    db
-      .prepare("SELECT MIN(donated_at) AS lo, MAX(donated_at) AS hi FROM donation WHERE organization_id = ?")
-      .bind(organizationId),
-    db
-      .prepare(
-        "SELECT donated_at AS at FROM donation WHERE organization_id = ? AND donated_at >= ? ORDER BY donated_at LIMIT 1 OFFSET ?",
-      )
-      .bind(organizationId, row.built_until, batchGifts),
-  ]);
-  const { lo, hi } = (range?.results[0] ?? {}) as { lo: number | null; hi: number | null };
-  const at = (nth?.results[0] as { at: number } | undefined)?.at;
-  const now = Date.now();
-  const from = Math.max(DAY_KEY_FROM_MS, Math.min(lo ?? now, now) - 2 * DAY_MS);
-  const until = Math.min(DAY_KEY_UNTIL_MS, Math.max(hi ?? now, now) + 400 * DAY_MS);
-  if (until - from > MAX_SPAN_MS) return null;
-  const first = row.built_month === NOTHING_BUILT.month;
-  const start = first ? from : row.built_until;
-  const startMonth = dayKey(start, timeZone).slice(0, 7);
-  // The month after the one holding the nth gift (at least one month on): whole months only.
-  let month: string | null = null;
-  if (at !== undefined && at < until) {
-    const m = dayKey(Math.max(at, start), timeZone).slice(0, 7);
-    month = m > startMonth ? m : nextMonth(startMonth);
-  }
-  let end = month === null ? until : startOfLocalDay(`${month}-01`, timeZone);
-  if (end >= until) {
-    month = null;
-    end = until;
-  }
-  const spans: DaySpan[] = offsetSpans(start, end, timeZone).map(([b, e, o]): DaySpan => [b, e, o, null]);
-  if (first) spans.unshift([-Number.MAX_SAFE_INTEGER, DAY_KEY_FROM_MS, 0, DAY_KEY_BEFORE]);
-  if (month === null) spans.push([DAY_KEY_UNTIL_MS, Number.MAX_SAFE_INTEGER, 0, DAY_KEY_AFTER]);
-  return { spans, month, until: month === null ? Number.MAX_SAFE_INTEGER : end };
-}
-
-const nextMonth = (month: string) => {
-  const [y, m] = month.split("-").map(Number) as [number, number];
-  return m === 12
-    ? `${String(y + 1).padStart(4, "0")}-01`
-    : `${String(y).padStart(4, "0")}-${String(m + 1).padStart(2, "0")}`;
-};
+  opts: BuildOptions = {},
+) =>
+  buildInStretches(
+    db,
+    {
+      organizationId,
+      owner: { column: "organization_id", id: organizationId },
+      state: "donation_daily_state",
+      build: "donation_daily_build",
+      statements: (last) => dailyRebuildSql({ last }),
+    },
+    timeZone,
+    opts,
+  );
 
 /**
  * Every per-day rollup of the organization counted again from its donations, to the end (tests
@@ -797,38 +642,6 @@ export async function rebuildRollups(db: Database, organizationId: string, timeZ
       .bind(organizationId),
   ]);
   return rebuildDailyRollups(db, organizationId, timeZone);
-}
-
-/**
- * Runs `rebuild` with the zone's day spans over the organization's dates: a batch whose last
- * statement fails on a NOT NULL when a gift lies outside the spans (one dated elsewhere arrived
- * between the read of the dates and the batch), tried again up to three times. Returns whether it
- * landed. Shared by the organization's rebuild and a campaign's (worker/campaigns/analytics/rollups.ts).
- */
-export async function withOrganizationSpans(
-  db: Database,
-  organizationId: string,
-  timeZone: string,
-  rebuild: (spans: DaySpan[]) => Promise<unknown>,
-) {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const range = await db
-      .prepare("SELECT MIN(donated_at) AS lo, MAX(donated_at) AS hi FROM donation WHERE organization_id = ?")
-      .bind(organizationId)
-      .first<{ lo: number | null; hi: number | null }>();
-    const now = Date.now();
-    const from = Math.max(DAY_KEY_FROM_MS, Math.min(range?.lo ?? now, now) - 2 * DAY_MS);
-    const until = Math.min(DAY_KEY_UNTIL_MS, Math.max(range?.hi ?? now, now) + 400 * DAY_MS);
-    if (until - from > MAX_SPAN_MS) return false;
-    // [from, until) covers every gift read just now; one dated elsewhere meanwhile fails the batch.
-    try {
-      await rebuild(dailySpans(from, until, timeZone));
-      return true;
-    } catch (e) {
-      if (!String(e).includes("NOT NULL")) throw e;
-    }
-  }
-  return false;
 }
 
 /**
@@ -892,7 +705,7 @@ export function giftSetRollupStatements(
        WITH ${spansTable(5)}
        SELECT ?1, ${day}, d.currency, d.status, d.mode, d.trashed_at IS NOT NULL, ?4 * COUNT(*), ?4 * SUM(d.amount_minor), ?4 * SUM(d.refunded_minor)
          FROM ${rows} CROSS JOIN s ON d.donated_at >= s.b AND d.donated_at < s.e
-        WHERE ${orgBuiltSql("?1", "?6", { at: "d.donated_at" })} AND ${guard.sql(7)}
+        WHERE ${builtSql("organization_id", "?1", "?6", { at: "d.donated_at" })} AND ${guard.sql(7)}
         GROUP BY 2, 3, 4, 5, 6
        ON CONFLICT (organization_id, day, currency, status, mode, trashed) DO UPDATE SET
          donation_count = donation_count + excluded.donation_count, amount_minor = amount_minor + excluded.amount_minor,
@@ -903,7 +716,7 @@ export function giftSetRollupStatements(
     ...analyticsRollupSql({
       spans: spansTable(5),
       from: `${rows} CROSS JOIN s ON d.donated_at >= s.b AND d.donated_at < s.e`,
-      where: `${orgBuiltSql("?1", "?6", { at: "d.donated_at" })} AND ${guard.sql(7)}`,
+      where: `${builtSql("organization_id", "?1", "?6", { at: "d.donated_at" })} AND ${guard.sql(7)}`,
       sign: "?4",
     }).map((sql) => bind(sql, spans, timeZone)),
     // The set's campaigns that have rollups of their own (decision 037). The organization-wide
@@ -912,8 +725,9 @@ export function giftSetRollupStatements(
     ...campaignRollupSql({
       spans: spansTable(5),
       from: `${rows} CROSS JOIN s ON d.donated_at >= s.b AND d.donated_at < s.e`,
-      where: `EXISTS (SELECT 1 FROM campaign_rollup_state WHERE organization_id = ?1 AND time_zone = ?6)
-              AND EXISTS (SELECT 1 FROM campaign_rollup_state cs WHERE cs.campaign_id = d.campaign_id AND cs.time_zone = ?6)
+      where: `(EXISTS (SELECT 1 FROM campaign_rollup_state WHERE organization_id = ?1 AND time_zone = ?6)
+               OR EXISTS (SELECT 1 FROM campaign_rollup_build WHERE organization_id = ?1 AND time_zone = ?6))
+              AND ${builtSql("campaign_id", "d.campaign_id", "?6", { at: "d.donated_at" })}
               AND ${guard.sql(7)}`,
       sign: "?4",
     }).map((sql) => bind(sql, spans, timeZone)),
@@ -932,12 +746,15 @@ export function giftSetRollupStatements(
           ),
         ]
       : []),
-    // A campaign built in another zone than the set's days: read from its gifts until rebuilt.
-    bind(
-      `DELETE FROM campaign_rollup_state
-        WHERE EXISTS (SELECT 1 FROM campaign_rollup_state WHERE organization_id = ?1 AND time_zone != ?5)
-          AND campaign_id IN (SELECT d.campaign_id FROM ${rows}) AND time_zone != ?5 AND ${guard.sql(6)}`,
-      timeZone,
+    // A campaign built, or being built, in another zone than the set's days: read from its gifts
+    // until rebuilt.
+    ...(["campaign_rollup_state", "campaign_rollup_build"] as const).map((table) =>
+      bind(
+        `DELETE FROM ${table}
+          WHERE EXISTS (SELECT 1 FROM ${table} WHERE organization_id = ?1 AND time_zone != ?5)
+            AND campaign_id IN (SELECT d.campaign_id FROM ${rows}) AND time_zone != ?5 AND ${guard.sql(6)}`,
+        timeZone,
+      ),
     ),
     // Days counted in another zone than the table's: the list totals from the donations until the
     // next rebuild (decision 013), as a single change does.

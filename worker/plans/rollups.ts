@@ -179,7 +179,7 @@ const DAY_MS = 86_400_000;
  * Every plan rollup of one organization from its plans, events and gifts, in one batch (one
  * transaction): plan_totals, plan_monthly with its state row, and org_daily's plan columns. The
  * zone's offsets cover the organization's events and gifts; one dated outside them meanwhile fails
- * the state's NOT NULL and the rebuild tries again (as rebuildDailyTotals). Returns whether it built.
+ * the state's NOT NULL and the rebuild tries again. Returns whether it built.
  */
 export async function rebuildPlanRollups(db: Database, organizationId: string, timeZone: string) {
   for (let attempt = 0; attempt < 3; attempt++) {

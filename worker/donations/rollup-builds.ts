@@ -1,0 +1,222 @@
+/**
+ * Rollups built month by month (decision 038): the organization's per-day rollups and a large
+ * campaign's own (decision 037) are counted from the gifts in stretches of whole months of the
+ * zone, one D1 batch each, with the build's progress in a row (donation_daily_build,
+ * campaign_rollup_build). A build in one batch took 44 s at 1 M gifts: past D1's 30 s for a query,
+ * and every other write of the database waited for it.
+ */
+import {
+  DAY_KEY_AFTER,
+  DAY_KEY_BEFORE,
+  DAY_KEY_FROM_MS,
+  DAY_KEY_UNTIL_MS,
+  dayKey,
+  offsetSpans,
+  startOfLocalDay,
+} from "@core/time";
+import type { Database } from "../db/databases";
+import { type DaySpan, PERIOD_FIRST, PERIOD_LAST, type RebuildValue } from "./daily-totals-sql";
+
+const DAY_MS = 86_400_000;
+/** Longest stretch of local days a rebuild probes the zone for (a few ms per year). */
+const MAX_SPAN_MS = 300 * 365 * DAY_MS;
+/** Before the first stretch of a build: no month built, no instant. */
+const NOTHING_BUILT = { month: "", until: -Number.MAX_SAFE_INTEGER };
+
+/**
+ * Gifts per batch of a build: at 1 M gifts in node:sqlite ≈ 1.5–2.5 s a batch for the
+ * organization's rollups. A stretch is whole months of the zone, so a month of more gifts is one
+ * batch alone.
+ */
+export const REBUILD_BATCH_GIFTS = 50_000;
+
+/** What a build builds: whose rollups, where its progress and its state live, and its statements. */
+export interface BuildTarget {
+  organizationId: string;
+  /** The rollups' owner: the organization itself, or one of its campaigns. */
+  owner: { column: "organization_id" | "campaign_id"; id: string };
+  /** The row naming the zone the rollups are built in, and the build's progress row. */
+  state: "donation_daily_state" | "campaign_rollup_state";
+  build: "donation_daily_build" | "campaign_rollup_build";
+  /** One stretch's statements (daily-totals-sql.ts), the last one writing the state row. */
+  statements: (last: boolean) => { sql: string; args: RebuildValue[] }[];
+}
+
+export interface BuildOptions {
+  /** Stop between batches once past this instant (ms): the next call resumes. */
+  deadline?: number;
+  /** Stop after this many stretches. */
+  maxBatches?: number;
+  /** Start over even when built or under way. */
+  restart?: boolean;
+  batchGifts?: number;
+}
+
+type BuildRow = { time_zone: string; built_month: string; built_until: number };
+
+/**
+ * Builds `target`'s rollups in `timeZone`, stretch by stretch: resumes a build under way in that
+ * zone, or starts one (the state row goes, so readers count from the gifts until the end). Each
+ * batch counts the next stretch of about `batchGifts` gifts and moves the progress row on, guarded
+ * by what it read: a build restarted, dropped or moved on meanwhile fails the batch on a NOT NULL.
+ * The last batch writes the state row if every gift is counted, else fails and the build starts
+ * over. Changes made meanwhile keep the months already built (worker/donations/rollups.ts).
+ * Returns whether the rollups are built.
+ */
+export async function buildInStretches(
+  db: Database,
+  target: BuildTarget,
+  timeZone: string,
+  opts: BuildOptions = {},
+): Promise<boolean> {
+  const { state, build, owner } = target;
+  const batchGifts = opts.batchGifts ?? REBUILD_BATCH_GIFTS;
+  let restart = !!opts.restart;
+  let batches = 0;
+  // A guard or final count that fails is tried again; three failures end the call.
+  for (let failures = 0; failures < 3; ) {
+    const [built, progress] = await db.batch([
+      db.prepare(`SELECT time_zone FROM ${state} WHERE ${owner.column} = ?`).bind(owner.id),
+      db
+        .prepare(`SELECT time_zone, built_month, built_until FROM ${build} WHERE ${owner.column} = ?`)
+        .bind(owner.id),
+    ]);
+    const done = built?.results[0] as { time_zone: string } | undefined;
+    const row = progress?.results[0] as BuildRow | undefined;
+    if (!restart && done?.time_zone === timeZone) return true;
+    if (restart || row?.time_zone !== timeZone) {
+      await db.batch(startStatements(db, target, timeZone));
+      restart = false;
+      continue;
+    }
+    const late = opts.deadline !== undefined && Date.now() >= opts.deadline;
+    if (late || batches >= (opts.maxBatches ?? Number.POSITIVE_INFINITY)) return false;
+    batches++;
+    const stretch = await nextStretch(db, target, timeZone, row, batchGifts);
+    if (!stretch) {
+      await db.prepare(`DELETE FROM ${build} WHERE ${owner.column} = ?`).bind(owner.id).run();
+      return false;
+    }
+    const last = stretch.month === null;
+    const values: Record<RebuildValue, unknown> = {
+      org: target.organizationId,
+      spans: JSON.stringify(stretch.spans),
+      dayFrom: row.built_month ? `${row.built_month}-01` : PERIOD_FIRST,
+      dayUntil: stretch.month ? `${stretch.month}-01` : PERIOD_LAST,
+      monthFrom: row.built_month || PERIOD_FIRST,
+      monthUntil: stretch.month ?? PERIOD_LAST,
+      tz: timeZone,
+      campaign: owner.id,
+      now: Date.now(),
+    };
+    try {
+      await db.batch([
+        // First: the build is still the one this call read, where it read it; else a NULL fails
+        // the batch (a missing row is inserted without its zone, a moved one gets no month).
+        db
+          .prepare(
+            `INSERT INTO ${build} (${owner.column}) SELECT ?1 WHERE NOT EXISTS (SELECT 1 FROM ${build} WHERE ${owner.column} = ?1)`,
+          )
+          .bind(owner.id),
+        db
+          .prepare(
+            `UPDATE ${build} SET built_month = CASE WHEN time_zone = ?2 AND built_month = ?3 THEN ?4 END,
+               built_until = ?5 WHERE ${owner.column} = ?1`,
+          )
+          .bind(owner.id, timeZone, row.built_month, stretch.month ?? PERIOD_LAST, stretch.until),
+        ...target.statements(last).map((q) => db.prepare(q.sql).bind(...q.args.map((a) => values[a]))),
+        ...(last ? [db.prepare(`DELETE FROM ${build} WHERE ${owner.column} = ?`).bind(owner.id)] : []),
+      ]);
+      if (last) return true;
+    } catch (e) {
+      if (!String(e).includes("NOT NULL")) throw e;
+      failures++;
+      // The final count failed: a gift dated before the first stretch's spans; count all again.
+      if (last) restart = true;
+    }
+  }
+  return false;
+}
+
+/** A build's first statements: the rollups are no longer built; nothing of `timeZone` is yet. */
+function startStatements(db: Database, target: BuildTarget, timeZone: string) {
+  const { owner, build } = target;
+  return [
+    db.prepare(`DELETE FROM ${target.state} WHERE ${owner.column} = ?`).bind(owner.id),
+    db.prepare(`DELETE FROM ${build} WHERE ${owner.column} = ?`).bind(owner.id),
+    build === "donation_daily_build"
+      ? db
+          .prepare(
+            `INSERT INTO ${build} (organization_id, time_zone, built_month, built_until, started_at) VALUES (?1, ?2, ?3, ?4, ?5)`,
+          )
+          .bind(target.organizationId, timeZone, NOTHING_BUILT.month, NOTHING_BUILT.until, Date.now())
+      : db
+          .prepare(
+            `INSERT INTO ${build} (campaign_id, organization_id, time_zone, built_month, built_until, started_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)`,
+          )
+          .bind(
+            owner.id,
+            target.organizationId,
+            timeZone,
+            NOTHING_BUILT.month,
+            NOTHING_BUILT.until,
+            Date.now(),
+          ),
+  ];
+}
+
+/**
+ * The next stretch of a build: from its first month not built to the month holding the owner's
+ * `batchGifts`-th gift from there (at least one month), as the zone's spans covering exactly those
+ * instants (the first stretch also those before year 1000, the last from its start on: `month`
+ * null). Null when the organization's dates span more than MAX_SPAN_MS.
+ */
+async function nextStretch(
+  db: Database,
+  target: BuildTarget,
+  timeZone: string,
+  row: BuildRow,
+  batchGifts: number,
+): Promise<{ spans: DaySpan[]; month: string | null; until: number } | null> {
+  const [range, nth] = await db.batch([
+    db
+      .prepare("SELECT MIN(donated_at) AS lo, MAX(donated_at) AS hi FROM donation WHERE organization_id = ?")
+      .bind(target.organizationId),
+    db
+      .prepare(
+        `SELECT donated_at AS at FROM donation WHERE ${target.owner.column} = ? AND donated_at >= ? ORDER BY donated_at LIMIT 1 OFFSET ?`,
+      )
+      .bind(target.owner.id, row.built_until, batchGifts),
+  ]);
+  const { lo, hi } = (range?.results[0] ?? {}) as { lo: number | null; hi: number | null };
+  const at = (nth?.results[0] as { at: number } | undefined)?.at;
+  const now = Date.now();
+  const from = Math.max(DAY_KEY_FROM_MS, Math.min(lo ?? now, now) - 2 * DAY_MS);
+  const until = Math.min(DAY_KEY_UNTIL_MS, Math.max(hi ?? now, now) + 400 * DAY_MS);
+  if (until - from > MAX_SPAN_MS) return null;
+  const first = row.built_month === NOTHING_BUILT.month;
+  const start = first ? from : row.built_until;
+  const startMonth = dayKey(start, timeZone).slice(0, 7);
+  // The month holding the nth gift ends the stretch (one month at least): whole months only.
+  let month: string | null = null;
+  if (at !== undefined && at < until) {
+    const m = dayKey(Math.max(at, start), timeZone).slice(0, 7);
+    month = m > startMonth ? m : nextMonth(startMonth);
+  }
+  let end = month === null ? until : startOfLocalDay(`${month}-01`, timeZone);
+  if (end >= until) {
+    month = null;
+    end = until;
+  }
+  const spans: DaySpan[] = offsetSpans(start, end, timeZone).map(([b, e, o]): DaySpan => [b, e, o, null]);
+  if (first) spans.unshift([-Number.MAX_SAFE_INTEGER, DAY_KEY_FROM_MS, 0, DAY_KEY_BEFORE]);
+  if (month === null) spans.push([DAY_KEY_UNTIL_MS, Number.MAX_SAFE_INTEGER, 0, DAY_KEY_AFTER]);
+  return { spans, month, until: month === null ? Number.MAX_SAFE_INTEGER : end };
+}
+
+const nextMonth = (month: string) => {
+  const [y, m] = month.split("-").map(Number) as [number, number];
+  const pad = (n: number, w: number) => String(n).padStart(w, "0");
+  return m === 12 ? `${pad(y + 1, 4)}-01` : `${pad(y, 4)}-${pad(m + 1, 2)}`;
+};
