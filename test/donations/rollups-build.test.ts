@@ -27,6 +27,7 @@ import {
   expectAnalyticsRebuildable,
   expectCampaignRollupsRebuildable,
   prng,
+  type RawDonation,
   storedAnalytics,
   storedDaily,
   storedDailyTotals,
@@ -46,6 +47,25 @@ const campaignBuildOf = (campaign: string) =>
   )
     .bind(campaign)
     .first<Build>();
+
+/**
+ * A change written as a request that read the organization's zone as `timeZone` writes it: the
+ * gift's amount up by 1.00, its deltas computed in that zone and guarded by the write's token.
+ */
+async function writeInZone(row: RawDonation, timeZone: string, token: string) {
+  await testEnv.DB.batch([
+    testEnv.DB.prepare(
+      "UPDATE donation SET amount_minor = amount_minor + 100, change_token = ? WHERE id = ?",
+    ).bind(token, row.id),
+    ...rollupStatements(
+      testEnv.DB,
+      facts(row as unknown as DonationRow),
+      facts({ ...row, amount_minor: row.amount_minor + 100 } as unknown as DonationRow),
+      timeZone,
+      changeTokenGuard(row.id, token),
+    ),
+  ]);
+}
 
 /** Moves the organization to `timeZone` behind the API's back: its rollups are then rebuilt by hand. */
 const moveZone = (org: string, timeZone: string) =>
@@ -238,19 +258,7 @@ describe("a large campaign's own rollups built month by month", () => {
     expect(await campaignBuildOf(coats)).toMatchObject({ time_zone: "Europe/Paris" });
     const row = (await donationsOf(org)).find((d) => d.campaign_id === coats);
     if (!row) throw new Error("expected a gift in the campaign");
-    const token = "zone-switch-campaign";
-    await testEnv.DB.batch([
-      testEnv.DB.prepare(
-        "UPDATE donation SET amount_minor = amount_minor + 100, change_token = ? WHERE id = ?",
-      ).bind(token, row.id),
-      ...rollupStatements(
-        testEnv.DB,
-        facts(row as unknown as DonationRow),
-        facts({ ...row, amount_minor: row.amount_minor + 100 } as unknown as DonationRow),
-        "UTC",
-        changeTokenGuard(row.id, token),
-      ),
-    ]);
+    await writeInZone(row, "UTC", "zone-switch-campaign");
     expect(await campaignBuildOf(coats)).toBeNull();
     // The cron builds campaigns past campaignRollupsFrom gifts: this one when the threshold is low.
     const { buildLargeCampaigns } = await import("../../worker/campaigns/analytics/rollups");
@@ -330,19 +338,7 @@ describe("a rebuild month by month", () => {
     // deltas, so the build is dropped, not trusted.
     const [row] = await donationsOf(org);
     if (!row) throw new Error("expected a gift");
-    const token = "zone-switch-build";
-    await testEnv.DB.batch([
-      testEnv.DB.prepare(
-        "UPDATE donation SET amount_minor = amount_minor + 100, change_token = ? WHERE id = ?",
-      ).bind(token, row.id),
-      ...rollupStatements(
-        testEnv.DB,
-        facts(row as unknown as DonationRow),
-        facts({ ...row, amount_minor: row.amount_minor + 100 } as unknown as DonationRow),
-        "UTC",
-        changeTokenGuard(row.id, token),
-      ),
-    ]);
+    await writeInZone(row, "UTC", "zone-switch-build");
     expect(await buildOf(org)).toBeNull();
     // The cron builds it again from the start, to the end within its run.
     await runScheduled("*/15 * * * *", testEnv, new Date());
