@@ -47,6 +47,7 @@ const every15Minutes: Job[] = [
       const { getConfig } = await import("./config");
       const { dayKey } = await import("@core/time");
       const { builtSql } = await import("./donations/rollups");
+      const { zoneRows } = await import("./donations/rollup-builds");
       const hours = getConfig(env).donations.abandonAfterHours;
       const cutoff = now.getTime() - hours * 3600_000;
       const candidates =
@@ -109,7 +110,7 @@ const every15Minutes: Job[] = [
            refunded_minor = refunded_minor + excluded.refunded_minor`,
           )
           .bind(now.getTime(), cutoff, days),
-        ...(["donation_daily_state", "donation_daily_build"] as const).map((table) =>
+        ...zoneRows("organization_id").map((table) =>
           db
             .prepare(
               `DELETE FROM ${table} WHERE EXISTS (SELECT 1 FROM (${moved}) m

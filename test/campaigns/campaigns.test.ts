@@ -8,8 +8,8 @@
 import { bucketFor } from "@core/analytics";
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
-import { rebuildRollups } from "../../worker/donations/rollups";
 import { callerFor, makeOrg, member } from "../domain/fixtures";
+import { rebuildRollups } from "../donations/brute";
 import { codeOf, testEnv, trpcHttp } from "../helpers";
 
 const base = { title: "Winter Coats", currency: "USD" as const };

@@ -2,9 +2,9 @@ import { donationTransitions } from "@core/status";
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
 import { buildDonorCsv } from "../../src/features/donors/export";
-import { rebuildRollups } from "../../worker/donations/rollups";
 import { csvCell } from "../../worker/http/export";
 import { appRouter } from "../../worker/trpc/router";
+import { rebuildRollups } from "../donations/brute";
 import { appFetch, codeOf, testEnv } from "../helpers";
 import { callerFor, makeOrg, member } from "./fixtures";
 

@@ -7,7 +7,7 @@ import { dayKey, localDay } from "@core/time";
 import { expect } from "vitest";
 import { buildCampaignRollups } from "../../worker/campaigns/analytics/rollups";
 import { CAMPAIGN_SCOPE, ORG_SCOPE, type RollupScope } from "../../worker/donations/daily-totals-sql";
-import { rebuildDailyRollups } from "../../worker/donations/rollups";
+import { campaignStatsStatement, rebuildDailyRollups } from "../../worker/donations/rollups";
 import { signWebhook } from "../../worker/http/webhook";
 import { makeAdmin } from "../auth/jar";
 import { callerFor } from "../domain/fixtures";
@@ -423,4 +423,29 @@ export function exactFieldsOf(s: {
     recent: s.recent.map((r) => r.id),
     currencies: s.currencies,
   };
+}
+
+/**
+ * Every rollup of the organization counted again from its donations: campaign stats, donation
+ * totals and the per-day rollups (no request does this: each change keeps them by its own deltas),
+ * for tests that write gifts behind the API's back.
+ */
+export async function rebuildRollups(db: D1Database, organizationId: string, timeZone: string) {
+  const { results: campaigns } = await db
+    .prepare("SELECT id FROM campaign WHERE organization_id = ?")
+    .bind(organizationId)
+    .all<{ id: string }>();
+  const stats = campaigns.map((c) => campaignStatsStatement(db, organizationId, c.id));
+  for (let i = 0; i < stats.length; i += 500) await db.batch(stats.slice(i, i + 500));
+  await db.batch([
+    db.prepare("DELETE FROM donation_totals WHERE organization_id = ?").bind(organizationId),
+    db
+      .prepare(
+        `INSERT INTO donation_totals (organization_id, currency, status, mode, trashed, donation_count, amount_minor, refunded_minor)
+         SELECT organization_id, currency, status, mode, trashed_at IS NOT NULL, COUNT(*), SUM(amount_minor), SUM(refunded_minor)
+           FROM donation WHERE organization_id = ? GROUP BY 1, 2, 3, 4, 5`,
+      )
+      .bind(organizationId),
+  ]);
+  return rebuildDailyRollups(db, organizationId, timeZone);
 }

@@ -7,11 +7,10 @@ import { toMajorString } from "@core/money";
 import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
 import { DONATION_COLUMNS } from "../../worker/donations/export-columns";
-import { rebuildRollups } from "../../worker/donations/rollups";
 import { parseCsv } from "../csv";
 import { makeOrg, member } from "../domain/fixtures";
 import { appFetch, testEnv } from "../helpers";
-import { donationsOf, isCounted, net, prng } from "./brute";
+import { donationsOf, isCounted, net, prng, rebuildRollups } from "./brute";
 
 const NASTY = [
   "=cmd|' /C calc'!A0",

@@ -9,10 +9,9 @@ import type { DonationStatus } from "@core/status";
 import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
 import { AMOUNT_WINDOW_FACTOR } from "../../worker/donations/list";
-import { rebuildRollups } from "../../worker/donations/rollups";
 import { makeOrg, member } from "../domain/fixtures";
 import { testEnv } from "../helpers";
-import { donationsOf, prng, type RawDonation } from "./brute";
+import { donationsOf, prng, type RawDonation, rebuildRollups } from "./brute";
 
 describe("donations list by amount", () => {
   it("pages exactly like a brute-force sort, from the amount window or the fallback", async () => {

@@ -30,14 +30,25 @@ const NOTHING_BUILT = { month: "", until: -Number.MAX_SAFE_INTEGER };
  */
 export const REBUILD_BATCH_GIFTS = 50_000;
 
-/** What a build builds: whose rollups, where its progress and its state live, and its statements. */
+/**
+ * Where each owner's rollups say they are built (the state row, naming the zone) and how far a
+ * build has come (the build row): the organization's per-day rollups, a campaign's own.
+ */
+export const BUILD_TABLES = {
+  organization_id: { state: "donation_daily_state", build: "donation_daily_build" },
+  campaign_id: { state: "campaign_rollup_state", build: "campaign_rollup_build" },
+} as const;
+export type RollupOwner = keyof typeof BUILD_TABLES;
+
+/** Both rows of `owner`'s kind: a change computed in another zone deletes them alike. */
+export const zoneRows = (owner: RollupOwner) =>
+  [BUILD_TABLES[owner].state, BUILD_TABLES[owner].build] as const;
+
+/** What a build builds: whose rollups, and one stretch's statements. */
 export interface BuildTarget {
   organizationId: string;
   /** The rollups' owner: the organization itself, or one of its campaigns. */
-  owner: { column: "organization_id" | "campaign_id"; id: string };
-  /** The row naming the zone the rollups are built in, and the build's progress row. */
-  state: "donation_daily_state" | "campaign_rollup_state";
-  build: "donation_daily_build" | "campaign_rollup_build";
+  owner: { column: RollupOwner; id: string };
   /** One stretch's statements (daily-totals-sql.ts), the last one writing the state row. */
   statements: (last: boolean) => { sql: string; args: RebuildValue[] }[];
 }
@@ -69,7 +80,8 @@ export async function buildInStretches(
   timeZone: string,
   opts: BuildOptions = {},
 ): Promise<boolean> {
-  const { state, build, owner } = target;
+  const { owner } = target;
+  const { state, build } = BUILD_TABLES[owner.column];
   const batchGifts = opts.batchGifts ?? REBUILD_BATCH_GIFTS;
   let restart = !!opts.restart;
   let batches = 0;
@@ -140,29 +152,20 @@ export async function buildInStretches(
 
 /** A build's first statements: the rollups are no longer built; nothing of `timeZone` is yet. */
 function startStatements(db: Database, target: BuildTarget, timeZone: string) {
-  const { owner, build } = target;
+  const { owner, organizationId } = target;
+  const { state, build } = BUILD_TABLES[owner.column];
+  // A campaign's row names its organization too (a gift set asks for the organization's builds).
+  const ids = owner.column === "campaign_id" ? [owner.id, organizationId] : [organizationId];
+  const columns = owner.column === "campaign_id" ? "campaign_id, organization_id" : "organization_id";
+  const values = [...ids, timeZone, NOTHING_BUILT.month, NOTHING_BUILT.until, Date.now()];
   return [
-    db.prepare(`DELETE FROM ${target.state} WHERE ${owner.column} = ?`).bind(owner.id),
-    db.prepare(`DELETE FROM ${build} WHERE ${owner.column} = ?`).bind(owner.id),
-    build === "donation_daily_build"
-      ? db
-          .prepare(
-            `INSERT INTO ${build} (organization_id, time_zone, built_month, built_until, started_at) VALUES (?1, ?2, ?3, ?4, ?5)`,
-          )
-          .bind(target.organizationId, timeZone, NOTHING_BUILT.month, NOTHING_BUILT.until, Date.now())
-      : db
-          .prepare(
-            `INSERT INTO ${build} (campaign_id, organization_id, time_zone, built_month, built_until, started_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)`,
-          )
-          .bind(
-            owner.id,
-            target.organizationId,
-            timeZone,
-            NOTHING_BUILT.month,
-            NOTHING_BUILT.until,
-            Date.now(),
-          ),
+    db.prepare(`DELETE FROM ${state} WHERE ${owner.column} = ?`).bind(owner.id),
+    db
+      .prepare(
+        `INSERT OR REPLACE INTO ${build} (${columns}, time_zone, built_month, built_until, started_at)
+         VALUES (${values.map((_, i) => `?${i + 1}`).join(", ")})`,
+      )
+      .bind(...values),
   ];
 }
 

@@ -1,8 +1,9 @@
 /**
  * Analytics rollups, maintained in the same D1 batch as every donation change (DESIGN §4): deltas
  * into org_daily (org × campaign × local day × currency), donation_totals, donation_daily_totals
- * (decision 013) and a recount of the campaign's stats row. `rebuildRollups` recomputes everything
- * from donations; tests prove both agree. Donation changes build these through
+ * (decision 013), the analytics rollups (decision 032) and the campaigns' stats moved by each
+ * change's difference. `buildDailyRollups` recomputes the per-day ones from the donations (decision
+ * 038); tests prove both agree. Donation changes build these through
  * `donationChangeStatements` (worker/donations/write.ts, decision 020), never directly.
  */
 import { amountBucket } from "@core/analytics";
@@ -23,7 +24,13 @@ import {
   type RollupScope,
   spansTable,
 } from "./daily-totals-sql";
-import { type BuildOptions, buildInStretches } from "./rollup-builds";
+import {
+  BUILD_TABLES,
+  type BuildOptions,
+  buildInStretches,
+  type RollupOwner,
+  zoneRows,
+} from "./rollup-builds";
 
 export interface DonationFacts {
   /** The gift's id: the rollups read what the stored row says where the request cannot know it. */
@@ -278,7 +285,7 @@ function analyticsStatements(
             guard,
           }),
           // A campaign built, or being built, in another zone took no delta: read from its gifts until rebuilt.
-          ...(["campaign_rollup_state", "campaign_rollup_build"] as const).map((table) =>
+          ...zoneRows("campaign_id").map((table) =>
             db
               .prepare(
                 `DELETE FROM ${table} WHERE campaign_id IN (SELECT value FROM json_each(?1)) AND time_zone != ?2 AND ${guard.sql(3)}`,
@@ -294,16 +301,7 @@ function analyticsStatements(
  * Where each scope's rollups count as built for a row of `period` (a day or a month key): built in
  * the change's zone (?3), or being rebuilt there with the period's month built (decision 038).
  */
-const BUILT: Record<RollupScope["owner"], (owner: string, period: string) => string> = {
-  organization_id: (w, period) => builtSql("organization_id", w, "?3", { period }),
-  campaign_id: (w, period) => builtSql("campaign_id", w, "?3", { period }),
-};
-
-/** Each scope's state row (built, and in which zone) and build row (decision 038). */
-const BUILD_TABLES = {
-  organization_id: { state: "donation_daily_state", build: "donation_daily_build" },
-  campaign_id: { state: "campaign_rollup_state", build: "campaign_rollup_build" },
-} as const;
+const BUILT = (owner: RollupOwner, w: string, period: string) => builtSql(owner, w, "?3", { period });
 
 /**
  * SQL: the rollups of owner `w` — the organization's per-day rollups (donation_daily_totals,
@@ -312,7 +310,7 @@ const BUILD_TABLES = {
  * key) or the gift's instant `at` (decision 038).
  */
 export function builtSql(
-  owner: RollupScope["owner"],
+  owner: RollupOwner,
   w: string,
   tz: string,
   row: { period: string } | { at: string },
@@ -329,7 +327,7 @@ export function builtSql(
  * built and the cron builds them again (decisions 013, 038).
  */
 function dropOtherZones(db: Database, org: string, timeZone: string, guard: Guard) {
-  return (["donation_daily_state", "donation_daily_build"] as const).map((table) =>
+  return zoneRows("organization_id").map((table) =>
     db
       .prepare(`DELETE FROM ${table} WHERE organization_id = ?1 AND time_zone != ?2 AND ${guard.sql(3)}`)
       .bind(org, timeZone, ...guard.args),
@@ -346,7 +344,7 @@ function scopeStatements(
   c: { org: string; id: string; timeZone: string; guard: Guard },
 ): D1PreparedStatement[] {
   const { guard } = c;
-  const built = (period: string) => BUILT[scope.owner]("value ->> 0", period);
+  const built = (period: string) => BUILT(scope.owner, "value ->> 0", period);
   const facets = netDeltas(b.facets, a.facets, 6);
   const stmts: D1PreparedStatement[] = [];
   if (facets.length)
@@ -600,8 +598,6 @@ export const buildDailyRollups = (
     {
       organizationId,
       owner: { column: "organization_id", id: organizationId },
-      state: "donation_daily_state",
-      build: "donation_daily_build",
       statements: (last) => dailyRebuildSql({ last }),
     },
     timeZone,
@@ -618,31 +614,6 @@ export const rebuildDailyRollups = (
   timeZone: string,
   batchGifts?: number,
 ) => buildDailyRollups(db, organizationId, timeZone, { restart: true, batchGifts });
-
-/**
- * Every rollup of the organization counted again from its donations: campaign stats, donation
- * totals and the per-day rollups. Nothing calls it on a request (each change keeps them by its own
- * deltas); tests use it after writing gifts behind the API's back.
- */
-export async function rebuildRollups(db: Database, organizationId: string, timeZone: string) {
-  const { results: campaigns } = await db
-    .prepare("SELECT id FROM campaign WHERE organization_id = ?")
-    .bind(organizationId)
-    .all<{ id: string }>();
-  const stats = campaigns.map((c) => campaignStatsStatement(db, organizationId, c.id));
-  for (let i = 0; i < stats.length; i += 500) await db.batch(stats.slice(i, i + 500));
-  await db.batch([
-    db.prepare("DELETE FROM donation_totals WHERE organization_id = ?").bind(organizationId),
-    db
-      .prepare(
-        `INSERT INTO donation_totals (organization_id, currency, status, mode, trashed, donation_count, amount_minor, refunded_minor)
-         SELECT organization_id, currency, status, mode, trashed_at IS NOT NULL, COUNT(*), SUM(amount_minor), SUM(refunded_minor)
-           FROM donation WHERE organization_id = ? GROUP BY 1, 2, 3, 4, 5`,
-      )
-      .bind(organizationId),
-  ]);
-  return rebuildDailyRollups(db, organizationId, timeZone);
-}
 
 /**
  * A set of gifts written at once (an import's batch, its undo; docs/decisions/028-csv-import.md):
@@ -748,7 +719,7 @@ export function giftSetRollupStatements(
       : []),
     // A campaign built, or being built, in another zone than the set's days: read from its gifts
     // until rebuilt.
-    ...(["campaign_rollup_state", "campaign_rollup_build"] as const).map((table) =>
+    ...zoneRows("campaign_id").map((table) =>
       bind(
         `DELETE FROM ${table}
           WHERE EXISTS (SELECT 1 FROM ${table} WHERE organization_id = ?1 AND time_zone != ?5)

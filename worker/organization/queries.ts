@@ -3,6 +3,7 @@ import type { OrganizationInput } from "@core/organization";
 import type { Database } from "../db/databases";
 import type { Row } from "../db/rows";
 import type { organization } from "../db/schema";
+import { zoneRows } from "../donations/rollup-builds";
 
 export type OrganizationRow = Row<typeof organization>;
 
@@ -47,7 +48,7 @@ export function updateProfileStatement(db: Database, id: string, input: Organiza
  * rollups built, or being built (decision 038), in another zone stop counting.
  */
 export const dropDailyStateOfOtherZones = (db: Database, organizationId: string, timeZone: string) =>
-  (["donation_daily_state", "donation_daily_build"] as const).map((table) =>
+  zoneRows("organization_id").map((table) =>
     db
       .prepare(`DELETE FROM ${table} WHERE organization_id = ? AND time_zone != ?`)
       .bind(organizationId, timeZone),

@@ -26,8 +26,6 @@ export const buildCampaignRollupsInStretches = (
     {
       organizationId,
       owner: { column: "campaign_id", id: campaignId },
-      state: "campaign_rollup_state",
-      build: "campaign_rollup_build",
       statements: (last) => campaignRebuildSql({ last }),
     },
     timeZone,
