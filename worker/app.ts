@@ -21,7 +21,7 @@ import { originGate, SAFE_METHODS } from "./http/origin-gate";
 import { bookmarkHeaders, readStartOf } from "./http/reads";
 import { handleReceiptPdf, handleStatementPdf } from "./http/receipt-pdf";
 import { handleDonationWebhook } from "./http/webhook";
-import { logError, newRequestLog, requestLine, timeD1, withRequestLog } from "./lib/request-log";
+import { logError, newRequestLog, requestLine, timeD1, withRequestLog, writesLine } from "./lib/request-log";
 import { handleDevOutbox } from "./mail/outbox";
 import { runScheduled } from "./scheduled";
 import { createContext } from "./trpc/context";
@@ -184,7 +184,7 @@ export function createWorker(startFetch: StartFetch | null) {
       const log = newRequestLog(request, requestId, url);
       timeD1(env.DB);
       // Every query of the request runs in D1 sessions that start where it needs (decision 027).
-      const start = readStartOf(request);
+      const start = readStartOf(request, url);
       return withRequestLog(log, async () => {
         let response: Response;
         let nonce: string | null = null;
@@ -215,13 +215,17 @@ export function createWorker(startFetch: StartFetch | null) {
           applySecurityHeaders(headers, url, nonce);
         }
         headers.set("x-request-id", requestId);
-        bookmarkHeaders(request, start, reached, headers);
+        bookmarkHeaders(request, start, reached, headers, url);
         const ms = performance.now() - started;
-        headers.append("Server-Timing", `d1;desc="${log.d1.queries} queries";dur=${log.d1.ms.toFixed(1)}`);
-        headers.append("Server-Timing", `total;dur=${ms.toFixed(1)}`);
+        headers.append(
+          "Server-Timing",
+          `d1;desc="${log.d1.queries} queries";dur=${log.d1.ms.toFixed(1)}, total;dur=${ms.toFixed(1)}`,
+        );
         // The line is written when the response starts; a streamed body's own time is not in it.
         // LOG_REQUESTS=false silences it (the unit tests' thousands of requests); errors still log.
-        if (env.LOG_REQUESTS !== "false") console.log(requestLine(log, response.status, ms));
+        // A session check answered from a cache has no line of its own (`writesLine`).
+        if (env.LOG_REQUESTS !== "false" && writesLine(log, response.status))
+          console.log(requestLine(log, response.status, ms));
         if (!copied) return response;
         return new Response(response.body, {
           status: response.status,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { __setAuthClock } from "../../worker/auth";
-import { BoundedMemo, sha256Hex, verifyCookieValue } from "../../worker/auth/crypto";
+import { BoundedMemo, decryptString, sha256Hex, verifyCookieValue } from "../../worker/auth/crypto";
 import { appFetch, testEnv } from "../helpers";
 import { authClient, CookieJar, lastMail, PASSWORD, signUp, uniqueEmail } from "./jar";
 
@@ -164,6 +164,24 @@ describe("cookies and session storage", () => {
     const reissued = later.headers.getSetCookie().find((l) => l.startsWith("better-auth.session_data="));
     expect(reissued).toBeDefined();
     expect(reissued).not.toContain(genuine);
+  });
+
+  it("keys sessions and token ciphertexts as stored rows expect: SHA-256 of the UTF-8 text", async () => {
+    // Stored sessions are found by this hash and their tokens decrypted with this key: pinned.
+    expect(sha256Hex("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    expect(sha256Hex("é-token")).toBe("bf45a083eea8120104ed8d4a4642c100670f3f837dd7b1daddce8ccda0cc8548");
+    const secret = "a-secret-of-this-test";
+    const material = await crypto.subtle.digest(
+      "SHA-256",
+      new TextEncoder().encode(`almoner:token-encryption:${secret}`),
+    );
+    const key = await crypto.subtle.importKey("raw", material, { name: "AES-GCM" }, false, ["encrypt"]);
+    const iv = new Uint8Array(12).fill(7);
+    const ct = new Uint8Array(
+      await crypto.subtle.encrypt({ name: "AES-GCM", iv }, key, new TextEncoder().encode("tok")),
+    );
+    const stored = btoa(String.fromCharCode(...iv, ...ct));
+    expect(await decryptString(secret, stored)).toBe("tok");
   });
 
   it("keeps a bounded memo: the oldest entry goes first", () => {

@@ -126,6 +126,30 @@ describe("one log line per request", () => {
     expect(body.error.json.data.requestId).toBe("missing-1");
   });
 
+  it("writes no line for a session check answered from the cookie cache, and one for a check that read D1", async () => {
+    const org = await makeOrg();
+    const m = await member(org, "viewer");
+    const worker = createWorker(null);
+    const check = async (path: string, id: string) => {
+      const res = await send(worker, path, { headers: { cookie: m.jar.header(), "x-request-id": id } });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { user?: { id: string } }).user?.id).toBe(m.user.id);
+      expect(res.headers.get("x-request-id")).toBe(id);
+      return lines(log).find((l) => l.requestId === id);
+    };
+    // The jar holds the cookie cache sign-in issued: answered without D1, so no line of ours.
+    expect(await check("/api/auth/get-session", "warm-check")).toBeUndefined();
+    const cold = await check("/api/auth/get-session?disableCookieCache=true", "cold-check");
+    expect(cold).toMatchObject({ route: "/api/auth/get-session", status: 200 });
+    expect(queries(cold)).toBeGreaterThan(0);
+    // Without a session the check is refused elsewhere (401 from a guarded path) and logged.
+    const signedOut = await send(worker, "/api/auth/list-sessions", {
+      headers: { "x-request-id": "refused-1" },
+    });
+    expect(signedOut.status).toBe(401);
+    expect(lines(log).find((l) => l.requestId === "refused-1")).toMatchObject({ status: 401 });
+  });
+
   it("stays quiet with LOG_REQUESTS=false (the test suite), errors aside", async () => {
     await send(createWorker(null), "/api/auth/ok", { headers: { "x-request-id": "quiet-1" } }, env);
     expect(lines(log).some((l) => l.requestId === "quiet-1")).toBe(false);

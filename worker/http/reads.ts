@@ -20,8 +20,8 @@ const CURRENT = [/^\/api\/auth(?:\/|$)/, /^\/api\/organizations\//, /^\/api\/inv
 /** Pages and calls anyone may read: nobody's own write needs to be in them. */
 const PUBLIC = [/^\/p\//, /^\/api\/trpc\/campaigns\.public$/];
 
-export function readStartOf(request: Request): ReadStart {
-  const path = new URL(request.url).pathname;
+export function readStartOf(request: Request, url = new URL(request.url)): ReadStart {
+  const path = url.pathname;
   if (!SAFE_METHODS.has(request.method.toUpperCase())) return { kind: "primary" };
   if (CURRENT.some((p) => p.test(path))) return { kind: "primary" };
   if (PUBLIC.some((p) => p.test(path))) return { kind: "nearest" };
@@ -37,13 +37,19 @@ const NO_BOOKMARK = /^\/api\/auth(?:\/|$)/;
  * better-auth's: test/oracle/); the cookie is only rewritten when a database moved past what the
  * request brought.
  */
-export function bookmarkHeaders(request: Request, start: ReadStart, reached: Bookmarks, headers: Headers) {
-  if (start.kind === "nearest" || NO_BOOKMARK.test(new URL(request.url).pathname)) return;
+export function bookmarkHeaders(
+  request: Request,
+  start: ReadStart,
+  reached: Bookmarks,
+  headers: Headers,
+  url = new URL(request.url),
+) {
+  if (start.kind === "nearest" || NO_BOOKMARK.test(url.pathname)) return;
   const value = formatBookmarks(reached);
   if (!value) return;
   headers.set(BOOKMARK_HEADER, value);
   if (value === formatBookmarks(bookmarksOf(request))) return;
-  const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
+  const secure = url.protocol === "https:" ? "; Secure" : "";
   // A day is far longer than any replica lag: an older bookmark is merely satisfied by every copy.
   headers.append(
     "Set-Cookie",
