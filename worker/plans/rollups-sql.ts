@@ -7,8 +7,6 @@
  */
 import { localDaySql, spansTable } from "../donations/daily-totals-sql.ts";
 
-const COUNTED = "d.status IN ('completed','partially_refunded') AND d.mode = 'live' AND d.trashed_at IS NULL";
-
 /**
  * plan_monthly from plan_event, each event in the organization's month (the zone's offset spans,
  * as donation_daily_totals is rebuilt), then the state row naming the zone — only if every event
@@ -41,31 +39,6 @@ export function planMonthlyRebuildSql(): { sql: string; args: ("org" | "spans" |
             SELECT ?1, CASE WHEN (SELECT COUNT(*) FROM s CROSS JOIN plan_event e ON e.organization_id = ?1 AND e.at >= s.b AND e.at < s.e)
                                = (SELECT COUNT(*) FROM plan_event WHERE organization_id = ?1) THEN ?3 END`,
       args: ["org", "spans", "tz"],
-    },
-  ];
-}
-
-/** org_daily's part given through plans, recomputed from the organization's gifts. */
-export function orgDailyPlanRebuildSql(): { sql: string; args: ("org" | "spans")[] }[] {
-  const day = localDaySql("d.donated_at");
-  return [
-    {
-      sql: "UPDATE org_daily SET plan_raised_minor = 0, plan_donation_count = 0 WHERE organization_id = ?1",
-      args: ["org"],
-    },
-    {
-      sql: `INSERT INTO org_daily (organization_id, campaign_id, day, currency, plan_raised_minor, plan_donation_count)
-            WITH ${spansTable(2)},
-                 g AS (SELECT COALESCE(d.campaign_id, '') AS c, ${day} AS day, d.currency, d.amount_minor - d.refunded_minor AS net
-                         FROM s CROSS JOIN donation d ON d.organization_id = ?1 AND d.donated_at >= s.b AND d.donated_at < s.e
-                        WHERE d.plan_id IS NOT NULL AND ${COUNTED})
-            SELECT ?1, c, day, currency, SUM(net), COUNT(*)
-              FROM (SELECT c, day, currency, net FROM g UNION ALL SELECT '*', day, currency, net FROM g)
-             WHERE 1
-             GROUP BY c, day, currency
-            ON CONFLICT (organization_id, campaign_id, day, currency) DO UPDATE SET
-              plan_raised_minor = excluded.plan_raised_minor, plan_donation_count = excluded.plan_donation_count`,
-      args: ["org", "spans"],
     },
   ];
 }
