@@ -132,7 +132,8 @@ function Field({
       data-slot="field"
       data-orientation="vertical"
       data-invalid={invalid || undefined}
-      className={cn("group/field grid gap-2", className)}
+      // content-start: beside a taller field in a form's grid row, label and control stay together.
+      className={cn("group/field grid content-start gap-2", className)}
       {...props}
     >
       {labelNode}

@@ -6,7 +6,7 @@
 import { type ImportKind, type ImportOptions, MATCH_POLICY_LABELS, matchPolicies } from "@core/import/fields";
 import { CURRENCIES } from "@core/money";
 import { TriangleAlert } from "lucide-react";
-import * as React from "react";
+import { TimeZoneCombobox } from "~/components/time-zone-combobox";
 import { Alert, AlertDescription, AlertTitle } from "~/components/ui/alert";
 import { Field } from "~/components/ui/form-field";
 import { DATE_ORDER_CHOICES, type DateQuestion, DECIMAL_CHOICES, type DecimalQuestion } from "./logic";
@@ -38,16 +38,6 @@ const POLICY_HELP: Record<ImportKind, Record<(typeof matchPolicies)[number], str
   },
 };
 
-function timeZones(current: string[]): string[] {
-  let all: string[] = [];
-  try {
-    all =
-      (Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.("timeZone") ??
-      [];
-  } catch {}
-  return [...new Set([...current, "UTC", ...all])];
-}
-
 export function OptionsStep({
   kind,
   options,
@@ -64,7 +54,6 @@ export function OptionsStep({
   orgTimeZone: string;
 }) {
   const set = (patch: Partial<ImportOptions>) => onOptions({ ...options, ...patch });
-  const zones = React.useMemo(() => timeZones([orgTimeZone]), [orgTimeZone]);
   const q = questions;
   return (
     <div className="flex flex-col gap-6">
@@ -91,18 +80,12 @@ export function OptionsStep({
             label="Time zone of dates that name none"
             description={`A date without a time is kept on that day. Your organization's zone is ${orgTimeZone}.`}
           >
-            <select
-              className={selectClass}
+            <TimeZoneCombobox
               value={options.timeZone}
-              onChange={(e) => set({ timeZone: e.target.value })}
-            >
-              {zones.map((z) => (
-                <option key={z} value={z}>
-                  {z}
-                  {z === orgTimeZone ? " (your organization's)" : ""}
-                </option>
-              ))}
-            </select>
+              onChange={(timeZone) => set({ timeZone })}
+              label="Time zone of dates that name none"
+              note={(names) => (names.includes(orgTimeZone) ? "(your organization's)" : null)}
+            />
           </Field>
         </div>
       ) : null}

@@ -6,6 +6,7 @@ import { toast } from "sonner";
 import { config } from "zod/mini";
 import en from "zod/v4/locales/en.js";
 import { ImageUpload } from "~/components/image-upload";
+import { TimeZoneCombobox } from "~/components/time-zone-combobox";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Field } from "~/components/ui/form-field";
@@ -44,6 +45,7 @@ export function ProfileForm({ org }: { org: Org }) {
   const qc = useQueryClient();
   const [errors, setErrors] = React.useState<Record<string, string>>({});
   const [logo, setLogo] = React.useState<string | null>((org.logoUrl as string | null) ?? null);
+  const [timeZone, setTimeZone] = React.useState(String(org.timeZone ?? "UTC"));
   const save = useMutation(
     trpc.organization.update.mutationOptions({
       onSuccess: async () => {
@@ -128,8 +130,12 @@ export function ProfileForm({ org }: { org: Org }) {
                 ))}
               </select>
             </Field>
-            <Field label="Time zone" description="Reports and date filters use it." error={errors.timeZone}>
-              <Input name="timeZone" defaultValue={v("timeZone")} />
+            <Field
+              label="Time zone"
+              description="Dates, reports and date filters use it. A change recounts the daily figures in the new zone: at once for most organizations, within the hour for the largest (totals stay exact meanwhile)."
+              error={errors.timeZone}
+            >
+              <TimeZoneCombobox name="timeZone" value={timeZone} onChange={setTimeZone} />
             </Field>
             <Field label="Fiscal year starts in" error={errors.fiscalYearStartMonth}>
               <select name="fiscalYearStartMonth" className={sel} defaultValue={v("fiscalYearStartMonth")}>
