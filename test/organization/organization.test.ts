@@ -1,4 +1,6 @@
+import { organizationInput } from "@core/organization";
 import { TRPCError } from "@trpc/server";
+import { rawTimeZones } from "@vvo/tzdb";
 import { describe, expect, it } from "vitest";
 import { auditStatement } from "../../worker/lib/audit";
 import { CookieJar, lastMail, makeAdmin, signUp, verifyByMail } from "../auth/jar";
@@ -88,6 +90,19 @@ describe("organization profile", () => {
       await codeOf(owner.caller.organization.update({ ...profile, organizationId: other } as never)),
     ).toBe("BAD_REQUEST");
     expect((await owner.caller.organization.current()).name).not.toBe("Harbor Food Bank");
+  });
+
+  it("accepts every zone the time zone picker offers, under its current and its old names", () => {
+    // The picker (src/components/time-zone-list.tsx) stores @vvo/tzdb's names; the Worker checks a
+    // zone with its own Intl (core/organization.ts). A name workerd did not know would be offered,
+    // then refused on save.
+    const names = rawTimeZones.flatMap((z) => z.group);
+    expect(names.length).toBeGreaterThan(300);
+    const refused = names.filter(
+      (timeZone) => !organizationInput.safeParse({ ...profile, timeZone }).success,
+    );
+    expect(refused).toEqual([]);
+    expect(organizationInput.safeParse({ ...profile, timeZone: "Mars/Olympus" }).success).toBe(false);
   });
 });
 
