@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { itemFundedSql } from "../../worker/campaigns/items/queries";
+import { donationWhere } from "../../worker/donations/list-queries";
 import { testEnv } from "../helpers";
 
 // D1 binds no parameters to EXPLAIN; literals plan as parameters do.
@@ -23,5 +24,35 @@ describe("what an item has funded", () => {
         expect.stringMatching(/^SEARCH f USING COVERING INDEX donation_item_idx \(campaign_item_id=\?/),
       ]);
     }
+  });
+});
+
+describe("the donations list filtered by an item", () => {
+  /** The list page's id query (worker/donations/list-queries.ts listPage), its values inlined. */
+  const pageSql = (filters: Omit<Parameters<typeof donationWhere>[2], "trashed">) => {
+    const w = donationWhere("org", "Europe/Lisbon", { trashed: false, ...filters });
+    const values = [...w.params];
+    const where = w.sql.join(" AND ").replace(/\?/g, () => {
+      const v = values.shift();
+      return typeof v === "number" ? String(v) : `'${String(v)}'`;
+    });
+    return `SELECT d.id FROM donation d WHERE ${where} ORDER BY d.donated_at DESC, d.id DESC LIMIT 25`;
+  };
+
+  it("reads the item's own gifts through the item index, not the organization's whole date index", async () => {
+    for (const filters of [
+      { campaignItemId: "item" },
+      { campaignItemId: "item", campaignId: "campaign", from: "2026-01-01", status: ["completed" as const] },
+    ]) {
+      const steps = await plan(pageSql(filters));
+      expect(steps[0], steps.join(" | ")).toMatch(
+        /^SEARCH d USING INDEX donation_item_idx \(campaign_item_id=\?/,
+      );
+    }
+    // Without it, the page still comes from the organization's date index in order.
+    const steps = await plan(pageSql({}));
+    expect(steps[0], steps.join(" | ")).toMatch(
+      /^SEARCH d USING (COVERING )?INDEX donation_org_date_idx \(organization_id=\?\)/,
+    );
   });
 });

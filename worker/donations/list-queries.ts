@@ -22,10 +22,15 @@ export const SORT_COLUMNS: Record<DonationSort, string> = {
 /** The WHERE of the filtered set (alias d; `dn` is the donor, joined where the text search needs it). */
 export function donationWhere(orgId: string, timeZone: string, f: DonationFilters): Where {
   const w = where();
-  add(w, "d.organization_id = ?", orgId);
+  // An item's gifts are few among the organization's and its campaign's: they are read through
+  // donation_item_idx and sorted, instead of walking the organization's (or the campaign's) date
+  // index until a page of them turns up (an item of 1 359 gifts at 1 M: 164 ms that way, 2.5 ms
+  // this one). The unary + keeps SQLite off those indexes; the conditions are unchanged.
+  const byItem = f.campaignItemId ? "+" : "";
+  add(w, `${byItem}d.organization_id = ?`, orgId);
   add(w, f.trashed ? "d.trashed_at IS NOT NULL" : "d.trashed_at IS NULL");
   if (f.status?.length) add(w, `d.status IN (${f.status.map(() => "?").join(",")})`, ...f.status);
-  if (f.campaignId) add(w, "d.campaign_id = ?", f.campaignId);
+  if (f.campaignId) add(w, `${byItem}d.campaign_id = ?`, f.campaignId);
   if (f.campaignItemId) add(w, "d.campaign_item_id = ?", f.campaignItemId);
   if (f.donorId) add(w, "d.donor_id = ?", f.donorId);
   // Date filters are calendar days in the organization's time zone.
