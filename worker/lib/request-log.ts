@@ -80,15 +80,13 @@ export function noteD1(ms: number, queries: number) {
   log.d1.ms += ms;
 }
 
-/** The request's line, once its response is ready. */
 /**
  * Whether the request gets its line: every request but a session check answered from a cache
  * (GET get-session, 200, no D1 query: the signed cookie cache, or KV). Such a line says only
  * "get-session, 200, n ms" (the auth API names no caller), which Workers Logs' own invocation log
- * (`[observability]`) already keeps for every request, while the portal and the better-auth
- * client send that check more than any other; its console.log was ≈ 19 µs of a warm check's
- * ≈ 100 µs of workerd CPU (decision 039). A check that read D1, and any refusal or failure, is
- * logged.
+ * (`[observability]`) already keeps for every request, and the portal and the better-auth client
+ * repeat that check more than any other; its console.log was ≈ 19 µs of a warm check's ≈ 100 µs
+ * of workerd CPU (decision 039). A check that read D1, and any refusal or failure, is logged.
  */
 export function writesLine(log: RequestLog, status: number): boolean {
   return !(log.route === SESSION_CHECK && log.method === "GET" && status === 200 && log.d1.queries === 0);
@@ -96,6 +94,7 @@ export function writesLine(log: RequestLog, status: number): boolean {
 
 const SESSION_CHECK = "/api/auth/get-session";
 
+/** The request's line, once its response is ready. */
 export function requestLine(log: RequestLog, status: number, ms: number): string {
   return JSON.stringify({
     level: status >= 500 ? "error" : "info",
