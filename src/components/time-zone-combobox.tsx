@@ -10,7 +10,7 @@ import * as React from "react";
 import { Button } from "~/components/ui/button";
 import { Popover, PopoverContent, PopoverTrigger } from "~/components/ui/popover";
 import { Skeleton } from "~/components/ui/skeleton";
-import { utcOffsetLabel } from "~/lib/time-zone";
+import { utcOffsetLabel } from "~/lib/utc-offset";
 import { cn } from "~/lib/utils";
 
 const loadList = (): Promise<Pick<typeof import("./time-zone-list"), "TimeZoneList">> =>

@@ -16,6 +16,7 @@ import {
   CommandItem,
   CommandList,
 } from "~/components/ui/command";
+import { offsetText } from "~/lib/utc-offset";
 import { cn } from "~/lib/utils";
 
 interface ZoneOption {
@@ -26,12 +27,6 @@ interface ZoneOption {
   detail: string;
   offset: string;
   keywords: string[];
-}
-
-function offsetText(minutes: number): string {
-  if (minutes === 0) return "UTC";
-  const abs = Math.abs(minutes);
-  return `UTC${minutes < 0 ? "-" : "+"}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`;
 }
 
 /** The list, west to east; a zone in use that no entry names (e.g. Etc/GMT+5) is kept at the top. */
