@@ -47,5 +47,6 @@ describe("cn (a small tailwind-merge): same result as tailwind-merge on the app'
       "data-[state=open]:bg-muted",
     );
     expect(cn("w-[min(22rem,calc(100vw-2rem))]", "w-full")).toBe("w-full");
+    expect(cn("grid content-start", "content-end")).toBe("grid content-end");
   });
 });
