@@ -80,8 +80,15 @@ export function TimeZoneList({
   const chosen = options.find((o) => o.names.includes(value))?.id ?? value;
   const [active, setActive] = React.useState(chosen);
   const list = React.useRef<HTMLDivElement>(null);
+  // The zone in use in the middle of the list: after cmdk's own first scroll (to the nearest edge,
+  // in an animation frame of its own), hence two frames.
   React.useEffect(() => {
-    list.current?.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: "center" });
+    let frame = requestAnimationFrame(() => {
+      frame = requestAnimationFrame(() =>
+        list.current?.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: "center" }),
+      );
+    });
+    return () => cancelAnimationFrame(frame);
   }, []);
   return (
     <Command loop label={label} value={active} onValueChange={setActive}>
