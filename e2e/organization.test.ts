@@ -86,9 +86,9 @@ for (const viewport of [
 }
 
 /**
- * The profile's time zone is picked from a list searched by city, country or offset, not typed as an IANA
- * name: by pointer at 1280 px, by keyboard at 360 px. Thames Reading Trust's owner, whom no other
- * test signs in as, so its zone changing here moves no other test's days; it is put back.
+ * The profile's time zone is picked from a list searched by city, country or offset, not typed as
+ * an IANA name: by pointer at 1280 px, by keyboard at 360 px. As Thames Reading Trust's owner, whom
+ * no other test signs in as, so the zone changing here moves no other test's days; it is put back.
  */
 for (const viewport of [
   { name: "desktop", width: 1280, height: 800, keyboard: false },

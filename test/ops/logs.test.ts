@@ -142,7 +142,7 @@ describe("one log line per request", () => {
     const cold = await check("/api/auth/get-session?disableCookieCache=true", "cold-check");
     expect(cold).toMatchObject({ route: "/api/auth/get-session", status: 200 });
     expect(queries(cold)).toBeGreaterThan(0);
-    // Without a session the check is refused elsewhere (401 from a guarded path) and logged.
+    // A refusal is logged: list-sessions without a session answers 401.
     const signedOut = await send(worker, "/api/auth/list-sessions", {
       headers: { "x-request-id": "refused-1" },
     });
