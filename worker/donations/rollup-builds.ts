@@ -15,6 +15,7 @@ import {
   startOfLocalDay,
 } from "@core/time";
 import type { Database } from "../db/databases";
+import type { Guard } from "../lib/guard";
 import { type DaySpan, PERIOD_FIRST, PERIOD_LAST, type RebuildValue } from "./daily-totals-sql";
 
 const DAY_MS = 86_400_000;
@@ -43,6 +44,22 @@ export type RollupOwner = keyof typeof BUILD_TABLES;
 /** Both rows of `owner`'s kind: a change computed in another zone deletes them alike. */
 export const zoneRows = (owner: RollupOwner) =>
   [BUILD_TABLES[owner].state, BUILD_TABLES[owner].build] as const;
+
+/**
+ * The organization's per-day rollups built, or being built, in another zone than `timeZone` stop
+ * counting as built, and the cron builds them again (decisions 013, 038): after a zone change, and
+ * after a change whose days were computed in a zone the organization has left (then only if the
+ * change's `guard` says it landed).
+ */
+export function dropOtherZones(db: Database, organizationId: string, timeZone: string, guard?: Guard) {
+  return zoneRows("organization_id").map((table) =>
+    db
+      .prepare(
+        `DELETE FROM ${table} WHERE organization_id = ?1 AND time_zone != ?2${guard ? ` AND ${guard.sql(3)}` : ""}`,
+      )
+      .bind(organizationId, timeZone, ...(guard?.args ?? [])),
+  );
+}
 
 /** What a build builds: whose rollups, and one stretch's statements. */
 export interface BuildTarget {

@@ -28,6 +28,7 @@ import {
   BUILD_TABLES,
   type BuildOptions,
   buildInStretches,
+  dropOtherZones,
   type RollupOwner,
   zoneRows,
 } from "./rollup-builds";
@@ -319,19 +320,6 @@ export function builtSql(
   const done = "period" in row ? `substr(${row.period}, 1, 7) < b.built_month` : `${row.at} < b.built_until`;
   return `(EXISTS (SELECT 1 FROM ${state} WHERE ${owner} = ${w} AND time_zone = ${tz})
            OR EXISTS (SELECT 1 FROM ${build} b WHERE b.${owner} = ${w} AND b.time_zone = ${tz} AND ${done}))`;
-}
-
-/**
- * A change whose days were computed in `timeZone` (the organization's as its request read it):
- * rollups built, or being built, in another zone did not take its deltas, so they stop counting as
- * built and the cron builds them again (decisions 013, 038).
- */
-function dropOtherZones(db: Database, org: string, timeZone: string, guard: Guard) {
-  return zoneRows("organization_id").map((table) =>
-    db
-      .prepare(`DELETE FROM ${table} WHERE organization_id = ?1 AND time_zone != ?2 AND ${guard.sql(3)}`)
-      .bind(org, timeZone, ...guard.args),
-  );
 }
 
 /** One scope's facet and donor deltas of a change (`owners`: the scope's owners it touches). */

@@ -3,7 +3,6 @@ import type { OrganizationInput } from "@core/organization";
 import type { Database } from "../db/databases";
 import type { Row } from "../db/rows";
 import type { organization } from "../db/schema";
-import { zoneRows } from "../donations/rollup-builds";
 
 export type OrganizationRow = Row<typeof organization>;
 
@@ -42,17 +41,6 @@ export function updateProfileStatement(db: Database, id: string, input: Organiza
       id,
     );
 }
-
-/**
- * Local days of another zone no longer match the list's date filters (decision 013): the per-day
- * rollups built, or being built (decision 038), in another zone stop counting.
- */
-export const dropDailyStateOfOtherZones = (db: Database, organizationId: string, timeZone: string) =>
-  zoneRows("organization_id").map((table) =>
-    db
-      .prepare(`DELETE FROM ${table} WHERE organization_id = ? AND time_zone != ?`)
-      .bind(organizationId, timeZone),
-  );
 
 export const setActiveOrganization = (db: Database, userId: string, organizationId: string) =>
   db.prepare("UPDATE user SET active_organization_id = ? WHERE id = ?").bind(organizationId, userId).run();

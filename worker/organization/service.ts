@@ -6,19 +6,14 @@
 import type { OrganizationInput } from "@core/organization";
 import { hasOrgPermission } from "@core/permissions";
 import { directoryDatabase, orgDb, placedApart } from "../db/databases";
+import { dropOtherZones } from "../donations/rollup-builds";
 import { buildDailyRollups } from "../donations/rollups";
 import { auditStatement } from "../lib/audit";
 import { assertOwnMedia } from "../media/service";
 import { type AdminCtx, fail, type OrgCtx } from "../trpc/init";
 import { listSelectableOrganizations } from "../trpc/org";
 import { presentOrganization } from "./present";
-import {
-  allOrganizations,
-  dropDailyStateOfOtherZones,
-  organizationById,
-  setActiveOrganization,
-  updateProfileStatement,
-} from "./queries";
+import { allOrganizations, organizationById, setActiveOrganization, updateProfileStatement } from "./queries";
 
 type Ctx = Pick<OrgCtx, "env" | "config" | "user" | "org">;
 
@@ -61,7 +56,8 @@ export async function updateOrganization(ctx: OrgCtx, input: OrganizationInput) 
       before,
       after: input,
     }),
-    ...dropDailyStateOfOtherZones(db, ctx.org.id, input.timeZone),
+    // Local days of another zone no longer match the list's date filters (decision 013).
+    ...dropOtherZones(db, ctx.org.id, input.timeZone),
   ]);
   if (placedApart(ctx.env, ctx.org.id)) {
     await updateProfileStatement(directoryDatabase(ctx.env), ctx.org.id, input, Date.now()).run();
