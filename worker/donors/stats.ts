@@ -86,14 +86,24 @@ const NEW_TIER = `(SELECT t.id FROM donor_tier t WHERE t.organization_id = donor
       (SELECT COALESCE(SUM(d.amount_minor - d.refunded_minor), 0) FROM donation d WHERE d.donor_id = donor.id AND ${COUNTED_SQL("d")} AND d.donated_at >= ?3) END)
     ORDER BY t.min_minor DESC LIMIT 1)`;
 
+/**
+ * The tier of one donor (`donorId`) or of every donor of the organization (null), as an UPDATE
+ * whose parameters are ?1 organization, ?2 donor, ?3 the 12 months' start, then the guard's.
+ */
+export function tierSql(oneDonor: boolean, guard?: Guard) {
+  // One donor is found by its id, the organization checked on the row (`+`): written as
+  // `(?2 IS NULL OR id = ?2)` in one statement for both, SQLite walked donor_org_tier_idx over
+  // every donor of the organization for each gift's write (≈ 35 ms at 100 000 donors).
+  const which = oneDonor ? "id = ?2 AND +organization_id = ?1" : "organization_id = ?1";
+  return `UPDATE donor SET
+         previous_tier_id = CASE WHEN ${NEW_TIER} IS NOT tier_id THEN tier_id ELSE previous_tier_id END,
+         tier_id = ${NEW_TIER}
+       WHERE ${which} AND tier_locked = 0${guard ? ` AND ${guard.sql(4)}` : ""}`;
+}
+
 export function tierStatement(db: Database, organizationId: string, donorId: string | null, guard?: Guard) {
   const since = Date.now() - 365 * 86400_000;
   return db
-    .prepare(
-      `UPDATE donor SET
-         previous_tier_id = CASE WHEN ${NEW_TIER} IS NOT tier_id THEN tier_id ELSE previous_tier_id END,
-         tier_id = ${NEW_TIER}
-       WHERE organization_id = ?1 AND tier_locked = 0 AND (?2 IS NULL OR id = ?2)${guard ? ` AND ${guard.sql(4)}` : ""}`,
-    )
+    .prepare(tierSql(donorId !== null, guard))
     .bind(organizationId, donorId, since, ...(guard?.args ?? []));
 }
