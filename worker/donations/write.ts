@@ -11,8 +11,8 @@
  *      fresh token: they apply only if step 1 wrote this row;
  *   3. the audit row, guarded the same way (a lost race leaves no history);
  *   4. for a permanent delete, DELETE … WHERE change_token = <fresh token>;
- *   5. the campaign and donor recounts, guarded by the audit row of step 3 (the row itself may be
- *      gone by now).
+ *   5. the campaigns' stats moved by the change's delta, and the donor and plan recounts, guarded
+ *      by the audit row of step 3 (the row itself may be gone by now).
  *
  * So a request that lost a race to another write changes nothing at all, and its caller answers
  * from a fresh read (409, or success where the user's goal already holds). Writes that bypass this
@@ -31,7 +31,6 @@ import { RECEIPT_INSERT_INDEX, receiptStatements } from "../receipts/ledger";
 import type { DonationRow } from "./queries";
 import {
   campaignStatsDeltas,
-  campaignStatsStatement,
   type DonationFacts,
   type GiftSet,
   giftSetCampaignStatements,
@@ -193,8 +192,9 @@ export type DonationActor = AuditActor & {
 
 /**
  * The batch of one donation change, and which statement is the row write. With `recounts: false`
- * the campaign and donor recounts (step 5) are left to the caller, which runs them once for many
- * changes (`writeDonations`); `auditId` is the change's witness for their guard.
+ * the donor and plan recounts (step 5) are left to the caller, which runs them once for many
+ * changes (`writeDonations`); `auditId` is the change's witness for their guard. The campaigns'
+ * stats always move by this change's own delta, in its place in the batch.
  */
 export function donationChangeStatements(actor: DonationActor, c: DonationChange, recounts = true) {
   const db = orgDb(actor);
@@ -281,9 +281,12 @@ export function donationChangeStatements(actor: DonationActor, c: DonationChange
   );
   if (!c.after)
     stmts.push(db.prepare("DELETE FROM donation WHERE id = ? AND change_token = ?").bind(row.id, token));
+  const done = auditGuard(auditId);
+  // A delta, not a recount, in a bulk batch too: a recount of a general fund reads its hundreds
+  // of thousands of gifts (decision 037), once per bulk call that touches it. Each delta reads the
+  // table as the statements before it in the batch left it, as a lone write's would.
+  stmts.push(...campaignStatsDeltas(db, before, after, done));
   if (recounts) {
-    const done = auditGuard(auditId);
-    stmts.push(...campaignStatsDeltas(db, before, after, done));
     stmts.push(...donorStatsStatements(db, org.id, donorsOf(c), done));
     stmts.push(...planStatsStatements(db, plansOf(c), done));
   }
@@ -308,16 +311,16 @@ export async function writeDonation(actor: DonationActor, c: DonationChange): Pr
 
 /**
  * Many donation changes in ONE batch (a bulk action, decision 024), each as `writeDonation` would
- * write it — its row conditional on what was read, its deltas and audit row guarded by its own
- * token — and then each campaign and donor they touch recounted ONCE, guarded by "any of the
- * changes touching it landed" (a recount is idempotent, so once after all of them equals once
- * after each). Returns, per change, whether it landed.
+ * write it — its row conditional on what was read, its deltas (the campaigns' stats among them)
+ * and audit row guarded by its own token — and then each donor and plan they touch recounted
+ * ONCE, guarded by "any of the changes touching it landed" (a recount is idempotent, so once
+ * after all of them equals once after each; a donor's or plan's gifts are few). Returns, per
+ * change, whether it landed.
  */
 export async function writeDonations(actor: DonationActor, changes: readonly DonationChange[]) {
   const db = orgDb(actor);
   const statements: D1PreparedStatement[] = [];
   const writes: number[] = [];
-  const campaigns = new Map<string, string[]>();
   const donors = new Map<string, string[]>();
   const plans = new Map<string, string[]>();
   const touch = (m: Map<string, string[]>, key: string | null | undefined, auditId: string) => {
@@ -329,13 +332,9 @@ export async function writeDonations(actor: DonationActor, changes: readonly Don
     writes.push(statements.length + one.writeIndex);
     receiptInserts.push(statements.length + one.receiptInsertIndex);
     statements.push(...one.statements);
-    for (const id of new Set([c.before?.campaign_id, c.after?.campaign_id]))
-      touch(campaigns, id, one.auditId);
     for (const id of new Set(donorsOf(c))) touch(donors, id, one.auditId);
     for (const id of new Set(plansOf(c))) touch(plans, id, one.auditId);
   }
-  for (const [campaignId, audits] of campaigns)
-    statements.push(campaignStatsStatement(db, actor.org.id, campaignId, anyAuditGuard(audits)));
   for (const [donorId, audits] of donors)
     statements.push(...donorStatsStatements(db, actor.org.id, [donorId], anyAuditGuard(audits)));
   for (const [planId, audits] of plans)
