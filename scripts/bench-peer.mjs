@@ -156,6 +156,9 @@ export async function startSystems(
         ...options,
         name,
         bindings: {
+          // The run's secret, as the peers get it: a build made without .dev.vars (a fresh clone's
+          // `--no-build`) carries none, and every auth answer would be a 500.
+          AUTH_SECRET: secret,
           ...options.bindings,
           MAIL_TRANSPORT: "outbox",
           ...(rateLimits ? RATE_LIMITS_ON : { RATE_LIMIT_ENABLED: "false" }),

@@ -381,6 +381,54 @@ try {
     25,
   );
   await lat("plans.summary (MRR, 12 months, 30-day share)", `/api/trpc/plans.summary${input({})}`, 30, 50);
+  // Writes at scale: a gift recorded by hand for a donor (its row, rollups, campaign delta, the
+  // donor's stats and tier, the audit row and receipt: one batch), and a bulk status change of
+  // 100 gifts per call (decision 024). Both once walked every donor of the organization per gift
+  // for the tier (worker/donors/stats.ts `tierSql`).
+  async function writeLat(name, n, budgetMs, body) {
+    const times = [];
+    for (let i = 0; i < n + 3; i++) {
+      const { proc, json } = body(i);
+      const t0 = performance.now();
+      const res = await fetch(`${apiBase}/api/trpc/${proc}`, {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json", origin: apiBase },
+        body: JSON.stringify({ json }),
+      });
+      await res.arrayBuffer();
+      if (!res.ok) {
+        row("http", name, `HTTP ${res.status}`, "no 5xx", false);
+        return;
+      }
+      if (i >= 3) times.push(performance.now() - t0);
+    }
+    latencyRow(name, times, budgetMs);
+  }
+  const giftDonors = loadDonorIds();
+  await writeLat("donations.create for a donor (a general fund or a campaign)", 30, 50, (i) => ({
+    proc: "donations.create",
+    json: {
+      donorId: giftDonors[i % giftDonors.length],
+      campaignId: i % 2 ? "bc1" : "bc7",
+      amountMinor: 2_500 + i,
+      currency: "USD",
+      paymentMethod: "cash",
+      donatedAt: T - 3_600_000,
+    },
+  }));
+  const failed = d1Query(
+    `SELECT id FROM donation WHERE organization_id = '${orgId}' AND status = 'failed' ORDER BY id LIMIT 1300`,
+    stateDir,
+  ).map((r) => r.id);
+  await writeLat(
+    "donations.bulkUpdateStatus, 100 gifts a call (failed → pending), per call",
+    10,
+    1000,
+    (i) => ({
+      proc: "donations.bulkUpdateStatus",
+      json: { ids: failed.slice(i * 100, i * 100 + 100), status: "pending" },
+    }),
+  );
   // Cold: a new gift (an audited change) before every request bumps the analytics version, so
   // each answer is computed from D1. Warm: repeated requests are served from the KV cache. Twenty
   // answers per budgeted row: their p95 allows one slow answer in twenty, as a p95 says (of 15,
