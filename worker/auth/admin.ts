@@ -11,7 +11,7 @@ import { hasPermission, isPlatformAdmin, type Permissions, parseRoles } from "@c
 import { httpUrl } from "@core/schemas";
 import { z } from "zod";
 import { auditInsert } from "../lib/audit";
-import { likePattern } from "../lib/list";
+import { containsSql, searchNeedle } from "../lib/list";
 import {
   type AuthContext,
   clearSessionCookies,
@@ -125,9 +125,17 @@ export const listUsers: Handler = async (ctx) => {
   const params: unknown[] = [];
   if (q.searchValue) {
     const col = searchFields[q.searchField ?? "email"];
-    const pattern = likePattern(q.searchValue, q.searchOperator ?? "contains");
-    where.push(`${col} LIKE ? ESCAPE '\\'`);
-    params.push(col === "email" ? pattern.toLowerCase() : pattern);
+    // A substring, prefix or suffix, ASCII case aside as better-auth's LIKE compares (lib/list.ts).
+    const needle = searchNeedle(q.searchValue);
+    const op = q.searchOperator ?? "contains";
+    if (op === "contains") {
+      where.push(containsSql(col));
+      params.push(needle);
+    } else {
+      const from = op === "starts_with" ? "1" : `length(${col}) - length(?) + 1`;
+      where.push(`substr(lower(${col}), ${from}, length(?)) = ?`);
+      params.push(...(op === "starts_with" ? [] : [needle]), needle, needle);
+    }
   }
   if (q.filterField && q.filterValue !== undefined) {
     const col = filterable[q.filterField];
@@ -135,10 +143,10 @@ export const listUsers: Handler = async (ctx) => {
     const ops = { eq: "=", ne: "!=", lt: "<", lte: "<=", gt: ">", gte: ">=" } as const;
     let value: unknown = q.filterValue;
     if (col === "banned" || col === "email_verified") value = q.filterValue === "true" ? 1 : 0;
-    // "contains" matches the value literally: % and _ are escaped like the search's (issue 26).
+    // "contains" matches the value literally, as the search does (issue 26).
     if (q.filterOperator === "contains") {
-      where.push(`${col} LIKE ? ESCAPE '\\'`);
-      params.push(likePattern(String(value)));
+      where.push(containsSql(col));
+      params.push(searchNeedle(String(value)));
     } else {
       where.push(`${col} ${ops[q.filterOperator ?? "eq"]} ?`);
       params.push(value);

@@ -3,7 +3,7 @@ import type { CampaignInput, CampaignPhase } from "@core/campaign";
 import type { CampaignStatus } from "@core/status";
 import type { Database } from "../db/databases";
 import type { Guard } from "../lib/guard";
-import { add, likeEscape, likePattern, runList, type Where, where } from "../lib/list";
+import { add, containsSql, runList, searchNeedle, type Where, where } from "../lib/list";
 import type { CampaignRow } from "./present";
 
 /** A campaign with its rollup (campaign_stats; no row yet = nothing raised). */
@@ -95,12 +95,7 @@ function campaignWhere(f: CampaignFilter): Where {
   if (f.runningBefore !== undefined) add(w, "COALESCE(c.start_at, c.created_at) < ?", f.runningBefore);
   if (f.status?.length) add(w, `c.status IN (${f.status.map(() => "?").join(",")})`, ...f.status);
   if (f.q)
-    add(
-      w,
-      "(lower(c.title) LIKE ? ESCAPE '\\' OR c.slug LIKE ? ESCAPE '\\')",
-      likeEscape(f.q),
-      likeEscape(f.q),
-    );
+    add(w, `(${containsSql("c.title")} OR ${containsSql("c.slug")})`, searchNeedle(f.q), searchNeedle(f.q));
   // Only campaigns with a goal can have reached it or not.
   if (f.goalReached !== undefined)
     add(w, f.goalReached ? REACHED_SQL : `(c.goal_type != 'none' AND NOT ${REACHED_SQL})`);
@@ -153,10 +148,11 @@ export async function campaignsByIds(db: Database, orgId: string, ids: readonly 
 export async function slugsLike(db: Database, orgId: string, base: string) {
   const { results } = await db
     .prepare(
-      `SELECT slug FROM campaign WHERE organization_id = ?1 AND (slug = ?2 OR slug LIKE ?3 ESCAPE '\\')
-       UNION SELECT slug FROM campaign_slug WHERE organization_id = ?1 AND (slug = ?2 OR slug LIKE ?3 ESCAPE '\\')`,
+      // A prefix by substr, not LIKE: a 60-character slug's pattern passed D1's 50-byte LIKE limit.
+      `SELECT slug FROM campaign WHERE organization_id = ?1 AND (slug = ?2 OR substr(slug, 1, length(?3)) = ?3)
+       UNION SELECT slug FROM campaign_slug WHERE organization_id = ?1 AND (slug = ?2 OR substr(slug, 1, length(?3)) = ?3)`,
     )
-    .bind(orgId, base, likePattern(`${base}-`, "starts_with"))
+    .bind(orgId, base, `${base}-`)
     .all<{ slug: string }>();
   return new Set(results.map((r) => r.slug));
 }

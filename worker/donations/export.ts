@@ -57,8 +57,8 @@ export function donationCsvStream(
   const w = donationWhere(org.id, org.timeZone, filters);
   const items =
     "LEFT JOIN campaign c ON c.id = d.campaign_id LEFT JOIN campaign_item i ON i.id = d.campaign_item_id";
-  // The donor is joined only when the search filter reads its name or e-mail.
-  const from = `donation d ${items}${w.sql.some((clause) => clause.includes("dn.")) ? " LEFT JOIN donor dn ON dn.id = d.donor_id" : ""}`;
+  // A text search names its donors in a subquery (donationWhere): no donor join here.
+  const from = `donation d ${items}`;
   // Keyset pagination: constant cost per page however deep the export goes. The bound is written
   // as a range on donated_at (<=) so SQLite seeks donation_org_date_idx to it; the equivalent
   // "donated_at < ? OR (donated_at = ? AND id < ?)" made it walk the index from the newest gift on

@@ -7,7 +7,8 @@ import { countedWithin, type DonationStatus } from "@core/status";
 import { addDays, startOfLocalDay } from "@core/time";
 import { segmentParams, segmentSql } from "../analytics/retention";
 import type { Database } from "../db/databases";
-import { add, likeEscape, type Where, where } from "../lib/list";
+import { donorTextMatch } from "../donors/queries";
+import { add, type Where, where } from "../lib/list";
 import type { DonationFilters, DonationSort } from "./filters";
 import { FROM, SELECT } from "./queries";
 
@@ -19,15 +20,34 @@ export const SORT_COLUMNS: Record<DonationSort, string> = {
   number: "d.number",
 };
 
-/** The WHERE of the filtered set (alias d; `dn` is the donor, joined where the text search needs it). */
-export function donationWhere(orgId: string, timeZone: string, f: DonationFilters): Where {
+/** A search for a gift by its number ("1234" or "#1234"): the number, else null. */
+const searchedNumber = (q: string) => {
+  const n = Number(q.replace(/^#/, ""));
+  return Number.isInteger(n) && n > 0 ? n : null;
+};
+
+/**
+ * The WHERE of the filtered set (alias d). `byDonor`: a text search reads the searched donors'
+ * gifts through donation_donor_idx (and a transaction id through donation_gateway_tx_unique), a
+ * MULTI-INDEX OR, instead of walking every gift of the organization in date order and testing
+ * its donor: "smith" at 1 M gifts, 4.9 s → ≈ 70 ms for the page and its totals. For the list and
+ * its "all matching" snapshot, which count or sort the whole set; the export walks the dates in
+ * keyset pages and keeps that path.
+ */
+export function donationWhere(
+  orgId: string,
+  timeZone: string,
+  f: DonationFilters,
+  { byDonor = false }: { byDonor?: boolean } = {},
+): Where {
   const w = where();
+  const textSearch = !!f.q && searchedNumber(f.q) === null;
   // An item's gifts are few among the organization's and its campaign's: they are read through
   // donation_item_idx and sorted, instead of walking the organization's (or the campaign's) date
   // index until a page of them turns up (an item of 1 359 gifts at 1 M: 164 ms that way, 2.5 ms
   // this one). The unary + keeps SQLite off those indexes; the conditions are unchanged.
   const byItem = f.campaignItemId ? "+" : "";
-  add(w, `${byItem}d.organization_id = ?`, orgId);
+  add(w, `${byItem || (byDonor && textSearch) ? "+" : ""}d.organization_id = ?`, orgId);
   add(w, f.trashed ? "d.trashed_at IS NOT NULL" : "d.trashed_at IS NULL");
   if (f.status?.length) add(w, `d.status IN (${f.status.map(() => "?").join(",")})`, ...f.status);
   if (f.campaignId) add(w, `${byItem}d.campaign_id = ?`, f.campaignId);
@@ -47,15 +67,18 @@ export function donationWhere(orgId: string, timeZone: string, f: DonationFilter
   if (f.importId) add(w, "d.import_id = ?", f.importId);
   if (f.segment) add(w, segmentSql(f.segment), ...segmentParams(orgId, timeZone));
   if (f.q) {
-    const n = Number(f.q.replace(/^#/, ""));
-    if (Number.isInteger(n) && n > 0) add(w, "d.number = ?", n);
+    const n = searchedNumber(f.q);
+    if (n !== null) add(w, "d.number = ?", n);
     else {
-      const p = likeEscape(f.q);
+      // The donors the donors list would find (donorTextMatch), or the processor's transaction id.
+      const m = donorTextMatch("s", f.q);
       add(
         w,
-        "(lower(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')) LIKE ? ESCAPE '\\' OR dn.email LIKE ? ESCAPE '\\' OR d.gateway_transaction_id = ?)",
-        p,
-        p,
+        `(d.donor_id IN (SELECT s.id FROM donor s WHERE s.organization_id = ? AND ${m.sql})
+          OR (d.organization_id = ? AND d.gateway_transaction_id = ?))`,
+        orgId,
+        ...m.params,
+        orgId,
         f.q,
       );
     }
@@ -111,7 +134,6 @@ export function rollupTotals(
 
 /** Totals per currency counted from the donations themselves (any filter). */
 export function scanTotals(db: Database, input: DonationFilters, w: Where) {
-  const countFrom = input.q ? "donation d LEFT JOIN donor dn ON dn.id = d.donor_id" : "donation d";
   // "Counted" minus what the filters already imply: SQLite pays per row for every CASE term.
   const counted = countedWithin(input);
   const countedCount =
@@ -125,7 +147,7 @@ export function scanTotals(db: Database, input: DonationFilters, w: Where) {
   return db
     .prepare(
       `SELECT d.currency, COUNT(*) AS count, ${countedCount} AS countedCount, ${countedMinor} AS countedMinor
-               FROM ${countFrom} WHERE ${w.sql.join(" AND ")} GROUP BY d.currency ORDER BY d.currency`,
+               FROM donation d WHERE ${w.sql.join(" AND ")} GROUP BY d.currency ORDER BY d.currency`,
     )
     .bind(...w.params);
 }
@@ -138,27 +160,18 @@ export function dailyTotalsBuilt(db: Database, orgId: string, timeZone: string) 
 }
 
 /**
- * One page of the filtered set in `order`. Without a text search the ids are picked from the
- * covering index first and only those rows are read and joined (a late join), instead of joining
- * every matching row.
+ * One page of the filtered set in `order`: the ids are picked first (from a covering index where
+ * one serves) and only those rows are read and joined (a late join), instead of joining every
+ * matching row.
  */
-export function listPage(
-  db: Database,
-  w: Where,
-  p: { q?: string; order: string; pageSize: number; offset: number },
-) {
-  const whereSql = w.sql.join(" AND ");
-  return p.q
-    ? db
-        .prepare(`SELECT ${SELECT} FROM ${FROM} WHERE ${whereSql} ORDER BY ${p.order} LIMIT ? OFFSET ?`)
-        .bind(...w.params, p.pageSize, p.offset)
-    : db
-        .prepare(
-          `SELECT ${SELECT} FROM (SELECT d.id FROM donation d WHERE ${whereSql} ORDER BY ${p.order} LIMIT ? OFFSET ?) p
-                 JOIN donation d ON d.id = p.id LEFT JOIN donor dn ON dn.id = d.donor_id
-                 LEFT JOIN campaign c ON c.id = d.campaign_id ORDER BY ${p.order}`,
-        )
-        .bind(...w.params, p.pageSize, p.offset);
+export function listPage(db: Database, w: Where, p: { order: string; pageSize: number; offset: number }) {
+  return db
+    .prepare(
+      `SELECT ${SELECT} FROM (SELECT d.id FROM donation d WHERE ${w.sql.join(" AND ")} ORDER BY ${p.order} LIMIT ? OFFSET ?) p
+             JOIN donation d ON d.id = p.id LEFT JOIN donor dn ON dn.id = d.donor_id
+             LEFT JOIN campaign c ON c.id = d.campaign_id ORDER BY ${p.order}`,
+    )
+    .bind(...w.params, p.pageSize, p.offset);
 }
 
 /**
@@ -196,11 +209,10 @@ export function amountWindowPage(
  * The ids of the filtered set with what decides their status changes (a "Select all N matching"
  * snapshot, decision 024), newest first, at most `limit` rows.
  */
-export function matchingRows(db: Database, input: DonationFilters, w: Where, limit: number) {
-  const from = input.q ? "donation d LEFT JOIN donor dn ON dn.id = d.donor_id" : "donation d";
+export function matchingRows(db: Database, w: Where, limit: number) {
   return db
     .prepare(
-      `SELECT d.id, d.status, d.source FROM ${from} WHERE ${w.sql.join(" AND ")}
+      `SELECT d.id, d.status, d.source FROM donation d WHERE ${w.sql.join(" AND ")}
         ORDER BY d.donated_at DESC, d.id DESC LIMIT ?`,
     )
     .bind(...w.params, limit)

@@ -31,7 +31,7 @@ export const AMOUNT_WINDOW_MAX = 5000;
 
 export async function listDonations(ctx: Pick<OrgCtx, "env" | "org">, input: DonationListInput) {
   const db = orgDb(ctx);
-  const w = donationWhere(ctx.org.id, ctx.org.timeZone, input);
+  const w = donationWhere(ctx.org.id, ctx.org.timeZone, input, { byDonor: true });
   const offset = checkedOffset(input.page, input.pageSize);
   const dir = input.desc ? "DESC" : "ASC";
   const order = `${SORT_COLUMNS[input.sort]} ${dir}, d.id ${dir}`;
@@ -58,7 +58,7 @@ export async function listDonations(ctx: Pick<OrgCtx, "env" | "org">, input: Don
     totalsStmt = rollupTotals(db, "donation_daily_totals", true, totalsKeys);
     dailyState = dailyTotalsBuilt(db, ctx.org.id, ctx.org.timeZone);
   } else totalsStmt = scanTotals(db, input, w);
-  const pageStmt = listPage(db, w, { q: input.q, order, pageSize: input.pageSize, offset });
+  const pageStmt = listPage(db, w, { order, pageSize: input.pageSize, offset });
   // By amount (the "largest gifts" page): read a window of the organization's gifts in amount
   // order from donation_org_amount_idx and keep those the filters keep (the status among them).
   // Every gift outside the window sorts after every gift in it, so when the window holds the whole
@@ -118,8 +118,8 @@ export async function listDonations(ctx: Pick<OrgCtx, "env" | "org">, input: Don
  * status targets every matching gift may move to (core/status.ts), none for the trash.
  */
 export async function matchingDonationIds(ctx: Pick<OrgCtx, "env" | "org">, input: DonationFilters) {
-  const w = donationWhere(ctx.org.id, ctx.org.timeZone, input);
-  const { results } = await matchingRows(orgDb(ctx), input, w, MATCHING_MAX + 1);
+  const w = donationWhere(ctx.org.id, ctx.org.timeZone, input, { byDonor: true });
+  const { results } = await matchingRows(orgDb(ctx), w, MATCHING_MAX + 1);
   if (results.length > MATCHING_MAX)
     fail(
       "UNPROCESSABLE_CONTENT",

@@ -77,19 +77,21 @@ export function add(w: Where, clause: string, ...params: unknown[]) {
 }
 
 /**
- * A LIKE pattern that matches `s` literally (with `ESCAPE '\\'` in the SQL): \\, % and _ from input
- * are escaped, so "%" finds a literal percent sign, not every row. Every LIKE built from input uses
- * this (a test greps worker/ for LIKE clauses without it).
+ * Text searches match a plain substring with instr(), never LIKE: D1 refuses a LIKE pattern past
+ * 50 bytes ("LIKE or GLOB pattern too complex", a 500), which a 49-character search reached, and
+ * a substring has no wildcards to escape ("%" finds a percent sign). A test greps worker/ for
+ * LIKE built from input.
+ *
+ * `containsSql(expr, p)`: true when `expr` holds the bound needle `p`, ASCII letters' case aside
+ * (as LIKE compared them); the needle is `searchNeedle(input)`.
  */
-export function likePattern(s: string, match: "contains" | "starts_with" | "ends_with" = "contains") {
-  const literal = s.replace(/[\\%_]/g, (c) => `\\${c}`);
-  return match === "starts_with" ? `${literal}%` : match === "ends_with" ? `%${literal}` : `%${literal}%`;
-}
+export const containsSql = (expr: string, p = "?") => `instr(lower(${expr}), ${p}) > 0`;
 
-/** likePattern "contains", lower-cased (for `lower(column) LIKE ?`). */
-export function likeEscape(s: string) {
-  return likePattern(s).toLowerCase();
-}
+/**
+ * A search's bound needle: ASCII letters lower-cased, as SQLite's lower() folds them (and no
+ * others), so "Élodie" finds "Élodie" on both sides of the comparison.
+ */
+export const searchNeedle = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 /** The row offset of a page. Offset pages cost O(offset): past MAX_OFFSET the answer is a clear
  * refusal, not a timeout. */

@@ -7,7 +7,7 @@ import type { Database } from "../db/databases";
 import type { campaign } from "../db/domain";
 import type { Row } from "../db/rows";
 import type { membership, organization, user } from "../db/schema";
-import { add, addIn, likeEscape, runList, sortColumn, type Where, where } from "../lib/list";
+import { add, addIn, containsSql, runList, searchNeedle, sortColumn, type Where, where } from "../lib/list";
 
 type M = Row<typeof membership>;
 type U = Row<typeof user>;
@@ -84,9 +84,9 @@ function organizerWhere(now: number, input: OrganizerFilters) {
   if (input.q)
     add(
       w,
-      "(lower(coalesce(x.name, '')) LIKE ? ESCAPE '\\' OR lower(x.email) LIKE ? ESCAPE '\\')",
-      likeEscape(input.q),
-      likeEscape(input.q),
+      `(${containsSql("x.name")} OR ${containsSql("x.email")})`,
+      searchNeedle(input.q),
+      searchNeedle(input.q),
     );
   if (input.organizationId) add(w, "x.organizationId = ?", input.organizationId);
   if (input.userId) add(w, "x.userId = ?", input.userId);

@@ -3,7 +3,8 @@
  * rollups ./rollups.ts; here are the reads and the list.
  */
 import type { Database } from "../db/databases";
-import { add, addIn, likeEscape, runList, type Where, where } from "../lib/list";
+import { donorTextMatch } from "../donors/queries";
+import { add, addIn, runList, type Where, where } from "../lib/list";
 import type { PlanRow } from "./write";
 
 /** A plan with its donor's and campaign's names (`SELECT ${SELECT} FROM ${FROM}`). */
@@ -61,14 +62,9 @@ export function planWhere(orgId: string, f: PlanFilters): Where {
   if (f.minAmountMinor !== undefined) add(w, "p.amount_minor >= ?", f.minAmountMinor);
   if (f.maxAmountMinor !== undefined) add(w, "p.amount_minor <= ?", f.maxAmountMinor);
   if (f.q) {
-    const p = likeEscape(f.q);
-    add(
-      w,
-      "(lower(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')) LIKE ? ESCAPE '\\' OR dn.email LIKE ? ESCAPE '\\' OR p.gateway_subscription_id = ?)",
-      p,
-      p,
-      f.q,
-    );
+    // The donor as the donors list finds it, or the processor's subscription id.
+    const m = donorTextMatch("dn", f.q);
+    add(w, `(${m.sql} OR p.gateway_subscription_id = ?)`, ...m.params, f.q);
   }
   return w;
 }

@@ -10,7 +10,8 @@
 import { COUNTED_SQL } from "@core/status";
 import type { Database } from "../db/databases";
 import { localDaySql, spansTable } from "../donations/daily-totals-sql";
-import { likeEscape } from "../lib/list";
+import { donorTextSql } from "../donors/queries";
+import { searchNeedle } from "../lib/list";
 
 /** Which gifts a report counts: counted gifts of one currency, narrowed by the list filters. */
 export interface GiftFilter {
@@ -188,10 +189,7 @@ export function lapsedStatement(
               GROUP BY d.donor_id, y.yr),
        -- One MAX() per group: SQLite takes the bare columns (amt, lastAt) from the row holding it.
        l AS (SELECT donor AS id, MAX(yr) AS lastYear, amt AS lastYearMinor, lastAt AS lastGiftAt FROM g GROUP BY donor)`;
-  const q = p.q ? b.add(likeEscape(p.q)) : null;
-  const search = q
-    ? `AND (lower(COALESCE(dn.first_name,'') || ' ' || COALESCE(dn.last_name,'')) LIKE ${q} ESCAPE '\\' OR dn.email LIKE ${q} ESCAPE '\\' OR lower(dn.company) LIKE ${q} ESCAPE '\\')`
-    : "";
+  const search = p.q ? `AND ${donorTextSql("dn", b.add(searchNeedle(p.q)))}` : "";
   const keyset = p.after
     ? `AND (l.lastYearMinor < ${b.add(p.after.total)} OR (l.lastYearMinor = ${b.add(p.after.total)} AND l.id > ${b.add(p.after.id)}))`
     : "";
@@ -208,7 +206,7 @@ export function lapsedStatement(
                                    WHERE ${later} AND x.donated_at >= ${since} AND x.donor_id IS NOT NULL),
             page AS (SELECT l.id, l.lastYear, l.lastYearMinor, l.lastGiftAt,
                             COUNT(*) OVER () AS total, SUM(l.lastYearMinor) OVER () AS totalMinor
-                       FROM l ${q ? "JOIN donor dn ON dn.id = l.id" : ""}
+                       FROM l ${search ? "JOIN donor dn ON dn.id = l.id" : ""}
                       WHERE l.id NOT IN (SELECT id FROM gave) ${search} ${keyset}
                       ORDER BY l.lastYearMinor DESC, l.id
                       LIMIT ${limit} OFFSET ${offset})

@@ -160,7 +160,7 @@ export function DonationsPage() {
         error={q.error ? errorInfo(q.error).message : null}
         onStateChange={(next) => navigate({ search: (p) => ({ ...p, ...next }) as typeof p })}
         filterCount={filters}
-        searchPlaceholder="Number, donor name or e-mail, gateway id"
+        searchPlaceholder="Number, donor, e-mail, company, gateway id"
         emptyMessage="No donations match these filters."
         facets={[
           {

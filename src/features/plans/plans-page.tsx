@@ -311,7 +311,7 @@ export function PlansPage() {
         error={q.error ? errorInfo(q.error).message : null}
         onStateChange={(next) => navigate({ search: (p) => ({ ...p, ...next }) as typeof p })}
         filterCount={filterCount}
-        searchPlaceholder="Donor, e-mail or subscription id"
+        searchPlaceholder="Donor, e-mail, company, subscription id"
         emptyMessage={emptyMessage}
         facets={[
           {
