@@ -10,7 +10,7 @@ import type { Database } from "../db/databases";
 import { donorTextMatch } from "../donors/queries";
 import { add, type Where, where } from "../lib/list";
 import type { DonationFilters, DonationSort } from "./filters";
-import { FROM, SELECT } from "./queries";
+import { SELECT } from "./queries";
 
 /** The column each sort key orders by (the input schema takes only these keys). */
 export const SORT_COLUMNS: Record<DonationSort, string> = {
