@@ -88,8 +88,9 @@ export function add(w: Where, clause: string, ...params: unknown[]) {
 export const containsSql = (expr: string, p = "?") => `instr(lower(${expr}), ${p}) > 0`;
 
 /**
- * A search's bound needle: ASCII letters lower-cased, as SQLite's lower() folds them (and no
- * others), so "Élodie" finds "Élodie" on both sides of the comparison.
+ * A search's bound needle: ASCII letters lower-cased, as SQLite's lower() folds the column (and
+ * no other letters). So "Élodie" finds "Élodie"; JavaScript's toLowerCase would search "élodie",
+ * which lower() never makes of it.
  */
 export const searchNeedle = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
