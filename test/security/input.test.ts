@@ -25,6 +25,7 @@ import { appRouter } from "../../worker/trpc/router";
 import { CookieJar, makeAdmin, PASSWORD, signUp, uniqueEmail } from "../auth/jar";
 import { makeOrg, member } from "../domain/fixtures";
 import { deliver, platformAdmin, webhookEvent } from "../donations/brute";
+import { gift, newDonor } from "../donors/helpers";
 import { appFetch, call, codeOf, testEnv } from "../helpers";
 
 /** The input fields a refusal names (zod issues → `data.fieldErrors` over HTTP; the cause here). */
@@ -334,17 +335,9 @@ describe("text searches and slugs (D1 refuses a LIKE pattern past 50 bytes)", ()
     const org = await makeOrg();
     const { caller } = await member(org, "owner");
     const donor = async (data: Record<string, string>) => {
-      const d = await caller.donors.create({ data: { email: uniqueEmail("search"), ...data } });
-      if (!d.created) throw new Error("expected a new donor");
-      await caller.donations.create({
-        donorId: d.id,
-        campaignId: null,
-        amountMinor: 1_000,
-        currency: "USD",
-        paymentMethod: "cash",
-        donatedAt: Date.now() - 60_000,
-      });
-      return d.id;
+      const id = await newDonor(caller, { email: uniqueEmail("search"), ...data });
+      await gift(caller, id, 1_000);
+      return id;
     };
     const elodie = await donor({ firstName: "Élodie", lastName: "Ünver" });
     const acme = await donor({ firstName: "Sam", lastName: "Reyes", company: "Acme 100% Fund" });

@@ -132,9 +132,9 @@ export const listUsers: Handler = async (ctx) => {
       where.push(containsSql(col));
       params.push(needle);
     } else {
-      const from = op === "starts_with" ? "1" : `length(${col}) - length(?) + 1`;
-      where.push(`substr(lower(${col}), ${from}, length(?)) = ?`);
-      params.push(...(op === "starts_with" ? [] : [needle]), needle, needle);
+      // The first or the last length(needle) characters (a negative start counts from the end).
+      where.push(`substr(lower(${col}), ${op === "starts_with" ? "1, length(?)" : "-length(?)"}) = ?`);
+      params.push(needle, needle);
     }
   }
   if (q.filterField && q.filterValue !== undefined) {
