@@ -30,7 +30,7 @@
 // every round: before / after figures from one run. `--rate-limits` serves every system with its
 // production rate limiting on (RATE_LIMITS_ON below). Reports; never fails on a budget.
 import { execFileSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -201,6 +201,28 @@ export async function startSystems(
     ...compatibility,
     ...direct,
   };
+  // The store floors: a Worker that reads what a get-session past every cache must read and
+  // answers it, nothing else. "floor-d1" runs ours' own statements (worker/auth/core.ts
+  // findSessionAndUser: one batch on the primary, the session by its token's hash, then its user)
+  // on ours' D1, the hash in `?h=`; "floor-kv" reads one session-sized JSON value from a KV of its
+  // own, as better-auth with `secondaryStorage` reads it. Their CPU per answer is the least any
+  // answer reading that store can cost here, and so bounds the ratio one store can reach against
+  // the other (decision 034).
+  const storeFloor = (read) => ({
+    modules: true,
+    script: `export default { async fetch(request, env) { return new Response(JSON.stringify(await (${read})(new URL(request.url), env)), { headers: { "content-type": "application/json" } }); } };`,
+    ...compatibility,
+    ...direct,
+  });
+  const floorD1 = storeFloor(`async (url, env) => {
+    const db = env.DB.withSession("first-primary"), h = url.searchParams.get("h");
+    const [s, u] = await db.batch([
+      db.prepare("SELECT * FROM session WHERE token_hash = ?").bind(h),
+      db.prepare("SELECT * FROM user WHERE id = (SELECT user_id FROM session WHERE token_hash = ?)").bind(h),
+    ]);
+    return { session: s.results[0] ?? null, user: u.results[0] ?? null };
+  }`);
+  const floorKv = storeFloor(`(url, env) => env.KV.get("session", "json")`);
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       resourcePersistencePath: join(stateDir, "v3"),
@@ -234,6 +256,8 @@ export async function startSystems(
           ...floor,
           assets: { ...assets, directory: join(stateDir, "empty-assets") },
         },
+        { name: "floor-d1", ...floorD1, d1Databases: { DB: options.d1Databases.DB } },
+        { name: "floor-kv", ...floorKv, kvNamespaces: { KV: "floor-kv" } },
       ],
     }),
   );
@@ -254,8 +278,19 @@ export async function startSystems(
     ...PEERS.map((p) => p.name),
     "floor",
     "floor-assets",
+    "floor-d1",
+    "floor-kv",
   ])
     bases[name] = (await mf.unsafeGetDirectURL(name)).origin;
+  // A session record's size: better-auth's KV value for the peer's user is ≈ 600–700 bytes.
+  await (await mf.getKVNamespace("KV", "floor-kv")).put(
+    "session",
+    JSON.stringify({
+      session: { id: "s".repeat(32), token: "t".repeat(32), userAgent: "Mozilla/5.0 ".repeat(10) },
+      user: { id: "u".repeat(32), name: "Peer Bench", email: "peer@bench.example" },
+      pad: "p".repeat(300),
+    }),
+  );
   const pids = workerdChildren().filter((pid) => !before.has(pid));
   return { mf, bases, pids, stop: () => mf.dispose() };
 }
@@ -376,7 +411,7 @@ export async function benchPeer({
 }) {
   clientHeaders = rateLimits ? { "x-forwarded-for": "203.0.113.9", "cf-connecting-ip": "203.0.113.9" } : {};
   const served = await startSystems(stateDir, { ours, baseline, rateLimits });
-  const out = { floor: [], getSession: [], signIn: null, signUp: null };
+  const out = { floor: [], storeCeiling: [], getSession: [], signIn: null, signUp: null };
   try {
     const system = (key, label) => ({ key, label, base: served.bases[key], pids: served.pids });
     const systems = [
@@ -385,10 +420,22 @@ export async function benchPeer({
       ...PEERS.filter((p) => p.name !== "peer-hash").map((p) => system(p.name, p.label)),
     ];
     for (const s of systems) s.user = await newUser(s.base, s.key);
+    // ours' session token (the signed cookie's value before its signature) hashed as ours stores it.
+    const oursToken = decodeURIComponent(systems[0].user.token.split("=")[1]).split(".")[0];
     const floors = [
       system("floor", "floor: a Worker answering null"),
       system("floor-assets", "floor behind Miniflare's assets proxy (as the bench's own server)"),
+      {
+        ...system(
+          "floor-d1",
+          "floor: a Worker reading ours' session and user from D1 (one batch), nothing else",
+        ),
+        path: `/?h=${createHash("sha256").update(oursToken).digest("hex")}`,
+      },
+      system("floor-kv", "floor: a Worker reading one session-sized value from KV, nothing else"),
     ];
+    const floorSession = await (await fetch(floors[2].base + floors[2].path)).json();
+    if (!floorSession.session || !floorSession.user) throw new Error("floor-d1 found no session of ours");
     const path = { warm: "/api/auth/get-session", cold: "/api/auth/get-session?disableCookieCache=true" };
     // Warm-up: each system's code paths compiled before anything is timed.
     for (const s of systems)
@@ -410,7 +457,7 @@ export async function benchPeer({
       for (const s of systems) for (const [mode] of MODES) pairs.push({ s, mode });
       const results = await alternate(pairs, rounds, async ({ s, mode }) =>
         mode === "floor"
-          ? cannon(s.base, { connections: c, seconds, pids: s.pids })
+          ? cannon(s.base + (s.path ?? ""), { connections: c, seconds, pids: s.pids })
           : cannon(s.base + path[mode], {
               connections: c,
               seconds,
@@ -422,6 +469,24 @@ export async function benchPeer({
         const m = results.get(pairs[i]);
         row("load", `peer: ${f.label} @${c}`, fmt(m), lat(m));
         out.floor.push({ floor: f.key, connections: c, rps: m.rps, cpuPerRequest: m.cpuPerRequest });
+      }
+      // The most a get-session that reads D1 could reach against better-auth reading KV: the D1
+      // floor (a Worker doing nothing but that read) over better-auth with KV's answer.
+      const kvPeer = systems.find((s) => s.key === "peer-kv");
+      if (kvPeer) {
+        const theirs = results.get(pairs.find((p) => p.s === kvPeer && p.mode === "cold"));
+        const d1 = results.get(pairs[floors.findIndex((f) => f.key === "floor-d1")]);
+        const ceiling = {
+          connections: c,
+          rps: d1.rps / theirs.rps,
+          cpu: theirs.cpuPerRequest / d1.cpuPerRequest,
+        };
+        row(
+          "load",
+          `peer: disableCookieCache @${c}, the most any D1 read can reach: the D1 floor / ${kvPeer.label}`,
+          `${ceiling.rps.toFixed(2)}× (CPU ${ceiling.cpu.toFixed(2)}×)`,
+        );
+        out.storeCeiling.push(ceiling);
       }
       for (const [mode, title] of MODES) {
         const of = (s) => results.get(pairs.find((p) => p.s === s && p.mode === mode));
