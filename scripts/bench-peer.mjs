@@ -115,9 +115,11 @@ export async function buildPeer(outDir) {
 /**
  * Every system of the comparison in one workerd through Miniflare, each on a socket straight into
  * its Worker: our production build (dist/server, its wrangler.json's bindings and compatibility,
- * rate limits off as in every harness, mail to the D1 outbox), the three peers, and two floors.
- * Each system has a D1 and a KV of its own (ours migrated with our migrations, the peers' with
- * bench/peer/schema.sql), persisted under `stateDir` as the bench's are. Request logs are
+ * rate limits off as in every harness, mail to the D1 outbox), the three peers, and four floors: a
+ * Worker answering `null`, the same behind the assets proxy, one only reading ours' session from
+ * ours' D1, one only reading a KV value. Each system has a D1 and a KV of its own (ours migrated
+ * with our migrations, the peers' with bench/peer/schema.sql), persisted under `stateDir` as the
+ * bench's are. Request logs are
  * written by our Worker as in production and dropped by the harness (not parsed and printed here).
  *
  * Why ours is served here and not through the bench's own server (scripts/lib.mjs
@@ -434,7 +436,8 @@ export async function benchPeer({
       },
       system("floor-kv", "floor: a Worker reading one session-sized value from KV, nothing else"),
     ];
-    const floorSession = await (await fetch(floors[2].base + floors[2].path)).json();
+    const floorD1 = floors.find((f) => f.key === "floor-d1");
+    const floorSession = await (await fetch(floorD1.base + floorD1.path)).json();
     if (!floorSession.session || !floorSession.user) throw new Error("floor-d1 found no session of ours");
     const path = { warm: "/api/auth/get-session", cold: "/api/auth/get-session?disableCookieCache=true" };
     // Warm-up: each system's code paths compiled before anything is timed.
@@ -475,7 +478,7 @@ export async function benchPeer({
       const kvPeer = systems.find((s) => s.key === "peer-kv");
       if (kvPeer) {
         const theirs = results.get(pairs.find((p) => p.s === kvPeer && p.mode === "cold"));
-        const d1 = results.get(pairs[floors.findIndex((f) => f.key === "floor-d1")]);
+        const d1 = results.get(pairs[floors.indexOf(floorD1)]);
         const ceiling = {
           connections: c,
           rps: d1.rps / theirs.rps,
