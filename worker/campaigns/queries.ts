@@ -145,7 +145,7 @@ export async function campaignsByIds(db: Database, orgId: string, ids: readonly 
 }
 
 /** Slugs this organization uses or used (old slugs redirect) that are `base` or start with `base-`. */
-export async function slugsLike(db: Database, orgId: string, base: string) {
+export async function slugsTaken(db: Database, orgId: string, base: string) {
   const { results } = await db
     .prepare(
       // A prefix by substr, not LIKE: a 60-character slug's pattern passed D1's 50-byte LIKE limit.

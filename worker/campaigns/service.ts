@@ -31,7 +31,7 @@ import {
   matchingCampaigns,
   moveSlugStatements,
   setStatus,
-  slugsLike,
+  slugsTaken,
   slugTaken,
   updateCampaign,
 } from "./queries";
@@ -58,7 +58,7 @@ const slugify = (s: string) =>
 
 /** A title's slug, suffixed -2, -3, … past the ones this organization uses or used (old slugs redirect). */
 async function freeSlug(db: Database, orgId: string, base: string) {
-  const used = await slugsLike(db, orgId, base);
+  const used = await slugsTaken(db, orgId, base);
   let slug = base;
   for (let n = 2; used.has(slug); n++) slug = `${base.slice(0, 54)}-${n}`;
   return slug;

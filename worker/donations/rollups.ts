@@ -522,24 +522,22 @@ function dailyTotalsStatements(
   return stmts;
 }
 
-export function campaignStatsStatement(db: Database, org: string, campaignId: string, guard?: Guard) {
-  const recount = `SELECT ?1, ?2,
-         COALESCE(SUM(CASE WHEN ${COUNTED_SQL("d")} THEN d.amount_minor - d.refunded_minor END), 0),
-         COUNT(CASE WHEN ${COUNTED_SQL("d")} THEN 1 END),
-         COUNT(DISTINCT CASE WHEN ${COUNTED_SQL("d")} THEN d.donor_id END),
-         COALESCE(SUM(CASE WHEN d.mode = 'live' AND d.trashed_at IS NULL THEN d.refunded_minor END), 0),
-         ?3
-       FROM donation d WHERE d.campaign_id = ?1`;
-  return db
-    .prepare(
-      // An aggregate yields its row even when no donation matches: the guard filters the result.
-      `INSERT INTO campaign_stats (campaign_id, organization_id, raised_minor, donation_count, donor_count, refunded_minor, updated_at)
-       ${guard ? `SELECT * FROM (${recount}) WHERE ${guard.sql(4)}` : recount}
-       ON CONFLICT (campaign_id) DO UPDATE SET raised_minor = excluded.raised_minor, donation_count = excluded.donation_count,
-         donor_count = excluded.donor_count, refunded_minor = excluded.refunded_minor, updated_at = excluded.updated_at`,
-    )
-    .bind(campaignId, org, Date.now(), ...(guard?.args ?? []));
-}
+/**
+ * campaign_stats set from a recount of gifts `d`: `campaign` is each row's campaign, `from` the
+ * FROM … WHERE naming the gifts (with its GROUP BY where it spans campaigns); ?2 is the
+ * organization, ?3 now.
+ */
+export const campaignRecountSql = (campaign: string, from: string) =>
+  `INSERT INTO campaign_stats (campaign_id, organization_id, raised_minor, donation_count, donor_count, refunded_minor, updated_at)
+   SELECT ${campaign}, ?2,
+     COALESCE(SUM(CASE WHEN ${COUNTED_SQL("d")} THEN d.amount_minor - d.refunded_minor END), 0),
+     COUNT(CASE WHEN ${COUNTED_SQL("d")} THEN 1 END),
+     COUNT(DISTINCT CASE WHEN ${COUNTED_SQL("d")} THEN d.donor_id END),
+     COALESCE(SUM(CASE WHEN d.mode = 'live' AND d.trashed_at IS NULL THEN d.refunded_minor END), 0),
+     ?3
+   ${from}
+   ON CONFLICT (campaign_id) DO UPDATE SET raised_minor = excluded.raised_minor, donation_count = excluded.donation_count,
+     donor_count = excluded.donor_count, refunded_minor = excluded.refunded_minor, updated_at = excluded.updated_at`;
 
 /**
  * The stats rows of every campaign `donorId` gave to, recounted: a donor merge moves gifts between
@@ -548,19 +546,13 @@ export function campaignStatsStatement(db: Database, org: string, campaignId: st
 export function donorCampaignStatsStatement(db: Database, org: string, donorId: string, guard: Guard) {
   return db
     .prepare(
-      `INSERT INTO campaign_stats (campaign_id, organization_id, raised_minor, donation_count, donor_count, refunded_minor, updated_at)
-       SELECT d.campaign_id, ?2,
-         COALESCE(SUM(CASE WHEN ${COUNTED_SQL("d")} THEN d.amount_minor - d.refunded_minor END), 0),
-         COUNT(CASE WHEN ${COUNTED_SQL("d")} THEN 1 END),
-         COUNT(DISTINCT CASE WHEN ${COUNTED_SQL("d")} THEN d.donor_id END),
-         COALESCE(SUM(CASE WHEN d.mode = 'live' AND d.trashed_at IS NULL THEN d.refunded_minor END), 0),
-         ?3
-       FROM donation d
-      WHERE d.campaign_id IN (SELECT x.campaign_id FROM donation x WHERE x.donor_id = ?1 AND x.campaign_id IS NOT NULL)
-        AND ${guard.sql(4)}
-      GROUP BY d.campaign_id
-       ON CONFLICT (campaign_id) DO UPDATE SET raised_minor = excluded.raised_minor, donation_count = excluded.donation_count,
-         donor_count = excluded.donor_count, refunded_minor = excluded.refunded_minor, updated_at = excluded.updated_at`,
+      campaignRecountSql(
+        "d.campaign_id",
+        `FROM donation d
+        WHERE d.campaign_id IN (SELECT x.campaign_id FROM donation x WHERE x.donor_id = ?1 AND x.campaign_id IS NOT NULL)
+          AND ${guard.sql(4)}
+        GROUP BY d.campaign_id`,
+      ),
     )
     .bind(donorId, org, Date.now(), ...guard.args);
 }

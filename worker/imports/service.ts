@@ -17,7 +17,7 @@ import { mapCells, normalizeRow, type RowResult } from "@core/import/row";
 import { formatCount } from "@core/labels";
 import { currencyCode } from "@core/schemas";
 import { generateId, timeOrderedId } from "../auth/crypto";
-import { slugsLike } from "../campaigns/queries";
+import { slugsTaken } from "../campaigns/queries";
 import { type Database, orgDb } from "../db/databases";
 import { giftSetInsert, type ImportedGift } from "../donations/write";
 import { donorSetStatsStatements } from "../donors/stats";
@@ -304,7 +304,7 @@ async function batchStatements(
     const withSlugs = [];
     for (const nc of plan.newCampaigns) {
       const base = slugOf(nc.title);
-      for (const s of await slugsLike(db, org, base)) used.add(s);
+      for (const s of await slugsTaken(db, org, base)) used.add(s);
       let slug = base;
       for (let n = 2; used.has(slug); n++) slug = `${base.slice(0, 54)}-${n}`;
       used.add(slug);
