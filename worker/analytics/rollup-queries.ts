@@ -149,6 +149,24 @@ export function topCampaigns(db: Database, orgId: string, currency: string, part
     .bind(orgId, currency, parts);
 }
 
+/**
+ * The five campaigns that raised most of all time, from campaign_stats: each campaign's counted
+ * net total, kept in every change's batch. A campaign's gifts are all in its currency (every write
+ * refuses another: "This campaign collects …"), so its stats row is the sum of its `campaign` facet
+ * rows in that currency. One row per campaign instead of one per campaign and month (at 1 M gifts,
+ * 8.5 → 0.3 ms).
+ */
+export function topCampaignsAllTime(db: Database, orgId: string, currency: string) {
+  return db
+    .prepare(
+      `SELECT c.id, c.title, ?2 AS currency, s.raised_minor AS raised, s.donation_count AS count
+         FROM campaign c JOIN campaign_stats s ON s.campaign_id = c.id
+        WHERE c.organization_id = ?1 AND c.currency = ?2 AND s.donation_count > 0
+        ORDER BY s.raised_minor DESC, c.id LIMIT 5`,
+    )
+    .bind(orgId, currency);
+}
+
 /** How many top donors the dashboard lists. */
 export const TOP_DONORS = 5;
 

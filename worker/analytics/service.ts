@@ -30,6 +30,7 @@ import {
   statusTotals,
   TOP_DONORS,
   topCampaigns,
+  topCampaignsAllTime,
   topDonors,
 } from "./rollup-queries";
 
@@ -325,7 +326,7 @@ async function summaryFromRollups(
     donorSample(db, org.id, currency, parts),
     prevParts ? donorSample(db, org.id, currency, prevParts) : db.prepare("SELECT 0 AS n, NULL AS kth"),
     allTime ? (raw[4] as D1PreparedStatement) : statusTotals(db, org.id, currency, from, to),
-    topCampaigns(db, org.id, currency, parts),
+    allTime ? topCampaignsAllTime(db, org.id, currency) : topCampaigns(db, org.id, currency, parts),
     // All time reaches gifts before 1970 too (legacy rows keep their keys, decision 019).
     topDonors(db, org.id, currency, parts, allTime ? Number.MIN_SAFE_INTEGER : fromMs, untilMs),
     raw[8] as D1PreparedStatement,
