@@ -170,6 +170,37 @@ export function rangeParts(from: string, to: string) {
   return { months: [first, last] as [string, string], days };
 }
 
+/** A signed stretch of periods: [grain, first, last, sign], summed times its sign. */
+export type SignedPart = ["m" | "d", string, string, 1 | -1];
+
+/**
+ * The same range for sums only (facet totals, top campaigns; never a set of donors): an edge
+ * stretch of days that covers most of its month is read as the month less the days it leaves out
+ * (sign −1), since a month's row is the sum of its days' rows. The last 12 months up to today read
+ * one month and the three days after today (no rows) where they read 27 days of rows; the totals
+ * are the same.
+ */
+export function signedRangeParts(from: string, to: string): SignedPart[] {
+  const { months, days } = rangeParts(from, to);
+  const out: SignedPart[] = months ? [["m", months[0], months[1], 1]] : [];
+  const span = (a: string, b: string) => (Date.parse(b) - Date.parse(a)) / 86_400_000 + 1;
+  for (const [a, b] of days) {
+    // A stretch of days only may cross into the next month: each month's share on its own.
+    for (let x = a; x <= b; x = nextMonthStart(x)) {
+      const first = `${x.slice(0, 7)}-01`;
+      const last = addDays(nextMonthStart(x), -1);
+      const y = b < last ? b : last;
+      const inside = span(x, y);
+      if (span(first, last) - inside + 1 < inside) {
+        out.push(["m", x.slice(0, 7), x.slice(0, 7), 1]);
+        if (x > first) out.push(["d", first, addDays(x, -1), -1]);
+        if (y < last) out.push(["d", addDays(y, 1), last, -1]);
+      } else out.push(["d", x, y, 1]);
+    }
+  }
+  return out;
+}
+
 function previousMonth(month: string) {
   const [y, m] = month.split("-").map(Number) as [number, number];
   return m === 1

@@ -15,7 +15,9 @@ import {
   rangeParts,
   SKETCH_K,
   SKETCH_SPACE,
+  signedRangeParts,
 } from "@core/analytics";
+import { addDays } from "@core/time";
 import { describe, expect, it } from "vitest";
 import { donorSample, partsOf, topDonors } from "../../worker/analytics/rollup-queries";
 import { rebuildDailyRollups } from "../../worker/donations/rollups";
@@ -101,6 +103,53 @@ describe("ranges as the rollups read them", () => {
       months: ["2026-01", "2026-01"],
       days: [["2025-12-31", "2025-12-31"]],
     });
+  });
+
+  it("for sums, read a mostly covered edge month as the month less its other days, covering each day once", () => {
+    // The last 12 months up to the 27th: the month less the three days after today.
+    expect(signedRangeParts("2025-11-28", "2026-11-27")).toEqual([
+      ["m", "2025-12", "2026-10", 1],
+      ["d", "2025-11-28", "2025-11-30", 1],
+      ["m", "2026-11", "2026-11", 1],
+      ["d", "2026-11-28", "2026-11-30", -1],
+    ]);
+    // Days only, across two months: each month's share on its own.
+    expect(signedRangeParts("2026-01-03", "2026-02-04")).toEqual([
+      ["m", "2026-01", "2026-01", 1],
+      ["d", "2026-01-01", "2026-01-02", -1],
+      ["d", "2026-02-01", "2026-02-04", 1],
+    ]);
+    expect(signedRangeParts("0000-01-01", "9999-99-99")).toEqual([["m", "0000-00", "9999-99", 1]]);
+    // Every range: each day inside counted once, each day outside not at all, and never more day
+    // rows than the plain parts read.
+    let x = 5;
+    const rnd = (n: number) => {
+      x = (x * 48_271) % 2_147_483_647;
+      return x % n;
+    };
+    const window = Array.from({ length: 800 }, (_, i) => addDays("2025-06-01", i));
+    for (let i = 0; i < 300; i++) {
+      const from = addDays("2025-07-01", rnd(500));
+      const to = addDays(from, rnd(i % 3 ? 70 : 400));
+      const parts = signedRangeParts(from, to);
+      for (const day of window) {
+        const covered = parts.reduce(
+          (n, [grain, a, b, sign]) =>
+            n +
+            ((grain === "m" ? day.slice(0, 7) >= a && day.slice(0, 7) <= b : day >= a && day <= b)
+              ? sign
+              : 0),
+          0,
+        );
+        expect(covered, `${from}..${to} on ${day}`).toBe(day >= from && day <= to ? 1 : 0);
+      }
+      const dayRows = (p: [string, string, string, ...unknown[]][]) =>
+        p
+          .filter(([g]) => g === "d")
+          .reduce((n, [, a, b]) => n + (Date.parse(b) - Date.parse(a)) / 86_400_000 + 1, 0);
+      const plain = rangeParts(from, to).days.map(([a, b]) => ["d", a, b] as [string, string, string]);
+      expect(dayRows(parts), `${from}..${to}`).toBeLessThanOrEqual(dayRows(plain));
+    }
   });
 });
 

@@ -5,7 +5,7 @@
  * same for 7 days and for ten years. Two figures are estimates with a stated bound (the median, and
  * distinct donors above SKETCH_K); the service marks them and keeps the exact path one click away.
  */
-import { rangeParts, SKETCH_K, SKETCH_SPACE } from "@core/analytics";
+import { rangeParts, SKETCH_K, SKETCH_SPACE, signedRangeParts } from "@core/analytics";
 import { COUNTED_SQL } from "@core/status";
 import type { Database } from "../db/databases";
 import { ORG_SCOPE, type RollupScope } from "../donations/daily-totals-sql";
@@ -17,9 +17,26 @@ import { ORG_SCOPE, type RollupScope } from "../donations/daily-totals-sql";
  */
 export function partsOf(from: string, to: string) {
   const { months, days } = rangeParts(from, to);
-  return JSON.stringify([...(months ? [["m", ...months]] : []), ...days.map((d) => ["d", ...d])]);
+  return JSON.stringify([...(months ? [["m", ...months]] : []), ...days.map((d) => ["d", ...d])]) as Parts;
 }
-export type Parts = string;
+/** A range's periods, each once: what a set of donors (the sample, top donors) is read over. */
+export type Parts = string & { readonly read: "each period once" };
+
+/**
+ * The same range for sums (core/analytics.ts signedRangeParts): [grain, first, last, sign], a
+ * mostly covered edge month read as the month less its other days. Only a sum may read it.
+ */
+export function sumPartsOf(from: string, to: string) {
+  return JSON.stringify(signedRangeParts(from, to)) as SumParts;
+}
+export type SumParts = string & { readonly read: "signed, for sums" };
+
+/**
+ * SumParts (?3) as a table r(grain, lo, hi, sign), read from the JSON once: a sign taken from the
+ * JSON in the SUM would be parsed again for every row summed (at 1 M gifts the custom year's top
+ * campaigns took 8.4 ms so, 6.1 ms from the table).
+ */
+const SIGNED_PARTS = `r AS MATERIALIZED (SELECT value ->> 0 AS grain, value ->> 1 AS lo, value ->> 2 AS hi, value ->> 3 AS sign FROM json_each(?3))`;
 
 /**
  * The range's periods as a table p(grain, period): its months (enumerated between the range's and
@@ -121,28 +138,36 @@ export function retentionSample(db: Database, orgId: string, parts: Parts, recen
  * The facets of the range, summed per facet and key: method, kind, the net histogram, refunds (a
  * campaign's scope has the last two).
  */
-export function facetTotals(db: Database, owner: string, currency: string, parts: Parts, scope = ORG_SCOPE) {
+export function facetTotals(
+  db: Database,
+  owner: string,
+  currency: string,
+  parts: SumParts,
+  scope = ORG_SCOPE,
+) {
   return db
     .prepare(
-      `SELECT f.facet, f.key, SUM(f.gift_count) AS count, SUM(f.amount_minor) AS amount
-         FROM json_each(?3) r CROSS JOIN ${scope.facets} f
+      `WITH ${SIGNED_PARTS}
+       SELECT f.facet, f.key, SUM(f.gift_count * r.sign) AS count, SUM(f.amount_minor * r.sign) AS amount
+         FROM r CROSS JOIN ${scope.facets} f
            ON f.${scope.owner} = ?1 AND f.currency = ?2 AND f.facet IN ('method', 'kind', 'net', 'refund')
-          AND f.grain = r.value ->> 0 AND f.period BETWEEN r.value ->> 1 AND r.value ->> 2
-        GROUP BY f.facet, f.key HAVING SUM(f.gift_count) != 0`,
+          AND f.grain = r.grain AND f.period BETWEEN r.lo AND r.hi
+        GROUP BY f.facet, f.key HAVING SUM(f.gift_count * r.sign) != 0`,
     )
     .bind(owner, currency, parts);
 }
 
 /** The five campaigns that raised most over the range (analytics_facet's `campaign` rows). */
-export function topCampaigns(db: Database, orgId: string, currency: string, parts: Parts) {
+export function topCampaigns(db: Database, orgId: string, currency: string, parts: SumParts) {
   return db
     .prepare(
-      `SELECT c.id, c.title, ?2 AS currency, t.raised, t.count
-         FROM (SELECT f.key, SUM(f.amount_minor) AS raised, SUM(f.gift_count) AS count
-                 FROM json_each(?3) r CROSS JOIN analytics_facet f
+      `WITH ${SIGNED_PARTS}
+       SELECT c.id, c.title, ?2 AS currency, t.raised, t.count
+         FROM (SELECT f.key, SUM(f.amount_minor * r.sign) AS raised, SUM(f.gift_count * r.sign) AS count
+                 FROM r CROSS JOIN analytics_facet f
                    ON f.organization_id = ?1 AND f.currency = ?2 AND f.facet = 'campaign'
-                  AND f.grain = r.value ->> 0 AND f.period BETWEEN r.value ->> 1 AND r.value ->> 2
-                GROUP BY f.key HAVING SUM(f.gift_count) > 0 ORDER BY raised DESC, f.key LIMIT 5) t
+                  AND f.grain = r.grain AND f.period BETWEEN r.lo AND r.hi
+                GROUP BY f.key HAVING SUM(f.gift_count * r.sign) > 0 ORDER BY raised DESC, f.key LIMIT 5) t
          JOIN campaign c ON c.id = t.key
         ORDER BY t.raised DESC, c.id`,
     )

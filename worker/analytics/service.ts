@@ -28,6 +28,7 @@ import {
   rollupsBuilt,
   type SampleRow,
   statusTotals,
+  sumPartsOf,
   TOP_DONORS,
   topCampaigns,
   topCampaignsAllTime,
@@ -312,6 +313,7 @@ async function summaryFromRollups(
     allTime,
   });
   const parts = partsOf(from, to);
+  const sums = sumPartsOf(from, to);
   const prevParts = prevFrom ? partsOf(prevFrom, addDays(from, -1)) : null;
   const results = await db.batch([
     rollupsBuilt(db, org.id, org.timeZone),
@@ -322,11 +324,11 @@ async function summaryFromRollups(
         "SELECT COALESCE(SUM(raised_minor), 0) AS raised, COALESCE(SUM(donation_count), 0) AS n FROM org_daily WHERE organization_id = ? AND campaign_id = '*' AND currency = ? AND day >= ? AND day <= ?",
       )
       .bind(org.id, currency, allTime ? "0000" : from, to),
-    facetTotals(db, org.id, currency, parts),
+    facetTotals(db, org.id, currency, sums),
     donorSample(db, org.id, currency, parts),
     prevParts ? donorSample(db, org.id, currency, prevParts) : db.prepare("SELECT 0 AS n, NULL AS kth"),
     allTime ? (raw[4] as D1PreparedStatement) : statusTotals(db, org.id, currency, from, to),
-    allTime ? topCampaignsAllTime(db, org.id, currency) : topCampaigns(db, org.id, currency, parts),
+    allTime ? topCampaignsAllTime(db, org.id, currency) : topCampaigns(db, org.id, currency, sums),
     // All time reaches gifts before 1970 too (legacy rows keep their keys, decision 019).
     topDonors(db, org.id, currency, parts, allTime ? Number.MIN_SAFE_INTEGER : fromMs, untilMs),
     raw[8] as D1PreparedStatement,

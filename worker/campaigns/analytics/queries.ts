@@ -11,6 +11,7 @@ import {
   facetTotals,
   partsOf,
   type SampleRow,
+  sumPartsOf,
   TOP_DONORS,
   topDonors,
 } from "../../analytics/rollup-queries";
@@ -110,8 +111,8 @@ export async function analyticsRows(
     ...(exact
       ? []
       : [
-          facetTotals(db, c.id, c.currency, parts, CAMPAIGN_SCOPE),
-          prevParts ? facetTotals(db, c.id, c.currency, prevParts, CAMPAIGN_SCOPE) : none,
+          facetTotals(db, c.id, c.currency, sumPartsOf(r.fromDay, r.toDay), CAMPAIGN_SCOPE),
+          r.prevDays ? facetTotals(db, c.id, c.currency, sumPartsOf(...r.prevDays), CAMPAIGN_SCOPE) : none,
           donorSample(db, c.id, c.currency, parts, CAMPAIGN_SCOPE),
           prevParts ? donorSample(db, c.id, c.currency, prevParts, CAMPAIGN_SCOPE) : none,
           topDonors(db, c.id, c.currency, parts, r.fromMs, r.untilMs, CAMPAIGN_SCOPE),
