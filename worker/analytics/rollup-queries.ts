@@ -1,9 +1,11 @@
 /**
  * The dashboard from its rollups (decision 032): every statement reads analytics_facet,
- * donor_period, org_daily or donation_daily_totals over the whole months of a range and the days
- * left at its ends (core/analytics.ts rangeParts), never the donations, so a cold answer costs the
- * same for 7 days and for ten years. Two figures are estimates with a stated bound (the median, and
- * distinct donors above SKETCH_K); the service marks them and keeps the exact path one click away.
+ * donor_period, org_daily, donation_daily_totals or campaign_stats over the whole months of a range
+ * and the days left at its ends (core/analytics.ts rangeParts; a sum reads a mostly covered edge
+ * month less its other days, signedRangeParts), and of the donations only the top donors'
+ * candidates' own gifts, so a cold answer costs about the same for 7 days and for ten years. Two
+ * figures are estimates with a stated bound (the median, and distinct donors above SKETCH_K); the
+ * service marks them and keeps the exact path one click away.
  */
 import { rangeParts, SKETCH_K, SKETCH_SPACE, signedRangeParts } from "@core/analytics";
 import { COUNTED_SQL } from "@core/status";
