@@ -22,7 +22,7 @@ import { describe, expect, it } from "vitest";
 import { donorSample, partsOf, topDonors } from "../../worker/analytics/rollup-queries";
 import { rebuildDailyRollups } from "../../worker/donations/rollups";
 import { donorSetStatsStatements } from "../../worker/donors/stats";
-import { makeOrg } from "../domain/fixtures";
+import { makeOrg, numberedDonors } from "../domain/fixtures";
 import { testEnv } from "../helpers";
 
 describe("the net-amount histogram", () => {
@@ -174,13 +174,7 @@ async function syntheticOrg(donors: number) {
         rows.push(["d", `${month}-02`, `${org}-${n}`, sketchOf(n), 1, 1_000 + (n % 997), n % 2]);
     }
   }
-  await testEnv.DB.prepare(
-    `WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ?2)
-     INSERT INTO donor (id, organization_id, first_name, last_name, created_at, updated_at)
-     SELECT ?1 || '-' || n, ?1, 'Donor', 'No. ' || n, 0, 0 FROM s`,
-  )
-    .bind(org, donors)
-    .run();
+  await numberedDonors(org, donors).run();
   for (let i = 0; i < rows.length; i += 5_000)
     await testEnv.DB.prepare(
       `INSERT INTO donor_period (organization_id, currency, grain, period, donor_id, sketch, gift_count, amount_minor, one_time_count)
@@ -234,11 +228,7 @@ describe("distinct donors from the sketch", () => {
     // much, and a day's gifts on the 2nd; the rollups are built from the gifts as a rebuild builds them.
     const org = await makeOrg({ timeZone: "UTC" });
     await testEnv.DB.batch([
-      testEnv.DB.prepare(
-        `WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 3000)
-         INSERT INTO donor (id, organization_id, first_name, last_name, created_at, updated_at)
-         SELECT ?1 || '-' || n, ?1, 'Donor', 'No. ' || n, 0, 0 FROM s`,
-      ).bind(org),
+      numberedDonors(org, 3_000),
       testEnv.DB.prepare(
         `WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 3000),
                         m(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM m WHERE k < 6)
@@ -305,11 +295,7 @@ describe("distinct donors from the sketch", () => {
       });
     }
     await testEnv.DB.batch([
-      testEnv.DB.prepare(
-        `WITH RECURSIVE s(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM s WHERE n < 399)
-         INSERT INTO donor (id, organization_id, first_name, last_name, created_at, updated_at)
-         SELECT ?1 || '-' || n, ?1, 'Donor', 'No. ' || n, 0, 0 FROM s`,
-      ).bind(org),
+      numberedDonors(org, 400, 0),
       testEnv.DB.prepare(
         `INSERT INTO donation (id, organization_id, number, donor_id, amount_minor, currency, status, source, mode, donated_at, created_at, updated_at)
          SELECT j.value ->> 'id', ?1, j.key + 1, j.value ->> 'donor', j.value ->> 'amount', j.value ->> 'currency',

@@ -10,7 +10,7 @@ import { DISTINCT_ERROR_BOUND, SKETCH_K } from "@core/analytics";
 import { describe, expect, it } from "vitest";
 import { analyticsRows } from "../../worker/campaigns/analytics/queries";
 import { buildCampaignRollups, buildLargeCampaigns } from "../../worker/campaigns/analytics/rollups";
-import { makeOrg, member } from "../domain/fixtures";
+import { makeOrg, member, numberedDonors } from "../domain/fixtures";
 import { expectCampaignRollupsRebuildable } from "../donations/brute";
 import { expectRecount } from "../donations/recount";
 import { testEnv } from "../helpers";
@@ -240,11 +240,7 @@ describe("a large campaign's own rollups (decision 037)", () => {
     const c = await caller.campaigns.create({ title: "Many", currency: "USD", goalType: "none" });
     // 3 000 donors, each giving once or twice over six months (their sketch values from the trigger).
     await testEnv.DB.batch([
-      testEnv.DB.prepare(
-        `WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 3000)
-         INSERT INTO donor (id, organization_id, first_name, last_name, created_at, updated_at)
-         SELECT ?1 || '-' || n, ?1, 'Donor', 'No. ' || n, 0, 0 FROM s`,
-      ).bind(org),
+      numberedDonors(org, 3_000),
       testEnv.DB.prepare(
         `WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 3000),
                         k(k) AS (SELECT 1 UNION ALL SELECT 2)

@@ -33,6 +33,19 @@ export async function makeOrg(opts: { timeZone?: string; currency?: string } = {
   return id;
 }
 
+/**
+ * A statement writing `count` donors of `org`, ids `${org}-${first}` onward, for tests that write
+ * many gifts in SQL (the analytics rollups' estimates). The CAST: D1 binds a JS number as a real,
+ * which would name the first donor `…-1.0`.
+ */
+export function numberedDonors(org: string, count: number, first = 1) {
+  return testEnv.DB.prepare(
+    `WITH RECURSIVE s(n) AS (SELECT CAST(?3 AS INTEGER) UNION ALL SELECT n + 1 FROM s WHERE n < ?3 + ?2 - 1)
+     INSERT INTO donor (id, organization_id, first_name, last_name, created_at, updated_at)
+     SELECT ?1 || '-' || n, ?1, 'Donor', 'No. ' || n, 0, 0 FROM s`,
+  ).bind(org, count, first);
+}
+
 export async function member(
   orgId: string,
   role: "owner" | "admin" | "organizer" | "viewer",
