@@ -50,6 +50,34 @@ const coverUrl = /* @__PURE__ */ (() =>
     error: "Upload an image or give an https address",
   }))();
 
+/**
+ * A campaign title's slug: lower-case ASCII words joined by dashes, at most 60 characters
+ * (campaignInput's slug), "campaign" when the title leaves none. The campaign form's create and
+ * the CSV import's new campaigns both name campaigns so, and the import matches a file's campaign
+ * names to existing campaigns by it.
+ */
+export function campaignSlug(title: string) {
+  return (
+    title
+      .toLowerCase()
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 60) || "campaign"
+  );
+}
+
+/**
+ * `base`, or `base` suffixed -2, -3, … past the slugs in `used` (the organization's, old ones
+ * included: they redirect); the suffix keeps the slug within 60 characters.
+ */
+export function freeSlug(base: string, used: ReadonlySet<string>) {
+  let slug = base;
+  for (let n = 2; used.has(slug); n++) slug = `${base.slice(0, 54)}-${n}`;
+  return slug;
+}
+
 /** The campaign form: create takes it as is, update as `data` (DESIGN §5.3). */
 export const campaignInput = /* @__PURE__ */ (() =>
   z

@@ -6,6 +6,7 @@
  */
 
 import { bucketFor } from "@core/analytics";
+import { campaignSlug, freeSlug } from "@core/campaign";
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
 import { callerFor, makeOrg, member } from "../domain/fixtures";
@@ -351,6 +352,17 @@ describe("campaign fields", () => {
 });
 
 describe("campaign slugs", () => {
+  it("are the title's ASCII words, at most 60 characters, suffixed within 60 past the ones in use", () => {
+    expect(campaignSlug("  Café Crème: Winter 2026! ")).toBe("cafe-creme-winter-2026");
+    expect(campaignSlug("¡¿?!")).toBe("campaign");
+    const long = campaignSlug("a".repeat(80));
+    expect(long).toBe("a".repeat(60));
+    expect(freeSlug(long, new Set())).toBe(long);
+    const used = new Set([long, `${"a".repeat(54)}-2`]);
+    expect(freeSlug(long, used)).toBe(`${"a".repeat(54)}-3`);
+    expect(freeSlug(long, used).length).toBeLessThanOrEqual(60);
+  });
+
   it("suffixes a generated slug past used and old ones, and lets one of two racing creates win", async () => {
     const org = await makeOrg();
     const { caller } = await member(org, "owner");

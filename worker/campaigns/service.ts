@@ -5,7 +5,13 @@
  * their own folders.
  */
 import { type BulkOutcome, MATCHING_MAX } from "@core/bulk";
-import { CAMPAIGN_HAS_GIFTS_MESSAGE, type CampaignInput, campaignDeletable } from "@core/campaign";
+import {
+  CAMPAIGN_HAS_GIFTS_MESSAGE,
+  type CampaignInput,
+  campaignDeletable,
+  campaignSlug,
+  freeSlug,
+} from "@core/campaign";
 import { formatCount } from "@core/labels";
 import { type CampaignStatus, campaignTransitions } from "@core/status";
 import { addDays, startOfLocalDay } from "@core/time";
@@ -47,21 +53,10 @@ export async function loadCampaign(db: Database, orgId: string, id: string): Pro
   return row;
 }
 
-const slugify = (s: string) =>
-  s
-    .toLowerCase()
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 60) || "campaign";
-
 /** A title's slug, suffixed -2, -3, … past the ones this organization uses or used (old slugs redirect). */
-async function freeSlug(db: Database, orgId: string, base: string) {
-  const used = await slugsTaken(db, orgId, base);
-  let slug = base;
-  for (let n = 2; used.has(slug); n++) slug = `${base.slice(0, 54)}-${n}`;
-  return slug;
+async function slugFor(db: Database, orgId: string, title: string) {
+  const base = campaignSlug(title);
+  return freeSlug(base, await slugsTaken(db, orgId, base));
 }
 
 /**
@@ -137,7 +132,7 @@ export async function campaignById(ctx: OrgCtx, id: string) {
 export async function createCampaign(ctx: OrgCtx, input: CampaignInput) {
   const db = orgDb(ctx);
   const id = generateId();
-  const slug = input.slug ?? (await freeSlug(db, ctx.org.id, slugify(input.title)));
+  const slug = input.slug ?? (await slugFor(db, ctx.org.id, input.title));
   if (await slugTaken(db, ctx.org.id, slug)) fail("CONFLICT", SLUG_TAKEN, { field: "slug" });
   await assertOwnMedia(ctx.env, ctx.org.id, input.coverUrl, "coverUrl");
   const now = Date.now();

@@ -4,6 +4,7 @@
  * JSON parameter (`json_each`), so a statement binds a handful of values whatever the batch size
  * (D1: 100 bound parameters per statement). docs/decisions/028-csv-import.md.
  */
+import { campaignSlug } from "@core/campaign";
 import type { ImportKind } from "@core/import/fields";
 import { DONOR_COLUMNS } from "@core/import/row";
 import type { Database } from "../db/databases";
@@ -70,7 +71,7 @@ export async function batchLookups(
         `SELECT id, title, slug, currency FROM campaign WHERE organization_id = ?1
           AND (lower(title) IN (SELECT lower(value) FROM json_each(?2)) OR slug IN (SELECT value FROM json_each(?3)))`,
       )
-      .bind(orgId, json(keys.campaigns), json(keys.campaigns.map(slugOf))),
+      .bind(orgId, json(keys.campaigns), json(keys.campaigns.map(campaignSlug))),
   ]);
   const rows = <T>(i: number) => (res[i]?.results ?? []) as T[];
   const set = (i: number) => new Set(rows<{ k: string }>(i).map((r) => r.k));
@@ -110,7 +111,7 @@ export async function batchLookups(
   }
   // A name the file gives may be a campaign's slug: key it by the lower-case name the plan asks.
   for (const name of keys.campaigns) {
-    const bySlug = campaigns.get(slugOf(name));
+    const bySlug = campaigns.get(campaignSlug(name));
     if (bySlug && !campaigns.has(name.toLowerCase())) campaigns.set(name.toLowerCase(), bySlug);
   }
   return {
@@ -124,16 +125,6 @@ export async function batchLookups(
     campaigns,
   };
 }
-
-/** A campaign title's slug, as the campaigns service makes it (worker/campaigns/service.ts). */
-export const slugOf = (s: string) =>
-  s
-    .toLowerCase()
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 60) || "campaign";
 
 /** The batch's guard: the import carries the token its claim set (decision 028). */
 export const batchGuard = (importId: string, token: string): Guard => ({

@@ -5,6 +5,7 @@
  * progress and one audit row — claimed by the import's `next_row` so a batch lands once. The undo
  * is ./rollback.ts.
  */
+import { campaignSlug, freeSlug } from "@core/campaign";
 import { FIRST_DATA_ROW, type ImportRow, importKey } from "@core/import/batch";
 import {
   type ImportKind,
@@ -39,7 +40,6 @@ import {
   listImports,
   rejectionsPage,
   setImportStatus,
-  slugOf,
   unfinishedImport,
   updateDonors,
 } from "./queries";
@@ -303,10 +303,9 @@ async function batchStatements(
     const used = new Set<string>();
     const withSlugs = [];
     for (const nc of plan.newCampaigns) {
-      const base = slugOf(nc.title);
+      const base = campaignSlug(nc.title);
       for (const s of await slugsTaken(db, org, base)) used.add(s);
-      let slug = base;
-      for (let n = 2; used.has(slug); n++) slug = `${base.slice(0, 54)}-${n}`;
+      const slug = freeSlug(base, used);
       used.add(slug);
       withSlugs.push({ ...nc, slug });
     }
