@@ -28,6 +28,10 @@ export const PAYMENT_METHOD_LABELS: Readonly<Record<PaymentMethod, string>> = {
   other: "Other",
 };
 
+/** How a gift came in: the donation table's own set (donation_source_valid, worker/db/domain.ts). */
+export const donationSources = ["manual", "online", "webhook", "import"] as const;
+export type DonationSource = (typeof donationSources)[number];
+
 /** A method's label; a code outside the list (a processor's own, from the webhook) reads as words. */
 export function paymentMethodLabel(method: string): string {
   const known = (PAYMENT_METHOD_LABELS as Record<string, string | undefined>)[method];

@@ -137,6 +137,22 @@ for (const [who, email] of [
           assert.ok(shown > 0);
           assert.equal(lines.length, shown, "the years on screen, one line each");
 
+          // The gifts' own filters, as /donations has them: one-time gifts only, by keyboard (the
+          // phone's filters are in the lists' sheet, seen in the accessibility pass).
+          if (w >= 768) {
+            const table = s.page.getByRole("region", { name: "Giving by year, table" }).locator("tbody");
+            const allGifts = await table.textContent();
+            await s.page.getByLabel("Frequency").focus();
+            await s.page.keyboard.press("ArrowDown");
+            await s.page.waitForURL((u) => u.searchParams.get("frequency") === "one_time");
+            await s.page.getByRole("button", { name: "Clear 1 filter" }).waitFor();
+            await settled(s.page);
+            assert.notEqual(await table.textContent(), allGifts, "one-time gifts only");
+            await s.page.getByRole("button", { name: "Clear 1 filter" }).click();
+            await s.page.waitForURL((u) => !u.searchParams.has("frequency"));
+            await settled(s.page);
+          }
+
           // LYBUNT's CSV: every donor the list counts, whatever the page shows.
           await s.page.getByRole("tab", { name: "Lapsed donors" }).click();
           await s.page.getByRole("heading", { level: 2, name: "Lapsed donors" }).waitFor();
@@ -173,6 +189,7 @@ test("a hand-edited /reports address falls back to the defaults, never an error 
       "?view=nope&basis=lunar&fromYear=abc&toYear=1800&currency=XYZ&page=-1&pageSize=7",
       `?view=campaigns&compare=${encodeURIComponent(JSON.stringify(["a", "b", "c", "d", "e"]))}&from=2026-02-30&align=sideways`,
       "?view=lapsed&kind=%00&tierId=&q=%E2%80%AE",
+      `?view=pyramid&frequency=weekly&source=pigeon&paymentMethod=${"x".repeat(40)}`,
       // Years in the wrong order: the server refuses them (400) and the report says why.
       "?view=giving&fromYear=2026&toYear=2024",
     ]) {

@@ -17,7 +17,15 @@ export interface Scope {
   campaignId?: string;
   /** Donor ids the donor filters (tier, tag) keep; undefined when none is set. */
   donors?: Set<string>;
+  /** The gifts' own filters, as /donations names them. */
+  paymentMethod?: string;
+  frequency?: string;
+  source?: string;
 }
+
+/** A gift's frequency under a filter: "recurring" is any frequency but one_time (the list's words). */
+const frequencyIs = (d: RawDonation, f: string) =>
+  f === "recurring" ? d.frequency !== "one_time" : d.frequency === f;
 
 export const counted = (d: RawDonation) =>
   (d.status === "completed" || d.status === "partially_refunded") &&
@@ -39,6 +47,9 @@ export function giftsIn(rows: readonly RawDonation[], s: Scope) {
       counted(d) &&
       d.currency === s.currency &&
       (!s.campaignId || d.campaign_id === s.campaignId) &&
+      (!s.paymentMethod || d.payment_method === s.paymentMethod) &&
+      (!s.frequency || frequencyIs(d, s.frequency)) &&
+      (!s.source || d.source === s.source) &&
       (!s.donors || (d.donor_id !== null && s.donors.has(d.donor_id))),
   );
 }

@@ -5,7 +5,8 @@
  * every calendar and fiscal New Year in the organization's zone, an organization in
  * Pacific/Auckland (New Year's Eve in UTC is already the next year there) with its fiscal year
  * starting in July, and one in America/Los_Angeles starting in April. Every figure of every
- * report, under every filter (currency, year basis, campaign, tier, tag), is recounted.
+ * report, under every filter (currency, year basis, campaign, tier, tag, and the gifts' own
+ * payment method, frequency and source), is recounted.
  */
 import { localDay, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
@@ -128,10 +129,14 @@ async function seedWorld(tz: string, fiscalMonth: number, seed: number) {
     const refunded =
       status === "refunded" ? amount : status === "partially_refunded" ? r.int(1, amount - 1) : 0;
     const euro = r.chance(0.25);
+    // The gifts' own filters (method, frequency, source) each keep a part of every report.
+    const method = r.pick(["card", "card", "check", "paypal", "bank_transfer"] as const);
+    const frequency = r.pick(["one_time", "one_time", "monthly", "quarterly", "annually"] as const);
+    const source = r.pick(["import", "online", "online", "manual", "webhook"] as const);
     batch.push(
       testEnv.DB.prepare(
-        `INSERT INTO donation (id, organization_id, number, donor_id, campaign_id, amount_minor, refunded_minor, currency, status, source, mode, donated_at, created_at, updated_at, trashed_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'import', ?, ?, ?, ?, ?)`,
+        `INSERT INTO donation (id, organization_id, number, donor_id, campaign_id, amount_minor, refunded_minor, currency, status, source, mode, donated_at, created_at, updated_at, trashed_at, payment_method, frequency)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).bind(
         `rg-${org}-${String(i).padStart(4, "0")}`,
         org,
@@ -142,11 +147,14 @@ async function seedWorld(tz: string, fiscalMonth: number, seed: number) {
         refunded,
         euro ? "EUR" : "USD",
         status,
+        source,
         r.chance(0.08) ? "test" : "live",
         at,
         now,
         now,
         r.chance(0.05) ? now : null,
+        method,
+        frequency,
       ),
     );
   });
@@ -181,7 +189,16 @@ async function checkEverything(
     { campaignId: world.campaigns[0] },
     { tierId: world.tiers[1] },
     { tagId: world.tags[0] },
-  ] as { campaignId?: string; tierId?: string; tagId?: string }[];
+    { paymentMethod: "check" },
+    { frequency: "recurring", source: "online" },
+  ] as {
+    campaignId?: string;
+    tierId?: string;
+    tagId?: string;
+    paymentMethod?: string;
+    frequency?: "recurring";
+    source?: "online";
+  }[];
   for (const currency of ["USD", "EUR"]) {
     for (const basis of ["calendar", "fiscal"] as const) {
       const startMonth = basis === "fiscal" ? fiscalMonth : 1;
@@ -193,6 +210,9 @@ async function checkEverything(
           startMonth,
           currency,
           campaignId: v.campaignId,
+          paymentMethod: v.paymentMethod,
+          frequency: v.frequency,
+          source: v.source,
           donors: await donorsWith(world.org, v),
         };
         const gifts = giftsIn(world.rows, scope);
@@ -298,10 +318,14 @@ async function checkEverything(
     from?: string;
     to?: string;
   }[]) {
-    for (const tagId of [undefined, world.tags[1]]) {
-      const at = `${tz} campaigns ${JSON.stringify(period)} ${tagId ?? ""}`;
-      const res = await caller.reports.campaigns({ campaignIds: world.campaigns, tagId, ...period });
-      const scope = { ...usd, donors: await donorsWith(world.org, { tagId }) };
+    for (const f of [
+      {},
+      { tagId: world.tags[1] },
+      { paymentMethod: "check", frequency: "one_time" as const, source: "online" as const },
+    ]) {
+      const at = `${tz} campaigns ${JSON.stringify(period)} ${JSON.stringify(f)}`;
+      const res = await caller.reports.campaigns({ campaignIds: world.campaigns, ...f, ...period });
+      const scope = { ...usd, ...f, donors: await donorsWith(world.org, f) };
       expect(res.currency).toBe("USD");
       for (const row of res.campaigns) {
         const want = bruteCampaign(world.rows, scope, row.id, period.from, period.to);

@@ -3,6 +3,7 @@
  * statements are as they were tuned, decisions 011 and 013). Which statement answers a request is
  * the list service's rule (`list.ts`).
  */
+import type { frequencyFilters } from "@core/donation";
 import { countedWithin, type DonationStatus } from "@core/status";
 import { addDays, startOfLocalDay } from "@core/time";
 import { segmentParams, segmentSql } from "../analytics/retention";
@@ -21,6 +22,16 @@ export const SORT_COLUMNS: Record<DonationSort, string> = {
 };
 
 /** A search for a gift by its number ("1234" or "#1234"): the number, else null. */
+export type FrequencyFilter = (typeof frequencyFilters)[number];
+
+/**
+ * A frequency filter on gift `a` (the /donations list's, the reports'): "recurring" is every
+ * frequency but one_time, the dashboard's one-time vs recurring split; `bind` names the value.
+ */
+export function frequencySql(a: string, f: FrequencyFilter, bind: (value: string) => string): string {
+  return f === "recurring" ? `${a}.frequency != 'one_time'` : `${a}.frequency = ${bind(f)}`;
+}
+
 const searchedNumber = (q: string) => {
   const n = Number(q.replace(/^#/, ""));
   return Number.isInteger(n) && n > 0 ? n : null;
@@ -60,8 +71,14 @@ export function donationWhere(
   if (f.maxAmountMinor !== undefined) add(w, "d.amount_minor <= ?", f.maxAmountMinor);
   if (f.currency) add(w, "d.currency = ?", f.currency.toUpperCase());
   if (f.paymentMethod) add(w, "d.payment_method = ?", f.paymentMethod);
-  if (f.frequency === "recurring") add(w, "d.frequency != 'one_time'");
-  else if (f.frequency) add(w, "d.frequency = ?", f.frequency);
+  if (f.frequency) {
+    const params: string[] = [];
+    const sql = frequencySql("d", f.frequency, (value) => {
+      params.push(value);
+      return "?";
+    });
+    add(w, sql, ...params);
+  }
   if (f.mode) add(w, "d.mode = ?", f.mode);
   if (f.source) add(w, "d.source = ?", f.source);
   if (f.importId) add(w, "d.import_id = ?", f.importId);

@@ -10,6 +10,7 @@
 import { COUNTED_SQL } from "@core/status";
 import type { Database } from "../db/databases";
 import { localDaySql, spansTable } from "../donations/daily-totals-sql";
+import { type FrequencyFilter, frequencySql } from "../donations/list-queries";
 import { donorTextSql } from "../donors/queries";
 import { searchNeedle } from "../lib/list";
 
@@ -21,6 +22,10 @@ export interface GiftFilter {
   /** The donor's current tier (donor.tier_id), as the /donors filter reads it. */
   tierId?: string;
   tagId?: string;
+  /** The gift's own, as the /donations filters read them. */
+  paymentMethod?: string;
+  frequency?: FrequencyFilter;
+  source?: string;
 }
 
 /** Numbered bindings, so one value can be named in several places of a statement. */
@@ -35,7 +40,8 @@ class Binds {
 /**
  * The conditions a gift `a` must meet: the organization, the currency, counted (the partial
  * index's own condition, so SQLite may read donation_counted_idx), and the filters. A donor
- * filter (tier, tag) keeps only gifts of donors it names, so it drops gifts without a donor.
+ * filter (tier, tag) keeps only gifts of donors it names, so it drops gifts without a donor. The
+ * gift's frequency and method are columns of donation_counted_idx; its source is read from the row.
  */
 function giftWhere(
   f: GiftFilter,
@@ -51,6 +57,9 @@ function giftWhere(
   const p = seekOther ? "+" : "";
   const terms = [`${p}${a}.organization_id = ${org}`, `${p}${a}.currency = ${cur}`, COUNTED_SQL(a)];
   if (f.campaignId) terms.push(`${a}.campaign_id = ${b.add(f.campaignId)}`);
+  if (f.paymentMethod) terms.push(`${a}.payment_method = ${b.add(f.paymentMethod)}`);
+  if (f.frequency) terms.push(frequencySql(a, f.frequency, (v) => b.add(v)));
+  if (f.source) terms.push(`${a}.source = ${b.add(f.source)}`);
   if (f.tierId)
     terms.push(
       `${a}.donor_id IN (SELECT t.id FROM donor t WHERE t.organization_id = ${org} AND t.tier_id = ${b.add(f.tierId)})`,

@@ -6,11 +6,14 @@
  * service.ts, the SQL in queries.ts.
  */
 
+import { donationSources } from "@core/labels";
 import {
   COMPARE_MAX,
   COMPARE_MIN,
   LAPSED_KINDS,
+  REPORT_FREQUENCIES,
   reportId,
+  reportMethod,
   reportYear,
   YEAR_BASES,
   yearRangeProblem,
@@ -36,6 +39,10 @@ const filters = {
   campaignId: z.optional(reportId),
   tierId: z.optional(reportId),
   tagId: z.optional(reportId),
+  /** The gifts' own filters, as /donations has them. */
+  paymentMethod: z.optional(reportMethod),
+  frequency: z.optional(z.enum(REPORT_FREQUENCIES)),
+  source: z.optional(z.enum(donationSources)),
 };
 
 /** `fromYear`..`toYear` in order and at most REPORT_YEARS_MAX long (a 400 otherwise, never a 500). */
@@ -113,6 +120,9 @@ export const reportsRouter = router({
           currency: filters.currency,
           tierId: filters.tierId,
           tagId: filters.tagId,
+          paymentMethod: filters.paymentMethod,
+          frequency: filters.frequency,
+          source: filters.source,
           from: z.optional(calendarDay),
           to: z.optional(calendarDay),
         })

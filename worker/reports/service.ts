@@ -7,7 +7,9 @@
  * dashboard's.
  */
 import { CURRENCIES } from "@core/currencies";
+import type { DonationSource } from "@core/labels";
 import { periodProblem } from "@core/period";
+import type { ReportFrequency } from "@core/report-filters";
 import {
   COMPARE_MAX,
   type LapsedKind,
@@ -50,8 +52,15 @@ import {
 
 type Ctx = Pick<OrgCtx, "env" | "org" | "waitUntil">;
 
+/** The gifts' own filters (core/report-filters.ts), which the campaign comparison takes too. */
+export interface GiftOnlyFilters {
+  paymentMethod?: string;
+  frequency?: ReportFrequency;
+  source?: DonationSource;
+}
+
 /** The filters every report takes (the lists' own: core/report-filters.ts). */
-export interface ReportFilters {
+export interface ReportFilters extends GiftOnlyFilters {
   basis: YearBasis;
   currency?: string;
   campaignId?: string;
@@ -68,11 +77,23 @@ function giftFilter(ctx: Ctx, f: ReportFilters): GiftFilter {
     campaignId: f.campaignId,
     tierId: f.tierId,
     tagId: f.tagId,
+    paymentMethod: f.paymentMethod,
+    frequency: f.frequency,
+    source: f.source,
   };
 }
 
-/** The cache key's parts for a report's filters (the tenant and data version are the cache's). */
-const filterKey = (g: GiftFilter, f: ReportFilters) => [f.basis, g.currency, g.campaignId, g.tierId, g.tagId];
+/** The cache key's parts for the gift filter (the tenant and data version are the cache's). */
+const giftKey = (g: GiftFilter) => [
+  g.currency,
+  g.campaignId,
+  g.tierId,
+  g.tagId,
+  g.paymentMethod,
+  g.frequency,
+  g.source,
+];
+const filterKey = (g: GiftFilter, f: ReportFilters) => [f.basis, ...giftKey(g)];
 
 /**
  * What the report screen offers whatever the report: the currencies with counted gifts (and the
@@ -358,7 +379,7 @@ export function pyramidReport(ctx: Ctx, input: ReportFilters & { year?: number }
   );
 }
 
-export interface CompareInput {
+export interface CompareInput extends GiftOnlyFilters {
   campaignIds: string[];
   currency?: string;
   tierId?: string;
@@ -389,7 +410,7 @@ export function campaignComparison(ctx: Ctx, input: CompareInput) {
     ctx,
     ctx.org,
     "report-campaigns",
-    [day, g.currency, g.tierId, g.tagId, input.from, input.to, ...ids],
+    [day, ...giftKey(g), input.from, input.to, ...ids],
     async () => {
       const db = orgDb(ctx);
       const tz = ctx.org.timeZone;

@@ -1,4 +1,4 @@
-import { donorLabel, paymentMethodLabel } from "@core/labels";
+import { donationSources, donorLabel, paymentMethodLabel } from "@core/labels";
 import { CURRENCIES } from "@core/money";
 import { donationStatuses } from "@core/status";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -14,9 +14,15 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import type { MatchingDonations } from "~/features/donations/bulk-status";
 import { ExportButton } from "~/features/donations/export-button";
-import { activeFilterCount, donationFilters, exportUrl, SOURCE_LABELS } from "~/features/donations/filters";
+import {
+  activeFilterCount,
+  donationFilters,
+  exportUrl,
+  frequencyFilterLabel,
+  SOURCE_LABELS,
+} from "~/features/donations/filters";
 import { RecordDonationDialog } from "~/features/donations/record-donation-button";
-import { type DonationSearch, FREQUENCY_FILTERS, METHODS, SOURCES } from "~/features/donations/search";
+import { type DonationSearch, FREQUENCY_FILTERS, METHODS } from "~/features/donations/search";
 import { ImportChip } from "~/features/imports/import-chip";
 import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
@@ -211,7 +217,7 @@ export function DonationsPage() {
               <option value="">Any frequency</option>
               {FREQUENCY_FILTERS.map((f) => (
                 <option key={f} value={f}>
-                  {f === "recurring" ? "Any recurring" : titleCase(f)}
+                  {frequencyFilterLabel(f)}
                 </option>
               ))}
             </select>
@@ -222,7 +228,7 @@ export function DonationsPage() {
               onChange={(e) => set({ source: (e.target.value || undefined) as DonationSearch["source"] })}
             >
               <option value="">All sources</option>
-              {SOURCES.map((v) => (
+              {donationSources.map((v) => (
                 <option key={v} value={v}>
                   {SOURCE_LABELS[v]}
                 </option>

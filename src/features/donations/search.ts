@@ -7,7 +7,7 @@
  */
 
 import type { frequencyFilters } from "@core/donation";
-import { paymentMethods } from "@core/labels";
+import { donationSources, paymentMethods } from "@core/labels";
 import { currencyCode } from "@core/schemas";
 import { donationStatuses } from "@core/status";
 import { z } from "zod/mini";
@@ -27,9 +27,6 @@ const day = dayParam;
 const text = textParam;
 
 export const METHODS = paymentMethods;
-/** How a gift came in: the donation table's own set (donation_source_valid, worker/db/domain.ts). */
-export const SOURCES = ["manual", "online", "webhook", "import"] as const;
-export type DonationSource = (typeof SOURCES)[number];
 
 /** core/donation.ts frequencyFilters, spelled here for the reason above (the list's select reads it too). */
 export const FREQUENCY_FILTERS = ["one_time", "recurring", "monthly", "quarterly", "annually"] as const;
@@ -52,7 +49,7 @@ export const donationSearch = z.extend(listSearch, {
   paymentMethod: text(30),
   frequency: enumParam(FREQUENCY_FILTERS),
   mode: enumParam(["live", "test"]),
-  source: enumParam(SOURCES),
+  source: enumParam(donationSources),
   /** The gifts one CSV import created (issue 23): "View the imported donations" links here. */
   importId: text(64),
   segment: enumParam(["retained", "lapsed"]),

@@ -21,6 +21,7 @@ import type { ReportsSearch } from "./search";
 import {
   Definition,
   DownloadCsv,
+  giftFilters,
   ReportError,
   ReportSkeleton,
   reportsRoute,
@@ -53,6 +54,7 @@ export function CampaignsReport({ s }: { s: ReportsSearch }) {
       currency: s.currency,
       tierId: s.tierId,
       tagId: s.tagId,
+      ...giftFilters(s),
       from: s.from,
       to: s.to,
     }),

@@ -6,6 +6,8 @@
  * each as CSV. The tabs are Radix's (arrow keys move between reports); every panel is in the page
  * so each tab's aria-controls names one, and only the chosen report renders and asks the server.
  */
+import { donationSources, paymentMethodLabel, paymentMethods } from "@core/labels";
+import { REPORT_FREQUENCIES } from "@core/report-filters";
 import {
   REPORT_TITLES,
   REPORT_VIEWS,
@@ -24,6 +26,7 @@ import { PageHeader } from "~/components/layout/page-header";
 import { Button } from "~/components/ui/button";
 import { Skeleton } from "~/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
+import { frequencyFilterLabel, SOURCE_LABELS } from "~/features/donations/filters";
 import { useTRPC } from "~/lib/trpc";
 import { SM_UP, useMediaQuery } from "~/lib/use-media-query";
 import { cn } from "~/lib/utils";
@@ -119,6 +122,9 @@ const FILTER_KEYS = [
   "campaignId",
   "tierId",
   "tagId",
+  "paymentMethod",
+  "frequency",
+  "source",
   "fromYear",
   "toYear",
   "year",
@@ -218,6 +224,9 @@ function FilterBar({ s }: { s: ReportsSearch }) {
   const reads: Record<(typeof FILTER_KEYS)[number], boolean> = {
     currency: true,
     tagId: true,
+    paymentMethod: true,
+    frequency: true,
+    source: true,
     campaignId: uses.campaign,
     tierId: uses.tier,
     fromYear: uses.years === "range",
@@ -368,6 +377,51 @@ function FilterBar({ s }: { s: ReportsSearch }) {
           {(tags.data ?? []).map((t) => (
             <option key={t.id} value={t.id}>
               {t.name}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field label="Payment method">
+        <select
+          className={selectClass}
+          value={s.paymentMethod ?? ""}
+          onChange={(e) => set({ paymentMethod: e.target.value || undefined })}
+        >
+          <option value="">All methods</option>
+          {s.paymentMethod && !(paymentMethods as readonly string[]).includes(s.paymentMethod) ? (
+            <option value={s.paymentMethod}>{paymentMethodLabel(s.paymentMethod)}</option>
+          ) : null}
+          {paymentMethods.map((m) => (
+            <option key={m} value={m}>
+              {paymentMethodLabel(m)}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field label="Frequency">
+        <select
+          className={selectClass}
+          value={s.frequency ?? ""}
+          onChange={(e) => set({ frequency: (e.target.value || undefined) as ReportsSearch["frequency"] })}
+        >
+          <option value="">Any frequency</option>
+          {REPORT_FREQUENCIES.map((f) => (
+            <option key={f} value={f}>
+              {frequencyFilterLabel(f)}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field label="Source">
+        <select
+          className={selectClass}
+          value={s.source ?? ""}
+          onChange={(e) => set({ source: (e.target.value || undefined) as ReportsSearch["source"] })}
+        >
+          <option value="">All sources</option>
+          {donationSources.map((v) => (
+            <option key={v} value={v}>
+              {SOURCE_LABELS[v]}
             </option>
           ))}
         </select>

@@ -3,21 +3,25 @@
  * the lapsed list's page. Built from core/report-filters.ts, whose pieces the reports.* inputs use
  * too (worker/reports/router.ts). A route's search schema loads with the route tree on every page
  * (docs/decisions/012): this module imports only what that chunk holds already (zod/mini,
- * ~/lib/search-params, core/schemas' currency) and core/report-filters.ts, which imports nothing
- * else. A hand-edited or stale value falls back to "no filter" instead of an error page.
+ * ~/lib/search-params, core/schemas' currency, core/labels' sources) and core/report-filters.ts,
+ * which imports nothing else. A hand-edited or stale value falls back to "no filter" instead of an error page.
  */
+
+import { donationSources } from "@core/labels";
 import {
   CHART_ALIGNS,
   COMPARE_MAX,
   LAPSED_KINDS,
+  REPORT_FREQUENCIES,
   REPORT_VIEWS,
   reportId,
+  reportMethod,
   reportYear,
   YEAR_BASES,
 } from "@core/report-filters";
 import { currencyCode } from "@core/schemas";
 import { z } from "zod/mini";
-import { dayParam, listSearch, opt, withDefault } from "~/lib/search-params";
+import { dayParam, enumParam, listSearch, opt, withDefault } from "~/lib/search-params";
 
 export const reportsSearch = z.extend(listSearch, {
   view: withDefault(z.enum(REPORT_VIEWS), "giving"),
@@ -26,6 +30,10 @@ export const reportsSearch = z.extend(listSearch, {
   campaignId: opt(reportId),
   tierId: opt(reportId),
   tagId: opt(reportId),
+  /** The gifts' own filters, as /donations spells them in its URL. */
+  paymentMethod: opt(reportMethod),
+  frequency: enumParam(REPORT_FREQUENCIES),
+  source: enumParam(donationSources),
   fromYear: opt(reportYear),
   toYear: opt(reportYear),
   /** The pyramid's year. */

@@ -33,7 +33,13 @@ export function apiFilters(s: ReportsSearch) {
     campaignId: s.campaignId,
     tierId: s.tierId,
     tagId: s.tagId,
+    ...giftFilters(s),
   };
+}
+
+/** The gifts' own filters of the URL (method, frequency, source), which every report takes. */
+export function giftFilters(s: ReportsSearch) {
+  return { paymentMethod: s.paymentMethod, frequency: s.frequency, source: s.source };
 }
 
 /** One line saying what the report counts (core/reports.ts REPORT_DEFINITIONS). */
