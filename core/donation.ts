@@ -12,8 +12,6 @@ import { amountMinor, currencyCode, giftInstant } from "./schemas";
 /** How an offline gift was paid (processor gifts carry the processor's own method). */
 export const manualPaymentMethods = ["cash", "check", "bank_transfer", "card", "other"] as const;
 export const donationFrequencies = ["one_time", "monthly", "quarterly", "annually"] as const;
-/** The list filter's frequencies: each one, and "recurring" for every frequency but one_time. */
-export const frequencyFilters = ["one_time", "recurring", "monthly", "quarterly", "annually"] as const;
 export const tributeTypes = ["in_honor", "in_memory"] as const;
 export const donationModes = ["live", "test"] as const;
 

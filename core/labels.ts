@@ -28,6 +28,13 @@ export const PAYMENT_METHOD_LABELS: Readonly<Record<PaymentMethod, string>> = {
   other: "Other",
 };
 
+/**
+ * The frequency filters of /donations and /reports: each frequency (core/donation.ts
+ * donationFrequencies), and "recurring" for every frequency but one_time, the dashboard's split.
+ */
+export const frequencyFilters = ["one_time", "recurring", "monthly", "quarterly", "annually"] as const;
+export type FrequencyFilter = (typeof frequencyFilters)[number];
+
 /** How a gift came in: the donation table's own set (donation_source_valid, worker/db/domain.ts). */
 export const donationSources = ["manual", "online", "webhook", "import"] as const;
 export type DonationSource = (typeof donationSources)[number];

@@ -3,12 +3,10 @@
  * many campaigns side by side. The tRPC inputs (worker/reports/router.ts) and the /reports URL
  * (src/features/reports/search.ts) are built from these, so a value one refuses cannot reach the
  * other. The URL schema loads with the route tree on every page (docs/decisions/012): this module
- * imports zod/mini only, and spells core/receipts.ts's year bases and core/donation.ts's frequency
- * filters rather than importing those modules (tsc holds them equal), as
- * src/features/plans/search.ts does for core/plans.ts.
+ * imports zod/mini only, and spells core/receipts.ts's year bases rather than importing that
+ * module (tsc holds them equal), as src/features/plans/search.ts does for core/plans.ts.
  */
 import { z } from "zod/mini";
-import type { frequencyFilters } from "./donation";
 import type { StatementBasis } from "./receipts";
 
 /** The six reports, as the URL names them; LYBUNT and SYBUNT are two lists of one report. */
@@ -46,14 +44,9 @@ export const CHART_ALIGNS = ["start", "calendar"] as const;
 export type ChartAlign = (typeof CHART_ALIGNS)[number];
 
 /**
- * The gift filters of /donations, which every report takes too: a gift's frequency ("recurring"
- * is every frequency but one_time, as the list and the dashboard split them), its payment method
- * (a processor's own code included, as the list takes it) and its source (core/labels.ts).
+ * A payment method in the gift filters of /donations, which every report takes too (with the
+ * frequency and source of core/labels.ts): a processor's own code included, as the list takes it.
  */
-export const REPORT_FREQUENCIES = ["one_time", "recurring", "monthly", "quarterly", "annually"] as const;
-export type ReportFrequency = (typeof REPORT_FREQUENCIES)[number];
-/** Types only: tsc fails here when core/donation.ts frequencyFilters changes. */
-export type ReportFrequenciesMatch = Holds<Same<ReportFrequency, (typeof frequencyFilters)[number]>>;
 export const reportMethod = /* @__PURE__ */ (() => z.string().check(z.minLength(1), z.maxLength(30)))();
 
 /** A record id in a filter (a campaign, tier or tag): scoped to the caller's organization. */

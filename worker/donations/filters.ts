@@ -3,7 +3,8 @@
  * string (worker/donations/export.ts) parse the same schema, so both select the same rows. The
  * browser's URL state is src/features/donations/search.ts.
  */
-import { donationModes, frequencyFilters } from "@core/donation";
+import { donationModes } from "@core/donation";
+import { frequencyFilters } from "@core/labels";
 import { calendarDay, currencyCode, enumSet } from "@core/schemas";
 import { donationStatuses } from "@core/status";
 import { z } from "zod";

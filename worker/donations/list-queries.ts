@@ -3,7 +3,7 @@
  * statements are as they were tuned, decisions 011 and 013). Which statement answers a request is
  * the list service's rule (`list.ts`).
  */
-import type { frequencyFilters } from "@core/donation";
+import type { FrequencyFilter } from "@core/labels";
 import { countedWithin, type DonationStatus } from "@core/status";
 import { addDays, startOfLocalDay } from "@core/time";
 import { segmentParams, segmentSql } from "../analytics/retention";
@@ -22,8 +22,6 @@ export const SORT_COLUMNS: Record<DonationSort, string> = {
 };
 
 /** A search for a gift by its number ("1234" or "#1234"): the number, else null. */
-export type FrequencyFilter = (typeof frequencyFilters)[number];
-
 /**
  * A frequency filter on gift `a` (the /donations list's, the reports'): "recurring" is every
  * frequency but one_time, the dashboard's one-time vs recurring split; `bind` names the value.

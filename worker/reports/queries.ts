@@ -7,10 +7,11 @@
  * core/reports.ts, read from a JSON parameter and joined to the gifts by range, so each year
  * seeks donation_counted_idx (organization, currency, donated_at, …) on its own.
  */
+import type { FrequencyFilter } from "@core/labels";
 import { COUNTED_SQL } from "@core/status";
 import type { Database } from "../db/databases";
 import { localDaySql, spansTable } from "../donations/daily-totals-sql";
-import { type FrequencyFilter, frequencySql } from "../donations/list-queries";
+import { frequencySql } from "../donations/list-queries";
 import { donorTextSql } from "../donors/queries";
 import { searchNeedle } from "../lib/list";
 

@@ -6,12 +6,11 @@
  * service.ts, the SQL in queries.ts.
  */
 
-import { donationSources } from "@core/labels";
+import { donationSources, frequencyFilters } from "@core/labels";
 import {
   COMPARE_MAX,
   COMPARE_MIN,
   LAPSED_KINDS,
-  REPORT_FREQUENCIES,
   reportId,
   reportMethod,
   reportYear,
@@ -41,7 +40,7 @@ const filters = {
   tagId: z.optional(reportId),
   /** The gifts' own filters, as /donations has them. */
   paymentMethod: z.optional(reportMethod),
-  frequency: z.optional(z.enum(REPORT_FREQUENCIES)),
+  frequency: z.optional(z.enum(frequencyFilters)),
   source: z.optional(z.enum(donationSources)),
 };
 

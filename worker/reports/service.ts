@@ -7,9 +7,8 @@
  * dashboard's.
  */
 import { CURRENCIES } from "@core/currencies";
-import type { DonationSource } from "@core/labels";
+import type { DonationSource, FrequencyFilter } from "@core/labels";
 import { periodProblem } from "@core/period";
-import type { ReportFrequency } from "@core/report-filters";
 import {
   COMPARE_MAX,
   type LapsedKind,
@@ -55,7 +54,7 @@ type Ctx = Pick<OrgCtx, "env" | "org" | "waitUntil">;
 /** The gifts' own filters (core/report-filters.ts), which the campaign comparison takes too. */
 export interface GiftOnlyFilters {
   paymentMethod?: string;
-  frequency?: ReportFrequency;
+  frequency?: FrequencyFilter;
   source?: DonationSource;
 }
 

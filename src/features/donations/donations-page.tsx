@@ -1,4 +1,4 @@
-import { donationSources, donorLabel, paymentMethodLabel } from "@core/labels";
+import { donorLabel, paymentMethodLabel } from "@core/labels";
 import { CURRENCIES } from "@core/money";
 import { donationStatuses } from "@core/status";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -14,15 +14,10 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import type { MatchingDonations } from "~/features/donations/bulk-status";
 import { ExportButton } from "~/features/donations/export-button";
-import {
-  activeFilterCount,
-  donationFilters,
-  exportUrl,
-  frequencyFilterLabel,
-  SOURCE_LABELS,
-} from "~/features/donations/filters";
+import { activeFilterCount, donationFilters, exportUrl } from "~/features/donations/filters";
+import { FrequencyOptions, MethodOptions, SourceOptions } from "~/features/donations/gift-filter-options";
 import { RecordDonationDialog } from "~/features/donations/record-donation-button";
-import { type DonationSearch, FREQUENCY_FILTERS, METHODS } from "~/features/donations/search";
+import type { DonationSearch } from "~/features/donations/search";
 import { ImportChip } from "~/features/imports/import-chip";
 import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
@@ -199,12 +194,7 @@ export function DonationsPage() {
               value={s.paymentMethod ?? ""}
               onChange={(e) => set({ paymentMethod: e.target.value || undefined })}
             >
-              <option value="">All methods</option>
-              {METHODS.map((m) => (
-                <option key={m} value={m}>
-                  {paymentMethodLabel(m)}
-                </option>
-              ))}
+              <MethodOptions current={s.paymentMethod} />
             </select>
             <select
               aria-label="Frequency"
@@ -214,12 +204,7 @@ export function DonationsPage() {
                 set({ frequency: (e.target.value || undefined) as DonationSearch["frequency"] })
               }
             >
-              <option value="">Any frequency</option>
-              {FREQUENCY_FILTERS.map((f) => (
-                <option key={f} value={f}>
-                  {frequencyFilterLabel(f)}
-                </option>
-              ))}
+              <FrequencyOptions />
             </select>
             <select
               aria-label="Source"
@@ -227,12 +212,7 @@ export function DonationsPage() {
               value={s.source ?? ""}
               onChange={(e) => set({ source: (e.target.value || undefined) as DonationSearch["source"] })}
             >
-              <option value="">All sources</option>
-              {donationSources.map((v) => (
-                <option key={v} value={v}>
-                  {SOURCE_LABELS[v]}
-                </option>
-              ))}
+              <SourceOptions />
             </select>
             <select
               aria-label="Mode"

@@ -3,23 +3,7 @@
  * query string, the "n filters" hint. Apart from the schema so the route tree (every page's entry
  * chunk) carries the schema only (docs/decisions/012).
  */
-import type { DonationSource } from "@core/labels";
-import { titleCase } from "~/lib/format";
 import type { DonationSearch } from "./search";
-
-/**
- * The gift filters' words, for /donations and /reports (here, not in core/labels.ts, so the
- * entry chunk every page loads does not carry them: docs/decisions/012).
- */
-export const SOURCE_LABELS: Readonly<Record<DonationSource, string>> = {
-  manual: "Recorded by hand",
-  online: "Online",
-  webhook: "Payment provider",
-  import: "Imported",
-};
-
-/** A frequency filter's label: "recurring" is every frequency but one-time. */
-export const frequencyFilterLabel = (f: string) => (f === "recurring" ? "Any recurring" : titleCase(f));
 
 /** The filters of `s` (no paging) as the list procedure and the export read them. */
 export function donationFilters(s: DonationSearch) {

@@ -6,8 +6,6 @@
  * each as CSV. The tabs are Radix's (arrow keys move between reports); every panel is in the page
  * so each tab's aria-controls names one, and only the chosen report renders and asks the server.
  */
-import { donationSources, paymentMethodLabel, paymentMethods } from "@core/labels";
-import { REPORT_FREQUENCIES } from "@core/report-filters";
 import {
   REPORT_TITLES,
   REPORT_VIEWS,
@@ -26,7 +24,7 @@ import { PageHeader } from "~/components/layout/page-header";
 import { Button } from "~/components/ui/button";
 import { Skeleton } from "~/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
-import { frequencyFilterLabel, SOURCE_LABELS } from "~/features/donations/filters";
+import { FrequencyOptions, MethodOptions, SourceOptions } from "~/features/donations/gift-filter-options";
 import { useTRPC } from "~/lib/trpc";
 import { SM_UP, useMediaQuery } from "~/lib/use-media-query";
 import { cn } from "~/lib/utils";
@@ -387,15 +385,7 @@ function FilterBar({ s }: { s: ReportsSearch }) {
           value={s.paymentMethod ?? ""}
           onChange={(e) => set({ paymentMethod: e.target.value || undefined })}
         >
-          <option value="">All methods</option>
-          {s.paymentMethod && !(paymentMethods as readonly string[]).includes(s.paymentMethod) ? (
-            <option value={s.paymentMethod}>{paymentMethodLabel(s.paymentMethod)}</option>
-          ) : null}
-          {paymentMethods.map((m) => (
-            <option key={m} value={m}>
-              {paymentMethodLabel(m)}
-            </option>
-          ))}
+          <MethodOptions current={s.paymentMethod} />
         </select>
       </Field>
       <Field label="Frequency">
@@ -404,12 +394,7 @@ function FilterBar({ s }: { s: ReportsSearch }) {
           value={s.frequency ?? ""}
           onChange={(e) => set({ frequency: (e.target.value || undefined) as ReportsSearch["frequency"] })}
         >
-          <option value="">Any frequency</option>
-          {REPORT_FREQUENCIES.map((f) => (
-            <option key={f} value={f}>
-              {frequencyFilterLabel(f)}
-            </option>
-          ))}
+          <FrequencyOptions />
         </select>
       </Field>
       <Field label="Source">
@@ -418,12 +403,7 @@ function FilterBar({ s }: { s: ReportsSearch }) {
           value={s.source ?? ""}
           onChange={(e) => set({ source: (e.target.value || undefined) as ReportsSearch["source"] })}
         >
-          <option value="">All sources</option>
-          {donationSources.map((v) => (
-            <option key={v} value={v}>
-              {SOURCE_LABELS[v]}
-            </option>
-          ))}
+          <SourceOptions />
         </select>
       </Field>
     </>

@@ -7,12 +7,11 @@
  * which imports nothing else. A hand-edited or stale value falls back to "no filter" instead of an error page.
  */
 
-import { donationSources } from "@core/labels";
+import { donationSources, frequencyFilters } from "@core/labels";
 import {
   CHART_ALIGNS,
   COMPARE_MAX,
   LAPSED_KINDS,
-  REPORT_FREQUENCIES,
   REPORT_VIEWS,
   reportId,
   reportMethod,
@@ -32,7 +31,7 @@ export const reportsSearch = z.extend(listSearch, {
   tagId: opt(reportId),
   /** The gifts' own filters, as /donations spells them in its URL. */
   paymentMethod: opt(reportMethod),
-  frequency: enumParam(REPORT_FREQUENCIES),
+  frequency: enumParam(frequencyFilters),
   source: enumParam(donationSources),
   fromYear: opt(reportYear),
   toYear: opt(reportYear),
