@@ -169,6 +169,9 @@ function clock(rem: number): string {
   return `${pad2(h)}:${pad2(m)}:${pad2(s)}`;
 }
 
+/** A consent or other flag as every export spells it. */
+export const yesNo = (v: boolean) => (v ? "yes" : "no");
+
 /**
  * Exactly `new Date(ms).toISOString()`; without a Date per call for whole-ms instants in years
  * 0000-9999. Blank for an instant no Date holds (a row written before decision 019's rules), which

@@ -166,6 +166,8 @@ for (const [who, email] of [
           assert.match(lybunt.name, /-report-lybunt-\d{8}-\d{4}\.csv$/);
           const rows = lybunt.text.trimEnd().split("\r\n");
           assert.equal(rows[0]?.replace("\uFEFF", "").split(",")[0], "donor_id");
+          // An appeal needs to know whom it may reach: the consents come with the e-mail.
+          assert.match(rows[0] ?? "", /,email_opt_in,phone_opt_in,mail_opt_in$/);
           assert.equal(rows.length - 1, total, "one line per LYBUNT donor");
           await s.page
             .getByText(/^Exported [\d,]+ donors?$/)

@@ -4,7 +4,7 @@
  * file from donors.exportPage pages so the list can show progress (src/features/donors/export.ts);
  * pure, so tests build the very same file.
  */
-import { CSV_BOM, csvRow, isoWithOffset } from "../csv";
+import { CSV_BOM, csvRow, isoWithOffset, yesNo } from "../csv";
 import { toMajorString } from "../money";
 
 /**
@@ -50,7 +50,6 @@ export interface CsvColumn<R> {
   cell: (row: R, timeZone: string) => unknown;
 }
 
-const yesNo = (v: boolean) => (v ? "yes" : "no");
 
 export const DONOR_COLUMNS: readonly CsvColumn<DonorCsvRow>[] = [
   { header: "donor_id", cell: (r) => r.donorId },

@@ -7,7 +7,7 @@
  * major units with a currency column, rates plain fractions, instants ISO 8601 in the
  * organization's zone (DESIGN §4 exports, core/csv.ts rules). Pure, so tests build the same file.
  */
-import { CSV_BOM, csvRow, isoWithOffset } from "../csv";
+import { CSV_BOM, csvRow, isoWithOffset, yesNo } from "../csv";
 import { toMajorString } from "../money";
 
 interface Column<R> {
@@ -139,6 +139,10 @@ export interface LapsedCsvRow {
   lastGiftAt: number;
   lifetimeMinor: number;
   gifts: number;
+  /** The donor's consents (as /donors keeps them), so an appeal reaches only those who gave them. */
+  emailOptIn: boolean;
+  phoneOptIn: boolean;
+  mailOptIn: boolean;
 }
 
 export const LAPSED_COLUMNS: readonly Column<LapsedCsvRow>[] = [
@@ -151,6 +155,9 @@ export const LAPSED_COLUMNS: readonly Column<LapsedCsvRow>[] = [
   { header: "lifetime_total", cell: (r, c) => money(r.lifetimeMinor, c.currency) },
   { header: "gifts", cell: (r) => r.gifts },
   { header: "currency", cell: (_, c) => c.currency },
+  { header: "email_opt_in", cell: (r) => yesNo(r.emailOptIn) },
+  { header: "phone_opt_in", cell: (r) => yesNo(r.phoneOptIn) },
+  { header: "mail_opt_in", cell: (r) => yesNo(r.mailOptIn) },
 ];
 
 /** The file's first line: the byte-order mark and the headers. */

@@ -39,6 +39,14 @@ const STATUSES = [
   "disputed",
 ] as const;
 
+/** The i-th donor's consents, in the order of the donor table's columns (email, phone, mail). */
+const consentOf = (i: number) => [i % 2, i % 5 === 0 ? 1 : 0, i % 3 === 1 ? 1 : 0];
+/** The same as a lapsed row carries them (the list's CSV hands them on with the e-mail). */
+const consents = (i: number) => {
+  const [email, phone, mail] = consentOf(i);
+  return { emailOptIn: email === 1, phoneOptIn: phone === 1, mailOptIn: mail === 1 };
+};
+
 /**
  * An organization with tiers (one ladder on lifetime giving, and a rolling-12-month tier that
  * overlaps two of its rungs), two tags, four campaigns (three in USD, one in EUR), 48 donors and
@@ -83,7 +91,7 @@ async function seedWorld(tz: string, fiscalMonth: number, seed: number) {
     donors.push(id);
     stmts.push(
       testEnv.DB.prepare(
-        "INSERT INTO donor (id, organization_id, first_name, last_name, email, tier_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO donor (id, organization_id, first_name, last_name, email, tier_id, created_at, updated_at, email_opt_in, phone_opt_in, mail_opt_in) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       ).bind(
         id,
         org,
@@ -93,6 +101,7 @@ async function seedWorld(tz: string, fiscalMonth: number, seed: number) {
         r.pick(tiers),
         now,
         now,
+        ...consentOf(i),
       ),
     );
   }
@@ -246,7 +255,10 @@ async function checkEverything(
 
         // LYBUNT and SYBUNT: every page of the list, and the export's keyset pages.
         for (const kind of ["lybunt", "sybunt"] as const) {
-          const want = bruteLapsed(world.rows, scope, kind, current);
+          const want = bruteLapsed(world.rows, scope, kind, current).map((w) => ({
+            ...w,
+            ...consents(world.donors.indexOf(w.donorId)),
+          }));
           const got: unknown[] = [];
           let page = 1;
           let total = -1;

@@ -21,5 +21,8 @@ export function presentLapsedRow(r: LapsedRow, yearLabel: (year: number) => stri
     lastGiftAt: r.lastGiftAt,
     lifetimeMinor: r.lifetimeMinor,
     gifts: r.gifts,
+    emailOptIn: !!r.emailOptIn,
+    phoneOptIn: !!r.phoneOptIn,
+    mailOptIn: !!r.mailOptIn,
   };
 }

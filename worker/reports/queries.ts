@@ -141,6 +141,9 @@ export interface LapsedRow {
   company: string | null;
   email: string | null;
   anonymized: number;
+  emailOptIn: number;
+  phoneOptIn: number;
+  mailOptIn: number;
   /** The year (named by its start) of the donor's last gift, and its total that year. */
   lastYear: number;
   lastYearMinor: number;
@@ -221,7 +224,8 @@ export function lapsedStatement(
                       ORDER BY l.lastYearMinor DESC, l.id
                       LIMIT ${limit} OFFSET ${offset})
        SELECT page.id, dn.first_name AS firstName, dn.last_name AS lastName, dn.company, dn.email,
-              dn.anonymized_at IS NOT NULL AS anonymized, page.lastYear, page.lastYearMinor, page.lastGiftAt,
+              dn.anonymized_at IS NOT NULL AS anonymized, dn.email_opt_in AS emailOptIn,
+              dn.phone_opt_in AS phoneOptIn, dn.mail_opt_in AS mailOptIn, page.lastYear, page.lastYearMinor, page.lastGiftAt,
               ${lifetime("COALESCE(SUM(x.amount_minor - x.refunded_minor), 0)")} AS lifetimeMinor,
               ${lifetime("COUNT(*)")} AS gifts, page.total, page.totalMinor
          FROM page JOIN donor dn ON dn.id = page.id
