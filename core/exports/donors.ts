@@ -50,7 +50,6 @@ export interface CsvColumn<R> {
   cell: (row: R, timeZone: string) => unknown;
 }
 
-
 export const DONOR_COLUMNS: readonly CsvColumn<DonorCsvRow>[] = [
   { header: "donor_id", cell: (r) => r.donorId },
   { header: "name", cell: (r) => r.name },

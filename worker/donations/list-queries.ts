@@ -21,7 +21,6 @@ export const SORT_COLUMNS: Record<DonationSort, string> = {
   number: "d.number",
 };
 
-/** A search for a gift by its number ("1234" or "#1234"): the number, else null. */
 /**
  * A frequency filter on gift `a` (the /donations list's, the reports'): "recurring" is every
  * frequency but one_time, the dashboard's one-time vs recurring split; `bind` names the value.
@@ -30,6 +29,7 @@ export function frequencySql(a: string, f: FrequencyFilter, bind: (value: string
   return f === "recurring" ? `${a}.frequency != 'one_time'` : `${a}.frequency = ${bind(f)}`;
 }
 
+/** A search for a gift by its number ("1234" or "#1234"): the number, else null. */
 const searchedNumber = (q: string) => {
   const n = Number(q.replace(/^#/, ""));
   return Number.isInteger(n) && n > 0 ? n : null;
