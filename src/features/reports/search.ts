@@ -3,10 +3,10 @@
  * the lapsed list's page. Built from core/report-filters.ts, whose pieces the reports.* inputs use
  * too (worker/reports/router.ts). A route's search schema loads with the route tree on every page
  * (docs/decisions/012): this module imports only what that chunk holds already (zod/mini,
- * ~/lib/search-params, core/schemas' currency, core/labels' sources) and core/report-filters.ts,
- * which imports nothing else. A hand-edited or stale value falls back to "no filter" instead of an error page.
+ * ~/lib/search-params, core/schemas' currency, core/labels' value sets) and
+ * core/report-filters.ts, which imports nothing else. A hand-edited or stale value falls back to
+ * "no filter" instead of an error page.
  */
-
 import { donationSources, frequencyFilters } from "@core/labels";
 import {
   CHART_ALIGNS,
