@@ -112,6 +112,41 @@ describe("importing donations", () => {
     expect(listed.total).toBe(40);
   });
 
+  it("names new campaigns as the campaign form does, past the slugs the organization and the batch took", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    await caller.campaigns.create({
+      title: "Other",
+      slug: "spring-fete-2",
+      currency: "USD",
+      goalType: "none",
+    });
+    const gift = (campaign: string, i: number) => [
+      "",
+      "Ada",
+      "Giver",
+      "ada@example.test",
+      `$${10 + i}.00`,
+      "USD",
+      `2025-03-1${i}T10:00:00Z`,
+      "Completed",
+      "",
+      campaign,
+      "One-time",
+      "",
+    ];
+    // Two names of one slug in one batch: the first takes it, the second the next one free.
+    const text = csv([HEADER, gift("Spring Fête", 1), gift("Spring Fete!", 2)]);
+    const { import: done } = await runImport(caller, "donations", text, { fields: GIFT_FIELDS });
+    expect(done.counts).toMatchObject({ giftsCreated: 2, campaignsCreated: 2 });
+    const { rows } = await caller.campaigns.list({ pageSize: 100 });
+    expect(Object.fromEntries(rows.map((c) => [c.title, c.slug]))).toEqual({
+      Other: "spring-fete-2",
+      "Spring Fête": "spring-fete",
+      "Spring Fete!": "spring-fete-3",
+    });
+  });
+
   it("creates nothing new from the same file twice, and skips gifts another file already brought", async () => {
     const org = await makeOrg();
     const { caller } = await member(org, "admin");

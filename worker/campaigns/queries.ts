@@ -144,15 +144,21 @@ export async function campaignsByIds(db: Database, orgId: string, ids: readonly 
   return results;
 }
 
-/** Slugs this organization uses or used (old slugs redirect) that are `base` or start with `base-`. */
-export async function slugsTaken(db: Database, orgId: string, base: string) {
+/**
+ * Slugs this organization uses or used (old slugs redirect) that are one of `bases` or start with
+ * it and a dash: one statement for the campaign form's one title and an import batch's new ones.
+ */
+export async function slugsTaken(db: Database, orgId: string, bases: readonly string[]) {
   const { results } = await db
     .prepare(
       // A prefix by substr, not LIKE: a 60-character slug's pattern passed D1's 50-byte LIKE limit.
-      `SELECT slug FROM campaign WHERE organization_id = ?1 AND (slug = ?2 OR substr(slug, 1, length(?3)) = ?3)
-       UNION SELECT slug FROM campaign_slug WHERE organization_id = ?1 AND (slug = ?2 OR substr(slug, 1, length(?3)) = ?3)`,
+      `WITH b(base, prefix) AS (SELECT value, value || '-' FROM json_each(?2))
+       SELECT c.slug FROM b JOIN campaign c ON c.organization_id = ?1
+          AND (c.slug = b.base OR substr(c.slug, 1, length(b.prefix)) = b.prefix)
+       UNION SELECT s.slug FROM b JOIN campaign_slug s ON s.organization_id = ?1
+          AND (s.slug = b.base OR substr(s.slug, 1, length(b.prefix)) = b.prefix)`,
     )
-    .bind(orgId, base, `${base}-`)
+    .bind(orgId, JSON.stringify(bases))
     .all<{ slug: string }>();
   return new Set(results.map((r) => r.slug));
 }

@@ -56,7 +56,7 @@ export async function loadCampaign(db: Database, orgId: string, id: string): Pro
 /** A title's slug, suffixed -2, -3, … past the ones this organization uses or used (old slugs redirect). */
 async function slugFor(db: Database, orgId: string, title: string) {
   const base = campaignSlug(title);
-  return freeSlug(base, await slugsTaken(db, orgId, base));
+  return freeSlug(base, await slugsTaken(db, orgId, [base]));
 }
 
 /**

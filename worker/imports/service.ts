@@ -299,16 +299,15 @@ async function batchStatements(
     ),
   ];
   if (plan.newCampaigns.length) {
-    // Slugs as the campaign form makes them, past the ones the organization uses or used.
-    const used = new Set<string>();
-    const withSlugs = [];
-    for (const nc of plan.newCampaigns) {
-      const base = campaignSlug(nc.title);
-      for (const s of await slugsTaken(db, org, base)) used.add(s);
-      const slug = freeSlug(base, used);
+    // Slugs as the campaign form makes them, past the ones the organization uses or used (one
+    // read for every new campaign of the batch) and those given earlier in it.
+    const bases = plan.newCampaigns.map((nc) => campaignSlug(nc.title));
+    const used = await slugsTaken(db, org, bases);
+    const withSlugs = plan.newCampaigns.map((nc, i) => {
+      const slug = freeSlug(bases[i] as string, used);
       used.add(slug);
-      withSlugs.push({ ...nc, slug });
-    }
+      return { ...nc, slug };
+    });
     stmts.push(insertCampaigns(db, who, withSlugs, guard));
   }
   if (plan.newDonors.length) stmts.push(insertDonors(db, who, plan.newDonors, guard));
