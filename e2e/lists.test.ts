@@ -70,6 +70,9 @@ test("at 360 px each list is cards with amount, status and date, and its filters
       const before = new URL(s.page.url()).search;
       await sheet.getByRole("combobox", { name: list.filter, exact: true }).selectOption({ index: 1 });
       await s.page.waitForURL((u) => u.search !== before);
+      // The link names the choice only: the list's defaults (page 1, 25 rows, its sort) stay out.
+      const keys = [...new URL(s.page.url()).searchParams.keys()];
+      assert.equal(keys.length, 1, `${list.path}: the URL spells ${keys.join(", ")}`);
       await sheet.getByRole("heading", { name: "Filters (1)" }).waitFor();
       await sheet.getByRole("button", { name: "Show results" }).click();
       await sheet.waitFor({ state: "hidden" });

@@ -150,6 +150,10 @@ for (const [who, email] of [
             assert.notEqual(await table.textContent(), allGifts, "one-time gifts only");
             await s.page.getByRole("button", { name: "Clear 1 filter" }).click();
             await s.page.waitForURL((u) => !u.searchParams.has("frequency"));
+            // The defaults (the giving view, calendar years, page 1, …) are never spelled in it.
+            const spelled = [...new URL(s.page.url()).searchParams.keys()];
+            for (const key of ["view", "basis", "kind", "page", "pageSize", "desc"])
+              assert.ok(!spelled.includes(key), `${key} in ${s.page.url()}`);
             await settled(s.page);
           }
 

@@ -19,6 +19,15 @@ export function withDefault<T extends z.ZodMiniType>(schema: T, value: z.output<
   return z._default(z.catch(schema, value), value as never);
 }
 
+/**
+ * The values a search schema gives an empty URL: its defaults (page 1, 25 rows, the default sort,
+ * …), which a link need not spell. Read from the schema itself, so a default is written once.
+ */
+export function searchDefaults(schema: z.ZodMiniType): Record<string, unknown> {
+  const empty = z.parse(schema, {}) as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(empty).filter(([, v]) => v !== undefined));
+}
+
 /** `YYYY-MM-DD` (an organization-local day the API takes: core/schemas.ts), optional. */
 export const dayParam = opt(calendarDay);
 /** Free text up to `max` characters, optional. */

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod/mini";
+import { campaignsSearch } from "~/features/campaigns/search";
 import { donationSearch } from "~/features/donations/search";
 import { donorsSearch } from "~/features/donors/search";
-import { facetParam, listSearch, listSearchWith, withDefault } from "~/lib/search-params";
+import { planSearch } from "~/features/plans/search";
+import { reportsSearch } from "~/features/reports/search";
+import { facetParam, listSearch, listSearchWith, searchDefaults, withDefault } from "~/lib/search-params";
 
 describe("URL search schemas (zod/mini): stale or hand-edited links fall back, never error", () => {
   it("fills list defaults and replaces malformed paging values", () => {
@@ -72,5 +75,29 @@ describe("URL search schemas (zod/mini): stale or hand-edited links fall back, n
     expect(s.type).toBeUndefined();
     expect(s.minLifetimeMinor).toBeUndefined();
     expect(s.sort).toBe("created");
+  });
+
+  it("names each schema's defaults, which the routes keep out of the URL (stripDefaults)", () => {
+    // A default missing here would be written into every link after a filter change; an optional
+    // filter here would be dropped from the URL whenever it is chosen.
+    expect(searchDefaults(donorsSearch)).toEqual({ page: 1, pageSize: 25, desc: true, sort: "created" });
+    expect(searchDefaults(reportsSearch)).toEqual({
+      page: 1,
+      pageSize: 25,
+      desc: true,
+      view: "giving",
+      basis: "calendar",
+      kind: "lybunt",
+      align: "start",
+    });
+    expect(
+      searchDefaults(z.object({ days: withDefault(z.int(), 30), from: z.optional(z.string()) })),
+    ).toEqual({
+      days: 30,
+    });
+    // stripDefaults compares with ===: a default that is an array or object would never be stripped.
+    for (const schema of [donorsSearch, donationSearch, planSearch, campaignsSearch, reportsSearch])
+      for (const value of Object.values(searchDefaults(schema)))
+        expect(["string", "number", "boolean"]).toContain(typeof value);
   });
 });

@@ -29,7 +29,7 @@ import { useTimeZone } from "~/lib/time-zone";
 import { useTRPC, useTRPCClient } from "~/lib/trpc";
 import { TagChip, TierBadge } from "./chips";
 import { DonorNotes } from "./donor-notes";
-import { donorTypeLabels } from "./search";
+import { donorTypeLabels } from "./filters";
 
 const sel = "h-9 rounded-md border border-input bg-transparent px-2 text-sm";
 

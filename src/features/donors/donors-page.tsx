@@ -25,7 +25,8 @@ import { useTRPC, useTRPCClient } from "~/lib/trpc";
 import { BulkTags } from "./bulk-tags";
 import { TagChip, TierBadge } from "./chips";
 import { buildDonorCsv } from "./export";
-import { advancedKeys, type DonorsSearch, donorFilters, donorTypeLabels, donorTypes } from "./search";
+import { advancedKeys, donorFilters, donorTypeLabels } from "./filters";
+import { type DonorsSearch, donorTypes } from "./search";
 import { TagManager } from "./tag-manager";
 
 type Row = RouterOutputs["donors"]["list"]["rows"][number];

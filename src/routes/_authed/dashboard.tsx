@@ -1,20 +1,23 @@
 import { reportPeriod } from "@core/period";
 import { createFileRoute } from "@tanstack/react-router";
 import { z } from "zod/mini";
-import { dayParam, enumParam, opt, withDefault } from "~/components/data-table/list-search";
+import { dayParam, enumParam, opt, stripDefaults, withDefault } from "~/components/data-table/list-search";
 import { DashboardPage } from "~/features/dashboard/dashboard-page";
 
+const dashboardSearch = z.object({
+  days: withDefault(z.int(), 30),
+  /** A custom period (both days, core/period.ts) instead of `days`. */
+  from: dayParam,
+  to: dayParam,
+  currency: opt(z.string().check(z.length(3))),
+  /** Platform admins: "all" shows every organization at once. */
+  scope: enumParam(["all"]),
+  forbidden: opt(z.boolean()),
+});
+
 export const Route = createFileRoute("/_authed/dashboard")({
-  validateSearch: z.object({
-    days: withDefault(z.int(), 30),
-    /** A custom period (both days, core/period.ts) instead of `days`. */
-    from: dayParam,
-    to: dayParam,
-    currency: opt(z.string().check(z.length(3))),
-    /** Platform admins: "all" shows every organization at once. */
-    scope: enumParam(["all"]),
-    forbidden: opt(z.boolean()),
-  }),
+  validateSearch: dashboardSearch,
+  search: stripDefaults(dashboardSearch),
   loaderDeps: ({ search }) => ({
     period: reportPeriod(search),
     currency: search.currency,

@@ -1,10 +1,11 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { useListState } from "~/components/data-table/list-search";
+import { stripDefaults, useListState } from "~/components/data-table/list-search";
 import { DonorsPage } from "~/features/donors/donors-page";
 import { donorsSearch } from "~/features/donors/search";
 
 export const Route = createFileRoute("/_authed/donors/")({
   validateSearch: donorsSearch,
+  search: stripDefaults(donorsSearch),
   head: () => ({ meta: [{ title: "Donors · Almoner" }] }),
   component: RouteComponent,
 });
