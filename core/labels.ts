@@ -17,6 +17,12 @@ export const paymentMethods = [
 ] as const;
 export type PaymentMethod = (typeof paymentMethods)[number];
 
+/**
+ * The longest method code a gift stores: a processor's own (a webhook's `paymentMethod`), which
+ * the lists' and reports' method filters take too.
+ */
+export const PAYMENT_METHOD_MAX = 30;
+
 export const PAYMENT_METHOD_LABELS: Readonly<Record<PaymentMethod, string>> = {
   card: "Card",
   cash: "Cash",

@@ -3,10 +3,12 @@
  * many campaigns side by side. The tRPC inputs (worker/reports/router.ts) and the /reports URL
  * (src/features/reports/search.ts) are built from these, so a value one refuses cannot reach the
  * other. The URL schema loads with the route tree on every page (docs/decisions/012): this module
- * imports zod/mini only, and spells core/receipts.ts's year bases rather than importing that
- * module (tsc holds them equal), as src/features/plans/search.ts does for core/plans.ts.
+ * imports zod/mini and core/labels.ts (which imports nothing) only, and spells core/receipts.ts's
+ * year bases rather than importing that module (tsc holds them equal), as
+ * src/features/plans/search.ts does for core/plans.ts.
  */
 import { z } from "zod/mini";
+import { PAYMENT_METHOD_MAX } from "./labels";
 import type { StatementBasis } from "./receipts";
 
 /** The six reports, as the URL names them; LYBUNT and SYBUNT are two lists of one report. */
@@ -47,7 +49,8 @@ export type ChartAlign = (typeof CHART_ALIGNS)[number];
  * A payment method in the gift filters of /donations, which every report takes too (with the
  * frequency and source of core/labels.ts): a processor's own code included, as the list takes it.
  */
-export const reportMethod = /* @__PURE__ */ (() => z.string().check(z.minLength(1), z.maxLength(30)))();
+export const reportMethod = /* @__PURE__ */ (() =>
+  z.string().check(z.minLength(1), z.maxLength(PAYMENT_METHOD_MAX)))();
 
 /** A record id in a filter (a campaign, tier or tag): scoped to the caller's organization. */
 export const reportId = /* @__PURE__ */ (() => z.string().check(z.minLength(1), z.maxLength(100)))();

@@ -1,3 +1,4 @@
+import { PAYMENT_METHOD_MAX } from "@core/labels";
 import { countedWithin } from "@core/status";
 import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
@@ -176,6 +177,12 @@ describe("donations.list totals (rollup path and index path) agree with a brute-
           }),
         ),
       ).toBe("BAD_REQUEST");
+      // So is a source outside the stored set, or a method longer than any gift stores
+      // (core/labels.ts: the reports' filters refuse the same).
+      expect(await codeOf(caller.donations.list({ source: "carrier-pigeon" } as never))).toBe("BAD_REQUEST");
+      expect(await codeOf(caller.donations.list({ paymentMethod: "x".repeat(PAYMENT_METHOD_MAX + 1) }))).toBe(
+        "BAD_REQUEST",
+      );
       const check = async (label: string) => {
         for (const f of filters) {
           const got = await caller.donations.list({ ...f, pageSize: 100 });

@@ -4,7 +4,7 @@
  * browser's URL state is src/features/donations/search.ts.
  */
 import { donationModes } from "@core/donation";
-import { frequencyFilters } from "@core/labels";
+import { donationSources, frequencyFilters, PAYMENT_METHOD_MAX } from "@core/labels";
 import { calendarDay, currencyCode, enumSet } from "@core/schemas";
 import { donationStatuses } from "@core/status";
 import { z } from "zod";
@@ -24,11 +24,11 @@ export const donationFilters = z.object({
   minAmountMinor: z.number().int().min(0).optional(),
   maxAmountMinor: z.number().int().min(0).optional(),
   currency: z.optional(currencyCode),
-  paymentMethod: z.string().max(30).optional(),
+  paymentMethod: z.string().max(PAYMENT_METHOD_MAX).optional(),
   /** "recurring" is every frequency but one_time (the dashboard's one-time vs recurring split). */
   frequency: z.enum(frequencyFilters).optional(),
   mode: z.enum(donationModes).optional(),
-  source: z.string().max(20).optional(),
+  source: z.enum(donationSources).optional(),
   /** The gifts one CSV import created (issue 23). */
   importId: z.string().min(1).max(64).optional(),
   /** Donations of retained or lapsed donors (dashboard.retention's definitions, as of now). */

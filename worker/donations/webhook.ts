@@ -8,6 +8,7 @@
  */
 
 import { donationFrequencies } from "@core/donation";
+import { PAYMENT_METHOD_MAX } from "@core/labels";
 import { MAX_AMOUNT_MINOR, MIN_AMOUNT_MINOR, toMajorString, toMinor } from "@core/money";
 import { currencyCode, giftInstantProblem } from "@core/schemas";
 import { allowedDonationTargets, type DonationStatus } from "@core/status";
@@ -53,7 +54,7 @@ export const processorEvent = z.object({
     donatedAt: z.iso.datetime(),
     campaignSlug: z.string().optional(),
     frequency: z.enum(donationFrequencies).default("one_time"),
-    paymentMethod: z.string().max(30).default("card"),
+    paymentMethod: z.string().max(PAYMENT_METHOD_MAX).default("card"),
     gateway: z.string().max(40).default("processor"),
     processingFee: decimal.optional(),
     mode: z.enum(["live", "test"]).default("live"),

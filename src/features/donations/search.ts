@@ -5,7 +5,7 @@
  * come from core/labels.ts, which imports nothing (core/donation.ts's form schemas stay out).
  */
 
-import { donationSources, frequencyFilters } from "@core/labels";
+import { donationSources, frequencyFilters, PAYMENT_METHOD_MAX } from "@core/labels";
 import { currencyCode } from "@core/schemas";
 import { donationStatuses } from "@core/status";
 import { z } from "zod/mini";
@@ -33,7 +33,7 @@ export const donationSearch = z.extend(listSearch, {
   campaignItemId: text(64),
   donorId: text(64),
   currency: opt(currencyCode),
-  paymentMethod: text(30),
+  paymentMethod: text(PAYMENT_METHOD_MAX),
   frequency: enumParam(frequencyFilters),
   mode: enumParam(["live", "test"]),
   source: enumParam(donationSources),
