@@ -148,8 +148,12 @@ for (const [who, email] of [
             await s.page.getByRole("button", { name: "Clear 1 filter" }).waitFor();
             await settled(s.page);
             assert.notEqual(await table.textContent(), allGifts, "one-time gifts only");
+            // The report says what it counts, in the filter bar's words, beside its figures.
+            const filtered = s.page.getByText("Filtered: Frequency: One time.", { exact: true });
+            await filtered.waitFor();
             await s.page.getByRole("button", { name: "Clear 1 filter" }).click();
             await s.page.waitForURL((u) => !u.searchParams.has("frequency"));
+            await filtered.waitFor({ state: "detached" });
             // The defaults (the giving view, calendar years, page 1, …) are never spelled in it.
             const spelled = [...new URL(s.page.url()).searchParams.keys()];
             for (const key of ["view", "basis", "kind", "page", "pageSize", "desc"])

@@ -6,6 +6,7 @@
 import {
   type DonationSource,
   donationSources,
+  type FrequencyFilter,
   frequencyFilters,
   paymentMethodLabel,
   paymentMethods,
@@ -18,6 +19,13 @@ const SOURCE_LABELS: Readonly<Record<DonationSource, string>> = {
   webhook: "Payment provider",
   import: "Imported",
 };
+
+/** A source filter's words ("Recorded by hand"). */
+export const sourceLabel = (v: DonationSource) => SOURCE_LABELS[v];
+
+/** A frequency filter's words: "Any recurring" for every frequency but one-time, else its own. */
+export const frequencyFilterLabel = (f: FrequencyFilter) =>
+  f === "recurring" ? "Any recurring" : titleCase(f);
 
 /**
  * "All methods" and the known methods. A method the URL names outside them (a processor's own
@@ -45,7 +53,7 @@ export function FrequencyOptions() {
       <option value="">Any frequency</option>
       {frequencyFilters.map((f) => (
         <option key={f} value={f}>
-          {f === "recurring" ? "Any recurring" : titleCase(f)}
+          {frequencyFilterLabel(f)}
         </option>
       ))}
     </>
@@ -58,7 +66,7 @@ export function SourceOptions() {
       <option value="">All sources</option>
       {donationSources.map((v) => (
         <option key={v} value={v}>
-          {SOURCE_LABELS[v]}
+          {sourceLabel(v)}
         </option>
       ))}
     </>

@@ -21,6 +21,7 @@ import type { ReportsSearch } from "./search";
 import {
   Definition,
   DownloadCsv,
+  FiltersLine,
   giftFilters,
   ReportError,
   ReportSkeleton,
@@ -105,6 +106,7 @@ export function CampaignsReport({ s }: { s: ReportsSearch }) {
         <CardDescription>
           {period}, in {currency}, in the organization's time zone.
         </CardDescription>
+        <FiltersLine s={s} />
         <CardAction>
           <DownloadCsv
             what="campaigns"

@@ -22,7 +22,7 @@ import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatCount, formatDate, formatMoney } from "~/lib/format";
 import { useTRPC, useTRPCClient } from "~/lib/trpc";
 import type { ReportsSearch } from "./search";
-import { apiFilters, reportsRoute, saveCsv, useReportOptions } from "./shared";
+import { apiFilters, FiltersLine, reportsRoute, saveCsv, useReportOptions } from "./shared";
 
 type Row = RouterOutputs["reports"]["lapsed"]["rows"][number] & { id: string };
 
@@ -140,6 +140,7 @@ export function LapsedReport({ s }: { s: ReportsSearch }) {
           In {currency}, {s.basis === "fiscal" ? "fiscal" : "calendar"} years, in the organization's time
           zone.
         </CardDescription>
+        <FiltersLine s={s} />
         {can({ export: ["create"] }) ? (
           <CardAction>
             <Button

@@ -15,7 +15,7 @@ import { useCan } from "~/lib/auth/can";
 import { formatCount, formatMoney, formatPercent } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 import type { ReportsSearch } from "./search";
-import { apiFilters, Definition, DownloadCsv, ReportError, ReportSkeleton } from "./shared";
+import { apiFilters, Definition, DownloadCsv, FiltersLine, ReportError, ReportSkeleton } from "./shared";
 
 const PyramidChart = React.lazy(() => import("./charts").then((m) => ({ default: m.PyramidChart })));
 
@@ -78,6 +78,7 @@ export function PyramidReport({ s }: { s: ReportsSearch }) {
             ? `${d.label}${d.year === d.currentYear ? " so far" : ""}, in ${d.currency}, in the organization's time zone.`
             : "…"}
         </CardDescription>
+        <FiltersLine s={s} />
         <CardAction>
           <DownloadCsv
             what="giving-pyramid"

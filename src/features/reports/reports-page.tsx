@@ -29,7 +29,14 @@ import { useTRPC } from "~/lib/trpc";
 import { SM_UP, useMediaQuery } from "~/lib/use-media-query";
 import { cn } from "~/lib/utils";
 import type { ReportsSearch } from "./search";
-import { ReportError, ReportSkeleton, reportsRoute, selectClass, useReportOptions } from "./shared";
+import {
+  REPORT_USES,
+  ReportError,
+  ReportSkeleton,
+  reportsRoute,
+  selectClass,
+  useReportOptions,
+} from "./shared";
 
 type View = React.ComponentType<{ s: ReportsSearch }>;
 
@@ -101,19 +108,6 @@ const MONTHS = [
   "November",
   "December",
 ];
-
-/** The filters each report takes (the campaign comparison picks its campaigns itself). */
-const USES: Record<
-  ReportView,
-  { years?: "range" | "one"; basis: boolean; campaign: boolean; tier: boolean }
-> = {
-  giving: { years: "range", basis: true, campaign: true, tier: true },
-  retention: { years: "range", basis: true, campaign: true, tier: true },
-  cohorts: { years: "range", basis: true, campaign: true, tier: true },
-  pyramid: { years: "one", basis: true, campaign: true, tier: false },
-  lapsed: { basis: true, campaign: true, tier: true },
-  campaigns: { basis: false, campaign: false, tier: true },
-};
 
 const FILTER_KEYS = [
   "currency",
@@ -192,7 +186,7 @@ function FilterBar({ s }: { s: ReportsSearch }) {
   const navigate = reportsRoute.useNavigate();
   const trpc = useTRPC();
   const options = useReportOptions();
-  const uses = USES[s.view];
+  const uses = REPORT_USES[s.view];
   const wide = useMediaQuery(SM_UP);
   const campaigns = useQuery({
     ...trpc.campaigns.list.queryOptions({ pageSize: 100, sort: "title", desc: false }),

@@ -4,6 +4,8 @@
  * the portal), the definition line each report states, and the loading and error states.
  */
 import { exportFileName } from "@core/csv";
+import { paymentMethodLabel } from "@core/labels";
+import type { ReportView } from "@core/report-filters";
 import { REPORT_DEFINITIONS } from "@core/reports";
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
@@ -11,6 +13,7 @@ import { Download } from "lucide-react";
 import { toast } from "sonner";
 import { Button } from "~/components/ui/button";
 import { Skeleton } from "~/components/ui/skeleton";
+import { frequencyFilterLabel, sourceLabel } from "~/features/donations/gift-filter-options";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
@@ -23,6 +26,52 @@ export const selectClass = "h-9 min-w-0 rounded-md border border-input bg-transp
 export function useReportOptions() {
   const trpc = useTRPC();
   return useQuery(trpc.reports.options.queryOptions());
+}
+
+/** The filters each report takes (the campaign comparison picks its campaigns itself). */
+export const REPORT_USES: Record<
+  ReportView,
+  { years?: "range" | "one"; basis: boolean; campaign: boolean; tier: boolean }
+> = {
+  giving: { years: "range", basis: true, campaign: true, tier: true },
+  retention: { years: "range", basis: true, campaign: true, tier: true },
+  cohorts: { years: "range", basis: true, campaign: true, tier: true },
+  pyramid: { years: "one", basis: true, campaign: true, tier: false },
+  lapsed: { basis: true, campaign: true, tier: true },
+  campaigns: { basis: false, campaign: false, tier: true },
+};
+
+/**
+ * The filters on, in the filter bar's words, under a report's scope line ("Donor tag: Volunteers ·
+ * Frequency: Any recurring"): a screenshot or a printout then says what its figures count. Nothing
+ * when no filter is on. Names come from the filter bar's own queries (cached); one not loaded yet
+ * reads "chosen".
+ */
+export function FiltersLine({ s }: { s: ReportsSearch }) {
+  const trpc = useTRPC();
+  const uses = REPORT_USES[s.view];
+  const campaignId = uses.campaign ? s.campaignId : undefined;
+  const tierId = uses.tier ? s.tierId : undefined;
+  const campaigns = useQuery({
+    ...trpc.campaigns.list.queryOptions({ pageSize: 100, sort: "title", desc: false }),
+    enabled: !!campaignId,
+  });
+  const tiers = useQuery({ ...trpc.donors.tiers.list.queryOptions(), enabled: !!tierId });
+  const tags = useQuery({ ...trpc.donors.tags.list.queryOptions(), enabled: !!s.tagId });
+  const named = (rows: { id: string; name?: string; title?: string }[] | undefined, id: string) => {
+    const row = rows?.find((r) => r.id === id);
+    return row?.title ?? row?.name ?? "chosen";
+  };
+  const parts = [
+    campaignId ? `Campaign: ${named(campaigns.data?.rows, campaignId)}` : null,
+    tierId ? `Donor tier: ${named(tiers.data?.tiers, tierId)}` : null,
+    s.tagId ? `Donor tag: ${named(tags.data, s.tagId)}` : null,
+    s.paymentMethod ? `Payment method: ${paymentMethodLabel(s.paymentMethod)}` : null,
+    s.frequency ? `Frequency: ${frequencyFilterLabel(s.frequency)}` : null,
+    s.source ? `Source: ${sourceLabel(s.source)}` : null,
+  ].filter((p): p is string => p !== null);
+  if (!parts.length) return null;
+  return <p className="text-muted-foreground text-sm">Filtered: {parts.join(" · ")}.</p>;
 }
 
 /** The filters of the URL as every report procedure takes them. */

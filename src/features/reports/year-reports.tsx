@@ -21,7 +21,7 @@ import { formatCount, formatMoney, formatPercent } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 import { cn } from "~/lib/utils";
 import type { ReportsSearch } from "./search";
-import { apiFilters, Definition, DownloadCsv, ReportError, ReportSkeleton } from "./shared";
+import { apiFilters, Definition, DownloadCsv, FiltersLine, ReportError, ReportSkeleton } from "./shared";
 
 const Charts = () => import("./charts");
 const YearBars = React.lazy(() => Charts().then((m) => ({ default: m.YearBars })));
@@ -93,6 +93,7 @@ export function GivingReport({ s }: { s: ReportsSearch }) {
           <h2>Giving by year</h2>
         </CardTitle>
         <CardDescription>{d ? scopeLine(d) : "…"}</CardDescription>
+        <FiltersLine s={s} />
         <CardAction>
           <DownloadCsv
             what="giving-by-year"
@@ -178,6 +179,7 @@ export function RetentionReport({ s }: { s: ReportsSearch }) {
           <h2>Retention and recapture</h2>
         </CardTitle>
         <CardDescription>{d ? scopeLine(d) : "…"}</CardDescription>
+        <FiltersLine s={s} />
         <CardAction>
           <DownloadCsv
             what="retention"
@@ -274,6 +276,7 @@ export function CohortReport({ s }: { s: ReportsSearch }) {
           <h2>Cohorts</h2>
         </CardTitle>
         <CardDescription>{d ? scopeLine(d) : "…"}</CardDescription>
+        <FiltersLine s={s} />
         <CardAction>
           <DownloadCsv
             what="cohorts"
