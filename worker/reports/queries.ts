@@ -93,13 +93,20 @@ export function optionStatements(db: Database, orgId: string, currencies: readon
   ];
 }
 
-/** The first counted gift of the filtered set (where a report's years begin), and the fiscal start month. */
+/**
+ * The first counted gift of the filtered set (where a report's years begin), the currency's first
+ * counted gift whatever the other filters (where the year pickers start: optionStatements), and
+ * the fiscal start month.
+ */
 export function firstGiftStatement(db: Database, f: GiftFilter) {
   const b = new Binds();
   const where = giftWhere(f, b);
+  // giftWhere binds the organization as ?1 and the currency as ?2.
   return db
     .prepare(
       `SELECT (SELECT MIN(d.donated_at) FROM donation d WHERE ${where}) AS first,
+              (SELECT MIN(d.donated_at) FROM donation d
+                WHERE d.organization_id = ?1 AND d.currency = ?2 AND ${COUNTED_SQL("d")}) AS currencyFirst,
               (SELECT fiscal_year_start_month FROM organization WHERE id = ?1) AS month`,
     )
     .bind(...b.args);

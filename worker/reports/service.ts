@@ -120,7 +120,7 @@ export function reportOptions(ctx: Ctx) {
 
 /**
  * Giving by year, retention and recapture, and cohorts over `fromYear`..`toYear` (default: the
- * current year and the four before it, from the first gift on). A range ending after the current
+ * current year and the four before it, from the currency's first gift on). A range ending after the current
  * year is refused (400), as is an inverted or too long one (the input's check).
  */
 export function yearlyReport(ctx: Ctx, input: ReportFilters & { fromYear?: number; toYear?: number }) {
@@ -133,12 +133,20 @@ export function yearlyReport(ctx: Ctx, input: ReportFilters & { fromYear?: numbe
     [day, ...filterKey(g, input), input.fromYear, input.toYear],
     async () => {
       const db = orgDb(ctx);
-      const head = await firstGiftStatement(db, g).first<{ first: number | null; month: number }>();
+      const head = await firstGiftStatement(db, g).first<{
+        first: number | null;
+        currencyFirst: number | null;
+        month: number;
+      }>();
       const month = startMonthOf(input.basis, head?.month ?? 1);
       const current = yearOfDay(day, month);
-      const firstYear =
-        head?.first != null ? yearOfDay(localDay(head.first, ctx.org.timeZone), month) : current;
-      const range = yearRange(input, current, firstYear);
+      const yearOf = (at: number | null | undefined) =>
+        at != null ? yearOfDay(localDay(at, ctx.org.timeZone), month) : current;
+      const firstYear = yearOf(head?.first);
+      // The default years start where the filter bar's pickers do (the currency's first gift, the
+      // options' firstGiftAt), so the From it shows is the first year answered; a filtered set
+      // that starts later shows its earlier years as years without giving.
+      const range = yearRange(input, current, yearOf(head?.currencyFirst));
       const label = (y: number) => reportYearLabel(y, month);
       // Every year from the first gift (first years, lapsed donors) to the range's end.
       const from = Math.max(REPORT_YEAR_MIN, Math.min(firstYear, range.fromYear));
