@@ -44,8 +44,7 @@ export const REPORT_USES: Record<
 /**
  * The filters on, in the filter bar's words, under a report's scope line ("Donor tag: Volunteers ·
  * Frequency: Any recurring"): a screenshot or a printout then says what its figures count. Nothing
- * when no filter is on. Names come from the filter bar's own queries (cached); one not loaded yet
- * reads "chosen".
+ * when no filter is on. Names come from the filter bar's own queries (cached).
  */
 export function FiltersLine({ s }: { s: ReportsSearch }) {
   const trpc = useTRPC();
@@ -58,8 +57,10 @@ export function FiltersLine({ s }: { s: ReportsSearch }) {
   });
   const tiers = useQuery({ ...trpc.donors.tiers.list.queryOptions(), enabled: !!tierId });
   const tags = useQuery({ ...trpc.donors.tags.list.queryOptions(), enabled: !!s.tagId });
+  // "…" while the names load; "chosen" for one the list does not hold (the filter bar's "Chosen campaign").
   const named = (rows: { id: string; name?: string; title?: string }[] | undefined, id: string) => {
-    const row = rows?.find((r) => r.id === id);
+    if (!rows) return "…";
+    const row = rows.find((r) => r.id === id);
     return row?.title ?? row?.name ?? "chosen";
   };
   const parts = [
