@@ -78,16 +78,21 @@ const yearsTable = (p: string) =>
 
 export type YearSpan = [year: number, start: number, end: number];
 
+/**
+ * A currency's first counted gift (`org` and `cur` are SQL for the organization and the currency):
+ * one seek of donation_counted_idx, the MIN of its leading date column. The year pickers start
+ * there, and so do the yearly reports' default years.
+ */
+const firstCountedSql = (org: string, cur: string) =>
+  `(SELECT MIN(d.donated_at) FROM donation d WHERE d.organization_id = ${org} AND d.currency = ${cur} AND ${COUNTED_SQL("d")})`;
+
 /** The organization's fiscal year start (1–12) and, per currency asked about, its first counted gift. */
 export function optionStatements(db: Database, orgId: string, currencies: readonly string[]) {
   return [
     db.prepare("SELECT fiscal_year_start_month AS month FROM organization WHERE id = ?").bind(orgId),
     db
       .prepare(
-        // One seek of donation_counted_idx per currency (MIN of its leading date column).
-        `SELECT c.value AS currency,
-                (SELECT MIN(d.donated_at) FROM donation d WHERE d.organization_id = ?1 AND d.currency = c.value AND ${COUNTED_SQL("d")}) AS first
-           FROM json_each(?2) c`,
+        `SELECT c.value AS currency, ${firstCountedSql("?1", "c.value")} AS first FROM json_each(?2) c`,
       )
       .bind(orgId, JSON.stringify(currencies)),
   ];
@@ -105,8 +110,7 @@ export function firstGiftStatement(db: Database, f: GiftFilter) {
   return db
     .prepare(
       `SELECT (SELECT MIN(d.donated_at) FROM donation d WHERE ${where}) AS first,
-              (SELECT MIN(d.donated_at) FROM donation d
-                WHERE d.organization_id = ?1 AND d.currency = ?2 AND ${COUNTED_SQL("d")}) AS currencyFirst,
+              ${firstCountedSql("?1", "?2")} AS currencyFirst,
               (SELECT fiscal_year_start_month FROM organization WHERE id = ?1) AS month`,
     )
     .bind(...b.args);

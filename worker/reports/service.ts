@@ -120,8 +120,8 @@ export function reportOptions(ctx: Ctx) {
 
 /**
  * Giving by year, retention and recapture, and cohorts over `fromYear`..`toYear` (default: the
- * current year and the four before it, from the currency's first gift on). A range ending after the current
- * year is refused (400), as is an inverted or too long one (the input's check).
+ * current year and the four before it, from the currency's first gift on). A range ending after
+ * the current year is refused (400), as is an inverted or too long one (the input's check).
  */
 export function yearlyReport(ctx: Ctx, input: ReportFilters & { fromYear?: number; toYear?: number }) {
   const day = today(ctx);

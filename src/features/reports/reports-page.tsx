@@ -30,6 +30,7 @@ import { SM_UP, useMediaQuery } from "~/lib/use-media-query";
 import { cn } from "~/lib/utils";
 import type { ReportsSearch } from "./search";
 import {
+  FILTER_LABELS,
   REPORT_USES,
   ReportError,
   ReportSkeleton,
@@ -325,7 +326,7 @@ function FilterBar({ s }: { s: ReportsSearch }) {
         </select>
       </Field>
       {uses.campaign ? (
-        <Field label="Campaign">
+        <Field label={FILTER_LABELS.campaignId}>
           <select
             className={`${selectClass} sm:max-w-56`}
             value={s.campaignId ?? ""}
@@ -344,7 +345,7 @@ function FilterBar({ s }: { s: ReportsSearch }) {
         </Field>
       ) : null}
       {uses.tier ? (
-        <Field label="Donor tier">
+        <Field label={FILTER_LABELS.tierId}>
           <select
             className={selectClass}
             value={s.tierId ?? ""}
@@ -359,7 +360,7 @@ function FilterBar({ s }: { s: ReportsSearch }) {
           </select>
         </Field>
       ) : null}
-      <Field label="Donor tag">
+      <Field label={FILTER_LABELS.tagId}>
         <select
           className={selectClass}
           value={s.tagId ?? ""}
@@ -373,7 +374,7 @@ function FilterBar({ s }: { s: ReportsSearch }) {
           ))}
         </select>
       </Field>
-      <Field label="Payment method">
+      <Field label={FILTER_LABELS.paymentMethod}>
         <select
           className={selectClass}
           value={s.paymentMethod ?? ""}
@@ -382,7 +383,7 @@ function FilterBar({ s }: { s: ReportsSearch }) {
           <MethodOptions current={s.paymentMethod} />
         </select>
       </Field>
-      <Field label="Frequency">
+      <Field label={FILTER_LABELS.frequency}>
         <select
           className={selectClass}
           value={s.frequency ?? ""}
@@ -391,7 +392,7 @@ function FilterBar({ s }: { s: ReportsSearch }) {
           <FrequencyOptions />
         </select>
       </Field>
-      <Field label="Source">
+      <Field label={FILTER_LABELS.source}>
         <select
           className={selectClass}
           value={s.source ?? ""}

@@ -41,6 +41,16 @@ export const REPORT_USES: Record<
   campaigns: { basis: false, campaign: false, tier: true },
 };
 
+/** The filter bar's field labels, which the filters line repeats. */
+export const FILTER_LABELS = {
+  campaignId: "Campaign",
+  tierId: "Donor tier",
+  tagId: "Donor tag",
+  paymentMethod: "Payment method",
+  frequency: "Frequency",
+  source: "Source",
+} as const;
+
 /**
  * The filters on, in the filter bar's words, under a report's scope line ("Donor tag: Volunteers ·
  * Frequency: Any recurring"): a screenshot or a printout then says what its figures count. Nothing
@@ -64,13 +74,13 @@ export function FiltersLine({ s }: { s: ReportsSearch }) {
     return row?.title ?? row?.name ?? "chosen";
   };
   const parts = [
-    campaignId ? `Campaign: ${named(campaigns.data?.rows, campaignId)}` : null,
-    tierId ? `Donor tier: ${named(tiers.data?.tiers, tierId)}` : null,
-    s.tagId ? `Donor tag: ${named(tags.data, s.tagId)}` : null,
-    s.paymentMethod ? `Payment method: ${paymentMethodLabel(s.paymentMethod)}` : null,
-    s.frequency ? `Frequency: ${frequencyFilterLabel(s.frequency)}` : null,
-    s.source ? `Source: ${sourceLabel(s.source)}` : null,
-  ].filter((p): p is string => p !== null);
+    campaignId && `${FILTER_LABELS.campaignId}: ${named(campaigns.data?.rows, campaignId)}`,
+    tierId && `${FILTER_LABELS.tierId}: ${named(tiers.data?.tiers, tierId)}`,
+    s.tagId && `${FILTER_LABELS.tagId}: ${named(tags.data, s.tagId)}`,
+    s.paymentMethod && `${FILTER_LABELS.paymentMethod}: ${paymentMethodLabel(s.paymentMethod)}`,
+    s.frequency && `${FILTER_LABELS.frequency}: ${frequencyFilterLabel(s.frequency)}`,
+    s.source && `${FILTER_LABELS.source}: ${sourceLabel(s.source)}`,
+  ].filter((p): p is string => !!p);
   if (!parts.length) return null;
   return <p className="text-muted-foreground text-sm">Filtered: {parts.join(" · ")}.</p>;
 }
