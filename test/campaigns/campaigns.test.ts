@@ -231,6 +231,32 @@ describe("campaign list filters", () => {
     expect(await codeOf(caller.campaigns.list({ from: "yesterday" }))).toBe("BAD_REQUEST");
     expect(await codeOf(caller.campaigns.list({ phase: ["over" as never] }))).toBe("BAD_REQUEST");
   });
+
+  it("narrows to one currency and to named ids, for the pickers of gifts and reports", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    const other = await makeOrg();
+    const { caller: outsider } = await member(other, "owner");
+    const usd = await caller.campaigns.create({ ...base, title: "Coats" });
+    const eur = await caller.campaigns.create({ ...base, title: "Mäntel", currency: "EUR" });
+    const eur2 = await caller.campaigns.create({ ...base, title: "Schals", currency: "EUR" });
+    const theirs = await outsider.campaigns.create({ ...base, title: "Theirs", currency: "EUR" });
+    const titles = async (input: Parameters<Caller["campaigns"]["list"]>[0]) =>
+      (await caller.campaigns.list({ ...input, sort: "title", desc: false })).rows.map((r) => r.title);
+    expect(await titles({ currency: "EUR" })).toEqual(["Mäntel", "Schals"]);
+    // The URL's lower case is a currency too, as every currency filter reads it.
+    expect(await titles({ currency: "usd" as never })).toEqual(["Coats"]);
+    expect(await titles({ currency: "EUR", q: "schal" })).toEqual(["Schals"]);
+    expect(await titles({ ids: [eur2.id, usd.id] })).toEqual(["Coats", "Schals"]);
+    expect(await titles({ ids: [eur.id], currency: "USD" })).toEqual([]);
+    // Another organization's id names nothing here.
+    expect(await titles({ ids: [theirs.id, eur.id] })).toEqual(["Mäntel"]);
+    expect(await codeOf(caller.campaigns.list({ currency: "XYZ" as never }))).toBe("BAD_REQUEST");
+    expect(await codeOf(caller.campaigns.list({ ids: [] }))).toBe("BAD_REQUEST");
+    const many = Array.from({ length: 51 }, (_, i) => `c${i}`);
+    expect(await codeOf(caller.campaigns.list({ ids: many }))).toBe("BAD_REQUEST");
+    expect((await caller.campaigns.list({ ids: many.slice(0, 50) })).rows).toEqual([]);
+  });
 });
 
 describe("campaign fields", () => {

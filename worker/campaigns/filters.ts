@@ -5,17 +5,26 @@
  * src/features/campaigns/search.ts.
  */
 import { campaignPhases } from "@core/campaign";
-import { calendarDay, enumSet } from "@core/schemas";
+import { calendarDay, currencyCode, enumSet } from "@core/schemas";
 import { campaignStatuses } from "@core/status";
 import { z } from "zod";
 import { pageSchema } from "../lib/list";
 import { CAMPAIGN_SORTS, type CampaignSort } from "./queries";
+
+export const CAMPAIGN_IDS_MAX = 50;
 
 export const campaignFilters = z.object({
   q: pageSchema.q,
   status: z.optional(enumSet(campaignStatuses)),
   phase: z.optional(enumSet(campaignPhases)),
   goalReached: z.boolean().optional(),
+  /** Campaigns collecting this currency: a picker for gifts or reports of one currency. */
+  currency: z.optional(currencyCode),
+  /**
+   * Exactly these campaigns: a picker names the ones it holds (from a link or the URL) without
+   * paging through the list. At most 50, within D1's 100 bound parameters.
+   */
+  ids: z.optional(z.array(z.string().min(1).max(64)).min(1).max(CAMPAIGN_IDS_MAX)),
   /** Campaigns running at some point between these local days (org time zone), inclusive. */
   from: z.optional(calendarDay),
   to: z.optional(calendarDay),

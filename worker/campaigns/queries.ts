@@ -73,6 +73,8 @@ export interface CampaignFilter {
   phase?: CampaignPhase[];
   status?: CampaignStatus[];
   q?: string;
+  currency?: string;
+  ids?: string[];
   goalReached?: boolean;
   /** Running at some point at or after this instant / before this instant. */
   runningFrom?: number;
@@ -94,6 +96,8 @@ function campaignWhere(f: CampaignFilter): Where {
   if (f.runningFrom !== undefined) add(w, "(c.end_at IS NULL OR c.end_at > ?)", f.runningFrom);
   if (f.runningBefore !== undefined) add(w, "COALESCE(c.start_at, c.created_at) < ?", f.runningBefore);
   if (f.status?.length) add(w, `c.status IN (${f.status.map(() => "?").join(",")})`, ...f.status);
+  if (f.currency) add(w, "c.currency = ?", f.currency);
+  if (f.ids?.length) add(w, `c.id IN (${f.ids.map(() => "?").join(",")})`, ...f.ids);
   if (f.q)
     add(w, `(${containsSql("c.title")} OR ${containsSql("c.slug")})`, searchNeedle(f.q), searchNeedle(f.q));
   // Only campaigns with a goal can have reached it or not.

@@ -89,6 +89,8 @@ function campaignFilter(ctx: Pick<OrgCtx, "org">, input: CampaignFilters): Campa
     phase: input.phase,
     status: input.status,
     q: input.q,
+    currency: input.currency,
+    ids: input.ids,
     goalReached: input.goalReached,
     runningFrom: input.from ? startOfLocalDay(input.from, tz) : undefined,
     runningBefore: input.to ? startOfLocalDay(addDays(input.to, 1), tz) : undefined,
