@@ -97,9 +97,12 @@ for (const [who, email] of [
 
         // Campaigns side by side: two chosen in the picker.
         await s.page.getByRole("button", { name: /^Campaigns \(2–4\)/ }).click();
-        const options = s.page.getByRole("dialog").getByRole("checkbox");
+        // The picker's list, searched on the server; it stays open while campaigns are added.
+        const options = s.page.getByRole("dialog").getByRole("option");
+        await options.nth(1).waitFor();
         await options.nth(0).click();
         await options.nth(1).click();
+        assert.equal(await options.nth(0).getAttribute("aria-checked"), "true", "the first is chosen");
         await s.page.keyboard.press("Escape");
         await s.page.getByRole("region", { name: "Campaigns side by side, table" }).waitFor();
         await s.page

@@ -21,6 +21,7 @@ import { Spinner } from "~/components/ui/spinner";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatCount } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
+import { useDebounced } from "~/lib/use-debounced";
 import { cn } from "~/lib/utils";
 
 export interface DonorChoice {
@@ -140,15 +141,6 @@ export function DonorCombobox({
       ) : null}
     </div>
   );
-}
-
-function useDebounced(value: string, ms: number) {
-  const [debounced, setDebounced] = React.useState(value);
-  React.useEffect(() => {
-    const t = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return debounced;
 }
 
 function DonorSearch({

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, useNavigate } from "@tanstack/react-router";
 import * as React from "react";
 import { toast } from "sonner";
+import { CampaignCombobox } from "~/components/campaign-combobox";
 import { PageHeader } from "~/components/layout/page-header";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent } from "~/components/ui/card";
@@ -37,13 +38,7 @@ export function DonationEditPage() {
     }),
   );
   const d = q.data;
-  // Reassignment stays inside the organization and the gift's currency.
-  const campaigns = useQuery({
-    ...trpc.campaigns.list.queryOptions({ pageSize: 100 }),
-    enabled: !!d,
-  });
   if (!d) return null;
-  const sameCurrency = (campaigns.data?.rows ?? []).filter((c) => c.currency === d.currency);
   return (
     <>
       <PageHeader
@@ -66,7 +61,7 @@ export function DonationEditPage() {
                 anonymous: f.get("anonymous") === "on",
               };
               const campaignId = String(f.get("campaignId") ?? "") || null;
-              if (campaigns.data && campaignId !== d.campaignId) data.campaignId = campaignId;
+              if (campaignId !== d.campaignId) data.campaignId = campaignId;
               const itemId = String(f.get("campaignItemId") ?? "") || null;
               const quantity = Number(f.get("itemQuantity") ?? 1) || 1;
               if (itemId !== d.campaignItemId || (itemId && quantity !== d.itemQuantity)) {
@@ -94,22 +89,18 @@ export function DonationEditPage() {
               </Field>
             ) : null}
             <Field label="Campaign" error={fields.campaignId}>
-              <select
-                name="campaignId"
-                value={campaignNow}
-                onChange={(e) => setCampaignSel(e.target.value)}
-                className="h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs"
-              >
-                <option value="">General fund</option>
-                {d.campaignId && !sameCurrency.some((c) => c.id === d.campaignId) ? (
-                  <option value={d.campaignId}>{d.campaignTitle}</option>
-                ) : null}
-                {sameCurrency.map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.title}
-                  </option>
-                ))}
-              </select>
+              {(control) => (
+                <CampaignCombobox
+                  {...control}
+                  name="campaignId"
+                  className="w-full"
+                  value={campaignNow}
+                  onChange={(c) => setCampaignSel(c?.id ?? "")}
+                  // Reassignment stays inside the organization and the gift's currency.
+                  scope={{ currency: d.currency }}
+                  none="General fund"
+                />
+              )}
             </Field>
             {campaignNow && items.data?.length ? (
               <div className="grid gap-4 sm:grid-cols-[1fr_8rem]" key={campaignNow}>

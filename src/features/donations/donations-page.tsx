@@ -6,6 +6,7 @@ import { getRouteApi, Link } from "@tanstack/react-router";
 import type { ColumnDef } from "@tanstack/react-table";
 import { Upload, X } from "lucide-react";
 import { lazy, Suspense } from "react";
+import { CampaignCombobox } from "~/components/campaign-combobox";
 import { DataTable } from "~/components/data-table/data-table";
 import { DateRangePicker } from "~/components/date-range-picker";
 import { PageHeader } from "~/components/layout/page-header";
@@ -188,6 +189,15 @@ export function DonationsPage() {
                 </option>
               ))}
             </select>
+            <CampaignCombobox
+              label="Campaign"
+              className="w-full sm:w-48"
+              value={s.campaignId}
+              // An item belongs to one campaign: another campaign drops the item's filter.
+              onChange={(c) => set({ campaignId: c?.id, campaignItemId: undefined })}
+              scope={s.currency ? { currency: s.currency } : undefined}
+              none="All campaigns"
+            />
             <select
               aria-label="Payment method"
               className={selectClass}

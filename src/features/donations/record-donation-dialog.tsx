@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import * as React from "react";
 import { toast } from "sonner";
+import { type CampaignChoice, CampaignCombobox, type CampaignScope } from "~/components/campaign-combobox";
 import type { DonorChoice } from "~/components/donor-combobox";
 import { Button } from "~/components/ui/button";
 import {
@@ -33,6 +34,10 @@ const preloadDonorSearch = (): Promise<
     : import("~/components/donor-combobox");
 const DonorCombobox = React.lazy(() => preloadDonorSearch().then((m) => ({ default: m.DonorCombobox })));
 
+// Offline gifts arrive for campaigns taking gifts and, late, for completed ones; drafts and archived
+// campaigns are not offered (the gift's edit page can still move a gift to any of them).
+const RECORD_CAMPAIGNS: CampaignScope = { status: ["active", "paused", "completed"] };
+
 const selectClass = "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs";
 
 export { preloadDonorSearch };
@@ -59,12 +64,11 @@ export function RecordDonationDialogBody({
   const qc = useQueryClient();
   const navigate = useNavigate();
   const [fields, setFields] = React.useState<Record<string, string>>({});
-  const campaigns = useQuery({
-    ...trpc.campaigns.list.queryOptions({ pageSize: 100, status: ["active", "paused", "completed"] }),
-    enabled: open,
-  });
   const org = useQuery({ ...trpc.organization.current.queryOptions(), enabled: open });
   const [donor, setDonor] = React.useState<DonorChoice | null>(null);
+  const [campaign, setCampaign] = React.useState<CampaignChoice | null>(null);
+  // A campaign collects one currency; the general fund the organization's.
+  const currency = campaign?.currency ?? org.data?.defaultCurrency ?? "USD";
   const create = useMutation(
     trpc.donations.create.mutationOptions({
       onSuccess: async (d) => {
@@ -79,10 +83,7 @@ export function RecordDonationDialogBody({
   function submit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
-    const campaignId = String(f.get("campaignId") || "") || null;
-    const currency = campaignId
-      ? (campaigns.data?.rows.find((c) => c.id === campaignId)?.currency ?? "USD")
-      : (org.data?.defaultCurrency ?? "USD");
+    const campaignId = campaign?.id ?? null;
     let amountMinor: number;
     try {
       amountMinor = toMinor(String(f.get("amount") ?? ""), currency);
@@ -116,7 +117,10 @@ export function RecordDonationDialogBody({
       onOpenChange={(o) => {
         setOpen(o);
         setFields({});
-        if (!o) setDonor(null);
+        if (!o) {
+          setDonor(null);
+          setCampaign(null);
+        }
       }}
     >
       <DialogContent
@@ -150,17 +154,19 @@ export function RecordDonationDialogBody({
               )}
             </Field>
           ) : null}
-          <Field label="Campaign">
-            <select name="campaignId" className={selectClass} defaultValue="">
-              <option value="">General fund</option>
-              {campaigns.data?.rows.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.title} ({c.currency})
-                </option>
-              ))}
-            </select>
+          <Field label="Campaign" error={fields.campaignId}>
+            {(control) => (
+              <CampaignCombobox
+                {...control}
+                className="w-full"
+                value={campaign?.id}
+                onChange={setCampaign}
+                scope={RECORD_CAMPAIGNS}
+                none="General fund"
+              />
+            )}
           </Field>
-          <Field label="Amount" required error={fields.amountMinor ?? fields.currency}>
+          <Field label={`Amount (${currency})`} required error={fields.amountMinor ?? fields.currency}>
             <Input name="amount" inputMode="decimal" placeholder="25.00" />
           </Field>
           <Field label="Payment method">

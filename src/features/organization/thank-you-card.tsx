@@ -21,6 +21,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Plus } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
+import { type CampaignChoice, CampaignCombobox, type CampaignScope } from "~/components/campaign-combobox";
 import { ConfirmButton } from "~/components/data-table/confirm-button";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
@@ -35,8 +36,8 @@ import { useTRPC } from "~/lib/trpc";
 type Templates = RouterOutputs["thanks"]["list"];
 type Template = { subject: string; body: string };
 
-const sel =
-  "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:opacity-50 dark:bg-input/30";
+// A campaign message is written before or while a campaign takes gifts, or for its last thanks.
+const MESSAGE_CAMPAIGNS: CampaignScope = { status: ["draft", "active", "paused", "completed"] };
 
 export function ThankYouCard() {
   const trpc = useTRPC();
@@ -204,19 +205,11 @@ function NewCampaignMessage({
   sample: ThankYouData;
   onDone: () => void;
 }) {
-  const trpc = useTRPC();
-  const campaigns = useQuery(
-    trpc.campaigns.list.queryOptions({
-      pageSize: 100,
-      sort: "title",
-      desc: false,
-      status: ["draft", "active", "paused", "completed"],
-    }),
-  );
   const taken = new Set(templates.campaigns.map((t) => t.campaignId));
-  const choices = campaigns.data?.rows.filter((c) => !taken.has(c.id)) ?? [];
-  const [campaignId, setCampaignId] = React.useState("");
-  const title = choices.find((c) => c.id === campaignId)?.title;
+  const [campaign, setCampaign] = React.useState<CampaignChoice | null>(null);
+  const [takenError, setTakenError] = React.useState<string>();
+  const campaignId = campaign?.id ?? "";
+  const title = campaign?.title;
   return (
     <TemplateForm
       name="New campaign message"
@@ -227,27 +220,24 @@ function NewCampaignMessage({
       submitLabel="Save campaign message"
       onDone={onDone}
       campaignPicker={(error) => (
-        <Field
-          label="Campaign"
-          required
-          error={error ?? (campaigns.error ? errorInfo(campaigns.error).message : undefined)}
-          description={
-            campaigns.data && !choices.length ? "Every campaign already has its own message." : undefined
-          }
-        >
-          <select
-            value={campaignId}
-            onChange={(e) => setCampaignId(e.target.value)}
-            className={sel}
-            disabled={!campaigns.data}
-          >
-            <option value="">{campaigns.data ? "Choose a campaign" : "Loading campaigns…"}</option>
-            {choices.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.title}
-              </option>
-            ))}
-          </select>
+        <Field label="Campaign" required error={takenError ?? error}>
+          {(control) => (
+            <CampaignCombobox
+              {...control}
+              className="w-full"
+              value={campaign?.id}
+              onChange={(c) => {
+                // One message per campaign: a campaign that has one is edited in its own row above.
+                if (c && taken.has(c.id)) {
+                  setTakenError(`${c.title} already has its own message: edit it in the list above.`);
+                  return;
+                }
+                setTakenError(undefined);
+                setCampaign(c);
+              }}
+              scope={MESSAGE_CAMPAIGNS}
+            />
+          )}
         </Field>
       )}
     />

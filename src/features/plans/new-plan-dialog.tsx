@@ -12,6 +12,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import * as React from "react";
 import { toast } from "sonner";
+import { type CampaignChoice, CampaignCombobox, type CampaignScope } from "~/components/campaign-combobox";
 import type { DonorChoice } from "~/components/donor-combobox";
 import { Button } from "~/components/ui/button";
 import {
@@ -42,6 +43,8 @@ const selectClass =
   "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs disabled:cursor-not-allowed disabled:opacity-50";
 
 const CHOOSE_DONOR = "Choose a donor";
+// A plan's campaign takes gifts now or after a pause (the server refuses the others).
+const PLAN_CAMPAIGNS: CampaignScope = { status: ["active", "paused"] };
 
 /** plans.create's fields that have a place in the form (their errors show under them). */
 const FORM_FIELDS = [
@@ -74,14 +77,9 @@ export function NewPlanDialogBody({
   const today = useToday();
   const [fields, setFields] = React.useState<Record<string, string>>({});
   const [donor, setDonor] = React.useState<DonorChoice | null>(null);
-  const [campaignId, setCampaignId] = React.useState("");
+  const [campaign, setCampaign] = React.useState<CampaignChoice | null>(null);
   const [currency, setCurrency] = React.useState<string | null>(null);
-  const campaigns = useQuery({
-    ...trpc.campaigns.list.queryOptions({ pageSize: 100, status: ["active", "paused"] }),
-    enabled: open,
-  });
   const org = useQuery({ ...trpc.organization.current.queryOptions(), enabled: open });
-  const campaign = campaignId ? campaigns.data?.rows.find((c) => c.id === campaignId) : undefined;
   // A campaign collects one currency (the server refuses another); otherwise the organization's
   // default until the user picks one.
   const cur = campaign?.currency ?? currency ?? org.data?.defaultCurrency ?? "USD";
@@ -103,7 +101,7 @@ export function NewPlanDialogBody({
     create.reset();
     if (!o) {
       setDonor(null);
-      setCampaignId("");
+      setCampaign(null);
       setCurrency(null);
     }
   }
@@ -135,7 +133,7 @@ export function NewPlanDialogBody({
     setFields({});
     create.mutate({
       donorId: who,
-      campaignId: campaignId || null,
+      campaignId: campaign?.id ?? null,
       amountMinor,
       currency: cur,
       interval: text("interval") as (typeof planIntervals)[number],
@@ -180,19 +178,16 @@ export function NewPlanDialogBody({
             </Field>
           ) : null}
           <Field label="Campaign" error={fields.campaignId}>
-            <select
-              name="campaignId"
-              className={selectClass}
-              value={campaignId}
-              onChange={(e) => setCampaignId(e.target.value)}
-            >
-              <option value="">No campaign (general fund)</option>
-              {campaigns.data?.rows.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.title} ({c.currency})
-                </option>
-              ))}
-            </select>
+            {(control) => (
+              <CampaignCombobox
+                {...control}
+                className="w-full"
+                value={campaign?.id}
+                onChange={setCampaign}
+                scope={PLAN_CAMPAIGNS}
+                none="No campaign (general fund)"
+              />
+            )}
           </Field>
           <div className="grid grid-cols-[1fr_7rem] items-start gap-3">
             <Field label="Amount" required error={fields.amountMinor}>

@@ -18,6 +18,7 @@ import type { ColumnDef } from "@tanstack/react-table";
 import { Download, X } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
+import { CampaignCombobox } from "~/components/campaign-combobox";
 import { DataTable } from "~/components/data-table/data-table";
 import { ExportProgress } from "~/components/export-progress";
 import { PageHeader } from "~/components/layout/page-header";
@@ -350,7 +351,13 @@ export function PlansPage() {
                 </option>
               ))}
             </select>
-            <CampaignFilter value={s.campaignId} onChange={(campaignId) => set({ campaignId })} />
+            <CampaignCombobox
+              label="Campaign"
+              className="w-full sm:w-48"
+              value={s.campaignId}
+              onChange={(c) => set({ campaignId: c?.id })}
+              none="All campaigns"
+            />
             <AmountFilter
               currency={amountCurrency}
               min={s.minAmount}
@@ -381,35 +388,6 @@ export function PlansPage() {
         }
       />
     </>
-  );
-}
-
-/** The campaigns to filter by: the first 100 by title, and the chosen one even when it is not among them. */
-function CampaignFilter({
-  value,
-  onChange,
-}: {
-  value: string | undefined;
-  onChange: (campaignId: string | undefined) => void;
-}) {
-  const trpc = useTRPC();
-  const campaigns = useQuery(trpc.campaigns.list.queryOptions({ pageSize: 100, sort: "title", desc: false }));
-  const rows = campaigns.data?.rows ?? [];
-  return (
-    <select
-      aria-label="Campaign"
-      className={`${selectClass} sm:max-w-48`}
-      value={value ?? ""}
-      onChange={(e) => onChange(e.target.value || undefined)}
-    >
-      <option value="">All campaigns</option>
-      {value && !rows.some((c) => c.id === value) ? <option value={value}>Chosen campaign</option> : null}
-      {rows.map((c) => (
-        <option key={c.id} value={c.id}>
-          {c.title}
-        </option>
-      ))}
-    </select>
   );
 }
 

@@ -9,8 +9,9 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import type { ColumnDef } from "@tanstack/react-table";
 import * as React from "react";
-import { toast } from "sonner";
-import { FacetedFilter, FiguresTable } from "~/components/data-table/data-table";
+import { campaignSearchInput } from "~/components/campaign-combobox";
+import { CampaignPicker } from "~/components/campaign-picker";
+import { FiguresTable } from "~/components/data-table/data-table";
 import { DateRangePicker, formatDayRange } from "~/components/date-range-picker";
 import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Segmented, SegmentedItem } from "~/components/ui/segmented";
@@ -34,19 +35,13 @@ const CumulativeChart = React.lazy(() => import("./charts").then((m) => ({ defau
 type Compared = RouterOutputs["reports"]["campaigns"];
 type Campaign = Compared["campaigns"][number];
 
-/** The picker's campaigns: the first 100 by title in the report's currency, and the chosen ones. */
-function useCampaignOptions(currency: string) {
-  const trpc = useTRPC();
-  const q = useQuery(trpc.campaigns.list.queryOptions({ pageSize: 100, sort: "title", desc: false }));
-  return (q.data?.rows ?? []).filter((c) => c.currency === currency);
-}
-
 export function CampaignsReport({ s }: { s: ReportsSearch }) {
   const trpc = useTRPC();
   const navigate = reportsRoute.useNavigate();
   const options = useReportOptions();
   const currency = s.currency ?? options.data?.defaultCurrency ?? "USD";
-  const campaigns = useCampaignOptions(currency);
+  // How many campaigns raise this currency: the picker's own first page, so opening it is cached.
+  const inCurrency = useQuery(trpc.campaigns.list.queryOptions(campaignSearchInput({ currency })));
   const chosen = s.compare ?? [];
   const enough = chosen.length >= COMPARE_MIN;
   const q = useQuery({
@@ -124,29 +119,14 @@ export function CampaignsReport({ s }: { s: ReportsSearch }) {
       <CardContent className="flex flex-col gap-4">
         <Definition of="campaigns" />
         <div className="flex flex-wrap items-center gap-2">
-          {/* The button names up to two campaigns: within the card on a phone, cut short. */}
-          <div className="min-w-0 max-w-full [&_[data-slot=badge]]:block [&_[data-slot=badge]]:min-w-0 [&_[data-slot=badge]]:truncate [&_[data-slot=badge]]:shrink [&_button]:justify-start [&_button]:max-w-full [&_button]:overflow-hidden">
-            <FacetedFilter
-              title={`Campaigns (${COMPARE_MIN}–${COMPARE_MAX})`}
-              options={[
-                ...chosen
-                  .filter((id) => !campaigns.some((c) => c.id === id))
-                  .map((id) => ({
-                    value: id,
-                    label: d?.campaigns.find((c) => c.id === id)?.title ?? "Chosen campaign",
-                  })),
-                ...campaigns.map((c) => ({ value: c.id, label: c.title })),
-              ]}
-              value={chosen}
-              onChange={(v) => {
-                if ((v?.length ?? 0) > COMPARE_MAX) {
-                  toast.error(`Compare at most ${COMPARE_MAX} campaigns`);
-                  return;
-                }
-                set({ compare: v });
-              }}
-            />
-          </div>
+          <CampaignPicker
+            title={`Campaigns (${COMPARE_MIN}–${COMPARE_MAX})`}
+            value={chosen}
+            onChange={(v) => set({ compare: v })}
+            max={COMPARE_MAX}
+            scope={{ currency }}
+            titles={new Map(d?.campaigns.map((c) => [c.id, c.title]))}
+          />
           <DateRangePicker
             label="Period"
             empty="All time"
@@ -165,7 +145,7 @@ export function CampaignsReport({ s }: { s: ReportsSearch }) {
         </div>
         {!enough ? (
           <p className="py-10 text-center text-muted-foreground text-sm">
-            {campaigns.length < COMPARE_MIN
+            {inCurrency.data && inCurrency.data.total < COMPARE_MIN
               ? `Fewer than ${COMPARE_MIN} campaigns raise ${currency}: nothing to compare in this currency.`
               : `Choose ${COMPARE_MIN} to ${COMPARE_MAX} campaigns to compare.`}
           </p>

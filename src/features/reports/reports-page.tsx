@@ -19,6 +19,7 @@ import { localDay } from "@core/time";
 import { useQuery } from "@tanstack/react-query";
 import { X } from "lucide-react";
 import * as React from "react";
+import { CampaignCombobox } from "~/components/campaign-combobox";
 import { FilterSheet } from "~/components/data-table/data-table";
 import { PageHeader } from "~/components/layout/page-header";
 import { Button } from "~/components/ui/button";
@@ -189,10 +190,6 @@ function FilterBar({ s }: { s: ReportsSearch }) {
   const options = useReportOptions();
   const uses = REPORT_USES[s.view];
   const wide = useMediaQuery(SM_UP);
-  const campaigns = useQuery({
-    ...trpc.campaigns.list.queryOptions({ pageSize: 100, sort: "title", desc: false }),
-    enabled: uses.campaign,
-  });
   const tiers = useQuery({ ...trpc.donors.tiers.list.queryOptions(), enabled: uses.tier });
   const tags = useQuery(trpc.donors.tags.list.queryOptions());
   const set = (patch: Partial<ReportsSearch>) => navigate({ search: (p) => ({ ...p, page: 1, ...patch }) });
@@ -228,7 +225,6 @@ function FilterBar({ s }: { s: ReportsSearch }) {
     basis: uses.basis && s.basis !== "calendar",
   };
   const active = FILTER_KEYS.filter((k) => reads[k] && s[k] !== undefined).length;
-  const campaignRows = (campaigns.data?.rows ?? []).filter((c) => c.currency === currency);
 
   const fields = (
     <>
@@ -327,21 +323,14 @@ function FilterBar({ s }: { s: ReportsSearch }) {
       </Field>
       {uses.campaign ? (
         <Field label={FILTER_LABELS.campaignId}>
-          <select
-            className={`${selectClass} sm:max-w-56`}
-            value={s.campaignId ?? ""}
-            onChange={(e) => set({ campaignId: e.target.value || undefined })}
-          >
-            <option value="">All campaigns</option>
-            {s.campaignId && !campaignRows.some((c) => c.id === s.campaignId) ? (
-              <option value={s.campaignId}>Chosen campaign</option>
-            ) : null}
-            {campaignRows.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.title}
-              </option>
-            ))}
-          </select>
+          <CampaignCombobox
+            label={FILTER_LABELS.campaignId}
+            className="w-full sm:w-56"
+            value={s.campaignId}
+            onChange={(c) => set({ campaignId: c?.id })}
+            scope={{ currency }}
+            none="All campaigns"
+          />
         </Field>
       ) : null}
       {uses.tier ? (

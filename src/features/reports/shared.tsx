@@ -11,6 +11,7 @@ import { useQuery } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
 import { Download } from "lucide-react";
 import { toast } from "sonner";
+import { useCampaignNames } from "~/components/campaign-combobox";
 import { Button } from "~/components/ui/button";
 import { Skeleton } from "~/components/ui/skeleton";
 import { frequencyFilterLabel, sourceLabel } from "~/features/donations/gift-filter-options";
@@ -61,20 +62,15 @@ export function FiltersLine({ s }: { s: ReportsSearch }) {
   const uses = REPORT_USES[s.view];
   const campaignId = uses.campaign ? s.campaignId : undefined;
   const tierId = uses.tier ? s.tierId : undefined;
-  const campaigns = useQuery({
-    ...trpc.campaigns.list.queryOptions({ pageSize: 100, sort: "title", desc: false }),
-    enabled: !!campaignId,
-  });
+  const campaigns = useCampaignNames([campaignId]);
   const tiers = useQuery({ ...trpc.donors.tiers.list.queryOptions(), enabled: !!tierId });
   const tags = useQuery({ ...trpc.donors.tags.list.queryOptions(), enabled: !!s.tagId });
-  // "…" while the names load; "chosen" for one the list does not hold (the filter bar's "Chosen campaign").
-  const named = (rows: { id: string; name?: string; title?: string }[] | undefined, id: string) => {
-    if (!rows) return "…";
-    const row = rows.find((r) => r.id === id);
-    return row?.title ?? row?.name ?? "chosen";
-  };
+  // "…" while the names load; "unknown" for an id no longer in the organization (the filter bar's "Unknown campaign").
+  const named = (rows: { id: string; name: string }[] | undefined, id: string) =>
+    rows ? (rows.find((r) => r.id === id)?.name ?? "unknown") : "…";
+  const campaignName = (id: string) => campaigns.byId.get(id)?.title ?? (campaigns.loading ? "…" : "unknown");
   const parts = [
-    campaignId && `${FILTER_LABELS.campaignId}: ${named(campaigns.data?.rows, campaignId)}`,
+    campaignId && `${FILTER_LABELS.campaignId}: ${campaignName(campaignId)}`,
     tierId && `${FILTER_LABELS.tierId}: ${named(tiers.data?.tiers, tierId)}`,
     s.tagId && `${FILTER_LABELS.tagId}: ${named(tags.data, s.tagId)}`,
     s.paymentMethod && `${FILTER_LABELS.paymentMethod}: ${paymentMethodLabel(s.paymentMethod)}`,
