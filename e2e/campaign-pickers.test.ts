@@ -71,7 +71,11 @@ test("every campaign picker finds a campaign past the first 100 by typing, with 
     await s.page.keyboard.press("Enter");
     const dialog = s.page.getByRole("dialog", { name: "Find a campaign" });
     await dialog.getByText(/^Showing 50 of \d+: type to narrow$/).waitFor();
-    assert.equal(await dialog.getByRole("option", { name: last }).count(), 0, "the last is past the first page");
+    assert.equal(
+      await dialog.getByRole("option", { name: last }).count(),
+      0,
+      "the last is past the first page",
+    );
     assert.deepEqual(await axeProblems(s.page), [], "axe with the campaign filter open");
     await s.page.keyboard.type(last);
     await dialog.locator('[role="listbox"][aria-busy="false"]').waitFor();
@@ -134,7 +138,10 @@ test("every campaign picker finds a campaign past the first 100 by typing, with 
         await s.page.getByRole("button", { name: "Add a campaign message" }).waitFor();
       } else {
         await s.page.getByText(`${last} already has its own message: edit it in the list above.`).waitFor();
-        await s.page.getByRole("combobox", { name: "Campaign" }).filter({ hasText: "Choose a campaign" }).waitFor();
+        await s.page
+          .getByRole("combobox", { name: "Campaign" })
+          .filter({ hasText: "Choose a campaign" })
+          .waitFor();
       }
     }
   } finally {
@@ -156,15 +163,19 @@ test("on a phone the list filters' campaign picker works inside the filter sheet
       const res = await fetch(
         `/api/trpc/campaigns.list?input=${encodeURIComponent(JSON.stringify({ json: { q: "Zephyr 110", pageSize: 10 } }))}`,
       );
-      return ((await res.json()) as { result: { data: { json: { rows: { id: string }[] } } } }).result.data.json
-        .rows;
+      return ((await res.json()) as { result: { data: { json: { rows: { id: string }[] } } } }).result.data
+        .json.rows;
     })) as { id: string }[];
     assert.equal(ids.length, 1, "the first test made the campaigns");
     for (const path of ["/donations", "/recurring"]) {
       await go(s.page, path);
       await s.page.getByRole("button", { name: /^Filters/ }).click();
       const sheet = s.page.getByRole("dialog", { name: /Filters/ });
-      const options = await search(s, sheet.getByRole("combobox", { name: "Campaign: All campaigns" }), "110");
+      const options = await search(
+        s,
+        sheet.getByRole("combobox", { name: "Campaign: All campaigns" }),
+        "110",
+      );
       await options.filter({ hasText: title(MANY) }).waitFor();
       assert.deepEqual(await axeProblems(s.page), [], `axe with ${path}'s campaign picker open at 360 px`);
       await s.shot(`campaign-pickers-2-${path.slice(1)}-360-dark`);
