@@ -19,6 +19,7 @@ import { activeFilterCount, donationFilters, exportUrl } from "~/features/donati
 import { FrequencyOptions, MethodOptions, SourceOptions } from "~/features/donations/gift-filter-options";
 import { RecordDonationDialog } from "~/features/donations/record-donation-button";
 import type { DonationSearch } from "~/features/donations/search";
+import { DonorChip } from "~/features/donors/donor-chip";
 import { ImportChip } from "~/features/imports/import-chip";
 import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
@@ -152,6 +153,9 @@ export function DonationsPage() {
       ) : null}
       {s.importId ? (
         <ImportChip importId={s.importId} what="gifts" onRemove={() => set({ importId: undefined })} />
+      ) : null}
+      {s.donorId ? (
+        <DonorChip donorId={s.donorId} what="gifts" onRemove={() => set({ donorId: undefined })} />
       ) : null}
       <DataTable<Row, MatchingDonations>
         columns={columns}

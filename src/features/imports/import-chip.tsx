@@ -3,9 +3,7 @@
  * when the user may see imports (owners and admins), else "an import"; removable.
  */
 import { useQuery } from "@tanstack/react-query";
-import { X } from "lucide-react";
-import { Badge } from "~/components/ui/badge";
-import { Button } from "~/components/ui/button";
+import { FilterChip } from "~/components/filter-chip";
 import { useCan } from "~/lib/auth/can";
 import { useTRPC } from "~/lib/trpc";
 
@@ -33,25 +31,10 @@ export function ImportChip({
   });
   const label = imp.data ? `${WORDS[what].named} ${imp.data.fileName}` : WORDS[what].unnamed;
   return (
-    <p className="flex flex-wrap items-center gap-2 text-sm">
-      <Badge variant="secondary" className="h-7 max-w-full gap-1 pr-0.5">
-        <span className="truncate" data-testid="import-chip">
-          {label}
-        </span>
-        <Button
-          type="button"
-          variant="ghost"
-          size="icon-sm"
-          className="size-6"
-          onClick={onRemove}
-          aria-label={`Remove filter: ${label}`}
-        >
-          <X className="size-3.5" />
-        </Button>
-      </Badge>
+    <FilterChip label={label} onRemove={onRemove} data-testid="import-chip">
       {imp.data?.status === "rolled_back" ? (
         <span className="text-muted-foreground">This import was undone.</span>
       ) : null}
-    </p>
+    </FilterChip>
   );
 }

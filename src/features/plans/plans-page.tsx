@@ -22,8 +22,8 @@ import { CampaignCombobox } from "~/components/campaign-combobox";
 import { DataTable } from "~/components/data-table/data-table";
 import { ExportProgress } from "~/components/export-progress";
 import { PageHeader } from "~/components/layout/page-header";
-import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
+import { DonorChip } from "~/features/donors/donor-chip";
 import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatCount, formatDate, formatMoney, titleCase } from "~/lib/format";
@@ -302,7 +302,9 @@ export function PlansPage() {
       />
       <ExportProgress progress={progress} noun="plans" />
       <PlanSummary currency={s.currency} defaultCurrency={defaultCurrency} />
-      {s.donorId ? <DonorChip donorId={s.donorId} onRemove={() => set({ donorId: undefined })} /> : null}
+      {s.donorId ? (
+        <DonorChip donorId={s.donorId} what="plans" onRemove={() => set({ donorId: undefined })} />
+      ) : null}
       <DataTable<Row>
         columns={columns}
         data={q.data?.rows}
@@ -388,29 +390,5 @@ export function PlansPage() {
         }
       />
     </>
-  );
-}
-
-/** The list narrowed to one donor (/recurring?donorId=…, from a donor's page): named, removable. */
-function DonorChip({ donorId, onRemove }: { donorId: string; onRemove: () => void }) {
-  const trpc = useTRPC();
-  const donor = useQuery({ ...trpc.donors.byId.queryOptions({ id: donorId }), retry: false });
-  const label = donor.data ? `Plans of ${donor.data.name}` : "Plans of one donor";
-  return (
-    <p className="flex flex-wrap items-center gap-2 text-sm">
-      <Badge variant="secondary" className="h-7 max-w-full gap-1 pr-0.5">
-        <span className="truncate">{label}</span>
-        <Button
-          type="button"
-          variant="ghost"
-          size="icon-sm"
-          className="size-6"
-          onClick={onRemove}
-          aria-label={`Remove filter: ${label}`}
-        >
-          <X className="size-3.5" aria-hidden />
-        </Button>
-      </Badge>
-    </p>
   );
 }
