@@ -416,7 +416,10 @@ for (const [viewport, colorScheme] of VIEWPORTS) {
       await go(s.page, `/donations?donorId=${gift.donorId}`);
       await s.page.getByRole("heading", { name: "Donations", level: 1 }).waitFor();
       // The list names the donor the link narrowed it to.
-      await s.page.getByTestId("donor-chip").filter({ hasText: `Gifts of ${gift.name}` }).waitFor();
+      await s.page
+        .getByTestId("donor-chip")
+        .filter({ hasText: `Gifts of ${gift.name}` })
+        .waitFor();
       const rows = s.page.getByRole("checkbox", { name: "Select row" });
       await s.page.getByText(/^2 rows$/).waitFor();
       await rows.nth(0).click();
