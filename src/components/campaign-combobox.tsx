@@ -51,6 +51,12 @@ export function campaignSearchInput(scope: CampaignScope, q?: string) {
   };
 }
 
+/** Campaigns a picker lists but will not take, and the reason each option says. */
+export interface Unavailable {
+  ids: ReadonlySet<string>;
+  reason: string;
+}
+
 /** What a chosen campaign reads as when no campaign of the organization has its id. */
 export const UNKNOWN_CAMPAIGN = "Unknown campaign";
 
@@ -107,6 +113,7 @@ export function CampaignCombobox({
   placeholder = "Choose a campaign",
   label,
   name,
+  unavailable,
   className,
   ...control
 }: ControlProps & {
@@ -121,6 +128,7 @@ export function CampaignCombobox({
   label?: string;
   /** When given, a hidden input of this name carries the chosen id (empty for none) in a form. */
   name?: string;
+  unavailable?: Unavailable;
   className?: string;
 }) {
   const [open, setOpen] = React.useState(false);
@@ -180,6 +188,7 @@ export function CampaignCombobox({
               onQuery={setQuery}
               scope={scope}
               selected={value ? [value] : []}
+              unavailable={unavailable}
               onPick={(c) => {
                 setHeld(c);
                 onChange(c);

@@ -14,7 +14,12 @@ import { errorInfo, formatCount, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 import { useDebounced } from "~/lib/use-debounced";
 import { cn } from "~/lib/utils";
-import { type CampaignChoice, type CampaignScope, campaignSearchInput } from "./campaign-combobox";
+import {
+  type CampaignChoice,
+  type CampaignScope,
+  campaignSearchInput,
+  type Unavailable,
+} from "./campaign-combobox";
 
 const DEBOUNCE_MS = 200;
 const NONE_VALUE = "\u0000none";
@@ -29,6 +34,7 @@ export function CampaignSearch({
   none,
   full = false,
   multiple = false,
+  unavailable,
 }: {
   /** The list's accessible name ("Find a campaign"). */
   label: string;
@@ -43,6 +49,8 @@ export function CampaignSearch({
   full?: boolean;
   /** Each option says whether it is chosen (aria-checked): several can be. */
   multiple?: boolean;
+  /** Campaigns listed but not to be chosen here, and why ("Has its own message"). */
+  unavailable?: Unavailable;
 }) {
   const trpc = useTRPC();
   const typed = query.trim();
@@ -113,7 +121,7 @@ export function CampaignSearch({
                 <CommandItem
                   key={c.id}
                   value={c.id}
-                  disabled={full && !on}
+                  disabled={(full && !on) || !!unavailable?.ids.has(c.id)}
                   aria-checked={multiple ? on : undefined}
                   onSelect={() =>
                     onPick({ id: c.id, title: c.title, currency: c.currency, status: c.status })
@@ -125,6 +133,7 @@ export function CampaignSearch({
                     <span className="truncate text-muted-foreground text-xs">
                       {titleCase(c.status)}
                       {scope.currency ? "" : ` · ${c.currency}`}
+                      {unavailable?.ids.has(c.id) ? ` · ${unavailable.reason}` : ""}
                     </span>
                   </span>
                 </CommandItem>

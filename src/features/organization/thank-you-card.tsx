@@ -21,7 +21,12 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Plus } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
-import { type CampaignChoice, CampaignCombobox, type CampaignScope } from "~/components/campaign-combobox";
+import {
+  type CampaignChoice,
+  CampaignCombobox,
+  type CampaignScope,
+  campaignSearchInput,
+} from "~/components/campaign-combobox";
 import { ConfirmButton } from "~/components/data-table/confirm-button";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
@@ -205,11 +210,17 @@ function NewCampaignMessage({
   sample: ThankYouData;
   onDone: () => void;
 }) {
-  const taken = new Set(templates.campaigns.map((t) => t.campaignId));
+  const trpc = useTRPC();
+  const taken = { ids: new Set(templates.campaigns.map((t) => t.campaignId)), reason: "Has its own message" };
   const [campaign, setCampaign] = React.useState<CampaignChoice | null>(null);
-  const [takenError, setTakenError] = React.useState<string>();
   const campaignId = campaign?.id ?? "";
   const title = campaign?.title;
+  // The picker's first page (cached for it): when it holds every campaign and each has a message, say so.
+  const first = useQuery(trpc.campaigns.list.queryOptions(campaignSearchInput(MESSAGE_CAMPAIGNS)));
+  const allTaken =
+    !!first.data &&
+    first.data.total === first.data.rows.length &&
+    first.data.rows.every((c) => taken.ids.has(c.id));
   return (
     <TemplateForm
       name="New campaign message"
@@ -220,21 +231,20 @@ function NewCampaignMessage({
       submitLabel="Save campaign message"
       onDone={onDone}
       campaignPicker={(error) => (
-        <Field label="Campaign" required error={takenError ?? error}>
+        <Field
+          label="Campaign"
+          required
+          error={error}
+          description={allTaken ? "Every campaign already has its own message." : undefined}
+        >
           {(control) => (
             <CampaignCombobox
               {...control}
               className="w-full"
               value={campaign?.id}
-              onChange={(c) => {
-                // One message per campaign: a campaign that has one is edited in its own row above.
-                if (c && taken.has(c.id)) {
-                  setTakenError(`${c.title} already has its own message: edit it in the list above.`);
-                  return;
-                }
-                setTakenError(undefined);
-                setCampaign(c);
-              }}
+              onChange={setCampaign}
+              // One message per campaign: a campaign that has one is edited in its own row above.
+              unavailable={taken}
               scope={MESSAGE_CAMPAIGNS}
             />
           )}
