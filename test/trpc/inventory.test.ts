@@ -315,6 +315,9 @@ describe("cross-tenant ids", () => {
     // Answers per id (another organization's: "Donation not found"), asserted below.
     "receipts.sendMany",
     "campaigns.bulkArchive",
+    // The pickers name campaigns by id (`ids`): another tenant's id names none.
+    "campaigns.list",
+    "campaigns.matchingIds",
     "plans.list",
     "plans.exportPage",
     // Report filters (issue 27): another tenant's campaign, tier or tag matches none of our gifts.
@@ -366,6 +369,8 @@ describe("cross-tenant ids", () => {
     // Scoped reads: another tenant's ids filter to nothing rather than leaking rows.
     expect((await b.caller.donors.list({ tagId: ids.tag })).total).toBe(0);
     expect((await b.caller.donations.list({ campaignId: ids.campaign })).total).toBe(0);
+    expect((await b.caller.campaigns.list({ ids: [ids.campaign] })).total).toBe(0);
+    expect((await b.caller.campaigns.matchingIds({ ids: [ids.campaign] })).ids).toEqual([]);
     expect((await b.caller.donations.list({ donorId: ids.donor })).total).toBe(0);
     expect(
       (await b.caller.reports.yearly({ campaignId: ids.campaign })).giving.some((g) => g.gifts > 0),
