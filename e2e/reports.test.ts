@@ -127,7 +127,7 @@ for (const [who, email] of [
           await settled(s.page);
           await s.page.getByRole("button", { name: "Download CSV" }).focus();
           const giving = await downloadWithEnter(s.page);
-          assert.match(giving.name, /^harbor-light[\w-]*-report-giving-by-year-\d{8}-\d{4}\.csv$/);
+          assert.match(giving.name, /^harbor-light[\w-]*-report-giving-by-year-usd-\d{8}-\d{4}\.csv$/);
           const [header, ...lines] = giving.text.trimEnd().split("\r\n");
           assert.equal(
             header,
@@ -154,6 +154,10 @@ for (const [who, email] of [
             // The report says what it counts, in the filter bar's words, beside its figures.
             const filtered = s.page.getByText("Filtered: Frequency: One time.", { exact: true });
             await filtered.waitFor();
+            // Its CSV's name says it is narrowed, beside the same report's unfiltered file.
+            await s.page.getByRole("button", { name: "Download CSV" }).focus();
+            const narrowed = await downloadWithEnter(s.page);
+            assert.match(narrowed.name, /-report-giving-by-year-usd-filtered-\d{8}-\d{4}\.csv$/);
             await s.page.getByRole("button", { name: "Clear 1 filter" }).click();
             await s.page.waitForURL((u) => !u.searchParams.has("frequency"));
             await filtered.waitFor({ state: "detached" });
@@ -174,7 +178,7 @@ for (const [who, email] of [
           assert.ok(total > 0, `a LYBUNT list to export (${summary})`);
           await s.page.getByRole("button", { name: "Download CSV" }).focus();
           const lybunt = await downloadWithEnter(s.page);
-          assert.match(lybunt.name, /-report-lybunt-\d{8}-\d{4}\.csv$/);
+          assert.match(lybunt.name, /-report-lybunt-usd-\d{8}-\d{4}\.csv$/);
           const rows = lybunt.text.trimEnd().split("\r\n");
           assert.equal(rows[0]?.replace("\uFEFF", "").split(",")[0], "donor_id");
           // An appeal needs to know whom it may reach: the consents come with the e-mail.

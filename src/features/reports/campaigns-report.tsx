@@ -104,6 +104,7 @@ export function CampaignsReport({ s }: { s: ReportsSearch }) {
         <FiltersLine s={s} />
         <CardAction>
           <DownloadCsv
+            currency={d?.currency ?? currency}
             what="campaigns"
             disabled={!d}
             build={() =>

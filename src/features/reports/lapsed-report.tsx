@@ -22,7 +22,7 @@ import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatCount, formatDate, formatMoney } from "~/lib/format";
 import { useTRPC, useTRPCClient } from "~/lib/trpc";
 import type { ReportsSearch } from "./search";
-import { apiFilters, FiltersLine, reportsRoute, saveCsv, useReportOptions } from "./shared";
+import { apiFilters, FiltersLine, reportFileWhat, reportsRoute, saveCsv, useReportOptions } from "./shared";
 
 type Row = RouterOutputs["reports"]["lapsed"]["rows"][number] & { id: string };
 
@@ -58,7 +58,7 @@ export function LapsedReport({ s }: { s: ReportsSearch }) {
         setProgress({ done, total: page.total ?? total });
         after = page.next;
       } while (after);
-      saveCsv(parts, org.data?.slug ?? "almoner", `report-${s.kind}`, tz);
+      saveCsv(parts, org.data?.slug ?? "almoner", reportFileWhat(s, s.kind, currency), tz);
       toast.success(`Exported ${formatCount(done)} donor${done === 1 ? "" : "s"}`);
     } catch (e) {
       toast.error(errorInfo(e).message);

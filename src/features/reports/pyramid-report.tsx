@@ -81,6 +81,7 @@ export function PyramidReport({ s }: { s: ReportsSearch }) {
         <FiltersLine s={s} />
         <CardAction>
           <DownloadCsv
+            currency={d?.currency ?? ""}
             what="giving-pyramid"
             disabled={!d}
             build={() =>

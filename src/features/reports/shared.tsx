@@ -53,15 +53,42 @@ export const FILTER_LABELS = {
 } as const;
 
 /**
+ * The filters on that narrow what a report counts, its scope (currency, years) aside: only those
+ * the report takes (REPORT_USES), so one left in the URL from another report does not count.
+ */
+export function narrowingFilters(s: ReportsSearch) {
+  const uses = REPORT_USES[s.view];
+  return {
+    campaignId: uses.campaign ? s.campaignId : undefined,
+    tierId: uses.tier ? s.tierId : undefined,
+    tagId: s.tagId,
+    paymentMethod: s.paymentMethod,
+    frequency: s.frequency,
+    source: s.source,
+  };
+}
+
+/**
+ * A report's name in its CSV's file name, with what sets the file apart from the same report asked
+ * otherwise: the currency, fiscal years, and "filtered" while a filter narrows it
+ * ("report-giving-by-year-eur-fiscal-filtered"); the screen's filters line says which.
+ */
+export function reportFileWhat(s: ReportsSearch, what: string, currency: string) {
+  const fiscal = REPORT_USES[s.view].basis && s.basis === "fiscal";
+  const filtered = Object.values(narrowingFilters(s)).some((v) => v !== undefined);
+  return ["report", what, currency.toLowerCase(), fiscal && "fiscal", filtered && "filtered"]
+    .filter(Boolean)
+    .join("-");
+}
+
+/**
  * The filters on, in the filter bar's words, under a report's scope line ("Donor tag: Volunteers ·
  * Frequency: Any recurring"): a screenshot or a printout then says what its figures count. Nothing
  * when no filter is on. Names come from the filter bar's own queries (cached).
  */
 export function FiltersLine({ s }: { s: ReportsSearch }) {
   const trpc = useTRPC();
-  const uses = REPORT_USES[s.view];
-  const campaignId = uses.campaign ? s.campaignId : undefined;
-  const tierId = uses.tier ? s.tierId : undefined;
+  const { campaignId, tierId } = narrowingFilters(s);
   const campaigns = useCampaignNames([campaignId]);
   const tiers = useQuery({ ...trpc.donors.tiers.list.queryOptions(), enabled: !!tierId });
   const tags = useQuery({ ...trpc.donors.tags.list.queryOptions(), enabled: !!s.tagId });
@@ -138,14 +165,18 @@ export function saveCsv(parts: BlobPart[], slug: string, what: string, timeZone:
 export function DownloadCsv({
   build,
   what,
+  currency,
   disabled,
 }: {
   /** The file's text, built when asked for. */
   build: () => string;
   /** The report's name in the file name ("giving-by-year"). */
   what: string;
+  /** The currency of the rows (the report's answer's). */
+  currency: string;
   disabled?: boolean;
 }) {
+  const s = reportsRoute.useSearch();
   const can = useCan();
   const trpc = useTRPC();
   const org = useQuery(trpc.organization.current.queryOptions());
@@ -158,7 +189,12 @@ export function DownloadCsv({
       disabled={disabled}
       onClick={() => {
         try {
-          saveCsv([build()], org.data?.slug ?? "almoner", `report-${what}`, options.data?.timeZone ?? "UTC");
+          saveCsv(
+            [build()],
+            org.data?.slug ?? "almoner",
+            reportFileWhat(s, what, currency),
+            options.data?.timeZone ?? "UTC",
+          );
           toast.success("CSV downloaded");
         } catch (e) {
           toast.error(errorInfo(e).message);

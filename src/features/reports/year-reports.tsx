@@ -96,6 +96,7 @@ export function GivingReport({ s }: { s: ReportsSearch }) {
         <FiltersLine s={s} />
         <CardAction>
           <DownloadCsv
+            currency={d?.currency ?? ""}
             what="giving-by-year"
             disabled={!d}
             build={() =>
@@ -182,6 +183,7 @@ export function RetentionReport({ s }: { s: ReportsSearch }) {
         <FiltersLine s={s} />
         <CardAction>
           <DownloadCsv
+            currency={d?.currency ?? ""}
             what="retention"
             disabled={!d}
             build={() =>
@@ -279,6 +281,7 @@ export function CohortReport({ s }: { s: ReportsSearch }) {
         <FiltersLine s={s} />
         <CardAction>
           <DownloadCsv
+            currency={d?.currency ?? ""}
             what="cohorts"
             disabled={!d}
             build={() => csvFile(COHORT_COLUMNS, csvRows, { currency: d?.currency ?? "", timeZone: "UTC" })}
