@@ -19,8 +19,6 @@ import { activeFilterCount, donationFilters, exportUrl } from "~/features/donati
 import { FrequencyOptions, MethodOptions, SourceOptions } from "~/features/donations/gift-filter-options";
 import { RecordDonationDialog } from "~/features/donations/record-donation-button";
 import type { DonationSearch } from "~/features/donations/search";
-import { DonorChip } from "~/features/donors/donor-chip";
-import { ImportChip } from "~/features/imports/import-chip";
 import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatCount, formatDate, formatMoney, titleCase } from "~/lib/format";
@@ -35,6 +33,11 @@ const selectClass = "h-9 rounded-md border border-input bg-transparent px-2 text
 
 /** The bulk bar's actions load with the first selection (the page is at its size budget). */
 const BulkActions = lazy(() => import("~/features/donations/bulk-actions"));
+// A chip shows only on a list a link narrowed (?donorId=, ?importId=): it loads then, not with every visit.
+const DonorChip = lazy(() => import("~/features/donors/donor-chip").then((m) => ({ default: m.DonorChip })));
+const ImportChip = lazy(() =>
+  import("~/features/imports/import-chip").then((m) => ({ default: m.ImportChip })),
+);
 
 const SEGMENTS = { retained: "Retained donors", lapsed: "Lapsed donors" } as const;
 
@@ -151,12 +154,14 @@ export function DonationsPage() {
             : "Gifts of donors who gave in the previous 12 months and again in the last 12."}
         </p>
       ) : null}
-      {s.importId ? (
-        <ImportChip importId={s.importId} what="gifts" onRemove={() => set({ importId: undefined })} />
-      ) : null}
-      {s.donorId ? (
-        <DonorChip donorId={s.donorId} what="gifts" onRemove={() => set({ donorId: undefined })} />
-      ) : null}
+      <Suspense fallback={null}>
+        {s.importId ? (
+          <ImportChip importId={s.importId} what="gifts" onRemove={() => set({ importId: undefined })} />
+        ) : null}
+        {s.donorId ? (
+          <DonorChip donorId={s.donorId} what="gifts" onRemove={() => set({ donorId: undefined })} />
+        ) : null}
+      </Suspense>
       <DataTable<Row, MatchingDonations>
         columns={columns}
         data={q.data?.rows}

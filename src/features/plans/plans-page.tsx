@@ -23,7 +23,6 @@ import { DataTable } from "~/components/data-table/data-table";
 import { ExportProgress } from "~/components/export-progress";
 import { PageHeader } from "~/components/layout/page-header";
 import { Button } from "~/components/ui/button";
-import { DonorChip } from "~/features/donors/donor-chip";
 import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatCount, formatDate, formatMoney, titleCase } from "~/lib/format";
@@ -39,6 +38,11 @@ import type { PlanSearch } from "./search";
 const route = getRouteApi("/_authed/recurring/");
 
 type Row = RouterOutputs["plans"]["list"]["rows"][number];
+
+// Shown only on /recurring?donorId= (a donor's page links there): it loads then, not with every visit.
+const DonorChip = React.lazy(() =>
+  import("~/features/donors/donor-chip").then((m) => ({ default: m.DonorChip })),
+);
 
 const selectClass = "h-9 rounded-md border border-input bg-transparent px-2 text-sm";
 
@@ -303,7 +307,9 @@ export function PlansPage() {
       <ExportProgress progress={progress} noun="plans" />
       <PlanSummary currency={s.currency} defaultCurrency={defaultCurrency} />
       {s.donorId ? (
-        <DonorChip donorId={s.donorId} what="plans" onRemove={() => set({ donorId: undefined })} />
+        <React.Suspense fallback={null}>
+          <DonorChip donorId={s.donorId} what="plans" onRemove={() => set({ donorId: undefined })} />
+        </React.Suspense>
       ) : null}
       <DataTable<Row>
         columns={columns}
