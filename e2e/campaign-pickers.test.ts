@@ -105,10 +105,20 @@ test("every campaign picker finds a campaign past the first 100 by typing, with 
       await picker.getByRole("option", { name: new RegExp(`^${title(n)}`) }).click();
       await picker.getByRole("option", { name: new RegExp(`^${title(n)}`), checked: true }).waitFor();
     }
+    // At four, the most compared, the others are listed but not offered, and the list says why.
+    await box.fill("Zephyr 10");
+    for (const n of [101, 102])
+      await picker.getByRole("option", { name: new RegExp(`^${title(n)}`) }).click();
+    await picker.getByText("4 chosen, the most: take one away to add another").waitFor();
+    const fifth = picker.getByRole("option", { name: new RegExp(`^${title(103)}`) });
+    assert.equal(await fifth.getAttribute("aria-disabled"), "true", "a fifth campaign is not offered");
+    for (const n of [101, 102])
+      await picker.getByRole("option", { name: new RegExp(`^${title(n)}`) }).click();
     await s.page.keyboard.press("Escape");
     const table = s.page.getByRole("region", { name: "Campaigns side by side, table" });
     await table.getByRole("link", { name: title(MANY - 1) }).waitFor();
     await table.getByRole("link", { name: last }).waitFor();
+    assert.equal(await table.getByRole("link").count(), 2, "the two left after taking two away");
     await s.page.getByRole("button", { name: `Campaigns (2–4) ${title(MANY - 1)}, ${last}` }).waitFor();
 
     // Recording a gift: the campaign chosen sets the amount's currency, and the gift is recorded to it.

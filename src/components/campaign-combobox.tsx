@@ -75,9 +75,10 @@ export const preloadCampaignSearch = () => void loadSearch();
  */
 export function useCampaignNames(ids: readonly (string | null | undefined)[]) {
   const trpc = useTRPC();
-  const want = [...new Set(ids.filter((id): id is string => !!id))].sort();
+  // At most 50 ids, one list page: worker/campaigns/filters.ts CAMPAIGN_IDS_MAX.
+  const want = [...new Set(ids.filter((id): id is string => !!id))].sort().slice(0, 50);
   const q = useQuery({
-    ...trpc.campaigns.list.queryOptions({ ids: want, pageSize: 10, sort: "title", desc: false }),
+    ...trpc.campaigns.list.queryOptions({ ids: want, pageSize: 50, sort: "title", desc: false }),
     enabled: want.length > 0,
     staleTime: 60_000,
   });

@@ -77,9 +77,11 @@ export function CampaignSearch({
         ? typed
           ? "No campaign matches"
           : `No campaign${scope.currency ? ` in ${scope.currency}` : ""} yet`
-        : results.data.total > rows.length
-          ? `Showing ${rows.length} of ${formatCount(results.data.total)}: type to narrow`
-          : "";
+        : full
+          ? `${selected.length} chosen, the most: take one away to add another`
+          : results.data.total > rows.length
+            ? `Showing ${rows.length} of ${formatCount(results.data.total)}: type to narrow`
+            : "";
   // The highlighted option, which Enter picks: the first one whenever the one highlighted is gone
   // from a new answer (cmdk would otherwise keep a value no option has, and Enter would do nothing),
   // and none while the answer to what was typed is on its way, so a quick Enter never picks a

@@ -218,7 +218,7 @@ function NewCampaignMessage({
   // The picker's first page (cached for it): when it holds every campaign and each has a message, say so.
   const first = useQuery(trpc.campaigns.list.queryOptions(campaignSearchInput(MESSAGE_CAMPAIGNS)));
   const allTaken =
-    !!first.data &&
+    !!first.data?.total &&
     first.data.total === first.data.rows.length &&
     first.data.rows.every((c) => taken.ids.has(c.id));
   return (

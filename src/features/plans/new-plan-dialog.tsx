@@ -43,7 +43,8 @@ const selectClass =
   "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs disabled:cursor-not-allowed disabled:opacity-50";
 
 const CHOOSE_DONOR = "Choose a donor";
-// A plan's campaign takes gifts now or after a pause (the server refuses the others).
+// A new plan gives to a campaign that takes gifts now or after a pause: the picker offers those
+// (the server takes any campaign of the plan's currency, as the list offered before).
 const PLAN_CAMPAIGNS: CampaignScope = { status: ["active", "paused"] };
 
 /** plans.create's fields that have a place in the form (their errors show under them). */

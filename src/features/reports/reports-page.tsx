@@ -32,6 +32,7 @@ import { cn } from "~/lib/utils";
 import type { ReportsSearch } from "./search";
 import {
   FILTER_LABELS,
+  narrowingFilters,
   REPORT_USES,
   ReportError,
   ReportSkeleton,
@@ -210,21 +211,16 @@ function FilterBar({ s }: { s: ReportsSearch }) {
   const label = (y: number) => reportYearLabel(y, startMonth);
   const toYear = s.toYear ?? current;
   const fromYear = s.fromYear ?? Math.max(first, toYear - 4);
-  // The filters this report reads and the URL sets (calendar years are no filter).
-  const reads: Record<(typeof FILTER_KEYS)[number], boolean> = {
-    currency: true,
-    tagId: true,
-    paymentMethod: true,
-    frequency: true,
-    source: true,
-    campaignId: uses.campaign,
-    tierId: uses.tier,
-    fromYear: uses.years === "range",
-    toYear: uses.years === "range",
-    year: uses.years === "one",
-    basis: uses.basis && s.basis !== "calendar",
+  // The filters this report reads and the URL sets: those that narrow it (narrowingFilters) and its
+  // scope's choices (calendar years are no filter).
+  const scope = {
+    currency: s.currency,
+    fromYear: uses.years === "range" ? s.fromYear : undefined,
+    toYear: uses.years === "range" ? s.toYear : undefined,
+    year: uses.years === "one" ? s.year : undefined,
+    basis: uses.basis && s.basis !== "calendar" ? s.basis : undefined,
   };
-  const active = FILTER_KEYS.filter((k) => reads[k] && s[k] !== undefined).length;
+  const active = Object.values({ ...narrowingFilters(s), ...scope }).filter((v) => v !== undefined).length;
 
   const fields = (
     <>
