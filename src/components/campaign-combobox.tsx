@@ -115,6 +115,7 @@ export function CampaignCombobox({
   label,
   name,
   unavailable,
+  initial = null,
   className,
   ...control
 }: ControlProps & {
@@ -130,12 +131,14 @@ export function CampaignCombobox({
   /** When given, a hidden input of this name carries the chosen id (empty for none) in a form. */
   name?: string;
   unavailable?: Unavailable;
+  /** The campaign a record already names with its title (a gift's), so the trigger needs no request. */
+  initial?: { id: string; title: string } | null;
   className?: string;
 }) {
   const [open, setOpen] = React.useState(false);
   const [query, setQuery] = React.useState("");
-  // The one chosen here is named at once; one from a URL or a record is asked for by id.
-  const [held, setHeld] = React.useState<CampaignChoice | null>(null);
+  // The one chosen here (or handed in) is named at once; one from a URL is asked for by id.
+  const [held, setHeld] = React.useState<{ id: string; title: string } | null>(initial);
   const known = value && held?.id === value ? held : null;
   const names = useCampaignNames([value && !known ? value : null]);
   const chosen = known ?? (value ? names.byId.get(value) : undefined);

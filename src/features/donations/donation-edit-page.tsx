@@ -99,6 +99,9 @@ export function DonationEditPage() {
                   // Reassignment stays inside the organization and the gift's currency.
                   scope={{ currency: d.currency }}
                   none="General fund"
+                  initial={
+                    d.campaignId && d.campaignTitle ? { id: d.campaignId, title: d.campaignTitle } : null
+                  }
                 />
               )}
             </Field>
