@@ -169,7 +169,7 @@ export function CampaignCombobox({
             aria-haspopup="listbox"
             aria-label={label ? `${label}: ${shown}` : undefined}
             title={chosen?.title}
-            className={cn("h-9 min-w-0 justify-between px-3 font-normal", className)}
+            className={cn("h-9 w-full min-w-0 justify-between px-3 font-normal", className)}
             onPointerEnter={preloadCampaignSearch}
             onFocus={preloadCampaignSearch}
             {...control}

@@ -93,7 +93,6 @@ export function DonationEditPage() {
                 <CampaignCombobox
                   {...control}
                   name="campaignId"
-                  className="w-full"
                   value={campaignNow}
                   onChange={(c) => setCampaignSel(c?.id ?? "")}
                   // Reassignment stays inside the organization and the gift's currency.

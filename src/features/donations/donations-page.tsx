@@ -200,7 +200,7 @@ export function DonationsPage() {
             </select>
             <CampaignCombobox
               label="Campaign"
-              className="w-full sm:w-48"
+              className="sm:w-48"
               value={s.campaignId}
               // An item belongs to one campaign: another campaign drops the item's filter.
               onChange={(c) => set({ campaignId: c?.id, campaignItemId: undefined })}

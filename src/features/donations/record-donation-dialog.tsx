@@ -158,7 +158,6 @@ export function RecordDonationDialogBody({
             {(control) => (
               <CampaignCombobox
                 {...control}
-                className="w-full"
                 value={campaign?.id}
                 onChange={setCampaign}
                 scope={RECORD_CAMPAIGNS}

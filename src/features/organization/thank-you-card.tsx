@@ -240,7 +240,6 @@ function NewCampaignMessage({
           {(control) => (
             <CampaignCombobox
               {...control}
-              className="w-full"
               value={campaign?.id}
               onChange={setCampaign}
               // One message per campaign: a campaign that has one is edited in its own row above.

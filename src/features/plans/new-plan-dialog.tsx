@@ -182,7 +182,6 @@ export function NewPlanDialogBody({
             {(control) => (
               <CampaignCombobox
                 {...control}
-                className="w-full"
                 value={campaign?.id}
                 onChange={setCampaign}
                 scope={PLAN_CAMPAIGNS}

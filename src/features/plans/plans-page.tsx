@@ -361,7 +361,7 @@ export function PlansPage() {
             </select>
             <CampaignCombobox
               label="Campaign"
-              className="w-full sm:w-48"
+              className="sm:w-48"
               value={s.campaignId}
               onChange={(c) => set({ campaignId: c?.id })}
               none="All campaigns"

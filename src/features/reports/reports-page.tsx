@@ -321,7 +321,7 @@ function FilterBar({ s }: { s: ReportsSearch }) {
         <Field label={FILTER_LABELS.campaignId}>
           <CampaignCombobox
             label={FILTER_LABELS.campaignId}
-            className="w-full sm:w-56"
+            className="sm:w-56"
             value={s.campaignId}
             onChange={(c) => set({ campaignId: c?.id })}
             scope={{ currency }}
