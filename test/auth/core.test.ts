@@ -166,6 +166,60 @@ describe("cookies and session storage", () => {
     expect(reissued).not.toContain(genuine);
   });
 
+  describe("a repeated session check answered from memory (decision 041)", () => {
+    /** Every header of an answer but the two that differ on every request by design. */
+    const stableHeaders = (res: Response) =>
+      [...res.headers].filter(([name]) => name !== "x-request-id" && name !== "server-timing");
+
+    it("gives the same status, body and headers as the full path, with no store read", async () => {
+      const { jar } = await signUp();
+      const first = await jar.get("/api/auth/get-session"); // verifies the two cookies here
+      const again = await jar.get("/api/auth/get-session"); // both known: answered from memory
+      expect(again.status).toBe(first.status);
+      expect(await again.text()).toBe(await first.text());
+      expect(stableHeaders(again)).toEqual(stableHeaders(first));
+      expect(stableHeaders(again).map(([n]) => n)).toEqual(
+        expect.arrayContaining(["content-security-policy", "x-content-type-options", "cache-control"]),
+      );
+      expect(again.headers.get("x-request-id")).toMatch(/^[\w.:-]{1,64}$/);
+      expect(again.headers.get("x-request-id")).not.toBe(first.headers.get("x-request-id"));
+      expect(again.headers.get("server-timing")).toMatch(/^d1;desc="0 queries";dur=0\.0, total;dur=\d+\.\d$/);
+      expect(again.headers.getSetCookie()).toEqual([]);
+    });
+
+    it("never pairs one session's token with another's remembered cookie cache", async () => {
+      const a = await signUp();
+      const b = await signUp();
+      await a.jar.get("/api/auth/get-session");
+      await b.jar.get("/api/auth/get-session"); // both users' values verified in this isolate
+      const mixed = new CookieJar();
+      mixed.cookies.set("better-auth.session_token", a.jar.cookies.get("better-auth.session_token") ?? "");
+      mixed.cookies.set("better-auth.session_data", b.jar.cookies.get("better-auth.session_data") ?? "");
+      const res = await mixed.get("/api/auth/get-session");
+      const body = (await res.json()) as { user: { email: string } };
+      expect(body.user.email).toBe(a.email.toLowerCase());
+      // Past the cookie cache (another session's): a read of the store, which issues A's own.
+      expect(res.headers.getSetCookie().some((l) => l.startsWith("better-auth.session_data="))).toBe(true);
+    });
+
+    it("leaves a query string to the full path: a bad flag is refused every time, a good one reads D1 every time", async () => {
+      const { jar } = await signUp();
+      for (let i = 0; i < 2; i++) {
+        const bad = await jar.get("/api/auth/get-session?disableCookieCache=maybe");
+        expect(bad.status).toBe(400);
+        expect(await bad.json()).toMatchObject({
+          code: "VALIDATION_ERROR",
+          message: "Invalid query parameters",
+        });
+      }
+      for (let i = 0; i < 2; i++) {
+        const fresh = await jar.get("/api/auth/get-session?disableCookieCache=true");
+        expect(fresh.status).toBe(200);
+        expect(fresh.headers.get("server-timing")).toMatch(/^d1;desc="[1-9]\d* queries"/);
+      }
+    });
+  });
+
   it("keys sessions and token ciphertexts as stored rows expect: SHA-256 of the UTF-8 text", async () => {
     // Stored sessions are found by this hash and their tokens decrypted with this key: pinned.
     expect(sha256Hex("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");

@@ -21,6 +21,7 @@ import {
   safeEqual,
   sha256Hex,
   signCookieValue,
+  verifiedBefore,
   verifyCookieValue,
 } from "./crypto";
 import { AuthApiError, E } from "./errors";
@@ -116,7 +117,12 @@ export class AuthContext {
   readonly config: AppConfig;
   readonly url: URL;
   readonly secure: boolean;
-  readonly headers = new Headers();
+  #headers: Headers | null = null;
+  /** The answer's headers (Set-Cookie, Retry-After…), made on first use: most reads set none. */
+  get headers(): Headers {
+    this.#headers ??= new Headers();
+    return this.#headers;
+  }
   readonly cookies: Map<string, string>;
   readonly secret: string;
   /** The auth contract reads and writes the directory's primary (decision 027); opened on first use. */
@@ -297,16 +303,20 @@ export function clearSessionCookies(ctx: AuthContext) {
   ctx.expireCookie("dont_remember");
 }
 
-async function readSignedCookie(ctx: AuthContext, name: string) {
+/** A cookie's value as it was signed (its percent-encoding undone), or null. */
+function signedCookie(ctx: AuthContext, name: string): string | null {
   const raw = ctx.readCookie(name);
   if (!raw) return null;
-  let decoded: string;
   try {
-    decoded = decodeURIComponent(raw);
+    return decodeURIComponent(raw);
   } catch {
     return null;
   }
-  return verifyCookieValue(decoded, ctx.secret);
+}
+
+async function readSignedCookie(ctx: AuthContext, name: string) {
+  const signed = signedCookie(ctx, name);
+  return signed === null ? null : verifyCookieValue(signed, ctx.secret);
 }
 
 export const readSessionToken = (ctx: AuthContext) => readSignedCookie(ctx, "session_token");
@@ -438,15 +448,38 @@ async function readCookieCache(ctx: AuthContext, token: string): Promise<CachedS
   if (!raw) return null;
   try {
     const parsed = await verifiedCookieCache(ctx, raw);
-    if (!parsed) return null;
-    if (parsed.session.version !== CACHE_VERSION) return null;
-    if (parsed.expiresAt <= ctx.now()) return null;
-    if (parsed.session.session.token !== token) return null;
-    if (Date.parse(parsed.session.session.expiresAt) <= ctx.now()) return null;
-    return { session: parsed.session.session, user: parsed.session.user };
+    return parsed && usableCookieCache(ctx, parsed, token);
   } catch {
     return null;
   }
+}
+
+/** A verified cookie cache's session, if it is current and belongs to the session token sent. */
+function usableCookieCache(
+  ctx: AuthContext,
+  parsed: CookieCachePayload,
+  token: string,
+): CachedSession | null {
+  if (parsed.session.version !== CACHE_VERSION) return null;
+  if (parsed.expiresAt <= ctx.now()) return null;
+  if (parsed.session.session.token !== token) return null;
+  if (Date.parse(parsed.session.session.expiresAt) <= ctx.now()) return null;
+  return { session: parsed.session.session, user: parsed.session.user };
+}
+
+/**
+ * The caller's session from what this isolate has already checked, without a store and without
+ * the HMAC (decision 041): a session token and a cookie cache both verified here before, the cache
+ * still current and for that token. Null when anything more is needed; loadSession then answers.
+ */
+export function sessionFromMemory(ctx: AuthContext): CachedSession | null {
+  const signed = signedCookie(ctx, "session_token");
+  const token = signed === null ? null : verifiedBefore(signed, ctx.secret);
+  if (token === null) return null;
+  const raw = ctx.readCookie("session_data");
+  const known = raw ? verifiedCookieCaches.get(raw) : undefined;
+  if (!known || known.secret !== ctx.secret) return null;
+  return usableCookieCache(ctx, known.parsed, token);
 }
 
 /**

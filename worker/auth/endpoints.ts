@@ -38,6 +38,7 @@ import {
 } from "./core";
 import { storePassword } from "./credentials";
 import {
+  BoundedMemo,
   burnPasswordCheck,
   generateDeleteToken,
   generateId,
@@ -286,9 +287,30 @@ const getSessionQuery = z.object({ disableCookieCache: boolQuery, disableRefresh
 /** get-session without a query string: both flags off (what the schema makes of none). */
 const NO_SESSION_FLAGS = { disableCookieCache: false, disableRefresh: false };
 
+/**
+ * get-session's flags from its query string. A query string parses the same way every time and a
+ * client sends a handful (`?disableCookieCache=true` on every such check), so each one's flags are
+ * kept in the isolate after the schema's first pass; a refused one is refused every time.
+ */
+const knownSessionFlags = new BoundedMemo<typeof NO_SESSION_FLAGS>(256);
+function sessionFlags(ctx: AuthContext): typeof NO_SESSION_FLAGS {
+  const known = knownSessionFlags.get(ctx.url.search);
+  if (known) return known;
+  const { disableCookieCache, disableRefresh } = readQuery(ctx, getSessionQuery);
+  const flags = { disableCookieCache, disableRefresh };
+  knownSessionFlags.set(ctx.url.search, flags);
+  return flags;
+}
+
+/** Every get-session answer's headers besides its cookies (the answer from memory sends the same). */
+export const SESSION_ANSWER_HEADERS: [string, string][] = [
+  ["cache-control", "no-store"],
+  ["content-type", "application/json"],
+];
+
 export const getSession: Handler = async (ctx) => {
   // Nearly every read carries no query string; the schema is for those that do.
-  const q = ctx.url.search ? readQuery(ctx, getSessionQuery) : NO_SESSION_FLAGS;
+  const q = ctx.url.search ? sessionFlags(ctx) : NO_SESSION_FLAGS;
   const loaded = await loadSession(ctx, {
     disableCookieCache: q.disableCookieCache,
     disableRefresh: q.disableRefresh,
@@ -298,8 +320,8 @@ export const getSession: Handler = async (ctx) => {
     console.error("get-session failed", error);
     throw E.FAILED_TO_GET_SESSION(500);
   });
-  ctx.headers.set("cache-control", "no-store");
-  return okJson(ctx, loaded ? sessionAnswerJson(loaded) : "null");
+  for (const [name, value] of SESSION_ANSWER_HEADERS) ctx.headers.set(name, value);
+  return new Response(loaded ? sessionAnswerJson(loaded) : "null", { headers: ctx.headers });
 };
 
 export const signOut: Handler = async (ctx) => {

@@ -134,6 +134,25 @@ export function countInMemory(key: string, now: number, windowMs: number) {
   return entry;
 }
 
+const rateLimitKey = (ctx: AuthContext, path: string) => `${rateLimitKeyIp(ctx.ip())}|${path}`;
+
+/**
+ * For an answer given from memory (sessionCheckFromMemory): true, and the request counted as
+ * rateLimit counts it, when a path of the general rule is within its limit; false, and nothing
+ * counted, when it is not, so that rateLimit on the full path counts it once and refuses it.
+ */
+export function countedWithinGeneralLimit(ctx: AuthContext, path: string): boolean {
+  if (!ctx.config.rateLimit.enabled) return true;
+  const rule = ruleFor(ctx, path);
+  if (!rule.general) return false;
+  const key = rateLimitKey(ctx, path);
+  const now = ctx.now();
+  const entry = memoryCounts.get(key);
+  if (entry && entry.start > now - rule.window * 1000 && entry.count >= rule.max) return false;
+  countInMemory(key, now, rule.window * 1000);
+  return true;
+}
+
 /** How many keys the in-memory counts hold (test/auth/rate-limit.test.ts). */
 export const memoryKeyCount = () => memoryCounts.size;
 
@@ -207,7 +226,7 @@ export function setRetryAfter(headers: Headers, seconds: number) {
 export async function rateLimit(ctx: AuthContext, path: string) {
   if (!ctx.config.rateLimit.enabled) return;
   const rule = ruleFor(ctx, path);
-  const key = `${rateLimitKeyIp(ctx.ip())}|${path}`;
+  const key = rateLimitKey(ctx, path);
   if (rule.general) {
     const now = ctx.now();
     const entry = countInMemory(key, now, rule.window * 1000);

@@ -4,10 +4,17 @@
  */
 import { getConfig } from "../config";
 import * as admin from "./admin";
-import { AuthContext, loadSession, type SessionRecord, type UserRecord } from "./core";
+import {
+  AuthContext,
+  loadSession,
+  type SessionRecord,
+  sessionAnswerJson,
+  sessionFromMemory,
+  type UserRecord,
+} from "./core";
 import * as ep from "./endpoints";
 import { AuthApiError, errorResponse } from "./errors";
-import { checkOrigin, rateLimit } from "./guards";
+import { checkOrigin, countedWithinGeneralLimit, rateLimit } from "./guards";
 import { socialRoutes } from "./social";
 
 export { setPassword } from "./endpoints";
@@ -126,6 +133,30 @@ export async function handleAuthRequest(
       new AuthApiError(500, "INTERNAL_SERVER_ERROR", "Internal Server Error"),
       ctx.headers,
     );
+  }
+}
+
+/** get-session's path, and the headers of its every answer (ep.getSession sets the same). */
+export const SESSION_CHECK_PATH = "/api/auth/get-session";
+export { SESSION_ANSWER_HEADERS } from "./endpoints";
+
+/**
+ * get-session's answer when this isolate can give it from memory alone (decision 041): a plain
+ * GET (no query string) whose session token and cookie cache were both verified here before,
+ * the cache current, and the caller within its rate limit. Nothing is awaited, nothing is read
+ * from a store and no cookie is written, so the front door answers it without opening the
+ * request's log and D1 scopes. The answer's body, the same bytes ep.getSession would send; null
+ * when anything more is needed, and handleAuthRequest answers.
+ */
+export function sessionCheckFromMemory(request: Request, env: Env, url: URL): string | null {
+  try {
+    const ctx = new AuthContext(request, env, clock ?? Date.now, url);
+    const loaded = sessionFromMemory(ctx);
+    if (!loaded || !countedWithinGeneralLimit(ctx, "/get-session")) return null;
+    return sessionAnswerJson(loaded);
+  } catch {
+    // A malformed cookie, a missing secret: the full path answers it, in the contract's shape.
+    return null;
   }
 }
 

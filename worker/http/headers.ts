@@ -45,16 +45,24 @@ export function pagePolicy(nonce: string): string {
 export const API_POLICY =
   "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
+/** The security headers of an answer, as name/value pairs (a Headers init, or to set one by one). */
+export function securityHeaders(url: URL, policy: string): [string, string][] {
+  const pairs: [string, string][] = [
+    ["X-Content-Type-Options", "nosniff"],
+    ["Referrer-Policy", "strict-origin-when-cross-origin"],
+    ["X-Frame-Options", "DENY"],
+    ["Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()"],
+    ["Content-Security-Policy", policy],
+  ];
+  if (url.protocol === "https:")
+    pairs.push(["Strict-Transport-Security", "max-age=31536000; includeSubDomains"]);
+  return pairs;
+}
+
 export function applySecurityHeaders(headers: Headers, url: URL, pageNonce: string | null) {
-  headers.set("X-Content-Type-Options", "nosniff");
-  headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
-  headers.set("X-Frame-Options", "DENY");
-  headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
   const html = (headers.get("content-type") ?? "").startsWith("text/html");
-  headers.set("Content-Security-Policy", pageNonce && html ? pagePolicy(pageNonce) : API_POLICY);
-  if (url.protocol === "https:") {
-    headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
-  }
+  for (const [name, value] of securityHeaders(url, pageNonce && html ? pagePolicy(pageNonce) : API_POLICY))
+    headers.set(name, value);
 }
 
 export function json(body: unknown, init: ResponseInit = {}): Response {

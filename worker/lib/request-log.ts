@@ -94,6 +94,10 @@ export function writesLine(log: RequestLog, status: number): boolean {
 
 const SESSION_CHECK = "/api/auth/get-session";
 
+/** The Server-Timing header of every answer: D1's share and the whole. */
+export const serverTiming = (queries: number, d1Ms: number, totalMs: number) =>
+  `d1;desc="${queries} queries";dur=${d1Ms.toFixed(1)}, total;dur=${totalMs.toFixed(1)}`;
+
 /** The request's line, once its response is ready. */
 export function requestLine(log: RequestLog, status: number, ms: number): string {
   return JSON.stringify({
