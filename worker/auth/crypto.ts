@@ -1,6 +1,7 @@
 /**
- * Auth primitives on @oslojs and WebCrypto (Lucia's design) plus native scrypt for passwords in
- * better-auth's format, so users exported from a better-auth database sign in unchanged.
+ * Auth primitives of Lucia's design: @oslojs/encoding for the text, WebCrypto for the HMAC and
+ * AES-GCM, node:crypto for SHA-256 (decision 041) and for scrypt, the passwords in better-auth's
+ * format, so users exported from a better-auth database sign in unchanged.
  */
 import { createHash, scrypt } from "node:crypto";
 import { decodeBase64, encodeBase64, encodeBase64urlNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
