@@ -7,12 +7,7 @@
 import { TRPC_MAX_BATCH, TRPC_MAX_BODY_BYTES } from "@core/limits";
 import { trustedOriginsOf } from "@core/trusted-url";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import {
-  handleAuthRequest,
-  SESSION_ANSWER_HEADERS,
-  SESSION_CHECK_PATH,
-  sessionCheckFromMemory,
-} from "./auth";
+import { handleAuthRequest, SESSION_ANSWER_HEADERS, sessionCheckFromMemory } from "./auth";
 import { handleMyMemberships } from "./auth/memberships";
 import { getConfig } from "./config";
 import { withDatabases } from "./db/databases";
@@ -37,6 +32,7 @@ import {
   logError,
   newRequestLog,
   requestLine,
+  SESSION_CHECK_PATH,
   serverTiming,
   timeD1,
   withRequestLog,

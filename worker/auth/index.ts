@@ -136,8 +136,7 @@ export async function handleAuthRequest(
   }
 }
 
-/** get-session's path, and the headers of its every answer (ep.getSession sets the same). */
-export const SESSION_CHECK_PATH = "/api/auth/get-session";
+/** The headers of every get-session answer (ep.getSession sets the same). */
 export { SESSION_ANSWER_HEADERS } from "./endpoints";
 
 /**

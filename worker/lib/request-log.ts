@@ -89,10 +89,16 @@ export function noteD1(ms: number, queries: number) {
  * of workerd CPU (decision 039). A check that read D1, and any refusal or failure, is logged.
  */
 export function writesLine(log: RequestLog, status: number): boolean {
-  return !(log.route === SESSION_CHECK && log.method === "GET" && status === 200 && log.d1.queries === 0);
+  return !(
+    log.route === SESSION_CHECK_PATH &&
+    log.method === "GET" &&
+    status === 200 &&
+    log.d1.queries === 0
+  );
 }
 
-const SESSION_CHECK = "/api/auth/get-session";
+/** get-session, the session check the portal and the better-auth client repeat most. */
+export const SESSION_CHECK_PATH = "/api/auth/get-session";
 
 /** The Server-Timing header of every answer: D1's share and the whole. */
 export const serverTiming = (queries: number, d1Ms: number, totalMs: number) =>
