@@ -116,6 +116,17 @@ for (const viewport of [
       await s.page.getByText("0 of 25 funded").waitFor();
       await s.page.getByText("One warm coat for a child.").waitFor();
       await s.shot(`campaign-items-${viewport.name}`);
+      // An item's gifts: its card links to /donations narrowed to it, the item named in a chip that
+      // removes the item's filter and keeps the campaign's.
+      const campaignId = new URL(s.page.url()).pathname.split("/")[2];
+      await s.page.getByRole("link", { name: "Gifts for Winter coat" }).click();
+      await s.page.getByTestId("item-chip").filter({ hasText: "Gifts for Winter coat" }).waitFor();
+      await s.page.getByText("No donations match these filters.").waitFor();
+      await s.page.getByRole("button", { name: "Remove filter: Gifts for Winter coat" }).click();
+      await s.page.waitForURL(
+        (u) => !u.searchParams.has("campaignItemId") && u.searchParams.get("campaignId") === campaignId,
+      );
+      await s.page.getByTestId("item-chip").waitFor({ state: "detached" });
 
       // The list: filters live in the URL and find the new campaign.
       await go(s.page, "/campaigns");

@@ -375,6 +375,36 @@ describe("campaign fields", () => {
     );
     expect((await a.caller.campaigns.items.list({ campaignId: c.id }))[0]?.title).toBe("Coat");
   });
+
+  it("lists the gifts that chose an item (an item card's Gifts link), for every role that reads gifts", async () => {
+    const org = await makeOrg();
+    const a = await member(org, "organizer");
+    const viewer = await member(org, "viewer");
+    const c = await a.caller.campaigns.create(base);
+    const coat = await a.caller.campaigns.items.create({
+      campaignId: c.id,
+      title: "Coat",
+      unitAmountMinor: 4500,
+    });
+    const boots = await a.caller.campaigns.items.create({
+      campaignId: c.id,
+      title: "Boots",
+      unitAmountMinor: 3000,
+    });
+    const forCoat = await gift(a.caller, c.id, 9000, Date.now() - 2000, {
+      campaignItemId: coat.id,
+      itemQuantity: 2,
+    });
+    await gift(a.caller, c.id, 3000, Date.now() - 1000, { campaignItemId: boots.id, itemQuantity: 1 });
+    await gift(a.caller, c.id, 1200, Date.now());
+    for (const who of [a, viewer]) {
+      const list = await who.caller.donations.list({ campaignId: c.id, campaignItemId: coat.id });
+      expect(list.rows.map((r) => r.id)).toEqual([forCoat.id]);
+      expect(list.total).toBe(1);
+      // The campaign alone (the chip removed) lists all three again.
+      expect((await who.caller.donations.list({ campaignId: c.id })).total).toBe(3);
+    }
+  });
 });
 
 describe("campaign slugs", () => {

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { getRouteApi } from "@tanstack/react-router";
+import { getRouteApi, Link } from "@tanstack/react-router";
 import { ArrowDown, ArrowUp, Plus } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
@@ -16,7 +16,7 @@ import { Textarea } from "~/components/ui/textarea";
 import { CampaignTabs } from "~/features/campaigns/campaign-tabs";
 import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
-import { errorInfo, formatMoney, toMajorString, toMinor } from "~/lib/format";
+import { errorInfo, formatCount, formatMoney, toMajorString, toMinor } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 
 const route = getRouteApi("/_authed/campaigns/$campaignId/items");
@@ -27,7 +27,9 @@ export function CampaignItemsPage() {
   const { campaignId } = route.useParams();
   const trpc = useTRPC();
   // Items are part of the campaign: changing them is campaign update (worker/campaigns/items/router.ts).
-  const mayEdit = useCan()({ campaign: ["update"] });
+  const can = useCan();
+  const mayEdit = can({ campaign: ["update"] });
+  const mayViewGifts = can({ donation: ["view"] });
   const qc = useQueryClient();
   const campaign = useQuery(trpc.campaigns.byId.queryOptions({ id: campaignId }));
   const items = useQuery(trpc.campaigns.items.list.queryOptions({ campaignId }));
@@ -140,8 +142,8 @@ export function CampaignItemsPage() {
                   <p className="text-muted-foreground text-sm">{item.description}</p>
                 ) : null}
                 <p className="text-muted-foreground text-sm">
-                  {formatMoney(item.unitAmountMinor, currency)} each · {item.quantityFunded}
-                  {item.quantityNeeded ? ` of ${item.quantityNeeded}` : ""} funded
+                  {formatMoney(item.unitAmountMinor, currency)} each · {formatCount(item.quantityFunded)}
+                  {item.quantityNeeded ? ` of ${formatCount(item.quantityNeeded)}` : ""} funded
                 </p>
                 {item.quantityNeeded ? (
                   <Progress
@@ -151,45 +153,57 @@ export function CampaignItemsPage() {
                   />
                 ) : null}
               </div>
-              <div className={mayEdit ? "flex flex-wrap gap-2" : "hidden"}>
-                <Button
-                  size="sm"
-                  variant="outline"
-                  aria-label={`Edit ${item.title}`}
-                  onClick={() => {
-                    setFields({});
-                    setEditing(item);
-                    setOpen(true);
-                  }}
-                >
-                  Edit
-                </Button>
-                <Button
-                  size="sm"
-                  variant="outline"
-                  onClick={() => update.mutate({ id: item.id, active: !item.active })}
-                >
-                  {item.active ? "Deactivate" : "Activate"}
-                </Button>
-                <Button
-                  size="sm"
-                  variant="outline"
-                  onClick={() => update.mutate({ id: item.id, archived: !item.archived })}
-                >
-                  {item.archived ? "Unarchive" : "Archive"}
-                </Button>
-                {item.quantityFunded === 0 ? (
-                  <ConfirmButton
-                    variant="ghost"
-                    destructive
-                    title={`Delete “${item.title}”?`}
-                    description="Nobody has funded it yet, so it is removed for good. To keep it but hide it, archive it instead."
-                    confirmLabel="Delete item"
-                    onConfirm={() => remove.mutateAsync({ id: item.id })}
+              <div className="flex flex-wrap gap-2">
+                {/* The gifts that chose this item: /donations narrowed to it, the item named in a chip. */}
+                <Button asChild size="sm" variant="outline" className={mayViewGifts ? undefined : "hidden"}>
+                  <Link
+                    to="/donations"
+                    search={{ campaignId, campaignItemId: item.id } as never}
+                    aria-label={`Gifts for ${item.title}`}
                   >
-                    Delete
-                  </ConfirmButton>
-                ) : null}
+                    Gifts
+                  </Link>
+                </Button>
+                <div className={mayEdit ? "contents" : "hidden"}>
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    aria-label={`Edit ${item.title}`}
+                    onClick={() => {
+                      setFields({});
+                      setEditing(item);
+                      setOpen(true);
+                    }}
+                  >
+                    Edit
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    onClick={() => update.mutate({ id: item.id, active: !item.active })}
+                  >
+                    {item.active ? "Deactivate" : "Activate"}
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    onClick={() => update.mutate({ id: item.id, archived: !item.archived })}
+                  >
+                    {item.archived ? "Unarchive" : "Archive"}
+                  </Button>
+                  {item.quantityFunded === 0 ? (
+                    <ConfirmButton
+                      variant="ghost"
+                      destructive
+                      title={`Delete “${item.title}”?`}
+                      description="Nobody has funded it yet, so it is removed for good. To keep it but hide it, archive it instead."
+                      confirmLabel="Delete item"
+                      onConfirm={() => remove.mutateAsync({ id: item.id })}
+                    >
+                      Delete
+                    </ConfirmButton>
+                  ) : null}
+                </div>
               </div>
             </CardContent>
           </Card>

@@ -33,8 +33,10 @@ const selectClass = "h-9 rounded-md border border-input bg-transparent px-2 text
 
 /** The bulk bar's actions load with the first selection (the page is at its size budget). */
 const BulkActions = lazy(() => import("~/features/donations/bulk-actions"));
-// A chip shows only on a list a link narrowed (?donorId=, ?importId=): it loads then, not with every visit.
+// A chip shows only on a list a link narrowed (?donorId=, ?importId=, ?campaignItemId=): it loads
+// then, not with every visit.
 const DonorChip = lazy(() => import("~/features/donors/donor-chip").then((m) => ({ default: m.DonorChip })));
+const ItemChip = lazy(() => import("~/features/campaigns/item-chip").then((m) => ({ default: m.ItemChip })));
 const ImportChip = lazy(() =>
   import("~/features/imports/import-chip").then((m) => ({ default: m.ImportChip })),
 );
@@ -160,6 +162,13 @@ export function DonationsPage() {
         ) : null}
         {s.donorId ? (
           <DonorChip donorId={s.donorId} what="gifts" onRemove={() => set({ donorId: undefined })} />
+        ) : null}
+        {s.campaignItemId ? (
+          <ItemChip
+            campaignId={s.campaignId}
+            itemId={s.campaignItemId}
+            onRemove={() => set({ campaignItemId: undefined })}
+          />
         ) : null}
       </Suspense>
       <DataTable<Row, MatchingDonations>

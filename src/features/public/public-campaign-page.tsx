@@ -126,11 +126,13 @@ export function PublicCampaignPage() {
                     />
                     <span className="text-muted-foreground text-xs">
                       {i.fullyFunded ? "Fully funded · " : ""}
-                      {i.quantityFunded} of {i.quantityNeeded} funded
+                      {formatCount(i.quantityFunded)} of {formatCount(i.quantityNeeded)} funded
                     </span>
                   </>
                 ) : (
-                  <span className="text-muted-foreground text-xs">{i.quantityFunded} funded so far</span>
+                  <span className="text-muted-foreground text-xs">
+                    {formatCount(i.quantityFunded)} funded so far
+                  </span>
                 )}
               </li>
             ))}
