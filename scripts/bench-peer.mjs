@@ -473,20 +473,32 @@ export async function benchPeer({
         row("load", `peer: ${f.label} @${c}`, fmt(m), lat(m));
         out.floor.push({ floor: f.key, connections: c, rps: m.rps, cpuPerRequest: m.cpuPerRequest });
       }
-      // The most a get-session that reads D1 could reach against better-auth reading KV: the D1
-      // floor (a Worker doing nothing but that read) over better-auth with KV's answer.
-      const kvPeer = systems.find((s) => s.key === "peer-kv");
-      if (kvPeer) {
-        const theirs = results.get(pairs.find((p) => p.s === kvPeer && p.mode === "cold"));
-        const d1 = results.get(pairs[floors.indexOf(floorD1)]);
+      // The most a disableCookieCache answer reading a store could reach against each peer: a
+      // floor (a Worker doing nothing but that read) over the peer's answer. The D1 floor bounds
+      // ours as built (decision 034: D1 first, so a revoked session is refused at once); the KV
+      // floor bounds any answer reading KV instead, so a row under 2× there is out of reach of
+      // every design that reads a store, which disableCookieCache asks for.
+      const floorKv = floors.find((f) => f.key === "floor-kv");
+      const ceilings = [
+        ["peer-d1", floorD1, "the most any D1 read can reach: the D1 floor"],
+        ["peer-kv", floorD1, "the most any D1 read can reach: the D1 floor"],
+        ["peer-kv", floorKv, "the most any store read can reach: the KV floor"],
+      ];
+      for (const [peerKey, f, what] of ceilings) {
+        const peer = systems.find((s) => s.key === peerKey);
+        if (!peer) continue;
+        const theirs = results.get(pairs.find((p) => p.s === peer && p.mode === "cold"));
+        const read = results.get(pairs[floors.indexOf(f)]);
         const ceiling = {
           connections: c,
-          rps: d1.rps / theirs.rps,
-          cpu: theirs.cpuPerRequest / d1.cpuPerRequest,
+          floor: f.key,
+          peer: peerKey,
+          rps: read.rps / theirs.rps,
+          cpu: theirs.cpuPerRequest / read.cpuPerRequest,
         };
         row(
           "load",
-          `peer: disableCookieCache @${c}, the most any D1 read can reach: the D1 floor / ${kvPeer.label}`,
+          `peer: disableCookieCache @${c}, ${what} / ${peer.label}`,
           `${ceiling.rps.toFixed(2)}× (CPU ${ceiling.cpu.toFixed(2)}×)`,
         );
         out.storeCeiling.push(ceiling);
