@@ -138,6 +138,18 @@ test("a viewer sees no write actions on the donations, donors and campaigns page
     await go(viewer.page, `${campaign}/items`);
     await viewer.page.getByText("Fundable items donors can choose.").waitFor();
     assert.equal(await viewer.page.getByRole("button", { name: "Add item" }).count(), 0);
+    // An item's own buttons are the editors'; its Gifts link is for everyone who reads gifts
+    // (src/features/campaigns/campaign-items-page.tsx). The items are counted once they are shown.
+    await viewer.page
+      .getByText("No items yet.")
+      .or(viewer.page.getByRole("link", { name: /^Gifts for / }).first())
+      .waitFor();
+    assert.equal(
+      await viewer.page
+        .getByRole("button", { name: /^(Edit |Deactivate|Activate|Archive|Unarchive|Delete)/ })
+        .count(),
+      0,
+    );
 
     // The forms that only write send the viewer back (src/lib/auth/guards.ts requireCan).
     await go(viewer.page, "/campaigns/create");
