@@ -23,3 +23,10 @@ export const IMPERSONATION_REASON_MAX = 500;
  * it is read, so no request can make the Worker parse a JSON document near its 128 MB of memory.
  */
 export const TRPC_MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The gifts a donor's page lists: the latest, newest first (worker/donors/queries.ts
+ * donorDonations). The page says when it shows this many and links to /donations, which lists
+ * them all (src/features/donors/donor-page.tsx).
+ */
+export const DONOR_PAGE_GIFTS = 100;

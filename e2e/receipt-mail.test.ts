@@ -413,7 +413,12 @@ for (const [viewport, colorScheme] of VIEWPORTS) {
       for (const id of gift.donationIds) await deliveriesSettled(s.page, id);
       const before = (await outbox(gift.email)).length;
 
-      await go(s.page, `/donations?donorId=${gift.donorId}`);
+      // The donor's page links to every gift of theirs in the list (src/features/donors/donor-page.tsx).
+      await go(s.page, `/donors/${gift.donorId}`);
+      await s.page.getByRole("link", { name: "All gifts in Donations" }).click();
+      await s.page.waitForURL(
+        (u) => u.pathname === "/donations" && u.searchParams.get("donorId") === gift.donorId,
+      );
       await s.page.getByRole("heading", { name: "Donations", level: 1 }).waitFor();
       // The list names the donor the link narrowed it to.
       await s.page

@@ -1,3 +1,4 @@
+import { DONOR_PAGE_GIFTS } from "@core/limits";
 import { startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
 import { buildDonorCsv } from "../../src/features/donors/export";
@@ -437,5 +438,28 @@ describe("list filters", () => {
       expect(e.code, JSON.stringify(input)).toBe("BAD_REQUEST");
     }
     expect(await codeOf(caller.donors.exportPage({ lastGiftFrom: "2026-13-01" }))).toBe("BAD_REQUEST");
+  });
+});
+
+describe("the donor's page", () => {
+  it("lists the latest DONOR_PAGE_GIFTS gifts, newest first, trash left out; /donations lists them all", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    const viewer = await member(org, "viewer");
+    const donorId = await newDonor(caller, { firstName: "Many", lastName: "Gifts" });
+    const base = Date.UTC(2026, 0, 1);
+    // One more than the page lists, a day apart, the newest last; then the newest goes to the trash.
+    const ids: string[] = [];
+    for (let i = 0; i <= DONOR_PAGE_GIFTS + 1; i++)
+      ids.push((await gift(caller, donorId, 1_000 + i, { donatedAt: base + i * 86_400_000 })).id);
+    const trashed = ids.pop() as string;
+    await caller.donations.delete({ id: trashed });
+    const newestFirst = [...ids].reverse();
+    for (const who of [caller, viewer.caller]) {
+      const page = await who.donors.byId({ id: donorId });
+      expect(page.donations.map((g) => g.id)).toEqual(newestFirst.slice(0, DONOR_PAGE_GIFTS));
+      // The page's link: the list narrowed to the donor has every gift not in the trash.
+      expect((await who.donations.list({ donorId })).total).toBe(DONOR_PAGE_GIFTS + 1);
+    }
   });
 });

@@ -3,6 +3,7 @@
  * the export are budgeted by `npm run bench` (docs/performance.md): their statements stay as tuned.
  */
 import type { DonorInput, DonorType } from "@core/donor";
+import { DONOR_PAGE_GIFTS } from "@core/limits";
 import { COUNTED_SQL, type DonationStatus } from "@core/status";
 import { addDays, startOfLocalDay } from "@core/time";
 import type { Database } from "../db/databases";
@@ -176,8 +177,7 @@ export function exportStatements(
   };
 }
 
-/** The profile's donations: the latest 100 not in the trash. */
-/** A gift as the donor's page lists it: the latest 100, newest first, trash left out. */
+/** A gift as the donor's page lists it: the latest DONOR_PAGE_GIFTS, newest first, trash left out. */
 export interface DonorDonation {
   id: string;
   number: number;
@@ -193,9 +193,9 @@ export async function donorDonations(db: Database, donorId: string) {
   const { results } = await db
     .prepare(
       `SELECT d.id, d.number, d.amount_minor AS amountMinor, d.refunded_minor AS refundedMinor, d.currency, d.status, d.donated_at AS donatedAt, c.title AS campaign
-           FROM donation d LEFT JOIN campaign c ON c.id = d.campaign_id WHERE d.donor_id = ? AND d.trashed_at IS NULL ORDER BY d.donated_at DESC LIMIT 100`,
+           FROM donation d LEFT JOIN campaign c ON c.id = d.campaign_id WHERE d.donor_id = ? AND d.trashed_at IS NULL ORDER BY d.donated_at DESC LIMIT ?`,
     )
-    .bind(donorId)
+    .bind(donorId, DONOR_PAGE_GIFTS)
     .all<DonorDonation>();
   return results;
 }

@@ -1,4 +1,6 @@
 /** /donors/{donorId}: profile, stats, tier (with the manual lock), tags, notes, donations, history. */
+
+import { DONOR_PAGE_GIFTS } from "@core/limits";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { Lock, LockOpen, Pencil, Trash2 } from "lucide-react";
@@ -9,7 +11,7 @@ import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
 import { Alert, AlertDescription } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
-import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { Card, CardAction, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import {
   Dialog,
   DialogContent,
@@ -135,6 +137,19 @@ export function DonorPage({ donorId }: { donorId: string }) {
       <Card>
         <CardHeader>
           <CardTitle>Donations</CardTitle>
+          {/* The card holds the latest 100 (worker/donors/queries.ts donorDonations); the list holds
+              them all, with its filters, totals and export, the donor named in a chip. */}
+          {d.donations.length > 0 && can({ donation: ["view"] }) ? (
+            <CardAction>
+              <Link
+                to="/donations"
+                search={{ donorId: d.id } as never}
+                className="text-primary text-sm hover:underline"
+              >
+                All gifts in Donations
+              </Link>
+            </CardAction>
+          ) : null}
         </CardHeader>
         <CardContent>
           <ul className="divide-y">
@@ -158,6 +173,11 @@ export function DonorPage({ donorId }: { donorId: string }) {
             ))}
             {d.donations.length === 0 ? (
               <li className="py-2 text-muted-foreground text-sm">No donations yet.</li>
+            ) : null}
+            {d.donations.length >= DONOR_PAGE_GIFTS ? (
+              <li className="pt-2 text-muted-foreground text-sm">
+                The latest {DONOR_PAGE_GIFTS}; every gift is in Donations.
+              </li>
             ) : null}
           </ul>
         </CardContent>
