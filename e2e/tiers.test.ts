@@ -59,6 +59,19 @@ test("donor tiers: edit a tier, add a top tier, delete through the dialog; the c
       const start = await expectAddsUp(s.page);
 
       if (w === 1280) {
+        // A tier's count opens the donors list filtered by that tier, with as many rows.
+        await s.page.getByRole("link", { name: / donors in Major donor$/ }).click();
+        await s.page.waitForURL((u) => u.pathname === "/donors" && !!u.searchParams.get("tierId"));
+        await s.page
+          .getByText(`${of(start, "Major donor").toLocaleString("en-US")} rows`, { exact: true })
+          .waitFor();
+        assert.equal(
+          await s.page.getByLabel("Tier", { exact: true }).inputValue(),
+          new URL(s.page.url()).searchParams.get("tierId"),
+        );
+        await go(s.page, "/donor-tiers");
+        await expectAddsUp(s.page);
+
         // Cancel gives focus back to the button that opened the dialog, and deletes nothing.
         await s.page.getByRole("button", { name: "Delete Major donor" }).click();
         await s.page.getByRole("alertdialog").getByRole("radio").first().waitFor();

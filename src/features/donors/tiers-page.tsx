@@ -4,6 +4,7 @@
  */
 import { ladderGaps, moveTargets } from "@core/donor-tiers";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
 import type { inferRouterOutputs } from "@trpc/server";
 import { Pencil, Trash2 } from "lucide-react";
 import * as React from "react";
@@ -161,7 +162,19 @@ export function TiersPage() {
                     {t.maxMinor === null ? "no limit" : money(t.maxMinor)}
                   </TableCell>
                   <TableCell className="text-right tabular-nums" data-count={t.donors}>
-                    {formatCount(t.donors)}{" "}
+                    {/* The tier's donors are the /donors list filtered by it (its Tier picker). */}
+                    {t.donors ? (
+                      <Link
+                        to="/donors"
+                        search={{ tierId: t.id } as never}
+                        className="text-primary hover:underline"
+                        aria-label={`${formatCount(t.donors)} donors in ${t.name}`}
+                      >
+                        {formatCount(t.donors)}
+                      </Link>
+                    ) : (
+                      formatCount(t.donors)
+                    )}{" "}
                     {total ? (
                       <span className="text-muted-foreground max-sm:hidden">({share(t.donors, total)})</span>
                     ) : null}
