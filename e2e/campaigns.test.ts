@@ -100,6 +100,15 @@ for (const viewport of [
       await s.page.getByRole("button", { name: "Resume" }).click();
       await s.page.getByRole("button", { name: "Pause" }).waitFor();
       await s.shot(`campaign-detail-${viewport.name}`);
+      // The counts' tile opens the donations list narrowed to the campaign.
+      const detail = new URL(s.page.url());
+      await s.page.getByRole("link", { name: "See the gifts" }).click();
+      await s.page.waitForURL(
+        (u) =>
+          u.pathname === "/donations" && u.searchParams.get("campaignId") === detail.pathname.split("/")[2],
+      );
+      await s.page.getByText("No donations match these filters.").waitFor();
+      await go(s.page, detail.pathname);
 
       // Items: add one, then edit it.
       await s.page.getByRole("link", { name: "Items" }).click();

@@ -1,6 +1,6 @@
 import { showsPhase } from "@core/campaign";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { getRouteApi, useNavigate } from "@tanstack/react-router";
+import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
 import { ExternalLink, Pause, Play, Trash2 } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
@@ -156,7 +156,8 @@ export function CampaignPage() {
         onConfirm={() => remove.mutateAsync({ id: c.id })}
       />
       <CampaignTabs campaignId={c.id} />
-      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+      {/* One tile a row on a phone: a raised amount of millions does not fit half of 360 px. */}
+      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
         <Card className="gap-0 py-0">
           <CardContent className="p-4">
             <p className="text-muted-foreground text-sm">Status</p>
@@ -180,6 +181,16 @@ export function CampaignPage() {
             <p className="font-semibold text-xl tabular-nums">
               {formatCount(c.donationCount)} / {formatCount(c.donorCount)}
             </p>
+            {/* Every gift of the campaign, whatever its status, with the list's filters and export. */}
+            {can({ donation: ["view"] }) ? (
+              <Link
+                to="/donations"
+                search={{ campaignId: c.id } as never}
+                className="text-primary text-sm hover:underline"
+              >
+                See the gifts
+              </Link>
+            ) : null}
           </CardContent>
         </Card>
         <Card className="gap-0 py-0">
