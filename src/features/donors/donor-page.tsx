@@ -137,8 +137,8 @@ export function DonorPage({ donorId }: { donorId: string }) {
       <Card>
         <CardHeader>
           <CardTitle>Donations</CardTitle>
-          {/* The card holds the latest 100 (worker/donors/queries.ts donorDonations); the list holds
-              them all, with its filters, totals and export, the donor named in a chip. */}
+          {/* The card holds the latest DONOR_PAGE_GIFTS (worker/donors/queries.ts donorDonations); the
+              list holds them all, with its filters, totals and export, the donor named in a chip. */}
           {d.donations.length > 0 && can({ donation: ["view"] }) ? (
             <CardAction>
               <Link

@@ -168,7 +168,7 @@ export function TiersPage() {
                         to="/donors"
                         search={{ tierId: t.id } as never}
                         className="text-primary hover:underline"
-                        aria-label={`${formatCount(t.donors)} donors in ${t.name}`}
+                        aria-label={`${formatCount(t.donors)} ${t.donors === 1 ? "donor" : "donors"} in ${t.name}`}
                       >
                         {formatCount(t.donors)}
                       </Link>
