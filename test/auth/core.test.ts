@@ -187,6 +187,45 @@ describe("cookies and session storage", () => {
       expect(again.headers.getSetCookie()).toEqual([]);
     });
 
+    it("gives the same headers as the full path over https, Strict-Transport-Security among them", async () => {
+      // The answer's headers are made once per scheme, which the front door reads from the URL's text.
+      const https = "https://localhost:3000/api/auth";
+      const jar = new CookieJar();
+      const up = await jar.post(`${https}/sign-up/email`, {
+        name: "Tls",
+        email: uniqueEmail(),
+        password: PASSWORD,
+      });
+      expect(up.status).toBe(200);
+      expect([...jar.cookies.keys()]).toContain("__Secure-better-auth.session_token");
+      const first = await jar.get(`${https}/get-session`);
+      const again = await jar.get(`${https}/get-session`);
+      expect(await again.text()).toBe(await first.text());
+      expect(stableHeaders(again)).toEqual(stableHeaders(first));
+      expect(again.headers.get("strict-transport-security")).toMatch(/^max-age=\d+/);
+      // And the plain scheme keeps its own headers, without it.
+      const plain = await (await signUp()).jar.get("/api/auth/get-session");
+      expect(plain.headers.get("strict-transport-security")).toBeNull();
+    });
+
+    it("answers only get-session's own path: another path ending the same way is not a session check", async () => {
+      const { jar, email } = await signUp();
+      const first = await jar.get("/api/auth/get-session"); // both values now known in this isolate
+      expect(((await first.json()) as { user: { email: string } }).user.email).toBe(email.toLowerCase());
+      for (const path of ["/x/api/auth/get-session", "/api/auth/xget-session"]) {
+        const res = await jar.get(path);
+        expect(res.status, path).toBe(404);
+      }
+      // A trailing slash or an empty query string is left to the full path, which answers the
+      // same session.
+      for (const path of ["/api/auth/get-session/", "/api/auth/get-session?"]) {
+        const res = await jar.get(path);
+        expect(((await res.json()) as { user: { email: string } }).user.email, path).toBe(
+          email.toLowerCase(),
+        );
+      }
+    });
+
     it("never pairs one session's token with another's remembered cookie cache", async () => {
       const a = await signUp();
       const b = await signUp();

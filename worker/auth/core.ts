@@ -115,7 +115,12 @@ export function toSession(row: SessionRow, token: string): SessionRecord {
 /** Everything one auth request needs. `now` is injectable so expiry can be tested with a clock. */
 export class AuthContext {
   readonly config: AppConfig;
-  readonly url: URL;
+  #url: URL | null;
+  /** The request's URL, parsed on first use: a session check answered from memory never needs it. */
+  get url(): URL {
+    this.#url ??= new URL(this.request.url);
+    return this.#url;
+  }
   readonly secure: boolean;
   #headers: Headers | null = null;
   /** The answer's headers (Set-Cookie, Retry-After…), made on first use: most reads set none. */
@@ -123,7 +128,7 @@ export class AuthContext {
     this.#headers ??= new Headers();
     return this.#headers;
   }
-  readonly cookies: Map<string, string>;
+  readonly cookies: ReadonlyMap<string, string>;
   readonly secret: string;
   /** The auth contract reads and writes the directory's primary (decision 027); opened on first use. */
   get db(): Database {
@@ -138,9 +143,10 @@ export class AuthContext {
     url?: URL,
   ) {
     this.config = getConfig(env);
-    this.url = url ?? new URL(request.url);
-    this.secure = this.config.app.url.startsWith("https://") || this.url.protocol === "https:";
-    this.cookies = parseCookies(request.headers.get("cookie"));
+    this.#url = url ?? null;
+    // A URL's serialization starts with its scheme, so the text says what `protocol` would.
+    this.secure = this.config.app.url.startsWith("https://") || request.url.startsWith("https:");
+    this.cookies = cookiesOf(request.headers.get("cookie"));
     const secret = env.AUTH_SECRET;
     if (!secret || (this.config.app.environment === "production" && secret.length < 32)) {
       throw new Error("AUTH_SECRET is missing or too short");
@@ -181,6 +187,24 @@ export class AuthContext {
     const first = raw?.split(",")[0]?.trim();
     return first || null;
   }
+}
+
+/**
+ * Cookie headers this isolate has parsed: a browser sends the same header on every request until a
+ * cookie changes, and the session check (decision 041) would otherwise split it every time. The
+ * maps are shared, hence read-only.
+ */
+const parsedCookieHeaders = new BoundedMemo<ReadonlyMap<string, string>>(1000);
+const NO_COOKIES: ReadonlyMap<string, string> = new Map();
+
+function cookiesOf(header: string | null): ReadonlyMap<string, string> {
+  if (!header) return NO_COOKIES;
+  let cookies = parsedCookieHeaders.get(header);
+  if (!cookies) {
+    cookies = parseCookies(header);
+    parsedCookieHeaders.set(header, cookies);
+  }
+  return cookies;
 }
 
 export function parseCookies(header: string | null): Map<string, string> {
@@ -428,27 +452,38 @@ interface CookieCachePayload {
  * every request for up to cookie.cacheMaxAge, so the decode, parse and HMAC run once per value.
  * Expiry and the token are still checked on every read below.
  */
-const verifiedCookieCaches = new BoundedMemo<{ secret: string; parsed: CookieCachePayload }>(2000);
+interface VerifiedCookieCache {
+  secret: string;
+  parsed: CookieCachePayload;
+  /** The session's own expiry (`parsed.session.session.expiresAt`) in ms, read once. */
+  sessionExpiresAt: number;
+}
+const verifiedCookieCaches = new BoundedMemo<VerifiedCookieCache>(2000);
 
-async function verifiedCookieCache(ctx: AuthContext, raw: string): Promise<CookieCachePayload | null> {
+async function verifiedCookieCache(ctx: AuthContext, raw: string): Promise<VerifiedCookieCache | null> {
   const known = verifiedCookieCaches.get(raw);
-  if (known && known.secret === ctx.secret) return known.parsed;
+  if (known && known.secret === ctx.secret) return known;
   const parsed = JSON.parse(atob(raw.replace(/-/g, "+").replace(/_/g, "/"))) as CookieCachePayload;
   const expected = await hmacBase64url(
     ctx.secret,
     JSON.stringify({ ...parsed.session, expiresAt: parsed.expiresAt }),
   );
   if (!safeEqual(expected, parsed.signature)) return null;
-  verifiedCookieCaches.set(raw, { secret: ctx.secret, parsed });
-  return parsed;
+  const verified = {
+    secret: ctx.secret,
+    parsed,
+    sessionExpiresAt: Date.parse(parsed.session.session.expiresAt),
+  };
+  verifiedCookieCaches.set(raw, verified);
+  return verified;
 }
 
 async function readCookieCache(ctx: AuthContext, token: string): Promise<CachedSession | null> {
   const raw = ctx.readCookie("session_data");
   if (!raw) return null;
   try {
-    const parsed = await verifiedCookieCache(ctx, raw);
-    return parsed && usableCookieCache(ctx, parsed, token);
+    const verified = await verifiedCookieCache(ctx, raw);
+    return verified && usableCookieCache(ctx, verified, token);
   } catch {
     return null;
   }
@@ -457,13 +492,14 @@ async function readCookieCache(ctx: AuthContext, token: string): Promise<CachedS
 /** A verified cookie cache's session, if it is current and belongs to the session token sent. */
 function usableCookieCache(
   ctx: AuthContext,
-  parsed: CookieCachePayload,
+  { parsed, sessionExpiresAt }: VerifiedCookieCache,
   token: string,
 ): CachedSession | null {
   if (parsed.session.version !== CACHE_VERSION) return null;
-  if (parsed.expiresAt <= ctx.now()) return null;
+  const now = ctx.now();
+  if (parsed.expiresAt <= now) return null;
   if (parsed.session.session.token !== token) return null;
-  if (Date.parse(parsed.session.session.expiresAt) <= ctx.now()) return null;
+  if (sessionExpiresAt <= now) return null;
   return { session: parsed.session.session, user: parsed.session.user };
 }
 
@@ -479,7 +515,7 @@ export function sessionFromMemory(ctx: AuthContext): CachedSession | null {
   const raw = ctx.readCookie("session_data");
   const known = raw ? verifiedCookieCaches.get(raw) : undefined;
   if (!known || known.secret !== ctx.secret) return null;
-  return usableCookieCache(ctx, known.parsed, token);
+  return usableCookieCache(ctx, known, token);
 }
 
 /**

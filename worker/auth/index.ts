@@ -147,9 +147,9 @@ export { SESSION_ANSWER_HEADERS } from "./endpoints";
  * request's log and D1 scopes. The answer's body, the same bytes ep.getSession would send; null
  * when anything more is needed, and handleAuthRequest answers.
  */
-export function sessionCheckFromMemory(request: Request, env: Env, url: URL): string | null {
+export function sessionCheckFromMemory(request: Request, env: Env): string | null {
   try {
-    const ctx = new AuthContext(request, env, clock ?? Date.now, url);
+    const ctx = new AuthContext(request, env, clock ?? Date.now);
     const loaded = sessionFromMemory(ctx);
     if (!loaded || !countedWithinGeneralLimit(ctx, "/get-session")) return null;
     return sessionAnswerJson(loaded);
