@@ -226,6 +226,18 @@ describe("cookies and session storage", () => {
       }
     });
 
+    it("reads a Cookie header longer than the isolate keeps, on every request", async () => {
+      // worker/auth/core.ts keeps parsed headers of up to 8 192 characters; a longer one is parsed
+      // each time and must read the same cookies.
+      const { jar, email } = await signUp();
+      jar.cookies.set("analytics", "x".repeat(9000));
+      for (let i = 0; i < 3; i++) {
+        const res = await jar.get("/api/auth/get-session");
+        const body = (await res.json()) as { user: { email: string } } | null;
+        expect(body?.user.email).toBe(email.toLowerCase());
+      }
+    });
+
     it("never pairs one session's token with another's remembered cookie cache", async () => {
       const a = await signUp();
       const b = await signUp();

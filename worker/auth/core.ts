@@ -192,13 +192,19 @@ export class AuthContext {
 /**
  * Cookie headers this isolate has parsed: a browser sends the same header on every request until a
  * cookie changes, and the session check (decision 041) would otherwise split it every time. The
- * maps are shared, hence read-only.
+ * maps are shared, hence read-only. Only headers up to MEMO_COOKIE_HEADER_CHARS are kept (the
+ * largest cookie cache, app.config.ts cacheMaxLength, with the token and room to spare), so the
+ * memo holds at most 500 × 8 KiB of text whatever callers send; a longer header is parsed on
+ * every request.
  */
-const parsedCookieHeaders = new BoundedMemo<ReadonlyMap<string, string>>(1000);
+const MEMO_COOKIE_HEADERS = 500;
+const MEMO_COOKIE_HEADER_CHARS = 8192;
+const parsedCookieHeaders = new BoundedMemo<ReadonlyMap<string, string>>(MEMO_COOKIE_HEADERS);
 const NO_COOKIES: ReadonlyMap<string, string> = new Map();
 
 function cookiesOf(header: string | null): ReadonlyMap<string, string> {
   if (!header) return NO_COOKIES;
+  if (header.length > MEMO_COOKIE_HEADER_CHARS) return parseCookies(header);
   let cookies = parsedCookieHeaders.get(header);
   if (!cookies) {
     cookies = parseCookies(header);
