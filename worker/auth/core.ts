@@ -194,8 +194,8 @@ export class AuthContext {
  * cookie changes, and the session check (decision 041) would otherwise split it every time. The
  * maps are shared, hence read-only. Only headers up to MEMO_COOKIE_HEADER_CHARS are kept (the
  * largest cookie cache, app.config.ts cacheMaxLength, with the token and room to spare), so the
- * memo holds at most 500 × 8 KiB of text whatever callers send; a longer header is parsed on
- * every request.
+ * memo holds at most 500 headers of 8 192 characters whatever callers send; a longer header is
+ * parsed on every request.
  */
 const MEMO_COOKIE_HEADERS = 500;
 const MEMO_COOKIE_HEADER_CHARS = 8192;
@@ -213,7 +213,7 @@ function cookiesOf(header: string | null): ReadonlyMap<string, string> {
   return cookies;
 }
 
-export function parseCookies(header: string | null): Map<string, string> {
+function parseCookies(header: string | null): Map<string, string> {
   const map = new Map<string, string>();
   if (!header) return map;
   for (const part of header.split(";")) {
