@@ -122,12 +122,13 @@ export async function buildPeer(outDir) {
  * bench's are. Request logs are
  * written by our Worker as in production and dropped by the harness (not parsed and printed here).
  *
- * Why ours is served here and not through the bench's own server (scripts/lib.mjs
- * serveBuildDirect): Miniflare 5 points the "direct" socket of a Worker that has static assets at
- * its assets RPC proxy, a JavaScript Worker in front of ours (≈ 100 µs of workerd CPU per request
- * here, half the throughput of a Worker that does nothing: the two floor rows). A deployed Worker
- * with `run_worker_first` has no such hop in its CPU. The peers have no assets, so ours is served
- * without them too (get-session, sign-in and sign-up never read them).
+ * Why ours is served here without assets: Miniflare 5 points the "direct" socket of a Worker that
+ * has static assets at its assets RPC proxy, a JavaScript Worker in front of ours (≈ 100 µs of
+ * workerd CPU per request here, half the throughput of a Worker that does nothing: the two floor
+ * rows). A deployed Worker with `run_worker_first` has no such hop in its CPU. The peers have no
+ * assets, so ours is served without them too (get-session, sign-in and sign-up never read them).
+ * The bench's own server (scripts/lib.mjs serveBuildDirect) keeps the assets for its pages and
+ * reaches its Worker past the proxy through a socket declared on another Worker (decision 042).
  */
 export async function startSystems(
   stateDir,
@@ -251,7 +252,8 @@ export async function startSystems(
         })),
         // The floors: a Worker answering `null` without reading anything. Nothing served the same
         // way can be faster; the second has static assets (an empty folder), so Miniflare's
-        // assets RPC proxy stands in front of it as it stands in front of the bench's own server.
+        // assets RPC proxy stands in front of it as it stood in front of the bench's own /api/*
+        // rows before decision 042.
         { name: "floor", ...floor },
         {
           name: "floor-assets",
@@ -426,7 +428,10 @@ export async function benchPeer({
     const oursToken = decodeURIComponent(systems[0].user.token.split("=")[1]).split(".")[0];
     const floors = [
       system("floor", "floor: a Worker answering null"),
-      system("floor-assets", "floor behind Miniflare's assets proxy (as the bench's own server)"),
+      system(
+        "floor-assets",
+        "floor behind Miniflare's assets proxy (the bench's own server before decision 042)",
+      ),
       {
         ...system(
           "floor-d1",

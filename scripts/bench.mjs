@@ -215,9 +215,10 @@ row(
 row("sqlite", "revenue series 30 days from rollups, p50", `${dashRollup} ms`);
 db.close();
 
-// `apiBase` is a socket straight into our Worker (no Miniflare entry worker or assets router, which
-// a deployed Worker does not run); /api/* is measured there, pages and assets through `base`.
-const { base, apiBase, stop, mf } = await serveBuildDirect(stateDir);
+// `apiBase` is a socket straight into our Worker's isolate (no Miniflare entry worker or assets RPC
+// proxy, which a deployed Worker with run_worker_first does not run: decision 042); /api/* is
+// measured there, pages and assets through `base`. `proxiedApiBase` is the harness before 042.
+const { base, apiBase, proxiedApiBase, stop, mf } = await serveBuildDirect(stateDir);
 // The 15-minute cron once, as a deployed Worker runs it: it builds the general fund's own rollups
 // (a campaign past campaignRollupsFrom (10 000) gifts, decision 037) among its jobs.
 {
@@ -818,6 +819,24 @@ try {
     );
     row("load", "warm / D1 throughput ratio via Miniflare's entry @10", `${(warm / d1).toFixed(2)}×`);
   }
+  {
+    // And through the assets RPC proxy alone, where /api/* was measured before decision 042.
+    const warm = await ac(
+      "get-session, warm, through the assets proxy (before decision 042)",
+      "/api/auth/get-session",
+      { cookie: await freshCookie() },
+      10,
+      proxiedApiBase,
+    );
+    const d1 = await ac(
+      "get-session, D1, through the assets proxy (before decision 042)",
+      "/api/auth/get-session?disableCookieCache=true",
+      { cookie: tokenOnly },
+      10,
+      proxiedApiBase,
+    );
+    row("load", "warm / D1 throughput ratio through the assets proxy @10", `${(warm / d1).toFixed(2)}×`);
+  }
   const siTimes = [];
   const si = await autocannon({
     url: `${apiBase}/api/auth/sign-in/email`,
@@ -1051,7 +1070,7 @@ const md = [
   "# Performance",
   "",
   `Measured by \`npm run bench\` on ${results.machine.at.slice(0, 10)}: ${results.machine.cpus} × ${results.machine.model}, ${results.machine.memGiB} GiB, Node ${results.machine.node}.`,
-  `Scale: ${DONATIONS.toLocaleString()} donations (inserted in the order they were given, as a live table fills: scripts/bench-seed.mjs), ${DONORS.toLocaleString()} donors, ${CAMPAIGNS} campaigns. The server is the production build (dist/server) in local workerd through Miniflare, on loopback, without \`wrangler dev\`'s reload proxy; /api/* is measured on the Worker's own socket (no Miniflare entry worker; Miniflare still passes it through its assets proxy, ≈ 0.4 ms of CPU a request: decision 034), pages and assets through Miniflare's entry;`,
+  `Scale: ${DONATIONS.toLocaleString()} donations (inserted in the order they were given, as a live table fills: scripts/bench-seed.mjs), ${DONORS.toLocaleString()} donors, ${CAMPAIGNS} campaigns. The server is the production build (dist/server) in local workerd through Miniflare, on loopback, without \`wrangler dev\`'s reload proxy; /api/* is measured on a socket straight into the Worker's isolate (no Miniflare entry worker or assets RPC proxy, as a deployed Worker with run_worker_first: decision 042), pages and assets through Miniflare's entry;`,
   "local D1 is SQLite in the same process, so absolute numbers are for regression tracking, not production capacity.",
   "",
   "| group | measure | value | budget | met |",

@@ -9,4 +9,10 @@ export function freePort(): Promise<number>;
 export function serveBuildDirect(
   stateDir: string,
   opts?: { inspect?: boolean },
-): Promise<{ base: string; apiBase: string; mf: Miniflare; stop: () => Promise<void> }>;
+): Promise<{
+  base: string;
+  apiBase: string;
+  proxiedApiBase: string;
+  mf: Miniflare;
+  stop: () => Promise<void>;
+}>;

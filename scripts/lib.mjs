@@ -224,20 +224,34 @@ export async function serveBuildDirect(stateDir, { inspect = false } = {}) {
           name: "almoner",
           modulesRoot: dir,
           modules,
-          // A second socket straight into our Worker, without Miniflare's entry worker and assets
-          // router (dev-only JavaScript hops a deployed Worker does not have): `apiBase` serves
-          // /api/* only; pages and assets still go through `base`.
+          // A socket of its own, but Miniflare points a Worker's own socket at its assets RPC
+          // proxy when it has assets: `proxiedApiBase`, the harness before decision 042.
           unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
+        },
+        {
+          // A socket straight into our Worker's isolate (`apiBase`): declared on a Worker without
+          // assets and naming ours as its service, it skips Miniflare's entry worker and the
+          // assets RPC proxy, JavaScript hops of ≈ 0.4–0.8 ms of CPU a request on these two cores
+          // that a deployed Worker does not run (wrangler.toml `run_worker_first = ["/api/*"]`;
+          // docs/decisions/042-the-bench-reaches-the-api-directly.md). /api/* only; pages and
+          // assets still go through `base`. The Worker itself never runs.
+          name: "almoner-api-socket",
+          modules: true,
+          script: "export default { fetch() { return new Response(null, { status: 500 }); } };",
+          compatibilityDate: options.compatibilityDate,
+          unsafeDirectSockets: [{ host: "127.0.0.1", port: 0, serviceName: "almoner" }],
         },
       ],
     }),
   );
   const url = await mf.ready;
-  const apiBase = (await mf.unsafeGetDirectURL("almoner")).origin;
+  const apiBase = (await mf.unsafeGetDirectURL("almoner-api-socket")).origin;
+  const proxiedApiBase = (await mf.unsafeGetDirectURL("almoner")).origin;
   const heap = inspectorPort ? await workerHeap(inspectorPort, apiBase) : null;
   return {
     base: url.origin,
     apiBase,
+    proxiedApiBase,
     heap,
     // The Miniflare instance, for harnesses that reach its bindings (D1, KV) as the tests do.
     mf,
