@@ -25,12 +25,11 @@ const MAX_SPAN_MS = 300 * 365 * DAY_MS;
 const NOTHING_BUILT = { month: "", until: -Number.MAX_SAFE_INTEGER };
 
 /**
- * Gifts per batch of a build. A stretch is whole months of the zone, so a month of more gifts is
- * one batch alone. At 1 M gifts (≈ 30 000 a month) in local workerd a month's batch takes ≈ 2–6 s.
- * A stretch of 50 000 gifts took 9.6 s, where the same months in two batches take 0.7 + 4.3 s: a
- * batch's cost grows faster than its gifts (decision 038, addendum).
+ * Gifts per batch of a build: at 1 M gifts in node:sqlite ≈ 1.5–2.5 s a batch for the
+ * organization's rollups. A stretch is whole months of the zone, so a month of more gifts is one
+ * batch alone.
  */
-export const REBUILD_BATCH_GIFTS = 25_000;
+export const REBUILD_BATCH_GIFTS = 50_000;
 
 /**
  * Where each owner's rollups say they are built (the state row, naming the zone) and how far a
