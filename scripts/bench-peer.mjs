@@ -123,10 +123,11 @@ export async function buildPeer(outDir) {
  * written by our Worker as in production and dropped by the harness (not parsed and printed here).
  *
  * Why ours is served here without assets: Miniflare 5 points the "direct" socket of a Worker that
- * has static assets at its assets RPC proxy, a JavaScript Worker in front of ours (≈ 100 µs of
- * workerd CPU per request here, half the throughput of a Worker that does nothing: the two floor
- * rows). A deployed Worker with `run_worker_first` has no such hop in its CPU. The peers have no
- * assets, so ours is served without them too (get-session, sign-in and sign-up never read them).
+ * has static assets at its assets RPC proxy, a JavaScript Worker in front of ours (≈ 0.45–0.7 ms
+ * of workerd CPU per request here, a quarter or less of the throughput of a Worker that does
+ * nothing: the two floor rows). A deployed Worker with `run_worker_first` has no such hop in its
+ * CPU. The peers have no assets, so ours is served without them too (get-session, sign-in and
+ * sign-up never read them).
  * The bench's own server (scripts/lib.mjs serveBuildDirect) keeps the assets for its pages and
  * reaches its Worker past the proxy through a socket declared on another Worker (decision 042).
  */

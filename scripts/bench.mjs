@@ -801,41 +801,27 @@ try {
     row("load", `warm / D1 throughput ratio @${c}`, `${(warm / d1).toFixed(2)}×`, "≥ 3×", warm / d1 >= 3);
   }
   await ac("get-session, KV cache (no cookie cache)", "/api/auth/get-session", { cookie: tokenOnly }, 10);
-  {
-    // The same pair through Miniflare's entry worker (the harness of earlier runs), for comparison.
+  // The same pair through Miniflare's entry worker and through its assets RPC proxy alone (where
+  // /api/* was measured before decision 042), for comparison with earlier tables.
+  for (const [how, via] of [
+    ["via Miniflare's entry", base],
+    ["through the assets proxy (before decision 042)", proxiedApiBase],
+  ]) {
     const warm = await ac(
-      "get-session, warm, via Miniflare's entry",
-      "/api/auth/get-session",
-      { cookie },
-      10,
-      base,
-    );
-    const d1 = await ac(
-      "get-session, D1, via Miniflare's entry",
-      "/api/auth/get-session?disableCookieCache=true",
-      { cookie: tokenOnly },
-      10,
-      base,
-    );
-    row("load", "warm / D1 throughput ratio via Miniflare's entry @10", `${(warm / d1).toFixed(2)}×`);
-  }
-  {
-    // And through the assets RPC proxy alone, where /api/* was measured before decision 042.
-    const warm = await ac(
-      "get-session, warm, through the assets proxy (before decision 042)",
+      `get-session, warm, ${how}`,
       "/api/auth/get-session",
       { cookie: await freshCookie() },
       10,
-      proxiedApiBase,
+      via,
     );
     const d1 = await ac(
-      "get-session, D1, through the assets proxy (before decision 042)",
+      `get-session, D1, ${how}`,
       "/api/auth/get-session?disableCookieCache=true",
       { cookie: tokenOnly },
       10,
-      proxiedApiBase,
+      via,
     );
-    row("load", "warm / D1 throughput ratio through the assets proxy @10", `${(warm / d1).toFixed(2)}×`);
+    row("load", `warm / D1 throughput ratio ${how} @10`, `${(warm / d1).toFixed(2)}×`);
   }
   const siTimes = [];
   const si = await autocannon({

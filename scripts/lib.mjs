@@ -231,7 +231,7 @@ export async function serveBuildDirect(stateDir, { inspect = false } = {}) {
         {
           // A socket straight into our Worker's isolate (`apiBase`): declared on a Worker without
           // assets and naming ours as its service, it skips Miniflare's entry worker and the
-          // assets RPC proxy, JavaScript hops of ≈ 0.4–0.8 ms of CPU a request on these two cores
+          // assets RPC proxy, JavaScript hops of ≈ 0.45–0.7 ms of CPU a request on these two cores
           // that a deployed Worker does not run (wrangler.toml `run_worker_first = ["/api/*"]`;
           // docs/decisions/042-the-bench-reaches-the-api-directly.md). /api/* only; pages and
           // assets still go through `base`. The Worker itself never runs.
