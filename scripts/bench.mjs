@@ -1081,8 +1081,8 @@ console.log("\nWrote bench/results.json and docs/performance.md");
 
 /**
  * A time-zone change at 1 M gifts (decision 038): the owner's request, then the 15-minute cron run
- * again and again until the per-day rollups are built in the new zone, month by month. The build's
- * progress row is read beside the server every 100 ms: the time between two moves is one stretch's
+ * again and again until the per-day rollups are built in the new zone, a stretch of days a batch
+ * (decision 043). The build's progress row (its instant) is read beside the server every 100 ms: the time between two moves is one stretch's
  * batch (with its two small reads), the longest of them how long the build held D1's writer at
  * once (the rebuild in one batch: ≈ 44 s in node:sqlite). The zone goes back the same way after.
  *
@@ -1118,9 +1118,10 @@ async function benchZoneChange({ apiBase, cookie, mf }) {
         built: file
           .prepare("SELECT time_zone AS z FROM donation_daily_state WHERE organization_id = ?")
           .get(orgId)?.z,
-        month: file
-          .prepare("SELECT built_month AS m FROM donation_daily_build WHERE organization_id = ?")
-          .get(orgId)?.m,
+        // The progress instant: a stretch inside one month leaves built_month as it was.
+        until: file
+          .prepare("SELECT built_until AS u FROM donation_daily_build WHERE organization_id = ?")
+          .get(orgId)?.u,
       };
     } catch {
       return {}; // a write under way: read again at the next tick
@@ -1130,12 +1131,12 @@ async function benchZoneChange({ apiBase, cookie, mf }) {
   };
   const worker = await mf.getWorker("almoner");
   for (const zone of ["Europe/Berlin", o.timeZone]) {
-    // The build's moves: [when, month] each time its progress row changes.
+    // When the build moved: each time its progress row changes.
     const moves = [];
     let seen = null;
     const watch = setInterval(() => {
-      const { built, month } = state();
-      const now = built === zone ? "built" : (month ?? "");
+      const { built, until } = state();
+      const now = built === zone ? "built" : String(until ?? "");
       if (now !== seen) {
         moves.push(performance.now());
         seen = now;

@@ -68,7 +68,7 @@ const every15Minutes: Job[] = [
       ORDER BY d.created_at, d.id LIMIT 1000`;
       // [id, donated_at, day, zone] of the gifts the batch moves, as rows.
       const moved = `SELECT d.organization_id, d.currency, d.mode, d.trashed_at, d.amount_minor, d.refunded_minor,
-        json_extract(j.value, '$[2]') AS day, json_extract(j.value, '$[3]') AS tz
+        d.donated_at AS at, json_extract(j.value, '$[2]') AS day, json_extract(j.value, '$[3]') AS tz
         FROM donation d JOIN json_each(?3) j ON json_extract(j.value, '$[0]') = d.id AND json_extract(j.value, '$[1]') = d.donated_at
        WHERE d.id IN (${stale})`;
       await db.batch([
@@ -103,7 +103,7 @@ const every15Minutes: Job[] = [
          SELECT m.organization_id, m.day, m.currency, s.status, m.mode, m.trashed_at IS NOT NULL,
                 s.sign * COUNT(*), s.sign * SUM(m.amount_minor), s.sign * SUM(m.refunded_minor)
            FROM (${moved}) m, (SELECT 'pending' AS status, -1 AS sign UNION ALL SELECT 'abandoned', 1) s
-          WHERE ${builtSql("organization_id", "m.organization_id", "m.tz", { period: "m.day" })}
+          WHERE ${builtSql("organization_id", "m.organization_id", "m.tz", "m.at")}
           GROUP BY 1, 2, 3, 4, 5, 6
          ON CONFLICT (organization_id, day, currency, status, mode, trashed) DO UPDATE SET
            donation_count = donation_count + excluded.donation_count, amount_minor = amount_minor + excluded.amount_minor,
@@ -150,7 +150,7 @@ const every15Minutes: Job[] = [
     }),
   // Large campaigns' own analytics rollups (decision 037): built for campaigns past
   // `donations.campaignRollupsFrom` counted gifts that have none, or have them in a zone their
-  // organization has left (a time-zone change), month by month (decision 038) for up to 20 s a run,
+  // organization has left (a time-zone change), in stretches of days (decisions 038, 043) for up to 20 s a run,
   // builds under way first; campaign analytics reads the gifts meanwhile.
   (env) =>
     eachDatabase(env, async (db, name) => {

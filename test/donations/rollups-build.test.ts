@@ -1,10 +1,10 @@
 /**
- * Rollups built month by month (decision 038): a time-zone change or the cron builds org_daily,
+ * Rollups built in stretches (decisions 038, 043): a time-zone change or the cron builds org_daily,
  * donation_daily_totals, analytics_facet and donor_period in the organization's zone — and a large
- * campaign's own rollups (decision 037) — a stretch of whole months per batch, and every change made
- * between two batches (single changes, an import's batches and their undo) keeps the months
- * already built. Checked against a brute-force recount and a build in one go, in zones whose
- * midnights move.
+ * campaign's own rollups (decision 037) — a stretch of whole local days per batch, often ending
+ * inside a month, and every change made between two batches (single changes, an import's batches
+ * and their undo) keeps the days already built, and the built days of a month under way. Checked
+ * against a brute-force recount and a build in one go, in zones whose midnights move.
  */
 import { allowedDonationTargets, type DonationStatus } from "@core/status";
 import { addDays, localDay, startOfLocalDay } from "@core/time";
@@ -71,11 +71,12 @@ async function writeInZone(row: RawDonation, timeZone: string, token: string) {
 const moveZone = (org: string, timeZone: string) =>
   testEnv.DB.prepare("UPDATE organization SET time_zone = ? WHERE id = ?").bind(timeZone, org).run();
 
-/** Keys of the built months only: `built` is the first month not built. */
+/** Keys of the built days only: `built` is the first day not built. */
 const builtPart = <T>(m: Record<string, T> | Map<string, T>, built: string, dayAt: (k: string) => string) =>
-  Object.fromEntries(
-    [...(m instanceof Map ? m : Object.entries(m))].filter(([k]) => dayAt(k).slice(0, 7) < built),
-  );
+  Object.fromEntries([...(m instanceof Map ? m : Object.entries(m))].filter(([k]) => dayAt(k) < built));
+
+/** The first local day a build has not built (its progress is that day's start). */
+const builtDayOf = (build: Build) => localDay(build.built_until, build.time_zone);
 
 async function setUp(timeZone: string, seed: number) {
   const org = await makeOrg({ timeZone });
@@ -169,12 +170,14 @@ for (const [seed, from, to] of [
   [38, "America/Asuncion", "Australia/Lord_Howe"],
   [380, "Asia/Kathmandu", "America/Los_Angeles"],
 ] as const) {
-  describe(`a rebuild month by month (${from} → ${to})`, () => {
-    it("ends equal to a recount with random changes between every two of its batches, the built months exact all along", async () => {
+  describe(`a rebuild in stretches of days (${from} → ${to})`, () => {
+    it("ends equal to a recount with random changes between every two of its batches, the built days exact all along", async () => {
       const { org, change } = await setUp(from, seed);
       await moveZone(org, to);
-      // Two to four gifts a batch: a stretch of whole months, so often one month alone.
+      // Three gifts a batch: a stretch of whole days, most often ending inside a month, whose
+      // month rows then hold the built days only until the next stretch adds the rest.
       let batches = 0;
+      let insideMonth = 0;
       await buildDailyRollups(testEnv.DB, org, to, { maxBatches: 0, batchGifts: 3 });
       expect(await dailyStateOf(org)).toBeUndefined();
       expect(await buildOf(org)).toMatchObject({ time_zone: to, built_month: "" });
@@ -183,24 +186,29 @@ for (const [seed, from, to] of [
         batches++;
         if (done) break;
         const build = (await buildOf(org)) as Build;
-        expect(build.built_month > "").toBe(true);
-        expect(build.built_until).toBe(startOfLocalDay(`${build.built_month}-01`, to));
+        const builtDay = builtDayOf(build);
+        // Progress is the start of a local day; the row's month names that day's, for people.
+        expect(build.built_until).toBe(startOfLocalDay(builtDay, to));
+        expect(build.built_month).toBe(builtDay.slice(0, 7));
+        if (!builtDay.endsWith("-01")) insideMonth++;
         for (let i = 0; i < 3; i++) await change();
         const rows = await donationsOf(org);
-        const ctx = `seed ${seed}, batch ${batches}, built to ${build.built_month}`;
-        // The built months are exact; org_daily beyond them is the old zone's, moved by every change.
+        const ctx = `seed ${seed}, batch ${batches}, built to ${builtDay}`;
+        // The built days are exact; org_daily beyond them is the old zone's, moved by every change.
         expect(
-          builtPart(await storedDailyTotals(org), build.built_month, (k) => k),
+          builtPart(await storedDailyTotals(org), builtDay, (k) => k),
           ctx,
-        ).toEqual(builtPart(bruteDailyTotals(rows, to), build.built_month, (k) => k));
+        ).toEqual(builtPart(bruteDailyTotals(rows, to), builtDay, (k) => k));
         const dayOf = (k: string) => k.split("|")[1] as string;
-        expect(builtPart(await storedDaily(org), build.built_month, dayOf), ctx).toEqual(
-          builtPart(bruteDaily(rows, to), build.built_month, dayOf),
+        expect(builtPart(await storedDaily(org), builtDay, dayOf), ctx).toEqual(
+          builtPart(bruteDaily(rows, to), builtDay, dayOf),
         );
         expect(batches).toBeLessThan(200);
       }
-      // Fifteen months and more in stretches of a few gifts: many batches, not one.
+      // Fifteen months and more in stretches of a few gifts: many batches, not one, and months
+      // built over two stretches or more (their month rows added to while changes came in).
       expect(batches).toBeGreaterThan(5);
+      expect(insideMonth).toBeGreaterThan(2);
       await expectBuilt(org, to, `seed ${seed}`);
       // The dashboard reads the rollups again, and they agree with its exact answer.
       const owner = await member(org, "owner");
@@ -214,7 +222,7 @@ for (const [seed, from, to] of [
   });
 }
 
-describe("a large campaign's own rollups built month by month", () => {
+describe("a large campaign's own rollups built in stretches", () => {
   it("end equal to a build in one go with random changes between every two of its batches, and answer as its gifts do", async () => {
     const { org, owner, change, campaigns } = await setUp("America/Asuncion", 39);
     const coats = campaigns[0] as string;
@@ -267,7 +275,7 @@ describe("a large campaign's own rollups built month by month", () => {
   }, 120_000);
 });
 
-describe("a rebuild month by month", () => {
+describe("a rebuild in stretches", () => {
   it("keeps an import's batches and their undo made between its own batches", async () => {
     const { org, owner, campaigns } = await setUp("Europe/London", 7);
     await moveZone(org, "Pacific/Chatham");
@@ -281,7 +289,7 @@ describe("a rebuild month by month", () => {
     expect(await campaignBuildOf(coats)).toMatchObject({ time_zone: "Pacific/Chatham" });
     const build = (await buildOf(org)) as Build;
     expect(build.built_month > "").toBe(true);
-    // Gifts on both sides of the built months' end, in batches of five rows.
+    // Gifts on both sides of the built days' end, in batches of five rows.
     const rows: (string | number)[][] = [["Email", "Amount", "Currency", "Date", "Campaign"]];
     for (let k = 0; k < 30; k++) {
       const at = build.built_until + (k % 2 ? 1 : -1) * (k + 1) * 3 * 86_400_000 + (k % 3) * 60_000;
@@ -307,7 +315,7 @@ describe("a rebuild month by month", () => {
     expect(imp.status).toBe("completed");
     await buildDailyRollups(testEnv.DB, org, "Pacific/Chatham", { maxBatches: 1, batchGifts: 4 });
     const mid = await donationsOf(org);
-    const built = ((await buildOf(org)) as Build).built_month;
+    const built = builtDayOf((await buildOf(org)) as Build);
     expect(builtPart(await storedDailyTotals(org), built, (k) => k)).toEqual(
       builtPart(bruteDailyTotals(mid, "Pacific/Chatham"), built, (k) => k),
     );

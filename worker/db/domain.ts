@@ -648,20 +648,21 @@ export const donationDailyState = sqliteTable("donation_daily_state", {
 });
 
 /**
- * A rebuild of the organization's per-day rollups under way (decision 038): org_daily,
- * donation_daily_totals, analytics_facet and donor_period rebuilt month by month of `time_zone`,
- * one batch per stretch of months, by the cron or a time-zone change. Months before `built_month`
- * (gifts dated before `built_until`, the local start of that month) are built and kept by every
- * change meanwhile; later ones are not. The last batch writes donation_daily_state and deletes this row.
+ * A rebuild of the organization's per-day rollups under way (decisions 038, 043): org_daily,
+ * donation_daily_totals, analytics_facet and donor_period rebuilt in stretches of local days of
+ * `time_zone`, one batch each, by the cron or a time-zone change. Gifts dated before `built_until`
+ * (the local start of the first day not built) are counted, in their days' rows and their months'
+ * alike, and kept by every change meanwhile; later ones are not. The last batch writes
+ * donation_daily_state and deletes this row.
  */
 export const donationDailyBuild = sqliteTable("donation_daily_build", {
   organizationId: text("organization_id")
     .primaryKey()
     .references(() => organization.id, { onDelete: "cascade" }),
   timeZone: text("time_zone").notNull(),
-  /** 'YYYY-MM': the first month not yet built ('' before the first batch). */
+  /** 'YYYY-MM': the month of the first day not yet built ('' before the first batch), for people. */
   builtMonth: text("built_month").notNull(),
-  /** The instant `built_month` starts in `time_zone` (ms; -2^53 + 1 before the first batch). */
+  /** The instant the first day not yet built starts in `time_zone` (ms; -2^53 + 1 before the first batch). */
   builtUntil: integer("built_until").notNull(),
   startedAt: integer("started_at").notNull(),
 });
@@ -774,9 +775,9 @@ export const campaignRollupState = sqliteTable(
 );
 
 /**
- * A large campaign's rollup build under way (decision 038, as donation_daily_build for the
- * organization's): months before `built_month` (gifts dated before `built_until`) are built in
- * `time_zone` and kept by every change; the last batch writes campaign_rollup_state and deletes this.
+ * A large campaign's rollup build under way (decisions 038, 043, as donation_daily_build for the
+ * organization's): gifts dated before `built_until` are counted in `time_zone` and kept by every
+ * change; the last batch writes campaign_rollup_state and deletes this.
  */
 export const campaignRollupBuild = sqliteTable(
   "campaign_rollup_build",

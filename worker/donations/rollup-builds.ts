@@ -1,11 +1,12 @@
 /**
- * Rollups built month by month (decision 038): the organization's per-day rollups and a large
- * campaign's own (decision 037) are counted from the gifts in stretches of whole months of the
+ * Rollups built in stretches (decisions 038, 043): the organization's per-day rollups and a large
+ * campaign's own (decision 037) are counted from the gifts in stretches of whole local days of the
  * zone, one D1 batch each, with the build's progress in a row (donation_daily_build,
  * campaign_rollup_build). A build in one batch took 44 s at 1 M gifts: past D1's 30 s for a query,
- * and every other write of the database waited for it.
+ * and every other write of the database waited for it; a month a batch still held it for seconds.
  */
 import {
+  addDays,
   DAY_KEY_AFTER,
   DAY_KEY_BEFORE,
   DAY_KEY_FROM_MS,
@@ -21,15 +22,14 @@ import { type DaySpan, PERIOD_FIRST, PERIOD_LAST, type RebuildValue } from "./da
 const DAY_MS = 86_400_000;
 /** Longest stretch of local days a rebuild probes the zone for (a few ms per year). */
 const MAX_SPAN_MS = 300 * 365 * DAY_MS;
-/** Before the first stretch of a build: no month built, no instant. */
+/** Before the first stretch of a build: no day built, no instant. */
 const NOTHING_BUILT = { month: "", until: -Number.MAX_SAFE_INTEGER };
 
 /**
- * Gifts per batch of a build: at 1 M gifts in node:sqlite ≈ 1.5–2.5 s a batch for the
- * organization's rollups. A stretch is whole months of the zone, so a month of more gifts is one
- * batch alone.
+ * Gifts per batch of a build (decision 043): a stretch ends at the start of the local day holding
+ * the next this-many-th gift, so a day of more gifts is one batch alone.
  */
-export const REBUILD_BATCH_GIFTS = 50_000;
+export const REBUILD_BATCH_GIFTS = 10_000;
 
 /**
  * Where each owner's rollups say they are built (the state row, naming the zone) and how far a
@@ -80,7 +80,7 @@ export interface BuildOptions {
   batchGifts?: number;
 }
 
-type BuildRow = { time_zone: string; built_month: string; built_until: number };
+type BuildRow = { time_zone: string; built_until: number };
 
 /**
  * Builds `target`'s rollups in `timeZone`, stretch by stretch: resumes a build under way in that
@@ -88,7 +88,7 @@ type BuildRow = { time_zone: string; built_month: string; built_until: number };
  * batch counts the next stretch of about `batchGifts` gifts and moves the progress row on, guarded
  * by what it read: a build restarted, dropped or moved on meanwhile fails the batch on a NOT NULL.
  * The last batch writes the state row if every gift is counted, else fails and the build starts
- * over. Changes made meanwhile keep the months already built (worker/donations/rollups.ts).
+ * over. Changes made meanwhile keep the days already built (worker/donations/rollups.ts).
  * Returns whether the rollups are built.
  */
 export async function buildInStretches(
@@ -106,9 +106,7 @@ export async function buildInStretches(
   for (let failures = 0; failures < 3; ) {
     const [built, progress] = await db.batch([
       db.prepare(`SELECT time_zone FROM ${state} WHERE ${owner.column} = ?`).bind(owner.id),
-      db
-        .prepare(`SELECT time_zone, built_month, built_until FROM ${build} WHERE ${owner.column} = ?`)
-        .bind(owner.id),
+      db.prepare(`SELECT time_zone, built_until FROM ${build} WHERE ${owner.column} = ?`).bind(owner.id),
     ]);
     const done = built?.results[0] as { time_zone: string } | undefined;
     const row = progress?.results[0] as BuildRow | undefined;
@@ -126,14 +124,18 @@ export async function buildInStretches(
       await db.prepare(`DELETE FROM ${build} WHERE ${owner.column} = ?`).bind(owner.id).run();
       return false;
     }
-    const last = stretch.month === null;
+    const last = stretch.day === null;
+    // The stretch's days are deleted and counted again; its months only from their first day on
+    // (a month begun in an earlier stretch keeps that stretch's days and takes this one's).
+    const dayFrom =
+      row.built_until === NOTHING_BUILT.until ? PERIOD_FIRST : dayKey(row.built_until, timeZone);
     const values: Record<RebuildValue, unknown> = {
       org: target.organizationId,
       spans: JSON.stringify(stretch.spans),
-      dayFrom: row.built_month ? `${row.built_month}-01` : PERIOD_FIRST,
-      dayUntil: stretch.month ? `${stretch.month}-01` : PERIOD_LAST,
-      monthFrom: row.built_month || PERIOD_FIRST,
-      monthUntil: stretch.month ?? PERIOD_LAST,
+      dayFrom,
+      dayUntil: stretch.day ?? PERIOD_LAST,
+      monthFrom: dayFrom === PERIOD_FIRST ? PERIOD_FIRST : firstMonthFrom(dayFrom),
+      monthUntil: stretch.day ? firstMonthFrom(stretch.day) : PERIOD_LAST,
       tz: timeZone,
       campaign: owner.id,
       now: Date.now(),
@@ -142,6 +144,7 @@ export async function buildInStretches(
       await db.batch([
         // First: the build is still the one this call read, where it read it; else a NULL fails
         // the batch (a missing row is inserted without its zone, a moved one gets no month).
+        // built_month is the month of the first day not built, for people reading the row.
         db
           .prepare(
             `INSERT INTO ${build} (${owner.column}) SELECT ?1 WHERE NOT EXISTS (SELECT 1 FROM ${build} WHERE ${owner.column} = ?1)`,
@@ -149,10 +152,10 @@ export async function buildInStretches(
           .bind(owner.id),
         db
           .prepare(
-            `UPDATE ${build} SET built_month = CASE WHEN time_zone = ?2 AND built_month = ?3 THEN ?4 END,
+            `UPDATE ${build} SET built_month = CASE WHEN time_zone = ?2 AND built_until = ?3 THEN ?4 END,
                built_until = ?5 WHERE ${owner.column} = ?1`,
           )
-          .bind(owner.id, timeZone, row.built_month, stretch.month ?? PERIOD_LAST, stretch.until),
+          .bind(owner.id, timeZone, row.built_until, stretch.day?.slice(0, 7) ?? PERIOD_LAST, stretch.until),
         ...target.statements(last).map((q) => db.prepare(q.sql).bind(...q.args.map((a) => values[a]))),
         ...(last ? [db.prepare(`DELETE FROM ${build} WHERE ${owner.column} = ?`).bind(owner.id)] : []),
       ]);
@@ -187,10 +190,11 @@ function startStatements(db: Database, target: BuildTarget, timeZone: string) {
 }
 
 /**
- * The next stretch of a build: from its first month not built to the month holding the owner's
- * `batchGifts`-th gift from there (at least one month), as the zone's spans covering exactly those
- * instants (the first stretch also those before year 1000, the last from its start on: `month`
- * null). Null when the organization's dates span more than MAX_SPAN_MS.
+ * The next stretch of a build: from its first local day not built to the day holding the owner's
+ * `batchGifts`-th gift from there (at least one day), as the zone's spans covering exactly those
+ * instants (the first stretch also those before year 1000, the last from its start on: `day`
+ * null, the first day not built after it otherwise). Null when the organization's dates span more
+ * than MAX_SPAN_MS.
  */
 async function nextStretch(
   db: Database,
@@ -198,7 +202,7 @@ async function nextStretch(
   timeZone: string,
   row: BuildRow,
   batchGifts: number,
-): Promise<{ spans: DaySpan[]; month: string | null; until: number } | null> {
+): Promise<{ spans: DaySpan[]; day: string | null; until: number } | null> {
   const [range, nth] = await db.batch([
     db
       .prepare("SELECT MIN(donated_at) AS lo, MAX(donated_at) AS hi FROM donation WHERE organization_id = ?")
@@ -215,28 +219,30 @@ async function nextStretch(
   const from = Math.max(DAY_KEY_FROM_MS, Math.min(lo ?? now, now) - 2 * DAY_MS);
   const until = Math.min(DAY_KEY_UNTIL_MS, Math.max(hi ?? now, now) + 400 * DAY_MS);
   if (until - from > MAX_SPAN_MS) return null;
-  const first = row.built_month === NOTHING_BUILT.month;
+  const first = row.built_until === NOTHING_BUILT.until;
   const start = first ? from : row.built_until;
-  const startMonth = dayKey(start, timeZone).slice(0, 7);
-  // The month holding the nth gift ends the stretch (one month at least): whole months only.
-  let month: string | null = null;
+  const startDay = dayKey(start, timeZone);
+  // The day holding the nth gift ends the stretch (one day at least): whole local days only.
+  let day: string | null = null;
   if (at !== undefined && at < until) {
-    const m = dayKey(Math.max(at, start), timeZone).slice(0, 7);
-    month = m > startMonth ? m : nextMonth(startMonth);
+    const d = dayKey(Math.max(at, start), timeZone);
+    day = d > startDay ? d : addDays(startDay, 1);
   }
-  let end = month === null ? until : startOfLocalDay(`${month}-01`, timeZone);
+  let end = day === null ? until : startOfLocalDay(day, timeZone);
   if (end >= until) {
-    month = null;
+    day = null;
     end = until;
   }
   const spans: DaySpan[] = offsetSpans(start, end, timeZone).map(([b, e, o]): DaySpan => [b, e, o, null]);
   if (first) spans.unshift([-Number.MAX_SAFE_INTEGER, DAY_KEY_FROM_MS, 0, DAY_KEY_BEFORE]);
-  if (month === null) spans.push([DAY_KEY_UNTIL_MS, Number.MAX_SAFE_INTEGER, 0, DAY_KEY_AFTER]);
-  return { spans, month, until: month === null ? Number.MAX_SAFE_INTEGER : end };
+  if (day === null) spans.push([DAY_KEY_UNTIL_MS, Number.MAX_SAFE_INTEGER, 0, DAY_KEY_AFTER]);
+  return { spans, day, until: day === null ? Number.MAX_SAFE_INTEGER : end };
 }
 
-const nextMonth = (month: string) => {
-  const [y, m] = month.split("-").map(Number) as [number, number];
+/** The first month that starts on `day` or after it ('YYYY-MM'). */
+function firstMonthFrom(day: string) {
+  if (day.endsWith("-01")) return day.slice(0, 7);
+  const [y, m] = day.split("-").map(Number) as [number, number];
   const pad = (n: number, w: number) => String(n).padStart(w, "0");
   return m === 12 ? `${pad(y + 1, 4)}-01` : `${pad(y, 4)}-${pad(m + 1, 2)}`;
-};
+}

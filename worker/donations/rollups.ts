@@ -184,6 +184,7 @@ type FacetRow = [
   key: string,
   count: number,
   amount: number,
+  at: number,
 ];
 type DonorRow = [
   owner: string,
@@ -194,13 +195,15 @@ type DonorRow = [
   count: number,
   amount: number,
   oneTime: number,
+  at: number,
 ];
 
 /**
  * What one gift puts in the analytics rollups at day and month grain: the organization's
  * (analytics_facet, donor_period; decision 032) and its campaign's (campaign_facet,
  * campaign_donor_period; decision 037, applied only where the campaign's are built). Each row
- * starts with its owner: the organization, or the campaign.
+ * starts with its owner: the organization, or the campaign. Each ends with the gift's instant,
+ * which says whether a build under way has counted it (`builtSql`, decision 043).
  */
 function analyticsContribution(f: DonationFacts | null, timeZone: string) {
   const org = { facets: [] as FacetRow[], donors: [] as DonorRow[] };
@@ -209,6 +212,7 @@ function analyticsContribution(f: DonationFacts | null, timeZone: string) {
   const day = dayKey(f.donatedAt, timeZone);
   const month = day.slice(0, 7);
   const net = f.amountMinor - f.refundedMinor;
+  const at = f.donatedAt;
   const o = f.organizationId;
   const c = f.campaignId;
   const periods = [
@@ -220,27 +224,31 @@ function analyticsContribution(f: DonationFacts | null, timeZone: string) {
     const oneTime = kind === "one_time" ? 1 : 0;
     const bucket = String(amountBucket(net));
     for (const [grain, period] of periods) {
-      org.facets.push([o, f.currency, "method", grain, period, f.paymentMethod ?? "", 1, net]);
-      org.facets.push([o, f.currency, "kind", grain, period, kind, 1, net]);
-      org.facets.push([o, f.currency, "net", grain, period, bucket, 1, net]);
-      if (c) org.facets.push([o, f.currency, "campaign", grain, period, c, 1, net]);
-      if (f.donorId) org.donors.push([o, f.currency, grain, period, f.donorId, 1, net, oneTime]);
+      org.facets.push([o, f.currency, "method", grain, period, f.paymentMethod ?? "", 1, net, at]);
+      org.facets.push([o, f.currency, "kind", grain, period, kind, 1, net, at]);
+      org.facets.push([o, f.currency, "net", grain, period, bucket, 1, net, at]);
+      if (c) org.facets.push([o, f.currency, "campaign", grain, period, c, 1, net, at]);
+      if (f.donorId) org.donors.push([o, f.currency, grain, period, f.donorId, 1, net, oneTime, at]);
       if (c) {
-        campaign.facets.push([c, f.currency, "net", grain, period, bucket, 1, net]);
-        if (f.donorId) campaign.donors.push([c, f.currency, grain, period, f.donorId, 1, net, oneTime]);
+        campaign.facets.push([c, f.currency, "net", grain, period, bucket, 1, net, at]);
+        if (f.donorId) campaign.donors.push([c, f.currency, grain, period, f.donorId, 1, net, oneTime, at]);
       }
     }
   }
   if (f.mode === "live" && f.trashedAt === null && f.refundedMinor > 0) {
     for (const [grain, period] of periods) {
-      org.facets.push([o, f.currency, "refund", grain, period, "", 1, f.refundedMinor]);
-      if (c) campaign.facets.push([c, f.currency, "refund", grain, period, "", 1, f.refundedMinor]);
+      org.facets.push([o, f.currency, "refund", grain, period, "", 1, f.refundedMinor, at]);
+      if (c) campaign.facets.push([c, f.currency, "refund", grain, period, "", 1, f.refundedMinor, at]);
     }
   }
   return { org, campaign };
 }
 
-/** `after` minus `before`, per key (the values after the key's columns); keys left as they were dropped. */
+/**
+ * `after` minus `before`, per key: a row's first `keyLength` columns and its last, the gift's
+ * instant (a gift moved to another date is two rows, one on each side of a build's progress); the
+ * values between are summed, and keys left as they were dropped.
+ */
 function netDeltas<T extends (string | number)[]>(before: T[], after: T[], keyLength: number): T[] {
   const out = new Map<string, T>();
   for (const [rows, sign] of [
@@ -248,13 +256,15 @@ function netDeltas<T extends (string | number)[]>(before: T[], after: T[], keyLe
     [after, 1],
   ] as const) {
     for (const r of rows) {
-      const k = JSON.stringify(r.slice(0, keyLength));
-      const cur = out.get(k) ?? ([...r.slice(0, keyLength), ...r.slice(keyLength).map(() => 0)] as T);
-      for (let i = keyLength; i < r.length; i++) (cur[i] as number) += sign * (r[i] as number);
+      const last = r.length - 1;
+      const k = JSON.stringify([...r.slice(0, keyLength), r[last]]);
+      const cur =
+        out.get(k) ?? ([...r.slice(0, keyLength), ...r.slice(keyLength, last).map(() => 0), r[last]] as T);
+      for (let i = keyLength; i < last; i++) (cur[i] as number) += sign * (r[i] as number);
       out.set(k, cur);
     }
   }
-  return [...out.values()].filter((r) => r.slice(keyLength).some((v) => v !== 0));
+  return [...out.values()].filter((r) => r.slice(keyLength, -1).some((v) => v !== 0));
 }
 
 /**
@@ -299,27 +309,16 @@ function analyticsStatements(
 }
 
 /**
- * Where each scope's rollups count as built for a row of `period` (a day or a month key): built in
- * the change's zone (?3), or being rebuilt there with the period's month built (decision 038).
- */
-const BUILT = (owner: RollupOwner, w: string, period: string) => builtSql(owner, w, "?3", { period });
-
-/**
  * SQL: the rollups of owner `w` — the organization's per-day rollups (donation_daily_totals,
- * analytics_facet, donor_period), or a campaign's own — hold the change's rows in zone `tz`: built
- * there (the state row), or being rebuilt there and built up to the row's `period` (a day or month
- * key) or the gift's instant `at` (decision 038).
+ * analytics_facet, donor_period), or a campaign's own — hold a row of a gift dated `at` (ms) in zone
+ * `tz`: built there (the state row), or being rebuilt there with the gift's local day built
+ * (decision 043). A build's progress is the start of a local day, so a day's rows and its month's
+ * take the same answer for every gift of that day; a month under way holds its built days' gifts.
  */
-export function builtSql(
-  owner: RollupOwner,
-  w: string,
-  tz: string,
-  row: { period: string } | { at: string },
-) {
+export function builtSql(owner: RollupOwner, w: string, tz: string, at: string) {
   const { state, build } = BUILD_TABLES[owner];
-  const done = "period" in row ? `substr(${row.period}, 1, 7) < b.built_month` : `${row.at} < b.built_until`;
   return `(EXISTS (SELECT 1 FROM ${state} WHERE ${owner} = ${w} AND time_zone = ${tz})
-           OR EXISTS (SELECT 1 FROM ${build} b WHERE b.${owner} = ${w} AND b.time_zone = ${tz} AND ${done}))`;
+           OR EXISTS (SELECT 1 FROM ${build} b WHERE b.${owner} = ${w} AND b.time_zone = ${tz} AND ${at} < b.built_until))`;
 }
 
 /** One scope's facet and donor deltas of a change (`owners`: the scope's owners it touches). */
@@ -332,7 +331,7 @@ function scopeStatements(
   c: { org: string; id: string; timeZone: string; guard: Guard },
 ): D1PreparedStatement[] {
   const { guard } = c;
-  const built = (period: string) => BUILT(scope.owner, "value ->> 0", period);
+  const built = builtSql(scope.owner, "value ->> 0", "?3", "value ->> 8");
   const facets = netDeltas(b.facets, a.facets, 6);
   const stmts: D1PreparedStatement[] = [];
   if (facets.length)
@@ -341,7 +340,7 @@ function scopeStatements(
         .prepare(
           `INSERT INTO ${scope.facets} (${scope.owner}, currency, facet, grain, period, key, gift_count, amount_minor)
            SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7
-             FROM json_each(?2) WHERE ${built("value ->> 4")} AND ${guard.sql(4)}
+             FROM json_each(?2) WHERE ${built} AND ${guard.sql(4)}
            ON CONFLICT (${scope.owner}, currency, facet, grain, period, key) DO UPDATE SET
              gift_count = gift_count + excluded.gift_count, amount_minor = amount_minor + excluded.amount_minor`,
         )
@@ -355,12 +354,22 @@ function scopeStatements(
     `INSERT INTO ${scope.donors} (${scope.owner}, currency, grain, period, donor_id, sketch, gift_count, amount_minor, one_time_count)
      SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, ${donor}, COALESCE((SELECT dn.sketch FROM donor dn WHERE dn.id = ${donor}), 0),
             value ->> 5, value ->> 6, value ->> 7
-       FROM ${rows} WHERE ${built("value ->> 3")} AND ${guard.sql(5)}
+       FROM ${rows} WHERE ${built} AND ${guard.sql(5)}
      ON CONFLICT (${scope.owner}, currency, grain, period, donor_id) DO UPDATE SET
        gift_count = gift_count + excluded.gift_count, amount_minor = amount_minor + excluded.amount_minor,
        one_time_count = one_time_count + excluded.one_time_count`;
   if (b.donors.length) {
-    const minus = b.donors.map(([w, cur, g, p, d, n, amount, o]) => [w, cur, g, p, d, -n, -amount, -o]);
+    const minus = b.donors.map(([w, cur, g, p, d, n, amount, o, at]) => [
+      w,
+      cur,
+      g,
+      p,
+      d,
+      -n,
+      -amount,
+      -o,
+      at,
+    ]);
     stmts.push(
       db
         .prepare(upsert("json_each(?2)", "value ->> 4"))
@@ -498,7 +507,7 @@ function dailyTotalsStatements(
         .prepare(
           `INSERT INTO donation_daily_totals (organization_id, day, currency, status, mode, trashed, donation_count, amount_minor, refunded_minor)
            SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9
-            WHERE ${builtSql("organization_id", "?1", "?10", { period: "?2" })} AND ${guard.sql(11)}
+            WHERE ${builtSql("organization_id", "?1", "?10", "?11")} AND ${guard.sql(12)}
            ON CONFLICT (organization_id, day, currency, status, mode, trashed) DO UPDATE SET
              donation_count = donation_count + excluded.donation_count, amount_minor = amount_minor + excluded.amount_minor,
              refunded_minor = refunded_minor + excluded.refunded_minor`,
@@ -514,6 +523,8 @@ function dailyTotalsStatements(
           t.amount,
           t.refunded,
           timeZone,
+          // Any gift of the day answers for it: a build's progress is a local day's start.
+          t.f.donatedAt,
           ...guard.args,
         ),
     );
@@ -559,13 +570,13 @@ export function donorCampaignStatsStatement(db: Database, org: string, donorId: 
 
 /**
  * Builds the organization's per-day rollups (org_daily, donation_daily_totals, analytics_facet,
- * donor_period) in `timeZone`, month by month (decision 038; worker/donations/rollup-builds.ts):
- * resumes a build under way or starts one, stops at `deadline` or after `maxBatches` stretches, the
- * rest left to the next call (the 15-minute cron). Returns whether the rollups are built. Every
- * change made meanwhile keeps the months already built (rollupStatements, the gift sets, the
- * cron's abandon). org_daily, which the dashboard's series reads built or not, is in the old zone
- * beyond the built months meanwhile: the totals are right, a gift near midnight may sit on the
- * neighbouring day.
+ * donor_period) in `timeZone`, in stretches of local days (decisions 038, 043;
+ * worker/donations/rollup-builds.ts): resumes a build under way or starts one, stops at `deadline`
+ * or after `maxBatches` stretches, the rest left to the next call (the 15-minute cron). Returns
+ * whether the rollups are built. Every change made meanwhile keeps the days already built
+ * (rollupStatements, the gift sets, the cron's abandon; `builtSql`). org_daily, which the
+ * dashboard's series reads built or not, is in the old zone beyond the built days meanwhile: the
+ * totals are right, a gift near midnight may sit on the neighbouring day.
  */
 export const buildDailyRollups = (
   db: Database,
@@ -656,7 +667,7 @@ export function giftSetRollupStatements(
        WITH ${spansTable(5)}
        SELECT ?1, ${day}, d.currency, d.status, d.mode, d.trashed_at IS NOT NULL, ?4 * COUNT(*), ?4 * SUM(d.amount_minor), ?4 * SUM(d.refunded_minor)
          FROM ${rows} CROSS JOIN s ON d.donated_at >= s.b AND d.donated_at < s.e
-        WHERE ${builtSql("organization_id", "?1", "?6", { at: "d.donated_at" })} AND ${guard.sql(7)}
+        WHERE ${builtSql("organization_id", "?1", "?6", "d.donated_at")} AND ${guard.sql(7)}
         GROUP BY 2, 3, 4, 5, 6
        ON CONFLICT (organization_id, day, currency, status, mode, trashed) DO UPDATE SET
          donation_count = donation_count + excluded.donation_count, amount_minor = amount_minor + excluded.amount_minor,
@@ -667,7 +678,7 @@ export function giftSetRollupStatements(
     ...analyticsRollupSql({
       spans: spansTable(5),
       from: `${rows} CROSS JOIN s ON d.donated_at >= s.b AND d.donated_at < s.e`,
-      where: `${builtSql("organization_id", "?1", "?6", { at: "d.donated_at" })} AND ${guard.sql(7)}`,
+      where: `${builtSql("organization_id", "?1", "?6", "d.donated_at")} AND ${guard.sql(7)}`,
       sign: "?4",
     }).map((sql) => bind(sql, spans, timeZone)),
     // The set's campaigns that have rollups of their own (decision 037). The organization-wide
@@ -678,7 +689,7 @@ export function giftSetRollupStatements(
       from: `${rows} CROSS JOIN s ON d.donated_at >= s.b AND d.donated_at < s.e`,
       where: `(EXISTS (SELECT 1 FROM campaign_rollup_state WHERE organization_id = ?1 AND time_zone = ?6)
                OR EXISTS (SELECT 1 FROM campaign_rollup_build WHERE organization_id = ?1 AND time_zone = ?6))
-              AND ${builtSql("campaign_id", "d.campaign_id", "?6", { at: "d.donated_at" })}
+              AND ${builtSql("campaign_id", "d.campaign_id", "?6", "d.donated_at")}
               AND ${guard.sql(7)}`,
       sign: "?4",
     }).map((sql) => bind(sql, spans, timeZone)),

@@ -35,7 +35,7 @@ const ZONE_CHANGE_BUILD_MS = 3_000;
 
 /**
  * One batch: the profile, its audit row, and dropping per-day rollups built in another zone. A new
- * time zone then rebuilds every per-day rollup (keyed by local day) month by month, for at most
+ * time zone then rebuilds every per-day rollup (keyed by local day) in stretches of days, for at most
  * ZONE_CHANGE_BUILD_MS here; the every-15-minutes cron goes on where this stops or fails.
  *
  * The profile is the organization's row in its own database; an organization placed apart from
@@ -62,8 +62,8 @@ export async function updateOrganization(ctx: OrgCtx, input: OrganizationInput) 
   if (placedApart(ctx.env, ctx.org.id)) {
     await updateProfileStatement(directoryDatabase(ctx.env), ctx.org.id, input, Date.now()).run();
   }
-  // The per-day rollups in the new zone, month by month (decision 038): a small organization's
-  // within this request; a large one's first months here, the rest by the cron.
+  // The per-day rollups in the new zone, in stretches of days (decisions 038, 043): a small
+  // organization's within this request; a large one's first stretches here, the rest by the cron.
   if (before?.time_zone !== input.timeZone)
     await buildDailyRollups(db, ctx.org.id, input.timeZone, { deadline: Date.now() + ZONE_CHANGE_BUILD_MS });
   return { id: ctx.org.id };

@@ -7,11 +7,11 @@ import { campaignRebuildSql } from "../../donations/daily-totals-sql";
 import { type BuildOptions, buildInStretches } from "../../donations/rollup-builds";
 
 /**
- * Builds the campaign's rollups in `timeZone` from its gifts, month by month (decision 038;
- * worker/donations/rollup-builds.ts): a campaign_rollup_build row says how far it has come, each
- * batch counts a stretch of about 50 000 of the campaign's gifts, and the last writes
- * campaign_rollup_state only if every counted gift is counted. Changes made meanwhile keep the
- * months already built. Resumes a build under way (`restart` starts over); stops at `deadline` or
+ * Builds the campaign's rollups in `timeZone` from its gifts, in stretches of local days (decisions
+ * 038, 043; worker/donations/rollup-builds.ts): a campaign_rollup_build row says how far it has
+ * come, each batch counts a stretch of about REBUILD_BATCH_GIFTS of the campaign's gifts, and the
+ * last writes campaign_rollup_state only if every counted gift is counted. Changes made meanwhile
+ * keep the days already built. Resumes a build under way (`restart` starts over); stops at `deadline` or
  * after `maxBatches` stretches. Returns whether the campaign's rollups are built.
  */
 export const buildCampaignRollupsInStretches = (
