@@ -59,7 +59,20 @@ export default defineConfig({
   // dependency mid-session (that reload gives a second React copy: "Invalid hook call").
   optimizeDeps: {
     include: [
-      "recharts",
+      // The charts (src/features/charts/), on lazily loaded routes only.
+      "@visx/axis",
+      "@visx/curve",
+      "@visx/event",
+      "@visx/gradient",
+      "@visx/grid",
+      "@visx/group",
+      "@visx/responsive",
+      "@visx/scale",
+      "@visx/shape",
+      "@visx/tooltip",
+      // The comboboxes and the date-range picker.
+      "cmdk",
+      "react-day-picker",
       "@tanstack/react-table",
       "@tanstack/react-query",
       "@trpc/client",
