@@ -620,9 +620,17 @@ export async function benchPeer({
  * through all of `mixed` (no convoy), a 10 s timeout per request. Statuses, failures, timeouts and
  * latencies per kind; `onTick` (if given) runs every `tickMs` during the load.
  */
+/** A kind's connection errors by cause, as "ECONNRESET ×2, other side closed ×1". */
+export const causesOf = (k) =>
+  Object.entries(k.causes)
+    .map(([c, n]) => `${c} ×${n}`)
+    .join(", ");
+
 export async function runMixed(apiBase, mixed, seconds, onTick = null, tickMs = 5000) {
   const statusCounts = {};
-  const perKind = mixed.map(() => ({ times: [], errors: 0, timeouts: 0, statuses: {} }));
+  // `causes`: what each connection error was (undici's cause code, else the message), counted, so a
+  // run that sees some says which (a reset socket, a closed one, a refused one).
+  const perKind = mixed.map(() => ({ times: [], errors: 0, timeouts: 0, statuses: {}, causes: {} }));
   const all = [];
   let failures = 0;
   let timeouts = 0;
@@ -654,6 +662,8 @@ export async function runMixed(apiBase, mixed, seconds, onTick = null, tickMs = 
         } else {
           failures++;
           perKind[i].errors++;
+          const cause = e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(e);
+          perKind[i].causes[cause] = (perKind[i].causes[cause] ?? 0) + 1;
         }
       }
     }
@@ -744,7 +754,7 @@ export async function benchMixedNoSignIn({ apiBase, cookie, from, donorIds, row,
       "load",
       `mixed without sign-ins: ${m.name} (${m.answers})`,
       `${Math.round(m.rps)} req/s`,
-      `p50 ${Math.round(m.p50)} / p95 ${Math.round(m.p95)} / max ${Math.round(m.max)} ms${k.errors + k.timeouts ? `; ${k.errors} errors, ${k.timeouts} timeouts` : ""}`,
+      `p50 ${Math.round(m.p50)} / p95 ${Math.round(m.p95)} / max ${Math.round(m.max)} ms${k.errors + k.timeouts ? `; ${k.errors} errors${k.errors ? ` (${causesOf(k)})` : ""}, ${k.timeouts} timeouts` : ""}`,
     );
     return m;
   });

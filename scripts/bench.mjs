@@ -13,7 +13,7 @@ import autocannon from "autocannon";
 import { chromium } from "playwright-core";
 import { addDays, localDay, startOfLocalDay } from "../core/time.ts";
 import { benchImport, IMPORT_ROWS_PER_SECOND_BUDGET } from "./bench-import.mjs";
-import { benchMixedNoSignIn, benchPeer, runMixed } from "./bench-peer.mjs";
+import { benchMixedNoSignIn, benchPeer, causesOf, runMixed } from "./bench-peer.mjs";
 import { seedBench } from "./bench-seed.mjs";
 import {
   benchStatements,
@@ -875,7 +875,9 @@ try {
       "load",
       `mixed: ${names[i]} (${k.times.length})`,
       `p50 ${Math.round(pct(k.times, 50))} / p95 ${Math.round(pct(k.times, 95))} / max ${Math.round(pct(k.times, 100))} ms`,
-      k.errors + k.timeouts ? `${k.errors} errors, ${k.timeouts} timeouts` : "",
+      k.errors + k.timeouts
+        ? `${k.errors} errors${k.errors ? ` (${causesOf(k)})` : ""}, ${k.timeouts} timeouts`
+        : "",
     );
   results.memory = { ...results.memory, beforeMixedLoad: rssBefore, afterMixedLoad: workerdRss() };
   results.mixedStatuses = statusCounts;
