@@ -1084,9 +1084,10 @@ console.log("\nWrote bench/results.json and docs/performance.md");
 /**
  * A time-zone change at 1 M gifts (decision 038): the owner's request, then the 15-minute cron run
  * again and again until the per-day rollups are built in the new zone, a stretch of days a batch
- * (decision 043). The build's progress row (its instant) is read beside the server every 100 ms: the time between two moves is one stretch's
- * batch (with its two small reads), the longest of them how long the build held D1's writer at
- * once (the rebuild in one batch: ≈ 44 s in node:sqlite). The zone goes back the same way after.
+ * (decision 043). The build's progress row (its instant) is read beside the server every 100 ms:
+ * the time between two moves is one stretch's batch (with its two small reads), the longest of
+ * them how long the build held D1's writer at once (the rebuild in one batch: ≈ 44 s in
+ * node:sqlite). The zone goes back the same way after.
  *
  * Local workerd runs D1 in its own process and thread: while a chain of D1 calls runs (the cron's
  * build), the Worker accepts no new connection, so a request's latency here would measure that

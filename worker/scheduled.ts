@@ -150,8 +150,8 @@ const every15Minutes: Job[] = [
     }),
   // Large campaigns' own analytics rollups (decision 037): built for campaigns past
   // `donations.campaignRollupsFrom` counted gifts that have none, or have them in a zone their
-  // organization has left (a time-zone change), in stretches of days (decisions 038, 043) for up to 20 s a run,
-  // builds under way first; campaign analytics reads the gifts meanwhile.
+  // organization has left (a time-zone change), in stretches of days (decisions 038, 043) for up
+  // to 20 s a run, builds under way first; campaign analytics reads the gifts meanwhile.
   (env) =>
     eachDatabase(env, async (db, name) => {
       const { getConfig } = await import("./config");

@@ -11,8 +11,8 @@ import { type BuildOptions, buildInStretches } from "../../donations/rollup-buil
  * 038, 043; worker/donations/rollup-builds.ts): a campaign_rollup_build row says how far it has
  * come, each batch counts a stretch of about REBUILD_BATCH_GIFTS of the campaign's gifts, and the
  * last writes campaign_rollup_state only if every counted gift is counted. Changes made meanwhile
- * keep the days already built. Resumes a build under way (`restart` starts over); stops at `deadline` or
- * after `maxBatches` stretches. Returns whether the campaign's rollups are built.
+ * keep the days already built. Resumes a build under way (`restart` starts over); stops at
+ * `deadline` or after `maxBatches` stretches. Returns whether the campaign's rollups are built.
  */
 export const buildCampaignRollupsInStretches = (
   db: Database,
