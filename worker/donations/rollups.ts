@@ -359,17 +359,8 @@ function scopeStatements(
        gift_count = gift_count + excluded.gift_count, amount_minor = amount_minor + excluded.amount_minor,
        one_time_count = one_time_count + excluded.one_time_count`;
   if (b.donors.length) {
-    const minus = b.donors.map(([w, cur, g, p, d, n, amount, o, at]) => [
-      w,
-      cur,
-      g,
-      p,
-      d,
-      -n,
-      -amount,
-      -o,
-      at,
-    ]);
+    // The rows before, negated (nothing after them to net against).
+    const minus = netDeltas(b.donors, [], 5);
     stmts.push(
       db
         .prepare(upsert("json_each(?2)", "value ->> 4"))
