@@ -236,6 +236,16 @@ export const appConfigSchema = /* @__PURE__ */ (() =>
     }),
     organizations: z.object({
       invitationExpiresIn: seconds,
+      /** How long an owner's offer of ownership stays open for the member it names (issue 53). */
+      ownershipOfferExpiresIn: seconds,
+      /**
+       * How a signed-up person gets an organization of their own (decision 045): "open" creates it
+       * at once, they its owner; "approval" sends a request that platform admins approve or decline;
+       * "closed" offers neither (platform admins still create them). ORGANIZATIONS_CREATION.
+       */
+      creation: z.enum(["open", "approval", "closed"]),
+      /** Whom a person without an organization writes to: named wherever the portal turns them away. */
+      contactEmail: z.email(),
     }),
     donations: z.object({
       /** Pending donations older than this become abandoned (cron). */
@@ -351,7 +361,12 @@ export const defaultConfig: AppConfig = {
   query: defaultQueryPolicy,
   lists: { defaultPageSize: 25, pageSizes: [10, 25, 50, 100], maxPageSize: 100 },
   money: { defaultCurrency: "USD" },
-  organizations: { invitationExpiresIn: 7 * 24 * 3600 },
+  organizations: {
+    invitationExpiresIn: 7 * 24 * 3600,
+    ownershipOfferExpiresIn: 7 * 24 * 3600,
+    creation: "open",
+    contactEmail: "support@almoner.local",
+  },
   donations: { abandonAfterHours: 72, webhookToleranceSeconds: 300, campaignRollupsFrom: 10_000 },
   plans: { pastDueAfterDays: 7, lapsedAfterDays: 60 },
   mail: { transport: "outbox", from: "Almoner <no-reply@almoner.local>", httpEndpoint: "" },

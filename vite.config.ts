@@ -4,6 +4,7 @@ import { tanstackStart } from "@tanstack/react-start/plugin/vite";
 import viteReact from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { ensureFonts } from "./scripts/fonts.mjs";
+import { replayUnreadRequests } from "./scripts/vite-dev-retry.mjs";
 import { pdfkitInWorkerd, pdfkitOptimizerPlugin } from "./scripts/vite-pdfkit.mjs";
 
 // The fonts receipts embed, in public/ before Vite serves or copies it (worker/receipts/pdf/fonts.ts).
@@ -99,7 +100,12 @@ export default defineConfig({
     cloudflare({
       viteEnvironment: { name: "ssr" },
       persistState: process.env.ALMONER_STATE_DIR ? { path: process.env.ALMONER_STATE_DIR } : true,
+      // The e2e shards run two previews at once: both would race for the inspector's port 9229.
+      ...(process.env.ALMONER_NO_INSPECTOR ? { inspectorPort: false as const } : {}),
     }),
+    // `vite dev` only: a request workerd reset unread on a kept-alive connection is sent again
+    // instead of answering 500 "fetch failed" (docs/decisions/051-dev-server-under-load.md).
+    replayUnreadRequests(),
     tailwindcss(),
     tanstackStart({ srcDirectory: "src" }),
     viteReact(),

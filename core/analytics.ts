@@ -1,19 +1,14 @@
 /**
- * The revenue series' buckets, one rule for every chart (the dashboard, campaign analytics, the
- * platform overview): DESIGN §4 / docs/steering/research/domain.md §4.1 bucket by the span a series covers —
- * by day up to about six months, by month up to five years, by year beyond — always on the
- * organization's local days. "Six months" is any calendar half-year: up to 184 days (Jul 1 – Dec 31)
- * is still drawn by day. (Two copies of this rule had drifted apart: the dashboard drew a 184-day
- * range by day and campaign analytics by month.)
+ * The revenue series' buckets, one rule for every chart (DESIGN §4, docs/steering/research/domain.md §4.1):
+ * by day up to six months, by month up to five years, by year beyond, on the organization's local days.
  */
 import { addDays } from "./time";
 
-export type Bucket = "day" | "month" | "year";
+type Bucket = "day" | "month" | "year";
 
-/** The longest span, in days (both ends included), still drawn by day. */
-export const DAILY_MAX_DAYS = 184;
-/** Spans shorter than this many days are drawn by month; longer ones by year. */
-export const MONTHLY_BELOW_DAYS = 5 * 365;
+/** Days, both ends included: any calendar half-year (Jul 1 – Dec 31) is still drawn by day. */
+const DAILY_MAX_DAYS = 184;
+const MONTHLY_BELOW_DAYS = 5 * 365;
 
 export function bucketFor(fromDay: string, toDay: string): Bucket {
   const span = (Date.parse(toDay) - Date.parse(fromDay)) / 86_400_000 + 1;
@@ -22,11 +17,10 @@ export function bucketFor(fromDay: string, toDay: string): Bucket {
   return "year";
 }
 
-/** The bucket a local day falls in: the day, "YYYY-MM" or "YYYY". */
-export const bucketKey = (day: string, b: Bucket) =>
+const bucketKey = (day: string, b: Bucket) =>
   b === "day" ? day : b === "month" ? day.slice(0, 7) : day.slice(0, 4);
 
-export function nextBucket(key: string, b: Bucket) {
+function nextBucket(key: string, b: Bucket) {
   if (b === "day") return addDays(key, 1);
   if (b === "year") return String(Number(key) + 1);
   const [y, m] = key.split("-").map(Number) as [number, number];
@@ -55,23 +49,16 @@ export function bucketSeries(
   return out;
 }
 
-/*
- * Fast cold figures (issue 27, docs/decisions/032-analytics-rollups.md). Counts and sums come exact
- * from rollups; two figures cannot be both exact and fast over an arbitrary range and are estimated
- * with a stated bound, shown with "≈" and one click from the exact answer:
- *   the median gift  — from a histogram of net amounts in buckets AMOUNT_BUCKET_RATIO wide;
- *   distinct donors  — from a bottom-k sketch (k = SKETCH_K) over each donor's random sketch value.
- */
+// Fast cold figures (decision 032): counts and sums are exact; the median gift and distinct donors are
+// estimated within a stated bound, shown with "≈".
 
 /** Net amounts fall in buckets [lo, lo × 1.025): the median's bucket mean is within 2.5% of it. */
-export const AMOUNT_BUCKET_RATIO = 1.025;
+const AMOUNT_BUCKET_RATIO = 1.025;
 export const MEDIAN_ERROR_BOUND = AMOUNT_BUCKET_RATIO - 1;
 
 /**
- * Each bucket's lowest net amount (minor units), ascending: bucket 0 holds 0 (and anything lower),
- * bucket b ≥ 1 holds [AMOUNT_BUCKETS[b], AMOUNT_BUCKETS[b + 1]). Small amounts get a bucket each.
- * The migration writes the same list as the table analytics_bucket (test/analytics/rollups.test.ts
- * compares them), which the SQL rebuilds look amounts up in.
+ * Each bucket's lowest net amount (minor units), ascending. The table analytics_bucket must hold the
+ * same list (test/dashboard/rollups.test.ts compares them).
  */
 export const AMOUNT_BUCKETS: readonly number[] = (() => {
   const lows = [0];
@@ -83,7 +70,6 @@ export const AMOUNT_BUCKETS: readonly number[] = (() => {
   return lows;
 })();
 
-/** The bucket of a net amount (the last whose lower bound is ≤ it). */
 export function amountBucket(net: number): number {
   let lo = 0;
   let hi = AMOUNT_BUCKETS.length - 1;
@@ -95,12 +81,7 @@ export function amountBucket(net: number): number {
   return lo;
 }
 
-/**
- * The median from the histogram's buckets (count and sum of net amounts each): the middle gift's
- * bucket (or the two middle gifts' buckets) stands for it by its mean, which lies in the same
- * bucket as the true middle gift, so within MEDIAN_ERROR_BOUND of it. A bucket whose gifts are all
- * one amount (a common $50) gives that amount exactly.
- */
+/** The middle gift's bucket mean: within MEDIAN_ERROR_BOUND, and exact when the bucket holds one amount. */
 export function histogramMedian(rows: readonly { bucket: number; count: number; amount: number }[]) {
   const sorted = rows.filter((r) => r.count > 0).sort((a, b) => a.bucket - b.bucket);
   const n = sorted.reduce((s, r) => s + r.count, 0);
@@ -116,42 +97,34 @@ export function histogramMedian(rows: readonly { bucket: number; count: number; 
   return n % 2 ? at((n - 1) / 2) : (at(n / 2 - 1) + at(n / 2)) / 2;
 }
 
-/** How many donors a distinct count samples at most; below that the count is exact. */
+/** Below this many donors the distinct count is exact. */
 export const SKETCH_K = 1024;
 /** Donor sketch values are uniform integers in [0, SKETCH_SPACE) (drizzle/0021's donor trigger). */
 export const SKETCH_SPACE = 2 ** 52;
-/** 95% of estimates fall within this relative error (2 standard errors of a k-minimum-values sketch). */
+/** 95% of estimates fall within this relative error (2 standard errors of a KMV sketch). */
 export const DISTINCT_ERROR_BOUND = 2 / Math.sqrt(SKETCH_K - 2);
 
-/**
- * Distinct donors from a bottom-k sample: `sampled` donors whose sketch values are the smallest of
- * the set, the largest of them `kth`. Fewer than SKETCH_K sampled means the sample is the whole set
- * (exact); otherwise the k-minimum-values estimate (k − 1) / (kth / SKETCH_SPACE).
- */
+/** Distinct donors from a bottom-k sample whose largest sketch value is `kth`. */
 export function estimateDistinct(sampled: number, kth: number | null) {
   if (sampled < SKETCH_K || kth === null) return { value: sampled, exact: true };
   return { value: Math.round((SKETCH_K - 1) / ((kth + 1) / SKETCH_SPACE)), exact: false };
 }
 
-/** The first day of the month after `day`'s month. */
 const nextMonthStart = (day: string) => `${nextBucket(day.slice(0, 7), "month")}-01`;
 
 /**
- * A range of local days [from, to] (both included; `to` may be DAY_KEY_AFTER for "no end", `from`
- * "0000-01-01" for "no start") as the rollups read it: the whole months inside it (month grain,
- * `months` = [first, last] or null) and the days left at either end (day grain, up to two ranges).
+ * Local days [from, to] as the rollups read them: the whole months inside, and up to two stretches of
+ * days at the ends. `to` may be DAY_KEY_AFTER (no end), `from` "0000-01-01" (no start).
  */
 export function rangeParts(from: string, to: string) {
   const days: [string, string][] = [];
   const noEnd = to >= "9999";
   const noStart = from <= "0000-01-01";
-  // The first whole month: from's own when from is its first day (or there is no start).
   let first = noStart
     ? "0000-00"
     : from.slice(8) === "01"
       ? from.slice(0, 7)
       : nextMonthStart(from).slice(0, 7);
-  // The last whole month: to's own when to is its last day (or there is no end).
   const last = noEnd
     ? "9999-99"
     : nextMonthStart(to) === addDays(to, 1)
@@ -160,7 +133,6 @@ export function rangeParts(from: string, to: string) {
         ? "0000-00"
         : previousMonth(to.slice(0, 7));
   if (first > last) {
-    // No whole month: the range is days only.
     days.push([from, to]);
     return { months: null, days };
   }
@@ -171,21 +143,17 @@ export function rangeParts(from: string, to: string) {
 }
 
 /** A signed stretch of periods: [grain, first, last, sign], summed times its sign. */
-export type SignedPart = ["m" | "d", string, string, 1 | -1];
+type SignedPart = ["m" | "d", string, string, 1 | -1];
 
 /**
- * The same range for sums only (facet totals, top campaigns; never a set of donors): an edge
- * stretch of days that covers most of its month is read as the month less the days it leaves out
- * (sign −1), since a month's row is the sum of its days' rows. The last 12 months up to today read
- * one month and the three days after today (no rows) where they read 27 days of rows; the totals
- * are the same.
+ * For sums only, never a set of donors: a stretch covering most of its month is read as the month less
+ * the days it leaves out (sign −1), as a month's row is the sum of its days' rows.
  */
 export function signedRangeParts(from: string, to: string): SignedPart[] {
   const { months, days } = rangeParts(from, to);
   const out: SignedPart[] = months ? [["m", months[0], months[1], 1]] : [];
   const span = (a: string, b: string) => (Date.parse(b) - Date.parse(a)) / 86_400_000 + 1;
   for (const [a, b] of days) {
-    // A stretch of days only may cross into the next month: each month's share on its own.
     for (let x = a; x <= b; x = nextMonthStart(x)) {
       const first = `${x.slice(0, 7)}-01`;
       const last = addDays(nextMonthStart(x), -1);

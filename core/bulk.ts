@@ -1,24 +1,14 @@
-/**
- * Bulk actions on a list (decision 024): what both sides agree on. "Select all N matching" asks
- * the server for the ids the filter matches at that moment (at most `MATCHING_MAX`, more is a 422
- * naming the cap), and the portal sends them to a bulk procedure `BULK_MAX_IDS` at a time, each
- * call one D1 batch answering per id whether it changed or was skipped and why.
- */
-// zod/mini and a pure schema, as core/schemas.ts: the portal imports this module too, and the
-// classic API with a top-level schema put all of zod into the entry chunk (+6.9 KiB gzip on /login).
+/** Bulk actions on a list (decision 024): the limits and outcomes both sides agree on. */
+// zod/mini in a pure closure: the portal's entry chunk imports this module (decision 012).
 import { z } from "zod/mini";
 import { formatCount } from "./labels";
 
 /** The most rows one "Select all N matching" may take; more answers 422 with this number. */
 export const MATCHING_MAX = 10_000;
 
-/**
- * The most ids one bulk call takes (and the portal's batch): a donation change is about ten
- * statements, so a call stays near a thousand statements in its one D1 batch.
- */
+/** Ids per bulk call: a donation change is about ten statements, so one D1 batch stays near a thousand. */
 export const BULK_MAX_IDS = 100;
 
-/** The ids of one bulk call: 1 to BULK_MAX_IDS distinct ids (duplicates are dropped). */
 export const bulkIds = /* @__PURE__ */ (() =>
   z.pipe(
     z
@@ -30,10 +20,10 @@ export const bulkIds = /* @__PURE__ */ (() =>
     z.transform((ids: string[]) => [...new Set(ids)]),
   ))();
 
-/** One id's outcome in a bulk call: changed, or skipped with the reason a single change would give. */
+/** Skipped with the reason a single change would give. */
 export type BulkOutcome = { id: string; changed: true } | { id: string; changed: false; reason: string };
 
-/** "1,230 changed, 10 skipped: the donation changed meanwhile…" — the portal's summary of a run. */
+/** "1,230 changed, 10 skipped: the donation changed meanwhile…" */
 export function bulkSummary(
   outcomes: readonly BulkOutcome[],
   verb = "changed",

@@ -1,11 +1,5 @@
-/**
- * Campaigns (DESIGN §4, §5.3): the form schemas the portal's forms and the tRPC inputs share (one
- * schema, not two), and the derived phase the server presents and the browser filters by.
- * Statuses and their transitions are core/status.ts.
- */
-// zod/mini, as core/organization.ts: the campaign form loads it in the browser, where the classic
-// API would add zod's whole core to the entry chunk (docs/decisions/012-client-js-budgets.md). The
-// browser registers the English messages the Worker answers with (see the campaign form).
+/** Campaigns (DESIGN §4, §5.3): the schemas forms and tRPC share, and the derived phase. */
+// zod/mini keeps zod's whole core out of the browser's entry chunk (decision 012).
 import { z } from "zod/mini";
 import { donationFrequencies } from "./donation";
 import { MEDIA_PATH } from "./media";
@@ -13,11 +7,9 @@ import { formatMoney } from "./money";
 import { amountMinor, currencyCode, instant, MAX_AMOUNT_MINOR, MIN_AMOUNT_MINOR } from "./schemas";
 import type { CampaignPhase, CampaignStatus } from "./status";
 
-/** How many suggested amounts a campaign offers at most (the donate form's buttons). */
 export const MAX_SUGGESTED_AMOUNTS = 8;
 
-/** The first amount listed twice among a campaign's suggested amounts, or null. */
-export function repeatedAmount(amounts: readonly number[]): number | null {
+function repeatedAmount(amounts: readonly number[]): number | null {
   const seen = new Set<number>();
   for (const a of amounts) {
     if (seen.has(a)) return a;
@@ -26,52 +18,41 @@ export function repeatedAmount(amounts: readonly number[]): number | null {
   return null;
 }
 
-/** The refusal of a suggested amount given twice, naming it: the schema's and the form's words. */
 export function repeatedAmountMessage(minor: number, currency: string): string {
   return `${formatMoney(minor, currency)} is already a suggested amount: each amount only once`;
 }
 
-export const goalTypes = ["none", "amount", "donations", "donors"] as const;
+const goalTypes = ["none", "amount", "donations", "donors"] as const;
 export type GoalType = (typeof goalTypes)[number];
 
-export const campaignVisibilities = ["public", "unlisted", "private"] as const;
+const campaignVisibilities = ["public", "unlisted", "private"] as const;
 
-/** Recurring gifts a campaign that allows them offers: the donation frequencies other than one-time. */
 export const RECURRING_FREQUENCIES = donationFrequencies.filter(
   (f): f is Exclude<(typeof donationFrequencies)[number], "one_time"> => f !== "one_time",
 );
 
-/**
- * A cover is an image uploaded to /api/media (the server checks it belongs to the caller's
- * organization) or an https URL; never another scheme, so a stored value cannot smuggle script.
- */
+/** An uploaded image or an https URL; never another scheme, so a stored value cannot smuggle script. */
 const coverUrl = /* @__PURE__ */ (() =>
   z.union([z.string().check(z.regex(MEDIA_PATH, "Upload the image again")), z.url({ protocol: /^https$/ })], {
     error: "Upload an image or give an https address",
   }))();
 
-/**
- * A campaign title's slug: lower-case ASCII words joined by dashes, at most 60 characters
- * (campaignInput's slug), "campaign" when the title leaves none. The campaign form's create and
- * the CSV import's new campaigns both name campaigns so, and the import matches a file's campaign
- * names to existing campaigns by it.
- */
-export function campaignSlug(title: string) {
-  return (
-    title
-      .toLowerCase()
-      .normalize("NFKD")
-      .replace(/[\u0300-\u036f]/g, "")
-      .replace(/[^a-z0-9]+/g, "-")
-      .replace(/^-+|-+$/g, "")
-      .slice(0, 60) || "campaign"
-  );
+export function slugWords(text: string) {
+  return text
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60);
 }
 
-/**
- * `base`, or `base` suffixed -2, -3, … past the slugs in `used` (the organization's, old ones
- * included: they redirect); the suffix keeps the slug within 60 characters.
- */
+/** The form and the CSV import both name campaigns so; the import matches campaign names by it. */
+export function campaignSlug(title: string) {
+  return slugWords(title) || "campaign";
+}
+
+/** `base`, or `base-2`, `-3`, … past `used`, which must include old slugs: they redirect. */
 export function freeSlug(base: string, used: ReadonlySet<string>) {
   let slug = base;
   for (let n = 2; used.has(slug); n++) slug = `${base.slice(0, 54)}-${n}`;
@@ -133,7 +114,7 @@ export const campaignInput = /* @__PURE__ */ (() =>
           ctx.addIssue({
             code: "custom",
             path: ["suggestedAmounts"],
-            message: "Each suggested amount must lie between the minimum and maximum gift",
+            message: "Each suggested amount must lie between the minimum and maximum donation",
           });
         const twice = repeatedAmount(v.suggestedAmounts);
         if (twice !== null)
@@ -145,14 +126,12 @@ export const campaignInput = /* @__PURE__ */ (() =>
       }),
     ))();
 
-/** What the form sends (defaults applied, text trimmed). */
 export type CampaignInput = z.output<typeof campaignInput>;
 
 const itemTitle = () => z.string().check(z.trim(), z.minLength(1), z.maxLength(128));
 const itemDescription = () => z.nullable(z.string().check(z.trim(), z.maxLength(2000)));
 const itemQuantity = () => z.nullable(z.int().check(z.positive()));
 
-/** A new item of a campaign (a coat, a meal): a unit price and, optionally, how many are needed. */
 export const campaignItemInput = /* @__PURE__ */ (() =>
   z.object({
     campaignId: z.string().check(z.minLength(1)),
@@ -163,7 +142,6 @@ export const campaignItemInput = /* @__PURE__ */ (() =>
     allowOverfunding: z._default(z.boolean(), true),
   }))();
 
-/** An item's edit: only the given fields change; `archived` archives or restores it. */
 export const campaignItemUpdate = /* @__PURE__ */ (() =>
   z.strictObject({
     id: z.string().check(z.minLength(1)),
@@ -176,21 +154,15 @@ export const campaignItemUpdate = /* @__PURE__ */ (() =>
     archived: z.optional(z.boolean()),
   }))();
 
-// The phases are listed with the statuses (core/status.ts), where the list's URL schema takes them
-// without this module's form schemas (the portal's entry chunk: docs/decisions/012-client-js-budgets.md).
+// Phases live in core/status.ts, so the list's URL schema loads without these forms (decision 012).
 export { type CampaignPhase, campaignPhases } from "./status";
 
-/**
- * Whether a campaign's phase is shown beside its status. The phase is where a running campaign
- * stands in its dates and goal, so only an active or paused one has one to show; a draft, completed
- * or archived campaign is what its status says ("Draft", never "Draft Live").
- */
+/** Only a running campaign has a phase to show beside its status ("Draft", never "Draft Live"). */
 export function showsPhase(status: CampaignStatus): boolean {
   return status === "active" || status === "paused";
 }
 
-/** A campaign's goal and what it has raised, in the API's shape. */
-export interface CampaignProgress {
+interface CampaignProgress {
   goalType: GoalType;
   goalAmountMinor: number | null;
   goalCount: number | null;
@@ -219,15 +191,19 @@ export function campaignPhase(
   return "live";
 }
 
-/** The refusal of deleting a campaign someone gave to: the server's words, shown as they are. */
 export const CAMPAIGN_HAS_GIFTS_MESSAGE =
   "This campaign has donations and cannot be deleted. Archive it instead.";
 
-/**
- * DESIGN §5.3: a campaign is deleted only while nobody gave to it — no gift of any status or mode,
- * trashed and test gifts included (each still points at it) — else it is archived. Its items and
- * rollup go with it. The server enforces it in the write; the portal offers the action only then.
- */
+/** DESIGN §5.3: deleted only while no gift of any kind, trashed or test, points at it; else archived. */
 export function campaignDeletable(c: { hasGifts: boolean }): boolean {
   return !c.hasGifts;
+}
+
+/** Without overfunding an item takes no more than it still needs (`funded`: other gifts); or null. */
+export function itemRoomProblem(
+  item: { allowOverfunding: boolean; needed: number | null; funded: number },
+  quantity: number,
+): string | null {
+  if (item.allowOverfunding || item.needed === null || item.funded + quantity <= item.needed) return null;
+  return `Only ${Math.max(0, item.needed - item.funded)} more of this item are needed`;
 }

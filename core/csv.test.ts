@@ -1,7 +1,6 @@
 /**
- * The fast paths of core/csv.ts against the plain implementations they replaced (kept here
- * verbatim as references): the same cells for any value, the same ISO strings for any instant in
- * any zone, across DST changes and in zones with :30 and :45 offsets.
+ * core/csv.ts's fast paths against plain reference implementations: the same cells for any value, the
+ * same ISO strings for any instant in any zone, across DST and :30 and :45 offsets.
  */
 import { describe, expect, it } from "vitest";
 import { csvCell, isoUtc, isoWithOffset } from "./csv";

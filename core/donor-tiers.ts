@@ -1,7 +1,4 @@
-/**
- * Donor tier ladders (DESIGN §4: min inclusive, max exclusive, non-overlapping, per basis), the
- * rules both the delete dialog and the server need (docs/decisions/025-deleting-a-tier.md).
- */
+/** Donor tier ladders (DESIGN §4: [min, max), non-overlapping, per basis; decision 025). */
 
 export interface TierRange {
   id: string;
@@ -10,10 +7,7 @@ export interface TierRange {
   maxMinor: number | null;
 }
 
-/**
- * The range `target` takes when a deleted `tier`'s donors move to it: a tier on the same basis
- * whose range touches the deleted one grows over it; any other tier cannot take them (null).
- */
+/** Only a touching tier on the same basis takes a deleted tier's donors, growing over its range. */
 export function mergedRange(
   tier: TierRange,
   target: TierRange,
@@ -26,7 +20,6 @@ export function mergedRange(
   return null;
 }
 
-/** The tiers a deleted tier's donors may move to, lower neighbour first, with their new range. */
 export function moveTargets<T extends TierRange>(tiers: readonly T[], id: string) {
   const tier = tiers.find((t) => t.id === id);
   if (!tier) return [];
@@ -36,7 +29,7 @@ export function moveTargets<T extends TierRange>(tiers: readonly T[], id: string
     .sort((a, b) => a.tier.minMinor - b.tier.minMinor);
 }
 
-/** Amounts no tier of a basis covers (from 0 up; `maxMinor` null: and above). */
+/** Amounts no tier of a basis covers; `maxMinor` null: and above. */
 export function ladderGaps(tiers: readonly TierRange[]) {
   const gaps: { basis: string; minMinor: number; maxMinor: number | null }[] = [];
   for (const basis of [...new Set(tiers.map((t) => t.basis))]) {
@@ -52,10 +45,8 @@ export function ladderGaps(tiers: readonly TierRange[]) {
 }
 
 /**
- * The tier an amount falls in: a tier whose [min, max) holds it, the one with the highest minimum
- * when ladders of two bases overlap; null when no tier holds it. worker/donors/stats.ts NEW_TIER
- * applies the same rule in SQL to each donor's amount on the tier's basis; the giving pyramid
- * (core/reports.ts `pyramidBands`) applies it to a year's giving.
+ * The highest minimum wins where two bases' ladders overlap. worker/ledger/donor-stats.ts NEW_TIER must
+ * apply the same rule in SQL.
  */
 export function tierForAmount<T extends Omit<TierRange, "basis">>(
   tiers: readonly T[],
@@ -73,10 +64,8 @@ export function tierForAmount<T extends Omit<TierRange, "basis">>(
 }
 
 /**
- * [min, max) bands covering every amount from 0 up, each held by one tier (or none: `tier` null)
- * by `tierForAmount`, adjacent bands of the same tier joined. Tier membership changes only at a
- * tier's bounds, so the band between two consecutive bounds has the tier of its first amount. SQL
- * can count donors per band with two comparisons, and the bands agree with the rule everywhere.
+ * [min, max) bands from 0 up, each one tier's (or none's) by `tierForAmount`, so SQL counts per band with
+ * two comparisons. Membership changes only at bounds, so a band's first amount decides it.
  */
 export function tierBands<T extends Omit<TierRange, "basis">>(tiers: readonly T[]) {
   const bounds = [

@@ -1,19 +1,11 @@
-/**
- * Donors as both sides know them (docs/decisions/022-one-shared-core.md): the donor types of the
- * list filter and the donor form's schema, which is the input of donors.create and donors.update
- * (worker/donors/router.ts) and what the form under src/features/donors/ validates before sending.
- */
-// zod/mini, like core/organization.ts: the browser loads it (decision 012). Each schema is built in
-// a pure closure, so a chunk that takes only the donor types does not build the form schema.
+/** The donor form's schema, shared by the form and donors.create/update (decision 022). */
+// zod/mini in a pure closure; the types live in ./donor-types.ts for the entry chunk (decision 012).
 import { z } from "zod/mini";
 
-// The two vocabularies live in ./donor-types.ts, where the list's URL schema takes them without
-// this module's form schema (the portal's entry chunk: docs/decisions/012-client-js-budgets.md).
 import { donorKinds } from "./donor-types";
 
 export { type DonorType, donorKinds, donorTypes } from "./donor-types";
 
-/** Optional text: trimmed, at most `max` characters, null or absent. */
 const text = (max: number) => z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(max))));
 
 export const donorInput = /* @__PURE__ */ (() => {
@@ -24,9 +16,7 @@ export const donorInput = /* @__PURE__ */ (() => {
       firstName: text(100),
       lastName: text(100),
       company: text(200),
-      // Stored lower-case (the donor_email_lower rule): one address, whatever case it was typed in.
-      // One check, not a union of "an address" and "": a union that fails answers only "Invalid
-      // input", and the form would show that instead of this message.
+      // Lower-cased (donor_email_lower). One refine, not a union: a failed union says only "Invalid input".
       email: z.optional(
         z.nullable(
           z.pipe(
@@ -68,7 +58,5 @@ export const donorInput = /* @__PURE__ */ (() => {
     );
 })();
 
-/** The form's value as the user gives it (optional fields may be absent). */
 export type DonorFormInput = z.input<typeof donorInput>;
-/** The parsed value: trimmed, the e-mail lower-cased, the consents defaulted. */
 export type DonorInput = z.output<typeof donorInput>;

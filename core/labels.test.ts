@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import {
   ANONYMOUS_DONOR,
+  countOf,
   donorLabel,
   PAYMENT_METHOD_LABELS,
   paymentMethodLabel,
@@ -27,5 +28,11 @@ describe("labels", () => {
     expect(publicDonorLabel("Nora", true)).toBe("Anonymous");
     expect(publicDonorLabel("Nora", 0)).toBe("Nora");
     expect(publicDonorLabel(null, false)).toBe("Anonymous");
+  });
+
+  it("counts in the right number: 1 statement, 0 and 2 statements, with thousands separators", () => {
+    expect(countOf(1, "statement", "statements")).toBe("1 statement");
+    expect(countOf(0, "statement", "statements")).toBe("0 statements");
+    expect(countOf(2_500, "donor", "donors")).toBe("2,500 donors");
   });
 });

@@ -1,10 +1,5 @@
-/**
- * The organization profile (DESIGN §4, §5.3: one schema shared by the form and the tRPC input).
- * Pure, so the browser validates with the same rules before sending (decision 022).
- */
-// zod/mini, like the URL schemas: the profile form loads it in the browser, and the classic API
-// there would add its whole core (every string format) to the entry chunk that /login downloads
-// (decision 012). The Worker checks `$ZodError`, which both APIs throw.
+/** The organization profile (DESIGN §4, §5.3): one schema for the form and tRPC (decision 022). */
+// zod/mini keeps zod's core out of the entry chunk (decision 012); both APIs throw `$ZodError`.
 import { z } from "zod/mini";
 import { currencyCode, httpUrl } from "./schemas";
 
@@ -18,7 +13,6 @@ export const organizationTypes = [
   "other",
 ] as const;
 
-/** Optional text: trimmed, at most `max` characters, null or absent. */
 const text = (max: number) => z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(max))));
 
 export const organizationInput = z.strictObject({
@@ -42,9 +36,8 @@ export const organizationInput = z.strictObject({
   postalCode: text(20),
   contactEmail: z.optional(z.nullable(z.union([z.email(), z.literal("")]))),
   contactPhone: text(40),
-  // http(s) only, as a browser parses it (decision 019): never javascript:, data: or a scheme-less "//host".
+  // Never javascript:, data: or a scheme-less "//host" (decision 019).
   website: z.optional(z.nullable(z.union([httpUrl, z.literal("")]))),
-  // An image uploaded to /api/media (docs/decisions/008-media-in-d1.md) or an https URL.
   logoUrl: z.optional(
     z.nullable(
       z.union([
@@ -75,7 +68,6 @@ export type OrganizationInput = z.infer<typeof organizationInput>;
 export const memberRoles = ["owner", "admin", "organizer", "viewer"] as const;
 export type MemberRole = (typeof memberRoles)[number];
 
-/** Inviting someone into the organization by e-mail (organization.invite and the members card). */
 export const memberInviteInput = z.strictObject({
   email: z.email().check(z.maxLength(254)),
   role: z.enum(memberRoles),

@@ -1,9 +1,6 @@
 /**
- * A custom reporting period: two calendar days (YYYY-MM-DD, core/calendar-day.ts), both included,
- * in the organization's time zone. The dashboard and campaign analytics take one instead of "the
- * last N days" (core/schemas.ts `periodInput` refuses bad ones; the services refuse a period that
- * ends after the organization's today). Pure and without zone data: the browser's date picker and
- * URL schemas use it too.
+ * A custom reporting period: two local calendar days, both included. No zone data, so the browser's
+ * date picker and URL schemas use it too.
  */
 
 /** The longest custom period, in days: ten years and their leap days. */
@@ -11,7 +8,7 @@ export const MAX_PERIOD_DAYS = 3660;
 
 const DAY_MS = 86_400_000;
 
-/** Days since 1970-01-01 of a YYYY-MM-DD day (the calendar, not a time zone). */
+/** Days since 1970-01-01 on the calendar, not in a time zone. */
 function dayIndex(day: string): number {
   const [y, m, d] = day.split("-").map(Number) as [number, number, number];
   const date = new Date(Date.UTC(2000, m - 1, d));
@@ -23,26 +20,20 @@ function dayOf(index: number): string {
   return new Date(index * DAY_MS).toISOString().slice(0, 10);
 }
 
-/** The day `n` days after `day` (before, when n < 0). */
 export function shiftDay(day: string, n: number): string {
   return dayOf(dayIndex(day) + n);
 }
 
-/** How many days `from`..`to` holds, both included. */
-export function periodLength(from: string, to: string): number {
+function periodLength(from: string, to: string): number {
   return dayIndex(to) - dayIndex(from) + 1;
 }
 
-/** The period of the same length that ends the day before `from` (the "previous period"). */
+/** The same length, ending the day before `from`. */
 export function previousPeriod(from: string, to: string): { from: string; to: string } {
   return { from: shiftDay(from, -periodLength(from, to)), to: shiftDay(from, -1) };
 }
 
-/**
- * Why `from`..`to` is not a period a report may cover, or null: both days or neither, `from` not
- * after `to`, at most MAX_PERIOD_DAYS, and (when `today` is known) not ending after today.
- * The days themselves are checked by `calendarDay` first.
- */
+/** Why `from`..`to` is not a period a report may cover, or null; `calendarDay` checks each day first. */
 export function periodProblem(
   p: { from?: string; to?: string },
   today?: string,
@@ -58,10 +49,7 @@ export function periodProblem(
   return null;
 }
 
-/**
- * What a report page asks the server for: the custom period when its URL has a usable one (both
- * days, in order, not too long; the server refuses one ending after today), else the last `days`.
- */
+/** The URL's custom period when usable, else the last `days`. */
 export function reportPeriod(s: { days: number; from?: string; to?: string }): {
   days?: number;
   from?: string;

@@ -92,7 +92,6 @@ describe("the organization role bounds a member (decision 017)", () => {
   });
 });
 
-// Moved here from the portal's own access test with the rule (issue 19): the portal no longer has a copy.
 describe("portal access rule (SPEC §6)", () => {
   it("lets admins and organizers in without memberships", () => {
     expect(portalAccess(u("admin"), false)).toBe(true);

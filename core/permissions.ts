@@ -1,13 +1,6 @@
 /**
- * Access control, defined once (DESIGN §3, docs/decisions/017-org-role-bounds-members.md) and used
- * by the HTTP admin API, every tRPC procedure, the HTTP exports and media uploads.
- *
- * Two separate questions, never mixed:
- * - platform abilities (the auth admin API, adminProcedure): the platform roles of user.role,
- *   possibly several joined by commas, grant SPEC §6's statements (`hasPermission`);
- * - business rights inside one organization (orgProcedure, exports, uploads): the membership's
- *   organization role alone decides (`hasOrgPermission`); platform admins hold everything
- *   everywhere. A platform role never adds to what a member may do in an organization.
+ * Access control, defined once (DESIGN §3, decision 017). Platform roles grant platform abilities only;
+ * inside an organization the membership's role alone decides, and platform admins hold everything.
  */
 export const statements = {
   user: [
@@ -31,19 +24,14 @@ export const statements = {
   donor: ["view", "create", "update", "delete"],
   tag: ["view", "create", "update", "delete"],
   note: ["view", "create", "update", "delete"],
-  /** `organization`: the whole organization's data in one file (issue 22, data portability). */
+  /** `organization`: the whole organization's data in one file (data portability). */
   export: ["view", "create", "update", "delete", "organization"],
-  organization: ["view", "create", "update", "delete"],
+  /** `transfer`: offer the organization's ownership to another member (issue 53). */
+  organization: ["view", "create", "update", "delete", "transfer"],
   member: ["view", "create", "update", "delete"],
-  /**
-   * CSV imports of donors and donations (issue 23, docs/decisions/028-csv-import.md): run one
-   * (create), see them and download their rejected rows (view), undo one (delete).
-   */
+  /** CSV imports (decision 028); `delete` undoes one. */
   import: ["view", "create", "delete"],
-  /**
-   * Receipts and thank-yous (issue 25, decision 031): see them (view), e-mail them to donors, one by
-   * one or in bulk, and send year-end statements (send).
-   */
+  /** Receipts and thank-yous (decision 031); `send` covers e-mails and year-end statements. */
   receipt: ["view", "send"],
 } as const;
 
@@ -57,7 +45,7 @@ const all = Object.fromEntries(Object.entries(statements).map(([r, a]) => [r, [.
 const view = Object.fromEntries(Object.keys(statements).map((r) => [r, ["view"]])) as Grants;
 
 /** Platform roles (SPEC §6): the names of the spec's two "other roles" are organizer and user. */
-export const platformRoles: Record<string, Grants> = {
+const platformRoles: Record<string, Grants> = {
   admin: all,
   organizer: {
     donation: ["view"],
@@ -81,17 +69,13 @@ const businessAll: Grants = {
   receipt: ["view", "send"],
 };
 
-/**
- * Organization roles (docs/steering/research/domain.md §6.2): everything a member may do inside that organization
- * (decision 017: the platform role adds nothing there).
- */
+/** Organization roles (docs/steering/research/domain.md §6.2); platform roles add nothing (decision 017). */
 export const orgRoles: Record<string, Grants> = {
-  // Only an owner takes all of the organization's data out at once (issue 22): members, donors,
-  // gifts, notes and history in one file.
+  // Only an owner takes all of the organization's data out at once, and deletes or hands it on.
   owner: {
     ...businessAll,
     export: ["view", "create", "update", "delete", "organization"],
-    organization: ["view", "update", "delete"],
+    organization: ["view", "update", "delete", "transfer"],
   },
   admin: businessAll,
   organizer: {
@@ -104,19 +88,22 @@ export const orgRoles: Record<string, Grants> = {
     organization: ["view"],
     member: ["view"],
     profile: ["view", "update"],
-    // Organizers record gifts and thank the donors for them.
     receipt: ["view", "send"],
   },
-  // Imports are for owners and admins (issue 23): an import's rejected rows are a donor export, and
-  // its history names files; a viewer sees the donors and gifts an import brought, not the import.
+  // Viewers see no imports: an import's rejected rows are a donor export, and its history names files.
   viewer: { ...view, user: [], session: [], import: [] },
 };
 
+/** The one reading of a platform role string (SPEC §6): "Admin, organizer" holds both. Never read it raw. */
 export function parseRoles(role: string | null | undefined): string[] {
   return (role ?? "")
     .split(",")
     .map((r) => r.trim().toLowerCase())
     .filter(Boolean);
+}
+
+export function hasRole(role: string | null | undefined, name: "admin" | "organizer" | "user"): boolean {
+  return parseRoles(role).includes(name);
 }
 
 /** One role's grants cover every requested action (grants of different roles are never pooled). */
@@ -131,18 +118,15 @@ export interface Caller {
   role: string | null | undefined;
 }
 
-export function isConfiguredAdmin(userId: string, adminUserIds: readonly string[] = []) {
+function isConfiguredAdmin(userId: string, adminUserIds: readonly string[] = []) {
   return adminUserIds.includes(userId);
 }
 
 export function isPlatformAdmin(caller: Caller, adminUserIds: readonly string[] = []) {
-  return isConfiguredAdmin(caller.userId, adminUserIds) || parseRoles(caller.role).includes("admin");
+  return isConfiguredAdmin(caller.userId, adminUserIds) || hasRole(caller.role, "admin");
 }
 
-/**
- * SPEC §6 `hasPermission` on platform roles (better-auth's admin plugin semantics): configured admin
- * ids hold everything; otherwise any one role granting every requested action suffices.
- */
+/** SPEC §6 `hasPermission` on platform roles, as better-auth's admin plugin: one role must grant it all. */
 export function hasPermission(
   caller: Caller,
   permissions: Permissions,
@@ -155,10 +139,7 @@ export function hasPermission(
   });
 }
 
-/**
- * Business rights inside one organization (decision 017): platform admins everywhere, anyone else
- * exactly what their membership's organization role grants there. Platform roles add nothing.
- */
+/** Business rights inside one organization (decision 017): platform admins, or the membership's role. */
 export function hasOrgPermission(
   caller: Caller,
   orgRole: string | null | undefined,
@@ -175,27 +156,28 @@ export function firstResource(permissions: Permissions) {
   return Object.keys(permissions)[0] ?? "resource";
 }
 
-export const IMPERSONATION_EXPORT_MESSAGE = "Exports are not available while impersonating";
+const IMPERSONATION_EXPORT_MESSAGE = "Exports are not available while impersonating";
+
+/** Export refusals name who may export, so the person knows whom to ask (decision 052). */
+export const EXPORT_REFUSAL_MESSAGE =
+  "Only the organization's owners, admins and organizers can export; ask one of them for this file.";
+export const ORGANIZATION_EXPORT_REFUSAL_MESSAGE =
+  "Only the organization's owner can download all of its data; ask them for the file.";
 
 /**
- * Rights an impersonated session never holds, whoever is impersonated (DESIGN §3, decision 017):
- * exports carry donors' personal data out of the portal in bulk, and the impersonating admin acts
- * as someone else. Every rung and endpoint asks `refusal`, so a new export cannot forget it.
+ * Never held while impersonating (DESIGN §3, decision 017): exports carry donors' data out in bulk.
+ * Every rung and endpoint asks `refusal`, so a new export cannot forget it.
  */
-export function withheldWhileImpersonating(permissions: Permissions): boolean {
+function withheldWhileImpersonating(permissions: Permissions): boolean {
   return !!permissions.export?.length;
 }
 
-export interface SessionCaller extends Caller {
+interface SessionCaller extends Caller {
   /** The impersonating admin's id when this session is an impersonation (session.impersonatedBy). */
   impersonatedBy?: string | null;
 }
 
-/**
- * The one access decision of the guard rungs and HTTP endpoints: null when allowed, else the
- * refusal's message (always a 403). `{ platform: true }` asks about platform abilities (the admin
- * rung); `{ orgRole }` about business rights in the caller's organization (the org rung, exports).
- */
+/** The one access decision of the guard rungs and HTTP endpoints: null when allowed, else a 403's message. */
 export function refusal(
   caller: SessionCaller,
   permissions: Permissions,
@@ -207,32 +189,32 @@ export function refusal(
     "platform" in scope
       ? hasPermission(caller, permissions, { adminUserIds })
       : hasOrgPermission(caller, scope.orgRole, permissions, adminUserIds);
-  return allowed ? null : `You are not allowed to access resource: ${firstResource(permissions)}`;
+  if (allowed) return null;
+  if ("orgRole" in scope && permissions.export?.length) {
+    if (!hasOrgPermission(caller, scope.orgRole, { export: ["create"] }, adminUserIds))
+      return EXPORT_REFUSAL_MESSAGE;
+    if (permissions.export.includes("organization")) return ORGANIZATION_EXPORT_REFUSAL_MESSAGE;
+  }
+  return `You are not allowed to access resource: ${firstResource(permissions)}`;
 }
 
 /** SPEC §8, verbatim: the refusal of a signed-in caller without portal access. */
 export const NO_PORTAL_ACCESS_MESSAGE =
   "You don't have permission to access the admin portal. Please contact an administrator to be added to an organization.";
 
-/**
- * SPEC §6 portal access after sign-in: platform admins (the role, or a configured `adminUserIds`
- * entry) and organizers are let in; anyone else only with at least one membership.
- */
+/** SPEC §6 portal access: admins and organizers, users with a membership; unknown roles never. */
 export function portalAccess(
   caller: Caller,
   hasMembership: boolean,
   adminUserIds: readonly string[] = [],
 ): boolean {
   if (isPlatformAdmin(caller, adminUserIds)) return true;
-  if (parseRoles(caller.role).includes("organizer")) return true;
-  return hasMembership;
+  if (hasRole(caller.role, "organizer")) return true;
+  return hasMembership && hasRole(caller.role, "user");
 }
 
-/**
- * Organization administrators: the owner and admin roles, and platform admins everywhere. They
- * moderate what others wrote (donor notes) and manage members.
- */
-export function isOrgAdmin(
+/** Owners, admins and platform admins: they moderate others' donor notes and manage members. */
+function isOrgAdmin(
   caller: Caller,
   orgRole: string | null | undefined,
   adminUserIds: readonly string[] = [],
@@ -241,7 +223,7 @@ export function isOrgAdmin(
 }
 
 /** Only an owner (or a platform admin) makes, changes or removes an owner of the organization. */
-export function mayGrantOwner(
+function mayGrantOwner(
   caller: Caller,
   orgRole: string | null | undefined,
   adminUserIds: readonly string[] = [],
@@ -252,32 +234,19 @@ export function mayGrantOwner(
 /** For each statement, the actions a caller holds: `{ donation: ["view"], user: [], … }`. */
 export type Allowed = { [R in Resource]: Action<R>[] };
 
-/**
- * Everything a caller may do, as the server decides it: the portal reads this instead of computing
- * roles itself (issue 19: a copy of the rules on the client did not know `adminUserIds`).
- */
+/** Everything a caller may do, as the server decides it; the client never recomputes roles. */
 export interface Capabilities {
-  /** Platform role admin or a configured admin id: the admin screens (users, organizers, …). */
   platformAdmin: boolean;
-  /** SPEC §6 portal access (`portalAccess`). */
   portalAccess: boolean;
-  /** The session is an admin's impersonation (it never holds `export`). */
   impersonating: boolean;
-  /** What the admin rung grants (platform abilities). */
   platform: Allowed;
-  /** What the org rung grants in the caller's current organization; null without one. */
+  /** In the caller's current organization; null without one. */
   org: Allowed | null;
-  /** `isOrgAdmin` in the current organization. */
   orgAdmin: boolean;
-  /** `mayGrantOwner` in the current organization. */
   grantsOwner: boolean;
 }
 
-/**
- * The caller's capabilities: every action of every statement put to `refusal`, the very decision
- * the guard rungs and the HTTP exports take, so nothing here can grant what a procedure refuses.
- * `organization` is the caller's current organization (worker/trpc/org.ts), null without one.
- */
+/** Every action put to `refusal`, so nothing here can grant what a procedure refuses. */
 export function capabilities(
   caller: SessionCaller,
   organization: { role: string | null } | null,

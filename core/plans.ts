@@ -1,12 +1,7 @@
-/**
- * Recurring plans (issue 24, docs/decisions/030-recurring-plans.md): what both sides know of them —
- * the intervals, the status machine, which statuses count as recurring revenue, how an amount is
- * normalized to a year and a month, and when the next gift is due. The Worker decides with these
- * (worker/plans/), the portal shows and asks with the same (src/features/plans/).
- */
+/** Recurring plans (decision 030): the rules the Worker decides with and the portal shows. */
 import { localDay, startOfLocalDay } from "./time.ts";
 
-/** How often a plan gives. A gift of a plan carries the matching donation frequency. */
+/** A plan's gifts carry the matching donation frequency (FREQUENCY_OF). */
 export const planIntervals = ["month", "quarter", "year"] as const;
 export type PlanInterval = (typeof planIntervals)[number];
 
@@ -16,10 +11,8 @@ export const PLAN_INTERVAL_LABELS: Readonly<Record<PlanInterval, string>> = {
   year: "Yearly",
 };
 
-/** Months between two gifts of a plan. */
-export const INTERVAL_MONTHS: Readonly<Record<PlanInterval, number>> = { month: 1, quarter: 3, year: 12 };
+const INTERVAL_MONTHS: Readonly<Record<PlanInterval, number>> = { month: 1, quarter: 3, year: 12 };
 
-/** The donation frequency of a plan's gifts, and the plan interval of a recurring gift. */
 export const FREQUENCY_OF: Readonly<Record<PlanInterval, "monthly" | "quarterly" | "annually">> = {
   month: "monthly",
   quarter: "quarterly",
@@ -33,13 +26,8 @@ export function intervalOfFrequency(frequency: string): PlanInterval | null {
 }
 
 /**
- * A plan's statuses (Donorbox, GiveWP Recurring, NPSP, Open Collective manage the same):
- * - active: gifts arrive as expected;
- * - past_due: the expected gift is late past the grace period, or the processor said a payment
- *   failed (still counted as recurring revenue: most recover);
- * - lapsed: late past the longer lapse period; no longer counted;
- * - paused: stopped for a while on purpose, resumable;
- * - cancelled: stopped for good; completed: reached its end (a fixed-term pledge).
+ * past_due: late past the grace period or a failed payment, still in MRR as most recover; lapsed: late
+ * past the lapse period, no longer counted; completed: a fixed-term pledge reached its end.
  */
 export const planStatuses = ["active", "past_due", "lapsed", "paused", "cancelled", "completed"] as const;
 export type PlanStatus = (typeof planStatuses)[number];
@@ -63,7 +51,6 @@ export const planTransitions: Readonly<Record<PlanStatus, readonly PlanStatus[]>
   completed: [],
 };
 
-/** What a person does to a plan in the portal, and the status each leads to. */
 export const planActions = ["pause", "resume", "cancel"] as const;
 export type PlanAction = (typeof planActions)[number];
 export const PLAN_ACTION_TARGET: Readonly<Record<PlanAction, PlanStatus>> = {
@@ -72,11 +59,41 @@ export const PLAN_ACTION_TARGET: Readonly<Record<PlanAction, PlanStatus>> = {
   cancel: "cancelled",
 };
 
-/** Stopping a plan by hand needs a reason, kept with the change (its timeline and the audit trail). */
+/** Stopping a plan by hand needs a reason, kept in its timeline and the audit trail. */
 export const PLAN_REASON_ACTIONS: readonly PlanAction[] = ["pause", "cancel"];
+
+/** A pause with an end ends within this many months. */
+export const MAX_PAUSE_MONTHS = 24;
+
+/** `day` plus `months` calendar months, the day kept or the month's last ("2027-01-31" + 1 → 02-28). */
+export function addMonthsToDay(day: string, months: number): string {
+  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
+  const total = y * 12 + (m - 1) + months;
+  const year = Math.floor(total / 12);
+  const month = (total % 12) + 1;
+  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(Math.min(d, last)).padStart(2, "0")}`;
+}
+
+/** Why a pause cannot end on `day` (the first local day active again), or null. */
+export function pauseEndProblem(day: string, today: string): string | null {
+  if (day <= today) return "The pause ends on a day after today";
+  if (day > addMonthsToDay(today, MAX_PAUSE_MONTHS)) return `A pause ends within ${MAX_PAUSE_MONTHS} months`;
+  return null;
+}
 
 export function allowedPlanActions(status: PlanStatus): PlanAction[] {
   return planActions.filter((a) => planTransitions[status].includes(PLAN_ACTION_TARGET[a]));
+}
+
+/** A plan's gifts are in its currency, however they come, as its total adds them: the 400, or null. */
+export function planGiftCurrencyProblem(planCurrency: string, giftCurrency: string): string | null {
+  return giftCurrency === planCurrency ? null : `This plan gives in ${planCurrency}`;
+}
+
+/** An ended plan keeps its amount, whoever asks (a person or the processor): the 422, or null. */
+export function planAmountChangeProblem(status: string): string | null {
+  return status === "cancelled" || status === "completed" ? `A ${status} plan keeps its amount` : null;
 }
 
 /** Statuses whose plans count in recurring revenue (MRR) and as "active plans". */
@@ -86,24 +103,16 @@ export const inMrr = (s: string) => (IN_MRR as readonly string[]).includes(s);
 /** Statuses in which a gift is still expected (the cron watches these). */
 export const EXPECTING: readonly PlanStatus[] = ["active", "past_due", "lapsed"];
 
-/**
- * A plan's amount over a year, in minor units: whole for every interval (a monthly 10.00 is 120.00,
- * a quarterly one 40.00), so the rollups add integers; MRR is this over 12, shown rounded.
- */
+/** Minor units a year: whole for every interval, so the rollups add integers; MRR is this over 12. */
 export function annualMinor(amountMinor: number, interval: PlanInterval): number {
   return amountMinor * (12 / INTERVAL_MONTHS[interval]);
 }
 
-/** Monthly recurring revenue of an annual amount, in minor units (rounded half up). */
 export const monthlyFromAnnual = (annual: number) => Math.round(annual / 12);
 
 const daysInMonth = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
 
-/**
- * The next gift a plan expects after the one due (or given) at `from`: `interval` months later in
- * the organization's calendar, on the plan's day of the month (the month's last day when it is
- * shorter: a plan on the 31st gives on 30 April), at local noon (as a gift dated by day is stored).
- */
+/** `interval` months after `from`, on the plan's day (or the month's last), at local noon. */
 export function nextDue(from: number, interval: PlanInterval, day: number, timeZone: string): number {
   const [y, m] = localDay(from, timeZone).split("-").map(Number) as [number, number];
   const months = y * 12 + (m - 1) + INTERVAL_MONTHS[interval];
@@ -114,19 +123,9 @@ export function nextDue(from: number, interval: PlanInterval, day: number, timeZ
   return startOfLocalDay(iso, timeZone) + 12 * 3600_000;
 }
 
-/** The organization's month (YYYY-MM) of an instant: the plan rollups' bucket. */
 export const localMonth = (ms: number, timeZone: string) => localDay(ms, timeZone).slice(0, 7);
 
-/** Days a plan's expected gift may be late before it is past due, and before it has lapsed. */
-export interface PlanGrace {
-  pastDueAfterDays: number;
-  lapsedAfterDays: number;
-}
-
-/**
- * The first due date of a plan's schedule (anchored at `anchor`, a due date of it) that is not
- * before `notBefore`: where a resumed plan picks up. Bounded: at most 1 200 intervals.
- */
+/** Where a resumed plan picks up: its first due date, from `anchor`, not before `notBefore`. */
 export function dueOnOrAfter(
   anchor: number,
   interval: PlanInterval,
@@ -139,7 +138,7 @@ export function dueOnOrAfter(
   return due;
 }
 
-/** How many of a plan's due dates from `due` on have passed by `now` (the cron's missed gifts). */
+/** The cron's missed gifts: due dates from `due` on that have passed by `now`. */
 export function duesPassed(
   due: number,
   interval: PlanInterval,

@@ -1,11 +1,7 @@
-/**
- * Tax receipts (issue 25, decision 031): what an organization's receipts say beyond its profile,
- * one schema for the form and the tRPC input (decision 022). zod/mini, as core/organization.ts, so
- * the settings form adds little to the browser's chunks.
- */
+/** Tax receipts (decision 031): one schema for the form and tRPC (decision 022). */
 import { z } from "zod/mini";
 
-/** The languages a receipt is printed in (its fixed words: "Receipt", "Amount", "Date"…). */
+/** The language of a receipt's fixed words. */
 export const receiptLanguages = ["en", "fr", "de", "es", "nl", "pt", "ja"] as const;
 export type ReceiptLanguage = (typeof receiptLanguages)[number];
 export const RECEIPT_LANGUAGE_LABELS: Readonly<Record<ReceiptLanguage, string>> = {
@@ -18,8 +14,8 @@ export const RECEIPT_LANGUAGE_LABELS: Readonly<Record<ReceiptLanguage, string>> 
   ja: "日本語",
 };
 
-/** Receipt numbers print as prefix + the number padded to six digits: R-000042. */
-export const RECEIPT_NUMBER_DIGITS = 6;
+/** R-000042. */
+const RECEIPT_NUMBER_DIGITS = 6;
 export const RECEIPT_PREFIX_MAX = 12;
 export function formatReceiptNumber(prefix: string, n: number): string {
   return `${prefix}${String(n).padStart(RECEIPT_NUMBER_DIGITS, "0")}`;
@@ -31,7 +27,7 @@ export const receiptSettingsInput = z.strictObject({
   signatoryName: text(100),
   signatoryTitle: text(100),
   taxStatement: text(2000),
-  // Letters, digits and - _ / . only: it is part of a number people type and tax offices file.
+  // Part of a number people type and tax offices file.
   numberPrefix: z
     .string()
     .check(
@@ -44,7 +40,6 @@ export const receiptSettingsInput = z.strictObject({
 });
 export type ReceiptSettingsInput = z.infer<typeof receiptSettingsInput>;
 
-/** An organization that never saved its receipt settings gets these. */
 export const DEFAULT_RECEIPT_SETTINGS: Readonly<ReceiptSettingsInput> = {
   signatoryName: null,
   signatoryTitle: null,
@@ -55,9 +50,8 @@ export const DEFAULT_RECEIPT_SETTINGS: Readonly<ReceiptSettingsInput> = {
 };
 
 /**
- * Why a gift has no receipt, in the words the gift's page shows; null when it calls for one. The
- * ledger decides in SQL (worker/receipts/ledger.ts CALLS_FOR_RECEIPT); test/receipts/ledger.test.ts
- * holds this to the same verdict for every case.
+ * Why a gift has no receipt, or null. Must agree with worker/ledger/receipt-issue.ts CALLS_FOR_RECEIPT
+ * (test/receipts/ledger.test.ts checks).
  */
 export function whyNoReceipt(g: {
   mode: string;
@@ -71,31 +65,26 @@ export function whyNoReceipt(g: {
   /** Recorded before receipts began in Almoner (org_counter 'receipts_from'). */
   beforeReceipts: boolean;
 }): string | null {
-  if (g.mode !== "live") return "Test-mode gifts get no receipt.";
-  if (g.trashed) return "A gift in the trash has no receipt.";
+  if (g.mode !== "live") return "Test-mode donations get no receipt.";
+  if (g.trashed) return "A donation in the trash has no receipt.";
   if (g.beforeReceipts) return "Recorded before receipts began here: no receipt.";
   if (g.source === "import")
-    return "Imported gifts get no receipt here: the system they came from receipted them.";
-  if (!g.hasDonor) return "A gift without a donor record gets no receipt.";
+    return "Imported donations get no receipt here: the system they came from receipted them.";
+  if (!g.hasDonor) return "A donation without a donor record gets no receipt.";
   if (g.donorAnonymized) return "The donor was anonymized: no receipt.";
   if (g.status !== "completed" && g.status !== "partially_refunded")
-    return "Only completed gifts get a receipt.";
-  if (g.amountMinor - g.refundedMinor <= 0) return "Nothing of the gift is left to deduct: no receipt.";
+    return "Only completed donations get a receipt.";
+  if (g.amountMinor - g.refundedMinor <= 0) return "Nothing of the donation is left to deduct: no receipt.";
   return null;
 }
 
-/** Year-end statements cover a calendar year or the organization's fiscal year. */
 export const statementBases = ["calendar", "fiscal"] as const;
 export type StatementBasis = (typeof statementBases)[number];
-/** The years a statement may be asked for (a typo like 20226 is refused, not looked up). */
+/** A typo like 20226 is refused, not looked up. */
 export const STATEMENT_YEAR_MIN = 2000;
 export const STATEMENT_YEAR_MAX = 2100;
 
-/**
- * What a year-end statement covers: [start, end) in the organization's time zone. A fiscal year
- * is named by the year it starts in ("FY 2026/27" when it starts in July 2026); with a fiscal year
- * starting in January it is the calendar year and named so.
- */
+/** [start, end) of a statement year in the organization's zone; a fiscal year is named by its start. */
 export function statementPeriod(
   year: number,
   basis: StatementBasis,
@@ -109,15 +98,12 @@ export function statementPeriod(
   return { start, end, label: yearLabel(year, month) };
 }
 
-/** A year's name: "2026" for a calendar year, "FY 2026/27" for one starting in another month. */
+/** "2026", or "FY 2026/27" for a year starting in another month. */
 export function yearLabel(year: number, startMonth: number): string {
   return startMonth === 1 ? String(year) : `FY ${year}/${String((year + 1) % 100).padStart(2, "0")}`;
 }
 
-/**
- * Why a receipt cannot be e-mailed, in the gift page's words; null when it can. The delivery code
- * (worker/receipts/delivery.ts) refuses with the same words.
- */
+/** Why a receipt cannot be e-mailed, or null; worker/receipts/delivery.ts refuses in the same words. */
 export function whyNoSend(r: { status: string; donorEmail: string | null; donorAnonymized: boolean }) {
   if (r.status !== "issued") return "A void receipt is not sent: its correction is.";
   if (r.donorAnonymized) return "The donor was anonymized: nothing is sent.";
@@ -125,8 +111,5 @@ export function whyNoSend(r: { status: string; donorEmail: string | null; donorA
   return null;
 }
 
-/**
- * Gifts per "Send receipts" call from the list: each is a PDF and an e-mail, so a call stays
- * around a second (the portal shows progress between calls).
- */
+/** Gifts per "Send receipts" call: each is a PDF and an e-mail, so a call stays around a second. */
 export const RECEIPT_BULK_MAX = 10;

@@ -1,26 +1,6 @@
 /**
- * The fundraising reports' rules (issue 27), once for the server (worker/reports/) and the
- * browser (src/features/reports/): where a calendar or fiscal year begins in the organization's
- * time zone, what LYBUNT, SYBUNT, retention, recapture and a cohort are, the shape of the cohort
- * table, the giving pyramid's bands from the organization's donor tiers, the campaigns' cumulative
- * lines. Every figure counts counted gifts only (core/status.ts COUNTED_SQL: completed or partially
- * refunded, live, not trashed; net of refunds) in ONE currency, never adding two; a "donor" is a
- * donor record (gifts without one count in amounts, not in donors).
- *
- * The definitions, in the words the screen shows (REPORT_DEFINITIONS):
- * - LYBUNT ("last year but unfortunately not this"): gave in the last complete year (calendar or
- *   fiscal) but not in the current year so far.
- * - SYBUNT ("some year but unfortunately not this"): gave in some earlier year, but neither last
- *   year nor this year.
- * - Retention for year Y: donors of Y−1 who gave again in Y, over the donors of Y−1.
- * - Recapture for year Y: lapsed donors (gave before Y−1, not in Y−1) who gave in Y, over those
- *   lapsed donors.
- * - Cohort: donors by the year of their first gift (in this currency, among the gifts the filters
- *   keep); for each following year, the share of the cohort that gave in it.
- * - Pyramid: donors by the tier their giving in the chosen year puts them in (the tier rule of
- *   core/donor-tiers.ts), with their number and their amount per tier.
- * - Campaign comparison: 2–4 campaigns over the same period — raised, gifts, donors, average,
- *   median, first and last gift — and their cumulative raised amount by day.
+ * The fundraising reports' rules for server and browser; definitions in decision 033. Counted gifts only
+ * (core/status.ts COUNTED_SQL), in ONE currency, never adding two; a "donor" is a donor record.
  */
 import { type TierRange, tierBands } from "./donor-tiers";
 import { statementPeriod, yearLabel } from "./receipts";
@@ -29,13 +9,13 @@ import { addDays, startOfLocalDay } from "./time";
 
 export * from "./report-filters";
 
-/** One line per report, on its screen and in its CSV's doc comment (above). */
+/** One line per report, shown on its screen. */
 export const REPORT_DEFINITIONS: Readonly<Record<ReportView | LapsedKind, string>> = {
-  giving: "Counted gifts per year, net of refunds; new donors gave their first gift that year.",
+  giving: "Counted donations per year, net of refunds; new donors gave their first donation that year.",
   retention:
     "Retention: donors of the year before who gave again. Recapture: donors lapsed before the year before who came back.",
   cohorts:
-    "Donors grouped by the year of their first gift; each cell is the share of them who gave that year.",
+    "Donors grouped by the year of their first donation; each cell is the share of them who gave that year.",
   pyramid: "Donors by the tier their giving in the year puts them in (Donor tiers), with what they gave.",
   lapsed: "Donors who stopped giving, biggest givers first.",
   lybunt: "LYBUNT: gave last year but not yet this year.",
@@ -66,7 +46,7 @@ export function yearOfDay(day: string, startMonth: number): number {
 /** A year's name on screen and in files ("2026", "FY 2026/27"). */
 export const reportYearLabel = (year: number, startMonth: number) => yearLabel(year, startMonth);
 
-export interface ReportYear {
+interface ReportYear {
   year: number;
   label: string;
   /** [start, end): the first instant of the year's first local day, and of the next year's. */
@@ -74,10 +54,7 @@ export interface ReportYear {
   end: number;
 }
 
-/**
- * Years `from`..`to` as instants in `timeZone`: the same boundaries year-end statements use
- * (core/receipts.ts statementPeriod), so a report's year and a donor's statement agree.
- */
+/** Years as instants in `timeZone`, bounded as year-end statements are, so the two agree. */
 export function reportYears(
   from: number,
   to: number,
@@ -93,11 +70,7 @@ export function reportYears(
   return out;
 }
 
-/**
- * What LYBUNT and SYBUNT are measured against, on `today` (the organization's local day): the
- * current year (so far) and the last complete one. LYBUNT gave in [last.start, last.end) and not
- * from current.start on; SYBUNT gave before last.start and not from then on.
- */
+/** What LYBUNT and SYBUNT measure against: the current year so far and the last complete one. */
 export function lapsedYears(today: string, basis: YearBasis, fiscalYearStartMonth: number, timeZone: string) {
   const current = yearOfDay(today, startMonthOf(basis, fiscalYearStartMonth));
   const [last, now] = reportYears(current - 1, current, basis, fiscalYearStartMonth, timeZone) as [
@@ -108,7 +81,7 @@ export function lapsedYears(today: string, basis: YearBasis, fiscalYearStartMont
 }
 
 /** Per year, the giving the SQL summed (queries.ts `yearlyStatement`). */
-export interface YearTotals {
+interface YearTotals {
   year: number;
   raisedMinor: number;
   gifts: number;
@@ -116,8 +89,8 @@ export interface YearTotals {
   donors: number;
 }
 
-/** Per first-gift year and year: the cohort's donors who gave, their gifts and amount, and how many of them also gave the year before. */
-export interface CohortCell {
+/** Per first-gift year and year: the cohort's givers, gifts and amount. */
+interface CohortCell {
   firstYear: number;
   year: number;
   donors: number;
@@ -130,9 +103,8 @@ export interface CohortCell {
 const rate = (n: number, d: number) => (d > 0 ? n / d : null);
 
 /**
- * The three year reports over `from`..`to` from per-year totals and the cohort cells of EVERY year
- * with gifts (a donor's first year and the lapsed donors before a year need the years before the
- * range). Pure arithmetic on counts, so the browser could redo it; tests recount it from gifts.
+ * The three year reports over `from`..`to`. `cells` must cover EVERY year with gifts: first years and
+ * lapsed donors need the years before the range.
  */
 export function yearReports(
   totals: readonly YearTotals[],
@@ -152,7 +124,6 @@ export function yearReports(
   }
   const donorsIn = (y: number) => byYear.get(y)?.donors ?? 0;
   const newIn = (y: number) => newDonors.get(y) ?? 0;
-  // Donors whose first gift came before year y: the sum of every earlier year's new donors.
   const firstYears = [...newDonors.keys()].sort((a, b) => a - b);
   const startedBefore = (y: number) =>
     firstYears.filter((f) => f < y).reduce((n, f) => n + (newDonors.get(f) ?? 0), 0);
@@ -172,7 +143,6 @@ export function yearReports(
       donors: t?.donors ?? 0,
       newDonors: newIn(year),
       averageMinor: gifts ? Math.round(raisedMinor / gifts) : 0,
-      /** Against the year before (null when it raised nothing). */
       change: prev?.raisedMinor ? (raisedMinor - prev.raisedMinor) / prev.raisedMinor : null,
     };
   });
@@ -218,17 +188,14 @@ export function yearReports(
   return { giving, retention, cohorts };
 }
 
-/** A donor tier as the pyramid names it. */
 export interface PyramidTier extends Omit<TierRange, "basis"> {
   name: string;
   color: string;
 }
 
 /**
- * The pyramid's bands: the organization's tiers as core/donor-tiers.ts `tierBands` cuts them, as
- * [min, max) minor units of the chosen currency. Tier ranges are minor-unit counts, read as the
- * same count in every currency, as tiers are assigned (worker/donors/stats.ts) and one gift's
- * bounds are set (core/currencies.ts): no exchange rates are invented.
+ * The pyramid's [min, max) bands in minor units of the chosen currency. Tier ranges are read as the same
+ * count in every currency, as tiers are assigned: no exchange rates are invented.
  */
 export function pyramidBands<T extends PyramidTier>(tiers: readonly T[]) {
   return tierBands(tiers).map((b, i) => ({
@@ -239,10 +206,7 @@ export function pyramidBands<T extends PyramidTier>(tiers: readonly T[]) {
   }));
 }
 
-/**
- * The pyramid: one row per tier, highest first, then the donors no tier holds; each with its
- * donors and amount summed over its bands (`counts[i]` is band i's).
- */
+/** One row per tier, highest first, then "No tier"; `counts[i]` is band i's. */
 export function pyramidRows<T extends PyramidTier>(
   tiers: readonly T[],
   bands: readonly { tierId: string | null }[],
@@ -281,8 +245,8 @@ export interface DayPoint {
 }
 
 /**
- * A campaign's cumulative raised amount, one value per day. `start`: from `day0` (its day 0) to
- * `end`, gifts before day 0 counted on it; `calendar`: every day of `from`..`to`.
+ * A campaign's cumulative raised amount per day. `start`: `day0`..`end`, earlier gifts counted on day 0;
+ * `calendar`: `from`..`to`.
  */
 export function cumulativeSeries(
   points: readonly DayPoint[],

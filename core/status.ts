@@ -2,11 +2,7 @@
 export const campaignStatuses = ["draft", "active", "paused", "completed", "archived"] as const;
 export type CampaignStatus = (typeof campaignStatuses)[number];
 
-/**
- * A campaign's derived display phase (DESIGN §4, `campaignPhase` in core/campaign.ts): computed at
- * read time, never stored. The server presents it on every campaign and filters lists by it in SQL
- * (worker/campaigns/queries.ts `phaseSql`, which must say the same).
- */
+/** Derived at read time, never stored; worker/campaigns/queries.ts `phaseSql` must agree (DESIGN §4). */
 export const campaignPhases = ["scheduled", "live", "goal_reached", "ended"] as const;
 export type CampaignPhase = (typeof campaignPhases)[number];
 
@@ -43,33 +39,25 @@ export const donationTransitions: Record<DonationStatus, DonationStatus[]> = {
   abandoned: [],
 };
 
-/** Cancelling a completed gift is only for manual entries (a processor gift is refunded instead). */
+/** Only a manual gift is cancelled once completed; a processor gift is refunded instead. */
 export function allowedDonationTargets(status: DonationStatus, source: string): DonationStatus[] {
   const all = donationTransitions[status];
   return status === "completed" && source !== "manual" ? all.filter((s) => s !== "cancelled") : all;
 }
 
-/**
- * Status changes that need a reason, kept with the change in the audit log: money given back
- * (refunded, partially refunded) and a gift undone (cancelled), and every platform admin's
- * correction (domain.md §2.5). The server refuses such a change without a reason
- * (worker/donations/service.ts) and the forms ask for one exactly then.
- */
-export const REASON_STATUSES: readonly DonationStatus[] = ["refunded", "partially_refunded", "cancelled"];
+/** Money given back, a gift undone, and every admin correction need a reason (domain.md §2.5). */
+const REASON_STATUSES: readonly DonationStatus[] = ["refunded", "partially_refunded", "cancelled"];
 
 export function needsReason(target: string, correction = false): boolean {
   return correction || (REASON_STATUSES as readonly string[]).includes(target);
 }
 
 /** DESIGN §4 "counted donations": completed or partially refunded, live, not trashed; net of refunds. */
-export const COUNTED_STATUSES: DonationStatus[] = ["completed", "partially_refunded"];
+const COUNTED_STATUSES: DonationStatus[] = ["completed", "partially_refunded"];
 export const COUNTED_SQL = (alias = "donation") =>
   `${alias}.status IN ('completed','partially_refunded') AND ${alias}.mode = 'live' AND ${alias}.trashed_at IS NULL`;
 
-/**
- * COUNTED_SQL("d") reduced by what a list's filters already guarantee: null when no row of the
- * filtered set can be counted, "" when every row is, else the remaining condition.
- */
+/** COUNTED_SQL("d") less what the filters guarantee: null when no row counts, "" when all do. */
 export function countedWithin(f: {
   status?: readonly string[];
   mode?: string;

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import {
   DEFAULT_THANK_YOU,
+  emptyFieldWarnings,
   mergeFieldProblem,
   renderThankYou,
   sampleThankYouData,
@@ -147,8 +148,15 @@ describe("renderThankYou", () => {
     expect(r("Dear {{donor.firstName}} {{donor.lastName}},")).toBe("Dear,");
     expect(r("Thank you, {{donor.firstName}}!")).toBe("Thank you!");
     expect(r("Thank you, {{donor.firstName}}")).toBe("Thank you");
-    expect(r("Your gift to {{campaign.title}} helps.")).toBe("Your gift to helps.");
-    expect(r("{{donor.firstName}} thank you")).toBe("thank you");
+    // Inside a sentence, a missing value would break it: the line is left out (M16).
+    expect(r("Your gift to {{campaign.title}} helps.")).toBe("");
+    expect(r("Dear {{donor.firstName}},\n\nThank you.\nP.S. Your gift to {{campaign.title}}\nBye")).toBe(
+      "Dear,\n\nThank you.\nBye",
+    );
+    expect(r("In memory of {{tribute.name}}, we planted a tree.\n\nThanks!")).toBe("Thanks!");
+    expect(r("{{donor.firstName}} thank you")).toBe("");
+    // A name that opens the line before a comma goes with its comma.
+    expect(r("{{donor.firstName}}, thank you!")).toBe("Thank you!");
     // Spaces the template wrote itself stay (French puts one before "!").
     expect(r("Merci {{donor.firstName}} !")).toBe("Merci !");
     expect(r("Merci  beaucoup !")).toBe("Merci  beaucoup !");
@@ -156,6 +164,10 @@ describe("renderThankYou", () => {
     expect(r("Hello\n\n{{tribute.name}}\n\nBye")).toBe("Hello\n\nBye");
     expect(renderThankYou({ subject: "Thanks, {{donor.firstName}}!", body: "x" }, none).subject).toBe(
       "Thanks!",
+    );
+    // The subject is one line: tidied, never left out.
+    expect(renderThankYou({ subject: "Your gift to {{campaign.title}}", body: "x" }, none).subject).toBe(
+      "Your gift to",
     );
   });
 
@@ -178,5 +190,23 @@ describe("renderThankYou", () => {
     expect(thankYouDonorName({ firstName: " Ada ", lastName: "Lovelace" })).toBe("Ada Lovelace");
     expect(thankYouDonorName({ firstName: null, lastName: null, company: "Acme" })).toBe("Acme");
     expect(thankYouDonorName({})).toBe("");
+  });
+
+  it("previews a general-fund gift too, and warns where a template uses a field that can be empty", () => {
+    const template = {
+      subject: "Thank you, {{donor.firstName}}",
+      body: "Dear {{donor.name}},\n\nP.S. Your gift to {{campaign.title}} keeps someone warm.",
+    };
+    expect(renderThankYou(template, sampleThankYouData("Harbor Light", "USD")).text).toContain(
+      "P.S. Your gift to Winter Coats keeps someone warm.",
+    );
+    expect(renderThankYou(template, sampleThankYouData("Harbor Light", "USD", "general")).text).toBe(
+      "Dear Ada Lovelace,",
+    );
+    expect(emptyFieldWarnings(template)).toEqual([
+      "{{donor.firstName}} is empty for a donor recorded by company name only: a sentence that needs it is left out of that message.",
+      "{{campaign.title}} is empty for a general-fund donation: a sentence that needs it is left out of that message.",
+    ]);
+    expect(emptyFieldWarnings(DEFAULT_THANK_YOU)).toEqual([]);
   });
 });

@@ -1,35 +1,26 @@
 /**
- * Thank-you messages (issue 25, decision 031): the organization's template, per-campaign
- * overrides, the merge fields they may use and how a template becomes an e-mail. One schema for
- * the form and the tRPC input (decision 022); the renderer runs in the browser (the live preview)
- * and in the Worker (the mail), so both show the same words. zod/mini, as core/receipts.ts, so the
- * card adds little to the browser's chunks.
- *
- * A template is plain text: `{{donor.firstName}}`-style merge fields, blank lines between
- * paragraphs. Nothing in it is HTML: the text and every value are escaped when the HTML part is
- * built, so a donor named `<script>` prints as those characters.
+ * Thank-you templates (decision 031), rendered alike by the browser's preview and the Worker's mail
+ * (decision 022). Plain text with merge fields; everything is escaped when the HTML part is built.
  */
 import { z } from "zod/mini";
 import { formatMoney } from "./money";
 
-/** The merge fields a template may use, with what each prints and an example for the editor. */
 export const THANK_YOU_FIELDS = [
   { key: "donor.firstName", label: "Donor's first name", example: "Ada" },
   { key: "donor.lastName", label: "Donor's last name", example: "Lovelace" },
   { key: "donor.name", label: "Donor's full name (or company)", example: "Ada Lovelace" },
   { key: "donor.company", label: "Donor's company", example: "Analytical Engines Ltd" },
   { key: "gift.amount", label: "Amount, with its currency", example: "$50.00" },
-  { key: "gift.date", label: "Date of the gift", example: "March 14, 2026" },
-  { key: "gift.number", label: "Gift number", example: "1042" },
+  { key: "gift.date", label: "Date of the donation", example: "March 14, 2026" },
+  { key: "gift.number", label: "Donation number", example: "1042" },
   { key: "gift.method", label: "Payment method", example: "Card" },
   { key: "campaign.title", label: "Campaign", example: "Winter Coats" },
   { key: "organization.name", label: "Your organization's name", example: "Harbor Light Foundation" },
   { key: "receipt.number", label: "Receipt number", example: "R-000042" },
   { key: "tribute.name", label: "In honor or memory of", example: "Grace Hopper" },
 ] as const;
-export type ThankYouField = (typeof THANK_YOU_FIELDS)[number]["key"];
+type ThankYouField = (typeof THANK_YOU_FIELDS)[number]["key"];
 
-/** `{{donor.firstName}}`: the text the editor inserts for a field. */
 export const mergeTag = (key: ThankYouField) => `{{${key}}}`;
 
 export const THANK_YOU_SUBJECT_MAX = 200;
@@ -56,13 +47,9 @@ export const DEFAULT_THANK_YOU: Readonly<{ subject: string; body: string }> = {
 };
 
 const KNOWN = new Set<string>(THANK_YOU_FIELDS.map((f) => f.key));
-/** `{{ name }}`: two braces, a name without braces, two braces (spaces inside are allowed). */
 const TAG = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
-/**
- * What is wrong with a template's text, in the form's words: unknown merge fields (named, with
- * the field meant when only the case differs) or braces that do not close. Null when it is fine.
- */
+/** Unknown merge fields or unclosed braces, in the form's words; null when the text is fine. */
 export function mergeFieldProblem(text: string): string | null {
   const unknown: string[] = [];
   for (const m of text.matchAll(TAG)) {
@@ -109,7 +96,7 @@ export const thankYouTemplateInput = z.strictObject({
 });
 export type ThankYouTemplateInput = z.infer<typeof thankYouTemplateInput>;
 
-/** A donor's name as receipts print it: first and last name, else the company. */
+/** As receipts print it: first and last name, else the company. */
 export function thankYouDonorName(d: {
   firstName?: string | null;
   lastName?: string | null;
@@ -119,13 +106,9 @@ export function thankYouDonorName(d: {
   return full || d.company?.trim() || "";
 }
 
-/**
- * Marks where a field printed nothing, so the tidying below touches only those places: a
- * private-use character, which no template or value keeps (printable drops it).
- */
+/** Marks where a field printed nothing: a private-use character no template or value keeps. */
 const EMPTY = "\uE000";
 
-/** Control characters (other than tab and line breaks) and the empty-field marker: never printed. */
 function printable(s: string): string {
   let out = "";
   for (const ch of s) {
@@ -139,27 +122,42 @@ function printable(s: string): string {
 function fieldValue(data: ThankYouData, key: string): string {
   const [group, field] = key.split(".") as [keyof ThankYouData, string];
   const v = (data[group] as Record<string, unknown> | undefined)?.[field];
-  // A value is one line, whatever the record holds.
   return typeof v === "string" ? printable(v).replace(/\s+/g, " ").trim() : "";
 }
 
+/** Where an empty field may vanish from its line: a greeting, or a name beside a comma; not mid-sentence. */
+const VANISHES = [
+  /^[ \t]*(?:[^\s.!?;:\uE000]+[ \t]+){0,2}\uE000[ \t]*(?=[.,;:!?)]|$)/,
+  /,[ \t]*\uE000[ \t]*(?=[.,;:!?)]|$)/,
+  /^[ \t]*\uE000[ \t]*,/,
+];
+
+function tidyable(line: string): boolean {
+  if (!line.replace(/\uE000/g, "").trim()) return true;
+  let rest = line;
+  for (const re of VANISHES) rest = rest.replace(re, (m) => m.replace(/\uE000/g, ""));
+  return !rest.includes(EMPTY);
+}
+
 /**
- * Tidies one line around the fields that printed nothing: "Dear {{donor.firstName}}," with no
- * first name reads "Dear,", "Thank you, {{donor.firstName}}!" reads "Thank you!", two spaces
- * become one; text the template wrote itself is left as written (a French "Merci !" keeps its
- * space).
+ * Tidies a line around empty fields ("Dear,"), leaving the template's own text as written. A line with
+ * an empty field mid-sentence is dropped (null), so no broken sentence reaches a donor; `keep` tidies it.
  */
-function tidy(line: string): string {
+function tidy(line: string, keep = false): string | null {
   if (!line.includes(EMPTY)) return line;
+  line = line.replace(/\uE000(?:[ \t]*\uE000)+/g, EMPTY);
+  if (!keep && !tidyable(line)) return null;
+  const opensWithName = /^[ \t]*\uE000[ \t]*,[ \t]*/.test(line);
+  if (opensWithName) {
+    const rest = line.replace(/^[ \t]*\uE000[ \t]*,[ \t]*/, "");
+    line = rest.charAt(0).toLocaleUpperCase() + rest.slice(1);
+  }
   return (
     line
-      // Several empty fields in a row are one.
       .replace(/\uE000(?:[ \t]*\uE000)+/g, EMPTY)
-      // A comma that introduced the missing value, before punctuation: "Thanks, !" → "Thanks!".
+      // "Thanks, !" → "Thanks!".
       .replace(/[ \t]*,[ \t]*\uE000(?=[ \t]*(?:[.!?;:,)]|$))/g, "")
-      // Before punctuation, the spaces that led to it go: "Dear ," → "Dear,".
       .replace(/[ \t]*\uE000(?=[.,;:!?)])/g, "")
-      // Between words, one space stays; at either end of the line, none.
       .replace(/[ \t]+\uE000[ \t]+/g, " ")
       .replace(/^[ \t]*\uE000[ \t]*/, "")
       .replace(/[ \t]*\uE000[ \t]*$/, "")
@@ -167,12 +165,15 @@ function tidy(line: string): string {
   );
 }
 
-function fill(text: string, data: ThankYouData): string {
+function fill(text: string, data: ThankYouData, keep = false): string {
   return printable(text)
     .replace(/\r\n?/g, "\n")
     .replace(TAG, (_, name: string) => (KNOWN.has(name) ? fieldValue(data, name) || EMPTY : EMPTY))
     .split("\n")
-    .map((line) => tidy(line).replace(/[ \t]+$/, ""))
+    .flatMap((line) => {
+      const tidied = tidy(line, keep);
+      return tidied === null ? [] : [tidied.replace(/[ \t]+$/, "")];
+    })
     .join("\n");
 }
 
@@ -184,17 +185,12 @@ const escapeHtml = (s: string) =>
     .replace(/"/g, "&quot;")
     .replace(/'/g, "&#39;");
 
-/**
- * A template with a gift's values: the subject on one line, the body as plain text, and as HTML
- * paragraphs (a blank line starts a paragraph, a single line break stays one), every character of
- * the text and of the values escaped. Fields without a value print nothing; unknown ones (a
- * template saved before a field was renamed) print nothing too.
- */
+/** A template with a gift's values, as text and escaped HTML paragraphs; unknown fields print nothing. */
 export function renderThankYou(
   template: { subject: string; body: string },
   data: ThankYouData,
 ): { subject: string; text: string; html: string } {
-  const subject = fill(template.subject, data).replace(/\s+/g, " ").trim();
+  const subject = fill(template.subject, data, true).replace(/\s+/g, " ").trim();
   const paragraphs = fill(template.body, data)
     .split(/\n[ \t]*\n/)
     .map((p) => p.replace(/^\n+|\n+$/g, "").trim())
@@ -206,19 +202,46 @@ export function renderThankYou(
   };
 }
 
-/** The preview's gift: the fields' examples, in the organization's name and currency. */
-export function sampleThankYouData(orgName: string, currency: string): ThankYouData {
+/** The preview's gifts; "general", the most common, leaves campaign, tribute and company empty. */
+export function sampleThankYouData(
+  orgName: string,
+  currency: string,
+  kind: "campaign" | "general" = "campaign",
+): ThankYouData {
+  const general = kind === "general";
   return {
     donor: {
       firstName: "Ada",
       lastName: "Lovelace",
       name: "Ada Lovelace",
-      company: "Analytical Engines Ltd",
+      company: general ? "" : "Analytical Engines Ltd",
     },
     gift: { amount: formatMoney(5_000, currency), date: "March 14, 2026", number: "1042", method: "Card" },
-    campaign: { title: "Winter Coats" },
+    campaign: { title: general ? "" : "Winter Coats" },
     organization: { name: orgName },
     receipt: { number: "R-000042" },
-    tribute: { name: "Grace Hopper" },
+    tribute: { name: general ? "" : "Grace Hopper" },
   };
+}
+
+/** Fields a gift may leave empty, and which gifts do. */
+const OPTIONAL_FIELDS: Readonly<Partial<Record<ThankYouField, string>>> = {
+  "donor.firstName": "a donor recorded by company name only",
+  "donor.lastName": "a donor recorded by company name only",
+  "donor.company": "a donor who gives in their own name",
+  "campaign.title": "a general-fund donation",
+  "receipt.number": "a thank-you sent without a receipt",
+  "tribute.name": "a donation in no one's honor or memory",
+};
+
+/** The editor's warning per optional field a template uses. */
+export function emptyFieldWarnings(template: { subject: string; body: string }): string[] {
+  const used = new Set<string>();
+  for (const m of `${template.subject}\n${template.body}`.matchAll(TAG)) used.add(m[1] ?? "");
+  return THANK_YOU_FIELDS.flatMap((f) => {
+    const when = OPTIONAL_FIELDS[f.key];
+    return when && used.has(f.key)
+      ? [`${mergeTag(f.key)} is empty for ${when}: a sentence that needs it is left out of that message.`]
+      : [];
+  });
 }

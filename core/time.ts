@@ -5,15 +5,14 @@ const partFormatters = new Map<string, Intl.DateTimeFormat>();
 /** The largest |ms| a Date holds (ECMA-262 §21.4.1.1): ±100 000 000 days around 1970. */
 export const DATE_RANGE_MS = 8.64e15;
 
-/** True for a number a Date can hold (Intl and toISOString throw RangeError on anything else). */
+/** Intl and toISOString throw RangeError on anything else. */
 export function isDateMs(ms: number): boolean {
   return ms >= -DATE_RANGE_MS && ms <= DATE_RANGE_MS;
 }
 
 /**
- * The local day of `ms`. An instant no Date can hold (a row written before the input rules of
- * docs/decisions/019-shared-input-schemas.md, NaN) has no day: it gets dayKey's keys that sort
- * before or after every real day, so readers and rollups never throw on it.
+ * Always YYYY-MM-DD. An instant with no such day (NaN, a row older than decision 019's rules) gets the
+ * keys that sort before or after every day, so readers and rollups never throw on it.
  */
 export function localDay(ms: number, timeZone: string): string {
   if (!isDateMs(ms)) return ms > 0 ? DAY_KEY_AFTER : DAY_KEY_BEFORE;
@@ -22,16 +21,29 @@ export function localDay(ms: number, timeZone: string): string {
     f = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
     formatters.set(timeZone, f);
   }
-  return f.format(new Date(ms));
+  if (ms >= DAY_KEY_FROM_MS && ms < DAY_KEY_UNTIL_MS) return f.format(new Date(ms));
+  return farLocalDay(ms, timeZone);
 }
 
-/**
- * Offset (ms) of `timeZone` from UTC at instant `ms`, i.e. local wall time minus UTC, at the whole
- * second (as the zone data has them). The CSV export caches it per 15-minute block (lib/csv.ts).
- */
-export function offsetAt(ms: number, timeZone: string): number {
-  // No zone data outside the Date range (and Intl throws there): no offset.
-  if (!isDateMs(ms)) return 0;
+/** Near or outside years 1000-9999, where the day formatter drops the padding and the era (0000 is 1 BC). */
+function farLocalDay(ms: number, timeZone: string): string {
+  let y = 0;
+  let m = "";
+  let d = "";
+  let bc = false;
+  for (const p of partsFormatter(timeZone).formatToParts(ms)) {
+    if (p.type === "year") y = Number(p.value);
+    else if (p.type === "month") m = p.value;
+    else if (p.type === "day") d = p.value;
+    else if (p.type === "era") bc = p.value === "BC";
+  }
+  if (bc) y = 1 - y;
+  if (y < 0) return DAY_KEY_BEFORE;
+  if (y > 9999) return DAY_KEY_AFTER;
+  return `${String(y).padStart(4, "0")}-${m}-${d}`;
+}
+
+function partsFormatter(timeZone: string): Intl.DateTimeFormat {
   let f = partFormatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat("en-US", {
@@ -43,11 +55,17 @@ export function offsetAt(ms: number, timeZone: string): number {
       hour: "2-digit",
       minute: "2-digit",
       second: "2-digit",
-      // The era, so years before 1 (1 BC is year 0) are not read as positive years.
       era: "short",
     });
     partFormatters.set(timeZone, f);
   }
+  return f;
+}
+
+/** Local wall time minus UTC at `ms`, in ms, to the whole second as the zone data has it. */
+export function offsetAt(ms: number, timeZone: string): number {
+  if (!isDateMs(ms)) return 0;
+  const f = partsFormatter(timeZone);
   const second = Math.floor(ms / 1000) * 1000;
   let bc = false;
   let y = 0;
@@ -73,12 +91,8 @@ export function offsetAt(ms: number, timeZone: string): number {
 }
 
 /**
- * UTC instant at which `day` (YYYY-MM-DD) starts in `timeZone`: the first instant whose local
- * calendar day is `day` or later. Usually local midnight; where the clocks jump at midnight
- * (America/Asuncion, America/Santiago, Africa/Tunis in the past…) midnight does not exist or occurs
- * twice, and the day starts at the jump or at the first midnight. So [startOfLocalDay(a),
- * startOfLocalDay(b + 1)) holds exactly the instants whose localDay is between a and b, which the
- * per-day rollups rely on (decision 013).
+ * The first instant whose local day is `day` or later, even where clocks jump at midnight: the per-day
+ * rollups rely on [start(a), start(b + 1)) holding exactly days a..b (decision 013).
  */
 export function startOfLocalDay(day: string, timeZone: string): number {
   const [y, m, d] = day.split("-").map(Number) as [number, number, number];
@@ -86,7 +100,6 @@ export function startOfLocalDay(day: string, timeZone: string): number {
   const first = guess - offsetAt(guess, timeZone);
   const s = guess - offsetAt(first, timeZone);
   const target = addDays(day, 0);
-  // Day strings compare as text only for four-digit years (localDay does not pad).
   if (!Number.isFinite(s) || target < FILTER_DAY_MIN || target > FILTER_DAY_MAX) return s;
   const before = (t: number) => localDay(t, timeZone) < target;
   if (!before(s) && before(s - 1)) return s;
@@ -110,11 +123,8 @@ export function addDays(day: string, n: number): string {
 }
 
 /**
- * The per-day rollups (donation_daily_totals) key a donation by its local day. Day strings sort as
- * text only for four-digit years, so instants before DAY_KEY_FROM_MS or from DAY_KEY_UNTIL_MS on
- * (at least a day inside years 1000 and 9999 in every zone) share one key that sorts before or
- * after every real day. Date filters outside FILTER_DAY_MIN…FILTER_DAY_MAX are answered without the
- * rollup.
+ * Day strings sort as text only for four-digit years, so the per-day rollups key instants outside
+ * these bounds by DAY_KEY_BEFORE/AFTER; filters outside FILTER_DAY_MIN…MAX skip the rollup.
  */
 export const DAY_KEY_FROM_MS = Date.UTC(1000, 0, 2);
 export const DAY_KEY_UNTIL_MS = Date.UTC(9999, 0, 1);
@@ -123,9 +133,7 @@ export const DAY_KEY_AFTER = "9999-99-99";
 export const FILTER_DAY_MIN = "1000-01-03";
 export const FILTER_DAY_MAX = "9998-12-30";
 
-// The calendar days a filter may name live in ./calendar-day.ts (the browser's URL schemas load
-// them in the entry chunk; this module stays in the chunks that use it). With the extension:
-// scripts/seed-domain.mjs loads this file in Node, which resolves no extensionless import.
+// The .ts extension: scripts/seed-domain.mjs loads this file in Node, which needs it.
 export { CALENDAR_DAY_MAX, CALENDAR_DAY_MIN, calendarDayProblem } from "./calendar-day.ts";
 
 export function dayKey(ms: number, timeZone: string): string {
@@ -135,9 +143,8 @@ export function dayKey(ms: number, timeZone: string): string {
 }
 
 /**
- * [start, end, offsetMs] spans covering [from, until) on which `timeZone` keeps one UTC offset, so
- * SQL can put an instant on its local day (date((t + offset) / 1000)). Probed every 6 hours and
- * bisected to the millisecond at each change: zones never change twice within 6 hours.
+ * [start, end, offsetMs] spans of one UTC offset, so SQL can put an instant on its local day. Probed
+ * every 6 hours: zones never change twice within 6 hours.
  */
 export function offsetSpans(from: number, until: number, timeZone: string): [number, number, number][] {
   const spans: [number, number, number][] = [];

@@ -42,10 +42,13 @@ const PORTAL_ROUTES = [
   "/organization",
   "/organizers",
   "/organization-badges",
+  "/organization-requests",
   "/donor-tiers",
   "/users",
   "/profile",
   "/settings",
+  // Outside the portal (decision 044): a person without an organization starts one here.
+  "/onboarding",
   "/campaigns/create",
   "/donors/create",
   "/donors/import",

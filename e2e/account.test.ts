@@ -17,10 +17,12 @@ test("a newcomer signs up, verifies the e-mail from the outbox, resets a forgott
     await s.page.getByLabel("E-mail").fill(email);
     await s.page.getByLabel("Password").fill("first password 1");
     await s.page.getByRole("button", { name: "Create account" }).click();
-    await s.page.getByText("Account created").waitFor();
+    // Signed in at once (verification is not required to sign in): on to /onboarding (decision 045).
+    await s.page.waitForURL((u) => u.pathname === "/onboarding");
     const verify = new URL(await lastMailUrl(email));
     await s.page.goto(verify.pathname + verify.search);
-    await s.page.waitForURL((u) => u.pathname === "/" || u.pathname === "/login");
+    // Verified and signed in, with no organization yet: /onboarding (decision 044), or /login.
+    await s.page.waitForURL((u) => ["/", "/login", "/onboarding"].includes(u.pathname));
     await go(s.page, "/forgot-password");
     await s.page.getByLabel("E-mail").fill(email);
     await s.page.getByRole("button", { name: "Send reset link" }).click();

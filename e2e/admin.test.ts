@@ -113,16 +113,16 @@ test("a role change asks first: Cancel keeps the role, confirming changes it", a
     await signIn(s.page, "admin@almoner.test");
     await s.page.waitForURL((u) => u.pathname === "/dashboard");
     await go(s.page, `/users?q=${encodeURIComponent(email)}`);
-    let dialog = await openRowAction(s.page, "Role Change", "Make admin…");
-    await dialog.getByRole("heading", { name: "Make Role Change an admin?" }).waitFor();
+    let dialog = await openRowAction(s.page, "Role Change", "Make platform admin…");
+    await dialog.getByRole("heading", { name: "Make Role Change a platform admin?" }).waitFor();
     const cancel = dialog.getByRole("button", { name: "Cancel" });
     assert.ok(await cancel.evaluate((el) => el === document.activeElement), "Cancel has focus");
     await cancel.click();
     await dialog.waitFor({ state: "detached" });
     assert.equal((await listedUser(s.page, email))?.role, "user");
 
-    dialog = await openRowAction(s.page, "Role Change", "Make organizer…");
-    await dialog.getByRole("button", { name: "Make organizer" }).click();
+    dialog = await openRowAction(s.page, "Role Change", "Make platform organizer…");
+    await dialog.getByRole("button", { name: "Make platform organizer" }).click();
     await dialog.waitFor({ state: "detached" });
     assert.equal((await listedUser(s.page, email))?.role, "organizer");
   } finally {
@@ -154,6 +154,11 @@ test("Cancel on the impersonate dialog leaves the admin as themselves; confirmin
     await dialog.getByLabel("Reason").fill("e2e: checking a support ticket");
     await dialog.getByRole("button", { name: "Impersonate" }).click();
     await s.page.getByText("You are impersonating Oscar Organizer").waitFor();
+    // Straight to the dashboard, not bounced off /users as a non-admin (issue 53, L1).
+    await s.page.waitForURL((u) => u.pathname === "/dashboard");
+    await s.page.getByRole("heading", { name: "Dashboard" }).waitFor();
+    await s.page.waitForTimeout(500);
+    assert.equal(await s.page.getByText("That page is for platform admins.").count(), 0);
     await s.shot("impersonating");
     assert.equal(await s.page.getByRole("link", { name: "Organizers" }).count(), 0);
     await s.page.getByRole("button", { name: "Stop impersonating" }).click();

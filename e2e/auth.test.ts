@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { openBrowser, signIn } from "./browser.ts";
+import { go, openBrowser, signIn } from "./browser.ts";
 
 test("an admin signs in, lands on the dashboard, sees admin navigation and signs out", async () => {
   const s = await openBrowser();
@@ -37,15 +37,15 @@ test("a wrong password shows the spec's message and stays on /login", async () =
   }
 });
 
-test("a user without an organization is refused and signed out", async () => {
+test("a user without an organization is kept out of the portal: onboarding, not a portal page", async () => {
   const s = await openBrowser();
   try {
+    // Decision 044: with organizations.creation "open" there is something for them on
+    // /onboarding (e2e/onboarding.test.ts); every portal route still refuses them (SPEC §6).
     await signIn(s.page, "outsider@almoner.test");
-    await s.page
-      .getByText("You don't have permission to access the admin portal.", { exact: false })
-      .waitFor();
-    const res = await s.page.request.get("/api/auth/get-session");
-    assert.equal(await res.text(), "null");
+    await s.page.waitForURL((u) => u.pathname === "/onboarding");
+    await go(s.page, "/dashboard");
+    await s.page.waitForURL((u) => u.pathname === "/onboarding");
   } finally {
     await s.close();
   }

@@ -44,6 +44,8 @@ export async function openBrowser(
       "--disable-sync",
     ],
   });
+  // `TEST_TODAY=… npm run e2e`: the browser's clock on that day too (this process's is already).
+  if (process.env.TEST_TODAY) await context.clock.install({ time: Date.now() });
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];
   page.on("console", (msg) => {

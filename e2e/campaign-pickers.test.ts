@@ -96,7 +96,8 @@ test("every campaign picker finds a campaign past the first 100 by typing, with 
     await s.page.waitForURL((u) => !u.searchParams.has("campaignId"));
 
     // Campaigns side by side: two of the last, typed one after the other; the list stays open.
-    await go(s.page, "/reports?view=campaigns");
+    // From an empty comparison (compare=[]), not the three suggested ones (L2).
+    await go(s.page, `/reports?view=campaigns&compare=${encodeURIComponent("[]")}`);
     await s.page.getByRole("button", { name: /^Campaigns \(2–4\)/ }).click();
     const picker = s.page.getByRole("dialog", { name: /^Campaigns \(2–4\)/ });
     const box = picker.getByRole("combobox");
@@ -136,7 +137,7 @@ test("every campaign picker finds a campaign past the first 100 by typing, with 
     await s.page.getByText("€25.00").first().waitFor();
 
     // A campaign's own thank-you message: found by typing; one that has a message is listed but not offered.
-    await go(s.page, "/organization");
+    await go(s.page, "/organization?section=thanks");
     await s.page.getByRole("button", { name: "Add a campaign message" }).click();
     options = await search(s, s.page.getByRole("combobox", { name: "Campaign" }), last);
     await options.filter({ hasText: last }).waitFor();

@@ -76,7 +76,7 @@ for (const viewport of [
         await s.page.getByRole("button", { name: "Add amount" }).click();
       }
       await s.page.getByRole("button", { name: "Remove $50.00" }).waitFor();
-      assert.equal(await s.page.getByLabel("Allow recurring gifts").isChecked(), true);
+      assert.equal(await s.page.getByLabel("Allow recurring donations").isChecked(), true);
       await s.shot(`campaign-create-${viewport.name}`);
       await s.page.getByRole("button", { name: "Create campaign" }).click();
       // Not /campaigns/create itself: wait for the new campaign's own address.
@@ -102,7 +102,7 @@ for (const viewport of [
       await s.shot(`campaign-detail-${viewport.name}`);
       // The counts' tile opens the donations list narrowed to the campaign.
       const detail = new URL(s.page.url());
-      await s.page.getByRole("link", { name: "See the gifts" }).click();
+      await s.page.getByRole("link", { name: "See the donations" }).click();
       await s.page.waitForURL(
         (u) =>
           u.pathname === "/donations" && u.searchParams.get("campaignId") === detail.pathname.split("/")[2],
@@ -128,10 +128,10 @@ for (const viewport of [
       // An item's gifts: its card links to /donations narrowed to it, the item named in a chip that
       // removes the item's filter and keeps the campaign's.
       const campaignId = new URL(s.page.url()).pathname.split("/")[2];
-      await s.page.getByRole("link", { name: "Gifts for Winter coat" }).click();
-      await s.page.getByTestId("item-chip").filter({ hasText: "Gifts for Winter coat" }).waitFor();
+      await s.page.getByRole("link", { name: "Donations for Winter coat" }).click();
+      await s.page.getByTestId("item-chip").filter({ hasText: "Donations for Winter coat" }).waitFor();
       await s.page.getByText("No donations match these filters.").waitFor();
-      await s.page.getByRole("button", { name: "Remove filter: Gifts for Winter coat" }).click();
+      await s.page.getByRole("button", { name: "Remove filter: Donations for Winter coat" }).click();
       await s.page.waitForURL(
         (u) => !u.searchParams.has("campaignItemId") && u.searchParams.get("campaignId") === campaignId,
       );
@@ -176,7 +176,9 @@ for (const viewport of [
       await s.page.getByRole("heading", { name: title }).waitFor();
       await s.page.getByText("What your gift funds").waitFor();
       await s.page.getByText("0 of 25 funded").waitFor();
-      await s.page.getByText("$25.00", { exact: true }).waitFor();
+      // The suggested amounts, as text: they are not buttons (issue 53).
+      await s.page.getByText("$25.00 · $50.00", { exact: true }).waitFor();
+      assert.equal(await s.page.getByRole("button", { name: "$25.00" }).count(), 0);
       const cover = s.page.locator("main img[src^='/api/media/']").first();
       await cover.waitFor();
       assert.ok(await cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 320));
@@ -186,6 +188,8 @@ for (const viewport of [
       await go(s.page, `${campaignUrl}/analytics`);
       await s.page.getByText("Unique donors").waitFor();
       await s.page.getByText("Refunds").waitFor();
+      // A campaign nobody gave to yet says so in Recent donations, as Top donors does (L3).
+      await s.page.getByText("No donations to this campaign yet.").waitFor();
       await s.page.getByRole("radio", { name: "7 days" }).click();
       await s.page.waitForURL((u) => u.searchParams.get("days") === "7");
       await s.shot(`campaign-analytics-${viewport.name}`);

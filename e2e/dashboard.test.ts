@@ -37,7 +37,7 @@ test("dashboard: estimates are marked ≈ with their bounds, and the exact figur
       const toExact = s.page.getByRole("button", { name: "Show exact figures" });
       await toExact.focus();
       await s.page.keyboard.press("Enter");
-      await s.page.getByText("Exact figures, counted from every gift.").waitFor();
+      await s.page.getByText("Exact figures, counted from every donation.").waitFor();
       await s.page.getByText(/^Median /).waitFor();
       assert.equal(await s.page.getByText(/^≈ /).count(), 0, "no estimate is left once exact");
       await s.shot(`dashboard-exact-${tag}`);

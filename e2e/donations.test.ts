@@ -72,7 +72,10 @@ test("an admin records an offline gift, refunds part of it, finds it from the da
         .filter({ hasText: "vs previous" })
         .first()
         .click();
-      await s.page.waitForURL((u) => u.pathname === "/donations" && u.searchParams.get("mode") === "live");
+      // Live gifts are the list's default (issue 53, M18): the link need not spell mode=live.
+      await s.page.waitForURL(
+        (u) => u.pathname === "/donations" && u.searchParams.has("status") && !u.searchParams.has("mode"),
+      );
       await s.page.getByRole("heading", { name: "Donations", level: 1 }).waitFor();
       // A gift without a donor reads "Anonymous", as donors see it (core/labels.ts).
       await s.page.getByRole("link", { name: "Anonymous" }).first().waitFor();
@@ -107,7 +110,9 @@ test("an admin records an offline gift, refunds part of it, finds it from the da
       await go(s.page, "/dashboard?days=30");
       await s.page.getByRole("link", { name: /Lapsed donors/ }).click();
       await s.page.waitForURL((u) => u.searchParams.get("segment") === "lapsed");
-      await s.page.getByText("Gifts of donors who gave in the previous 12 months and not since.").waitFor();
+      await s.page
+        .getByText("Donations of donors who gave in the previous 12 months and not since.")
+        .waitFor();
 
       // Platform admins see every organization at once.
       await go(s.page, "/dashboard?scope=all");

@@ -69,11 +69,17 @@ test("donors: create, duplicate warning, bulk tag, a note, merge two donors, fil
       await dialog.getByLabel("Find the donor to keep").fill(second);
       await dialog.getByRole("button", { name: new RegExp(second) }).click();
       const preview = dialog.getByRole("status", { name: "Merge preview" });
-      await preview.getByText("1 note(s) move").waitFor();
+      await preview.getByText("1 note moves").waitFor();
+      // Two records with one surname: each is told by its e-mail (issue 53, M8), and the second
+      // address is kept, not dropped.
+      await preview.getByText(new RegExp(`^${first} · donor since`)).waitFor();
+      await preview.getByText(`${first} is kept as another e-mail`, { exact: false }).waitFor();
       await s.shot(`donor-merge-preview-${w}`);
       await dialog.getByRole("button", { name: "Merge", exact: true }).click();
       await s.page.waitForURL((u) => u.pathname === `/donors/${secondId}`);
       await s.page.getByText(`Met at the gala ${suffix}`).waitFor();
+      await s.page.getByText("Other e-mails").waitFor();
+      await s.page.getByText(first, { exact: true }).waitFor();
       await go(s.page, `/donors/${firstId}`);
       await s.page.waitForURL((u) => u.pathname === `/donors/${secondId}`);
       await s.page.getByRole("heading", { name: `Edith ${last}` }).waitFor();
@@ -81,6 +87,12 @@ test("donors: create, duplicate warning, bulk tag, a note, merge two donors, fil
 
       // Filters live in the URL.
       await go(s.page, "/donors");
+      // The default order, newest first, is shown on its column (issue 53, L13).
+      if (w > 1000)
+        assert.equal(
+          await s.page.getByRole("columnheader", { name: "Added" }).getAttribute("aria-sort"),
+          "descending",
+        );
       // On a phone every filter is in the "Filters" sheet; "More filters" is inside it.
       if (w < 640) await s.page.getByRole("button", { name: "Filters", exact: true }).click();
       await s.page.getByRole("button", { name: /^More filters/ }).click();

@@ -70,3 +70,13 @@ test("the status page reads D1 and KV through tRPC", async () => {
     await s.close();
   }
 });
+
+test("/favicon.ico answers with an icon (browsers and PDF tabs ask for it by that name)", async () => {
+  const res = await fetch(new URL("/favicon.ico", BASE_URL));
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get("content-type") ?? "", /image\/(x-icon|vnd\.microsoft\.icon)/);
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  // An ICO file: reserved 0, type 1 (icon), at least one image.
+  assert.deepEqual([...bytes.slice(0, 4)], [0, 0, 1, 0]);
+  assert.ok(bytes[4] && bytes[4] > 0);
+});

@@ -161,9 +161,11 @@ for (const r of RUNS) {
       const first = page.locator('[data-row="2"]');
       await first.getByText(r.shown[0]).waitFor();
       await first.getByText(r.firstDate).waitFor();
-      await first.getByText("New gift").waitFor();
+      await first.getByText("New donation").waitFor();
       await first.getByText("new", { exact: true }).waitFor(); // the campaign it creates
       await page.locator('[data-row="5"]').getByText(r.bad.reason).waitFor();
+      // A refused row is named by its cells, not a dash (issue 53, M12).
+      await page.locator('[data-row="5"]').getByText("Alan Turing").waitFor();
       await accessible(page, found, "preview");
 
       // The whole file, checked: counts before anything is written.
@@ -174,6 +176,10 @@ for (const r of RUNS) {
       assert.equal(await count(page, "tally-new-donors"), "3");
       assert.equal(await count(page, "tally-campaigns"), "1");
       await page.getByRole("region", { name: "Rows refused or skipped" }).getByText(r.bad.reason).waitFor();
+      await page
+        .getByRole("region", { name: "Rows refused or skipped" })
+        .getByText("Alan Turing —")
+        .waitFor();
       await accessible(page, found, "preview (whole file checked)");
       await s.shot(`import-preview-${r.width}`);
 
@@ -223,13 +229,13 @@ for (const r of RUNS) {
       const dialog = page.getByRole("alertdialog");
       await dialog
         .getByTestId("undo-counts")
-        .getByText("To remove: 4 gifts, 3 donors and 1 campaign.")
+        .getByText("To remove: 4 donations, 3 donors and 1 campaign.")
         .waitFor();
       await accessible(page, found, "undo dialog");
       await s.shot(`import-undo-${r.width}`);
       await dialog.getByRole("button", { name: "Undo import" }).click();
       await page
-        .getByText("Import undone: removed 4 gifts, 3 donors and 1 campaign.")
+        .getByText("Import undone: removed 4 donations, 3 donors and 1 campaign.")
         .waitFor({ timeout: 30_000 });
       await dialog.waitFor({ state: "hidden" });
       await row.getByText("Undone").waitFor();

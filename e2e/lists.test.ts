@@ -27,7 +27,7 @@ const LISTS: ListCase[] = [
     shows: [MONEY, DATE, /Completed|Pending|Refunded|Failed|Processing|Disputed/],
     filter: "Currency",
   },
-  { path: "/donors", shows: [MONEY, /Last gift/], filter: "Tier" },
+  { path: "/donors", shows: [MONEY, /Last donation/], filter: "Tier" },
   { path: "/campaigns", shows: [MONEY, /Active|Draft|Completed|Paused|Archived/], filter: "Goal" },
   { path: "/organizers", shows: [/Active|Invited|Banned|Expired/], filter: "Organization" },
   { path: "/users", shows: [DATE, /Joined/, /Verified|Unverified|Banned/] },

@@ -129,11 +129,11 @@ test("a plan entered by hand takes a gift, changes amount and is cancelled with 
     await s.page.getByText("Entered by hand").first().waitFor();
 
     // A gift paid by hand against it: it shows among the plan's gifts.
-    await s.page.getByRole("button", { name: "Record a gift" }).click();
-    const gift = s.page.getByRole("dialog", { name: "Record a gift for this plan" });
+    await s.page.getByRole("button", { name: "Record a donation" }).click();
+    const gift = s.page.getByRole("dialog", { name: "Record a donation for this plan" });
     await gift.getByLabel(/^Amount/).fill("12.50");
-    await gift.getByRole("button", { name: "Record gift" }).click();
-    await s.page.getByRole("table", { name: "Gifts of this plan" }).getByRole("link").first().waitFor();
+    await gift.getByRole("button", { name: "Record donation" }).click();
+    await s.page.getByRole("table", { name: "Donations of this plan" }).getByRole("link").first().waitFor();
 
     await s.page.getByRole("button", { name: "Change amount" }).click();
     const change = s.page.getByRole("alertdialog");
@@ -171,9 +171,25 @@ test("a viewer reads plans but is offered no change", async () => {
     assert.ok(plan);
     assert.equal(await s.page.getByRole("button", { name: "New plan" }).count(), 0);
     assert.equal(await s.page.getByRole("button", { name: "Export CSV" }).count(), 0);
+    // A card's e-mail is never broken mid-word (L9): it is one piece, on its own line if need be.
+    const cards = s.page.locator('[data-slot="list-card"]');
+    await cards.first().waitFor();
+    const emails = await cards.evaluateAll((els) =>
+      els.flatMap((card) =>
+        [...card.querySelectorAll("span")]
+          .filter((e) => e.childElementCount === 0 && /^\S+@\S+$/.test(e.textContent ?? ""))
+          .map((e) => ({ email: e.textContent, lines: e.getClientRects().length })),
+      ),
+    );
+    assert.ok(emails.length > 0, "the cards show e-mails");
+    assert.deepEqual(
+      emails.filter((e) => e.lines !== 1),
+      [],
+      "e-mails split across lines",
+    );
     await go(s.page, `/recurring/${plan.id}`);
     await s.page.getByText("Timeline").first().waitFor();
-    for (const name of ["Pause", "Resume", "Cancel plan", "Change amount", "Record a gift"])
+    for (const name of ["Pause", "Resume", "Cancel plan", "Change amount", "Record a donation"])
       assert.equal(await s.page.getByRole("button", { name }).count(), 0, `${name} for a viewer`);
     await noAxeProblems(s, "plan page as a viewer");
     await s.shot("plan-viewer-360");

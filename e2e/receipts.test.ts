@@ -20,7 +20,7 @@ for (const [viewport, colorScheme] of [
     try {
       await signIn(s.page, "admin@almoner.test");
       await s.page.waitForURL((u) => u.pathname === "/dashboard");
-      await go(s.page, "/organization");
+      await go(s.page, "/organization?section=receipts");
       const form = s.page.getByRole("form", { name: "Receipt settings" });
       await form.waitFor();
       await form.getByLabel("Signed by").fill(`Ada Treasurer ${w}`);
@@ -68,7 +68,7 @@ for (const [viewport, colorScheme] of [
       await s.page.getByRole("dialog").getByLabel("Amount").fill("80.00");
       await s.page.getByRole("dialog").getByRole("button", { name: "Record donation" }).click();
       await s.page.waitForURL(/\/donations\/[A-Za-z0-9]+$/);
-      const receipts = s.page.getByRole("list", { name: "Receipts of this gift" });
+      const receipts = s.page.getByRole("list", { name: "Receipts of this donation" });
       await receipts
         .getByText(new RegExp(`^HL${w}-\\d{6}$`))
         .first()
@@ -82,7 +82,7 @@ for (const [viewport, colorScheme] of [
       await receipts.getByText("$50.00 deductible").waitFor();
       await receipts.getByText(/\(Part was a duplicate\)/).waitFor();
       assert.deepEqual(await axeProblems(s.page), [], `axe on the gift's receipts at ${w}`);
-      await s.page.getByRole("list", { name: "Receipts of this gift" }).scrollIntoViewIfNeeded();
+      await s.page.getByRole("list", { name: "Receipts of this donation" }).scrollIntoViewIfNeeded();
       await s.shot(`gift-receipts-${w}`);
       assert.deepEqual(s.errors, []);
     } finally {

@@ -208,7 +208,7 @@ const NOTES = [
 ];
 
 /**
- * The bulk rows of `shape: "production"`, as the service writes them (worker/donations/write.ts,
+ * The bulk rows of `shape: "production"`, as the service writes them (worker/ledger/donation-change.ts,
  * webhook.ts, service.ts; worker/lib/audit.ts), and what runs after the rollups (`after`: tiers).
  *
  * - Ids: 32 characters, as generateId (worker/auth/crypto.ts) makes them, random, so the id indexes

@@ -24,6 +24,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { statementPeriod } from "../core/receipts.ts";
 import { startOfLocalDay } from "../core/time.ts";
+import { SNAPSHOT } from "../worker/ledger/receipt-snapshot.ts";
 import { trpc } from "./bench-import.mjs";
 import { root } from "./lib.mjs";
 
@@ -99,18 +100,6 @@ export function routeMailTo(url) {
 }
 
 /**
- * What a receipt says, as the ledger writes it: worker/receipts/ledger.ts SNAPSHOT (a json_object
- * over the gift `d`, its donor `dn`, campaign `c`, organization `o` and receipt settings `rs`),
- * read from the source so that the seeded receipts stay the ledger's.
- */
-function ledgerSnapshotSql() {
-  const source = readFileSync(join(root, "worker", "receipts", "ledger.ts"), "utf8");
-  const m = /const SNAPSHOT = `([^`]+)`/.exec(source);
-  if (!m) throw new Error("worker/receipts/ledger.ts has no SNAPSHOT template: update bench-statements.mjs");
-  return m[1];
-}
-
-/**
  * Issues receipts, in SQL through the Worker's own D1 binding (`db`), for the gifts of one calendar
  * year (`year`, else the last full one, else this one: see below; never `notYear`) of the first
  * `donors` bench donors (bd1, bd2, … with an e-mail address) that gave in it: the gifts the ledger
@@ -168,7 +157,7 @@ export async function seedStatementReceipts(
       `only ${picked.length} bench donors gave in ${y}; ${donors} asked (BENCH_STATEMENT_DONORS)`,
     );
   const ids = JSON.stringify(picked.map((r) => r.id));
-  const snapshot = ledgerSnapshotSql();
+  const snapshot = SNAPSHOT;
   let receipts = 0;
   for (let m = 1; m <= 12; m++) {
     const from = startOf(`${y}-${String(m).padStart(2, "0")}-01`);

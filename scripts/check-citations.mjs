@@ -3,9 +3,11 @@
 // "decisions/NNN", research/<name>.md, and "SPEC §n" / "DESIGN §n" against the headings of the
 // copies in docs/steering/ (docs/steering/README.md says why they are copied). Paths of the code
 // (worker/…, core/…, src/…, test/… and the like) must exist too, except in decision records: those
-// are dated and describe the code as it was when they were decided.
+// are dated and describe the code as it was when they were decided. The decision records' headers
+// agree with each other and with their index (scripts/decisions-index.mjs).
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import { indexFile, indexText, readRecords } from "./decisions-index.mjs";
 import { root } from "./lib.mjs";
 
 const roots = [
@@ -55,8 +57,14 @@ for (const file of files) {
   for (const m of text.matchAll(/\b(SPEC|DESIGN) §(\d+)/g))
     if (!(m[1] === "SPEC" ? spec : design).has(m[2])) missing.push(`${where(m.index)} ${m[0]}`);
 }
+const decisions = readRecords();
+missing.push(...decisions.problems);
+if (!existsSync(indexFile) || readFileSync(indexFile, "utf8") !== indexText(decisions.records))
+  missing.push("docs/decisions/README.md is stale: run node scripts/decisions-index.mjs");
 if (missing.length) {
-  console.error(`Citations of documents that are not in the repository:\n  ${missing.join("\n  ")}`);
+  console.error(
+    `Citations of documents that are not in the repository, or decision records out of step:\n  ${missing.join("\n  ")}`,
+  );
   process.exit(1);
 }
 console.log(`citations: ${files.length} files, every cited document and section is in the repo`);

@@ -28,10 +28,11 @@ export const quietEnv = {
 
 /**
  * The Worker's upload budget, gzip KiB (docs/performance.md): Cloudflare's free plan takes 3 MiB,
- * but the cold start grows with the bundle, so we keep a third of that. `npm test` fails above it
- * (scripts/size.mjs --check); the bench reports it.
+ * but the cold start grows with the bundle, so we keep about a third of that; 1 088 rather than
+ * 1 024 until the charts leave the server build (docs/decisions/055-worker-budget-after-the-first-week.md).
+ * `npm test` fails above it (scripts/size.mjs --check); the bench reports it.
  */
-export const WORKER_GZIP_BUDGET_KIB = 1024;
+export const WORKER_GZIP_BUDGET_KIB = 1088;
 
 /** What `wrangler deploy --dry-run` would upload, from its output: KiB raw and gzip, or null. */
 export function workerUpload(out) {

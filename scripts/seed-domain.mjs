@@ -4,13 +4,8 @@
 // file (node:sqlite, any size) or to a SQL file of multi-row INSERTs for a remote D1.
 
 import { annualMinor, duesPassed, FREQUENCY_OF, nextDue } from "../core/plans.ts";
-import {
-  dailyRebuildSql,
-  dailySpans,
-  PERIOD_FIRST,
-  PERIOD_LAST,
-} from "../worker/donations/daily-totals-sql.ts";
-import { planMonthlyRebuildSql } from "../worker/plans/rollups-sql.ts";
+import { planMonthlyRebuildSql } from "../worker/ledger/plan-rollups-sql.ts";
+import { dailyRebuildSql, dailySpans, PERIOD_FIRST, PERIOD_LAST } from "../worker/ledger/rollup-sql.ts";
 
 /** mulberry32: a small, fast, well-distributed 32-bit PRNG. */
 export function rng(seed) {
@@ -790,7 +785,7 @@ function* generatePlans(o) {
 export function rollupSql(orgId, timeZone) {
   const q = (s) => `'${String(s).replaceAll("'", "''")}'`;
   // The per-day rollups (org_daily, donation_daily_totals, analytics_facet, donor_period) exactly as
-  // worker/donations/rollups.ts buildDailyRollups builds them (decisions 013, 038), as one stretch
+  // worker/ledger/rollups.ts buildDailyRollups builds them (decisions 013, 038), as one stretch
   // with both ends open: the zone's offsets over 2000–2040 as JSON spans; a seeded gift outside them
   // fails the seed on the state's NOT NULL.
   const spans = JSON.stringify(dailySpans(Date.UTC(2000, 0, 1), Date.UTC(2040, 0, 1), timeZone));
@@ -806,7 +801,7 @@ export function rollupSql(orgId, timeZone) {
   const daily = dailyRebuildSql({ last: true }).map(
     ({ sql, args }) => `${sql.replace(/\?(\d)/g, (_, i) => bound[args[Number(i) - 1]])};`,
   );
-  // The plan rollups as worker/plans/rollups.ts rebuildPlanRollups builds them (org_daily's plan
+  // The plan rollups as worker/ledger/plan-rollups.ts rebuildPlanRollups builds them (org_daily's plan
   // columns are counted with the rest of org_daily above).
   const named = { org: bound.org, spans: bound.spans, tz: bound.tz };
   const plans = [

@@ -12,6 +12,7 @@ const steps = [
   ["boundary lint rule (lint/fixtures)", process.execPath, ["scripts/check-boundary.mjs"]],
   ["schema ≡ migrations, db:generate writes nothing", process.execPath, ["scripts/check-schema.mjs"]],
   ["every cited document is in the repo", process.execPath, ["scripts/check-citations.mjs"]],
+  ["imports in worker/ point down a floor", process.execPath, ["scripts/check-layers.mjs"]],
   ["unit + integration (workerd)", "npx", ["vitest", "run"]],
   ["end-to-end (Chromium)", process.execPath, ["scripts/e2e.mjs"]],
   // The e2e step built dist/: what wrangler would upload, within the Worker's budget.

@@ -14,11 +14,13 @@ import { Route as AuthedRouteImport } from './routes/_authed'
 import { Route as AcceptInvitationRouteImport } from './routes/accept-invitation'
 import { Route as ForgotPasswordRouteImport } from './routes/forgot-password'
 import { Route as LoginRouteImport } from './routes/login'
+import { Route as OnboardingRouteImport } from './routes/onboarding'
 import { Route as ResetPasswordRouteImport } from './routes/reset-password'
 import { Route as SignUpRouteImport } from './routes/sign-up'
 import { Route as StatusRouteImport } from './routes/status'
 import { Route as AuthedDashboardRouteImport } from './routes/_authed/dashboard'
 import { Route as AuthedOrganizationRouteImport } from './routes/_authed/organization'
+import { Route as AuthedOrganizationRequestsRouteImport } from './routes/_authed/organization-requests'
 import { Route as AuthedProfileRouteImport } from './routes/_authed/profile'
 import { Route as AuthedSettingsRouteImport } from './routes/_authed/settings'
 import { Route as AuthedUsersRouteImport } from './routes/_authed/users'
@@ -72,6 +74,11 @@ const LoginRoute = LoginRouteImport.update({
   path: '/login',
   getParentRoute: () => rootRouteImport,
 } as any)
+const OnboardingRoute = OnboardingRouteImport.update({
+  id: '/onboarding',
+  path: '/onboarding',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const ResetPasswordRoute = ResetPasswordRouteImport.update({
   id: '/reset-password',
   path: '/reset-password',
@@ -97,6 +104,12 @@ const AuthedOrganizationRoute = AuthedOrganizationRouteImport.update({
   path: '/organization',
   getParentRoute: () => AuthedRoute,
 } as any)
+const AuthedOrganizationRequestsRoute =
+  AuthedOrganizationRequestsRouteImport.update({
+    id: '/organization-requests',
+    path: '/organization-requests',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedProfileRoute = AuthedProfileRouteImport.update({
   id: '/profile',
   path: '/profile',
@@ -252,11 +265,13 @@ export interface FileRoutesByFullPath {
   '/accept-invitation': typeof AcceptInvitationRoute
   '/forgot-password': typeof ForgotPasswordRoute
   '/login': typeof LoginRoute
+  '/onboarding': typeof OnboardingRoute
   '/reset-password': typeof ResetPasswordRoute
   '/sign-up': typeof SignUpRoute
   '/status': typeof StatusRoute
   '/dashboard': typeof AuthedDashboardRoute
   '/organization': typeof AuthedOrganizationRoute
+  '/organization-requests': typeof AuthedOrganizationRequestsRoute
   '/profile': typeof AuthedProfileRoute
   '/settings': typeof AuthedSettingsRoute
   '/users': typeof AuthedUsersRoute
@@ -291,11 +306,13 @@ export interface FileRoutesByTo {
   '/accept-invitation': typeof AcceptInvitationRoute
   '/forgot-password': typeof ForgotPasswordRoute
   '/login': typeof LoginRoute
+  '/onboarding': typeof OnboardingRoute
   '/reset-password': typeof ResetPasswordRoute
   '/sign-up': typeof SignUpRoute
   '/status': typeof StatusRoute
   '/dashboard': typeof AuthedDashboardRoute
   '/organization': typeof AuthedOrganizationRoute
+  '/organization-requests': typeof AuthedOrganizationRequestsRoute
   '/profile': typeof AuthedProfileRoute
   '/settings': typeof AuthedSettingsRoute
   '/users': typeof AuthedUsersRoute
@@ -332,11 +349,13 @@ export interface FileRoutesById {
   '/accept-invitation': typeof AcceptInvitationRoute
   '/forgot-password': typeof ForgotPasswordRoute
   '/login': typeof LoginRoute
+  '/onboarding': typeof OnboardingRoute
   '/reset-password': typeof ResetPasswordRoute
   '/sign-up': typeof SignUpRoute
   '/status': typeof StatusRoute
   '/_authed/dashboard': typeof AuthedDashboardRoute
   '/_authed/organization': typeof AuthedOrganizationRoute
+  '/_authed/organization-requests': typeof AuthedOrganizationRequestsRoute
   '/_authed/profile': typeof AuthedProfileRoute
   '/_authed/settings': typeof AuthedSettingsRoute
   '/_authed/users': typeof AuthedUsersRoute
@@ -373,11 +392,13 @@ export interface FileRouteTypes {
     | '/accept-invitation'
     | '/forgot-password'
     | '/login'
+    | '/onboarding'
     | '/reset-password'
     | '/sign-up'
     | '/status'
     | '/dashboard'
     | '/organization'
+    | '/organization-requests'
     | '/profile'
     | '/settings'
     | '/users'
@@ -412,11 +433,13 @@ export interface FileRouteTypes {
     | '/accept-invitation'
     | '/forgot-password'
     | '/login'
+    | '/onboarding'
     | '/reset-password'
     | '/sign-up'
     | '/status'
     | '/dashboard'
     | '/organization'
+    | '/organization-requests'
     | '/profile'
     | '/settings'
     | '/users'
@@ -452,11 +475,13 @@ export interface FileRouteTypes {
     | '/accept-invitation'
     | '/forgot-password'
     | '/login'
+    | '/onboarding'
     | '/reset-password'
     | '/sign-up'
     | '/status'
     | '/_authed/dashboard'
     | '/_authed/organization'
+    | '/_authed/organization-requests'
     | '/_authed/profile'
     | '/_authed/settings'
     | '/_authed/users'
@@ -493,6 +518,7 @@ export interface RootRouteChildren {
   AcceptInvitationRoute: typeof AcceptInvitationRoute
   ForgotPasswordRoute: typeof ForgotPasswordRoute
   LoginRoute: typeof LoginRoute
+  OnboardingRoute: typeof OnboardingRoute
   ResetPasswordRoute: typeof ResetPasswordRoute
   SignUpRoute: typeof SignUpRoute
   StatusRoute: typeof StatusRoute
@@ -537,6 +563,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof LoginRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/onboarding': {
+      id: '/onboarding'
+      path: '/onboarding'
+      fullPath: '/onboarding'
+      preLoaderRoute: typeof OnboardingRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/reset-password': {
       id: '/reset-password'
       path: '/reset-password'
@@ -570,6 +603,13 @@ declare module '@tanstack/react-router' {
       path: '/organization'
       fullPath: '/organization'
       preLoaderRoute: typeof AuthedOrganizationRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/organization-requests': {
+      id: '/_authed/organization-requests'
+      path: '/organization-requests'
+      fullPath: '/organization-requests'
+      preLoaderRoute: typeof AuthedOrganizationRequestsRouteImport
       parentRoute: typeof AuthedRoute
     }
     '/_authed/profile': {
@@ -774,6 +814,7 @@ declare module '@tanstack/react-router' {
 interface AuthedRouteChildren {
   AuthedDashboardRoute: typeof AuthedDashboardRoute
   AuthedOrganizationRoute: typeof AuthedOrganizationRoute
+  AuthedOrganizationRequestsRoute: typeof AuthedOrganizationRequestsRoute
   AuthedProfileRoute: typeof AuthedProfileRoute
   AuthedSettingsRoute: typeof AuthedSettingsRoute
   AuthedUsersRoute: typeof AuthedUsersRoute
@@ -805,6 +846,7 @@ interface AuthedRouteChildren {
 const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedDashboardRoute: AuthedDashboardRoute,
   AuthedOrganizationRoute: AuthedOrganizationRoute,
+  AuthedOrganizationRequestsRoute: AuthedOrganizationRequestsRoute,
   AuthedProfileRoute: AuthedProfileRoute,
   AuthedSettingsRoute: AuthedSettingsRoute,
   AuthedUsersRoute: AuthedUsersRoute,
@@ -843,6 +885,7 @@ const rootRouteChildren: RootRouteChildren = {
   AcceptInvitationRoute: AcceptInvitationRoute,
   ForgotPasswordRoute: ForgotPasswordRoute,
   LoginRoute: LoginRoute,
+  OnboardingRoute: OnboardingRoute,
   ResetPasswordRoute: ResetPasswordRoute,
   SignUpRoute: SignUpRoute,
   StatusRoute: StatusRoute,

@@ -1,4 +1,7 @@
 import { applyD1Migrations, env } from "cloudflare:test";
+import { shiftClock } from "../worker/lib/shifted-clock";
+
+shiftClock(env.TEST_TODAY);
 
 // Idempotent: applyD1Migrations records what it applied in d1_migrations.
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);

@@ -1,12 +1,12 @@
 /**
- * The Worker's front door (DESIGN §1): request id, timing and security headers, then the API
- * routes ahead of TanStack Start's SSR handler. `startFetch` is null in the vitest worker, which
- * cannot load Start's virtual server entry (stack-facts G8); everything else is the same code.
+ * The Worker's front door (DESIGN §1): request id, timing and security headers, then the API routes
+ * ahead of SSR. `startFetch` is null in the vitest worker, which cannot load Start's server entry.
  */
 
 import { TRPC_MAX_BATCH, TRPC_MAX_BODY_BYTES } from "@core/limits";
 import { trustedOriginsOf } from "@core/trusted-url";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { appRouter } from "./api-router";
 import { handleAuthRequest, SESSION_ANSWER_HEADERS, sessionCheckFromMemory } from "./auth";
 import { handleMyMemberships } from "./auth/memberships";
 import { getConfig } from "./config";
@@ -38,17 +38,14 @@ import {
   withRequestLog,
   writesLine,
 } from "./lib/request-log";
+import { shiftClock } from "./lib/shifted-clock";
 import { handleDevOutbox } from "./mail/outbox";
 import { runScheduled } from "./scheduled";
 import { createContext } from "./trpc/context";
-import { appRouter } from "./trpc/router";
 
-export type StartFetch = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response> | Response;
+type StartFetch = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response> | Response;
 
-/**
- * Decision 018: one origin gate for every state change that carries the app's cookies, on every
- * path (auth, tRPC, invitations, media, …), before any handler runs.
- */
+/** Decision 018: one origin gate for each cookie-carrying state change, on every path, before a handler. */
 function refuseForeignOrigin(request: Request, env: Env): Response | null {
   if (SAFE_METHODS.has(request.method.toUpperCase())) return null;
   const config = getConfig(env);
@@ -59,10 +56,7 @@ function refuseForeignOrigin(request: Request, env: Env): Response | null {
   return gate.ok ? null : json(gate.refusal, { status: 403 });
 }
 
-/**
- * tRPC takes JSON only: a form (urlencoded, multipart) or text/plain body is what a cross-site
- * <form> or a "simple" fetch can send without a preflight, so it is refused before tRPC parses it.
- */
+/** tRPC takes JSON only: a form or text/plain body, sendable cross-site without a preflight, is refused. */
 function refuseNonJsonTrpc(request: Request): Response | null {
   if (request.method.toUpperCase() !== "POST") return null;
   const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
@@ -134,11 +128,7 @@ async function route(
   if (path === "/api/organizations/my-memberships") {
     return handleMyMemberships(request, env);
   }
-  if (path === "/api/export/donations.csv") {
-    const limited = await limitHttpRequest(request, env, "export", true);
-    if (limited) return limited;
-    return handleDonationExport(request, env);
-  }
+  if (path === "/api/export/donations.csv") return handleDonationExport(request, env);
   if (path === "/api/export/organization.zip") return handleOrganizationExport(request, env);
   const invitation = /^\/api\/invitations\/([A-Za-z0-9]{16,64})(?:\/(accept|decline))?$/.exec(path);
   if (invitation) {
@@ -172,13 +162,11 @@ async function route(
     return json({ code: "NOT_FOUND", message: "Not Found" }, { status: 404 });
   }
   if (path === "/" && request.method === "GET" && !hasSessionCookie(request)) {
-    // No session cookie: the session check has one possible answer, so give it at once (302)
-    // instead of sending the client-side "Initializing..." check on a round trip.
+    // No session cookie: the session check can only answer /login, so answer it now (302).
     return new Response(null, { status: 302, headers: { Location: "/login" } });
   }
   if (!startFetch) return new Response("Not Found", { status: 404 });
-  // A fresh nonce per page, carried into SSR on the request (an incoming header of that name is
-  // replaced, never trusted) and into the page's Content-Security-Policy below.
+  // A fresh nonce per page, carried into SSR on the request (an incoming one is replaced) and the CSP.
   const nonce = newNonce();
   const headers = new Headers(request.headers);
   headers.set(CSP_NONCE_HEADER, nonce);
@@ -186,10 +174,8 @@ async function route(
 }
 
 /**
- * A session check's headers but its request id, one Headers per protocol: the Response
- * constructor copies it in one step, where a list of pairs is converted header by header (≈ 16 µs
- * of a ≈ 190 µs answer, decision 041). Its Server-Timing is fixed: the answer does no I/O, and a
- * Worker's clock advances only across I/O, so it always measured 0 queries in 0.0 ms.
+ * A session check's headers but its request id, one Headers per protocol, which the Response copies in
+ * one step (decision 041). Its Server-Timing is fixed: without I/O a Worker's clock does not advance.
  */
 const answerHeaders = new Map<boolean, Headers>();
 function sessionAnswerHeaders(href: string): Headers {
@@ -207,9 +193,8 @@ function sessionAnswerHeaders(href: string): Headers {
 }
 
 /**
- * Whether a request's URL (as workerd serializes it: scheme, authority, then the path) is
- * get-session with no query string, read from the text: a session check answered from memory
- * never parses the URL. A spelling this does not match goes down the full path, which parses it.
+ * Whether the URL's text is get-session without a query string, so a check from memory never parses
+ * it; a spelling this misses takes the full path, which does.
  */
 function isSessionCheck(href: string): boolean {
   const path = href.indexOf("/", href.indexOf("//") + 2);
@@ -223,15 +208,15 @@ function hasSessionCookie(request: Request) {
 export function createWorker(startFetch: StartFetch | null) {
   return {
     async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+      if (env.TEST_TODAY && env.ENVIRONMENT !== "production") shiftClock(env.TEST_TODAY);
       const started = performance.now();
       // A caller's id is kept only if it looks like one (it is echoed into logs and headers).
       const given = request.headers.get("x-request-id");
       const requestId = given && /^[\w.:-]{1,64}$/.test(given) ? given : crypto.randomUUID();
       const href = request.url;
-      // The portal's and the client's most frequent request, answered from what this isolate has
-      // verified before (decision 041): no store is read, so no log or D1 scope is opened. Its
-      // answer carries every header the path below gives a session check; a header added below
-      // for every response belongs here too (test/auth/core.test.ts compares the two).
+      // The most frequent request, answered from what this isolate verified before (decision 041): no
+      // store, log or D1 scope. It carries every header the path below gives a session check, so a header
+      // added below for every response belongs here too (test/auth/core.test.ts compares the two).
       if (request.method === "GET" && isSessionCheck(href)) {
         const body = sessionCheckFromMemory(request, env);
         if (body !== null) {
@@ -278,9 +263,8 @@ export function createWorker(startFetch: StartFetch | null) {
         bookmarkHeaders(request, start, reached, headers, url);
         const ms = performance.now() - started;
         headers.append("Server-Timing", serverTiming(log.d1.queries, log.d1.ms, ms));
-        // The line is written when the response starts; a streamed body's own time is not in it.
-        // LOG_REQUESTS=false silences it (the unit tests' thousands of requests); errors still log.
-        // A session check answered from a cache has no line of its own (`writesLine`).
+        // Written when the response starts (a streamed body's time is not in it); LOG_REQUESTS=false
+        // silences it, errors still log; a session check answered from a cache has none (`writesLine`).
         if (env.LOG_REQUESTS !== "false" && writesLine(log, response.status))
           console.log(requestLine(log, response.status, ms));
         if (!copied) return response;

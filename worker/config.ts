@@ -2,10 +2,7 @@ import { type AppConfig, loadConfig } from "../app.config";
 
 const cache = new WeakMap<object, AppConfig>();
 
-/**
- * The validated policy for this Worker's vars. Parsed once per env object (an isolate keeps the
- * same env), so a bad override fails the first request loudly instead of half-applying.
- */
+/** The validated policy, parsed once per env object: a bad override fails the first request loudly. */
 export function getConfig(env: Env): AppConfig {
   let cfg = cache.get(env);
   if (!cfg) {

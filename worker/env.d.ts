@@ -1,21 +1,17 @@
-/**
- * The Worker's bindings and vars. Declared on the global `Cloudflare.Env` so that
- * `import { env } from "cloudflare:workers"` is typed everywhere (SSR, tRPC, tests).
- */
+/** The Worker's bindings and vars, on the global `Cloudflare.Env` so "cloudflare:workers"' env is typed. */
 declare global {
   namespace Cloudflare {
     interface Env {
       DB: D1Database;
       KV: KVNamespace;
-      /**
-       * The static assets (wrangler.toml [assets]): the portal's files and the fonts receipts embed
-       * (public/fonts, worker/receipts/pdf/fonts.ts).
-       */
+      /** The static assets (wrangler.toml [assets]): the portal's files, the receipts' fonts. */
       ASSETS: Fetcher;
       /** HMAC/AES key material for cookies and stored tokens. `npm run dev` writes one to .dev.vars. */
       AUTH_SECRET: string;
       APP_URL?: string;
       ENVIRONMENT?: string;
+      /** Tests only: the moment the Worker's clock starts at (worker/lib/shifted-clock.ts). */
+      TEST_TODAY?: string;
       MAIL_TRANSPORT?: string;
       MAIL_FROM?: string;
       MAIL_HTTP_ENDPOINT?: string;
@@ -24,10 +20,7 @@ declare global {
       /** "false" stops the one-line-per-request log (worker/lib/request-log.ts); errors still log. */
       LOG_REQUESTS?: string;
       ADMIN_USER_IDS?: string;
-      /**
-       * Organizations whose data lives in a database other than DB, as JSON: {"<organization id>":
-       * "DB_EU"}, each name a [[d1_databases]] binding (worker/db/databases.ts, docs/scaling.md).
-       */
+      /** JSON {"<organization id>": "DB_EU"}: data kept in another [[d1_databases]] (docs/scaling.md). */
       ORGANIZATION_DATABASES?: string;
       /** The API limiter's Rate Limiting bindings (wrangler.toml [[ratelimits]], decision 018). */
       API_RATE_LIMITER?: RateLimit;
@@ -36,10 +29,8 @@ declare global {
       /** HMAC key of POST /api/webhooks/donations (a secret). */
       WEBHOOK_SECRET?: string;
       /**
-       * Social sign-in (README "Social sign-in"): a provider is enabled when both are set, e.g.
-       * GOOGLE_CLIENT_ID + GOOGLE_CLIENT_SECRET (secrets). `<ID>_ISSUER` points a provider at another
-       * OpenID issuer and is ignored in production; `<ID>_DOMAIN`/`_TENANT`/`_REGION`/`_USER_POOL_ID`
-       * are provider knobs (app.config.ts `social.providers`).
+       * Social sign-in (README): `<ID>_CLIENT_ID` and `<ID>_CLIENT_SECRET` enable a provider; its
+       * `<ID>_ISSUER` (ignored in production) and other knobs: app.config.ts `social.providers`.
        */
       GOOGLE_CLIENT_ID?: string;
       GOOGLE_CLIENT_SECRET?: string;

@@ -1,7 +1,4 @@
-/**
- * Cron jobs (wrangler.toml [triggers]). Each job is idempotent and bounded, so a missed or
- * repeated run is harmless. Feature modules register their jobs here.
- */
+/** Cron jobs (wrangler.toml [triggers]), idempotent and bounded: a missed or repeated run is harmless. */
 import {
   type Database,
   databaseNamed,
@@ -12,18 +9,21 @@ import {
 
 type Job = (env: Env, now: Date) => Promise<unknown>;
 
-/**
- * How long a run of the cron spends on each kind of rollup build, the organizations' per-day ones
- * and large campaigns' own (decision 038); the next run resumes.
- */
+/** How long a cron run spends on each kind of rollup build (decision 038); the next run resumes. */
 const DAILY_BUILD_MS = 20_000;
 
-/**
- * Runs `job` on every database holding organizations (decision 027), one after the other: a job
- * on organizations' data covers them all, whichever database each lives in.
- */
+/** Runs `job` on every database holding organizations, one after the other (decision 027). */
 async function eachDatabase(env: Env, job: (db: Database, name: string) => Promise<unknown>) {
   for (const name of databaseNames(env)) await job(databaseNamed(env, name), name);
+}
+
+/** Live organizations of database `name`: a deleted one's rows wait for the purge (decision 047). */
+async function liveIn(env: Env, name: string): Promise<(orgId: string) => boolean> {
+  const { results } = await directoryDatabase(env)
+    .prepare("SELECT id FROM organization WHERE status = 'archived'")
+    .all<{ id: string }>();
+  const deleted = new Set(results.map((r) => r.id));
+  return (orgId) => databaseNameOf(env, orgId) === name && !deleted.has(orgId);
 }
 
 const every15Minutes: Job[] = [
@@ -36,18 +36,16 @@ const every15Minutes: Job[] = [
       db.prepare("DELETE FROM rate_limit WHERE window_start < ?").bind(t - 3600_000),
     ]);
   },
-  // Pending donations older than the configured window (72 h) become abandoned (DESIGN §4), each
-  // with its audit row in the same batch. Pending gifts are never counted, so org_daily does not
-  // move; donation_totals and donation_daily_totals (all statuses) do.
-  // At most 1 000 per run (bounded); the next run takes the rest. The one set-based donation write
-  // outside worker/donations/write.ts (decision 020): every statement selects its gifts
-  // inside this one transaction, so it cannot act on a stale read, and it renews their tokens.
+  // Pending gifts older than donations.abandonAfterHours become abandoned (DESIGN §4), 1 000 a run,
+  // audited; org_daily counts no pending gift, donation_totals and donation_daily_totals move. The one
+  // set-based donation write outside worker/ledger/donation-change.ts (decision 020): each statement
+  // selects its gifts inside this transaction, so none acts on a stale read, and tokens are renewed.
   (env, now) =>
     eachDatabase(env, async (db) => {
       const { getConfig } = await import("./config");
       const { dayKey } = await import("@core/time");
-      const { builtSql } = await import("./donations/rollups");
-      const { zoneRows } = await import("./donations/rollup-builds");
+      const { builtSql } = await import("./ledger/rollups");
+      const { zoneRows } = await import("./ledger/rollup-builds");
       const hours = getConfig(env).donations.abandonAfterHours;
       const cutoff = now.getTime() - hours * 3600_000;
       const candidates =
@@ -72,8 +70,7 @@ const every15Minutes: Job[] = [
         FROM donation d JOIN json_each(?3) j ON json_extract(j.value, '$[0]') = d.id AND json_extract(j.value, '$[1]') = d.donated_at
        WHERE d.id IN (${stale})`;
       await db.batch([
-        // The one set-based audit write: a row per gift the batch abandons, chosen by the same SELECT
-        // as the update (auditInsert in worker/lib/audit.ts writes one row; up to 1 000 here).
+        // The one set-based audit write: a row per abandoned gift, chosen by the update's SELECT.
         db
           .prepare(
             `INSERT INTO audit_event (id, organization_id, actor_id, action, entity_type, entity_id, before, after, reason, at)
@@ -118,8 +115,7 @@ const every15Minutes: Job[] = [
             )
             .bind(now.getTime(), cutoff, days),
         ),
-        // A fresh change token per gift: a request that read one of them before this batch loses its
-        // race instead of writing deltas from the pending row (decision 020).
+        // Fresh change tokens: a request that read a gift before this batch loses its race (decision 020).
         db
           .prepare(
             `UPDATE donation SET status = 'abandoned', updated_at = ?1, change_token = lower(hex(randomblob(16))) WHERE id IN (${stale})`,
@@ -127,19 +123,18 @@ const every15Minutes: Job[] = [
           .bind(now.getTime(), cutoff, days),
       ]);
     }),
-  // The per-day rollups of organizations without them built in their zone (a new organization, a
-  // time-zone change, a write that computed its day in a zone the organization had left), month by
-  // month, a batch per stretch of about 50 000 gifts (decision 038), for up to 20 s a run; the next
-  // run resumes. Builds under way first; the list and the dashboard read the gifts meanwhile.
-  // org_daily is recounted with them: such a write put its delta on the old zone's day.
+  // Per-day rollups of organizations without them in their zone (a new organization, a zone change, a
+  // write in a zone it had left), builds under way first, for DAILY_BUILD_MS a run (decisions 038, 043);
+  // org_daily is recounted with them, as such a write put its delta on the old zone's day.
   (env) =>
     eachDatabase(env, async (db, name) => {
-      const { buildDailyRollups } = await import("./donations/rollups");
+      const { buildDailyRollups } = await import("./ledger/rollups");
       const { results } = await db
         .prepare(
           `SELECT o.id, o.time_zone FROM organization o LEFT JOIN donation_daily_state s ON s.organization_id = o.id
              LEFT JOIN donation_daily_build b ON b.organization_id = o.id AND b.time_zone = o.time_zone
-            WHERE s.time_zone IS NULL OR s.time_zone != o.time_zone ORDER BY b.organization_id IS NULL, random() LIMIT 5`,
+            WHERE o.status != 'archived' AND (s.time_zone IS NULL OR s.time_zone != o.time_zone)
+            ORDER BY b.organization_id IS NULL, random() LIMIT 5`,
         )
         .all<{ id: string; time_zone: string }>();
       const deadline = Date.now() + DAILY_BUILD_MS;
@@ -148,40 +143,43 @@ const every15Minutes: Job[] = [
         if (databaseNameOf(env, o.id) === name && Date.now() < deadline)
           await buildDailyRollups(db, o.id, o.time_zone, { deadline });
     }),
-  // Large campaigns' own analytics rollups (decision 037): built for campaigns past
-  // `donations.campaignRollupsFrom` counted gifts that have none, or have them in a zone their
-  // organization has left (a time-zone change), in stretches of days (decisions 038, 043) for up
-  // to 20 s a run, builds under way first; campaign analytics reads the gifts meanwhile.
+  // Large campaigns' own rollups (decision 037), past donations.campaignRollupsFrom gifts and missing in
+  // their organization's zone, in stretches of days (decisions 038, 043), builds under way first.
   (env) =>
     eachDatabase(env, async (db, name) => {
       const { getConfig } = await import("./config");
-      const { buildLargeCampaigns } = await import("./campaigns/analytics/rollups");
+      const { buildLargeCampaigns } = await import("./ledger/campaign-rollups");
       const from = getConfig(env).donations.campaignRollupsFrom;
-      await buildLargeCampaigns(db, (orgId) => databaseNameOf(env, orgId) === name, from, {
+      await buildLargeCampaigns(db, await liveIn(env, name), from, {
         deadline: Date.now() + DAILY_BUILD_MS,
       });
     }),
-  // Recurring plans (issue 24): late gifts make plans past due, then lapsed; plan rollups are built
-  // for organizations without them (worker/plans/cron.ts).
+  // Recurring plans: late ones go past due, then lapse; missing plan rollups built (worker/plans/cron.ts).
   (env, now) =>
     eachDatabase(env, async (db, name) => {
       const { buildMissingPlanRollups, watchPlans } = await import("./plans/cron");
       await watchPlans(env, db, now.getTime());
-      await buildMissingPlanRollups(db, (orgId) => databaseNameOf(env, orgId) === name);
+      await buildMissingPlanRollups(db, await liveIn(env, name));
     }),
-  // Receipts queued to go out on their own that the change's own attempt did not send (issue 25).
+  // Receipts queued to go out on their own that the change's own attempt did not send.
   (env) =>
     eachDatabase(env, async (db, name) => {
       const { deliverQueuedIn } = await import("./receipts/delivery");
-      await deliverQueuedIn(env, db, (orgId) => databaseNameOf(env, orgId) === name);
+      await deliverQueuedIn(env, db, await liveIn(env, name));
     }),
-  // Campaigns past their end date complete unless they accept gifts after the end; goal-reached
-  // campaigns complete when configured.
+  // Ended campaigns (unless they take late gifts) and reached ones set to complete on their goal.
   (env, now) =>
     eachDatabase(env, async (db) => {
       const { completeEndedCampaigns } = await import("./campaigns/queries");
       await completeEndedCampaigns(db, now.getTime());
     }),
+  // Deleted organizations purged in bounded steps, lapsed ownership offers closed (decisions 047, 046).
+  async (env, now) => {
+    const { purgeDeletedOrganizations } = await import("./organization/deletion/purge");
+    await purgeDeletedOrganizations(env, { deadline: Date.now() + DAILY_BUILD_MS });
+    const { expireOffers } = await import("./organization/ownership/service");
+    await expireOffers(env, now.getTime());
+  },
 ];
 const nightly: Job[] = [
   async (env, now) => {
@@ -191,14 +189,14 @@ const nightly: Job[] = [
   // Rolling-12-month tiers drift with time alone: recompute every organization's tiers.
   (env) =>
     eachDatabase(env, async (db, name) => {
-      const { tierStatement } = await import("./donors/stats");
-      const { results } = await db.prepare("SELECT id FROM organization").all<{ id: string }>();
+      const { tierStatement } = await import("./ledger/donor-stats");
+      const { results } = await db
+        .prepare("SELECT id FROM organization WHERE status != 'archived'")
+        .all<{ id: string }>();
       for (const o of results)
         if (databaseNameOf(env, o.id) === name) await tierStatement(db, o.id, null).run();
     }),
 ];
-
-export const scheduledJobs = { every15Minutes, nightly };
 
 export async function runScheduled(cron: string, env: Env, now: Date) {
   const jobs = cron === "0 3 * * *" ? nightly : every15Minutes;

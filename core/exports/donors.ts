@@ -1,17 +1,11 @@
 /**
- * The donors CSV, the one donor export (issue 19): the columns of docs/steering/research/domain.md §5.1 that the
- * donor model holds, each declared once with its header and its cell. The browser assembles the
- * file from donors.exportPage pages so the list can show progress (src/features/donors/export.ts);
- * pure, so tests build the very same file.
+ * The one donor export: docs/steering/research/domain.md §5.1's columns, header and cell declared once.
+ * Pure, so the browser builds it from pages (with progress) and tests build the very same file.
  */
 import { CSV_BOM, csvRow, isoWithOffset, yesNo } from "../csv";
 import { toMajorString } from "../money";
 
-/**
- * What the columns read of one donors.exportPage row. The row is the procedure's output
- * (worker/donors/present.ts builds it with `satisfies DonorCsvRow`, the browser passes the output
- * in), so tsc holds the server's shape and the file's columns to each other.
- */
+/** worker/donors/present.ts builds it with `satisfies DonorCsvRow`, so tsc holds server and file together. */
 export interface DonorCsvRow {
   donorId: string;
   name: string;
@@ -46,7 +40,7 @@ export interface DonorCsvRow {
 
 export interface CsvColumn<R> {
   header: string;
-  /** The cell's value (csvCell quotes and defuses it); instants in the organization's time zone. */
+  /** csvCell quotes and defuses it; instants in the organization's time zone. */
   cell: (row: R, timeZone: string) => unknown;
 }
 
@@ -82,10 +76,8 @@ export const DONOR_COLUMNS: readonly CsvColumn<DonorCsvRow>[] = [
 
 export const DONOR_CSV_HEADER: readonly string[] = DONOR_COLUMNS.map((c) => c.header);
 
-/** The file's start: the byte-order mark and the header row. */
 export const donorCsvStart = () => CSV_BOM + csvRow(DONOR_CSV_HEADER);
 
-/** The rows of one page, each line ending in CRLF. */
 export function donorCsvLines(rows: readonly DonorCsvRow[], timeZone: string): string {
   let out = "";
   for (const r of rows) out += csvRow(DONOR_COLUMNS.map((c) => c.cell(r, timeZone)));

@@ -1,11 +1,6 @@
 /**
- * The fundraising reports' CSVs (issue 27): each report's table as a file, with its filters
- * applied — the rows the screen shows, with the columns declared once here (header and cell), as
- * core/exports/donors.ts does. The browser builds the files (src/features/reports/): the year
- * reports, the pyramid and the campaigns from the answer it already holds, the lapsed donors from
- * reports.lapsedExportPage pages (a 100 000-donor list in 20 calls, with progress). Amounts are
- * major units with a currency column, rates plain fractions, instants ISO 8601 in the
- * organization's zone (DESIGN §4 exports, core/csv.ts rules). Pure, so tests build the same file.
+ * The reports' CSVs: the rows the screen shows, columns declared once (DESIGN §4). Amounts in major
+ * units beside a currency column, rates as fractions, changes as the screen's percent.
  */
 import { CSV_BOM, csvRow, isoWithOffset, yesNo } from "../csv";
 import { toMajorString } from "../money";
@@ -15,11 +10,13 @@ interface Column<R> {
   cell: (row: R, ctx: { currency: string; timeZone: string }) => unknown;
 }
 
-/** A rate as a fraction with four decimals ("0.4286"), blank when there is none (0 of 0). */
+/** "0.4286"; blank for 0 of 0. */
 const fraction = (r: number | null) => (r === null ? null : Math.round(r * 10_000) / 10_000);
 const money = (minor: number, currency: string) => toMajorString(minor, currency);
+/** "23.8" for +23.8 %, as the screen shows it. */
+const percent = (r: number | null) => (r === null ? null : Math.round(r * 1_000) / 10);
 
-export interface GivingCsvRow {
+interface GivingCsvRow {
   year: number;
   label: string;
   raisedMinor: number;
@@ -38,10 +35,10 @@ export const GIVING_COLUMNS: readonly Column<GivingCsvRow>[] = [
   { header: "donors", cell: (r) => r.donors },
   { header: "new_donors", cell: (r) => r.newDonors },
   { header: "average_gift", cell: (r, c) => money(r.averageMinor, c.currency) },
-  { header: "change_vs_previous_year", cell: (r) => fraction(r.change) },
+  { header: "change_vs_previous_year_percent", cell: (r) => percent(r.change) },
 ];
 
-export interface RetentionCsvRow {
+interface RetentionCsvRow {
   label: string;
   donors: number;
   newDonors: number;
@@ -65,7 +62,7 @@ export const RETENTION_COLUMNS: readonly Column<RetentionCsvRow>[] = [
   { header: "recapture_rate", cell: (r) => fraction(r.recapture) },
 ];
 
-/** One cohort cell per line (first year × year): the long form a spreadsheet pivots. */
+/** One cohort cell per line: the long form a spreadsheet pivots. */
 export interface CohortCsvRow {
   firstYearLabel: string;
   cohortDonors: number;
@@ -85,7 +82,7 @@ export const COHORT_COLUMNS: readonly Column<CohortCsvRow>[] = [
   { header: "currency", cell: (_, c) => c.currency },
 ];
 
-export interface PyramidCsvRow {
+interface PyramidCsvRow {
   name: string;
   minMinor: number | null;
   maxMinor: number | null;
@@ -103,7 +100,7 @@ export const PYRAMID_COLUMNS: readonly Column<PyramidCsvRow & { year: string }>[
   { header: "currency", cell: (_, c) => c.currency },
 ];
 
-export interface CampaignCsvRow {
+interface CampaignCsvRow {
   id: string;
   title: string;
   raisedMinor: number;
@@ -129,8 +126,7 @@ export const CAMPAIGN_COLUMNS: readonly Column<CampaignCsvRow & { period: string
   { header: "last_gift_at", cell: (r, c) => isoWithOffset(r.lastGiftAt, c.timeZone) },
 ];
 
-/** A LYBUNT/SYBUNT row (worker/reports/present.ts `presentLapsedRow`). */
-export interface LapsedCsvRow {
+interface LapsedCsvRow {
   donorId: string;
   name: string;
   email: string | null;
@@ -139,7 +135,7 @@ export interface LapsedCsvRow {
   lastGiftAt: number;
   lifetimeMinor: number;
   gifts: number;
-  /** The donor's consents (as /donors keeps them), so an appeal reaches only those who gave them. */
+  /** So an appeal reaches only those who consented. */
   emailOptIn: boolean;
   phoneOptIn: boolean;
   mailOptIn: boolean;
@@ -160,12 +156,10 @@ export const LAPSED_COLUMNS: readonly Column<LapsedCsvRow>[] = [
   { header: "mail_opt_in", cell: (r) => yesNo(r.mailOptIn) },
 ];
 
-/** The file's first line: the byte-order mark and the headers. */
 export function csvStart<R>(columns: readonly Column<R>[]): string {
   return CSV_BOM + csvRow(columns.map((c) => c.header));
 }
 
-/** The rows' lines (without the header). */
 export function csvLines<R>(
   columns: readonly Column<R>[],
   rows: readonly R[],
@@ -176,7 +170,6 @@ export function csvLines<R>(
   return out;
 }
 
-/** A whole file of `rows`. */
 export function csvFile<R>(
   columns: readonly Column<R>[],
   rows: readonly R[],

@@ -1,28 +1,20 @@
-/**
- * The shape of what the browser sends the Worker during an import (docs/decisions/028-csv-import.md):
- * rows of raw cells with their row numbers, a batch at a time. Shared so the page cuts its batches
- * exactly as the procedures take them.
- */
+/** Import batches as the browser sends them (decision 028): the page cuts them as procedures take them. */
 import { z } from "zod/mini";
 
-/**
- * Rows per batch: one D1 batch writes them with their donors, rollups and audit row. At 500 the
- * rows' JSON (one bound parameter, `json_each`) stays far below D1's 2 MB per value and a batch
- * is about fifteen statements (docs/performance.md has the import's rate at this size).
- */
+/** One D1 batch writes them; their JSON (one bound parameter) stays far below D1's 2 MB per value. */
 export const IMPORT_BATCH_ROWS = 500;
 
-/** The most columns a file may have, and characters a cell may hold (a long note, not a blob). */
+/** A cell holds a long note, not a blob. */
 export const IMPORT_MAX_COLUMNS = 200;
 export const IMPORT_MAX_CELL = 10_000;
 
-/** The largest file the page reads (the Worker never sees the file, only its rows). */
+/** The Worker never sees the file, only its rows. */
 export const IMPORT_MAX_FILE_BYTES = 100 * 1024 * 1024;
 
-/** A row number of the file: the header is row 1, so data starts at 2 (as a spreadsheet counts). */
+/** The header is row 1, as a spreadsheet counts. */
 export const FIRST_DATA_ROW = 2;
 
-export const importRow = /* @__PURE__ */ (() =>
+const importRow = /* @__PURE__ */ (() =>
   z.strictObject({
     row: z.int().check(z.minimum(FIRST_DATA_ROW), z.maximum(100_000_000)),
     cells: z
@@ -30,15 +22,11 @@ export const importRow = /* @__PURE__ */ (() =>
         z.string().check(z.maxLength(IMPORT_MAX_CELL, `A cell holds at most ${IMPORT_MAX_CELL} characters`)),
       )
       .check(z.maxLength(IMPORT_MAX_COLUMNS, `At most ${IMPORT_MAX_COLUMNS} columns`)),
-    /**
-     * Why the browser could not read the row (an unclosed quote, more cells than the header): the
-     * Worker refuses the row with this reason, so it lands in the rejected rows like any other.
-     */
+    /** Why the browser could not read the row; the Worker refuses it so it lands in the rejected rows. */
     problem: z.optional(z.string().check(z.maxLength(300))),
   }))();
 export type ImportRow = z.output<typeof importRow>;
 
-/** One batch: 1 to IMPORT_BATCH_ROWS rows, in file order, each row number once. */
 export const importRows = /* @__PURE__ */ (() =>
   z.array(importRow).check(
     z.minLength(1, "Send at least one row"),
@@ -48,10 +36,7 @@ export const importRows = /* @__PURE__ */ (() =>
     }),
   ))();
 
-/**
- * The key that makes a row's import happen once: the file's own id for the gift when a column
- * gives it (the same gift in next month's export is the same gift), else the file and the row.
- */
+/** Makes a row's import happen once: the gift's own id (next month's export has it too), else the row. */
 export function importKey(fileHash: string, row: number, externalId?: string | null): string {
   return externalId ? `x:${externalId}` : `f:${fileHash.slice(0, 32)}:${row}`;
 }

@@ -1,15 +1,12 @@
 /**
- * The text encoding of an import file (docs/decisions/028-csv-import.md): exports come as UTF-8
- * with or without a byte-order mark, UTF-16 (Excel's "Unicode text"), or Windows-1252 (Excel's
- * "CSV" on a Western Windows). Decoded once, whole, by the platform's TextDecoder, so no character
- * is cut in two the way a chunked reader can cut it.
+ * An import file's encoding (decision 028): UTF-8, UTF-16 or Windows-1252, as Excel writes them.
+ * Decoded once, whole, so no character is cut in two as a chunked reader can.
  */
 import type { ImportEncoding } from "./fields.ts";
 
-/** How much of the file the sniffing reads. */
 const SAMPLE = 64 * 1024;
 
-/** The encoding the bytes are most likely in: the BOM, UTF-16's NUL bytes, valid UTF-8, else Windows-1252. */
+/** By the BOM, UTF-16's NUL bytes, valid UTF-8, else Windows-1252. */
 export function detectEncoding(bytes: Uint8Array): ImportEncoding {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return "utf-8";
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return "utf-16le";
@@ -34,10 +31,8 @@ export function detectEncoding(bytes: Uint8Array): ImportEncoding {
   }
 }
 
-/** The whole file as text, without its byte-order mark. */
 export function decodeBytes(bytes: Uint8Array, encoding: ImportEncoding): string {
-  // TextDecoder drops the BOM of its own encoding (ignoreBOM defaults to false); a second one (a
-  // file saved with a BOM by a tool that read it as text) would otherwise open the first header.
+  // TextDecoder drops one BOM; a second (a tool re-saved it) would otherwise open the first header.
   const text = new TextDecoder(encoding).decode(bytes);
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

@@ -1,18 +1,11 @@
-/**
- * CSV import (issue 23, docs/decisions/028-csv-import.md): the fields a file's columns map to, the
- * options an import runs with, and the vocabulary both sides share. The browser maps the columns
- * (core/import/mapping.ts) and the Worker normalizes and validates each row (core/import/row.ts),
- * so one list names every field either side knows.
- *
- * Pure, zod/mini: the import pages load it in the browser (decision 012).
- */
+/** CSV import (decision 028): the fields and options browser and Worker share (zod/mini: decision 012). */
 import { z } from "zod/mini";
 import { currencyCode } from "../schemas.ts";
 
 export const importKinds = ["donors", "donations"] as const;
 export type ImportKind = (typeof importKinds)[number];
 
-/** The donor a row describes: every field of a donors import, and the giver of a donations import. */
+/** Also the giver of a donations import row. */
 export const donorImportFields = [
   "donorExternalId",
   "name",
@@ -31,9 +24,10 @@ export const donorImportFields = [
   "emailOptIn",
   "phoneOptIn",
   "mailOptIn",
+  // Since when the old system has known the donor ("Date Added"): the record's creation.
+  "donorSince",
 ] as const;
 
-/** The gift a donations import row describes. */
 export const giftImportFields = [
   "giftExternalId",
   "amount",
@@ -56,14 +50,13 @@ export const giftImportFields = [
   "internalNote",
 ] as const;
 
-export type DonorImportField = (typeof donorImportFields)[number];
-export type GiftImportField = (typeof giftImportFields)[number];
+type DonorImportField = (typeof donorImportFields)[number];
+type GiftImportField = (typeof giftImportFields)[number];
 export type ImportField = DonorImportField | GiftImportField;
 
 export const importFieldsOf = (kind: ImportKind): readonly ImportField[] =>
   kind === "donors" ? donorImportFields : [...donorImportFields, ...giftImportFields];
 
-/** What the mapping screen calls each field. */
 export const IMPORT_FIELD_LABELS: Readonly<Record<ImportField, string>> = {
   donorExternalId: "Donor ID (old system)",
   name: "Full name",
@@ -82,7 +75,8 @@ export const IMPORT_FIELD_LABELS: Readonly<Record<ImportField, string>> = {
   emailOptIn: "E-mail opt-in",
   phoneOptIn: "Phone opt-in",
   mailOptIn: "Mail opt-in",
-  giftExternalId: "Gift ID (old system)",
+  donorSince: "Donor since (date added)",
+  giftExternalId: "Donation ID (old system)",
   amount: "Amount",
   currency: "Currency",
   donatedAt: "Date",
@@ -103,21 +97,41 @@ export const IMPORT_FIELD_LABELS: Readonly<Record<ImportField, string>> = {
   internalNote: "Internal note",
 };
 
-/** A donations import needs these mapped; a donors import needs a name, a company or an e-mail. */
-export const REQUIRED_GIFT_FIELDS: readonly GiftImportField[] = ["amount", "donatedAt"];
+const REQUIRED_GIFT_FIELDS: readonly GiftImportField[] = ["amount", "donatedAt"];
 
-/** Day order for dates like 03/04/2024: "auto" works it out from the file (and asks when it cannot). */
+const DONOR_NAMING_FIELDS: readonly ImportField[] = ["name", "firstName", "lastName", "company", "email"];
+
+/** Why a mapping cannot be used yet, or null; the server passes `columns` to check its length too. */
+export function mappingProblem(
+  kind: ImportKind,
+  mapping: readonly (string | null)[],
+  columns?: number,
+): string | null {
+  if (columns !== undefined && mapping.length > columns)
+    return "The mapping names more columns than the file has";
+  const allowed = new Set<string>(importFieldsOf(kind));
+  const stray = mapping.find((f) => f !== null && !allowed.has(f));
+  if (stray) return `A ${kind} import has no field "${stray}"`;
+  const mapped = new Set(mapping);
+  if (kind === "donations") {
+    const missing = REQUIRED_GIFT_FIELDS.filter((f) => !mapped.has(f));
+    return missing.length
+      ? `Still needed: ${missing.map((f) => IMPORT_FIELD_LABELS[f]).join(" and ")}.`
+      : null;
+  }
+  return DONOR_NAMING_FIELDS.some((f) => mapped.has(f))
+    ? null
+    : "Still needed: a name, a company or an e-mail.";
+}
+
+/** "auto" works it out from the file, and asks when it cannot. */
 export const dateOrders = ["auto", "ymd", "mdy", "dmy"] as const;
 export type DateOrder = (typeof dateOrders)[number];
 
-/** Decimal separator of amounts: "auto" works it out from the file (and asks when it cannot). */
 export const decimalMarks = ["auto", ".", ","] as const;
 export type DecimalMark = (typeof decimalMarks)[number];
 
-/**
- * What a row does to a donor it matches (by e-mail, then name + postal code, then external id):
- * fill the donor's empty fields, overwrite them with the file's, or leave the donor as it is.
- */
+/** For a donor matched by e-mail, then name + postal code, then external id. */
 export const matchPolicies = ["fill", "overwrite", "skip"] as const;
 export type MatchPolicy = (typeof matchPolicies)[number];
 
@@ -127,27 +141,21 @@ export const MATCH_POLICY_LABELS: Readonly<Record<MatchPolicy, string>> = {
   skip: "Leave the donor unchanged",
 };
 
-/** The text encodings a file may come in (core/import/encoding.ts detects them). */
 export const importEncodings = ["utf-8", "utf-16le", "utf-16be", "windows-1252"] as const;
 export type ImportEncoding = (typeof importEncodings)[number];
 
-/** How the rows of one import are read; fixed when the import starts, kept with it for a resume. */
+/** Fixed when the import starts, and kept with it for a resume. */
 export const importOptions = /* @__PURE__ */ (() =>
   z.strictObject({
     dateOrder: z._default(z.enum(dateOrders), "auto"),
     decimal: z._default(z.enum(decimalMarks), "auto"),
-    /** The currency of amounts whose row names none (the organization's, unless chosen). */
     currency: currencyCode,
-    /** The zone of dates without one (the organization's, unless chosen). */
     timeZone: z.string().check(z.minLength(1), z.maxLength(64)),
     matchPolicy: z._default(z.enum(matchPolicies), "fill"),
   }))();
 export type ImportOptions = z.output<typeof importOptions>;
 
-/**
- * Column index → field (or null: not imported). At most 200 columns; a field is taken by one column
- * only, so a row never has two values for it.
- */
+/** Column index → field or null; a field comes from one column only, so a row never has two values. */
 export const importMapping = /* @__PURE__ */ (() =>
   z.array(z.nullable(z.enum([...donorImportFields, ...giftImportFields]))).check(
     z.maxLength(200, "At most 200 columns"),
@@ -158,11 +166,10 @@ export const importMapping = /* @__PURE__ */ (() =>
   ))();
 export type ImportMapping = z.output<typeof importMapping>;
 
-/** One row as sent to the Worker: its row number in the file (the header is row 1) and its cells by field. */
 export type ImportCells = Partial<Record<ImportField, string>>;
 
 /** How each row of a check or a commit came out. */
-export const importOutcomes = [
+const importOutcomes = [
   "new", // creates what it describes
   "matched", // a donor row that matched an existing donor (updated or left as it was, by the policy)
   "skipped", // already imported (its import key is taken), or matched with the "skip" policy

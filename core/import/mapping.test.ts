@@ -301,7 +301,7 @@ describe("each export's amounts and dates read in its own formats", () => {
 
   it("Open Collective: a refund's negative amount is refused, not imported as a gift", () => {
     expect(readGifts(opencollective)[3]).toBe(
-      'Negative amounts are not gifts ("-100.00"); import refunds with the refunded amount',
+      'Negative amounts are not donations ("-100.00"); import refunds with the refunded amount',
     );
     expect(readGifts(opencollective)[4]).toBe("25000 2025-07-06T15:45:00.000Z");
   });

@@ -1,9 +1,6 @@
 /**
- * Automatic column mapping (issue 23): a file's header names → the import's fields, from the
- * column names of the exports a team brings (GiveWP, Donorbox, Bloomerang, Stripe payments,
- * Salesforce NPSP, Open Collective, CiviCRM; test/fixtures/imports/ holds one file of each and its
- * README says where each header list comes from) and plain English synonyms. The mapping screen
- * starts from it; the user changes what it got wrong.
+ * Automatic column mapping: header names → import fields, from other systems' exports (one of each in
+ * test/fixtures/imports/) and English synonyms. The mapping screen starts from it.
  */
 import { CURRENCIES } from "../currencies.ts";
 import { type ImportField, type ImportKind, importFieldsOf } from "./fields.ts";
@@ -20,10 +17,7 @@ export function normalizeHeader(h: string): string {
     .trim();
 }
 
-/**
- * The forms a header is looked up by: as normalized, with camelCase split ("oppositeAccountSlug",
- * Open Collective's API keys) and without a Salesforce package prefix ("npsp__Donation_Amount__c").
- */
+/** Also with camelCase split ("oppositeAccountSlug") and without a Salesforce package prefix. */
 function keysOf(header: string): string[] {
   const plain = normalizeHeader(header);
   const split = normalizeHeader(header.replace(/([a-z0-9])([A-Z])/g, "$1 $2"));
@@ -31,10 +25,7 @@ function keysOf(header: string): string[] {
   return [...new Set([plain, split, unprefixed])].filter(Boolean);
 }
 
-/**
- * Header names per field, as the exports write them (normalized when compared). Order matters
- * within a field: the first synonym a file has wins ("Campaign" over "Fund").
- */
+/** Header names per field. Order matters: the first synonym a file has wins ("Campaign" over "Fund"). */
 export const FIELD_SYNONYMS: Readonly<Record<ImportField, readonly string[]>> = {
   donorExternalId: [
     "donor id",
@@ -214,6 +205,17 @@ export const FIELD_SYNONYMS: Readonly<Record<ImportField, readonly string[]>> = 
   ],
   phoneOptIn: ["phone opt in", "sms opt in", "text opt in", "accepts sms"],
   mailOptIn: ["mail opt in", "postal opt in", "direct mail opt in", "accepts mail"],
+  // Not "created" alone: a processor's export names its payments' date so (donatedAt).
+  donorSince: [
+    "donor since",
+    "date added",
+    "added on",
+    "date joined",
+    "joined",
+    "member since",
+    "constituent since",
+    "supporter since",
+  ],
   giftExternalId: [
     "donation id",
     "gift id",
@@ -396,11 +398,7 @@ export type ImportSource =
 
 type Overrides = Readonly<Record<string, ImportField | null>>;
 
-/**
- * Where a system's own headers mean something else than the plain English word (Stripe's "id" is
- * the charge, Open Collective's "Account Name" the collective that received the money), or hold
- * a value no field takes (null: never mapped). Keys are normalized, camelCase split.
- */
+/** Where a system's header means something else than the English word (Stripe's "id"); null: never mapped. */
 const SOURCE_OVERRIDES: Readonly<
   Record<ImportSource, { all?: Overrides } & Partial<Record<ImportKind, Overrides>>>
 > = {
@@ -525,16 +523,12 @@ const SOURCE_OVERRIDES: Readonly<
   },
 };
 
-/** Headers of any file that name the row itself, whichever kind of row the import brings. */
 const ID_BY_KIND: Readonly<Record<ImportKind, ImportField>> = {
   donors: "donorExternalId",
   donations: "giftExternalId",
 };
 
-/**
- * Words a header may start with that make it about something else than the field its last words
- * name: "Last Transaction Date", "Do Not Email", "Converted Amount", "Test Mode", "IP Address".
- */
+/** Leading words that make a header about something else: "Last Transaction Date", "Do Not Email". */
 const OTHER_THINGS =
   /^(?:do not|no|not|is|has|test|last|first|largest|average|lifetime|total|ytd|number of|count|modified|updated|deleted|created by|thank you|thankyou|receipt|cancel\w*|refund\w*|dispute\w*|converted|net|original|display|platform|host|tax|non deductible|fair market|goal|target|recurring start|recurring plan|level|card exp\w*|card issue|birth|account|email on hold|ip|donor ip|web|recipient|honoree|fundraiser|solicitor|owner|spouse|secondary|alternate|other|previous|old)\b/;
 
@@ -553,10 +547,7 @@ const QUALIFIERS = new Set([
   ...CURRENCIES.map((c) => c.toLowerCase()),
 ]);
 
-/**
- * Synonyms too common to match at the end of a longer header unless the words before them say
- * whose value it is ("Donor Name" yes, "Fund Name" no; "Payment Status" yes, "Email Status" no).
- */
+/** Synonyms that end a longer header only after these words ("Donor Name" yes, "Fund Name" no). */
 const NEVER = /(?!)/;
 const GUARDED: Readonly<Record<string, RegExp>> = {
   name: /^(?:donor|contact|supporter|customer|constituent|member|giver|contributor|payer|billing|card|full|display|primary|legal|person|account holder)$/,
@@ -569,12 +560,11 @@ const GUARDED: Readonly<Record<string, RegExp>> = {
 
 interface Match {
   field: ImportField;
-  /** 0 for a header that is a synonym (or the source's own name for it), 1 for one that contains one. */
+  /** 1 when the header only contains a synonym. */
   partial: 0 | 1;
   rank: number;
 }
 
-/** Normalized synonym → its field and its rank within the field's list (earlier is better). */
 const LOOKUP = /* @__PURE__ */ (() => {
   const m = new Map<string, { field: ImportField; rank: number }>();
   for (const [field, names] of Object.entries(FIELD_SYNONYMS) as [ImportField, readonly string[]][])
@@ -604,7 +594,6 @@ function partialOf(key: string, allowed: ReadonlySet<ImportField>): Match | null
   return best ? { field: best.field, partial: 1, rank: best.rank } : null;
 }
 
-/** The field a header names, or null (none, or the source says its value goes nowhere). */
 function fieldOf(
   header: string,
   kind: ImportKind,
@@ -632,12 +621,8 @@ function fieldOf(
 }
 
 /**
- * One field (or null) per column: only the kind's fields, each field once. The system's own
- * meaning of a header first (detectSource), then a header that is a synonym before one that
- * merely contains it, an earlier synonym of the field before a later one ("Campaign" over "Fund"),
- * then the leftmost column. With first and last name columns, a full-name column is left unmapped
- * (unless a donor-type column is mapped: row.ts reads the full name only where first and last are
- * empty, as an organization's row has them).
+ * One field (or null) per column, each field once: the source's meaning first, then exact synonyms,
+ * earlier synonyms, the leftmost column.
  */
 export function autoMap(kind: ImportKind, headers: readonly string[]): (ImportField | null)[] {
   const allowed = new Set(importFieldsOf(kind));
@@ -660,10 +645,7 @@ export function autoMap(kind: ImportKind, headers: readonly string[]): (ImportFi
   return out;
 }
 
-/**
- * The headers that betray each system's export: any one set, all of its headers present
- * (normalized, camelCase split). Checked in order; the first system that fits wins.
- */
+/** Header sets that betray each system's export; the first system with a complete set wins. */
 const SIGNATURES: readonly { id: ImportSource; label: string; any: readonly (readonly string[])[] }[] = [
   {
     id: "givewp",
@@ -752,7 +734,7 @@ export function detectSource(headers: readonly string[]): { id: ImportSource; la
   return null;
 }
 
-/** A saved mapping (normalized header → field) applied to a file's headers; unknown headers map to nothing. */
+/** A saved mapping (normalized header → field) applied to a file's headers. */
 export function applySavedMapping(
   kind: ImportKind,
   headers: readonly string[],

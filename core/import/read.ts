@@ -1,9 +1,6 @@
 /**
- * Reading an import file's rows (docs/decisions/028-csv-import.md): Papa Parse over the decoded text
- * (core/import/encoding.ts decodes it; we never hand Papa the File, whose chunked decoding corrupts
- * characters cut by a chunk boundary), one record at a time, handed on in batches the Worker takes.
- * The import page, the tests and `npm run bench` read files through here, so all three cut rows and
- * number them the same way: the header is row 1, the first record row 2, blank lines skipped.
+ * Reading an import file's rows (decision 028), so page, tests and bench number them alike. Papa gets
+ * decoded text, never the File: its chunked decoding corrupts characters cut by a chunk boundary.
  */
 import Papa from "papaparse";
 import { FIRST_DATA_ROW, IMPORT_MAX_CELL, IMPORT_MAX_COLUMNS, type ImportRow } from "./batch.ts";
@@ -15,13 +12,11 @@ export type ImportDelimiter = (typeof importDelimiters)[number];
 export interface CsvShape {
   headers: string[];
   delimiter: ImportDelimiter;
-  /** The first records after the header, for the mapping screen's samples and the preview. */
   sample: ImportRow[];
 }
 
 const PARSE = { skipEmptyLines: "greedy" as const, delimitersToGuess: [...importDelimiters] };
 
-/** A problem Papa reports for a record, as the row's refusal says it. */
 function problemOf(errors: readonly Papa.ParseError[]): string | undefined {
   const e = errors[0];
   if (!e) return undefined;
@@ -30,7 +25,7 @@ function problemOf(errors: readonly Papa.ParseError[]): string | undefined {
   return e.message;
 }
 
-/** A record as the Worker takes it: cells cut to the limits it enforces, so a long cell is refused there with its reason. */
+/** Cells cut to the Worker's limits; `problem` still tells it to refuse the row. */
 function rowOf(row: number, data: unknown, errors: readonly Papa.ParseError[], columns: number): ImportRow {
   const cells = (Array.isArray(data) ? data : []).map((c) => String(c ?? ""));
   let problem = problemOf(errors);
@@ -45,7 +40,6 @@ function rowOf(row: number, data: unknown, errors: readonly Papa.ParseError[], c
   };
 }
 
-/** The header, the separator and the first `sampleRows` records. */
 export function readShape(
   text: string,
   o: { delimiter?: ImportDelimiter; sampleRows?: number } = {},
@@ -65,10 +59,7 @@ export function readShape(
   };
 }
 
-/**
- * Every record from row `from` on, `size` at a time. Papa's parser is paused while the caller works
- * on a batch (sends it, awaits the answer), so only one batch of records is held at a time.
- */
+/** Papa pauses while the caller works on a batch, so only one batch is held at a time. */
 export async function* rowBatches(
   text: string,
   o: { delimiter: ImportDelimiter; size: number; from?: number; columns: number },
@@ -125,7 +116,7 @@ export async function* rowBatches(
   if (batch.length) yield batch;
 }
 
-/** How many records follow the header (a counting pass: nothing is kept). */
+/** Records after the header, counted without keeping any. */
 export function countRows(text: string, delimiter: ImportDelimiter): number {
   let n = 0;
   Papa.parse(text, {

@@ -1,16 +1,12 @@
 /**
- * One row of an import file turned into the donor and the gift it describes, or the reason it
- * cannot be (docs/decisions/028-csv-import.md). The Worker runs it on every row it is sent (the
- * browser's preview is the Worker's answer); each value goes through the parsers of ./values.ts and
- * then the forms' own schemas — `donorInput` (core/donor.ts) and the gift fields of
- * `manualDonationInput` (core/donation.ts) with the shared amount, currency and date rules
- * (core/schemas.ts) — so an imported record obeys exactly what a typed one does.
+ * One import row → its donor and gift, or why not (decision 028). Values pass the forms' own schemas,
+ * so an imported record obeys exactly what a typed one does.
  */
 import { manualDonationInput } from "../donation";
 import { type DonorInput, donorInput } from "../donor";
 import type { PaymentMethod } from "../labels";
 import { exponentOf } from "../money";
-import { amountMinor, currencyCode, giftInstant } from "../schemas";
+import { amountMinor, currencyCode, GIFT_CLOCK_SKEW_MS, giftInstant, INSTANT_MIN } from "../schemas";
 import type { DonationStatus } from "../status";
 import type { ImportCells, ImportField, ImportKind, ImportMapping, ImportOptions } from "./fields";
 import {
@@ -28,7 +24,7 @@ import {
   splitName,
 } from "./values";
 
-/** The donor columns a row may fill, as the donor table names them (fill/overwrite compare these). */
+/** Donor table columns a row may fill; the fill and overwrite policies compare these. */
 export const DONOR_COLUMNS = [
   "type",
   "first_name",
@@ -50,9 +46,10 @@ export const DONOR_COLUMNS = [
 export type DonorColumn = (typeof DONOR_COLUMNS)[number];
 
 export interface RowDonor {
-  /** The validated donor, as the form's schema gives it. */
   data: DonorInput;
   addressLine2: string | null;
+  /** Since when the old system has known the donor ("Date Added"). */
+  since: number | null;
   /** The columns the row gave a value for (blank cells leave a matched donor's value alone). */
   given: DonorColumn[];
 }
@@ -82,7 +79,6 @@ export type RowResult =
   | { ok: true; donor: RowDonor | null; gift: RowGift | null }
   | { ok: false; problem: string };
 
-/** The row's cells by field, through the import's mapping (column index → field). */
 export function mapCells(mapping: ImportMapping, cells: readonly string[]): ImportCells {
   const out: ImportCells = {};
   mapping.forEach((field, i) => {
@@ -91,7 +87,7 @@ export function mapCells(mapping: ImportMapping, cells: readonly string[]): Impo
   return out;
 }
 
-/** Thrown inside `normalizeRow` to refuse the row with one sentence; caught there. */
+/** Refuses the row with one sentence; `normalizeRow` catches it. */
 class Refusal extends Error {}
 
 const refuse = (problem: string): never => {
@@ -103,7 +99,6 @@ const take = <T>(p: Parsed<T>, label: string): T => {
   return (p as { ok: true; value: T }).value;
 };
 
-/** The first zod issue as a sentence naming the field. */
 function schemaProblem(label: string, issues: readonly { message: string }[]): string {
   return `${label}: ${issues[0]?.message ?? "Invalid value"}`;
 }
@@ -117,7 +112,22 @@ const DONOR_FIELDS_THAT_NAME: readonly ImportField[] = [
   "donorExternalId",
 ];
 
-function donorOf(value: (f: ImportField) => string | null): RowDonor | null {
+function sinceOf(text: string | null, o: ImportOptions): number | null {
+  if (text === null) return null;
+  const ms = take(parseDate(text, { order: o.dateOrder, timeZone: o.timeZone }), "Donor since");
+  if (ms < INSTANT_MIN) refuse("Donor since: Use a date from 1970 on");
+  if (ms > Date.now() + GIFT_CLOCK_SKEW_MS) refuse("Donor since cannot be in the future");
+  return ms;
+}
+
+/** Who a row names ("Sofia Rossi"), from its cells alone: a refused row is shown by it. */
+export function rowLabel(cells: ImportCells): string | null {
+  const v = (f: ImportField) => cells[f]?.trim() || null;
+  const person = [v("firstName"), v("lastName")].filter(Boolean).join(" ");
+  return (person || v("name") || v("company") || v("email") || v("donorExternalId"))?.slice(0, 200) ?? null;
+}
+
+function donorOf(value: (f: ImportField) => string | null, o: ImportOptions): RowDonor | null {
   if (!DONOR_FIELDS_THAT_NAME.some((f) => value(f) !== null)) return null;
   let firstName = value("firstName");
   let lastName = value("lastName");
@@ -125,8 +135,6 @@ function donorOf(value: (f: ImportField) => string | null): RowDonor | null {
   let company = value("company");
   const typeText = value("donorType");
   const stated = typeText ? take(parseDonorType(typeText), "Donor type") : null;
-  // An organization named in the one name column ("Riverside Rotary Club") is its company name,
-  // not a person to split into first and last names.
   if (full && !firstName && !lastName) {
     if (stated === "organization" && !company) company = full;
     else if (stated !== "organization") ({ firstName, lastName } = splitName(full));
@@ -158,9 +166,7 @@ function donorOf(value: (f: ImportField) => string | null): RowDonor | null {
   let data: DonorInput;
   if (parsed.success) data = parsed.data;
   else {
-    // The form asks a person typing a donor for a name; a processor's export often knows only the
-    // e-mail. The database's own rule (donor_has_name) takes a name, a company or an e-mail, so a
-    // donor known by e-mail alone is kept when the name is the only thing the form would ask for.
+    // Exports often know only the e-mail; the database's rule (donor_has_name) accepts that, the form not.
     const others = parsed.error.issues.filter(
       (i) => !(i.path[0] === "lastName" && i.message === "Enter a name"),
     );
@@ -195,7 +201,7 @@ function donorOf(value: (f: ImportField) => string | null): RowDonor | null {
   mark("phone_opt_in", raw.phoneOptIn);
   mark("mail_opt_in", raw.mailOptIn);
   mark("external_id", data.externalId);
-  return { data, addressLine2, given };
+  return { data, addressLine2, since: sinceOf(value("donorSince"), o), given };
 }
 
 const DONOR_LABELS: Record<string, string> = {
@@ -212,7 +218,6 @@ const DONOR_LABELS: Record<string, string> = {
   externalId: "Donor ID",
 };
 
-/** A gift field through the form's own schema (length rules live there, once). */
 function giftText(
   key: "message" | "tributeName" | "internalNote",
   label: string,
@@ -250,7 +255,7 @@ function giftOf(value: (f: ImportField) => string | null, o: ImportOptions): Row
     if (!c.success) refuse(schemaProblem("Currency", c.error.issues));
   }
   currency ??= o.currency.toUpperCase();
-  // The amount again in the resolved currency when the cell named none (decimals depend on it).
+  // Read again in the resolved currency: decimals depend on it.
   const amount =
     first.currency === null && exponentOf(currency) !== exponentOf(o.currency)
       ? take(parseAmount(amountText, { decimal: o.decimal, currency }), "Amount")
@@ -260,15 +265,13 @@ function giftOf(value: (f: ImportField) => string | null, o: ImportOptions): Row
   const money = (f: ImportField, label: string) => {
     let t = value(f);
     if (t === null) return 0;
-    // Ledgers write what was taken off as a negative ("-0.59" in Open Collective, "(2.48)"): a fee
-    // or a refund is an amount either way.
+    // Ledgers write fees and refunds as negatives ("-0.59", "(2.48)").
     t = t.replace(/^-\s*|^\((.*)\)$/, "$1");
     const v = take(parseAmount(t, { decimal: o.decimal, currency: currency as string }), label);
     if (v.currency && v.currency !== currency)
-      refuse(`${label} is in ${v.currency}, the gift in ${currency}`);
+      refuse(`${label} is in ${v.currency}, the donation in ${currency}`);
     return v.minor;
   };
-  // A time of day in a column of its own (GiveWP's "Donation Time") completes the date.
   const timeText = value("donatedTime");
   const dateTime = timeText ? `${dateText} ${timeText}` : dateText;
   const donatedAt = take(parseDate(dateTime, { order: o.dateOrder, timeZone: o.timeZone }), "Date");
@@ -277,15 +280,14 @@ function giftOf(value: (f: ImportField) => string | null, o: ImportOptions): Row
   let refundedMinor = money("refundedAmount", "Refunded amount");
   const statusText = value("status");
   let status: DonationStatus = statusText ? take(parseStatus(statusText), "Status") : "completed";
-  if (refundedMinor > amount.minor) refuse("Refunded amount is more than the gift");
-  // A refund the file states moves a completed gift along the status machine as a refund would.
+  if (refundedMinor > amount.minor) refuse("Refunded amount is more than the donation");
   if (status === "completed" && refundedMinor > 0)
     status = refundedMinor === amount.minor ? "refunded" : "partially_refunded";
   if (status === "refunded" && refundedMinor === 0) refundedMinor = amount.minor;
   if (status === "partially_refunded" && (refundedMinor === 0 || refundedMinor === amount.minor))
-    refuse("A partially refunded gift needs the refunded amount, less than the gift");
+    refuse("A partially refunded donation needs the refunded amount, less than the donation");
   if (refundedMinor > 0 && !["refunded", "partially_refunded", "disputed"].includes(status))
-    refuse(`A ${status.replace("_", " ")} gift cannot have a refund`);
+    refuse(`A ${status.replace("_", " ")} donation cannot have a refund`);
   const frequencyText = value("frequency");
   const methodText = value("paymentMethod");
   const modeText = value("mode");
@@ -293,7 +295,7 @@ function giftOf(value: (f: ImportField) => string | null, o: ImportOptions): Row
   const tributeText = value("tributeType");
   const tributeName = giftText("tributeName", "Tribute name", value("tributeName"));
   return {
-    externalId: plainText("Gift ID", value("giftExternalId"), 200),
+    externalId: plainText("Donation ID", value("giftExternalId"), 200),
     amountMinor: amount.minor,
     refundedMinor,
     processingFeeMinor: money("processingFee", "Processing fee"),
@@ -301,7 +303,6 @@ function giftOf(value: (f: ImportField) => string | null, o: ImportOptions): Row
     donatedAt,
     status,
     frequency: frequencyText ? take(parseFrequency(frequencyText), "Frequency") : "one_time",
-    // Without a method column the gateway tells it (GiveWP exports "stripe", "paypal", "offline").
     paymentMethod: take(parsePaymentMethod(methodText ?? value("gateway") ?? ""), "Payment method"),
     campaign: campaignName(value("campaign")),
     gateway: plainText("Gateway", value("gateway"), 50),
@@ -319,7 +320,6 @@ function giftOf(value: (f: ImportField) => string | null, o: ImportOptions): Row
   };
 }
 
-/** A campaign a file names: the campaign form's title rule (3 to 128 characters). */
 function campaignName(text: string | null): string | null {
   if (text === null) return null;
   if (text.length < 3 || text.length > 128)
@@ -327,18 +327,15 @@ function campaignName(text: string | null): string | null {
   return text;
 }
 
-/**
- * The donor and gift of one row (a donors import: the donor only; a donations import: the gift and
- * its donor, or no donor when the row names none), or the first reason it cannot be imported.
- */
+/** A donations row may name no donor; the first reason a row cannot be imported wins. */
 export function normalizeRow(kind: ImportKind, cells: ImportCells, o: ImportOptions): RowResult {
   const value = (f: ImportField): string | null => {
-    // Trimmed only: a message keeps its line breaks; the name parsers collapse their own spaces.
+    // Trimmed only: a message keeps its line breaks.
     const t = cells[f]?.trim();
     return t ? t : null;
   };
   try {
-    const donor = donorOf(value);
+    const donor = donorOf(value, o);
     if (kind === "donors") {
       if (!donor) return { ok: false, problem: "No name, company or e-mail" };
       return { ok: true, donor, gift: null };

@@ -1,19 +1,13 @@
-/**
- * The browser's side of an import (docs/decisions/028-csv-import.md), one home for the import page,
- * the tests and `npm run bench`: read the file's records a batch at a time (./read.ts), send each to
- * the Worker, and keep the counts, the speed and the time left. The API calls are given, so the same
- * loop runs against tRPC in the browser, a caller in the tests and HTTP in the bench.
- */
+/** The browser's side of an import (decision 028); the API calls are given, so tests and bench reuse it. */
 import { IMPORT_BATCH_ROWS, type ImportRow } from "./batch.ts";
 import type { ImportOutcome } from "./fields.ts";
 import { type ImportDelimiter, rowBatches } from "./read.ts";
 
 export interface ImportProgress {
-  /** Rows decided (imported, skipped or refused) and in the file. */
   done: number;
   total: number;
   rowsPerSecond: number;
-  /** Seconds left at the speed so far; null until a batch has landed. */
+  /** Null until a batch has landed. */
   secondsLeft: number | null;
 }
 
@@ -27,16 +21,6 @@ export interface Counts {
   rowsInvalid: number;
 }
 
-export const zeroCounts = (): Counts => ({
-  donorsCreated: 0,
-  donorsUpdated: 0,
-  donorsMatched: 0,
-  giftsCreated: 0,
-  campaignsCreated: 0,
-  rowsSkipped: 0,
-  rowsInvalid: 0,
-});
-
 function speed(started: number, done: number, total: number, now: number): ImportProgress {
   const seconds = (now - started) / 1000;
   const rowsPerSecond = seconds > 0 ? done / seconds : 0;
@@ -48,16 +32,12 @@ function speed(started: number, done: number, total: number, now: number): Impor
   };
 }
 
-export interface CommitAnswer {
+interface CommitAnswer {
   nextRow: number;
   rejected: { row: number; reason: string }[];
 }
 
-/**
- * Sends the file's rows from `nextRow` on, a batch per call, until the end or `signal` aborts (the
- * batch in flight finishes: it is one D1 batch). Returns whether every row was sent; the caller
- * then finishes the import.
- */
+/** Sends rows from `nextRow` on until the end or `signal`; the batch in flight finishes (one D1 batch). */
 export async function sendRows(o: {
   text: string;
   delimiter: ImportDelimiter;
@@ -91,28 +71,24 @@ export async function sendRows(o: {
   return { complete: true, nextRow };
 }
 
-/** One row of a dry run, as `imports.check` answers it (the fields the tally reads). */
 export interface CheckedRow {
   row: number;
   outcome: ImportOutcome;
   reason?: string;
   note?: string;
+  label?: string | null;
   donor?: { isNew: boolean };
   donorKeys: string[];
 }
 
-/**
- * The dry run's tally over the whole file: rows by outcome, new donors counted once however many
- * rows name them (a batch cannot see the donors an earlier batch would create, so the keys it
- * answers are compared here), and the first refusals to show.
- */
+/** The dry run's tally; a batch cannot see donors an earlier one would create, so new donors dedupe here. */
 export class CheckTally {
   readonly outcomes: Record<ImportOutcome, number> = { new: 0, matched: 0, skipped: 0, invalid: 0 };
   newDonors = 0;
   matchedDonors = 0;
   campaignsNew = new Set<string>();
-  readonly problems: { row: number; reason: string }[] = [];
-  readonly notes: { row: number; note: string }[] = [];
+  readonly problems: { row: number; reason: string; label: string | null }[] = [];
+  readonly notes: { row: number; note: string; label: string | null }[] = [];
   private readonly seen = new Map<string, number>();
   private readonly kind: "donors" | "donations";
   private readonly keep: number;
@@ -130,7 +106,6 @@ export class CheckTally {
       if (r.donor?.isNew) {
         const earlier = r.donorKeys.map((k) => this.seen.get(k)).find((x) => x !== undefined);
         if (earlier !== undefined) {
-          // An earlier batch would create this donor: this row matches it.
           if (this.kind === "donors") {
             outcome = "matched";
             note = `Same donor as row ${earlier}`;
@@ -144,8 +119,9 @@ export class CheckTally {
       if (r.campaign?.isNew) this.campaignsNew.add(r.campaign.title.toLowerCase());
       this.outcomes[outcome]++;
       if ((outcome === "invalid" || outcome === "skipped") && r.reason && this.problems.length < this.keep)
-        this.problems.push({ row: r.row, reason: r.reason });
-      if (note && this.notes.length < this.keep) this.notes.push({ row: r.row, note });
+        this.problems.push({ row: r.row, reason: r.reason, label: r.label ?? null });
+      if (note && this.notes.length < this.keep)
+        this.notes.push({ row: r.row, note, label: r.label ?? null });
     }
   }
 }

@@ -106,7 +106,9 @@ describe("amounts", () => {
 
   it("refuses negatives, words, two currencies and malformed numbers with a reason", () => {
     for (const negative of ["-5", "-5.00", "(5.00)", "-$5", "$-5", "5-", "\u22125", "€ -12,50", "USD -3"])
-      expect(amount(negative), negative).toMatch(/^Negative amounts are not gifts \(".*"\); import refunds/);
+      expect(amount(negative), negative).toMatch(
+        /^Negative amounts are not donations \(".*"\); import refunds/,
+      );
     expect(amount("lots")).toBe('"lots" is not an amount');
     expect(amount("TBD")).toBe('"TBD" is not an amount');
     expect(amount("12,3,4")).toBe('"12,3,4" is not an amount');
@@ -133,7 +135,7 @@ describe("amounts", () => {
       { minor: 2500, currency: "GBP" },
       { minor: 1000, currency: "BRL" },
       { minor: 1000, currency: "JPY" },
-      'Negative amounts are not gifts ("(5.00)"); import refunds with the refunded amount',
+      'Negative amounts are not donations ("(5.00)"); import refunds with the refunded amount',
     ]);
   });
 
@@ -422,7 +424,7 @@ describe("frequencies", () => {
   it("never guesses the interval of a gift that only says it recurs", () => {
     for (const t of ["Yes", "Recurring", "true"])
       expect(value(parseFrequency(t))).toBe(
-        `"${t}" says the gift recurs but not how often: map a column with the interval`,
+        `"${t}" says the donation recurs but not how often: map a column with the interval`,
       );
     expect(value(parseFrequency("Weekly"))).toBe(
       '"Weekly" is not a known frequency (one-time, monthly, quarterly or annually)',

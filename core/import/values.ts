@@ -1,14 +1,10 @@
 /**
- * One cell of an import file turned into a value the platform stores (issue 23,
- * docs/decisions/028-csv-import.md): amounts as other systems and locales write them, dates in
- * ISO, US and European order, names, yes/no, and the statuses, frequencies and methods of the
- * systems a team leaves. Each parser answers a value or the one sentence the row's refusal says.
- * Pure: the Worker runs it on every row (core/import/row.ts), the page on the file's columns.
+ * One import cell turned into a stored value (decision 028), or the one sentence the row's refusal says.
+ * Pure: the Worker runs it on every row, the page on the file's columns.
  */
-import { CURRENCIES } from "../currencies.ts";
 import type { donationFrequencies, donationModes, tributeTypes } from "../donation.ts";
 import type { PaymentMethod } from "../labels.ts";
-import { exponentOf } from "../money.ts";
+import { readAmount } from "../money.ts";
 import type { DonationStatus } from "../status.ts";
 import { offsetAt, startOfLocalDay } from "../time.ts";
 import type { DateOrder, DecimalMark } from "./fields.ts";
@@ -31,170 +27,36 @@ export const fold = (s: string) =>
 
 // ─── Amounts ────────────────────────────────────────────────────────────────────────────────────
 
-/**
- * Symbols that name one currency the platform takes, longer ones first and all before the shared
- * ones ("R$" before "R", "C$" before "$"). "¥" is read as yen: the other yen-sign currency (CNY)
- * is not one the platform takes.
- */
-const SYMBOLS: readonly [string, string][] = [
-  ["US$", "USD"],
-  ["CA$", "CAD"],
-  ["AU$", "AUD"],
-  ["NZ$", "NZD"],
-  ["MX$", "MXN"],
-  ["Mex$", "MXN"],
-  ["JP¥", "JPY"],
-  ["R$", "BRL"],
-  ["C$", "CAD"],
-  ["A$", "AUD"],
-  ["Fr.", "CHF"],
-  ["Rs.", "INR"],
-  ["Rs", "INR"],
-  ["€", "EUR"],
-  ["£", "GBP"],
-  ["¥", "JPY"],
-  ["￥", "JPY"],
-  ["円", "JPY"],
-  ["₹", "INR"],
-];
-/** Symbols several currencies share ("$", Scandinavian "kr", "R"): the cell names no currency. */
-const AMBIGUOUS_SYMBOLS = ["kr.", "kr", "$", "R"];
-const MINUS = /^[-\u2212\u2013]/;
-const TRAILING_MINUS = /[-\u2212\u2013]$/;
-
-interface Peeled {
-  rest: string;
-  currency: string | null;
-  negative: boolean;
-  problem: string | null;
-}
-
-/** Signs, ISO codes and symbols off either end of an amount, in whatever order a system wrote them. */
-function peel(s: string, shown: string): Peeled {
-  let currency: string | null = null;
-  let negative = false;
-  const name = (c: string): string | null => {
-    if (currency && currency !== c) return `"${shown}" names two currencies`;
-    currency = c;
-    return null;
-  };
-  for (let guard = 0; guard < 8; guard++) {
-    const before = s;
-    if (MINUS.test(s)) {
-      negative = true;
-      s = s.slice(1).trim();
-    } else if (TRAILING_MINUS.test(s)) {
-      negative = true;
-      s = s.slice(0, -1).trim();
-    } else if (s.startsWith("+")) s = s.slice(1).trim();
-    const code = /^([A-Za-z]{3})(?![A-Za-z$])|(?<![A-Za-z])([A-Za-z]{3})$/.exec(s);
-    if (code) {
-      const c = (code[1] ?? code[2] ?? "").toUpperCase();
-      if (!(CURRENCIES as readonly string[]).includes(c))
-        return { rest: s, currency, negative, problem: `Currency ${c} is not supported` };
-      const problem = name(c);
-      if (problem) return { rest: s, currency, negative, problem };
-      s = (code.index === 0 ? s.slice(3) : s.slice(0, -3)).trim();
-    }
-    for (const [sym, cur] of SYMBOLS) {
-      const at = s.startsWith(sym) ? "start" : s.endsWith(sym) ? "end" : null;
-      if (!at) continue;
-      const problem = name(cur);
-      if (problem) return { rest: s, currency, negative, problem };
-      s = (at === "start" ? s.slice(sym.length) : s.slice(0, -sym.length)).trim();
-      break;
-    }
-    for (const sym of AMBIGUOUS_SYMBOLS) {
-      if (s.startsWith(sym)) s = s.slice(sym.length).trim();
-      else if (s.endsWith(sym)) s = s.slice(0, -sym.length).trim();
-    }
-    if (s === before) break;
-  }
-  return { rest: s, currency, negative, problem: null };
-}
-
-/** The whole and fraction digits of "1.234,56" once the decimal mark is known (null: none). */
-function splitDigits(s: string, mark: "." | "," | null): { whole: string; frac: string } | null {
-  let whole = s;
-  let frac = "";
-  if (mark && s.includes(mark)) {
-    const i = s.indexOf(mark);
-    if (s.lastIndexOf(mark) !== i) return null;
-    whole = s.slice(0, i);
-    frac = s.slice(i + 1);
-  }
-  // The whole part may group thousands: 1 to 3 digits, then groups of exactly 3.
-  const groups = whole.split(/[.,]/);
-  if (
-    groups.length > 1 &&
-    !(/^\d{1,3}$/.test(groups[0] as string) && groups.slice(1).every((g) => /^\d{3}$/.test(g)))
-  )
-    return null;
-  whole = groups.join("");
-  if (!/^\d*$/.test(whole) || !/^\d*$/.test(frac) || (!whole && !frac)) return null;
-  return { whole, frac };
-}
-
-/**
- * The number and the currency a cell states: "€1.234,56", "1 234,56 €", "USD 25", "25.00 EUR",
- * "(5.00)". `decimal` "auto" reads the mark from the value; a lone "1,234" is ambiguous unless the
- * currency has no decimals (JPY). Integer minor units, by string arithmetic (never floats).
- */
+/** `readAmount`, the money fields' rule (decision 053), with the import's refusals. */
 export function parseAmount(
   text: string,
   o: { decimal: DecimalMark; currency: string },
 ): Parsed<{ minor: number; currency: string | null }> {
   const shown = text.trim();
-  let s = shown.replace(/^"+|"+$/g, "").trim();
-  if (!s) return no("No amount");
-  if (!/\d/.test(s)) return no(`"${shown}" is not an amount`);
-  let negative = false;
-  if (/^\(.*\)$/.test(s)) {
-    negative = true;
-    s = s.slice(1, -1).trim();
+  const r = readAmount(text, o);
+  if (r.ok) return ok({ minor: r.minor, currency: r.currency });
+  const p = r.problem;
+  switch (p.kind) {
+    case "empty":
+      return no("No amount");
+    case "negative":
+      return no(`Negative amounts are not donations ("${shown}"); import refunds with the refunded amount`);
+    case "unsupported-currency":
+      return no(`Currency ${p.currency} is not supported`);
+    case "two-currencies":
+      return no(`"${shown}" names two currencies`);
+    case "ambiguous":
+      return no(`Ambiguous amount "${shown}": choose whether "${p.sep}" separates thousands or decimals`);
+    case "decimals":
+      return no(`"${shown}" has more decimals than ${p.currency} has (${p.exp})`);
+    case "too-large":
+      return no(`"${shown}" is too large`);
+    default:
+      return no(`"${shown}" is not an amount`);
   }
-  const peeled = peel(s, shown);
-  if (peeled.problem) return no(peeled.problem);
-  const { currency } = peeled;
-  if (negative || peeled.negative)
-    return no(`Negative amounts are not gifts ("${shown}"); import refunds with the refunded amount`);
-  // Thousands separators that are never decimal marks: spaces (also no-break and thin), apostrophes.
-  s = peeled.rest.replace(/[\s\u00a0\u2009\u202f'’ʼ]/g, "");
-  if (!/^[\d.,]+$/.test(s) || !/\d/.test(s)) return no(`"${shown}" is not an amount`);
-  const resolved = currency ?? o.currency.toUpperCase();
-  const exp = exponentOf(resolved);
-  let mark: "." | "," | null;
-  const lastDot = s.lastIndexOf(".");
-  const lastComma = s.lastIndexOf(",");
-  if (o.decimal !== "auto") mark = o.decimal;
-  else if (lastDot >= 0 && lastComma >= 0) mark = lastDot > lastComma ? "." : ",";
-  else if (lastDot < 0 && lastComma < 0) mark = null;
-  else {
-    const sep = lastDot >= 0 ? "." : ",";
-    const parts = s.split(sep);
-    const head = parts[0] as string;
-    const tail = parts.at(-1) as string;
-    if (parts.length > 2)
-      mark = null; // 1.234.567: thousands only
-    else if (tail.length === 3 && /^[1-9]\d{0,2}$/.test(head)) {
-      // 1,234 is a thousand in a currency without decimals (JPY); elsewhere the file must say.
-      if (exp === 0) mark = null;
-      else return no(`Ambiguous amount "${shown}": choose whether "${sep}" separates thousands or decimals`);
-    } else mark = sep;
-  }
-  const digits = splitDigits(s, mark);
-  if (!digits) return no(`"${shown}" is not an amount`);
-  const frac = digits.frac.replace(/0+$/, "");
-  if (frac.length > exp) return no(`"${shown}" has more decimals than ${resolved} has (${exp})`);
-  const all = `${digits.whole || "0"}${frac.padEnd(exp, "0")}`.replace(/^0+(?=\d)/, "");
-  if (all.length > 15) return no(`"${shown}" is too large`);
-  return ok({ minor: Number(all), currency });
 }
 
-/**
- * The decimal mark a column's values agree on: "." or ",", or null when no value tells (every
- * value is like "1,234" or "25") or they contradict each other.
- */
+/** The decimal mark a column's values agree on; null when none tells ("1,234", "25") or they disagree. */
 export function detectDecimal(samples: readonly string[]): "." | "," | null {
   let dot = false;
   let comma = false;
@@ -215,9 +77,7 @@ export function detectDecimal(samples: readonly string[]): "." | "," | null {
       else comma = true;
     };
     const other = sep === "." ? "," : ".";
-    // 1.234.567 separates thousands with it: the mark is the other one.
     if (parts.length > 2) says(other);
-    // "0.500" and "1234.567" cannot be a thousands group; "1.234" can be either.
     else if ((parts[1] as string).length !== 3 || !/^[1-9]\d{0,2}$/.test(parts[0] as string)) says(sep);
   }
   if (dot && !comma) return ".";
@@ -260,9 +120,9 @@ interface Wall {
   y: number;
   m: number;
   d: number;
-  /** Time of day, or null for a date alone (stored at local noon, as a gift dated by day is). */
+  /** Null for a date alone (stored at local noon). */
   time: { h: number; min: number; s: number; ms: number } | null;
-  /** Minutes east of UTC the text states ("Z", "+01:00", "UTC"), or null: the import's zone. */
+  /** Minutes east of UTC the text states, or null: the import's zone. */
   offset: number | null;
 }
 
@@ -285,7 +145,6 @@ function parseTime(t: string): Wall["time"] | "bad" {
   return { h, min, s, ms };
 }
 
-/** "Z", "UTC", "+01:00", "+0100", "-05" at the end of a date-time: minutes east, and the rest. */
 function splitOffset(s: string): { rest: string; offset: number | null } {
   const z = /\s*(?:Z|UTC|GMT)$/i.exec(s);
   if (z) return { rest: s.slice(0, z.index), offset: 0 };
@@ -300,7 +159,6 @@ function splitOffset(s: string): { rest: string; offset: number | null } {
 
 const year2 = (y: number) => (y < 100 ? (y < 70 ? 2000 + y : 1900 + y) : y);
 
-/** The date part and the time part of a cell, without a weekday or an "at". */
 function dateAndTime(text: string): { date: string; time: string | null; offset: number | null } {
   const { rest, offset } = splitOffset(
     text
@@ -318,7 +176,6 @@ function dateAndTime(text: string): { date: string; time: string | null; offset:
   };
 }
 
-/** The numeric parts of a date (or a year-first date), before deciding the order. */
 function numericParts(date: string): { a: number; b: number; c: number; yearFirst: boolean } | null {
   const m = /^(\d{1,4})([/.-])(\d{1,2})\2(\d{1,4})\.?$/.exec(date);
   if (!m) return null;
@@ -363,7 +220,6 @@ function wallOf(text: string, order: DateOrder): Wall | string {
     else return `Ambiguous date "${shown}": choose whether the day or the month comes first`;
     return { y, m: dm[1], d: dm[0], time, offset };
   }
-  // Month names: "Mar 5, 2024", "5 March 2024", "March 5th, 2024", "05-Mar-2024".
   const words = parts.date
     .replace(/(\d)(st|nd|rd|th)\b/gi, "$1")
     .replace(/[,.-]/g, " ")
@@ -384,11 +240,7 @@ function wallOf(text: string, order: DateOrder): Wall | string {
 const DAY_MS = 86_400_000;
 const NOON_MS = 12 * 3_600_000;
 
-/**
- * The instant a wall time in `timeZone` names, as Temporal's "compatible" reading: of a wall time
- * the clocks pass twice (the fall-back hour) the earlier; a wall time they skip (the spring-forward
- * hour) is read with the offset before the jump, so 02:30 becomes 03:30 the new time.
- */
+/** A wall time in `timeZone`, read as Temporal's "compatible" does across DST. */
 function zonedInstant(wall: number, timeZone: string): number {
   const before = offsetAt(wall - DAY_MS, timeZone);
   const after = offsetAt(wall + DAY_MS, timeZone);
@@ -399,10 +251,8 @@ function zonedInstant(wall: number, timeZone: string): number {
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 
 /**
- * A gift's instant from a date or date-time cell. A time without a zone is wall time in `timeZone`
- * (the import's, the organization's unless chosen), across DST as zonedInstant reads it. A date
- * alone is noon of that day in the zone, exactly as the record-a-gift dialog stores an earlier day
- * (startOfLocalDay + 12 h), so the gift stays on that calendar day in every nearby zone.
+ * A gift's instant. A time without a zone is wall time in `timeZone`; a date alone is local noon, as the
+ * record-a-gift dialog stores it, so the gift stays on that day in every nearby zone.
  */
 export function parseDate(text: string, o: { order: DateOrder; timeZone: string }): Parsed<number> {
   if (isBlank(text)) return no("No date");
@@ -424,11 +274,7 @@ export function parseDate(text: string, o: { order: DateOrder; timeZone: string 
   return ok(w.offset === null ? zonedInstant(wall, o.timeZone) : wall - w.offset * 60_000);
 }
 
-/**
- * The day order a date column's values agree on: ISO (year first) needs none, a day above 12 tells
- * ("31/01/2024" dmy, "01/31/2024" mdy); `ambiguous` when the values have numeric days and months
- * and none of them tells (the page must ask); order null without ambiguity when they disagree.
- */
+/** The day order a date column agrees on; `ambiguous` when no value tells and the page must ask. */
 export function detectDateOrder(samples: readonly string[]): {
   order: "ymd" | "mdy" | "dmy" | null;
   ambiguous: boolean;
@@ -486,7 +332,6 @@ const PARTICLES = new Set([
 const bare = (w: string) => w.toLowerCase().replace(/\./g, "");
 const isSuffix = (w: string) => GENERATIONAL.has(bare(w)) || CREDENTIALS.has(bare(w));
 
-/** Leading titles, also a couple's ("Mr. and Mrs. John Smith"), as long as a name is left. */
 function stripHonorifics(words: string[]): string[] {
   let i = 0;
   while (i < words.length - 1) {
@@ -498,11 +343,7 @@ function stripHonorifics(words: string[]): string[] {
   return words.slice(i);
 }
 
-/**
- * A full name in one cell: "Last, First" or "First [Middle] [particles] Last [Jr.]", without a
- * title or a credential ("Dr. Grace Hopper" → Grace / Hopper; "Ludwig van Beethoven" → Ludwig /
- * van Beethoven; "King, Martin Luther, Jr." → Martin Luther / King Jr.).
- */
+/** "Last, First" or "First [Middle] [particles] Last [Jr.]", without titles or credentials. */
 export function splitName(full: string): { firstName: string | null; lastName: string | null } {
   const parts = full
     .replace(/\s+/g, " ")
@@ -510,7 +351,6 @@ export function splitName(full: string): { firstName: string | null; lastName: s
     .map((p) => p.trim())
     .filter(Boolean);
   if (!parts.length) return { firstName: null, lastName: null };
-  // Suffixes after a comma: a generation stays with the last name, a credential goes.
   const kept: string[] = [];
   while (parts.length > 1 && (parts.at(-1) as string).split(" ").every(isSuffix)) {
     const words = (parts.pop() as string).split(" ");
@@ -555,10 +395,7 @@ export const parseBoolean = lookup<boolean>(
   "yes or no",
 );
 
-/**
- * Statuses as GiveWP, Stripe, Donorbox, NPSP stages, CiviCRM and Open Collective write them. What
- * an export calls a gift that never became money (expired, rejected, a lost opportunity) is failed.
- */
+/** Other systems' statuses; a gift that never became money (expired, a lost opportunity) is failed. */
 export const parseStatus = lookup<DonationStatus>(
   {
     complete: "completed",
@@ -643,14 +480,11 @@ export function parseFrequency(text: string): Parsed<Frequency> {
   if (v) return ok(v);
   const shown = text.trim();
   if (["yes", "y", "true", "1", "recurring", "recurrent"].includes(f))
-    return no(`"${shown}" says the gift recurs but not how often: map a column with the interval`);
+    return no(`"${shown}" says the donation recurs but not how often: map a column with the interval`);
   return no(`"${shown}" is not a known frequency (one-time, monthly, quarterly or annually)`);
 }
 
-/**
- * A payment method from what a system calls it, by whole words ("giftcard" is no card). Never a
- * refusal: a gift paid some other way is kept as "other".
- */
+/** By whole words ("giftcard" is no card); never a refusal, unknown methods are "other". */
 export function parsePaymentMethod(text: string): Parsed<PaymentMethod> {
   const f = ` ${fold(text)} `;
   const has = (...phrases: string[]) => phrases.some((p) => f.includes(` ${p} `));
@@ -710,7 +544,6 @@ const NOT_COUNTRIES = new Set([
   "NT",
 ]);
 
-/** Names countries go by besides Intl's English one. */
 const COUNTRY_ALIASES: Readonly<Record<string, string>> = {
   usa: "US",
   "u s a": "US",
@@ -752,7 +585,7 @@ const COUNTRY_ALIASES: Readonly<Record<string, string>> = {
   macedonia: "MK",
 };
 
-/** Country names (English, and the common other spellings) and codes → ISO 3166 alpha-2, built once. */
+/** Names and codes → ISO 3166 alpha-2, built once. */
 function countryTable() {
   if (countries) return countries;
   const m = new Map<string, string>();
@@ -794,7 +627,6 @@ export function parseTributeType(text: string): Parsed<(typeof tributeTypes)[num
   return no(`"${text.trim()}" is not a known tribute type`);
 }
 
-/** Live or test, also from a "Livemode" column's true/false. */
 export function parseMode(text: string): Parsed<(typeof donationModes)[number]> {
   const f = fold(text);
   if (["live", "livemode", "true", "production", "prod", "1", "yes"].includes(f)) return ok("live");

@@ -3,10 +3,9 @@ import * as React from "react";
 import { toast } from "sonner";
 import { ConfirmDialog } from "~/components/confirm-dialog";
 import { BulkProgress } from "~/components/data-table/bulk-bar";
+import { useConfirmReason } from "~/components/data-table/confirm-button";
 import { useBulkRun } from "~/components/data-table/use-bulk-run";
 import { Button } from "~/components/ui/button";
-import { Field } from "~/components/ui/form-field";
-import { Textarea } from "~/components/ui/textarea";
 import { errorInfo } from "~/lib/format";
 
 /**
@@ -59,7 +58,7 @@ export function BulkConfirmButton({
 }) {
   const { progress, run, cancel } = useBulkRun();
   const [open, setOpen] = React.useState(false);
-  const [reason, setReason] = React.useState("");
+  const reason = useConfirmReason(reasonLabel);
   const trigger = React.useRef<HTMLButtonElement>(null);
   const progressBox = React.useRef<HTMLDivElement>(null);
   // Where the closing dialog puts focus: Cancel while the run goes on, else the button.
@@ -98,7 +97,7 @@ export function BulkConfirmButton({
           title={hint}
           aria-haspopup="dialog"
           onClick={() => {
-            setReason("");
+            reason.reset();
             setOpen(true);
           }}
         >
@@ -113,15 +112,11 @@ export function BulkConfirmButton({
         confirmLabel={confirmLabel}
         destructive={destructive}
         returnFocusRef={returnFocus}
-        canConfirm={!reasonLabel || reason.trim().length >= 3}
+        canConfirm={reason.ok}
         // The dialog closes at once; the run shows its progress in the bar, where Cancel is.
-        onConfirm={() => void start(reasonLabel ? reason.trim() : undefined)}
+        onConfirm={() => void start(reasonLabel ? reason.text : undefined)}
       >
-        {reasonLabel ? (
-          <Field label={reasonLabel} required description="At least 3 characters; kept in the audit log.">
-            <Textarea value={reason} maxLength={500} rows={3} onChange={(e) => setReason(e.target.value)} />
-          </Field>
-        ) : null}
+        {reason.field}
       </ConfirmDialog>
     </>
   );

@@ -12,10 +12,6 @@ import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
 import { errorInfo } from "~/lib/format";
 
-/** A native select that looks like the kit's inputs (a dialog's small choices, e.g. a ban's length). */
-export const dialogSelectClass =
-  "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 dark:bg-input/30";
-
 const FIELD_SELECTOR =
   "input:not([type=hidden]):not(:disabled), textarea:not(:disabled), select:not(:disabled), [data-autofocus]";
 

@@ -24,7 +24,7 @@ export interface DayRange {
   to?: string;
 }
 
-export interface DatePreset {
+interface DatePreset {
   label: string;
   /** The range for `today` (the organization's calendar day, src/lib/time-zone.ts). */
   range: (today: string) => DayRange;
@@ -148,6 +148,7 @@ export function DateRangePicker({
     setOpen(false);
   };
   const end = draft?.to ?? draft?.from;
+  const calendarRef = React.useRef<HTMLDivElement>(null);
   const anchor = value.to ?? value.from ?? max ?? today;
   const firstMonth = toDate(anchor);
   if (months === 2) firstMonth.setMonth(firstMonth.getMonth() - 1, 1);
@@ -182,6 +183,13 @@ export function DateRangePicker({
       <PopoverContent
         aria-label={label}
         align="start"
+        // Without quick ranges the calendar is the thing to use: focus goes to its day (the
+        // chosen one, else today), not to the footer's Clear, once the lazy calendar is there.
+        onOpenAutoFocus={(e) => {
+          if (presets.length) return;
+          e.preventDefault();
+          focusCalendarDay(() => calendarRef.current);
+        }}
         // Within the room the screen has (a phone's filter sheet leaves little): it scrolls rather than leaving the screen.
         className="max-h-(--radix-popover-content-available-height) w-auto max-w-[calc(100vw-1rem)] overflow-y-auto p-0"
       >
@@ -204,7 +212,7 @@ export function DateRangePicker({
               ))}
             </fieldset>
           ) : null}
-          <div className="flex flex-col">
+          <div className="flex flex-col" ref={calendarRef}>
             <React.Suspense
               fallback={<Skeleton className={cn("m-3 h-72", months === 2 ? "w-[34rem]" : "w-64")} />}
             >
@@ -248,4 +256,14 @@ export function DateRangePicker({
       </PopoverContent>
     </Popover>
   );
+}
+
+/**
+ * Focuses the calendar's day that takes focus (react-day-picker gives it tabindex 0): the calendar
+ * loads on first open, so this waits for it, a frame at a time, for up to two seconds.
+ */
+function focusCalendarDay(root: () => HTMLElement | null, deadline = performance.now() + 2000) {
+  const day = root()?.querySelector<HTMLButtonElement>('[role="grid"] button[tabindex="0"]');
+  if (day) return day.focus();
+  if (performance.now() < deadline) requestAnimationFrame(() => focusCalendarDay(root, deadline));
 }

@@ -31,7 +31,7 @@ export interface DonorChoice {
 }
 
 /** Searching starts at this many characters: fewer match too much to be worth a request. */
-export const DONOR_SEARCH_MIN = 2;
+const DONOR_SEARCH_MIN = 2;
 // One of the list sizes every list accepts (worker/lib/list.ts pageSchema).
 const PAGE_SIZE = 10;
 const DEBOUNCE_MS = 250;

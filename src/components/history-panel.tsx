@@ -2,14 +2,15 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Skeleton } from "~/components/ui/skeleton";
-import { errorInfo, formatDateTime, titleCase } from "~/lib/format";
+import { errorInfo, formatDateTime } from "~/lib/format";
 import { useTimeZone } from "~/lib/time-zone";
 import { useTRPC } from "~/lib/trpc";
 import type { AuditEntityType } from "../../worker/users/audit/router";
 
 /**
- * The audit trail of one record (DESIGN §4): who did what, when, on whose behalf, and which fields
- * changed. Works for any audited entity of the current organization (`audit.list`); 50 per page.
+ * The audit trail of one record (DESIGN §4): what was done in a sentence, the fields an edit
+ * changed, who did it on whose behalf and when (worker/users/audit/present.ts words them, decision
+ * 052). Works for any audited entity of the current organization (`audit.list`); 50 per page.
  */
 export function HistoryPanel({
   entityType,
@@ -48,23 +49,23 @@ export function HistoryPanel({
           <ol className="flex flex-col gap-3 border-l pl-4">
             {rows.map((e) => (
               <li key={e.id} className="text-sm">
-                <p className="font-medium">{titleCase(e.action.split(".").slice(1).join(" ") || e.action)}</p>
-                <p className="text-muted-foreground">
-                  {e.actor ?? "System"}
-                  {e.impersonator ? ` (impersonated by ${e.impersonator})` : ""} · {formatDateTime(e.at, tz)}
-                  {e.ip ? ` · ${e.ip}` : ""}
-                </p>
+                <p className="font-medium">{e.sentence}</p>
                 {e.changes.length ? (
                   <ul className="mt-1 flex flex-col gap-0.5 text-muted-foreground text-xs">
                     {e.changes.map((c) => (
                       <li key={c.field} className="break-words">
-                        <span className="font-medium text-foreground">{titleCase(c.field)}</span>:{" "}
-                        {c.from === null ? "—" : c.from} → {c.to === null ? "—" : c.to}
+                        <span className="font-medium text-foreground">{c.label}</span>: {c.from} → {c.to}
                       </li>
                     ))}
                   </ul>
                 ) : null}
                 {e.reason ? <p className="text-muted-foreground">Reason: {e.reason}</p> : null}
+                <p className="text-muted-foreground text-xs">
+                  {e.actor ?? "System"}
+                  {e.impersonator ? ` (impersonated by ${e.impersonator})` : ""} ·{" "}
+                  <time dateTime={new Date(e.at).toISOString()}>{formatDateTime(e.at, tz)}</time>
+                  {e.ip ? ` · IP ${e.ip}` : ""}
+                </p>
               </li>
             ))}
           </ol>

@@ -8,10 +8,18 @@ import type { LucideIcon } from "lucide-react";
 import * as React from "react";
 import { Button } from "~/components/ui/button";
 
-export interface LazyDialogProps {
+interface LazyDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   returnFocusRef: React.RefObject<HTMLButtonElement | null>;
+}
+
+/** A lazy dialog's `onCloseAutoFocus`: focus goes back to its button, which is no Radix trigger. */
+export function returnFocusTo(ref: React.RefObject<HTMLButtonElement | null>) {
+  return (e: Event) => {
+    e.preventDefault();
+    ref.current?.focus();
+  };
 }
 
 export function lazyDialogButton<P extends object>(opts: {

@@ -79,7 +79,20 @@ export function TimeZoneList({
   const options = React.useMemo(() => zoneOptions(value), [value]);
   const chosen = options.find((o) => o.names.includes(value))?.id ?? value;
   const [active, setActive] = React.useState(chosen);
+  const [search, setSearch] = React.useState("");
   const list = React.useRef<HTMLDivElement>(null);
+  // Each keystroke shows the best match, the first option (M7): without this the list kept the
+  // scroll of the zone in use and showed matches from the middle. After cmdk's own scroll, which
+  // runs in the frame after it re-sorts.
+  React.useEffect(() => {
+    if (!search) return;
+    let frame = requestAnimationFrame(() => {
+      frame = requestAnimationFrame(() => {
+        if (list.current) list.current.scrollTop = 0;
+      });
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [search]);
   // The zone in use in the middle of the list: after cmdk's own first scroll (to the nearest edge,
   // in an animation frame of its own), hence two frames.
   React.useEffect(() => {
@@ -93,7 +106,12 @@ export function TimeZoneList({
   return (
     <Command loop label={label} value={active} onValueChange={setActive}>
       {/* The list mounts as the popover opens, after Radix has looked for something to focus. */}
-      <CommandInput autoFocus placeholder="City, country or offset" />
+      <CommandInput
+        autoFocus
+        placeholder="City, country or offset"
+        value={search}
+        onValueChange={setSearch}
+      />
       <CommandList ref={list} className="max-h-[min(320px,45dvh)]">
         <CommandEmpty>No time zone matches</CommandEmpty>
         <CommandGroup>

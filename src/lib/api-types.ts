@@ -4,7 +4,7 @@
  * Types only: nothing of the worker reaches the browser (lint/browser-imports.grit).
  */
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
-import type { AppRouter } from "../../worker/trpc/router";
+import type { AppRouter } from "../../worker/api-router";
 
 export type RouterOutputs = inferRouterOutputs<AppRouter>;
 export type RouterInputs = inferRouterInputs<AppRouter>;

@@ -4,13 +4,15 @@
  * out of the URL, so a reload or a shared link does not say it again. Only these codes are shown;
  * any other value is dropped silently, so a crafted link cannot put words on the page.
  */
-export const NOTICES = {
+const NOTICES = {
   "password-reset": "Your password has been changed. Sign in with your new password.",
   "email-verified": "Your e-mail address is verified.",
   "invitation-accepted": "Invitation accepted. You are now a member of the organization.",
+  "account-deleted": "Your account was deleted. You are signed out everywhere.",
+  "organization-created": "Your organization is ready. Invite your team from the Organization page.",
 } as const;
 
-export type NoticeCode = keyof typeof NOTICES;
+type NoticeCode = keyof typeof NOTICES;
 
 export function noticeMessage(code: unknown): string | null {
   return typeof code === "string" && Object.hasOwn(NOTICES, code) ? NOTICES[code as NoticeCode] : null;

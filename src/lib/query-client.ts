@@ -21,7 +21,7 @@ export function statusOf(error: unknown): number | undefined {
   return undefined;
 }
 
-export function isClientError(error: unknown): boolean {
+function isClientError(error: unknown): boolean {
   const status = statusOf(error);
   return status !== undefined && status >= 400 && status < 500;
 }

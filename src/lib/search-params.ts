@@ -49,6 +49,11 @@ export const listSearch = z.object({
 export const listSearchSchema = listSearch;
 export type ListState = z.infer<typeof listSearch>;
 
+/** A list's page and order, as its list query takes them beside the filters. */
+export function pageOf<T extends ListState>(s: T): Pick<T, "page" | "pageSize" | "sort" | "desc"> {
+  return { page: s.page, pageSize: s.pageSize, sort: s.sort, desc: s.desc };
+}
+
 /** A multi-select facet in the URL (`?status=["active","paused"]`); unknown values drop the filter. */
 export function facetParam<const T extends readonly [string, ...string[]]>(values: T) {
   // Bounded like the API's enumSet (core/schemas.ts): a longer list drops the filter.

@@ -10,7 +10,7 @@ import * as React from "react";
 
 export const THEMES = ["system", "light", "dark"] as const;
 export type Theme = (typeof THEMES)[number];
-export const THEME_COOKIE = "almoner-theme";
+const THEME_COOKIE = "almoner-theme";
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
 
 /** The theme in a Cookie header (or document.cookie); anything else is "system". */

@@ -8,7 +8,7 @@
  */
 import type { QueryClient } from "@tanstack/react-query";
 import type { TRPCOptionsProxy } from "@trpc/tanstack-react-query";
-import type { AppRouter } from "../../worker/trpc/router";
+import type { AppRouter } from "../../worker/api-router";
 
 type OptionsProxy = TRPCOptionsProxy<AppRouter>;
 

@@ -23,7 +23,7 @@ import {
 import { observable } from "@trpc/server/observable";
 import { createTRPCOptionsProxy, type TRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import superjson from "superjson";
-import type { AppRouter } from "../../worker/trpc/router";
+import type { AppRouter } from "../../worker/api-router";
 import { provideTrpc } from "./trpc-lazy";
 
 /** Defers loading a link until the first operation (the SSR local link imports the worker). */
@@ -66,11 +66,11 @@ const terminatingLink = createIsomorphicFn()
       }),
   );
 
-export function makeTrpcClient() {
+function makeTrpcClient() {
   return createTRPCClient<AppRouter>({ links: [terminatingLink()] });
 }
 
-export type TrpcClient = ReturnType<typeof makeTrpcClient>;
+type TrpcClient = ReturnType<typeof makeTrpcClient>;
 
 interface Trpc {
   client: TrpcClient;
@@ -81,7 +81,7 @@ interface Trpc {
 const byQueryClient = new WeakMap<QueryClient, Trpc>();
 
 /** The tRPC client and options proxy that go with `queryClient` (created on first use). */
-export function trpcFor(queryClient: QueryClient): Trpc {
+function trpcFor(queryClient: QueryClient): Trpc {
   let trpc = byQueryClient.get(queryClient);
   if (!trpc) {
     const client = makeTrpcClient();

@@ -62,7 +62,7 @@ const RULES: [RegExp, string][] = [
   // align-content (`content-start`), not the `content` property of ::before / ::after.
   [/^content-(normal|center|start|end|between|around|evenly|baseline|stretch)$/, "align-content"],
   [
-    /^(whitespace|break|cursor|pointer-events|touch|object|aspect|transition|duration|ease|delay|opacity|z|order|leading|tracking|line-clamp|items|self|content|justify-items|justify-self|justify|place-content|place-items|place-self|grid-cols|grid-rows|col-span|col-start|row-span|row-start|basis|grow|shrink|fill|stroke|accent|caret|underline-offset|decoration|divide-[xy]|space-[xy]|translate-[xy]|scale-[xy]|scale|rotate|inset-[xy]|inset|top|right|bottom|left|start|end|gap-[xy]|gap|size|min-w|min-h|max-w|max-h|w|h|p[xytrblse]?|m[xytrblse]?)-/,
+    /^(align|whitespace|break|cursor|pointer-events|touch|object|aspect|transition|duration|ease|delay|opacity|z|order|leading|tracking|line-clamp|items|self|content|justify-items|justify-self|justify|place-content|place-items|place-self|grid-cols|grid-rows|col-span|col-start|row-span|row-start|basis|grow|shrink|fill|stroke|accent|caret|underline-offset|decoration|divide-[xy]|space-[xy]|translate-[xy]|scale-[xy]|scale|rotate|inset-[xy]|inset|top|right|bottom|left|start|end|gap-[xy]|gap|size|min-w|min-h|max-w|max-h|w|h|p[xytrblse]?|m[xytrblse]?)-/,
     "$1",
   ],
   [/^(transition|grow|shrink)$/, "$1"],

@@ -5,8 +5,9 @@ import type { TRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import * as React from "react";
 import { UrlNotice } from "~/components/layout/url-notice";
 import { readTheme, type Theme, useTheme } from "~/lib/theme";
+import { useHydrated } from "~/lib/use-hydrated";
 import appCss from "~/styles.css?url";
-import type { AppRouter } from "../../worker/trpc/router";
+import type { AppRouter } from "../../worker/api-router";
 
 export interface RouterContext {
   queryClient: QueryClient;
@@ -49,10 +50,26 @@ function RootComponent() {
 }
 
 function RootDocument({ children }: { children: React.ReactNode }) {
-  // Marks the document once React has hydrated: end-to-end tests wait for it before clicking.
+  // Marks the document once its buttons work: end-to-end tests wait for it before clicking. A
+  // route's Suspense boundary hydrates after the root, so the mark waits for its buttons too.
+  const hydrated = useHydrated();
   React.useEffect(() => {
-    document.documentElement.dataset.hydrated = "true";
-  }, []);
+    if (!hydrated) return;
+    const settled = () => {
+      if (document.querySelector("[data-hydrating]")) return false;
+      document.documentElement.dataset.hydrated = "true";
+      return true;
+    };
+    if (settled()) return;
+    const watch = new MutationObserver(() => settled() && watch.disconnect());
+    watch.observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ["data-hydrating"],
+    });
+    return () => watch.disconnect();
+  }, [hydrated]);
   const theme = useTheme();
   return (
     <html lang="en" data-theme={theme} suppressHydrationWarning>

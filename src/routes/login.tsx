@@ -1,7 +1,8 @@
 import { createFileRoute, redirect } from "@tanstack/react-router";
 import { z } from "zod/mini";
 import { LoginPage } from "~/features/auth/login-page";
-import { safeRedirect } from "~/lib/auth/guards";
+import { landingFor } from "~/lib/auth/landing";
+import { policyQueryOptions } from "~/lib/auth/policy";
 import { lenient } from "~/lib/auth/search";
 import { sessionQueryOptions } from "~/lib/auth/session";
 import { withNotice } from "~/lib/notice";
@@ -21,10 +22,12 @@ export const Route = createFileRoute("/login")({
   beforeLoad: async ({ context, search }) => {
     const snapshot = await context.queryClient.ensureQueryData(sessionQueryOptions());
     const user = snapshot.payload?.user;
-    // Guests only: a signed-in user with portal access goes to the redirect, else /dashboard.
-    if (user && snapshot.capabilities?.portalAccess) {
-      throw redirect({ href: withNotice(safeRedirect(search.redirect), search.notice), replace: true });
-    }
+    // Guests only (SPEC §2): a signed-in user goes where they land (src/lib/auth/landing.ts); one
+    // with nowhere to go stays, and the page signs them out (SPEC §4).
+    const to = user ? landingFor(snapshot.capabilities, search.redirect) : null;
+    if (to) throw redirect({ href: withNotice(to, search.notice), replace: true });
+    // The refusal names whom to write to: rendered with the page.
+    if (user || search.denied) await context.queryClient.ensureQueryData(policyQueryOptions());
   },
   head: () => ({ meta: [{ title: "Sign in · Almoner" }] }),
   component: LoginPage,

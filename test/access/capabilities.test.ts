@@ -8,11 +8,11 @@
 
 import type { Allowed, Capabilities, Permissions } from "@core/permissions";
 import { beforeAll, describe, expect, it } from "vitest";
+import { appRouter } from "../../worker/api-router";
 import { createContext } from "../../worker/trpc/context";
 import { createCallerFactory } from "../../worker/trpc/init";
-import { appRouter } from "../../worker/trpc/router";
 import { CookieJar, makeAdmin, signUp } from "../auth/jar";
-import { makeOrg, member } from "../domain/fixtures";
+import { makeOrg, member } from "../fixtures";
 import { BASE_URL, call, codeOf, testEnv } from "../helpers";
 
 type Proc = {
@@ -118,7 +118,7 @@ describe("access.capabilities", () => {
       grantsOwner: true,
     });
     expect(caps.platform.user).toContain("impersonate");
-    expect(caps.org?.organization).toEqual(["view", "create", "update", "delete"]);
+    expect(caps.org?.organization).toEqual(["view", "create", "update", "delete", "transfer"]);
     expect(await disagreements(caller, caps)).toEqual([]);
   });
 

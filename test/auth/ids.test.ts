@@ -4,7 +4,7 @@
  * import's new rows fill the id indexes' last pages (decision 035).
  */
 import { describe, expect, it } from "vitest";
-import { generateId, timeOrderedId } from "../../worker/auth/crypto";
+import { generateId, timeOrderedId } from "../../worker/lib/ids";
 
 const SHAPE = /^[A-Za-z0-9]{32}$/;
 const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -9,10 +9,10 @@
 import { DISTINCT_ERROR_BOUND, SKETCH_K } from "@core/analytics";
 import { describe, expect, it } from "vitest";
 import { analyticsRows } from "../../worker/campaigns/analytics/queries";
-import { buildCampaignRollups, buildLargeCampaigns } from "../../worker/campaigns/analytics/rollups";
-import { makeOrg, member, numberedDonors } from "../domain/fixtures";
+import { buildCampaignRollups, buildLargeCampaigns } from "../../worker/ledger/campaign-rollups";
 import { expectCampaignRollupsRebuildable } from "../donations/brute";
 import { expectRecount } from "../donations/recount";
+import { makeOrg, member, numberedDonors } from "../fixtures";
 import { testEnv } from "../helpers";
 import { csv, runImport } from "../imports/run";
 
@@ -238,7 +238,7 @@ describe("a large campaign's own rollups (decision 037)", () => {
     const org = await makeOrg({ timeZone: "UTC" });
     const { caller } = await member(org, "owner");
     const c = await caller.campaigns.create({ title: "Many", currency: "USD", goalType: "none" });
-    // 3 000 donors, each giving once or twice over six months (their sketch values from the trigger).
+    // 3 000 donors, each giving once or twice over six months (deterministic sketch values: numberedDonors).
     await testEnv.DB.batch([
       numberedDonors(org, 3_000),
       testEnv.DB.prepare(

@@ -8,11 +8,11 @@
 import { BULK_MAX_IDS, type BulkOutcome, bulkSummary, MATCHING_MAX } from "@core/bulk";
 import { campaignStatuses } from "@core/status";
 import { describe, expect, it } from "vitest";
+import { appRouter } from "../../worker/api-router";
 import { createContext } from "../../worker/trpc/context";
 import { createCallerFactory } from "../../worker/trpc/init";
-import { appRouter } from "../../worker/trpc/router";
 import { CookieJar, signUp } from "../auth/jar";
-import { callerFor, makeOrg, member } from "../domain/fixtures";
+import { callerFor, makeOrg, member } from "../fixtures";
 import { BASE_URL, codeOf, testEnv, trpcError, trpcHttp } from "../helpers";
 import { racingDb } from "../race";
 

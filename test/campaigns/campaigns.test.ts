@@ -1,5 +1,5 @@
 /**
- * Campaign API beyond the basics in test/domain/business.test.ts: list filters (phase, date range,
+ * Campaign API beyond the basics in test/campaigns/basics.test.ts: list filters (phase, date range,
  * goal reached), recurring options, item edits, the public page (items, redaction, closed), and
  * analytics against a brute-force recount over refunds, test mode, trash, a foreign currency and
  * time-zone day boundaries.
@@ -9,8 +9,9 @@ import { bucketFor } from "@core/analytics";
 import { campaignSlug, freeSlug } from "@core/campaign";
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
-import { callerFor, makeOrg, member } from "../domain/fixtures";
-import { rebuildRollups } from "../donations/brute";
+import { CookieJar, signUp } from "../auth/jar";
+import { platformAdmin, rebuildRollups } from "../donations/brute";
+import { callerFor, makeOrg, member } from "../fixtures";
 import { codeOf, testEnv, trpcHttp } from "../helpers";
 
 const base = { title: "Winter Coats", currency: "USD" as const };
@@ -510,6 +511,62 @@ describe("public campaign page", () => {
     expect(closed.campaign).toMatchObject({ closed: true, status: "archived" });
     await caller.campaigns.update({ id: c.id, data: { ...base, slug: "coats", visibility: "private" } });
     expect(await codeOf(anon.campaigns.public({ organizationSlug: org, slug: "coats" }))).toBe("NOT_FOUND");
+  });
+});
+
+describe("public page of a paused campaign, and previews (issue 53)", () => {
+  it("keeps a paused campaign's link, saying it is paused, for anyone", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    const anon = await callerFor(null);
+    const c = await caller.campaigns.create({ ...base, slug: "camp", goalType: "none" });
+    await caller.campaigns.setStatus({ id: c.id, action: "publish" });
+    await caller.campaigns.toggleStatus({ id: c.id });
+    const paused = await anon.campaigns.public({ organizationSlug: org, slug: "camp" });
+    expect(paused).toMatchObject({ preview: false, campaign: { status: "paused", closed: false } });
+    await caller.campaigns.toggleStatus({ id: c.id });
+    expect((await anon.campaigns.public({ organizationSlug: org, slug: "camp" })).campaign.status).toBe(
+      "active",
+    );
+  });
+
+  it("previews a draft or a private campaign to its organization's members only", async () => {
+    const org = await makeOrg();
+    const other = await makeOrg();
+    const owner = await member(org, "owner");
+    const roles = {
+      owner: owner.caller,
+      admin: (await member(org, "admin")).caller,
+      organizer: (await member(org, "organizer")).caller,
+      viewer: (await member(org, "viewer")).caller,
+      "platform admin": (await platformAdmin(org)).caller,
+    };
+    const draft = await owner.caller.campaigns.create({ ...base, slug: "draft", goalType: "none" });
+    const input = { organizationSlug: org, slug: "draft" };
+    for (const [role, caller] of Object.entries(roles)) {
+      const seen = await caller.campaigns.preview(input);
+      expect(seen, role).toMatchObject({ preview: true, campaign: { title: base.title, status: "draft" } });
+    }
+    // Anyone else: the 404 of a missing campaign (signed out, no organization, another one's owner).
+    const anon = await callerFor(null);
+    const loner = await callerFor((await signUp(new CookieJar())).jar);
+    const stranger = (await member(other, "owner")).caller;
+    expect(await codeOf(anon.campaigns.public(input))).toBe("NOT_FOUND");
+    expect(await codeOf(anon.campaigns.preview(input))).toBe("UNAUTHORIZED");
+    expect(await codeOf(loner.campaigns.preview(input))).toBe("FORBIDDEN");
+    expect(await codeOf(stranger.campaigns.preview(input))).toBe("NOT_FOUND");
+    expect(await codeOf(stranger.campaigns.preview({ organizationSlug: other, slug: "draft" }))).toBe(
+      "NOT_FOUND",
+    );
+    // A private campaign, published: still a preview for members, a 404 for the public.
+    await owner.caller.campaigns.setStatus({ id: draft.id, action: "publish" });
+    await owner.caller.campaigns.update({
+      id: draft.id,
+      data: { ...base, slug: "draft", goalType: "none", visibility: "private" },
+    });
+    expect(await codeOf(anon.campaigns.public(input))).toBe("NOT_FOUND");
+    expect((await roles.viewer.campaigns.preview(input)).campaign.status).toBe("active");
+    expect(await codeOf(roles.viewer.campaigns.preview({ ...input, slug: "nope" }))).toBe("NOT_FOUND");
   });
 });
 

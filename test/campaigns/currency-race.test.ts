@@ -6,10 +6,10 @@
  */
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
+import { appRouter } from "../../worker/api-router";
 import { createContext } from "../../worker/trpc/context";
 import { createCallerFactory } from "../../worker/trpc/init";
-import { appRouter } from "../../worker/trpc/router";
-import { makeOrg, member } from "../domain/fixtures";
+import { makeOrg, member } from "../fixtures";
 import { BASE_URL, testEnv } from "../helpers";
 import { racingDb } from "../race";
 

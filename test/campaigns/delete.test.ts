@@ -6,7 +6,7 @@
 import { CAMPAIGN_HAS_GIFTS_MESSAGE } from "@core/campaign";
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
-import { makeOrg, member } from "../domain/fixtures";
+import { makeOrg, member } from "../fixtures";
 import { codeOf, testEnv } from "../helpers";
 
 const base = { title: "Spring Drive", currency: "USD" as const };

@@ -5,8 +5,8 @@
  * Without the index SQLite scanned every gift of the database for each item.
  */
 import { describe, expect, it } from "vitest";
-import { itemFundedSql } from "../../worker/campaigns/items/queries";
 import { donationWhere } from "../../worker/donations/list-queries";
+import { itemFundedSql } from "../../worker/ledger/campaign-rollups";
 import { testEnv } from "../helpers";
 
 // D1 binds no parameters to EXPLAIN; literals plan as parameters do.

@@ -7,7 +7,7 @@ import { MEDIA_MAX_BYTES } from "@core/media";
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
 import { sniffImage } from "../../worker/media/service";
-import { callerFor, makeOrg, member } from "../domain/fixtures";
+import { callerFor, makeOrg, member } from "../fixtures";
 import { appFetch, BASE_URL, testEnv } from "../helpers";
 
 const PNG_SIG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];

@@ -1,6 +1,6 @@
 import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
-import { makeOrg, member } from "../domain/fixtures";
+import { makeOrg, member } from "../fixtures";
 import { testEnv } from "../helpers";
 
 /** The organization's analytics version as the trigger keeps it (0 before its first change). */

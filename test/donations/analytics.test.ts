@@ -6,7 +6,7 @@
 
 import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
-import { makeOrg, member } from "../domain/fixtures";
+import { makeOrg, member } from "../fixtures";
 import { codeOf, trpcError, trpcHttp } from "../helpers";
 import {
   allTimeOf,

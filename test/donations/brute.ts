@@ -5,12 +5,12 @@
 
 import { dayKey, localDay } from "@core/time";
 import { expect } from "vitest";
-import { buildCampaignRollups } from "../../worker/campaigns/analytics/rollups";
-import { CAMPAIGN_SCOPE, ORG_SCOPE, type RollupScope } from "../../worker/donations/daily-totals-sql";
-import { campaignRecountSql, rebuildDailyRollups } from "../../worker/donations/rollups";
 import { signWebhook } from "../../worker/http/webhook";
+import { buildCampaignRollups } from "../../worker/ledger/campaign-rollups";
+import { CAMPAIGN_SCOPE, ORG_SCOPE, type RollupScope } from "../../worker/ledger/rollup-sql";
+import { campaignRecountSql, rebuildDailyRollups } from "../../worker/ledger/rollups";
 import { makeAdmin } from "../auth/jar";
-import { callerFor } from "../domain/fixtures";
+import { callerFor } from "../fixtures";
 import { appFetch, testEnv } from "../helpers";
 
 export const WEBHOOK_SECRET = "whsec-test-0123456789";

@@ -7,7 +7,7 @@
 import { BULK_MAX_IDS, bulkSummary, MATCHING_MAX } from "@core/bulk";
 import { describe, expect, it } from "vitest";
 import { CookieJar, signUp } from "../auth/jar";
-import { callerFor, makeOrg, member } from "../domain/fixtures";
+import { callerFor, makeOrg, member } from "../fixtures";
 import { codeOf, testEnv } from "../helpers";
 import { donationsOf } from "./brute";
 import { expectRecount } from "./recount";
@@ -267,5 +267,60 @@ describe("bulk status change", () => {
       ).toBe("FORBIDDEN");
     }
     expect(await donationsOf(org)).toEqual(before);
+  }, 60_000);
+});
+
+describe("move to trash in bulk", () => {
+  it("says first how many receipts it voids, then trashes each gift as a single trash would, voiding their receipts", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    const s = await seed(caller, org, 12);
+    const completed = (await caller.donations.matchingIds({ status: ["completed"] })).ids;
+    const receipted = (
+      await testEnv.DB.prepare(
+        "SELECT donation_id FROM receipt WHERE organization_id = ? AND status = 'issued' ORDER BY number",
+      )
+        .bind(org)
+        .all<{ donation_id: string }>()
+    ).results.map((r) => r.donation_id);
+    expect(receipted.length).toBeGreaterThan(1);
+    const chosen = [...receipted.slice(0, 2), s.ids[0] as string];
+    expect(await caller.donations.trashPreview({ ids: chosen })).toEqual({
+      gifts: 3,
+      receipted: 2,
+      numbers: ["000001", "000002"],
+    });
+    const all = await caller.donations.trashPreview({ matching: { status: ["completed"] } });
+    expect(all).toMatchObject({ gifts: completed.length, receipted: receipted.length });
+
+    const out = await caller.donations.bulkDelete({ ids: [...chosen, receipted[0] as string] });
+    expect(out).toEqual([
+      { id: chosen[0], changed: true },
+      { id: chosen[1], changed: true },
+      { id: chosen[2], changed: true },
+    ]);
+    const again = await caller.donations.bulkDelete({ ids: [chosen[0] as string, "nope"] });
+    expect(again).toEqual([
+      { id: chosen[0], changed: false, reason: "Already in the trash" },
+      { id: "nope", changed: false, reason: "Not found" },
+    ]);
+    const voided = await testEnv.DB.prepare(
+      "SELECT donation_id, void_cause, void_reason FROM receipt WHERE organization_id = ? AND status = 'void'",
+    )
+      .bind(org)
+      .all<{ donation_id: string; void_cause: string; void_reason: string }>();
+    expect(voided.results.map((r) => [r.donation_id, r.void_cause, r.void_reason]).sort()).toEqual(
+      receipted
+        .slice(0, 2)
+        .map((id) => [id, "cancelled", "donation.trash"])
+        .sort(),
+    );
+    await expectRecount(org, "UTC", caller, "after the bulk trash");
+    const viewer = await member(org, "viewer");
+    expect(await codeOf(viewer.caller.donations.bulkDelete({ ids: [s.ids[1] as string] }))).toBe("FORBIDDEN");
+    const organizer = await member(org, "organizer");
+    expect(await codeOf(organizer.caller.donations.trashPreview({ ids: [s.ids[1] as string] }))).toBe(
+      "FORBIDDEN",
+    );
   }, 60_000);
 });

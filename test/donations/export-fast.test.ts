@@ -24,7 +24,7 @@ import {
   RECORD_BYTES,
 } from "../../worker/donations/export-page";
 import { donationFilters } from "../../worker/donations/filters";
-import { makeOrg } from "../domain/fixtures";
+import { makeOrg } from "../fixtures";
 import { testEnv } from "../helpers";
 import { prng } from "./brute";
 

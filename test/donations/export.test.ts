@@ -8,7 +8,7 @@ import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
 import { DONATION_COLUMNS } from "../../worker/donations/export-columns";
 import { parseCsv } from "../csv";
-import { makeOrg, member } from "../domain/fixtures";
+import { makeOrg, member } from "../fixtures";
 import { appFetch, testEnv } from "../helpers";
 import { donationsOf, isCounted, net, prng, rebuildRollups } from "./brute";
 

@@ -9,7 +9,7 @@ import type { DonationStatus } from "@core/status";
 import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
 import { AMOUNT_WINDOW_FACTOR } from "../../worker/donations/list";
-import { makeOrg, member } from "../domain/fixtures";
+import { makeOrg, member } from "../fixtures";
 import { testEnv } from "../helpers";
 import { donationsOf, prng, type RawDonation, rebuildRollups } from "./brute";
 

@@ -2,10 +2,10 @@ import { PAYMENT_METHOD_MAX } from "@core/labels";
 import { countedWithin } from "@core/status";
 import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
-import { rebuildDailyRollups, rollupStatements } from "../../worker/donations/rollups";
-import { facts } from "../../worker/donations/write";
+import { facts } from "../../worker/ledger/donation-change";
+import { rebuildDailyRollups, rollupStatements } from "../../worker/ledger/rollups";
 import { changeTokenGuard } from "../../worker/lib/guard";
-import { makeOrg, member } from "../domain/fixtures";
+import { makeOrg, member } from "../fixtures";
 import { codeOf, testEnv } from "../helpers";
 import {
   bruteDailyTotals,

@@ -9,13 +9,13 @@
 import { allowedDonationTargets, type DonationStatus } from "@core/status";
 import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
-import { buildCampaignRollupsInStretches } from "../../worker/campaigns/analytics/rollups";
-import type { DonationRow } from "../../worker/donations/queries";
-import { buildDailyRollups, rebuildDailyRollups, rollupStatements } from "../../worker/donations/rollups";
-import { facts } from "../../worker/donations/write";
+import type { DonationRow } from "../../worker/db/rows";
+import { buildCampaignRollupsInStretches } from "../../worker/ledger/campaign-rollups";
+import { facts } from "../../worker/ledger/donation-change";
+import { buildDailyRollups, rebuildDailyRollups, rollupStatements } from "../../worker/ledger/rollups";
 import { changeTokenGuard } from "../../worker/lib/guard";
 import { runScheduled } from "../../worker/scheduled";
-import { makeOrg, member } from "../domain/fixtures";
+import { makeOrg, member } from "../fixtures";
 import { codeOf, testEnv } from "../helpers";
 import { csv, runImport } from "../imports/run";
 import {
@@ -269,7 +269,7 @@ describe("a large campaign's own rollups built in stretches", () => {
     await writeInZone(row, "UTC", "zone-switch-campaign");
     expect(await campaignBuildOf(coats)).toBeNull();
     // The cron builds campaigns past campaignRollupsFrom gifts: this one when the threshold is low.
-    const { buildLargeCampaigns } = await import("../../worker/campaigns/analytics/rollups");
+    const { buildLargeCampaigns } = await import("../../worker/ledger/campaign-rollups");
     expect(await buildLargeCampaigns(testEnv.DB, (o) => o === org, 3, { limit: 50 })).toContain(coats);
     await expectCampaignRollupsRebuildable(org, coats, "Europe/Paris", "after the cron");
   }, 120_000);

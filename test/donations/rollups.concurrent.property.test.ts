@@ -11,7 +11,7 @@ import { allowedDonationTargets, type DonationStatus } from "@core/status";
 import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
 import { runScheduled } from "../../worker/scheduled";
-import { makeOrg, member } from "../domain/fixtures";
+import { makeOrg, member } from "../fixtures";
 import { codeOf, testEnv } from "../helpers";
 
 import { deliver, donationsOf, isCounted, platformAdmin, prng, webhookEvent } from "./brute";

@@ -10,8 +10,8 @@
 import { allowedDonationTargets, type DonationStatus } from "@core/status";
 import { addDays, localDay, offsetSpans, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
-import { buildCampaignRollups } from "../../worker/campaigns/analytics/rollups";
-import { makeOrg, member } from "../domain/fixtures";
+import { buildCampaignRollups } from "../../worker/ledger/campaign-rollups";
+import { makeOrg, member } from "../fixtures";
 import { codeOf, testEnv } from "../helpers";
 import {
   allTimeOf,

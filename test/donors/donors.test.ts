@@ -2,8 +2,8 @@ import { DONOR_PAGE_GIFTS } from "@core/limits";
 import { startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
 import { buildDonorCsv } from "../../src/features/donors/export";
-import { makeOrg, member } from "../domain/fixtures";
 import { expectAnalyticsRebuildable } from "../donations/brute";
+import { makeOrg, member } from "../fixtures";
 import { codeOf, testEnv } from "../helpers";
 import { type Caller, gift, newDonor, refusal } from "./helpers";
 
@@ -342,7 +342,7 @@ describe("anonymize", () => {
       .catch((e: unknown) => e);
     expect(refused).toMatchObject({
       code: "UNPROCESSABLE_CONTENT",
-      message: "An anonymized donor cannot receive new gifts",
+      message: "An anonymized donor cannot receive new donations",
     });
     expect(await gifts()).toBe(giftsBefore);
   });

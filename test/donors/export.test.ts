@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildDonorCsv, DONOR_CSV_HEADER } from "../../src/features/donors/export";
 import { parseCsv } from "../csv";
-import { makeOrg, member } from "../domain/fixtures";
+import { makeOrg, member } from "../fixtures";
 import { codeOf, testEnv } from "../helpers";
 import { type Caller, gift, newDonor } from "./helpers";
 

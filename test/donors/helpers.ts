@@ -1,5 +1,5 @@
 import { TRPCError } from "@trpc/server";
-import type { callerFor } from "../domain/fixtures";
+import type { callerFor } from "../fixtures";
 
 export type Caller = Awaited<ReturnType<typeof callerFor>>;
 

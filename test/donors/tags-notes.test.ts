@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { makeOrg, member } from "../domain/fixtures";
+import { makeOrg, member } from "../fixtures";
 import { codeOf, testEnv } from "../helpers";
 import { newDonor, refusal } from "./helpers";
 

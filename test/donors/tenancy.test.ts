@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { makeOrg, member } from "../domain/fixtures";
+import { makeOrg, member } from "../fixtures";
 import { codeOf } from "../helpers";
 import { gift, newDonor } from "./helpers";
 

@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { makeOrg, member } from "../domain/fixtures";
+import { makeOrg, member } from "../fixtures";
 import { codeOf, testEnv, trpcError, trpcHttp } from "../helpers";
 import { type Caller, gift, newDonor, refusal } from "./helpers";
 

@@ -1,11 +1,11 @@
 /**
- * A donor's tier is set in every gift's write (worker/donors/stats.ts `tierSql`, DESIGN §4). For
+ * A donor's tier is set in every gift's write (worker/ledger/donor-stats.ts `tierSql`, DESIGN §4). For
  * one donor the statement must find that donor by its id: written as one statement for one donor
  * or all (`(?2 IS NULL OR id = ?2)`), SQLite walked the organization's donor index for each gift,
  * ≈ 35 ms a write and ≈ 4 s a bulk call of 100 gifts at 100 000 donors (docs/performance.md).
  */
 import { describe, expect, it } from "vitest";
-import { tierSql } from "../../worker/donors/stats";
+import { tierSql } from "../../worker/ledger/donor-stats";
 import { testEnv } from "../helpers";
 
 // D1 binds no parameters to EXPLAIN; literals plan as parameters do.

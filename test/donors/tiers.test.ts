@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runScheduled } from "../../worker/scheduled";
-import { makeOrg, member } from "../domain/fixtures";
+import { makeOrg, member } from "../fixtures";
 import { codeOf, testEnv } from "../helpers";
 import { type Caller, gift, newDonor, refusal } from "./helpers";
 

@@ -31,13 +31,14 @@ describe("routes keep their search defaults out of the URL", () => {
       checked.push(id);
       expect(r.options.search?.middlewares?.length ?? 0, id).toBeGreaterThan(0);
     }
-    // The lists, the reports, the dashboard and a campaign's analytics.
+    // The lists, the reports, the dashboard, a campaign's analytics and the organization's sections.
     expect(checked.sort()).toEqual([
       "/campaigns/",
       "/campaigns/$campaignId/analytics",
       "/dashboard",
       "/donations/",
       "/donors/",
+      "/organization",
       "/organizers/",
       "/recurring/",
       "/reports/",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod/mini";
 import { campaignsSearch } from "~/features/campaigns/search";
+import { activeFilterCount, donationFilters, exportUrl } from "~/features/donations/filters";
 import { donationSearch } from "~/features/donations/search";
 import { donorsSearch } from "~/features/donors/search";
 import { planSearch } from "~/features/plans/search";
@@ -53,6 +54,22 @@ describe("URL search schemas (zod/mini): stale or hand-edited links fall back, n
     for (const k of ["status", "from", "currency", "minAmountMinor", "frequency", "trashed", "campaignId"])
       expect(s).not.toHaveProperty(k, expect.anything());
     expect(donationSearch.parse({ sort: "donor.email" }).sort).toBe("date");
+  });
+
+  it("donations: live gifts unless asked, and live is not a filter someone set (issue 53, M18)", () => {
+    const none = donationSearch.parse({});
+    expect(none.mode).toBe("live");
+    expect(donationFilters(none).mode).toBe("live");
+    expect(activeFilterCount(none)).toBe(0);
+    expect(exportUrl(none)).toBe("/api/export/donations.csv?mode=live");
+    const all = donationSearch.parse({ mode: "all" });
+    expect(donationFilters(all).mode).toBeUndefined();
+    expect(activeFilterCount(all)).toBe(1);
+    expect(exportUrl(all)).toBe("/api/export/donations.csv");
+    const test = donationSearch.parse({ mode: "test" });
+    expect([donationFilters(test).mode, activeFilterCount(test)]).toEqual(["test", 1]);
+    // An unknown mode falls back to live, never to every gift.
+    expect(donationSearch.parse({ mode: "both" }).mode).toBe("live");
   });
 
   it("donors: ids, types, day ranges and amounts are bounded", () => {

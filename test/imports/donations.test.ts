@@ -5,12 +5,12 @@
  * import resumes where it stopped, and that a batch lands once however often it is sent.
  */
 import { describe, expect, it } from "vitest";
+import { appRouter } from "../../worker/api-router";
 import { createContext } from "../../worker/trpc/context";
 import { createCallerFactory } from "../../worker/trpc/init";
-import { appRouter } from "../../worker/trpc/router";
-import { makeOrg, member } from "../domain/fixtures";
 import { donationsOf } from "../donations/brute";
 import { expectRecount } from "../donations/recount";
+import { makeOrg, member } from "../fixtures";
 import { BASE_URL, codeOf, testEnv } from "../helpers";
 import { baseOptions, type Caller, continueImport, csv, mappingFor, runImport, sha256 } from "./run";
 
@@ -218,7 +218,7 @@ describe("importing donations", () => {
     const reasons = new Map(rejected.map((r) => [r.row, r.reason]));
     expect([...reasons.keys()]).toEqual([3, 4, 5, 6, 7, 8]);
     expect(reasons.get(4)).toMatch(/^Amount: At least 1\.00/);
-    expect(reasons.get(5)).toMatch(/^Date: The gift date cannot be in the future/);
+    expect(reasons.get(5)).toMatch(/^Date: The donation date cannot be in the future/);
     expect(reasons.get(6)).toMatch(/^Currency: Currency XYZ is not supported/);
     expect(reasons.get(7)).toBe("This campaign collects USD");
     expect(reasons.get(8)).toBe("E-mail: Enter a valid e-mail address");

@@ -4,7 +4,7 @@
  * duplicate inside the file reported against its first row; who may import.
  */
 import { describe, expect, it } from "vitest";
-import { makeOrg, member } from "../domain/fixtures";
+import { makeOrg, member } from "../fixtures";
 import { codeOf, testEnv } from "../helpers";
 import { baseOptions, csv, runImport, sha256 } from "./run";
 
@@ -135,7 +135,7 @@ describe("importing donors", () => {
     }
     // The dry run sees the later row as the same donor as row 5, though another batch created it.
     expect(tally.outcomes).toMatchObject({ new: 12, matched: 1 });
-    expect(tally.notes).toEqual([{ row: 14, note: "Same donor as row 5" }]);
+    expect(tally.notes).toEqual([{ row: 14, note: "Same donor as row 5", label: "Person Three" }]);
     const { import: done } = await runImport(caller, "donors", text, { fields: FIELDS, batchRows: 10 });
     // The later row is the same donor, and fills the phone the first row left empty.
     expect(done.counts).toMatchObject({ donorsCreated: 12, donorsUpdated: 1 });

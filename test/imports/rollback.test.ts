@@ -4,9 +4,9 @@
  * refusal names it.
  */
 import { describe, expect, it } from "vitest";
-import { makeOrg, member } from "../domain/fixtures";
 import { donationsOf } from "../donations/brute";
 import { expectRecount } from "../donations/recount";
+import { makeOrg, member } from "../fixtures";
 import { testEnv } from "../helpers";
 import { csv, runImport } from "./run";
 
@@ -137,7 +137,7 @@ describe("undoing an import", () => {
 
     const preview = await caller.imports.rollbackPreview({ id: done.id });
     expect(preview.blockers).toEqual([
-      `1 gift it created was changed since (first: donation #${gift.number})`,
+      `1 donation it created was changed since (first: donation #${gift.number})`,
       "1 donor it created has notes",
       "1 campaign it created was edited, published or given items",
     ]);

@@ -7,7 +7,7 @@ import type { ImportRow } from "@core/import/batch";
 import type { ImportField, ImportKind, ImportOptions } from "@core/import/fields";
 import { readShape } from "@core/import/read";
 import { sendRows } from "@core/import/runner";
-import type { callerFor } from "../domain/fixtures";
+import type { callerFor } from "../fixtures";
 
 export type Caller = Awaited<ReturnType<typeof callerFor>>;
 

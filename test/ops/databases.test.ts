@@ -8,12 +8,12 @@
 import { describe, expect, it } from "vitest";
 import { databaseNameOf, databaseNames, organizationDatabase } from "../../worker/db/databases";
 import { runScheduled } from "../../worker/scheduled";
-import { member } from "../domain/fixtures";
 import { platformAdmin } from "../donations/brute";
+import { member } from "../fixtures";
 import { testEnv } from "../helpers";
 
 const APART = "org-apart";
-/** The name every member of test/domain/fixtures.ts signs up with (test/auth/jar.ts). */
+/** The name every member of test/fixtures.ts signs up with (test/auth/jar.ts). */
 const OWNER_NAME = "Test User";
 const directory = testEnv.DB;
 const two = testEnv.DB_TWO;

@@ -7,7 +7,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createWorker } from "../../worker/app";
-import { makeOrg, member } from "../domain/fixtures";
+import { makeOrg, member } from "../fixtures";
 import { BASE_URL } from "../helpers";
 
 const logging = { ...env, LOG_REQUESTS: "true" } as Env;

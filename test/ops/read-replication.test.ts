@@ -9,7 +9,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { BOOKMARK_COOKIE, parseBookmarks } from "../../worker/db/databases";
-import { makeOrg, member } from "../domain/fixtures";
+import { makeOrg, member } from "../fixtures";
 import { BASE_URL, testEnv } from "../helpers";
 import worker from "../worker";
 

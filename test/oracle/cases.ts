@@ -148,6 +148,14 @@ export const endpoints: Endpoint[] = [
       "upper-case email": {
         input: (f) => ({ name: "X", email: email(f, "NEW").toUpperCase(), password: PASSWORD }),
       },
+      // The cookie cache is UTF-8 base64url, as better-auth writes it (ours took Latin-1 only: 400).
+      "name outside Latin-1": {
+        input: (f) => ({ name: "Łukasz 田中 😀", email: email(f, "new"), password: PASSWORD }),
+      },
+      // Adversarial review 2: 403 before the user row is written (ours answered 500 after it).
+      "lone surrogate callbackURL": {
+        input: (f) => ({ name: "X", email: email(f, "new"), password: PASSWORD, callbackURL: "/x\ud800" }),
+      },
     },
   },
   {
@@ -266,6 +274,7 @@ export const endpoints: Endpoint[] = [
       "signed out, unknown address": { as: "nobody", input: (f) => ({ email: email(f, "nobody") }) },
       "signed out, own address": { as: "nobody" },
       "foreign callbackURL": { input: (f) => ({ email: f.me.email, callbackURL: `${FOREIGN_ORIGIN}/x` }) },
+      "lone surrogate callbackURL": { input: (f) => ({ email: f.me.email, callbackURL: "/x\ud800" }) },
     },
   },
   {
@@ -296,6 +305,7 @@ export const endpoints: Endpoint[] = [
     extras: {
       "unknown address": { input: (f) => ({ email: email(f, "nobody") }) },
       "foreign redirectTo": { input: (f) => ({ email: f.me.email, redirectTo: `${FOREIGN_ORIGIN}/x` }) },
+      "lone surrogate redirectTo": { input: (f) => ({ email: f.me.email, redirectTo: "/x\ud800" }) },
     },
   },
   {
@@ -308,6 +318,7 @@ export const endpoints: Endpoint[] = [
     extras: {
       "unknown address": { input: (f) => ({ email: email(f, "nobody") }) },
       "foreign redirectTo": { input: (f) => ({ email: f.me.email, redirectTo: `${FOREIGN_ORIGIN}/x` }) },
+      "lone surrogate redirectTo": { input: (f) => ({ email: f.me.email, redirectTo: "/x\ud800" }) },
     },
   },
   {
@@ -359,6 +370,9 @@ export const endpoints: Endpoint[] = [
       "invalid address": { input: () => ({ newEmail: "not-an-email" }) },
       "foreign callbackURL": {
         input: (f) => ({ newEmail: email(f, "changed"), callbackURL: `${FOREIGN_ORIGIN}/x` }),
+      },
+      "lone surrogate callbackURL": {
+        input: (f) => ({ newEmail: email(f, "changed"), callbackURL: "/x\ud800" }),
       },
     },
   },

@@ -7,7 +7,7 @@ import { organizerColumns } from "@core/exports/organizers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { organizerCsv } from "../../src/features/organizers/export";
 import { makeAdmin } from "../auth/jar";
-import { callerFor, makeOrg, member } from "../domain/fixtures";
+import { callerFor, makeOrg, member } from "../fixtures";
 import { testEnv } from "../helpers";
 
 describe("organizers export", () => {

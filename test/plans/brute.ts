@@ -128,12 +128,13 @@ export async function storedPlanMonthly(org: string) {
   );
 }
 
-/** A plan's gift totals from its counted gifts. */
+/** A plan's gift totals from its counted gifts in its currency. */
 export async function brutePlanStats(planId: string) {
   const r = await db()
     .prepare(
       `SELECT COUNT(*) AS n, COALESCE(SUM(amount_minor - refunded_minor), 0) AS given, MAX(donated_at) AS last FROM donation
-        WHERE plan_id = ? AND status IN ('completed','partially_refunded') AND mode = 'live' AND trashed_at IS NULL`,
+        WHERE plan_id = ?1 AND status IN ('completed','partially_refunded') AND mode = 'live' AND trashed_at IS NULL
+          AND currency = (SELECT currency FROM recurring_plan WHERE id = ?1)`,
     )
     .bind(planId)
     .first<{ n: number; given: number; last: number | null }>();

@@ -6,7 +6,7 @@
 import { allowedPlanActions, planActions, planStatuses, planTransitions } from "@core/plans";
 import { describe, expect, it } from "vitest";
 import { watchPlans } from "../../worker/plans/cron";
-import { makeOrg, member } from "../domain/fixtures";
+import { makeOrg, member } from "../fixtures";
 import { codeOf, testEnv } from "../helpers";
 import { expectPlanRecount } from "./brute";
 
@@ -124,7 +124,7 @@ describe("the status machine", () => {
       }
     }
     // Out-of-band status writes (setStatus above) bypass the rollups: rebuild before comparing.
-    const { rebuildPlanRollups } = await import("../../worker/plans/rollups");
+    const { rebuildPlanRollups } = await import("../../worker/ledger/plan-rollups");
     await rebuildPlanRollups(testEnv.DB, org, "Europe/Berlin");
     await expectPlanRecount(org, "Europe/Berlin", "after every move");
   });
@@ -272,7 +272,7 @@ describe("gifts recorded by hand against a plan", () => {
     await caller.plans.setStatus({ id: plan.id, action: "pause", reason: "Travelling" });
     expect(await refused(gift(donorId, plan.id))).toEqual({
       code: "UNPROCESSABLE_CONTENT",
-      message: "A paused plan takes no gifts",
+      message: "A paused plan takes no donations",
     });
     const elsewhere = await makeOrg();
     const stranger = await member(elsewhere, "owner");

@@ -2,7 +2,9 @@
  * Receipts go out (issue 25, decision 031), on real D1 with the dev outbox as the mailer: with
  * "send automatically" a completed gift's receipt is e-mailed with the thank-you and the PDF in
  * the same request's aftermath (worker/receipts/delivery.ts), for the form and the processor's
- * webhook alike, a refund's correction too; without
+ * webhook alike; a refund mails what happened (the amount refunded, what is kept, the corrected
+ * receipt naming the one it replaces, or a full refund's notice) unless staff choose not to, and a
+ * restore mails nothing (issue 53, decision 049); without
  * it nothing goes until someone sends it. What cannot go (test mode, no e-mail, anonymized, void)
  * is refused with the gift page's words; one receipt is never e-mailed twice by two deliveries at
  * once; the bulk send answers per gift; the thank-you alone carries no attachment and escapes
@@ -12,9 +14,9 @@ import { extractText, getDocumentProxy } from "unpdf";
 import { describe, expect, it } from "vitest";
 import { deliverQueued } from "../../worker/receipts/delivery";
 import { runScheduled } from "../../worker/scheduled";
-import { makeOrg, member } from "../domain/fixtures";
 import { deliver, webhookEvent } from "../donations/brute";
-import { codeOf, testEnv } from "../helpers";
+import { makeOrg, member } from "../fixtures";
+import { appFetch, codeOf, testEnv } from "../helpers";
 
 type Caller = Awaited<ReturnType<typeof member>>["caller"];
 
@@ -70,6 +72,13 @@ async function pdfText(base64: string) {
   const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
   const { text } = await extractText(await getDocumentProxy(bytes), { mergePages: true });
   return text.replace(/[\s\u00a0\u202f]+/g, " ");
+}
+
+async function orgName(org: string) {
+  const r = await testEnv.DB.prepare("SELECT name FROM organization WHERE id = ?")
+    .bind(org)
+    .first<{ name: string }>();
+  return r?.name as string;
 }
 
 async function emailOf(donorId: string) {
@@ -133,7 +142,93 @@ describe("receipts by e-mail", () => {
     expect(await pdfText(mails[0]?.attachments[0]?.content as string)).toContain("$42.50");
   });
 
-  it("e-mails the corrected receipt after a refund, naming the receipt it replaces", async () => {
+  it("after a refund, mails what happened: the amount refunded, what is kept, the corrected receipt naming the one it replaces", async () => {
+    const org = await makeOrg();
+    const { caller, jar } = await member(org, "owner");
+    await caller.receipts.updateSettings(settings(true));
+    const d = await donor(caller, { firstName: "Rosa" });
+    const g = await caller.donations.create(gift(d, { amountMinor: 15_000 }));
+    await caller.donations.updateStatus({
+      id: g.id,
+      status: "partially_refunded",
+      refundAmountMinor: 5_000,
+      reason: "Donor asked to move $50 to next year's drive",
+    });
+    const mails = await mailsTo(await emailOf(d));
+    expect(mails.map((m) => m.attachments[0]?.filename)).toEqual([
+      "receipt-R-000001.pdf",
+      "receipt-R-000002.pdf",
+    ]);
+    const refund = mails[1] as OutboxMail;
+    expect(refund.subject).toBe(`Your corrected receipt R-000002 from ${await orgName(org)}`);
+    expect(refund.text).toContain("Dear Rosa Giver,");
+    expect(refund.text).toContain("We have refunded $50.00 of your gift of $150.00 on ");
+    expect(refund.text).toContain("The remaining $100.00 stays your gift");
+    expect(refund.text).toContain("corrected tax receipt R-000002 for $100.00 is attached");
+    expect(refund.text).toContain("It replaces receipt R-000001, which is now void");
+    expect(refund.text).not.toContain("Thank you for your gift of");
+    // The staff's reason is theirs: not in the mail, not on either PDF.
+    expect(refund.text).not.toContain("next year's drive");
+    const text = await pdfText(refund.attachments[0]?.content as string);
+    expect(text).toContain("Replaces receipt R-000001");
+    expect(text).toContain("$100.00");
+    const voided = (await caller.receipts.forDonation({ donationId: g.id })).receipts[0];
+    expect(voided).toMatchObject({
+      status: "void",
+      voidCause: "replaced",
+      voidReason: "Donor asked to move $50 to next year's drive",
+    });
+    const res = await appFetch(`/api/receipts/${voided?.id}.pdf`, { headers: { cookie: jar.header() } });
+    const { text: voidText } = await extractText(
+      await getDocumentProxy(new Uint8Array(await res.arrayBuffer())),
+      {
+        mergePages: true,
+      },
+    );
+    expect(voidText).toContain("Replaced by receipt R-000002");
+    expect(voidText).not.toContain("next year");
+
+    // "Refund more…": a second partial refund mails the same kind of message.
+    await caller.donations.updateStatus({
+      id: g.id,
+      status: "partially_refunded",
+      refundAmountMinor: 2_000,
+      reason: "And a bit more",
+    });
+    const again = (await mailsTo(await emailOf(d)))[2] as OutboxMail;
+    expect(again.text).toContain("We have refunded $20.00 of your gift of $150.00");
+    expect(again.text).toContain("The remaining $80.00 stays your gift");
+    expect(again.text).toContain("It replaces receipt R-000002");
+    // Resend says the correction's words again, not the thank-you.
+    await caller.receipts.send({ donationId: g.id });
+    const resent = (await mailsTo(await emailOf(d)))[3] as OutboxMail;
+    expect(resent.subject).toBe(again.subject);
+    expect(resent.text).toBe(again.text);
+    const { acknowledgements } = await caller.receipts.forDonation({ donationId: g.id });
+    expect(acknowledgements.map((a) => a.kind)).toEqual([
+      "correction",
+      "correction",
+      "correction",
+      "receipt",
+    ]);
+
+    // The rest refunded: a notice without a receipt says the last one is void.
+    await caller.donations.updateStatus({ id: g.id, status: "refunded", reason: "All back" });
+    const full = (await mailsTo(await emailOf(d)))[4] as OutboxMail;
+    expect(full.subject).toBe(`Your gift to ${await orgName(org)} has been refunded`);
+    expect(full.text).toContain("We have refunded the remaining $80.00 of your gift of $150.00");
+    expect(full.text).toContain("Receipt R-000003 for this gift is now void");
+    expect(full.attachments).toEqual([]);
+    const after = await caller.receipts.forDonation({ donationId: g.id });
+    expect(after.acknowledgements[0]?.kind).toBe("refund");
+    expect(after.receipts.map((r) => [r.number, r.status, r.voidCause])).toEqual([
+      ["R-000001", "void", "replaced"],
+      ["R-000002", "void", "replaced"],
+      ["R-000003", "void", "refunded"],
+    ]);
+  });
+
+  it("sends no refund mail when staff choose not to, whatever the setting; and one when they choose to without it", async () => {
     const org = await makeOrg();
     const { caller } = await member(org, "owner");
     await caller.receipts.updateSettings(settings(true));
@@ -143,17 +238,42 @@ describe("receipts by e-mail", () => {
       id: g.id,
       status: "partially_refunded",
       refundAmountMinor: 2_500,
-      reason: "Returned part of it",
+      reason: "Part",
+      notifyDonor: false,
     });
-    const mails = await mailsTo(await emailOf(d));
-    expect(mails.map((m) => m.attachments[0]?.filename)).toEqual([
+    expect(await mailsTo(await emailOf(d))).toHaveLength(1);
+    const { receipts } = await caller.receipts.forDonation({ donationId: g.id });
+    expect(receipts[1]).toMatchObject({ number: "R-000002", status: "issued", delivery: "none" });
+    await caller.donations.updateStatus({ id: g.id, status: "refunded", reason: "All", notifyDonor: false });
+    expect(await mailsTo(await emailOf(d))).toHaveLength(1);
+
+    await caller.receipts.updateSettings(settings(false));
+    const d2 = await donor(caller);
+    const g2 = await caller.donations.create(gift(d2));
+    await caller.donations.updateStatus({ id: g2.id, status: "refunded", reason: "All", notifyDonor: true });
+    const mails = await mailsTo(await emailOf(d2));
+    expect(mails.map((m) => m.subject)).toEqual([`Your gift to ${await orgName(org)} has been refunded`]);
+    expect(mails[0]?.text).toContain("We have refunded your gift of $125.00 on ");
+    expect(mails[0]?.text).toContain("in full");
+  });
+
+  it("re-issues a restored gift's receipt without mailing the donor again", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    await caller.receipts.updateSettings(settings(true));
+    const d = await donor(caller);
+    const g = await caller.donations.create(gift(d));
+    await caller.donations.delete({ id: g.id });
+    await caller.donations.restore({ id: g.id });
+    expect((await mailsTo(await emailOf(d))).map((m) => m.attachments[0]?.filename)).toEqual([
       "receipt-R-000001.pdf",
-      "receipt-R-000002.pdf",
     ]);
-    const text = await pdfText(mails[1]?.attachments[0]?.content as string);
-    expect(text).toContain("R-000002");
-    expect(text).toContain("R-000001");
-    expect(text).toContain("$100.00");
+    const { receipts } = await caller.receipts.forDonation({ donationId: g.id });
+    expect(receipts.map((r) => [r.number, r.status, r.voidCause, r.delivery])).toEqual([
+      ["R-000001", "void", "cancelled", "sent"],
+      ["R-000002", "issued", null, "none"],
+    ]);
+    expect(receipts[0]?.voidReason).toBe("donation.trash");
   });
 
   it("sends nothing on its own when the organization did not ask; Send and Resend do, counted", async () => {
@@ -183,7 +303,7 @@ describe("receipts by e-mail", () => {
     const test = await caller.donations.create(gift(await donor(caller), { mode: "test" }));
     await expect(caller.receipts.send({ donationId: test.id })).rejects.toMatchObject({
       code: "BAD_REQUEST",
-      message: "Test-mode gifts get no receipt.",
+      message: "Test-mode donations get no receipt.",
     });
     await expect(caller.receipts.sendThanks({ donationId: test.id })).rejects.toMatchObject({
       code: "BAD_REQUEST",
@@ -255,7 +375,7 @@ describe("receipts by e-mail", () => {
     expect(first).toEqual([
       { id: a.id, changed: true },
       { id: b.id, changed: false, reason: "The donor has no e-mail address." },
-      { id: c.id, changed: false, reason: "Test-mode gifts get no receipt." },
+      { id: c.id, changed: false, reason: "Test-mode donations get no receipt." },
       { id: "missing-id-123", changed: false, reason: "Donation not found" },
     ]);
     expect(await caller.receipts.sendMany({ ids: [a.id] })).toEqual([

@@ -6,7 +6,7 @@
  * whyNoReceipt, held here to the ledger's own SQL verdict).
  */
 import { describe, expect, it } from "vitest";
-import { makeOrg, member } from "../domain/fixtures";
+import { makeOrg, member } from "../fixtures";
 import { testEnv } from "../helpers";
 
 type Caller = Awaited<ReturnType<typeof member>>["caller"];
@@ -58,7 +58,7 @@ describe("the receipt ledger", () => {
     const a = await caller.donations.create(gift(who, { tributeType: "in_memory", tributeName: "Grace" }));
     const pending = await caller.donations.create(gift(who, { status: "pending" }));
     expect((await caller.receipts.forDonation({ donationId: pending.id })).none).toBe(
-      "Only completed gifts get a receipt.",
+      "Only completed donations get a receipt.",
     );
     await caller.donations.updateStatus({ id: pending.id, status: "completed" });
     const first = await caller.receipts.forDonation({ donationId: a.id });
@@ -118,7 +118,7 @@ describe("the receipt ledger", () => {
     await caller.donations.updateStatus({ id: d.id, status: "refunded", reason: "donor asked" });
     const refunded = await caller.receipts.forDonation({ donationId: d.id });
     expect(refunded.receipts.map((r) => r.status)).toEqual(["void", "void"]);
-    expect(refunded.none).toBe("Only completed gifts get a receipt.");
+    expect(refunded.none).toBe("Only completed donations get a receipt.");
   });
 
   it("voids on trash and issues a correction on restore", async () => {
@@ -179,8 +179,8 @@ describe("the receipt ledger", () => {
     const org = await makeOrg();
     const { caller } = await member(org, "owner");
     const cases = [
-      { make: gift(await donor(caller), { mode: "test" }), why: "Test-mode gifts get no receipt." },
-      { make: gift(null), why: "A gift without a donor record gets no receipt." },
+      { make: gift(await donor(caller), { mode: "test" }), why: "Test-mode donations get no receipt." },
+      { make: gift(null), why: "A donation without a donor record gets no receipt." },
       { make: gift(await donor(caller, "Bea")), why: null },
     ];
     for (const c of cases) {

@@ -21,9 +21,9 @@ import { env } from "cloudflare:test";
 import { formatMoney } from "@core/money";
 import { extractText, getDocumentProxy } from "unpdf";
 import { describe, expect, it } from "vitest";
+import type { ReceiptSnapshot } from "../../worker/ledger/receipt-snapshot";
 import {
   type ReceiptPdfInput,
-  type ReceiptSnapshot,
   receiptLocale,
   renderReceiptPdf,
   renderStatementPdf,
@@ -31,7 +31,7 @@ import {
 } from "../../worker/receipts/pdf";
 import { usableLogo } from "../../worker/receipts/pdf/logo";
 import { paginate } from "../../worker/receipts/pdf/statement";
-import { makeOrg } from "../domain/fixtures";
+import { makeOrg } from "../fixtures";
 
 /** Whitespace of any kind as one space. */
 const spaced = (s: string) => s.replace(/[\s\u00a0\u202f]+/g, " ").trim();
@@ -276,15 +276,37 @@ describe("a receipt", () => {
     expect(doc.text).toContain("Replaces receipt R-000042");
   });
 
-  it("says VOID on a void receipt, and why", async () => {
-    const doc = await read(
-      await renderReceiptPdf(env, receipt({ status: "void", voidReason: "Refunded in full" })),
-    );
+  it("says VOID on a void receipt, and why in the donor's words in the receipt's language, never the staff's note", async () => {
+    const doc = await read(await renderReceiptPdf(env, receipt({ status: "void", voidCause: "refunded" })));
     expect(doc.text).toContain("VOID");
     expect(doc.text).toContain("may not be used for tax purposes");
-    expect(doc.text).toContain("Reason: Refunded in full");
+    expect(doc.text).toContain("Gift refunded");
+    expect(doc.text).not.toContain("Reason");
     // A void receipt does not thank anyone.
     expect(doc.text).not.toContain("Thank you for your generosity.");
+    const replaced = await read(
+      await renderReceiptPdf(
+        env,
+        receipt({
+          status: "void",
+          voidCause: "replaced",
+          replacedBy: "R-000044",
+          snapshot: snapshot({ settings: { ...SETTINGS, language: "fr" } }),
+        }),
+      ),
+    );
+    expect(replaced.text).toContain("Remplacé par le reçu R-000044");
+    const cancelled = await read(
+      await renderReceiptPdf(
+        env,
+        receipt({
+          status: "void",
+          voidCause: "cancelled",
+          snapshot: snapshot({ settings: { ...SETTINGS, language: "de" } }),
+        }),
+      ),
+    );
+    expect(cancelled.text).toContain("Zuwendung storniert");
   });
 
   it("renders a Japanese receipt: the words, the donor's name and yen without decimals, in Noto Sans JP", async () => {

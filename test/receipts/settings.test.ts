@@ -5,7 +5,7 @@
  */
 import { DEFAULT_RECEIPT_SETTINGS, formatReceiptNumber } from "@core/receipts";
 import { describe, expect, it } from "vitest";
-import { makeOrg, member } from "../domain/fixtures";
+import { makeOrg, member } from "../fixtures";
 import { codeOf, testEnv } from "../helpers";
 
 const saved = {

@@ -4,13 +4,16 @@
  * corrected amount after a refund and nothing of another year, with totals per currency; it
  * downloads as a PDF for those who may see receipts; a bulk run e-mails each donor with an
  * address once, skips the others, shows its progress, resumes after a pause, and two steps at
- * once never send a donor two statements. The PDFs are read back with unpdf.
+ * once never send a donor two statements. Imported gifts are listed, marked "Previous system"
+ * (decision 048); before a run the preview counts its donors, a test goes to the person asking, and
+ * attachments are named for the donor (issue 53). The PDFs are read back with unpdf.
  */
 import { extractText, getDocumentProxy } from "unpdf";
 import { describe, expect, it } from "vitest";
-import { STEP_DONORS } from "../../worker/receipts/statements";
-import { makeOrg, member } from "../domain/fixtures";
+import { STEP_DONORS, statementFileName } from "../../worker/receipts/statements";
+import { makeOrg, member } from "../fixtures";
 import { appFetch, codeOf, testEnv } from "../helpers";
+import { csv, runImport } from "../imports/run";
 
 type Caller = Awaited<ReturnType<typeof member>>["caller"];
 
@@ -179,6 +182,134 @@ describe("year-end statements", () => {
     expect(acks.results.map((a) => a.n)).toEqual([1, 1, 1]);
     expect(await codeOf(caller.receipts.startStatements({ year: 2019, basis: "calendar" }))).toBe(
       "BAD_REQUEST",
+    );
+  });
+
+  it("list a known donor's imported gifts beside Almoner's receipts, marked as receipted by the previous system, and send them in the run", async () => {
+    const org = await makeOrg();
+    const { caller, jar } = await member(org, "owner");
+    const email = `daniel-${crypto.randomUUID()}@example.test`;
+    const file = csv([
+      ["First Name", "Last Name", "Email", "Amount", "Currency", "Date", "Status", "Campaign"],
+      ["Daniel", "Kim", email, "500.00", "USD", "2026-01-30T12:00:00Z", "Completed", "Roof Repair"],
+      ["Daniel", "Kim", email, "75.00", "USD", "2026-02-14T12:00:00Z", "Refunded", ""],
+      ["Daniel", "Kim", email, "60.00", "USD", "2025-12-30T12:00:00Z", "Completed", ""],
+    ]);
+    const { rejected } = await runImport(caller, "donations", file, {
+      fields: {
+        "First Name": "firstName",
+        "Last Name": "lastName",
+        Email: "email",
+        Amount: "amount",
+        Currency: "currency",
+        Date: "donatedAt",
+        Status: "status",
+        Campaign: "campaign",
+      },
+    });
+    expect(rejected).toEqual([]);
+    const receiptsBefore = await testEnv.DB.prepare(
+      "SELECT COUNT(*) AS n FROM receipt WHERE organization_id = ?",
+    )
+      .bind(org)
+      .first<{ n: number }>();
+    expect(receiptsBefore?.n).toBe(0);
+    const donorId = (
+      await testEnv.DB.prepare("SELECT id FROM donor WHERE organization_id = ? AND email = ?")
+        .bind(org, email)
+        .first<{ id: string }>()
+    )?.id as string;
+    // A gift recorded here after the move: Almoner's receipt, numbered.
+    await caller.donations.create(gift(donorId, at("2026-09-01T00:00:00Z"), { amountMinor: 2_500 }));
+
+    expect((await caller.receipts.statementYears({ donorId })).calendar.map((y) => y.label)).toEqual([
+      "2026",
+      "2025",
+    ]);
+    const res = await jar.get(`/api/donors/${donorId}/statement.pdf?year=2026&basis=calendar`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-disposition")).toContain("statement-2026-daniel-kim.pdf");
+    const t = await text(await res.arrayBuffer());
+    expect(t).toContain("Previous system");
+    expect(t).toContain("receipted by the system we used before");
+    expect(t).toContain("000001");
+    expect(t).toContain("$500.00");
+    expect(t).toContain("Roof Repair");
+    // L10: a gift to no campaign says so.
+    expect(t).toContain("General fund");
+    expect(t).not.toContain("$75.00"); // refunded: nothing to deduct
+    expect(t).not.toContain("$60.00"); // 2025's
+    expect(t).toContain("$525.00");
+    // Still no receipt was issued for the imported gifts: the sequence has only ours.
+    const numbers = await testEnv.DB.prepare("SELECT number FROM receipt WHERE organization_id = ?")
+      .bind(org)
+      .all<{ number: number }>();
+    expect(numbers.results.map((r) => r.number)).toEqual([1]);
+
+    const preview = await caller.receipts.statementPreview({ year: 2025, basis: "calendar" });
+    expect(preview).toMatchObject({ label: "2025", donors: 1, reachable: 1, imported: 1, over: true });
+    const run = await caller.receipts.startStatements({ year: 2025, basis: "calendar" });
+    let r = await caller.receipts.stepStatements({ runId: run.id });
+    while (!r.finishedAt) r = await caller.receipts.stepStatements({ runId: run.id });
+    expect(r).toMatchObject({ total: 1, sent: 1, skipped: 0 });
+    const mail = await testEnv.DB.prepare(`SELECT attachments FROM mail_outbox WHERE "to" = ?`)
+      .bind(email)
+      .first<{ attachments: string }>();
+    const [pdf] = JSON.parse(mail?.attachments ?? "[]") as { filename: string; content: string }[];
+    expect(pdf?.filename).toBe("statement-2025-daniel-kim.pdf");
+    const sent = await text(Uint8Array.from(atob(pdf?.content ?? ""), (c) => c.charCodeAt(0)));
+    expect(sent).toContain("$60.00");
+    expect(sent).toContain("Previous system");
+  });
+
+  it("say before a run how many donors it e-mails and whether the year is over, and send a test to the person asking", async () => {
+    const org = await makeOrg({ timeZone: "Pacific/Auckland" });
+    const { caller, email } = await member(org, "organizer");
+    const d = await donor(caller, "Rosa");
+    await caller.donations.create(gift(d, at("2026-03-01T00:00:00Z")));
+    await caller.donations.create(gift(await donor(caller, "Nomail", null), at("2026-03-02T00:00:00Z")));
+    const preview = await caller.receipts.statementPreview({ year: 2026, basis: "calendar" });
+    expect(preview).toMatchObject({ label: "2026", donors: 2, reachable: 1, imported: 0 });
+    // In Auckland 2026 ends at 2026-12-31T11:00Z.
+    expect(preview.periodEnd).toBe(at("2026-12-31T11:00:00Z"));
+    expect(preview.over).toBe(Date.now() >= at("2026-12-31T11:00:00Z"));
+
+    const test = await caller.receipts.testStatement({ year: 2026, basis: "calendar" });
+    expect(test).toMatchObject({ sentTo: email.toLowerCase(), label: "2026" });
+    const mail = await testEnv.DB.prepare(
+      `SELECT subject, text, attachments FROM mail_outbox WHERE "to" = ? AND subject LIKE '[Test]%'`,
+    )
+      .bind(email.toLowerCase())
+      .first<{ subject: string; text: string; attachments: string }>();
+    expect(mail?.subject).toMatch(/^\[Test\] Your 2026 giving statement from /);
+    expect(mail?.text).toContain("Nothing was sent to any donor.");
+    expect((JSON.parse(mail?.attachments ?? "[]") as { filename: string }[])[0]?.filename).toMatch(
+      /^statement-2026-(rosa|nomail)-giver\.pdf$/,
+    );
+    const acks = await testEnv.DB.prepare(
+      "SELECT COUNT(*) AS n FROM acknowledgement WHERE organization_id = ?",
+    )
+      .bind(org)
+      .first<{ n: number }>();
+    expect(acks?.n).toBe(0);
+    const viewer = await member(org, "viewer");
+    expect(await codeOf(viewer.caller.receipts.testStatement({ year: 2026, basis: "calendar" }))).toBe(
+      "FORBIDDEN",
+    );
+    expect(await codeOf(viewer.caller.receipts.statementPreview({ year: 2026, basis: "calendar" }))).toBe(
+      "FORBIDDEN",
+    );
+  });
+
+  it("name the attachment by the period and the donor's name, never an internal id", () => {
+    const f = (first: string | null, last: string | null, company: string | null = null) =>
+      statementFileName("2026", { first_name: first, last_name: last, company });
+    expect(f("Rosa", "Delgado")).toBe("statement-2026-rosa-delgado.pdf");
+    expect(f("Łucja", "Żółć")).toBe("statement-2026-lucja-zolc.pdf");
+    expect(f(null, null, "Acme & Sons, Ltd.")).toBe("statement-2026-acme-sons-ltd.pdf");
+    expect(f("花子", "佐藤")).toBe("statement-2026.pdf");
+    expect(statementFileName("FY 2026/27", { first_name: "Ada", last_name: null, company: null })).toBe(
+      "statement-fy-2026-27-ada.pdf",
     );
   });
 });

@@ -7,7 +7,7 @@
  */
 import { addDays, localDay } from "@core/time";
 import { describe, expect, it } from "vitest";
-import { makeOrg, member } from "../domain/fixtures";
+import { makeOrg, member } from "../fixtures";
 import { codeOf, testEnv, trpcError, trpcHttp } from "../helpers";
 import { bumpVersion } from "./brute";
 

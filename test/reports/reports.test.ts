@@ -10,8 +10,8 @@
  */
 import { localDay, startOfLocalDay } from "@core/time";
 import { describe, expect, it } from "vitest";
-import { makeOrg, member } from "../domain/fixtures";
 import { donationsOf, prng } from "../donations/brute";
+import { makeOrg, member } from "../fixtures";
 import { testEnv } from "../helpers";
 import {
   bruteCampaign,

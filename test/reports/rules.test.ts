@@ -13,7 +13,7 @@ describe("report rules", () => {
       { id: "general", minMinor: 0, maxMinor: 50_000 },
       { id: "mid", minMinor: 50_000, maxMinor: 500_000 },
       { id: "major", minMinor: 500_000, maxMinor: null },
-      // Another basis's ladder may overlap: the highest minimum wins (worker/donors/stats.ts).
+      // Another basis's ladder may overlap: the highest minimum wins (worker/ledger/donor-stats.ts).
       { id: "sustainer", minMinor: 30_000, maxMinor: 90_000 },
       { id: "gap-lover", minMinor: 700_000, maxMinor: 800_000 },
     ];

@@ -6,10 +6,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { runScheduled } from "../../worker/scheduled";
-import { makeOrg, member } from "../domain/fixtures";
 import { deliver, donationsOf, platformAdmin, webhookEvent } from "../donations/brute";
 import { expectRecount } from "../donations/recount";
+import { makeOrg, member } from "../fixtures";
 import { codeOf, testEnv } from "../helpers";
+import { runImport } from "../imports/run";
 
 const TZ = "Europe/Berlin";
 
@@ -557,5 +558,137 @@ describe("integrity under concurrency (issue 26)", () => {
       ]);
     }
     await expectRecount(org, TZ, owner.caller, "after the cron racing writes");
+  });
+});
+
+/**
+ * Issue 53, adversarial 6: an audit row says a change happened. A write conditional on what was
+ * read that loses its race, or one that matches no row, leaves none (previousWriteLanded, as
+ * revokeInvitation and thanks.remove have it).
+ */
+describe("audit rows only for changes that happened (issue 53)", () => {
+  const importFile =
+    "Email,Amount,Date\r\na@example.test,20.00,2025-02-01\r\nb@example.test,30.00,2025-02-02\r\n";
+  const importFields = { Email: "email", Amount: "amount", Date: "donatedAt" } as const;
+
+  it("imports.mappings.delete of an unknown id or another organization's mapping: 404, no audit row anywhere, the mapping kept", async () => {
+    const org = await makeOrg();
+    const other = await makeOrg();
+    const owner = await member(org, "owner");
+    const otherOwner = await member(other, "owner");
+    const saved = await otherOwner.caller.imports.mappings.save({
+      kind: "donations",
+      name: "Theirs",
+      fields: { email: "email" },
+      options: { dateOrder: "auto", decimal: "auto", matchPolicy: "fill" },
+    });
+    expect(saved?.id).toBeTruthy();
+    for (const id of ["nope", saved?.id as string])
+      expect(await codeOf(owner.caller.imports.mappings.delete({ id })), id).toBe("NOT_FOUND");
+    expect(await auditCount(org, "import.mapping_delete")).toBe(0);
+    expect(await auditCount(other, "import.mapping_delete")).toBe(0);
+    expect(await otherOwner.caller.imports.mappings.list({ kind: "donations" })).toHaveLength(1);
+    // Deleting it from five tabs at once: one deletes, one row says so.
+    const codes = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        codeOf(otherOwner.caller.imports.mappings.delete({ id: saved?.id as string })),
+      ),
+    );
+    expect(codes.filter((c) => c === "OK")).toHaveLength(1);
+    expect(await auditCount(other, "import.mapping_delete")).toBe(1);
+  });
+
+  it("imports.finish from twelve tabs, and the first undo step from five, each write one audit row", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    const { import: imp } = await runImport(caller, "donations", importFile, { fields: importFields });
+    expect(imp.status).toBe("completed");
+    expect(await auditCount(org, "import.complete", imp.id)).toBe(1);
+    // Every row sent, not yet finished: as the page leaves it before its last call.
+    await testEnv.DB.prepare("UPDATE data_import SET status = 'running', completed_at = NULL WHERE id = ?")
+      .bind(imp.id)
+      .run();
+    const finished = await Promise.all(
+      Array.from({ length: 12 }, () => codeOf(caller.imports.finish({ id: imp.id }))),
+    );
+    expect(finished).toEqual(Array(12).fill("OK"));
+    expect(await auditCount(org, "import.complete", imp.id)).toBe(2);
+    const started = await Promise.all(
+      Array.from({ length: 5 }, () => codeOf(caller.imports.rollback({ id: imp.id }))),
+    );
+    expect(started).toContain("OK");
+    expect(await auditCount(org, "import.rollback_start", imp.id)).toBe(1);
+  });
+
+  it("a member's role set from five tabs, two owners removing each other, a member leaving twice: one audit row per change that landed", async () => {
+    const org = await makeOrg();
+    const owner = await member(org, "owner");
+    const viewer = await member(org, "viewer");
+    // Five tabs make the viewer an admin: one change, one row (the others lose their race or find
+    // the role already set).
+    const codes = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        codeOf(
+          owner.caller.organization.setMemberRole({ membershipId: `m-${viewer.user.id}`, role: "admin" }),
+        ),
+      ),
+    );
+    expect(codes).toContain("OK");
+    expect(await auditCount(org, "member.set_role", viewer.user.id)).toBe(1);
+
+    const second = await member(org, "owner");
+    const removals = await Promise.all([
+      codeOf(owner.caller.organization.removeOrgMember({ membershipId: `m-${second.user.id}` })),
+      codeOf(second.caller.organization.removeOrgMember({ membershipId: `m-${owner.user.id}` })),
+    ]);
+    const owners = await testEnv.DB.prepare(
+      "SELECT count(*) AS n FROM membership WHERE organization_id = ? AND role = 'owner'",
+    )
+      .bind(org)
+      .first<{ n: number }>();
+    expect(owners?.n).toBeGreaterThanOrEqual(1);
+    const removed = 2 - (owners?.n ?? 0);
+    expect(removals.filter((c) => c === "OK")).toHaveLength(removed);
+    expect(await auditCount(org, "member.remove")).toBe(removed);
+
+    const leaver = await member(org, "organizer");
+    await Promise.all([
+      codeOf(leaver.caller.organization.leave()),
+      codeOf(leaver.caller.organization.leave()),
+    ]);
+    expect(await auditCount(org, "member.leave", leaver.user.id)).toBe(1);
+    const admin = await platformAdmin(org);
+    const gone = await member(org, "viewer");
+    await Promise.all(
+      Array.from({ length: 3 }, () =>
+        codeOf(admin.caller.organization.removeMember({ membershipId: `m-${gone.user.id}` })),
+      ),
+    );
+    expect(await auditCount(org, "member.remove", gone.user.id)).toBe(1);
+  });
+
+  it("a note, a tag and a badge deleted or revoked from five tabs at once leave one audit row each", async () => {
+    const { org, owner, donor } = await setup();
+    const note = await owner.caller.donors.notes.create({
+      donorId: donor.id,
+      body: "Call back",
+      visibility: "internal",
+      pinned: false,
+    });
+    await Promise.all(
+      Array.from({ length: 5 }, () => codeOf(owner.caller.donors.notes.delete({ id: note.id }))),
+    );
+    expect(await auditCount(org, "note.delete", donor.id)).toBe(1);
+    const tag = await owner.caller.donors.tags.create({ name: "Major", color: "#2255aa" });
+    await Promise.all(
+      Array.from({ length: 5 }, () => codeOf(owner.caller.donors.tags.delete({ id: tag.id }))),
+    );
+    expect(await auditCount(org, "tag.delete", tag.id)).toBe(1);
+    const admin = await platformAdmin(org);
+    const badge = await admin.caller.badges.grant({ organizationId: org, badge: "verified_organization" });
+    await Promise.all(
+      Array.from({ length: 5 }, () => codeOf(admin.caller.badges.revoke({ id: badge.id, reason: "Lapsed" }))),
+    );
+    expect(await auditCount(org, "badge.revoke")).toBe(1);
   });
 });

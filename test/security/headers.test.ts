@@ -5,10 +5,10 @@
  */
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { describe, expect, it } from "vitest";
-import { pagePolicy } from "../../worker/http/headers";
+import { API_POLICY, applySecurityHeaders, pagePolicy } from "../../worker/http/headers";
 import { createContext } from "../../worker/trpc/context";
 import { publicProcedure, router } from "../../worker/trpc/init";
-import { makeOrg, member } from "../domain/fixtures";
+import { makeOrg, member } from "../fixtures";
 import { appFetch, BASE_URL, testEnv, trpcError, trpcHttp } from "../helpers";
 
 describe("tRPC error answers", () => {
@@ -60,6 +60,38 @@ describe("Content-Security-Policy", () => {
       expect(policy, path).not.toMatch(/script-src/);
       expect(policy, path).toContain("frame-ancestors 'none'");
     }
+  });
+
+  it("keeps a media download's sandbox on top of the API policy, and never lets an answer weaken it (adversarial 7)", async () => {
+    const org = await makeOrg();
+    const organizer = await member(org, "organizer");
+    const bytes = new Uint8Array(64);
+    bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const form = new FormData();
+    form.append("file", new File([bytes], "cover.png", { type: "image/png" }));
+    const up = await appFetch("/api/media", {
+      method: "POST",
+      body: form,
+      headers: { cookie: organizer.jar.header(), origin: BASE_URL },
+    });
+    expect(up.status).toBe(201);
+    const { url } = (await up.json()) as { url: string };
+    for (const method of ["GET", "HEAD"]) {
+      const res = await appFetch(url, { method });
+      expect(res.status, method).toBe(200);
+      const policy = (res.headers.get("content-security-policy") ?? "").split(/;\s*/);
+      expect(policy, method).toContain("sandbox");
+      expect(policy, method).toContain("default-src 'none'");
+      expect(policy, method).toContain("frame-ancestors 'none'");
+    }
+    const etag = (await appFetch(url)).headers.get("etag") ?? "";
+    const notModified = await appFetch(url, { headers: { "if-none-match": etag } });
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers.get("content-security-policy")).toContain("sandbox");
+    // A policy that does not start from the API's (a handler's mistake) is replaced by it.
+    const headers = new Headers({ "content-type": "image/png", "content-security-policy": "default-src *" });
+    applySecurityHeaders(headers, new URL(BASE_URL), null);
+    expect(headers.get("content-security-policy")).toBe(API_POLICY);
   });
 
   it("for a page allows script only from our origin or with the page's nonce", () => {

@@ -16,17 +16,17 @@ import {
 } from "@core/schemas";
 import { campaignStatuses, donationStatuses } from "@core/status";
 import { TRPCError } from "@trpc/server";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { buildDonorCsv } from "../../src/features/donors/export";
-import { rollupStatements } from "../../worker/donations/rollups";
-import { facts } from "../../worker/donations/write";
+import { appRouter } from "../../worker/api-router";
+import { facts } from "../../worker/ledger/donation-change";
+import { rollupStatements } from "../../worker/ledger/rollups";
 import { changeTokenGuard } from "../../worker/lib/guard";
-import { appRouter } from "../../worker/trpc/router";
 import { CookieJar, makeAdmin, PASSWORD, signUp, uniqueEmail } from "../auth/jar";
-import { makeOrg, member } from "../domain/fixtures";
 import { deliver, platformAdmin, webhookEvent } from "../donations/brute";
 import { gift, newDonor } from "../donors/helpers";
-import { appFetch, call, codeOf, testEnv } from "../helpers";
+import { makeOrg, member } from "../fixtures";
+import { appFetch, BASE_URL, call, codeOf, testEnv } from "../helpers";
 
 /** The input fields a refusal names (zod issues → `data.fieldErrors` over HTTP; the cause here). */
 async function refusedFields(p: Promise<unknown>) {
@@ -801,4 +801,757 @@ describe("list-users (issue 26: filterOperator=contains does not escape % and _)
       });
     expect([...bound]).toEqual([]);
   });
+});
+
+/* ------------------------------------------------------------------ every input, hostile */
+
+/**
+ * Issue 53, "no 5xx for any input we sent": every procedure's input, built valid from its schema
+ * (each leaf the first plausible value its schema takes), then each leaf in turn replaced by a
+ * hostile value — lone surrogates, very long strings, numbers past every range, NaN and Infinity
+ * as numbers and as strings, years 0001 and 9999, wrong types — and the whole input too. A
+ * platform admin (every rung lets them in) sends them; a refusal is fine, a 500 is not.
+ */
+const LONG = "a".repeat(20_000);
+/** Hostile values by what the leaf takes: its own type at every edge, and one wrong type or two. */
+const HOSTILE: Record<"string" | "number" | "other", unknown[]> = {
+  string: ["\ud800", "x\udc00y", LONG, "1e309", "", "0001-01-01", "9999-12-31T23:59:59.999Z", 1e308, null],
+  number: [
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    1e308,
+    -1,
+    0.5,
+    -62_135_596_800_000, // 0001-01-01
+    8.64e15 + 1,
+    "NaN",
+    null,
+  ],
+  other: ["\ud800", 1e308, null, {}],
+};
+const WHOLE: unknown[] = [undefined, null, "\ud800", { unexpected: LONG }];
+
+/** Plausible values, tried in order against a leaf's schema: the first it takes is the leaf's. */
+const CANDIDATES: unknown[] = [
+  "x",
+  "Pacific/Kiritimati",
+  "US",
+  "abc",
+  "abcdefgh",
+  "2026-01-15",
+  "USD",
+  "donor@example.test",
+  "https://example.test/a.png",
+  "#2255aa",
+  "2026-01-15T12:00:00.000Z",
+  "abcdefghijklmnop1234",
+  1,
+  5,
+  100,
+  1_000,
+  Date.UTC(2026, 0, 15),
+  2026,
+  true,
+];
+
+const OMITTED = new Set(["optional", "default", "prefault"]);
+const WRAPPERS = new Set([...OMITTED, "nullable", "catch", "readonly", "nonoptional"]);
+
+/** The organization's own rows, so a baseline names real ones: ids by key, `id` by procedure. */
+type Ids = Record<string, string>;
+const ID_KEYS: Record<string, string> = {
+  donorId: "donor",
+  sourceId: "donor",
+  targetId: "otherDonor",
+  campaignId: "campaign",
+  campaignItemId: "item",
+  planId: "plan",
+  tagId: "tag",
+  tierId: "tier",
+  donationId: "donation",
+  userId: "user",
+  organizationId: "org",
+  membershipId: "membership",
+  donorIds: "donor",
+  tagIds: "tag",
+  campaignIds: "campaign",
+};
+function idOf(procedure: string): string | null {
+  for (const [prefix, entity] of [
+    ["campaigns.items.", "item"],
+    ["campaigns.", "campaign"],
+    ["donors.tags.", "tag"],
+    ["donors.notes.", "note"],
+    ["donors.tiers.", "tier"],
+    ["donors.", "donor"],
+    ["donations.", "donation"],
+    ["plans.", "plan"],
+  ] as const)
+    if (procedure.startsWith(prefix)) return entity;
+  return null;
+}
+
+const accepts = (s: Schema, v: unknown) =>
+  (s as unknown as { safeParse(v: unknown): { success: boolean } }).safeParse(v).success;
+
+/**
+ * A value `s` takes: objects with their required keys (an optional key is a leaf the hostile values
+ * try, not part of the baseline), a real row's id where the key names one, else the first
+ * candidate the schema accepts.
+ */
+function plausible(s: Schema, ids: Ids, procedure: string, key = ""): unknown {
+  const d = s._zod.def;
+  const entity = ID_KEYS[key] ?? (key === "id" || key === "ids" ? idOf(procedure) : null);
+  const real = entity ? ids[entity] : undefined;
+  if (real !== undefined) {
+    if (accepts(s, real)) return real;
+    if (accepts(s, [real])) return [real];
+    if (entity === "donor" && ids.otherDonor && accepts(s, [real, ids.otherDonor]))
+      return [real, ids.otherDonor];
+  }
+  if (WRAPPERS.has(d.type) && d.innerType) return plausible(d.innerType, ids, procedure, key);
+  if (d.type === "object") {
+    const entries = Object.entries(d.shape ?? {})
+      .filter(([, v]) => !OMITTED.has(v._zod.def.type))
+      .map(([k, v]) => [k, plausible(v, ids, procedure, k)] as const);
+    return Object.fromEntries(entries.filter(([, v]) => v !== undefined));
+  }
+  if (d.type === "lazy" && d.getter) return plausible(d.getter(), ids, procedure, key);
+  if (d.type === "enum") return Object.values(d.entries ?? {})[0];
+  if (d.type === "literal") return (d as unknown as { values: unknown[] }).values[0];
+  if (d.type === "array") return [];
+  if (d.type === "record") return {};
+  const found = CANDIDATES.find((v) => accepts(s, v));
+  if (found !== undefined) return found;
+  for (const o of d.options ?? []) {
+    const v = plausible(o, ids, procedure, key);
+    if (v !== undefined && accepts(s, v)) return v;
+  }
+  if (d.type === "pipe" && d.in) return plausible(d.in, ids, procedure, key);
+  return undefined;
+}
+
+/** Rows of `org` for the baselines to name, made through the procedures as a person would. */
+async function rowsOf(
+  org: string,
+  caller: Awaited<ReturnType<typeof platformAdmin>>["caller"],
+  owner: { user: { id: string } },
+) {
+  const campaign = await caller.campaigns.create({
+    title: "Hostile appeal",
+    currency: "USD",
+    goalType: "none",
+  });
+  await caller.campaigns.setStatus({ id: campaign.id, action: "publish" });
+  const item = await caller.campaigns.items.create({
+    campaignId: campaign.id,
+    title: "Coats",
+    unitAmountMinor: 1_000,
+    allowOverfunding: true,
+  });
+  const donor = createdDonor(
+    await caller.donors.create({
+      data: { firstName: "Hos", lastName: "Tile", email: `hostile-${org}@example.test` },
+    }),
+  );
+  const otherDonor = createdDonor(
+    await caller.donors.create({
+      data: { firstName: "Oth", lastName: "Er", email: `other-${org}@example.test` },
+    }),
+  );
+  const donation = await caller.donations.create({
+    donorId: donor,
+    campaignId: campaign.id,
+    amountMinor: 5_000,
+    currency: "USD",
+    paymentMethod: "cash",
+    donatedAt: Date.now() - 86_400_000,
+  });
+  const plan = await caller.plans.create({
+    donorId: donor,
+    amountMinor: 2_000,
+    currency: "USD",
+    interval: "month",
+    startDay: "2026-01-15",
+  });
+  const tag = await caller.donors.tags.create({ name: "Hostile", color: "#2255aa" });
+  const note = await caller.donors.notes.create({
+    donorId: donor,
+    body: "Note",
+    visibility: "internal",
+    pinned: false,
+  });
+  const tier = (await caller.donors.tiers.list()).tiers[0]?.id ?? "x";
+  return {
+    org,
+    campaign: campaign.id,
+    item: item.id,
+    donor,
+    otherDonor,
+    donation: donation.id,
+    plan: plan.id,
+    tag: tag.id,
+    note: note.id,
+    tier,
+    user: owner.user.id,
+    membership: `m-${owner.user.id}`,
+  };
+}
+
+function createdDonor(d: { created: boolean; id?: string }) {
+  if (!d.created || !d.id) throw new Error("expected a new donor");
+  return d.id;
+}
+
+/** Changes that take a row away run after the rest, so the others still find the rows. */
+const LAST =
+  /\.(delete|remove|removeMember|removeOrgMember|leave|anonymize|merge|bulkArchive|rollback|setMemberRole|revoke\w*)$/;
+
+/** Every leaf of an object input with its schema (objects walked into, anything else a leaf). */
+function leaves(s: Schema, path: string[] = [], depth = 0): [string[], Schema][] {
+  const d = unwrap(s)._zod.def;
+  if (d.type !== "object" || depth > 4) return path.length ? [[path, s]] : [];
+  const inner = Object.entries(d.shape ?? {}).flatMap(([k, v]) => leaves(v, [...path, k], depth + 1));
+  return path.length ? [[path, s], ...inner] : inner;
+}
+
+function withValue(base: unknown, path: string[], value: unknown): unknown {
+  if (!path.length) return value;
+  const [head, ...rest] = path as [string, ...string[]];
+  const obj =
+    base && typeof base === "object" && !Array.isArray(base) ? (base as Record<string, unknown>) : {};
+  return { ...obj, [head]: withValue(obj[head], rest, value) };
+}
+
+/** Runs `jobs` `width` at a time. */
+async function inLanes<T>(jobs: (() => Promise<T>)[], width = 8): Promise<T[]> {
+  const out: T[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < jobs.length) {
+        const i = next++;
+        out[i] = await (jobs[i] as () => Promise<T>)();
+      }
+    }),
+  );
+  return out;
+}
+
+describe("hostile input to every procedure and every plain HTTP endpoint (issue 53: no 5xx)", () => {
+  it("a name outside Latin-1 (Łukasz, 田中, an emoji) signs up, signs in and gets the cookie cache better-auth writes: UTF-8, base64url (the fuzz's 500)", async () => {
+    for (const name of ["Łukasz Żółć", "田中 太郎", "Ana 😀"]) {
+      const label = JSON.stringify(name);
+      const email = uniqueEmail("utf8");
+      const jar = new CookieJar();
+      const res = await jar.post("/api/auth/sign-up/email", { name, email, password: PASSWORD });
+      expect(res.status, label).toBe(200);
+      expect(((await res.json()) as { user: { name: string } }).user.name, label).toBe(name);
+      for (const step of ["sign-up", "sign-in"]) {
+        if (step === "sign-in") {
+          jar.cookies.clear();
+          expect(
+            (await jar.post("/api/auth/sign-in/email", { email, password: PASSWORD })).status,
+            name,
+          ).toBe(200);
+        }
+        const raw = jar.cookies.get("better-auth.session_data") ?? "";
+        expect(raw, `${step} ${label}`).not.toBe("");
+        // As better-auth 1.3.34 reads it (@better-auth/utils: base64url, then UTF-8).
+        const padded = raw.replace(/-/g, "+").replace(/_/g, "/");
+        const bytes = Uint8Array.from(atob(padded + "=".repeat((4 - (padded.length % 4)) % 4)), (c) =>
+          c.charCodeAt(0),
+        );
+        const cache = JSON.parse(new TextDecoder().decode(bytes)) as { session: { user: { name: string } } };
+        expect(cache.session.user.name, `${step} ${label}`).toBe(name);
+        const session = await jar.get("/api/auth/get-session");
+        expect(session.status, `${step} ${label}`).toBe(200);
+        expect(((await session.json()) as { user: { name: string } }).user.name).toBe(name);
+      }
+      const renamed = await jar.post("/api/auth/update-user", { name: `${name} ✓` });
+      expect(renamed.status, label).toBe(200);
+    }
+  });
+
+  it("a report filter KV cannot name (a lone surrogate) is cached under its hash; the fill no longer fails (org owner)", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      for (let i = 0; i < 2; i++) {
+        await caller.reports.lapsed({ paymentMethod: "card\ud800" });
+        await caller.reports.lapsed({ paymentMethod: "plain" });
+      }
+      const failed = errors.mock.calls.filter((c) => String(c[0]).includes("cache fill failed"));
+      expect(failed).toEqual([]);
+    } finally {
+      errors.mockRestore();
+    }
+    const keys = (await testEnv.KV.list({ prefix: `analytics:${org}:` })).keys.map((k) => k.name);
+    expect(keys.filter((k) => /:#[0-9a-f]{64}$/.test(k))).toHaveLength(1);
+    expect(keys.some((k) => k.includes(":plain:"))).toBe(true);
+  });
+
+  it("every tRPC procedure answers each hostile leaf and each hostile whole input with a result or a 4xx, never a 500 (platform admin)", async () => {
+    const org = await makeOrg({ timeZone: "Pacific/Kiritimati" });
+    const owner = await member(org, "owner");
+    const admin = await platformAdmin(org);
+    const ids = await rowsOf(org, admin.caller, owner);
+    const jobs: (() => Promise<string | null>)[] = [];
+    const ordered = [...procedures].sort(([a], [b]) => Number(LAST.test(a)) - Number(LAST.test(b)));
+    for (const [name, p] of ordered) {
+      const schema = p._def.inputs?.[0];
+      const inputs: unknown[] = [...WHOLE];
+      if (schema) {
+        const base = plausible(schema, ids, name);
+        inputs.push(base);
+        for (const [path, leaf] of leaves(schema)) {
+          const at = plausible(leaf, ids, name, path.at(-1));
+          const kind = typeof at === "string" ? "string" : typeof at === "number" ? "number" : "other";
+          for (const h of HOSTILE[kind]) inputs.push(withValue(base, path, h));
+        }
+      }
+      for (const input of inputs)
+        jobs.push(async () => {
+          const code = await codeOf(call(admin.caller, name, input));
+          return code === "INTERNAL_SERVER_ERROR" || code.startsWith("THREW")
+            ? `${name} ${JSON.stringify(input)?.slice(0, 120)}: ${code}`
+            : null;
+        });
+    }
+    expect(jobs.length).toBeGreaterThan(procedures.length * 10);
+    const wrong = (await inLanes(jobs)).filter((w): w is string => w !== null);
+    expect([...new Set(wrong)]).toEqual([]);
+  }, 600_000);
+
+  it("the plain HTTP endpoints, the webhook and tRPC over HTTP answer hostile queries, paths and bodies with a result or a 4xx, never a 5xx (org owner, platform admin)", async () => {
+    const org = await makeOrg({ timeZone: "Pacific/Kiritimati" });
+    const owner = await member(org, "owner");
+    const admin = await platformAdmin(org);
+    const ids = await rowsOf(org, admin.caller, owner);
+    const receipt =
+      (await owner.caller.receipts.forDonation({ donationId: ids.donation })).receipts[0]?.id ?? "abcdefgh12";
+    const wrong: string[] = [];
+    const send = async (label: string, path: string, init: RequestInit = {}) => {
+      const res = await appFetch(path, { redirect: "manual", ...init });
+      if (res.status >= 500) wrong.push(`${label}: ${res.status} ${(await res.text()).slice(0, 160)}`);
+      else await res.arrayBuffer();
+    };
+    const QUERY = [
+      "%ED%A0%80",
+      "%",
+      "%zz",
+      "a".repeat(8_000),
+      "NaN",
+      "Infinity",
+      "1e309",
+      "-1",
+      "0.5",
+      "0001-01-01",
+      "9999-12-31",
+      "%5B%5D",
+      "%00",
+      "",
+    ];
+    const asOwner = { cookie: owner.jar.header() };
+    const post = (cookie: string, body: BodyInit, type = "application/json") => ({
+      method: "POST",
+      headers: { cookie, origin: BASE_URL, "content-type": type },
+      body,
+    });
+    // The donations export's filters, each hostile.
+    for (const key of [
+      "from",
+      "to",
+      "status",
+      "campaignId",
+      "donorId",
+      "q",
+      "currency",
+      "minAmountMinor",
+      "maxAmountMinor",
+      "sort",
+      "desc",
+      "mode",
+      "source",
+      "paymentMethod",
+      "frequency",
+      "trashed",
+      "segment",
+    ])
+      for (const v of QUERY)
+        await send(`donations.csv ${key}=${v.slice(0, 12)}`, `/api/export/donations.csv?${key}=${v}`, {
+          headers: asOwner,
+        });
+    // Documents: a statement's year and basis, a receipt's download flag.
+    for (const v of QUERY) {
+      await send(`statement year=${v.slice(0, 12)}`, `/api/donors/${ids.donor}/statement.pdf?year=${v}`, {
+        headers: asOwner,
+      });
+      await send(
+        `statement basis=${v.slice(0, 12)}`,
+        `/api/donors/${ids.donor}/statement.pdf?year=2026&basis=${v}`,
+        { headers: asOwner },
+      );
+      await send(`receipt download=${v.slice(0, 12)}`, `/api/receipts/${receipt}.pdf?download=${v}`, {
+        headers: asOwner,
+      });
+      await send(`my-memberships ?x=${v.slice(0, 12)}`, `/api/organizations/my-memberships?x=${v}`, {
+        headers: asOwner,
+      });
+    }
+    // Paths no route takes, or takes with a hostile segment.
+    for (const path of [
+      `/api/receipts/${"a".repeat(64)}.pdf`,
+      "/api/donors/%ED%A0%80/statement.pdf",
+      `/api/donors/${"a".repeat(64)}/statement.pdf`,
+      "/api/media/%ED%A0%80",
+      `/api/media/${"a".repeat(5_000)}`,
+      `/api/invitations/${"a".repeat(64)}`,
+      "/api/invitations/%ED%A0%80%ED%A0%80%ED%A0%80%ED%A0%80/accept",
+      "/api/%ED%A0%80",
+      "/api/export/donations.csv/%00",
+      "/api/trpc/%ED%A0%80",
+      "/api/trpc/organization.current,donations.list,%00",
+    ])
+      for (const method of ["GET", "POST"])
+        await send(
+          `${method} ${path.slice(0, 60)}`,
+          path,
+          method === "GET" ? { headers: asOwner } : post(asOwner.cookie, "{}"),
+        );
+    // Bodies: invitation answers, an upload, tRPC envelopes.
+    const BODIES: [string, string][] = [
+      ["{", "application/json"],
+      ['{"json":', "application/json"],
+      [`${"[".repeat(5_000)}${"]".repeat(5_000)}`, "application/json"],
+      [`{"json":${'{"a":'.repeat(2_000)}1${"}".repeat(2_000)}}`, "application/json"],
+      ['{"json":"\\ud800"}', "application/json"],
+      ['{"json":{"id":"\\ud800"},"meta":{"values":{"id":["Date"]}}}', "application/json"],
+      ['{"json":1e309}', "application/json"],
+      ['{"json":null,"meta":{"values":["bigint"]}}', "application/json"],
+      ['{"0":{"json":{"id":"x"}},"1":"\\ud800"}', "application/json"],
+      [JSON.stringify({ json: { q: "a".repeat(200_000) } }), "application/json"],
+      ["file=\u0000", "application/x-www-form-urlencoded"],
+      [
+        '--x\r\nContent-Disposition: form-data; name="file"; filename="\u0000.png"\r\n\r\n\u0089PNG\r\n--x--',
+        "multipart/form-data; boundary=x",
+      ],
+    ];
+    for (const [body, type] of BODIES) {
+      const label = body.slice(0, 30);
+      await send(
+        `accept ${label}`,
+        `/api/invitations/${"b".repeat(20)}/accept`,
+        post(asOwner.cookie, body, type),
+      );
+      await send(`media ${label}`, "/api/media", post(asOwner.cookie, body, type));
+      for (const procedure of [
+        "donations.update",
+        "organization.update",
+        "campaigns.items.reorder",
+        "donations.list",
+      ])
+        await send(
+          `tRPC ${procedure} ${label}`,
+          `/api/trpc/${procedure}`,
+          post(admin.jar.header(), body, type),
+        );
+      await send(
+        `tRPC batch ${label}`,
+        "/api/trpc/donations.byId,donations.list?batch=1",
+        post(admin.jar.header(), body, type),
+      );
+    }
+    for (const input of [
+      "%ED%A0%80",
+      "%7B",
+      encodeURIComponent('{"json":{"id":"\\ud800"}}'),
+      encodeURIComponent("[".repeat(5_000)),
+      "a".repeat(8_000),
+    ]) {
+      await send(`tRPC GET input=${input.slice(0, 20)}`, `/api/trpc/donations.byId?input=${input}`, {
+        headers: { cookie: admin.jar.header() },
+      });
+      await send(
+        `tRPC GET batch input=${input.slice(0, 20)}`,
+        `/api/trpc/donations.byId,campaigns.byId?batch=1&input=${input}`,
+        { headers: { cookie: admin.jar.header() } },
+      );
+    }
+    // The processor's webhook, signed: each field of a gift and of a plan event hostile.
+    const VALUES: unknown[] = [
+      "\ud800",
+      "a".repeat(20_000),
+      "",
+      "NaN",
+      "1e309",
+      "-1",
+      "0001-01-01T00:00:00Z",
+      "9999-12-31T23:59:59Z",
+      1e308,
+      Number.MAX_SAFE_INTEGER,
+      -1,
+      null,
+      true,
+      [],
+      {},
+    ];
+    const giftFields = [
+      "amount",
+      "currency",
+      "donatedAt",
+      "gatewayTransactionId",
+      "donor",
+      "campaignSlug",
+      "subscriptionId",
+      "frequency",
+      "mode",
+      "refundedAmount",
+      "processingFee",
+      "paymentMethod",
+      "gateway",
+      "message",
+      "anonymous",
+      "organization",
+    ];
+    let n = 0;
+    for (const field of giftFields)
+      for (const v of VALUES) {
+        n += 1;
+        const event = webhookEvent(org, `tx-hostile-${n}`, "donation.succeeded", {
+          subscriptionId: `sub-h-${n % 3}`,
+          [field]: v,
+        });
+        const res = await deliver(event);
+        if (res.status >= 500)
+          wrong.push(`webhook ${field}=${JSON.stringify(v).slice(0, 20)}: ${res.status}`);
+      }
+    const plan = (type: string, sub: string, data: Record<string, unknown>) => ({
+      id: `evt-${type}-${++n}`,
+      type,
+      data: {
+        organization: org,
+        subscriptionId: sub,
+        amount: "12.00",
+        currency: "usd",
+        interval: "month",
+        ...data,
+      },
+    });
+    await deliver(plan("plan.created", "sub-h-live", {}));
+    for (const field of [
+      "amount",
+      "currency",
+      "interval",
+      "intervalDay",
+      "startedAt",
+      "at",
+      "subscriptionId",
+      "campaignSlug",
+      "donor",
+      "reason",
+      "paymentMethod",
+    ])
+      for (const v of VALUES)
+        for (const [type, sub] of [
+          ["plan.created", `sub-h-new-${n}`],
+          ["plan.updated", "sub-h-live"],
+          ["plan.paused", "sub-h-live"],
+          ["plan.resumed", "sub-h-live"],
+        ] as const) {
+          const res = await deliver(plan(type, sub, { [field]: v }));
+          if (res.status >= 500)
+            wrong.push(`webhook ${type} ${field}=${JSON.stringify(v).slice(0, 20)}: ${res.status}`);
+        }
+    for (const body of [
+      null,
+      [],
+      "\ud800",
+      1e308,
+      { type: "plan.created", data: "\ud800" },
+      { type: ["plan."] },
+    ])
+      if ((await deliver(body)).status >= 500) wrong.push(`webhook body ${JSON.stringify(body)}`);
+    expect(wrong).toEqual([]);
+  }, 600_000);
+
+  it("the auth API answers each hostile body field and query parameter of every endpoint with a result or a 4xx, never a 5xx (a user, a platform admin)", async () => {
+    const me = await signUp(new CookieJar(), uniqueEmail("hostile-me"));
+    const admin = await makeAdmin();
+    const victim = await signUp(new CookieJar(), uniqueEmail("hostile-victim"));
+    const wrong: string[] = [];
+    const BODY: unknown[] = ["\ud800", LONG, "", 1e308, -1, null, {}, [], true, "0001-01-01T00:00:00Z"];
+    const QUERY = [
+      "%ED%A0%80",
+      "%",
+      "%zz",
+      "a".repeat(8_000),
+      "NaN",
+      "1e309",
+      "-1",
+      "0001-01-01",
+      "9999-12-31",
+      "%5B%5D",
+      "%00",
+      "",
+    ];
+    const plausibleField = (field: string): unknown =>
+      ({
+        name: "Hostile Name",
+        email: victim.email,
+        password: "wrong-password-1",
+        image: "https://example.test/a.png",
+        callbackURL: "/dashboard",
+        errorCallbackURL: "/error",
+        newUserCallbackURL: "/welcome",
+        redirectTo: "/reset-password",
+        rememberMe: false,
+        token: "not-a-token",
+        currentPassword: "wrong-password-1",
+        newPassword: "another-password-2",
+        revokeOtherSessions: false,
+        newEmail: uniqueEmail("hostile-new"),
+        providerId: "credential",
+        accountId: "x",
+        provider: "github",
+        idToken: { token: "x" },
+        scopes: ["email"],
+        loginHint: "x",
+        requestSignUp: false,
+        disableRedirect: true,
+        userId: victim.user.id,
+        role: "user",
+        data: { name: "Renamed" },
+        banReason: "x",
+        banExpiresIn: 60,
+        sessionToken: "x",
+        permission: { user: ["list"] },
+        permissions: { user: ["list"] },
+        reason: "x",
+      })[field];
+    // Each POST endpoint with the fields it reads (worker/auth/endpoints.ts, admin.ts, social/routes.ts);
+    // sign-out and the session revocations last, since they end the caller's session.
+    const POSTS: [string, "me" | "admin" | "nobody", string[]][] = [
+      ["/sign-up/email", "nobody", ["name", "email", "password", "image", "callbackURL", "rememberMe"]],
+      ["/sign-in/email", "nobody", ["email", "password", "callbackURL", "rememberMe"]],
+      ["/update-user", "me", ["name", "image"]],
+      ["/change-password", "me", ["currentPassword", "newPassword", "revokeOtherSessions"]],
+      ["/send-verification-email", "me", ["email", "callbackURL"]],
+      ["/request-password-reset", "nobody", ["email", "redirectTo"]],
+      ["/forget-password", "nobody", ["email", "redirectTo"]],
+      ["/reset-password", "nobody", ["newPassword", "token"]],
+      ["/change-email", "me", ["newEmail", "callbackURL"]],
+      ["/unlink-account", "me", ["providerId", "accountId"]],
+      ["/revoke-session", "me", ["token"]],
+      [
+        "/sign-in/social",
+        "nobody",
+        [
+          "provider",
+          "callbackURL",
+          "errorCallbackURL",
+          "newUserCallbackURL",
+          "idToken",
+          "scopes",
+          "loginHint",
+          "requestSignUp",
+          "disableRedirect",
+        ],
+      ],
+      ["/link-social", "me", ["provider", "callbackURL", "idToken", "scopes"]],
+      ["/get-access-token", "me", ["providerId", "accountId", "userId"]],
+      ["/refresh-token", "me", ["providerId", "accountId", "userId"]],
+      ["/account-info", "me", ["accountId"]],
+      ["/admin/create-user", "admin", ["email", "password", "name", "role", "data"]],
+      ["/admin/update-user", "admin", ["userId", "data"]],
+      ["/admin/set-role", "admin", ["userId", "role"]],
+      ["/admin/ban-user", "admin", ["userId", "banReason", "banExpiresIn"]],
+      ["/admin/unban-user", "admin", ["userId"]],
+      ["/admin/list-user-sessions", "admin", ["userId"]],
+      ["/admin/revoke-user-session", "admin", ["sessionToken"]],
+      ["/admin/revoke-user-sessions", "admin", ["userId"]],
+      ["/admin/set-user-password", "admin", ["userId", "newPassword"]],
+      ["/admin/has-permission", "admin", ["userId", "role", "permission", "permissions"]],
+      ["/admin/impersonate-user", "admin", ["userId", "reason"]],
+      ["/admin/stop-impersonating", "admin", []],
+      ["/admin/remove-user", "admin", ["userId"]],
+      ["/delete-user", "me", ["callbackURL", "password", "token"]],
+      ["/revoke-other-sessions", "me", []],
+      ["/revoke-sessions", "me", []],
+      ["/sign-out", "me", []],
+    ];
+    const cookieOf = { me: me.jar.header(), admin: admin.jar.header(), nobody: "" };
+    const send = async (label: string, path: string, who: keyof typeof cookieOf, init: RequestInit = {}) => {
+      const headers = new Headers(init.headers);
+      if (cookieOf[who]) headers.set("cookie", cookieOf[who]);
+      headers.set("origin", BASE_URL);
+      const res = await appFetch(path, { redirect: "manual", ...init, headers });
+      if (res.status >= 500) wrong.push(`${label}: ${res.status} ${(await res.text()).slice(0, 160)}`);
+      else await res.arrayBuffer();
+    };
+    // The GET endpoints first, with each query parameter hostile.
+    const GETS: [string, "me" | "admin" | "nobody", string[]][] = [
+      ["/get-session", "me", ["disableCookieCache", "disableRefresh"]],
+      ["/list-sessions", "me", ["x"]],
+      ["/list-accounts", "me", ["x"]],
+      ["/verify-email", "nobody", ["token", "callbackURL"]],
+      [`/reset-password/${"t".repeat(24)}`, "nobody", ["callbackURL"]],
+      ["/reset-password/%ED%A0%80", "nobody", ["callbackURL"]],
+      ["/delete-user/callback", "me", ["token", "callbackURL"]],
+      ["/error", "nobody", ["error", "error_description"]],
+      ["/social/providers", "nobody", ["x"]],
+      ["/callback/github", "nobody", ["code", "state", "error", "error_description", "user"]],
+      [
+        "/admin/list-users",
+        "admin",
+        [
+          "searchValue",
+          "searchField",
+          "searchOperator",
+          "limit",
+          "offset",
+          "sortBy",
+          "sortDirection",
+          "filterField",
+          "filterValue",
+          "filterOperator",
+        ],
+      ],
+      ["/admin/get-user", "admin", ["id"]],
+    ];
+    for (const [path, who, keys] of GETS)
+      for (const key of keys)
+        for (const v of QUERY)
+          await send(`GET ${path} ${key}=${v.slice(0, 12)}`, `/api/auth${path}?${key}=${v}`, who);
+    for (const [path, who, fields] of POSTS) {
+      const base = () =>
+        Object.fromEntries(
+          fields.map((f) => [
+            f,
+            f === "email" && /sign-up|create-user/.test(path) ? uniqueEmail("hostile") : plausibleField(f),
+          ]),
+        );
+      const bodies: [string, string][] = [
+        ["{", "application/json"],
+        ["\ud800", "text/plain"],
+        [`${"[".repeat(5_000)}${"]".repeat(5_000)}`, "application/json"],
+        [JSON.stringify("\ud800"), "application/json"],
+        [JSON.stringify([]), "application/json"],
+        [
+          new URLSearchParams(base() as Record<string, string>).toString(),
+          "application/x-www-form-urlencoded",
+        ],
+      ];
+      for (const field of fields)
+        for (const v of BODY) bodies.push([JSON.stringify({ ...base(), [field]: v }), "application/json"]);
+      for (const [body, type] of bodies)
+        await send(`POST ${path} ${body.slice(0, 60)}`, `/api/auth${path}`, who, {
+          method: "POST",
+          headers: { "content-type": type },
+          body,
+        });
+    }
+    expect(wrong).toEqual([]);
+  }, 600_000);
 });

@@ -6,8 +6,8 @@
  * (or declining) needs a verified e-mail equal to the invited one.
  */
 import { describe, expect, it } from "vitest";
-import { CookieJar, lastMail, signUp, uniqueEmail, verifyByMail } from "../auth/jar";
-import { makeOrg, member } from "../domain/fixtures";
+import { CookieJar, lastMail, makeAdmin, signUp, uniqueEmail, verifyByMail } from "../auth/jar";
+import { callerFor, makeOrg, member } from "../fixtures";
 import { appFetch, BASE_URL, testEnv } from "../helpers";
 
 /** The `id` search parameter of the newest invitation link mailed to `email`. */
@@ -142,4 +142,47 @@ describe("Invitations can be taken over", () => {
     expect((await post(`/api/invitations/${secret}/accept`, invitee.jar)).status).toBe(200);
     expect(await membershipOf(org, invitee.user.id)).toEqual({ role: "admin" });
   });
+});
+
+/**
+ * Adversarial finding 9: an old invitation overwrote the role a member holds now. Invited as viewer,
+ * then made admin by a platform admin, the person accepted the old link and was a viewer again
+ * (and an invitation for a higher role outlived a lower role given later). Accepting now leaves a
+ * member's role as it is: 409, no change, no audit row.
+ */
+describe("An old invitation never changes a member's role", () => {
+  async function auditRows(org: string, userId: string) {
+    return (
+      await testEnv.DB.prepare(
+        "SELECT count(*) AS n FROM audit_event WHERE organization_id = ? AND entity_id = ? AND action = 'member.accept_invitation'",
+      )
+        .bind(org, userId)
+        .first<{ n: number }>()
+    )?.n;
+  }
+
+  for (const [invitedAs, givenLater] of [
+    ["viewer", "admin"],
+    ["admin", "viewer"],
+  ] as const) {
+    it(`invited as ${invitedAs}, then made ${givenLater}: accepting the old link answers 409 and the role stays ${givenLater}`, async () => {
+      const { org, email, secret } = await invited(invitedAs);
+      const person = await signUp(new CookieJar(), email);
+      await verifyByMail(email);
+      const admin = await callerFor((await makeAdmin()).jar);
+      await admin.organization.addMember({ userId: person.user.id, organizationId: org, role: givenLater });
+      expect(await membershipOf(org, person.user.id)).toEqual({ role: givenLater });
+
+      const view = await appFetch(`/api/invitations/${secret}`, { headers: { cookie: person.jar.header() } });
+      expect(await view.json()).toMatchObject({ state: "open", memberRole: givenLater });
+      const res = await post(`/api/invitations/${secret}/accept`, person.jar);
+      expect(res.status).toBe(409);
+      expect(await res.json()).toMatchObject({ code: "ALREADY_MEMBER" });
+      expect(await membershipOf(org, person.user.id)).toEqual({ role: givenLater });
+      expect(await auditRows(org, person.user.id)).toBe(0);
+      // The invitation is left open (the organization may revoke it); declining it closes it.
+      expect((await post(`/api/invitations/${secret}/decline`, person.jar)).status).toBe(200);
+      expect(await membershipOf(org, person.user.id)).toEqual({ role: givenLater });
+    });
+  }
 });

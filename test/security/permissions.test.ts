@@ -7,9 +7,9 @@
 
 import { orgRoles, type Permissions } from "@core/permissions";
 import { beforeAll, describe, expect, it } from "vitest";
-import { appRouter } from "../../worker/trpc/router";
-import { authClient, makeAdmin, signUp } from "../auth/jar";
-import { callerFor, makeOrg, member } from "../domain/fixtures";
+import { appRouter } from "../../worker/api-router";
+import { authClient, CookieJar, makeAdmin, PASSWORD, setRole, signUp } from "../auth/jar";
+import { callerFor, makeOrg, member } from "../fixtures";
 import { appFetch, BASE_URL, call, codeOf, postJson, testEnv } from "../helpers";
 
 type Proc = {
@@ -35,7 +35,7 @@ const ORG_GRANTS: Record<OrgRole, Record<string, string[]>> = {
     tag: CRUD,
     note: CRUD,
     export: [...CRUD, "organization"],
-    organization: ["view", "update", "delete"],
+    organization: ["view", "update", "delete", "transfer"],
     member: CRUD,
     profile: ["view", "update"],
     import: ["view", "create", "delete"],
@@ -321,5 +321,72 @@ describe("An impersonating admin gets donor rows with e-mails from tRPC donors.e
       if (res !== "FORBIDDEN: Exports are not available while impersonating") wrong.push(`${path}: ${res}`);
     }
     expect(wrong).toEqual([]);
+  });
+});
+
+/**
+ * Issue 53, spec audit 8 and 17: a role string is read one way everywhere (core/permissions.ts
+ * parseRoles: comma-separated, trimmed, any case), and SPEC §6's portal rule lets in admins,
+ * organizers and users with a membership; anyone else is signed out at once.
+ */
+describe("role names, read one way", () => {
+  async function signedInAs(role: string, org: string | null) {
+    const s = await signUp();
+    await setRole(s.user.id, role);
+    if (org)
+      await testEnv.DB.prepare(
+        "INSERT INTO membership (id, organization_id, user_id, role, created_at, updated_at) VALUES (?, ?, ?, 'viewer', ?, ?)",
+      )
+        .bind(`m-${s.user.id}`, org, s.user.id, Date.now(), Date.now())
+        .run();
+    const jar = new CookieJar();
+    expect((await jar.post("/api/auth/sign-in/email", { email: s.email, password: PASSWORD })).status).toBe(
+      200,
+    );
+    return { ...s, jar, caller: await callerFor(jar) };
+  }
+
+  it("a role the platform does not know gets no portal access, even with a membership; known names count in any case and beside others", async () => {
+    const org = await makeOrg();
+    const cases: [string, boolean, boolean][] = [
+      // role, with a membership, portal access
+      ["moderator", true, false],
+      ["moderator", false, false],
+      ["user", true, true],
+      ["user", false, false],
+      ["USER", true, true],
+      [" User , moderator", true, true],
+      ["Organizer", false, true],
+      ["moderator,ORGANIZER", false, true],
+      ["Admin", false, true],
+    ];
+    const wrong: string[] = [];
+    for (const [role, withMembership, expected] of cases) {
+      const who = await signedInAs(role, withMembership ? org : null);
+      const caps = await who.caller.access.capabilities();
+      if (caps.portalAccess !== expected)
+        wrong.push(`${JSON.stringify(role)} membership=${withMembership}: ${caps.portalAccess}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("an admin whose role is spelled 'Admin' keeps the impersonation they started past the cookie cache", async () => {
+    const admin = await signedInAs("Admin", null);
+    const target = await signUp();
+    const started = await admin.jar.post("/api/auth/admin/impersonate-user", { userId: target.user.id });
+    expect(started.status).toBe(200);
+    // Past the cookie cache: the session row is read from D1 and the impersonator re-checked.
+    const res = await admin.jar.get("/api/auth/get-session?disableCookieCache=true");
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      user?: { id: string };
+      session?: { impersonatedBy?: string };
+    } | null;
+    expect(body?.user?.id).toBe(target.user.id);
+    expect(body?.session?.impersonatedBy).toBe(admin.user.id);
+    // An impersonator who is no admin any more (in any spelling) loses it at the next read.
+    await setRole(admin.user.id, "user,Organizer");
+    const after = await admin.jar.get("/api/auth/get-session?disableCookieCache=true");
+    expect(await after.json()).toBeNull();
   });
 });

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../app.config";
 import { safeRedirect } from "../../src/lib/auth/guards";
 import { CookieJar, PASSWORD, signUp, uniqueEmail } from "../auth/jar";
-import { makeOrg, member } from "../domain/fixtures";
+import { makeOrg, member } from "../fixtures";
 import { appFetch, BASE_URL, testEnv, trpcError, trpcHttp } from "../helpers";
 import worker from "../worker";
 
@@ -272,6 +272,49 @@ describe("one origin gate for every cookie-carrying state change", () => {
     expect(chunked.status).toBeLessThan(500);
   });
 
+  it("every plain HTTP route answers a method it does not take with 405 and Allow, before acting: an export sent by DELETE writes no audit row (adversarial 8)", async () => {
+    const org = await makeOrg();
+    const owner = await member(org, "owner");
+    const routes: [string, string[]][] = [
+      ["/api/export/organization.zip", ["GET"]],
+      ["/api/export/donations.csv", ["GET"]],
+      ["/api/organizations/my-memberships", ["GET"]],
+      ["/api/receipts/abcdefgh12.pdf", ["GET"]],
+      ["/api/donors/abcdefgh12/statement.pdf", ["GET"]],
+      ["/api/invitations/abcdefghijklmnop1234", ["GET"]],
+      ["/api/invitations/abcdefghijklmnop1234/accept", ["POST"]],
+      ["/api/invitations/abcdefghijklmnop1234/decline", ["POST"]],
+      ["/api/webhooks/donations", ["POST"]],
+      ["/api/media", ["POST"]],
+      ["/api/media/abcdefghijklmnop", ["GET", "HEAD"]],
+      ["/api/dev/outbox", ["GET"]],
+    ];
+    const wrong: string[] = [];
+    for (const [path, allowed] of routes)
+      for (const method of ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]) {
+        if (allowed.includes(method)) continue;
+        const res = await appFetch(path, {
+          method,
+          headers: { cookie: owner.jar.header(), origin: BASE_URL, "content-type": "application/json" },
+          body: method === "GET" || method === "HEAD" ? undefined : "{}",
+        });
+        const allow = res.headers.get("allow");
+        if (res.status !== 405 || allow !== allowed.join(", "))
+          wrong.push(`${method} ${path}: ${res.status} Allow ${allow}`);
+      }
+    expect(wrong).toEqual([]);
+    const audits = await testEnv.DB.prepare(
+      "SELECT count(*) AS n FROM audit_event WHERE organization_id = ? AND action LIKE '%export%'",
+    )
+      .bind(org)
+      .first<{ n: number }>();
+    expect(audits?.n).toBe(0);
+    // The methods they take still answer.
+    expect(
+      (await appFetch("/api/export/donations.csv", { headers: { cookie: owner.jar.header() } })).status,
+    ).toBe(200);
+  });
+
   it("a tRPC mutation sent by GET stays refused with 405", async () => {
     const { org, user, jar } = await organizerInOrg();
     const res = await trpcHttp(jar, "organization.leave", undefined, { method: "GET" });
@@ -374,6 +417,104 @@ describe("open redirect: callback, redirect and error URLs are validated by pars
       const target = new URL(location, `${BASE_URL}/api/auth/verify-email`);
       expect(target.origin, `${value} → ${location}`).toBe(BASE_URL);
     }
+  });
+
+  it("a lone surrogate in any URL field is refused with 403 and its field's message before anything is written: no 500, no half-done sign-up (adversarial 2)", async () => {
+    const me = await signUp();
+    const unverified = me.email;
+    const lone = ["/x\ud800", "/\udc00", `${BASE_URL}/x\ud800y`, "http://localhost:3000/\udfff"];
+    const expectRefused = async (res: Response, label: string, field = "callbackURL") => {
+      expect(res.status, label).toBe(403);
+      expect(await res.json(), label).toEqual(
+        field === "redirectTo"
+          ? { code: "INVALID_REDIRECTURL", message: "Invalid redirectURL" }
+          : field === "errorCallbackURL"
+            ? { code: "INVALID_ERROR_CALLBACK_URL", message: "Invalid errorCallbackURL" }
+            : { code: "INVALID_CALLBACKURL", message: "Invalid callbackURL" },
+      );
+    };
+    for (const value of lone) {
+      const label = JSON.stringify(value);
+      const address = uniqueEmail("surrogate");
+      await expectRefused(
+        await new CookieJar().post("/api/auth/sign-up/email", {
+          name: "s",
+          email: address,
+          password: PASSWORD,
+          callbackURL: value,
+        }),
+        `sign-up ${label}`,
+      );
+      // Nothing was written: the same address signs up afterwards.
+      const users = await testEnv.DB.prepare("SELECT count(*) AS n FROM user WHERE email = ?")
+        .bind(address)
+        .first<{ n: number }>();
+      expect(users?.n, `sign-up ${label}`).toBe(0);
+      await expectRefused(
+        await new CookieJar().post("/api/auth/sign-in/email", {
+          email: me.email,
+          password: PASSWORD,
+          callbackURL: value,
+        }),
+        `sign-in ${label}`,
+      );
+      await expectRefused(
+        await new CookieJar().post("/api/auth/send-verification-email", {
+          email: unverified,
+          callbackURL: value,
+        }),
+        `send-verification-email ${label}`,
+      );
+      for (const path of ["/api/auth/request-password-reset", "/api/auth/forget-password"])
+        await expectRefused(
+          await new CookieJar().post(path, { email: me.email, redirectTo: value }),
+          `${path} ${label}`,
+          "redirectTo",
+        );
+      await expectRefused(
+        await me.jar.post("/api/auth/change-email", { newEmail: uniqueEmail("moved"), callbackURL: value }),
+        `change-email ${label}`,
+      );
+      await expectRefused(
+        await me.jar.post("/api/auth/delete-user", { callbackURL: value }),
+        `delete-user ${label}`,
+      );
+      await expectRefused(
+        await new CookieJar().post("/api/auth/sign-in/social", { provider: "github", callbackURL: value }),
+        `sign-in/social ${label}`,
+      );
+      await expectRefused(
+        await new CookieJar().post("/api/auth/sign-in/social", {
+          provider: "github",
+          callbackURL: "/dashboard",
+          errorCallbackURL: value,
+        }),
+        `sign-in/social errorCallbackURL ${label}`,
+        "errorCallbackURL",
+      );
+      await expectRefused(
+        await me.jar.post("/api/auth/link-social", { provider: "github", callbackURL: value }),
+        `link-social ${label}`,
+      );
+    }
+    // The account is untouched, and the address sign-up refused still signs up.
+    const still = await testEnv.DB.prepare("SELECT email FROM user WHERE id = ?")
+      .bind(me.user.id)
+      .first<{ email: string }>();
+    expect(still?.email).toBe(me.email);
+    const later = await new CookieJar().post("/api/auth/sign-up/email", {
+      name: "s",
+      email: uniqueEmail("surrogate"),
+      password: PASSWORD,
+      callbackURL: "/x",
+    });
+    expect(later.status).toBe(200);
+    // A pair of surrogates is one character (an emoji), not a lone one: accepted.
+    const pair = await new CookieJar().post("/api/auth/send-verification-email", {
+      email: unverified,
+      callbackURL: "/x\ud83d\ude00",
+    });
+    expect(pair.status).toBe(200);
   });
 
   it("the portal follows ?redirect= after sign-in only to a path on its own origin (the same rule)", () => {

@@ -4,10 +4,12 @@
  * request that found the defect: the old cookies, including the signed `session_data` cookie cache
  * that still says "signed in" for up to cookie.cacheMaxAge, sent again after the change.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { __setAuthClock, getSessionFromRequest } from "../../worker/auth";
+import { sha256Hex, verifyCookieValue } from "../../worker/auth/crypto";
 import { createContext } from "../../worker/trpc/context";
 import { CookieJar, makeAdmin, PASSWORD } from "../auth/jar";
-import { callerFor, makeOrg, member } from "../domain/fixtures";
+import { callerFor, makeOrg, member } from "../fixtures";
 import { appFetch, BASE_URL, call, codeOf, testEnv, trpcError, trpcHttp } from "../helpers";
 
 /** A copy of a jar's cookies: what a browser (or an attacker who kept them) still holds. */
@@ -199,3 +201,109 @@ async function testFetchBatch(jar: CookieJar, paths: string[], inputs: unknown[]
     body: JSON.stringify(body),
   });
 }
+
+/**
+ * Issue 53, spec audit 18: a session near expiry is slid by whichever portal read reaches D1 —
+ * get-session, a tRPC call, a page rendered on the server — and the new cookies go back on that
+ * answer, as get-session's do. The warm reads (cookie cache, KV) stay as they are: no D1 read, no
+ * write; a session not yet due is read, not written.
+ */
+describe("every portal read slides a session near expiry", () => {
+  const DAY = 86_400_000;
+  afterEach(() => __setAuthClock(null));
+
+  /** A member whose caches are gone, so the next read goes to D1 (cookie cache dropped, KV copy deleted). */
+  async function pastTheCaches(jar: CookieJar) {
+    const token = await verifyCookieValue(
+      decodeURIComponent(jar.cookies.get("better-auth.session_token") ?? ""),
+      testEnv.AUTH_SECRET,
+    );
+    const hash = sha256Hex(token ?? "");
+    await testEnv.KV.delete(`session:${hash}`);
+    jar.cookies.delete("better-auth.session_data");
+    return async () =>
+      (await testEnv.DB.prepare("SELECT expires_at, updated_at FROM session WHERE token_hash = ?")
+        .bind(hash)
+        .first<{ expires_at: number; updated_at: number }>()) as { expires_at: number; updated_at: number };
+  }
+
+  const sessionCookie = (res: Response) =>
+    res.headers.getSetCookie().find((l) => l.startsWith("better-auth.session_token="));
+
+  it("a tRPC read over HTTP slides a session past its update age and sends the new cookies; a warm read writes nothing", async () => {
+    const org = await makeOrg();
+    const { jar } = await member(org, "viewer");
+    const start = Date.now();
+    const row = await pastTheCaches(jar);
+    const before = await row();
+    __setAuthClock(() => start + 2 * DAY);
+    const res = await trpcHttp(jar, "organization.current", undefined, { method: "GET" });
+    expect(res.status).toBe(200);
+    const after = await row();
+    expect(after.expires_at).toBeGreaterThan(start + 8.9 * DAY);
+    expect(after.expires_at).toBeGreaterThan(before.expires_at);
+    const cookie = sessionCookie(res) ?? "";
+    expect(Number(/Max-Age=(\d+)/.exec(cookie)?.[1])).toBeGreaterThan(6.9 * 86_400);
+    expect(res.headers.getSetCookie().some((l) => l.startsWith("better-auth.session_data="))).toBe(true);
+    jar.store(res);
+    // The next read is warm (the cookie cache it was given): nothing written, no new session cookie.
+    const warm = await trpcHttp(jar, "organization.current", undefined, { method: "GET" });
+    expect(warm.status).toBe(200);
+    expect(sessionCookie(warm)).toBeUndefined();
+    expect(await row()).toEqual(after);
+  });
+
+  it("a session not yet due, read from D1, is not written; one kept without 'remember me' is never slid", async () => {
+    const org = await makeOrg();
+    const viewer = await member(org, "viewer");
+    const row = await pastTheCaches(viewer.jar);
+    const before = await row();
+    const res = await trpcHttp(viewer.jar, "organization.current", undefined, { method: "GET" });
+    expect(res.status).toBe(200);
+    expect(sessionCookie(res)).toBeUndefined();
+    expect(await row()).toEqual(before);
+
+    const forgetful = new CookieJar();
+    await forgetful.post("/api/auth/sign-in/email", {
+      email: viewer.email,
+      password: PASSWORD,
+      rememberMe: false,
+    });
+    const start = Date.now();
+    const kept = await pastTheCaches(forgetful);
+    const once = await kept();
+    __setAuthClock(() => start + 0.9 * DAY);
+    const quiet = await trpcHttp(forgetful, "organization.current", undefined, { method: "GET" });
+    expect(quiet.status).toBe(200);
+    expect(sessionCookie(quiet)).toBeUndefined();
+    expect(await kept()).toEqual(once);
+  });
+
+  it("one request reads its session once however many calls it makes (SSR's in-process calls): one slide, one set of cookies", async () => {
+    const org = await makeOrg();
+    const { jar } = await member(org, "viewer");
+    const start = Date.now();
+    const row = await pastTheCaches(jar);
+    __setAuthClock(() => start + 2 * DAY);
+    const request = new Request(`${BASE_URL}/dashboard`, { headers: { cookie: jar.header() } });
+    const sink = new Headers();
+    const [a, b] = await Promise.all([
+      getSessionFromRequest(request, testEnv, { cookies: sink }),
+      getSessionFromRequest(request, testEnv, { cookies: sink }),
+    ]);
+    expect(a?.user.id).toBeTruthy();
+    expect(b).toBe(a);
+    expect(sink.getSetCookie().filter((l) => l.startsWith("better-auth.session_token="))).toHaveLength(1);
+    expect((await row()).expires_at).toBeGreaterThan(start + 8.9 * DAY);
+    // Reads that cannot send cookies (an export's, the limiter's) never slide: the slide would be lost.
+    const other = await member(org, "viewer");
+    const otherRow = await pastTheCaches(other.jar);
+    const untouched = await otherRow();
+    __setAuthClock(() => start + 2 * DAY);
+    await getSessionFromRequest(new Request(BASE_URL, { headers: { cookie: other.jar.header() } }), testEnv);
+    await getSessionFromRequest(new Request(BASE_URL, { headers: { cookie: other.jar.header() } }), testEnv, {
+      fresh: true,
+    });
+    expect(await otherRow()).toEqual(untouched);
+  });
+});

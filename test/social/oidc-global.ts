@@ -5,8 +5,10 @@
  * cognito and is the one the key-set tests break and rotate.
  */
 import { startOidcServer } from "../../scripts/oidc-dev.mjs";
+import { shiftClock } from "../../worker/lib/shifted-clock";
 
 export default async function setup() {
+  shiftClock(process.env.TEST_TODAY);
   const base = process.env.ALMONER_TEST_APP_URL ?? "http://localhost:3000";
   const cb = (id: string) => `${base}/api/auth/callback/${id}`;
   const a = await startOidcServer({

@@ -7,7 +7,7 @@
 import { DEFAULT_THANK_YOU } from "@core/thanks";
 import { describe, expect, it } from "vitest";
 import { thankYouTemplateFor } from "../../worker/thanks/service";
-import { makeOrg, member } from "../domain/fixtures";
+import { makeOrg, member } from "../fixtures";
 import { codeOf, testEnv, trpcHttp } from "../helpers";
 
 const mine = {

@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
-import { constraintRefusal } from "../../worker/trpc/init";
-import { makeOrg, member } from "../domain/fixtures";
+import { constraintRefusal, fail, Refusal } from "../../worker/lib/fail";
+import { makeOrg, member } from "../fixtures";
 import { testEnv } from "../helpers";
 
 async function outcome(p: Promise<unknown>) {
@@ -12,6 +12,29 @@ async function outcome(p: Promise<unknown>) {
     return e instanceof TRPCError ? e.code : `non-tRPC: ${String(e)}`;
   }
 }
+
+describe("refusals", () => {
+  it("are transport-free: fail() throws a Refusal, and tRPC answers one with its code, message and details", async () => {
+    const thrown = (() => {
+      try {
+        fail("CONFLICT", "Taken", { field: "slug" });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(thrown).toBeInstanceOf(Refusal);
+    expect(thrown).not.toBeInstanceOf(TRPCError);
+    const { caller } = await member(await makeOrg(), "owner");
+    const c = await caller.campaigns.create({ title: "Spring", currency: "USD", goalType: "none" });
+    const again = await caller.campaigns
+      .create({ title: "Spring", slug: c.slug, currency: "USD", goalType: "none" })
+      .catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(TRPCError);
+    expect((again as TRPCError).code).toBe("CONFLICT");
+    expect((again as TRPCError).cause).toBeInstanceOf(Refusal);
+    expect(((again as TRPCError).cause as Refusal).details).toEqual({ field: "slug" });
+  });
+});
 
 describe("database rules reach the caller as 4xx", () => {
   it("maps real D1 UNIQUE, CHECK and trigger refusals; leaves other errors alone", async () => {

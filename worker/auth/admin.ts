@@ -1,17 +1,17 @@
 /**
  * The better-auth 1.3 admin plugin under /api/auth/admin (contract §6), guarded by the one
- * permissions module. Admin calls always read the session from D1 (never the cookie cache).
- *
- * Over 400 lines on purpose: the admin plugin's 15 endpoints, each a short handler beside its body
- * schema, as in endpoints.ts.
+ * permissions module; its session always read from D1. Short handlers beside their body schemas.
  */
 
 import { BAN_MAX_DAYS, BAN_REASON_MAX, IMPERSONATION_REASON_MAX } from "@core/limits";
-import { hasPermission, isPlatformAdmin, type Permissions, parseRoles } from "@core/permissions";
+import { hasPermission, isPlatformAdmin, type Permissions } from "@core/permissions";
 import { httpUrl } from "@core/schemas";
 import { z } from "zod";
-import { auditInsert } from "../lib/audit";
+import { type AuditAction, auditInsert } from "../lib/audit";
+import { previousWriteLanded } from "../lib/guard";
+import { generateId } from "../lib/ids";
 import { containsSql, searchNeedle } from "../lib/list";
+import { ownsNothingAloneSql, SOLE_OWNER_CODE, soleOwnerMessage } from "../organization/ownership/sole-owner";
 import {
   type AuthContext,
   clearSessionCookies,
@@ -31,7 +31,7 @@ import {
   type UserRow,
 } from "./core";
 import { storePassword } from "./credentials";
-import { generateId, hashPassword, signCookieValue, verifyCookieValue } from "./crypto";
+import { hashPassword, signCookieValue, verifyCookieValue } from "./crypto";
 import { anyBody, type Handler, ok } from "./endpoints";
 import { AuthApiError, E } from "./errors";
 import { readBody, readQuery } from "./guards";
@@ -41,7 +41,7 @@ import { checkNewPassword } from "./password-policy";
 function audit(
   ctx: AuthContext,
   actorId: string,
-  action: string,
+  action: AuditAction,
   targetId: string,
   after?: unknown,
   reason?: string | null,
@@ -143,7 +143,7 @@ export const listUsers: Handler = async (ctx) => {
     const ops = { eq: "=", ne: "!=", lt: "<", lte: "<=", gt: ">", gte: ">=" } as const;
     let value: unknown = q.filterValue;
     if (col === "banned" || col === "email_verified") value = q.filterValue === "true" ? 1 : 0;
-    // "contains" matches the value literally, as the search does (issue 26).
+    // "contains" matches the value literally, as the search does.
     if (q.filterOperator === "contains") {
       where.push(containsSql(col));
       params.push(searchNeedle(String(value)));
@@ -441,12 +441,32 @@ export const removeUser: Handler = async (ctx) => {
   const body = await readBody(ctx, z.object({ userId: z.string().min(1) }));
   if (body.userId === loaded.user.id)
     throw new AuthApiError(400, "YOU_CANNOT_REMOVE_YOURSELF", "You cannot remove yourself");
-  await mustFindUser(ctx, body.userId);
-  await deleteUserSessions(ctx, body.userId);
-  await ctx.db.batch([
-    ctx.db.prepare("DELETE FROM user WHERE id = ?").bind(body.userId),
-    audit(ctx, loaded.user.id, "user.remove", body.userId),
+  const target = await mustFindUser(ctx, body.userId);
+  // As for deleting one's own account (decision 046): not the only owner of an organization, checked
+  // again in the write so a concurrent step-down of the other owner cannot leave it without one.
+  const refusal = await soleOwnerMessage(ctx.db, body.userId, target.email);
+  if (refusal) throw new AuthApiError(409, SOLE_OWNER_CODE, refusal);
+  const [deleted] = await ctx.db.batch([
+    ctx.db.prepare(`DELETE FROM user WHERE id = ?1 AND ${ownsNothingAloneSql("?1")}`).bind(body.userId),
+    auditInsert(
+      ctx.db,
+      {
+        organizationId: null,
+        actorId: loaded.user.id,
+        action: "user.remove",
+        entityType: "user",
+        entityId: body.userId,
+        ip: ctx.ip(),
+        at: ctx.now(),
+      },
+      previousWriteLanded,
+    ),
   ]);
+  if (!deleted?.meta.changes) {
+    const now = await soleOwnerMessage(ctx.db, body.userId, target.email);
+    if (now) throw new AuthApiError(409, SOLE_OWNER_CODE, now);
+  }
+  await deleteUserSessions(ctx, body.userId);
   return ok(ctx, { success: true });
 };
 
@@ -468,9 +488,8 @@ export const setUserPassword: Handler = async (ctx) => {
 };
 
 /**
- * As better-auth 1.3 answers over HTTP: 401 without a session, and with one the
- * answer is about the signed-in user. `userId` and `role` in the body are accepted for the
- * contract's shape but never looked up, so nobody learns another account's rights from it.
+ * As 1.3 over HTTP: 401 without a session, else about the signed-in user; the body's `userId` and
+ * `role` are accepted for the shape but never looked up, so nobody learns another account's rights.
  */
 export const hasPermissionEndpoint: Handler = async (ctx) => {
   const body = await readBody(
@@ -524,10 +543,7 @@ export const impersonateUser: Handler = async (ctx) => {
   if (target.id === loaded.user.id)
     throw new AuthApiError(400, "YOU_CANNOT_IMPERSONATE_YOURSELF", "You cannot impersonate yourself");
   // DESIGN §3: never another admin, never a banned user.
-  if (
-    isPlatformAdmin({ userId: target.id, role: target.role }, ctx.config.auth.adminUserIds) ||
-    parseRoles(target.role).includes("admin")
-  ) {
+  if (isPlatformAdmin({ userId: target.id, role: target.role }, ctx.config.auth.adminUserIds)) {
     throw new AuthApiError(403, "YOU_CANNOT_IMPERSONATE_ADMINS", "You cannot impersonate admins");
   }
   if (target.banned)

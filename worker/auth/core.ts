@@ -1,22 +1,21 @@
 /**
- * Sessions after Lucia's design (lucia-auth.com) on the better-auth 1.3 wire contract: random
- * tokens, looked up by SHA-256, kept AES-GCM encrypted (the contract hands tokens back), signed
- * cookies, a compact `session_data` cookie cache and a KV copy, both 60 s.
- *
- * Over 400 lines on purpose: the session lifecycle (create, read through cookie cache / KV / D1,
- * refresh, revoke) is one piece of security code; read together it is easier to prove right.
+ * Sessions after Lucia's design on the better-auth 1.3 wire contract (decision 001): random tokens,
+ * looked up by SHA-256, kept AES-GCM encrypted (the contract hands tokens back), signed cookies, a
+ * cookie cache and a KV copy. One file on purpose: the session lifecycle is proved right read together.
  */
+import { isPlatformAdmin } from "@core/permissions";
 import { isDateMs } from "@core/time";
+import { decodeBase64urlIgnorePadding, encodeBase64urlNoPadding } from "@oslojs/encoding";
 import type { AppConfig } from "../../app.config";
 import { getConfig } from "../config";
 import { type Database, primaryDirectory } from "../db/databases";
 import type { Row } from "../db/rows";
 import type { session, user } from "../db/schema";
+import { generateId } from "../lib/ids";
 import {
   BoundedMemo,
   decryptString,
   encryptString,
-  generateId,
   hmacBase64url,
   safeEqual,
   sha256Hex,
@@ -77,11 +76,8 @@ export function toUser(row: UserRow): UserRecord {
   };
 }
 
-/**
- * The user as sign-up, sign-in, change-password and verify-email answer it: better-auth 1.3.34
- * names these seven fields there (no role or ban fields, which get-session and the admin plugin add).
- */
-export type PublicUser = Pick<
+/** The user as sign-up, sign-in, change-password and verify-email answer it: 1.3.34's seven fields. */
+type PublicUser = Pick<
   UserRecord,
   "id" | "email" | "name" | "image" | "emailVerified" | "createdAt" | "updatedAt"
 >;
@@ -190,12 +186,9 @@ export class AuthContext {
 }
 
 /**
- * Cookie headers this isolate has parsed: a browser sends the same header on every request until a
- * cookie changes, and the session check (decision 041) would otherwise split it every time. The
- * maps are shared, hence read-only. Only headers up to MEMO_COOKIE_HEADER_CHARS are kept (the
- * largest cookie cache, app.config.ts cacheMaxLength, with the token and room to spare), so the
- * memo holds at most 500 headers of 8 192 characters whatever callers send; a longer header is
- * parsed on every request.
+ * Cookie headers this isolate has parsed: a browser repeats one until a cookie changes (decision 041).
+ * The maps are shared, hence read-only; only headers up to MEMO_COOKIE_HEADER_CHARS (the largest
+ * cookie cache and the token, with room) are kept, so the memo stays bounded whatever callers send.
  */
 const MEMO_COOKIE_HEADERS = 500;
 const MEMO_COOKIE_HEADER_CHARS = 8192;
@@ -259,13 +252,13 @@ export async function assertNotBanned(ctx: AuthContext, user: UserRow) {
 
 /* ------------------------------------------------------------- sessions */
 
-export interface SessionOptions {
+interface SessionOptions {
   dontRemember?: boolean;
   impersonatedBy?: string | null;
   expiresIn?: number;
 }
 
-export async function insertSession(ctx: AuthContext, userId: string, opts: SessionOptions = {}) {
+async function insertSession(ctx: AuthContext, userId: string, opts: SessionOptions = {}) {
   const token = generateId();
   const now = ctx.now();
   const expiresIn =
@@ -425,6 +418,9 @@ async function setCookieCache(
   await writeKvCache(ctx, row, token, user);
 }
 
+const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+
 /** Sets the signed session_data cookie (better-auth's cookie cache) for `payload`. */
 async function writeCookieCache(ctx: AuthContext, payload: CachedSession, dontRemember: boolean) {
   const maxAge = ctx.config.cookie.cacheMaxAge;
@@ -432,15 +428,14 @@ async function writeCookieCache(ctx: AuthContext, payload: CachedSession, dontRe
   const updatedAt = ctx.now();
   const expiresAt = updatedAt + maxAge * 1000;
   const session = { session: payload.session, user: payload.user, updatedAt, version: CACHE_VERSION };
-  // better-auth signs JSON.stringify({ ...session, expiresAt }) and sends JSON.stringify({ session,
-  // expiresAt, signature }): both are spelled from the one serialization of `session` (the same
-  // text JSON.stringify would give, key for key: the signed object is `session`'s keys, then expiresAt).
+  // better-auth signs JSON.stringify({ ...session, expiresAt }) and sends { session, expiresAt, signature }:
+  // both are spelled from the one serialization of `session`, key for key as JSON.stringify gives them.
   const sessionJson = JSON.stringify(session);
   const signature = await hmacBase64url(ctx.secret, `${sessionJson.slice(0, -1)},"expiresAt":${expiresAt}}`);
-  const value = btoa(`{"session":${sessionJson},"expiresAt":${expiresAt},"signature":"${signature}"}`)
-    .replaceAll("+", "-")
-    .replaceAll("/", "_")
-    .replace(/=+$/, "");
+  // UTF-8, then base64url without padding, as @better-auth/utils writes it (btoa refuses "Łukasz").
+  const value = encodeBase64urlNoPadding(
+    utf8.encode(`{"session":${sessionJson},"expiresAt":${expiresAt},"signature":"${signature}"}`),
+  );
   // Too big for one cookie (SPEC §5: below ~4093 chars): skip the cookie, KV still caches.
   if (value.length <= ctx.config.cookie.cacheMaxLength) {
     ctx.setCookie("session_data", value, dontRemember ? null : maxAge);
@@ -454,9 +449,8 @@ interface CookieCachePayload {
 }
 
 /**
- * session_data values whose signature this isolate has checked: a browser sends the same value on
- * every request for up to cookie.cacheMaxAge, so the decode, parse and HMAC run once per value.
- * Expiry and the token are still checked on every read below.
+ * session_data values whose signature this isolate has checked (decode, parse and HMAC once per
+ * value); expiry and the token are still checked on every read.
  */
 interface VerifiedCookieCache {
   secret: string;
@@ -469,7 +463,7 @@ const verifiedCookieCaches = new BoundedMemo<VerifiedCookieCache>(2000);
 async function verifiedCookieCache(ctx: AuthContext, raw: string): Promise<VerifiedCookieCache | null> {
   const known = verifiedCookieCaches.get(raw);
   if (known && known.secret === ctx.secret) return known;
-  const parsed = JSON.parse(atob(raw.replace(/-/g, "+").replace(/_/g, "/"))) as CookieCachePayload;
+  const parsed = JSON.parse(utf8Decoder.decode(decodeBase64urlIgnorePadding(raw))) as CookieCachePayload;
   const expected = await hmacBase64url(
     ctx.secret,
     JSON.stringify({ ...parsed.session, expiresAt: parsed.expiresAt }),
@@ -510,9 +504,8 @@ function usableCookieCache(
 }
 
 /**
- * The caller's session from what this isolate has already checked, without a store and without
- * the HMAC (decision 041): a session token and a cookie cache both verified here before, the cache
- * still current and for that token. Null when anything more is needed; loadSession then answers.
+ * The caller's session from a token and a cookie cache this isolate verified before, without a store
+ * or the HMAC (decision 041); null when anything more is needed (loadSession answers).
  */
 export function sessionFromMemory(ctx: AuthContext): CachedSession | null {
   const signed = signedCookie(ctx, "session_token");
@@ -525,10 +518,8 @@ export function sessionFromMemory(ctx: AuthContext): CachedSession | null {
 }
 
 /**
- * get-session's answer body, `{"session":…,"user":…}`. A cookie cache this isolate has verified
- * gives the same two records (the same objects, never changed) on every request for up to
- * cookie.cacheMaxAge, so their JSON is kept with them and not written again each time. Records
- * read from KV or D1 are new objects on every request and are serialized as they come.
+ * get-session's answer body. A cookie cache verified here gives the same (never changed) record
+ * objects on every request, so their JSON is kept with them; KV and D1 records are new each time.
  */
 const answers = new WeakMap<SessionRecord, { user: UserRecord; json: string }>();
 
@@ -542,7 +533,7 @@ export function sessionAnswerJson(loaded: { session: SessionRecord; user: UserRe
 
 /* -------------------------------------------------------- get session */
 
-export interface LoadedSession {
+interface LoadedSession {
   session: SessionRecord;
   user: UserRecord;
   row: SessionRow | null;
@@ -550,15 +541,10 @@ export interface LoadedSession {
 }
 
 /**
- * Resolves the caller's session. `fresh` (sensitive endpoints, admin calls) always reads D1;
- * otherwise the signed cookie cache, then KV, then D1. A session due for it slides its expiry
- * unless `disableRefresh`.
- *
- * Cookies are written only with `cookies: true`, which get-session alone passes: as better-auth
- * 1.3.34, whose session middleware runs get-session and drops its Set-Cookie headers, every other
- * endpoint neither reissues the cookie cache nor clears a dead session's cookies. get-session
- * itself (1.3.34's order): a dead session's three cookies are cleared; with the `dont_remember`
- * cookie or `disableRefresh` it answers without refreshing and without a new cookie cache.
+ * The caller's session: `fresh` always reads D1, else the cookie cache, then KV, then D1; a session
+ * due for it slides unless `disableRefresh`. Only get-session passes `cookies: true`, as in 1.3.34,
+ * whose session middleware drops other endpoints' Set-Cookie; then a dead session's three cookies
+ * are cleared, and with `dont_remember` or `disableRefresh` nothing is refreshed or reissued.
  */
 export async function loadSession(
   ctx: AuthContext,
@@ -595,8 +581,7 @@ export async function loadSession(
     // DESIGN §3: an impersonator who lost the admin role ends the impersonation at once.
     const by = await findUserById(ctx.db, row.impersonated_by);
     const stillAdmin =
-      !!by &&
-      (ctx.config.auth.adminUserIds.includes(by.id) || by.role.split(",").some((r) => r.trim() === "admin"));
+      !!by && isPlatformAdmin({ userId: by.id, role: by.role }, ctx.config.auth.adminUserIds);
     if (!stillAdmin) {
       await deleteSessionRows(ctx, [row]);
       return dead();
@@ -618,10 +603,8 @@ export async function loadSession(
   // The answer's records, made once for the cookie cache, the KV copy and the caller alike.
   const cached = toCached(row, token, user);
   if (cookies && !quiet) await writeCookieCache(ctx, cached, false);
-  // KV is filled only after it was read and missed. disableCookieCache skips the caches, so
-  // this read does not know whether KV already holds the session: writing it on every such
-  // call would be a KV write per request (KV allows one write per second per key; every
-  // change to a session or its user deletes the KV copy, so one still there is current).
+  // KV is filled only after it was read and missed (a disableCookieCache read cannot know, and KV takes
+  // one write a second per key); every change to a session or its user deletes the copy, so it is current.
   if (!opts.fresh && !opts.disableCookieCache) await putKvCache(ctx, row.token_hash, cached);
   return { session: cached.session, user: cached.user, row, userRow: user };
 }
@@ -634,9 +617,8 @@ async function readKvCache(ctx: AuthContext, token: string): Promise<CachedSessi
 }
 
 /**
- * SPEC §4: a session is fresh when it was created or updated within freshAge (0 disables the
- * rule). As better-auth 1.3.34's freshSessionMiddleware: the last update (a refresh slides it),
- * else the creation, strictly younger than freshAge.
+ * SPEC §4, as better-auth 1.3.34's freshSessionMiddleware: the last update (a refresh slides it),
+ * else the creation, strictly younger than freshAge (0 disables the rule).
  */
 export function isFresh(ctx: AuthContext, session: SessionRecord) {
   const freshAge = ctx.config.session.freshAge;
@@ -646,9 +628,8 @@ export function isFresh(ctx: AuthContext, session: SessionRecord) {
 }
 
 /**
- * SPEC §6: delete-user without password or mailed token needs "a session younger than the fresh
- * age": its creation counts, not a refresh (better-auth 1.3.34's deleteUser checks createdAt, unlike
- * the 'Session is not fresh' rule of isFresh).
+ * SPEC §6: delete-user without a password or mailed token needs a session created within the fresh
+ * age; a refresh does not count (1.3.34's deleteUser checks createdAt).
  */
 export function isYoungerThanFreshAge(ctx: AuthContext, session: SessionRecord) {
   const freshAge = ctx.config.session.freshAge;

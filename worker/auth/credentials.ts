@@ -1,17 +1,16 @@
 /**
- * Writing a password (docs/decisions/018-sessions-and-requests.md). Every path that changes a
- * password goes through `storePassword`: reset by link, change in the profile, set-password and
- * the admin's set-user-password. In one batch (one D1 transaction) the credential account gets the
- * new hash and every reset link still pending for the user dies (a link mailed before the change
- * must not undo it); then the owner is told by mail. The caller has checked the new password
- * (password-policy.ts `checkNewPassword`) before, so a refusal never half-writes.
+ * Writing a password (decision 018): every path goes through `storePassword`, which in one batch sets
+ * the hash and kills every pending reset link (an older mail must not undo the change), then tells the
+ * owner. The caller checked the password first (`checkNewPassword`), so a refusal never half-writes.
  */
+
+import { generateId } from "../lib/ids";
 import { getMailer, renderMail } from "../mail";
 import type { AuthContext } from "./core";
-import { generateId, hashPassword } from "./crypto";
+import { hashPassword } from "./crypto";
 import { dropUserTokensStatement } from "./tokens";
 
-export interface PasswordOwner {
+interface PasswordOwner {
   id: string;
   email: string;
   name: string;
@@ -41,9 +40,8 @@ export async function storePassword(
 }
 
 /**
- * "Your password was changed", with what to do if it was not the owner (OWASP ASVS 6.2.x / the
- * Forgot Password cheat sheet: notify on every credential change). The change is already stored:
- * a mail transport failure is logged, not turned into an error for a change that happened.
+ * "Your password was changed", on every credential change (OWASP ASVS 6.2.x); the change is stored
+ * already, so a failed mail is logged, not turned into an error.
  */
 async function notifyPasswordChanged(ctx: AuthContext, owner: PasswordOwner) {
   const when = new Date(ctx.now()).toUTCString();

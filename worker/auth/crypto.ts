@@ -5,48 +5,15 @@
  */
 import { createHash, scrypt } from "node:crypto";
 import { decodeBase64, encodeBase64, encodeBase64urlNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
+import { randomString } from "../lib/ids";
 
-const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const LOWER_DIGITS = "abcdefghijklmnopqrstuvwxyz0123456789";
 
-/** Uniform random string (rejection sampling, no modulo bias). 32 alnum chars ≈ 190 bits. */
-export function randomString(length: number, alphabet = ALNUM): string {
-  const out: string[] = [];
-  const limit = 256 - (256 % alphabet.length);
-  while (out.length < length) {
-    const bytes = crypto.getRandomValues(new Uint8Array(length * 2));
-    for (const b of bytes) {
-      if (b < limit && out.length < length) out.push(alphabet[b % alphabet.length] as string);
-    }
-  }
-  return out.join("");
-}
-
-export const generateId = () => randomString(32);
-
-/** Digits and letters in ASCII order, so a prefix in it sorts as its number does. */
-const ORDERED = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-
-/**
- * An id of generateId's shape (32 alnum chars) that sorts by creation: the millisecond in 8 chars
- * (until the year 8 900), then 24 random ones (≈ 143 bits). A bulk insert's ids then fill the id
- * index's pages one after another instead of landing on a page each (decision 035).
- */
-export function timeOrderedId(now = Date.now()): string {
-  let t = Math.max(0, Math.floor(now));
-  let prefix = "";
-  for (let i = 0; i < 8; i++) {
-    prefix = ORDERED[t % 62] + prefix;
-    t = Math.floor(t / 62);
-  }
-  return prefix + randomString(24);
-}
 export const generateDeleteToken = (length: number) => randomString(length, LOWER_DIGITS);
 
 /**
- * SHA-256 of the string's UTF-8 bytes, lower-case hex. Native (node:crypto in workerd): every
- * session read past the cookie cache hashes its token, and @oslojs's JavaScript SHA-256 was the
- * largest part of that read's own CPU (decision 041).
+ * SHA-256 of the string's UTF-8 bytes, lower-case hex; native (node:crypto), as every session read
+ * past the cookie cache hashes its token (decision 041).
  */
 export function sha256Hex(value: string): string {
   return createHash("sha256").update(value, "utf8").digest("hex");
@@ -68,7 +35,7 @@ function hmacKey(secret: string) {
   return key;
 }
 
-export async function hmacBase64(secret: string, message: string): Promise<string> {
+async function hmacBase64(secret: string, message: string): Promise<string> {
   const sig = await crypto.subtle.sign("HMAC", await hmacKey(secret), new TextEncoder().encode(message));
   return encodeBase64(new Uint8Array(sig));
 }
@@ -111,9 +78,8 @@ export async function verifyCookieValue(signed: string, secret: string): Promise
 }
 
 /**
- * A bounded map of results already computed in this isolate, oldest dropped first. For values
- * that are pure functions of their key (a signed cookie verifies the same way every time), so a
- * hit is the same answer without the work; only successful verifications are stored.
+ * A bounded map of results already computed in this isolate, oldest dropped first, for pure
+ * functions of their key; only successful verifications are stored.
  */
 export class BoundedMemo<V> {
   private readonly map = new Map<string, V>();
@@ -176,7 +142,7 @@ export async function decryptString(secret: string, encoded: string): Promise<st
 }
 
 /** better-auth's scrypt parameters (N=16384, r=16, p=1, 64-byte key); N·r·p = 2^18 ≤ workerd's 2^20. */
-export const SCRYPT = { N: 16384, r: 16, p: 1, keyLength: 64, maxmem: 64 * 1024 * 1024 } as const;
+const SCRYPT = { N: 16384, r: 16, p: 1, keyLength: 64, maxmem: 64 * 1024 * 1024 } as const;
 
 function scryptHex(password: string, saltHex: string): Promise<string> {
   return new Promise((resolve, reject) => {

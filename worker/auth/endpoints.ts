@@ -1,15 +1,14 @@
 /**
- * The better-auth 1.3 endpoints under /api/auth (SPEC §7), except social sign-in and the admin
- * plugin. Shapes, status codes and messages follow docs/steering/research/better-auth-contract.md.
- *
- * Over 400 lines on purpose: the contract's 22 core endpoints are short handlers, each kept beside its
- * body schema so a reader compares one endpoint against the contract at a glance.
+ * The better-auth 1.3 endpoints under /api/auth (SPEC §7) but social sign-in and the admin plugin, as
+ * docs/steering/research/better-auth-contract.md says; each short handler beside its body schema.
  */
 
 import { httpUrl } from "@core/schemas";
-import { referenceFor, withSearchParams } from "@core/trusted-url";
+import { queryValue, referenceFor, withSearchParams } from "@core/trusted-url";
 import { z } from "zod";
+import { generateId, randomString } from "../lib/ids";
 import { getMailer, renderMail } from "../mail";
+import { ownsNothingAloneSql, SOLE_OWNER_CODE, soleOwnerMessage } from "../organization/ownership/sole-owner";
 import {
   type AuthContext,
   assertNotBanned,
@@ -37,15 +36,7 @@ import {
   type UserRow,
 } from "./core";
 import { storePassword } from "./credentials";
-import {
-  BoundedMemo,
-  burnPasswordCheck,
-  generateDeleteToken,
-  generateId,
-  hashPassword,
-  randomString,
-  verifyPassword,
-} from "./crypto";
+import { BoundedMemo, burnPasswordCheck, generateDeleteToken, hashPassword, verifyPassword } from "./crypto";
 import { AuthApiError, apiError, E } from "./errors";
 import { checkUrls, isTrustedUrl, readBody, readQuery, resolveTrustedUrl } from "./guards";
 import { checkNewPassword } from "./password-policy";
@@ -63,7 +54,7 @@ export function ok(ctx: AuthContext, body: unknown, status = 200): Response {
 }
 
 /** `ok` for a body already serialized. */
-export function okJson(ctx: AuthContext, json: string, status = 200): Response {
+function okJson(ctx: AuthContext, json: string, status = 200): Response {
   ctx.headers.set("content-type", "application/json");
   return new Response(json, { status, headers: ctx.headers });
 }
@@ -73,10 +64,7 @@ export function redirect(ctx: AuthContext, location: string): Response {
   return new Response(null, { status: 302, headers: ctx.headers });
 }
 
-/**
- * The body of an endpoint that takes none: anything is accepted and ignored, but malformed JSON is
- * refused (400) before the endpoint acts, as better-call reads every body (1.3.34 then throws).
- */
+/** A body-less endpoint's body: anything, ignored, but malformed JSON is a 400 (better-call reads all). */
 export const anyBody = z.unknown();
 
 const emailSchema = z.string().trim().toLowerCase().pipe(z.email());
@@ -87,10 +75,7 @@ export function absolute(ctx: AuthContext, url: string) {
   return new URL(url, ctx.url.origin).toString();
 }
 
-/**
- * A trusted callback URL with one query parameter set, as a reference a browser resolves on this
- * origin (core/trusted-url.ts: never a path that reads as "//host").
- */
+/** A trusted callback URL with one parameter set, never spelled as "//host" (core/trusted-url.ts). */
 function withParam(ctx: AuthContext, url: string, key: string, value: string) {
   const trusted = resolveTrustedUrl(ctx, url);
   if (!trusted) throw new AuthApiError(403, "INVALID_CALLBACKURL", "Invalid callbackURL");
@@ -136,7 +121,7 @@ async function sendVerificationMail(
     { userId: user.id, email: user.email, ...extra },
     ctx.config.tokens.verificationExpiresIn,
   );
-  const url = `${ctx.config.app.url}${ctx.config.auth.basePath}/verify-email?token=${token}&callbackURL=${encodeURIComponent(callbackURL ?? "/")}`;
+  const url = `${ctx.config.app.url}${ctx.config.auth.basePath}/verify-email?token=${token}&callbackURL=${queryValue(callbackURL ?? "/")}`;
   const confirmation = extra.requestType === "change-email-confirmation";
   await getMailer(ctx.env).send(
     renderMail({
@@ -158,7 +143,7 @@ const signUpBody = z.object({
   // Checked below: 1.3.34 answers a missing or malformed address with INVALID_EMAIL.
   email: z.unknown().optional(),
   password: z.string(),
-  // http(s) only (decision 019): better-auth's url() let javascript: and data: through.
+  // http(s) only (decision 019): better-auth's url() lets javascript: and data: through.
   image: z.nullable(httpUrl).optional(),
   callbackURL: optionalUrl,
   rememberMe: z.boolean().optional(),
@@ -244,10 +229,8 @@ export const signInEmail: Handler = async (ctx) => {
   checkUrls(ctx, body);
   const email = emailSchema.safeParse(body.email);
   if (!email.success) throw E.INVALID_EMAIL();
-  // SPEC §5 asks sign-in for the length rule (PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG), where
-  // better-auth 1.3.34 checks none and answers 401: a kept difference, the spec being the product's
-  // requirement. It depends on the input alone, so it tells nothing about the account, and an
-  // over-long password is never hashed.
+  // SPEC §5's length rule at sign-in too, where 1.3.34 answers 401 (a kept difference): it depends on
+  // the input alone, so it tells nothing about the account, and an over-long password is never hashed.
   if (body.password.length < ctx.config.password.minLength) throw E.PASSWORD_TOO_SHORT();
   if (body.password.length > ctx.config.password.maxLength) throw E.PASSWORD_TOO_LONG();
   const user = await findUserByEmail(ctx.db, email.data);
@@ -287,11 +270,7 @@ const getSessionQuery = z.object({ disableCookieCache: boolQuery, disableRefresh
 /** get-session without a query string: both flags off (what the schema makes of none). */
 const NO_SESSION_FLAGS = { disableCookieCache: false, disableRefresh: false };
 
-/**
- * get-session's flags from its query string. A query string parses the same way every time and a
- * client sends a handful (`?disableCookieCache=true` on every such check), so each one's flags are
- * kept in the isolate after the schema's first pass; a refused one is refused every time.
- */
+/** get-session's flags by query string, kept after the schema's first pass (clients send a handful). */
 const knownSessionFlags = new BoundedMemo<typeof NO_SESSION_FLAGS>(256);
 function sessionFlags(ctx: AuthContext): typeof NO_SESSION_FLAGS {
   const known = knownSessionFlags.get(ctx.url.search);
@@ -387,9 +366,8 @@ const profileFields = z.object({
 const NOT_INPUT = ["role", "banned", "banReason", "banExpires"] as const;
 
 /**
- * As 1.3.34: any JSON object; `email` is refused, the admin plugin's fields are refused when set,
- * other unknown keys are ignored. Kept difference (decision 023): `name` and `image` are checked
- * (a string of 1–200 characters; an http(s) URL or null), where 1.3.34 stores whatever is sent.
+ * As 1.3.34: `email` and set admin fields are refused, other unknown keys ignored. Kept difference
+ * (decision 023): `name` and `image` are checked, where 1.3.34 stores whatever is sent.
  */
 export const updateUser: Handler = async (ctx) => {
   const loaded = await requireSession(ctx, true);
@@ -563,7 +541,7 @@ async function requestReset(ctx: AuthContext) {
       ctx.config.tokens.resetPasswordExpiresIn,
       { replacePrevious: true },
     );
-    const url = `${ctx.config.app.url}${ctx.config.auth.basePath}/reset-password/${token}?callbackURL=${encodeURIComponent(body.redirectTo ?? "")}`;
+    const url = `${ctx.config.app.url}${ctx.config.auth.basePath}/reset-password/${token}?callbackURL=${queryValue(body.redirectTo ?? "")}`;
     await getMailer(ctx.env).send(
       renderMail({
         to: user.email,
@@ -586,9 +564,8 @@ export const requestPasswordReset: Handler = async (ctx) => {
 };
 
 /**
- * 1.3.34's /forget-password: `{status:true}` when a mail went out, the message of
- * /request-password-reset when the address is unknown (its body, not ours to improve; sign-up's 422
- * already tells a caller which addresses have accounts, and both are rate limited per account).
+ * 1.3.34's /forget-password: `{status:true}` when a mail went out, else /request-password-reset's
+ * message (sign-up's 422 tells as much already, and both are rate limited per account).
  */
 export const forgetPassword: Handler = async (ctx) => {
   const sent = await requestReset(ctx);
@@ -676,13 +653,29 @@ export const changeEmail: Handler = async (ctx) => {
 
 /* ---------------------------------------------------------------- delete user */
 
+/**
+ * An organization's only owner keeps their account until they hand it on (decision 046): a 409 naming
+ * the organizations, before anything is sent or consumed; `deleteUserNow`'s write holds it too.
+ */
+async function refuseSoleOwner(ctx: AuthContext, userId: string) {
+  const message = await soleOwnerMessage(ctx.db, userId, "You");
+  if (message) throw new AuthApiError(409, SOLE_OWNER_CODE, message);
+}
+
 async function deleteUserNow(ctx: AuthContext, userId: string) {
   const { results } = await ctx.db
     .prepare("SELECT id, token_hash FROM session WHERE user_id = ?")
     .bind(userId)
     .all<Pick<SessionRow, "id" | "token_hash">>();
+  // Conditional on owning no organization alone as it runs: the other owner stepping down at the
+  // same moment cannot leave an organization without one. Sessions go with the user (cascade).
+  const deleted = await ctx.db
+    .prepare(`DELETE FROM user WHERE id = ?1 AND ${ownsNothingAloneSql("?1")}`)
+    .bind(userId)
+    .run();
+  // Nothing deleted and no refusal: the user was deleted meanwhile; the sessions still go.
+  if (!deleted.meta.changes) await refuseSoleOwner(ctx, userId);
   await deleteSessionRows(ctx, results);
-  await ctx.db.prepare("DELETE FROM user WHERE id = ?").bind(userId).run();
   clearSessionCookies(ctx);
 }
 
@@ -695,6 +688,7 @@ export const deleteUser: Handler = async (ctx) => {
     z.object({ callbackURL: optionalUrl, password: z.string().optional(), token: z.string().optional() }),
   );
   checkUrls(ctx, body);
+  await refuseSoleOwner(ctx, loaded.user.id);
   if (body.password !== undefined) {
     if (body.password.length > ctx.config.password.maxLength) throw E.PASSWORD_TOO_LONG();
     const account = await credentialAccount(ctx, loaded.user.id);
@@ -723,7 +717,7 @@ export const deleteUser: Handler = async (ctx) => {
     { userId: loaded.user.id },
     ctx.config.tokens.deleteAccountExpiresIn,
   );
-  const url = `${ctx.config.app.url}${ctx.config.auth.basePath}/delete-user/callback?token=${token}&callbackURL=${encodeURIComponent(body.callbackURL ?? "/")}`;
+  const url = `${ctx.config.app.url}${ctx.config.auth.basePath}/delete-user/callback?token=${token}&callbackURL=${queryValue(body.callbackURL ?? "/")}`;
   await getMailer(ctx.env).send(
     renderMail({
       to: loaded.user.email,
@@ -743,6 +737,8 @@ export const deleteUserCallback: Handler = async (ctx) => {
   }
   const loaded = await loadSession(ctx, { fresh: true });
   if (!loaded) throw new AuthApiError(404, "FAILED_TO_GET_USER_INFO", "Failed to get user info");
+  // The link stays good: someone who hands their organization on first can still use it.
+  await refuseSoleOwner(ctx, loaded.user.id);
   const consumed = await consumeToken<{ userId: string }>(ctx, "delete-account", q.token);
   if (consumed.status !== "ok" || consumed.value.userId !== loaded.user.id) throw E.INVALID_TOKEN(404);
   await deleteUserNow(ctx, loaded.user.id);

@@ -7,13 +7,10 @@ import { type AuthContext, loadSession } from "./core";
 import { AuthApiError, E } from "./errors";
 
 /**
- * The body as better-call 1.0.19 (better-auth 1.3.34's router) reads it, then checked against the
- * endpoint's schema: no body is `undefined`; JSON only under `application/json`; a form under
- * `application/x-www-form-urlencoded` or `multipart/form-data`; anything else (`text/plain`, no
- * Content-Type) stays the raw text, which no object schema accepts → 400 VALIDATION_ERROR. So a
- * "simple" cross-site request (text/plain needs no CORS preflight) never reaches a handler as JSON.
- * Kept difference (decision 023): malformed JSON is 400 `Invalid JSON in request body` here, where
- * 1.3.34's handler throws (500).
+ * The body as better-call 1.0.19 (1.3.34's router) reads it, checked against the schema: JSON only
+ * under application/json, a form under its two types, else the raw text, which no object schema
+ * accepts; so a "simple" cross-site request (text/plain needs no preflight) never reaches a handler as
+ * JSON. Kept difference (decision 023): malformed JSON is a 400 here, where 1.3.34 throws (500).
  */
 export async function readBody<T extends z.ZodType>(ctx: AuthContext, schema: T): Promise<z.infer<T>> {
   const header = ctx.request.headers.get("content-type") ?? "";
@@ -54,10 +51,7 @@ export function trustedOrigins(ctx: AuthContext): string[] {
   return trustedOriginsOf(ctx.config.app.url, ctx.request.url, ctx.config.auth.trustedOrigins);
 }
 
-/**
- * `value` parsed as a browser would resolve it on this request (core/trusted-url.ts): an
- * http(s) URL on a trusted origin, or null. Relative values resolve to the request's origin.
- */
+/** `value` as a browser resolves it on this request: an http(s) URL on a trusted origin, or null. */
 export function resolveTrustedUrl(ctx: AuthContext, value: string): URL | null {
   return trustedUrl(value, ctx.url.origin, trustedOrigins(ctx));
 }
@@ -94,10 +88,7 @@ export function checkOrigin(ctx: AuthContext) {
   if (!gate.ok) throw new AuthApiError(403, gate.refusal.code, gate.refusal.message);
 }
 
-/**
- * better-auth's special rules: strict for credential endpoints, stricter for mail; every other path
- * has the default rule (`general`).
- */
+/** better-auth's special rules: strict for credential endpoints, stricter for mail, else `general`. */
 function ruleFor(ctx: AuthContext, path: string) {
   const rl = ctx.config.rateLimit;
   if (/^\/(sign-in|sign-up|change-password|change-email)/.test(path))
@@ -112,10 +103,7 @@ function ruleFor(ctx: AuthContext, path: string) {
 export const MEMORY_KEYS_MAX = 10_000;
 const memoryCounts = new Map<string, { count: number; start: number }>();
 
-/**
- * better-auth's `memory` rate-limit storage, its default: a fixed window per key, counted in this
- * isolate. Bounded: past MEMORY_KEYS_MAX keys the expired ones go, then the oldest.
- */
+/** better-auth's default `memory` storage: a fixed window per key, in this isolate, MEMORY_KEYS_MAX keys. */
 export function countInMemory(key: string, now: number, windowMs: number) {
   let entry = memoryCounts.get(key);
   if (!entry || entry.start <= now - windowMs) {
@@ -137,9 +125,8 @@ export function countInMemory(key: string, now: number, windowMs: number) {
 const rateLimitKey = (ctx: AuthContext, path: string) => `${rateLimitKeyIp(ctx.ip())}|${path}`;
 
 /**
- * For an answer given from memory (sessionCheckFromMemory): true, and the request counted as
- * rateLimit counts it, when a path of the general rule is within its limit; false, and nothing
- * counted, when it is not, so that rateLimit on the full path counts it once and refuses it.
+ * For an answer from memory: true and counted, as rateLimit would, when a general path is within its
+ * limit; false and uncounted otherwise, so that the full path counts it once and refuses it.
  */
 export function countedWithinGeneralLimit(ctx: AuthContext, path: string): boolean {
   if (!ctx.config.rateLimit.enabled) return true;
@@ -165,9 +152,8 @@ export function rateLimitKeyIp(ip: string | null) {
 }
 
 /**
- * Decision 018: credential endpoints are also counted per account, across addresses, so an
- * attacker rotating addresses is throttled too. Sign-in counts on its own; the reset and
- * verification mails share one count (alternating endpoints does not reset it).
+ * Decision 018: credential endpoints are also counted per account, so rotating addresses does not
+ * help; the reset and verification mails share one count, so alternating endpoints does not either.
  */
 function accountRuleFor(ctx: AuthContext, path: string) {
   const rl = ctx.config.rateLimit;
@@ -217,11 +203,9 @@ export function setRetryAfter(headers: Headers, seconds: number) {
 }
 
 /**
- * Rate limits of the auth API (decisions 018, 036). Credential and mail endpoints are counted
- * exactly in D1, per address and path and per account. Every other path (get-session above all,
- * asked on every page) is counted per address and path in the isolate's memory, as better-auth's
- * default storage counts every path: in D1 each of those requests was a write to the primary, a
- * round trip across the world for a reader served near a replica.
+ * Rate limits (decisions 018, 036): credential and mail endpoints counted exactly in D1, per address
+ * and path and per account; every other path (get-session above all) in the isolate's memory, as
+ * better-auth's default storage does, sparing a write to the primary on every page.
  */
 export async function rateLimit(ctx: AuthContext, path: string) {
   if (!ctx.config.rateLimit.enabled) return;

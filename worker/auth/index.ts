@@ -1,7 +1,4 @@
-/**
- * /api/auth: the better-auth 1.3 wire contract on D1 (DESIGN §2). The same handlers answer under
- * the admin-auth base /api/auth/admin (SPEC §7), so a client with either base works.
- */
+/** /api/auth: the better-auth 1.3 contract on D1 (DESIGN §2), also under /api/auth/admin (SPEC §7). */
 import { getConfig } from "../config";
 import * as admin from "./admin";
 import {
@@ -70,7 +67,7 @@ const adminRoutes: Record<string, Route> = {
 };
 
 /** Extra routes mounted by other modules (social sign-in). */
-export const extraRoutes: Record<string, Route> = { ...socialRoutes };
+const extraRoutes: Record<string, Route> = { ...socialRoutes };
 
 function resolve(path: string): { route: Route | null; rateKey: string; param?: string } {
   const reset = /^\/reset-password\/([^/]+)$/.exec(path);
@@ -140,12 +137,9 @@ export async function handleAuthRequest(
 export { SESSION_ANSWER_HEADERS } from "./endpoints";
 
 /**
- * get-session's answer when this isolate can give it from memory alone (decision 041): a plain
- * GET (no query string) whose session token and cookie cache were both verified here before,
- * the cache current, and the caller within its rate limit. Nothing is awaited, nothing is read
- * from a store and no cookie is written, so the front door answers it without opening the
- * request's log and D1 scopes. The answer's body, the same bytes ep.getSession would send; null
- * when anything more is needed, and handleAuthRequest answers.
+ * get-session's body from memory alone (decision 041): a plain GET whose token and cookie cache were
+ * verified here before, within its rate limit; nothing awaited or written, so the front door answers
+ * it before opening the log and D1 scopes. Null when more is needed.
  */
 export function sessionCheckFromMemory(request: Request, env: Env): string | null {
   try {
@@ -159,26 +153,54 @@ export function sessionCheckFromMemory(request: Request, env: Env): string | nul
   }
 }
 
+/** Where a read's Set-Cookie lines go: a response's headers (tRPC), or SSR's response. */
+export interface CookieSink {
+  append(name: "set-cookie", value: string): void;
+}
+
+type RequestSession = { session: SessionRecord; user: UserRecord } | null;
+
+/** One session read per request that can send cookies (an SSR page's in-process calls share it). */
+const readsOf = new WeakMap<Request, Promise<RequestSession>>();
+
 /**
- * The caller's session for tRPC and SSR. Reads through the same cache rules as get-session;
- * Set-Cookie headers from a refresh are dropped here (get-session will reissue them).
+ * The caller's session for tRPC, SSR and plain HTTP, through get-session's cache rules. With `cookies`
+ * the read is get-session's own (decision 050): a due session slides, its cookies go to the sink, once
+ * a request. Without, nothing slides: the browser's cookie would expire on the old date.
  */
-export async function getSessionFromRequest(
+export function getSessionFromRequest(
   request: Request,
   env: Env,
-  opts: { fresh?: boolean } = {},
-): Promise<{ session: SessionRecord; user: UserRecord } | null> {
+  opts: { fresh?: boolean; cookies?: CookieSink } = {},
+): Promise<RequestSession> {
+  const sink = opts.cookies;
+  if (!sink) return readSession(request, env, { fresh: opts.fresh, disableRefresh: true });
+  if (opts.fresh) return readSession(request, env, { fresh: true, cookies: true }, sink);
+  let read = readsOf.get(request);
+  if (!read) {
+    read = readSession(request, env, { cookies: true }, sink);
+    readsOf.set(request, read);
+  }
+  return read;
+}
+
+async function readSession(
+  request: Request,
+  env: Env,
+  opts: { fresh?: boolean; disableRefresh?: boolean; cookies?: boolean },
+  sink?: CookieSink,
+): Promise<RequestSession> {
   const ctx = new AuthContext(request, env, clock ?? Date.now);
-  const loaded = await loadSession(ctx, { fresh: opts.fresh, disableRefresh: true });
+  const loaded = await loadSession(ctx, opts);
+  if (sink) for (const line of ctx.headers.getSetCookie()) sink.append("set-cookie", line);
   if (!loaded) return null;
   if (loaded.user.banned) return null;
   return { session: loaded.session, user: loaded.user };
 }
 
 /**
- * Server-side: a user's provider access token (better-auth's `auth.api.getAccessToken` without a
- * request). No cookies, so the user is named: `userId` is required ("Either userId or session is
- * required", SPEC §8, as 1.3.34 answers a call with neither).
+ * Server-side `auth.api.getAccessToken` without a request: no cookies, so `userId` is required
+ * (SPEC §8, as 1.3.34 answers a call with neither).
  */
 export async function getAccessToken(
   env: Env,

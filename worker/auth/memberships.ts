@@ -1,11 +1,10 @@
 import { primaryDirectory } from "../db/databases";
-import { json } from "../http/headers";
+import { json, methodNotAllowed } from "../http/headers";
 import { getSessionFromRequest } from "./index";
 
 /** GET /api/organizations/my-memberships (SPEC §7): the caller's memberships, 401 when signed out. */
 export async function handleMyMemberships(request: Request, env: Env): Promise<Response> {
-  if (request.method !== "GET")
-    return json({ code: "METHOD_NOT_ALLOWED", message: "Method not allowed" }, { status: 405 });
+  if (request.method !== "GET") return methodNotAllowed(["GET"]);
   const auth = await getSessionFromRequest(request, env);
   if (!auth) return json({ code: "UNAUTHORIZED", message: "Unauthorized" }, { status: 401 });
   const { results } = await primaryDirectory(env)

@@ -1,13 +1,7 @@
 /**
- * What a new password must be (docs/decisions/018-sessions-and-requests.md): within the configured
- * length, and not one of the commonest passwords (OWASP ASVS 6.2.4 asks for at least the top
- * 3 000). Every place a password is chosen calls `checkNewPassword`: sign-up, change-password,
- * reset-password, set-password, and the admin's create-user and set-user-password.
- *
- * The list is @zxcvbn-ts/language-common's `passwords` dictionary (MIT, pinned in package.json):
- * 49 233 passwords, lower-case, in order of frequency in leaked password sets. It is imported
- * dynamically, so its ≈ 380 KB module is loaded only when a password is being chosen, never on
- * the path of an ordinary request.
+ * What a new password must be (decision 018): within the configured length and not one of the
+ * commonest (OWASP ASVS 6.2.4: at least the top 3 000), checked wherever a password is chosen. The
+ * list, @zxcvbn-ts/language-common's `passwords`, is imported dynamically: ≈ 380 KB, loaded only then.
  */
 import type { AppConfig } from "../../app.config";
 import { E } from "./errors";
@@ -25,7 +19,7 @@ function commonPasswords() {
   return common;
 }
 
-/** How many passwords the list holds (ASVS 6.2.4 asks for at least 3 000; this one is ≈ 49 000). */
+/** How many passwords the list holds (≈ 49 000). */
 export async function commonPasswordCount(): Promise<number> {
   return (await commonPasswords()).size;
 }

@@ -3,15 +3,16 @@
  * token is stored, and using one is one atomic DELETE … RETURNING, so two clicks cannot both win.
  * Rows are `identifier = "<purpose>:<sha256(token)>"`, `value` = JSON with the `userId`.
  */
-import type { AuthContext } from "./core";
-import { generateId, sha256Hex } from "./crypto";
 
-export type TokenPurpose = "verify-email" | "reset-password" | "delete-account";
+import { generateId } from "../lib/ids";
+import type { AuthContext } from "./core";
+import { sha256Hex } from "./crypto";
+
+type TokenPurpose = "verify-email" | "reset-password" | "delete-account";
 
 /**
- * Deletes every token of `purpose` issued to `userId`. The identifier range ("<purpose>:" up to
- * "<purpose>;", ';' being the character after ':') walks the unique identifier index over that
- * purpose's live rows only (the cron purges expired ones), so no new index is needed.
+ * Deletes every token of `purpose` issued to `userId`: the range "<purpose>:" up to "<purpose>;" walks
+ * the unique identifier index over that purpose's live rows, so no new index is needed.
  */
 export function dropUserTokensStatement(ctx: AuthContext, purpose: TokenPurpose, userId: string) {
   return ctx.db
@@ -57,7 +58,7 @@ export async function peekToken<T>(ctx: AuthContext, purpose: TokenPurpose, toke
   return JSON.parse(row.value) as T;
 }
 
-export type Consumed<T> = { status: "ok"; value: T } | { status: "expired" } | { status: "invalid" };
+type Consumed<T> = { status: "ok"; value: T } | { status: "expired" } | { status: "invalid" };
 
 export async function consumeToken<T>(
   ctx: AuthContext,

@@ -53,8 +53,9 @@ export async function heldBy(db: Database, organizationId: string, now: number) 
   return results;
 }
 
+/** A deleted organization (decision 047) is granted nothing. */
 export const organizationExists = async (db: Database, id: string) =>
-  !!(await db.prepare("SELECT id FROM organization WHERE id = ?").bind(id).first());
+  !!(await db.prepare("SELECT id FROM organization WHERE id = ? AND status != 'archived'").bind(id).first());
 
 export const holds = async (db: Database, organizationId: string, badge: string, now: number) =>
   !!(await db
@@ -81,8 +82,13 @@ export const unrevokedBadge = (db: Database, id: string) =>
     .bind(id)
     .first<Pick<B, "organization_id" | "badge">>();
 
+/** Revokes a badge not yet revoked: a second revocation keeps the first one's date and changes nothing. */
 export const revokeStatement = (db: Database, id: string, now: number) =>
-  db.prepare("UPDATE organization_badge SET revoked_at = ?, updated_at = ? WHERE id = ?").bind(now, now, id);
+  db
+    .prepare(
+      "UPDATE organization_badge SET revoked_at = ?, updated_at = ? WHERE id = ? AND revoked_at IS NULL",
+    )
+    .bind(now, now, id);
 
 // The automatic badges (the nightly job).
 

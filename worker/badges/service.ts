@@ -3,11 +3,14 @@
  * optional expiry, and revoke any with a reason; the nightly job (worker/scheduled.ts) grants and
  * revokes the automatic ones. Granted and revoked rows are kept.
  */
+
 import { BADGES, type BadgeGrantInput, type BadgeKey, badgeName } from "@core/badges";
-import { generateId } from "../auth/crypto";
 import { databaseNamed, databaseNames, directoryDatabase } from "../db/databases";
 import { auditStatement } from "../lib/audit";
-import { type AdminCtx, fail, type OrgCtx } from "../trpc/init";
+import { fail } from "../lib/fail";
+import { previousWriteLanded } from "../lib/guard";
+import { generateId } from "../lib/ids";
+import type { AdminCtx, OrgReader } from "../trpc/init";
 import {
   goalAchievers,
   grantAutomaticStatement,
@@ -50,8 +53,7 @@ export async function listBadges(ctx: Pick<AdminCtx, "env">) {
 }
 
 /** The badges the caller's organization holds (its profile). */
-export const heldBadges = (ctx: Pick<OrgCtx, "env" | "org">) =>
-  heldBy(directoryDatabase(ctx.env), ctx.org.id, Date.now());
+export const heldBadges = (ctx: OrgReader) => heldBy(directoryDatabase(ctx.env), ctx.org.id, Date.now());
 
 export async function grantBadge(ctx: AdminCtx, input: BadgeGrantInput) {
   const db = directoryDatabase(ctx.env);
@@ -91,14 +93,18 @@ export async function revokeBadge(ctx: AdminCtx, input: { id: string; reason: st
   if (!b) fail("NOT_FOUND", "Badge not found");
   await db.batch([
     revokeStatement(db, input.id, Date.now()),
-    auditStatement(ctx, {
-      action: "badge.revoke",
-      entityType: "organization",
-      entityId: b.organization_id,
-      before: b,
-      reason: input.reason,
-      organizationId: b.organization_id,
-    }),
+    auditStatement(
+      ctx,
+      {
+        action: "badge.revoke",
+        entityType: "organization",
+        entityId: b.organization_id,
+        before: b,
+        reason: input.reason,
+        organizationId: b.organization_id,
+      },
+      previousWriteLanded,
+    ),
   ]);
   return { id: input.id };
 }

@@ -1,8 +1,6 @@
 /**
- * The filters of /campaigns as the API takes them: campaigns.list's input and campaigns.matchingIds'
- * parse the same schema, and `campaignFilter` (service.ts) turns both into the one WHERE of
- * queries.ts, so "all N matching" is exactly the list's rows. The browser's URL state is
- * src/features/campaigns/search.ts.
+ * /campaigns' filters: campaigns.list and matchingIds parse this schema into one WHERE, so "all N
+ * matching" is exactly the list's rows. The URL state is src/features/campaigns/search.ts.
  */
 import { campaignPhases } from "@core/campaign";
 import { calendarDay, currencyCode, enumSet } from "@core/schemas";
@@ -20,10 +18,7 @@ export const campaignFilters = z.object({
   goalReached: z.boolean().optional(),
   /** Campaigns collecting this currency: a picker for gifts or reports of one currency. */
   currency: z.optional(currencyCode),
-  /**
-   * Exactly these campaigns: a picker names the ones it holds (from a link or the URL) without
-   * paging through the list. At most 50, within D1's 100 bound parameters.
-   */
+  /** Exactly these campaigns, as a picker names them; at most 50, within D1's 100 bound parameters. */
   ids: z.optional(z.array(z.string().min(1).max(64)).min(1).max(CAMPAIGN_IDS_MAX)),
   /** Campaigns running at some point between these local days (org time zone), inclusive. */
   from: z.optional(calendarDay),

@@ -4,11 +4,7 @@ import { type CampaignStatus, campaignTransitions } from "@core/status";
 import type { campaign, campaignStats } from "../db/domain";
 import type { Row } from "../db/rows";
 
-/**
- * A campaign as `SELECT c.*` with its rollup (queries.ts CAMPAIGN_SELECT) returns it. Status and
- * goal type are text columns whose CHECKs (campaign_status_valid, campaign_goal_type_valid) hold
- * them to core's sets.
- */
+/** A campaign as queries.ts CAMPAIGN_SELECT returns it; CHECKs hold status and goal type to core's sets. */
 export type CampaignRow = Omit<Row<typeof campaign>, "status" | "goal_type"> & {
   status: CampaignStatus;
   goal_type: GoalType;

@@ -17,17 +17,10 @@ export function campaignRow(db: Database, orgId: string, id: string) {
     .first<CampaignRow>();
 }
 
-/**
- * The goal is reached (s = campaign_stats, COALESCE'd): core/campaign.ts `goalProgress` ≥ 1 in SQL.
- * Used by the list's filters.
- */
-export const REACHED_SQL = `((c.goal_type = 'amount' AND COALESCE(s.raised_minor,0) >= c.goal_amount_minor) OR (c.goal_type = 'donations' AND COALESCE(s.donation_count,0) >= c.goal_count) OR (c.goal_type = 'donors' AND COALESCE(s.donor_count,0) >= c.goal_count))`;
+/** The goal is reached: core/campaign.ts `goalProgress` ≥ 1 in SQL (s = campaign_stats). */
+const REACHED_SQL = `((c.goal_type = 'amount' AND COALESCE(s.raised_minor,0) >= c.goal_amount_minor) OR (c.goal_type = 'donations' AND COALESCE(s.donation_count,0) >= c.goal_count) OR (c.goal_type = 'donors' AND COALESCE(s.donor_count,0) >= c.goal_count))`;
 
-/**
- * The cron's campaign completion (worker/scheduled.ts): running campaigns past their end date
- * complete unless they accept gifts after the end, and campaigns set to complete on their goal
- * complete once REACHED_SQL holds — the list filter's very rule, not a copy of it.
- */
+/** The cron completes ended campaigns (unless they take late gifts) and reached ones set to do so. */
 export function completeEndedCampaigns(db: Database, now: number) {
   return db
     .prepare(
@@ -123,10 +116,7 @@ export function campaignPage(
   });
 }
 
-/**
- * The ids (and statuses) of the campaigns the list's filters match, newest first, at most `limit`:
- * campaigns.matchingIds, over the list's very WHERE (`campaignWhere`).
- */
+/** Ids and statuses the list's WHERE matches, newest first, at most `limit` (campaigns.matchingIds). */
 export function matchingCampaigns(db: Database, f: CampaignFilter, limit: number) {
   const w = campaignWhere(f);
   return db
@@ -148,14 +138,11 @@ export async function campaignsByIds(db: Database, orgId: string, ids: readonly 
   return results;
 }
 
-/**
- * Slugs this organization uses or used (old slugs redirect) that are one of `bases` or start with
- * it and a dash: one statement for the campaign form's one title and an import batch's new ones.
- */
+/** Slugs used or once used that are one of `bases` or start with one and a dash, in one statement. */
 export async function slugsTaken(db: Database, orgId: string, bases: readonly string[]) {
   const { results } = await db
     .prepare(
-      // A prefix by substr, not LIKE: a 60-character slug's pattern passed D1's 50-byte LIKE limit.
+      // A prefix by substr, not LIKE: D1's LIKE takes patterns of 50 bytes at most, and slugs run to 60.
       `WITH b(base, prefix) AS (SELECT value, value || '-' FROM json_each(?2))
        SELECT c.slug FROM b JOIN campaign c ON c.organization_id = ?1
           AND (c.slug = b.base OR substr(c.slug, 1, length(b.prefix)) = b.prefix)
@@ -265,9 +252,8 @@ export function moveSlugStatements(
 }
 
 /**
- * The campaign exists and its currency may become `currency` (DESIGN §4: fixed once a donation
- * exists): it already is that currency, or no donation names the campaign — checked inside the
- * write's batch, so a gift recorded between the read and the write keeps its currency (decision 020).
+ * The campaign exists and may take `currency` (DESIGN §4: fixed once a donation exists), checked in
+ * the batch so a gift recorded between the read and the write keeps its currency (decision 020).
  */
 export const currencyMayBecome = (campaignId: string, currency: string): Guard => ({
   sql: (p) =>

@@ -1,7 +1,4 @@
-/**
- * campaigns.*: input schema, guard rung and one service call per procedure (docs/architecture.md).
- * The form's schema is core/campaign.ts (the portal's form parses the same one).
- */
+/** campaigns.*: input schema, rung, one service call (docs/architecture.md); the form's schema is core's. */
 import { bulkIds } from "@core/bulk";
 import { campaignInput } from "@core/campaign";
 import { calendarDay, checkPeriod } from "@core/schemas";
@@ -10,7 +7,7 @@ import { orgProcedure, publicProcedure, router } from "../trpc/init";
 import { analyticsOf } from "./analytics/service";
 import { campaignFilters, campaignListInput } from "./filters";
 import { campaignItemsRouter } from "./items/router";
-import { publicCampaign } from "./public/service";
+import { previewCampaign, publicCampaign } from "./public/service";
 import {
   bulkArchiveCampaigns,
   campaignActions,
@@ -31,11 +28,7 @@ export const campaignsRouter = router({
     .input(campaignListInput)
     .query(({ ctx, input }) => listCampaigns(ctx, input)),
 
-  /**
-   * "Select all N matching" (decision 024): the ids the list's filters match now, at most
-   * MATCHING_MAX (more is a 422), and the statuses every one of them may move to. Only for those
-   * who may archive them in bulk.
-   */
+  /** "Select all N matching" (decision 024), only for those who may archive them in bulk. */
   matchingIds: orgProcedure({ campaign: ["update"] })
     .input(campaignFilters)
     .query(({ ctx, input }) => matchingCampaignIds(ctx, input)),
@@ -56,7 +49,6 @@ export const campaignsRouter = router({
     .input(idInput)
     .mutation(({ ctx, input }) => removeCampaign(ctx, input.id)),
 
-  /** SPEC's toggleStatus: active ⇄ paused; any other state is refused with what it allows. */
   toggleStatus: orgProcedure({ campaign: ["update"] })
     .input(idInput)
     .mutation(({ ctx, input }) => toggleCampaign(ctx, input.id)),
@@ -65,10 +57,7 @@ export const campaignsRouter = router({
     .input(z.object({ id: z.string().min(1), action: z.enum(campaignActions) }))
     .mutation(({ ctx, input }) => setCampaignStatus(ctx, input.id, input.action)),
 
-  /**
-   * One batch of a bulk archive (decision 024): up to BULK_MAX_IDS ids, each decided as
-   * setStatus "archive" would and skipped with the reason where it may not; one D1 batch per call.
-   */
+  /** A bulk archive call (decision 024): up to BULK_MAX_IDS ids, one D1 batch. */
   bulkArchive: orgProcedure({ campaign: ["update"] })
     .input(z.object({ ids: bulkIds }))
     .mutation(({ ctx, input }) => bulkArchiveCampaigns(ctx, input.ids)),
@@ -94,4 +83,8 @@ export const campaignsRouter = router({
   public: publicProcedure
     .input(z.object({ organizationSlug: z.string().min(1), slug: z.string().min(1) }))
     .query(({ ctx, input }) => publicCampaign(ctx.env, input.organizationSlug, input.slug)),
+  /** The same page for members of its organization, drafts and private campaigns included. */
+  preview: orgProcedure({ campaign: ["view"] })
+    .input(z.object({ organizationSlug: z.string().min(1), slug: z.string().min(1) }))
+    .query(({ ctx, input }) => previewCampaign(ctx, input.organizationSlug, input.slug)),
 });

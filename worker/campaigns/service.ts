@@ -1,9 +1,8 @@
 /**
- * Campaigns (DESIGN §4, §5.3): the rules of a campaign's life — its slug, its currency, its status
- * machine (core/status.ts) — each change ONE D1 batch with its audit row (docs/architecture.md).
- * The SQL is queries.ts; the API shapes are present.ts; items, the public page and analytics are
- * their own folders.
+ * Campaigns (DESIGN §4, §5.3): slug, currency and status machine (core/status.ts); each change ONE
+ * D1 batch with its audit row (docs/architecture.md).
  */
+
 import { type BulkOutcome, MATCHING_MAX } from "@core/bulk";
 import {
   CAMPAIGN_HAS_GIFTS_MESSAGE,
@@ -15,13 +14,13 @@ import {
 import { formatCount } from "@core/labels";
 import { type CampaignStatus, campaignTransitions } from "@core/status";
 import { addDays, startOfLocalDay } from "@core/time";
-import { TRPCError } from "@trpc/server";
-import { generateId } from "../auth/crypto";
 import { type Database, orgDb } from "../db/databases";
 import { auditStatement } from "../lib/audit";
+import { constraintRule, fail, Refusal } from "../lib/fail";
 import { previousWriteLanded } from "../lib/guard";
+import { generateId } from "../lib/ids";
 import { assertOwnMedia } from "../media/service";
-import { constraintRefusal, fail, type OrgCtx } from "../trpc/init";
+import type { OrgCtx, OrgReader } from "../trpc/init";
 import type { CampaignFilters, CampaignListInput } from "./filters";
 import { type CampaignRow, presentCampaign } from "./present";
 import {
@@ -59,26 +58,18 @@ async function slugFor(db: Database, orgId: string, title: string) {
   return freeSlug(base, await slugsTaken(db, orgId, [base]));
 }
 
-/**
- * Two requests racing for one slug: the unique index lets one win; the other gets the slug's own
- * 409 (constraintRefusal names the rule), not a 500.
- */
+/** Of two requests racing for a slug the unique index lets one win; the other gets a 409, not a 500. */
 async function slugRace(db: Database, stmts: D1PreparedStatement[]) {
   try {
     return await db.batch(stmts);
   } catch (e) {
-    const refusal = constraintRefusal(e);
-    const rule = (refusal?.cause as { details?: { rule?: string } } | undefined)?.details?.rule;
+    const rule = constraintRule(e);
     if (rule === "campaign.organization_id, campaign.slug") fail("CONFLICT", SLUG_TAKEN, { field: "slug" });
     throw e;
   }
 }
 
-/**
- * The list's filters as queries.ts takes them: the range's days are the organization's, from its
- * first midnight to the one after its last. campaigns.list and campaigns.matchingIds both read
- * through here, so "all N matching" is exactly the list's rows.
- */
+/** The list's filters in the organization's days; matchingIds reads them too, so "all N" are the list's. */
 function campaignFilter(ctx: Pick<OrgCtx, "org">, input: CampaignFilters): CampaignFilter {
   if (input.from && input.to && input.to < input.from)
     fail("BAD_REQUEST", "The end of the range is before its start", { field: "to" });
@@ -103,12 +94,10 @@ export async function listCampaigns(ctx: OrgCtx, input: CampaignListInput) {
 }
 
 /**
- * campaigns.matchingIds: the ids the list's filters match now (sort and page aside), for a bulk
- * action on "all N matching" (decision 024) — a snapshot, so campaigns that start matching later
- * are never touched. More than MATCHING_MAX answers 422 naming the cap. `allowedTransitions` are
- * the statuses every matching campaign may move to (core/status.ts).
+ * The ids the list's filters match now, for "all N matching" (decision 024): a snapshot, capped at
+ * MATCHING_MAX, with the statuses every matching campaign may move to.
  */
-export async function matchingCampaignIds(ctx: Pick<OrgCtx, "env" | "org">, input: CampaignFilters) {
+export async function matchingCampaignIds(ctx: OrgReader, input: CampaignFilters) {
   const { results } = await matchingCampaigns(orgDb(ctx), campaignFilter(ctx, input), MATCHING_MAX + 1);
   if (results.length > MATCHING_MAX)
     fail(
@@ -150,12 +139,7 @@ export async function createCampaign(ctx: OrgCtx, input: CampaignInput) {
   return campaignById(ctx, id);
 }
 
-/**
- * The form's save. The currency is fixed once a donation names the campaign (DESIGN §4): checked
- * first for a clear 422, and again inside the batch (decision 020) — every statement carries
- * `currencyMayBecome`, so a gift recorded between the check and the write leaves the campaign, its
- * slugs and the audit trail untouched and the save answers 409.
- */
+/** The form's save. A currency fixed by a gift is refused first (422), and in the batch (decision 020). */
 export async function saveCampaign(ctx: OrgCtx, id: string, d: CampaignInput) {
   const db = orgDb(ctx);
   const before = await loadCampaign(db, ctx.org.id, id);
@@ -220,11 +204,7 @@ export async function removeCampaign(ctx: OrgCtx, id: string) {
 /** "a draft", "an active": the refusals name the status they start from. */
 const aStatus = (status: CampaignStatus) => `${/^[aeiou]/.test(status) ? "An" : "A"} ${status}`;
 
-/**
- * The status machine of DESIGN §4 (core/status.ts) for one campaign as read: a refused transition
- * answers 422 with the allowed targets. `from` narrows a named action to the statuses it starts
- * from (e.g. "resume" only from paused). A single change and the bulk archive both decide here.
- */
+/** DESIGN §4's status machine for one campaign as read; a refusal (422) names the allowed targets. */
 function planTransition(c: CampaignRow, to: CampaignStatus, now: number, from?: readonly CampaignStatus[]) {
   const allowed = campaignTransitions[c.status];
   if (!allowed.includes(to) || (from && !from.includes(c.status))) {
@@ -242,11 +222,14 @@ function planTransition(c: CampaignRow, to: CampaignStatus, now: number, from?: 
     });
 }
 
-/**
- * A status change's statements: the write, guarded by the status read (a concurrent change makes
- * it a no-op, not a silent overwrite), and its audit row only if the write landed (decision 020).
- */
-function transitionStatements(ctx: OrgCtx, c: CampaignRow, to: CampaignStatus, action: string, now: number) {
+/** The status write, guarded by the status read, and its audit row only if it landed (decision 020). */
+function transitionStatements(
+  ctx: OrgCtx,
+  c: CampaignRow,
+  to: CampaignStatus,
+  action: CampaignAction | "toggle",
+  now: number,
+) {
   return [
     setStatus(orgDb(ctx), { id: c.id, orgId: ctx.org.id, from: c.status, to, now }),
     auditStatement(
@@ -267,7 +250,7 @@ async function transition(
   ctx: OrgCtx,
   id: string,
   to: CampaignStatus,
-  action: string,
+  action: CampaignAction | "toggle",
   /** Statuses the named action starts from (e.g. "resume" only from paused); default: any. */
   from?: readonly CampaignStatus[],
 ) {
@@ -293,12 +276,9 @@ export async function toggleCampaign(ctx: OrgCtx, id: string) {
 }
 
 export const campaignActions = ["publish", "pause", "resume", "complete", "archive", "unarchive"] as const;
-export type CampaignAction = (typeof campaignActions)[number];
+type CampaignAction = (typeof campaignActions)[number];
 
-/**
- * Each action names one edge of the machine: "publish" and "resume" both lead to active, but only
- * from draft and from paused respectively.
- */
+/** Each action is one edge: "publish" and "resume" both lead to active, from draft and from paused. */
 const edges: Record<CampaignAction, [CampaignStatus, CampaignStatus[]]> = {
   publish: ["active", ["draft"]],
   pause: ["paused", ["active"]],
@@ -313,12 +293,7 @@ export function setCampaignStatus(ctx: OrgCtx, id: string, action: CampaignActio
   return transition(ctx, id, to, action, from);
 }
 
-/**
- * One call of a bulk archive (decision 024): each of `ids` (at most BULK_MAX_IDS, core/bulk.ts) is
- * decided by `planTransition` on the "archive" edge, as setStatus would, and every archive that
- * passes goes into ONE D1 batch with its audit row. Ids this organization does not have, campaigns
- * the machine refuses, and ones another write changed since the read are skipped with the reason.
- */
+/** A bulk archive (decision 024): each id decided as a single archive is, those that pass in ONE batch. */
 export async function bulkArchiveCampaigns(ctx: OrgCtx, ids: string[]): Promise<BulkOutcome[]> {
   const [to, from] = edges.archive;
   const rows = new Map((await campaignsByIds(orgDb(ctx), ctx.org.id, ids)).map((r) => [r.id, r]));
@@ -334,7 +309,7 @@ export async function bulkArchiveCampaigns(ctx: OrgCtx, ids: string[]): Promise<
         planTransition(c, to, now, from);
         planned.push(c);
       } catch (e) {
-        if (!(e instanceof TRPCError)) throw e;
+        if (!(e instanceof Refusal)) throw e;
         outcomes.set(id, { id, changed: false, reason: e.message });
       }
   }

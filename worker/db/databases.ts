@@ -1,28 +1,10 @@
-/**
- * The one way to a database (decision 027, docs/scaling.md).
- *
- * Which database: D1 caps a database at 10 GB, so an organization's data may live in a database
- * of its own. Every query reaches its database through `organizationDatabase(env, organizationId)`
- * or `directoryDatabase(env)`; which database holds an organization is configuration
- * (`ORGANIZATION_DATABASES`, a JSON map of organization id → D1 binding), never code.
- * - an organization's database: campaigns, items, slugs, tiers, donors, tags, notes, donations,
- *   rollups, the audit rows of those changes, and the organization's own row (its profile, and
- *   the anchor of their foreign keys);
- * - the directory (`DB`): users, sessions, accounts, verification, organizations (a copy of each
- *   row, for routing and memberships), memberships, invitations, badges, media, rate limits, the
- *   mail outbox and the audit rows of those.
- *
- * Which copy: every request runs its queries in D1 sessions (the Sessions API) that start where
- * the request needs them — a write or an auth check on the primary, a portal read at least as new
- * as the bookmark the browser last saw (so a user reads their own writes), a public page at the
- * nearest replica. Outside a request (cron, tests calling services) a query goes to the binding
- * itself, which D1 sends to the primary.
- */
+// The one way to a database (decision 027, docs/scaling.md). Which database holds an organization is
+// configuration (`ORGANIZATION_DATABASES`: organization id → D1 binding), never code. A request's queries run
+// in D1 sessions that start where it needs them; outside a request they go to the binding, i.e. the primary.
 import { AsyncLocalStorage } from "node:async_hooks";
 
 export type Database = Pick<D1Database, "prepare" | "batch">;
 
-/** Where a request's reads start. */
 export type ReadStart =
   /** Writes, and what must be current: the first query goes to the primary. */
   | { kind: "primary" }
@@ -51,11 +33,8 @@ const BINDING_NAME = /^[A-Z][A-Z0-9_]{0,63}$/;
 
 const placements = new Map<string, ReadonlyMap<string, string>>();
 
-/**
- * ORGANIZATION_DATABASES parsed once per value. A wrong value is a deploy mistake that would put
- * an organization's writes in the wrong place, so it stops every request with an error naming it
- * rather than falling back to the directory.
- */
+/** ORGANIZATION_DATABASES parsed once per value. A wrong value would put writes in the wrong place, so it
+ * fails every request, naming it, rather than falling back to the directory. */
 function placementOf(env: Env): ReadonlyMap<string, string> {
   const raw = typeof env.ORGANIZATION_DATABASES === "string" ? env.ORGANIZATION_DATABASES : "";
   const known = placements.get(raw);
@@ -83,12 +62,10 @@ function bindingOf(env: Env, name: string): D1Database {
   return db;
 }
 
-/** The binding name that holds an organization's data. */
 export function databaseNameOf(env: Env, organizationId: string): string {
   return placementOf(env).get(organizationId) ?? DIRECTORY_BINDING;
 }
 
-/** The organization's data lives in a database other than the directory. */
 export const placedApart = (env: Env, organizationId: string) =>
   databaseNameOf(env, organizationId) !== DIRECTORY_BINDING;
 
@@ -100,7 +77,6 @@ export function databaseNames(env: Env): string[] {
   ];
 }
 
-/** The organizations placed in a database other than the directory, by binding. */
 export function organizationsPlacedIn(env: Env, name: string): string[] {
   return [...placementOf(env)].filter(([, b]) => b === name).map(([id]) => id);
 }
@@ -125,46 +101,32 @@ function sessionFor(env: Env, name: string, primary: boolean): Database {
   return session;
 }
 
-/** The database holding an organization's data, in this request's session. */
 export function organizationDatabase(env: Env, organizationId: string): Database {
   return sessionFor(env, databaseNameOf(env, organizationId), false);
 }
 
-/** `organizationDatabase` for a service's context (the org rung's `ctx`). */
 export const orgDb = (ctx: { env: Env; org: { id: string } }) => organizationDatabase(ctx.env, ctx.org.id);
 
-/** The directory, in this request's session. */
 export function directoryDatabase(env: Env): Database {
   return sessionFor(env, DIRECTORY_BINDING, false);
 }
 
-/**
- * The directory on the primary, whatever the request: the auth contract (a sign-out, ban or
- * demotion holds at once, decision 018) and the checks that must see the latest membership.
- */
+/** The directory on the primary, whatever the request: auth and membership checks (decision 018). */
 export function primaryDirectory(env: Env): Database {
   return sessionFor(env, DIRECTORY_BINDING, true);
 }
 
-/** A named database (fan-out over `databaseNames`), in this request's session. */
 export function databaseNamed(env: Env, name: string): Database {
   return sessionFor(env, name, false);
 }
 
-// ── bookmarks: the cookie and header that carry them between requests ─────────────────────────
-
 export const BOOKMARK_COOKIE = "almoner.d1";
 export const BOOKMARK_HEADER = "x-d1-bookmark";
-/**
- * A D1 bookmark as the Sessions API hands it out ("00000000-0000000f-00000000-<32 hex>"). Anything
- * else from a client is ignored: a bookmark is passed to D1 as given.
- */
+/** A D1 bookmark as the Sessions API hands it out; anything else from a client is ignored. */
 const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
 
-/**
- * "DB:<bookmark>|DB_EU:<bookmark>" → bookmarks; unknown shapes are dropped, so a forged or stale
- * value can at worst start a read at an older copy than needed, never fail a request.
- */
+/** "DB:<bookmark>|DB_EU:<bookmark>" → bookmarks; unknown shapes are dropped, so a forged value can at worst
+ * start a read at an older copy, never fail a request. */
 export function parseBookmarks(value: string | null | undefined): Bookmarks {
   const out: Bookmarks = {};
   for (const part of (value ?? "").split("|").slice(0, 16)) {
@@ -206,11 +168,8 @@ export function mergeBookmarks(...all: Bookmarks[]): Bookmarks {
   return out;
 }
 
-/**
- * Runs a request with its databases. `fn` answers the response; the returned bookmarks are the
- * newest each database reached in this request (merged with what the request brought), for the
- * next request to start from.
- */
+/** Runs a request with its databases; the bookmarks returned are the newest each database reached, for the
+ * next request to start from. */
 export async function withDatabases<T>(start: ReadStart, fn: () => Promise<T>) {
   const current: Scope = { start, sessions: new Map(), primary: new Map() };
   const result = await scope.run(current, fn);

@@ -1,20 +1,6 @@
-/**
- * The business domain (DESIGN §4). Every business row carries organization_id; money is integer
- * minor units with an ISO 4217 currency; instants are UTC epoch ms. Indexes lead with
- * organization_id because every list and every analytic is tenant-scoped.
- *
- * Triggers have no drizzle form; the migrations create them and `npm run db:check` lists them:
- * - `*_same_org_insert/update` (drizzle/0003): a row's references belong to its organization;
- * - `*_money_integer_*`, `*_stats_integer_*`, `campaign_goal_set_*` (0003): money and counts are
- *   integers, a goal type has its goal;
- * - `audit_event_bumps_analytics_version` (0006): every audited change invalidates the dashboard
- *   cache (decision 011);
- * - `donation_change_token_renewed` (0013): any update of a donation renews its change token
- *   (decision 020).
- *
- * Over 400 lines on purpose: it is the one drizzle schema of every business table (the single source
- * `npm run db:check` compares with the migrations); splitting it by table gains nothing.
- */
+// The business domain (DESIGN §4): every row carries organization_id and indexes lead with it. Triggers
+// live in the migrations (same-org references, integer money, the analytics version of decision 011, the
+// change token of decision 020); `npm run db:check` lists them and compares this one schema with them.
 import { sql } from "drizzle-orm";
 import {
   blob,
@@ -47,8 +33,11 @@ export const invitation = sqliteTable(
     invitedBy: text("invited_by"),
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
     acceptedAt: integer("accepted_at", { mode: "timestamp_ms" }),
+    /** Set by a revoke and by the invitee's decline alike: either closes the invitation. */
     revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
-    /** SHA-256 (hex) of the mailed link's secret (decision 017); null on rows from before 0010. */
+    /** The invitee declined (revoked_at is set too): the link says "declined", not "withdrawn". */
+    declinedAt: integer("declined_at", { mode: "timestamp_ms" }),
+    /** SHA-256 (hex) of the mailed link's secret (decision 017); null on older rows. */
     secretHash: text("secret_hash"),
     ...timestamps,
   },
@@ -57,6 +46,43 @@ export const invitation = sqliteTable(
     uniqueIndex("invitation_secret_hash_unique").on(t.secretHash),
     check("invitation_role_valid", sql`${t.role} in ('owner','admin','organizer','viewer')`),
     check("invitation_email_lower", sql`${t.email} = lower(${t.email})`),
+  ],
+);
+
+/** A request for a new organization when organizations.creation is "approval" (decision 045), until a
+ * platform admin approves or declines it. One pending request per person; in the directory. */
+export const organizationRequest = sqliteTable(
+  "organization_request",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    country: text("country").notNull(),
+    defaultCurrency: text("default_currency").notNull(),
+    timeZone: text("time_zone").notNull(),
+    fiscalYearStartMonth: integer("fiscal_year_start_month").notNull(),
+    /** pending → approved | declined */
+    status: text("status").notNull().default("pending"),
+    /** The platform admin who decided, and why a decline (mailed to the person). */
+    decidedBy: text("decided_by"),
+    decidedAt: integer("decided_at", { mode: "timestamp_ms" }),
+    reason: text("reason"),
+    organizationId: text("organization_id").references(() => organization.id, { onDelete: "set null" }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("organization_request_one_pending").on(t.userId).where(sql`status = 'pending'`),
+    index("organization_request_user_idx").on(t.userId, t.createdAt),
+    index("organization_request_status_idx").on(t.status, t.createdAt),
+    check("organization_request_status_valid", sql`${t.status} in ('pending','approved','declined')`),
+    check(
+      "organization_request_decided",
+      sql`(${t.status} = 'pending') = (${t.decidedAt} IS NULL) AND (${t.status} <> 'declined' OR ${t.reason} IS NOT NULL)`,
+    ),
+    check("organization_request_fiscal_month", sql`${t.fiscalYearStartMonth} between 1 and 12`),
+    check("organization_request_currency_len", sql`length(${t.defaultCurrency}) = 3`),
   ],
 );
 
@@ -108,7 +134,7 @@ export const campaign = sqliteTable(
     createdBy: text("created_by"),
     publishedAt: integer("published_at", { mode: "timestamp_ms" }),
     archivedAt: integer("archived_at", { mode: "timestamp_ms" }),
-    /** The import that created the campaign (a donations file named it), for its undo (issue 23). */
+    /** The import that created the campaign (a donations file named it), for its undo. */
     importId: text("import_id"),
     ...timestamps,
   },
@@ -230,17 +256,11 @@ export const donor = sqliteTable(
     firstGiftAt: integer("first_gift_at", { mode: "timestamp_ms" }),
     lastGiftAt: integer("last_gift_at", { mode: "timestamp_ms" }),
     createdBy: text("created_by"),
-    /**
-     * The import that created the donor, and the row's import key (the file's external id, or the
-     * file's hash and row number): a file imported twice creates its donors once (issue 23).
-     */
+    /** The creating import and the row's key in it: a file imported twice creates its donors once. */
     importId: text("import_id"),
     importKey: text("import_key"),
-    /**
-     * A uniform random integer in [0, 2^52), set once by the trigger donor_sketch_on_insert
-     * (drizzle/0021): distinct-donor estimates sample the donors with the smallest values
-     * (core/analytics.ts estimateDistinct, decision 032).
-     */
+    /** Uniform random in [0, 2^52), set once by a trigger (drizzle/0021): distinct-donor estimates sample the
+     * smallest (core/analytics.ts estimateDistinct, decision 032). */
     sketch: integer("sketch"),
     ...timestamps,
   },
@@ -265,6 +285,29 @@ export const donor = sqliteTable(
       sql`${t.anonymizedAt} is not null or coalesce(${t.firstName}, ${t.lastName}, ${t.company}, ${t.email}) is not null`,
     ),
     check("donor_stats_nonneg", sql`${t.lifetimeMinor} >= 0 and ${t.donationCount} >= 0`),
+  ],
+);
+
+/** A donor's other addresses and numbers, kept by a merge so old ones still find the donor (decision 052).
+ * An e-mail belongs to one donor of the organization, main or here: triggers (drizzle/0027) enforce it. */
+export const donorContact = sqliteTable(
+  "donor_contact",
+  {
+    organizationId: orgId(),
+    donorId: text("donor_id")
+      .notNull()
+      .references(() => donor.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    value: text("value").notNull(),
+    /** The record merged into the donor that brought the address, if a merge did. */
+    fromDonorId: text("from_donor_id"),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.donorId, t.kind, t.value] }),
+    uniqueIndex("donor_contact_org_email_unique").on(t.organizationId, t.value).where(sql`kind = 'email'`),
+    check("donor_contact_kind_valid", sql`${t.kind} in ('email','phone')`),
+    check("donor_contact_email_lower", sql`${t.kind} != 'email' or ${t.value} = lower(${t.value})`),
   ],
 );
 
@@ -321,12 +364,8 @@ export const donorNote = sqliteTable(
   ],
 );
 
-/**
- * A recurring plan (issue 24, docs/decisions/030-recurring-plans.md): a donor's promise to give an
- * amount every month, quarter or year, its status on the machine of core/plans.ts, when the next
- * gift is due, and its totals — kept in the same batch as each gift that belongs to it. Every change
- * is conditional on the change token read (decision 020) and writes its plan_event.
- */
+/** A recurring plan (decision 030) on core/plans.ts's machine, kept in the batch of each of its gifts; every
+ * change is conditional on the change token read (decision 020) and writes its plan_event. */
 export const recurringPlan = sqliteTable(
   "recurring_plan",
   {
@@ -344,12 +383,13 @@ export const recurringPlan = sqliteTable(
     source: text("source").notNull().default("manual"),
     gateway: text("gateway"),
     gatewaySubscriptionId: text("gateway_subscription_id"),
-    /** How the donor pays, as the processor describes it ("Visa •••• 4242"). */
     paymentMethod: text("payment_method"),
     startedAt: integer("started_at", { mode: "timestamp_ms" }).notNull(),
     nextExpectedAt: integer("next_expected_at", { mode: "timestamp_ms" }),
     endedAt: integer("ended_at", { mode: "timestamp_ms" }),
     statusChangedAt: integer("status_changed_at", { mode: "timestamp_ms" }).notNull(),
+    /** A paused plan's own end of the pause: the watch (worker/plans/cron.ts) resumes it then. */
+    resumeAt: integer("resume_at", { mode: "timestamp_ms" }),
     giftCount: integer("gift_count").notNull().default(0),
     givenMinor: integer("given_minor").notNull().default(0),
     lastGiftAt: integer("last_gift_at", { mode: "timestamp_ms" }),
@@ -364,9 +404,8 @@ export const recurringPlan = sqliteTable(
       .on(t.organizationId, t.gatewaySubscriptionId)
       .where(sql`gateway_subscription_id IS NOT NULL`),
     index("recurring_plan_org_status_next_idx").on(t.organizationId, t.status, t.nextExpectedAt),
-    // One index per sort of /recurring (worker/plans/queries.ts PLAN_SORTS, the same expressions),
-    // each ending in the status so a status filter is checked inside the index: a page of 25 reads
-    // 25 rows, not the organization's plans sorted in a temporary b-tree (performance.md K → L).
+    // One index per sort of /recurring (worker/plans/queries.ts PLAN_SORTS), each ending in the status so a
+    // status filter is checked inside the index: a page of 25 reads 25 rows (docs/performance.md).
     index("recurring_plan_org_risk_idx").on(
       t.organizationId,
       sql`(CASE ${t.status} WHEN 'past_due' THEN 0 WHEN 'lapsed' THEN 1 WHEN 'active' THEN 2 WHEN 'paused' THEN 3 ELSE 4 END)`,
@@ -420,6 +459,8 @@ export const donation = sqliteTable(
     status: text("status").notNull().default("pending"),
     frequency: text("frequency").notNull().default("one_time"),
     paymentMethod: text("payment_method").notNull().default("card"),
+    /** What staff read off an offline gift: a check number, a transfer's reference (not a processor id). */
+    paymentReference: text("payment_reference"),
     gateway: text("gateway"),
     gatewayTransactionId: text("gateway_transaction_id"),
     source: text("source").notNull().default("manual"),
@@ -432,19 +473,13 @@ export const donation = sqliteTable(
     donatedAt: integer("donated_at", { mode: "timestamp_ms" }).notNull(),
     trashedAt: integer("trashed_at", { mode: "timestamp_ms" }),
     createdBy: text("created_by"),
-    /**
-     * Random per write: statements later in the same batch apply only if this write won a race, and
-     * every write is conditional on the token it read (decisions 006, 020). Renewed on any other
-     * update by the trigger `donation_change_token_renewed` (drizzle/0013).
-     */
+    /** Random per write: later statements of the batch apply only if this write won (decisions 006, 020);
+     * the trigger donation_change_token_renewed (drizzle/0013) renews it on any other update. */
     changeToken: text("change_token"),
-    /**
-     * The import that created the gift and the row's import key (the file's gift id, or the file's
-     * hash and row number), unique per organization: a file imported twice creates nothing new.
-     */
+    /** The creating import and the row's key in it, unique per organization: a re-import creates nothing. */
     importId: text("import_id"),
     importKey: text("import_key"),
-    /** The recurring plan the gift belongs to (issue 24, decision 030). */
+    /** The recurring plan the gift belongs to (decision 030). */
     planId: text("plan_id").references(() => recurringPlan.id, { onDelete: "set null" }),
     ...timestamps,
   },
@@ -456,7 +491,6 @@ export const donation = sqliteTable(
       .where(sql`import_key IS NOT NULL`),
     index("donation_org_import_idx").on(t.organizationId, t.importId).where(sql`import_id IS NOT NULL`),
     uniqueIndex("donation_gateway_tx_unique").on(t.organizationId, t.gatewayTransactionId),
-    // Covering list indexes and the counted-gifts index (drizzle/0005_list_indexes_and_totals.sql).
     index("donation_org_date_idx").on(
       t.organizationId,
       t.donatedAt,
@@ -494,9 +528,7 @@ export const donation = sqliteTable(
         t.trashedAt,
       )
       .where(sql`status IN ('completed','partially_refunded') AND mode = 'live' AND trashed_at IS NULL`),
-    // Gifts by amount, with the list's index-only filters (status among them), so the amount
-    // window reads no rows (drizzle/0009, one index since 0022: each gift's amount index entries
-    // land on a page of their own, the import's largest write after the gift itself).
+    // Gifts by amount with the list's index-only filters, so the amount window reads no rows (drizzle/0009).
     index("donation_org_amount_idx").on(
       t.organizationId,
       t.amountMinor,
@@ -507,8 +539,7 @@ export const donation = sqliteTable(
       t.mode,
       t.currency,
     ),
-    // A campaign's gifts in date order, covering what campaign analytics from the gifts (its latest
-    // gifts too), the campaign's stats recount and its rollups' build read (drizzle/0025).
+    // A campaign's gifts in date order, covering its analytics, its stats recount and its rollups' build.
     index("donation_campaign_idx").on(
       t.campaignId,
       t.donatedAt,
@@ -520,13 +551,15 @@ export const donation = sqliteTable(
       t.refundedMinor,
       t.donorId,
     ),
-    // What an item has funded (items list, public page, campaign analytics, the overfunding check
-    // in a gift's write) reads the item's gifts alone; without it each item scanned every gift
-    // (1.7 s at 1 M). Partial: gifts without an item (every imported one) write no entry (0023).
+    // An item's gifts alone (what it funded, the overfunding check); gifts without an item write no entry.
     index("donation_item_idx")
       .on(t.campaignItemId, t.status, t.mode, t.trashedAt, t.itemQuantity, t.id)
       .where(sql`campaign_item_id IS NOT NULL`),
     index("donation_donor_idx").on(t.donorId, t.donatedAt),
+    // Year-end statement runs walk the donors of imported gifts in id order (decision 048).
+    index("donation_imported_donor_idx")
+      .on(t.organizationId, t.donorId, t.donatedAt)
+      .where(sql`source = 'import'`),
     check("donation_amount_positive", sql`${t.amountMinor} > 0`),
     check(
       "donation_money_nonneg",
@@ -587,7 +620,7 @@ export const orgDaily = sqliteTable(
     currency: text("currency").notNull(),
     raisedMinor: integer("raised_minor").notNull().default(0),
     donationCount: integer("donation_count").notNull().default(0),
-    /** The part of raised_minor and donation_count given through recurring plans (issue 24). */
+    /** The part of raised_minor and donation_count given through recurring plans. */
     planRaisedMinor: integer("plan_raised_minor").notNull().default(0),
     planDonationCount: integer("plan_donation_count").notNull().default(0),
   },
@@ -616,10 +649,8 @@ export const donationTotals = sqliteTable(
   ],
 );
 
-/**
- * donation_totals by local day in the organization's time zone (date-filtered list totals), and
- * the zone it was built in; without a state row the list totals from the donations (decision 013).
- */
+/** donation_totals by local day in the organization's zone; without a donation_daily_state row in that zone
+ * the list totals count the donations (decision 013). */
 export const donationDailyTotals = sqliteTable(
   "donation_daily_totals",
   {
@@ -647,14 +678,8 @@ export const donationDailyState = sqliteTable("donation_daily_state", {
   timeZone: text("time_zone").notNull(),
 });
 
-/**
- * A rebuild of the organization's per-day rollups under way (decisions 038, 043): org_daily,
- * donation_daily_totals, analytics_facet and donor_period rebuilt in stretches of local days of
- * `time_zone`, one batch each, by the cron or a time-zone change. Gifts dated before `built_until`
- * (the local start of the first day not built) are counted, in their days' rows and their months'
- * alike, and kept by every change meanwhile; later ones are not. The last batch writes
- * donation_daily_state and deletes this row.
- */
+/** A rebuild of the per-day rollups under way, in stretches of local days (decisions 038, 043). Gifts dated
+ * before `built_until` are counted and kept by every change meanwhile; later ones are not. */
 export const donationDailyBuild = sqliteTable("donation_daily_build", {
   organizationId: text("organization_id")
     .primaryKey()
@@ -678,15 +703,8 @@ const facetColumns = () => ({
   amountMinor: integer("amount_minor").notNull().default(0),
 });
 
-/**
- * The dashboard's breakdowns of counted gifts (decision 032), by local day (grain 'd', period
- * 'YYYY-MM-DD') and by month (grain 'm', 'YYYY-MM'): `method` (payment method), `kind` (one_time /
- * recurring), `net` (the histogram of net amounts by core/analytics.ts amountBucket, for the ≈
- * median), `campaign` (the top campaigns of any range) and `refund` (every live gift
- * not in the trash with a refund, counted or not: count and refunded amount). Kept and rebuilt with
- * donation_daily_totals under donation_daily_state: without a state row in the organization's zone
- * the dashboard reads the donations instead.
- */
+/** The dashboard's breakdowns of counted gifts by local day ('d') and month ('m'): method, kind, net (amount
+ * buckets, for the median), campaign, refund (decision 032). Kept under donation_daily_state. */
 export const analyticsFacet = sqliteTable(
   "analytics_facet",
   { organizationId: orgId(), ...facetColumns() },
@@ -697,13 +715,8 @@ export const analyticsFacet = sqliteTable(
   ],
 );
 
-/**
- * Each donor's counted gifts per currency and local day (grain 'd') or month ('m'), with the
- * donor's sketch value (decision 032): distinct donors over any range sample the smallest sketch
- * values of its months and edge days (donor_period_sketch_idx), top donors start from each
- * period's largest (donor_period_amount_idx). Rows exist only while gift_count > 0.
- */
-/** The columns of a donor rollup after its owner: donor_period's and campaign_donor_period's. */
+/** Each donor's counted gifts per currency and local day or month, with the donor's sketch (decision 032);
+ * rows exist only while gift_count > 0. The columns after the owner, shared with campaign_donor_period. */
 const donorPeriodColumns = () => ({
   currency: text("currency").notNull(),
   grain: text("grain").notNull(),
@@ -716,11 +729,7 @@ const donorPeriodColumns = () => ({
 });
 
 type Col = ReturnType<typeof text> | ReturnType<typeof integer>;
-/**
- * A donor rollup's key and indexes, named after its table, led by its owner. Covering: a sample
- * and the top donors read the sketch and amount indexes only (decision 032); a merge and a gift's
- * emptied rows go by donor.
- */
+/** A donor rollup's key and covering indexes: a sample and the top donors read only these (decision 032). */
 function donorPeriodKeys(
   table: "donor_period" | "campaign_donor_period",
   owner: Col,
@@ -755,13 +764,9 @@ const campaignRef = () =>
     .notNull()
     .references(() => campaign.id, { onDelete: "cascade" });
 
-/**
- * A large campaign's analytics rollups (decision 037), kept like the organization's (decision 032)
- * but only for campaigns that have one: the row names the zone they are built in. Written by the
- * cron's build (worker/campaigns/analytics/rollups.ts) for campaigns past campaignRollupsFrom (10 000)
- * counted gifts; a change's deltas apply only while it names the zone the change computed its days
- * in, and a change in another zone deletes it. Without it campaign analytics reads the gifts.
- */
+/** A large campaign's rollups (decision 037, kept like the organization's of decision 032), built by the cron
+ * (worker/ledger/campaign-rollups.ts) past campaignRollupsFrom counted gifts; a change applies its deltas
+ * only while the row names the change's zone. Without it, campaign analytics reads the gifts. */
 export const campaignRollupState = sqliteTable(
   "campaign_rollup_state",
   {
@@ -770,15 +775,11 @@ export const campaignRollupState = sqliteTable(
     timeZone: text("time_zone").notNull(),
     builtAt: integer("built_at").notNull(),
   },
-  // A gift set asks once whether its organization has any built campaign (worker/donations/rollups.ts).
+  // A gift set asks once whether its organization has any built campaign (worker/ledger/rollups.ts).
   (t) => [index("campaign_rollup_state_org_idx").on(t.organizationId, t.timeZone)],
 );
 
-/**
- * A large campaign's rollup build under way (decisions 038, 043, as donation_daily_build for the
- * organization's): gifts dated before `built_until` are counted in `time_zone` and kept by every
- * change; the last batch writes campaign_rollup_state and deletes this.
- */
+/** A large campaign's rollup build under way (decisions 038, 043), as donation_daily_build is. */
 export const campaignRollupBuild = sqliteTable(
   "campaign_rollup_build",
   {
@@ -793,10 +794,7 @@ export const campaignRollupBuild = sqliteTable(
   (t) => [index("campaign_rollup_build_org_idx").on(t.organizationId, t.timeZone)],
 );
 
-/**
- * analytics_facet for one campaign (decision 037): the histogram of net amounts (`net`, key the
- * amount bucket) and refunds (`refund`, key ''), by local day and month.
- */
+/** analytics_facet for one campaign (decision 037): net-amount buckets and refunds, by day and month. */
 export const campaignFacet = sqliteTable(
   "campaign_facet",
   { campaignId: campaignRef(), ...facetColumns() },
@@ -836,11 +834,7 @@ export const orgCounter = sqliteTable(
   (t) => [primaryKey({ columns: [t.organizationId, t.name] })],
 );
 
-/**
- * Uploaded images (campaign covers, organization logos), stored in D1 (decision 008). Type (by
- * magic bytes), size (1 byte to 1 MiB) and hash are established before the insert; rows are
- * immutable once written (the URL is cached for a year). drizzle/0004_media.sql.
- */
+/** Uploaded images (decision 008): type, size and hash are set before the insert; rows never change. */
 export const media = sqliteTable(
   "media",
   {
@@ -856,12 +850,8 @@ export const media = sqliteTable(
   (t) => [index("media_org_created_idx").on(t.organizationId, t.createdAt)],
 );
 
-/**
- * A CSV import of donors or donations (issue 23, docs/decisions/028-csv-import.md): the file it
- * reads (by hash, for a resume), how its columns map and its rows are read, how far it got
- * (`next_row`: the file's row number its next batch starts at; the header is row 1) and what it did.
- * Every batch moves `next_row` and the counts in the same D1 batch as the rows it writes.
- */
+/** A CSV import (decision 028): the file (by hash, to resume), its mapping and how far it got (`next_row`,
+ * the header being row 1). Each batch moves `next_row` and the counts in the D1 batch of its rows. */
 export const dataImport = sqliteTable(
   "data_import",
   {
@@ -878,10 +868,7 @@ export const dataImport = sqliteTable(
     options: text("options").notNull(),
     status: text("status").notNull().default("running"),
     nextRow: integer("next_row").notNull().default(2),
-    /**
-     * Set by the statement that claims a batch (the row moves `next_row` only from where the batch
-     * starts); every other statement of that batch applies only while the import carries it.
-     */
+    /** Set by the statement claiming a batch; the batch's other statements apply only while it is set. */
     batchToken: text("batch_token"),
     donorsCreated: integer("donors_created").notNull().default(0),
     donorsUpdated: integer("donors_updated").notNull().default(0),
@@ -923,7 +910,6 @@ export const importRejection = sqliteTable(
   (t) => [primaryKey({ columns: [t.importId, t.rowNumber] })],
 );
 
-/** A saved column mapping (header → field) and its reading options, reused for the next file. */
 export const importMappingPreset = sqliteTable(
   "import_mapping",
   {
@@ -944,11 +930,7 @@ export const importMappingPreset = sqliteTable(
   ],
 );
 
-/**
- * What happened to a plan, in order: its creation, each status change and amount change, with its
- * yearly amount before and after. The plan's timeline, and the source the plan rollups are rebuilt
- * from (a brute-force recount of plan_monthly and plan_totals reads these).
- */
+/** What happened to a plan, in order, with its yearly amount before and after: the plan rollups' source. */
 export const planEvent = sqliteTable(
   "plan_event",
   {
@@ -974,12 +956,8 @@ export const planEvent = sqliteTable(
   ],
 );
 
-/**
- * Plans entering and leaving recurring revenue per month of the organization (issue 24): new,
- * reactivated (back from paused or lapsed), and each way out (cancelled, lapsed, paused, completed),
- * with the change of the yearly amount counted — kept in the same batch as each plan change
- * (decision 030). Monthly recurring revenue at a month's end is the sum of the deltas up to it.
- */
+/** Plans entering and leaving recurring revenue per month, kept in each plan change's batch (decision 030).
+ * Monthly recurring revenue at a month's end is the sum of the deltas up to it. */
 export const planMonthly = sqliteTable(
   "plan_monthly",
   {
@@ -1013,12 +991,8 @@ export const planTotals = sqliteTable(
   (t) => [primaryKey({ columns: [t.organizationId, t.currency, t.status] })],
 );
 
-/**
- * The zone plan_monthly was built in (as donation_daily_state is for the daily totals, decision
- * 013): writes keep the months only while it names the organization's zone; without it, reads
- * count from plan_event and the cron rebuilds (drizzle/0016 creates plans without building months:
- * SQL knows no time zones).
- */
+/** The zone plan_monthly was built in (as donation_daily_state, decision 013): writes keep the months only
+ * while it names the organization's zone; without it, reads count from plan_event and the cron rebuilds. */
 export const planRollupState = sqliteTable("plan_rollup_state", {
   organizationId: text("organization_id")
     .primaryKey()
@@ -1026,11 +1000,7 @@ export const planRollupState = sqliteTable("plan_rollup_state", {
   timeZone: text("time_zone").notNull(),
 });
 
-/**
- * What an organization's tax receipts say beyond its profile, and how they go out (issue 25,
- * decision 031): one row per organization, written by owners and admins from /organization. The
- * legal name, registration and tax numbers, address and logo are the profile's (organization).
- */
+/** What receipts say beyond the profile, and how they go out (decision 031): one row per organization. */
 export const receiptSettings = sqliteTable(
   "receipt_settings",
   {
@@ -1055,13 +1025,8 @@ export const receiptSettings = sqliteTable(
   ],
 );
 
-/**
- * Tax receipts (issue 25, decision 031): written in the batch of the gift change that calls for one
- * (worker/receipts/ledger.ts), numbered from the organization's one sequence (org_counter
- * 'receipt'): no gaps, no duplicates. A receipt is never edited: a refund or a correction voids it
- * and issues another that names the one it replaces. `snapshot` is what it says (names, address,
- * amounts, the organization's identity and settings) as of its issue.
- */
+/** Tax receipts (decision 031), written in the gift change's batch (worker/ledger/receipt-issue.ts), numbered
+ * from one sequence without gaps. Never edited: a refund or correction voids it and issues another. */
 export const receipt = sqliteTable(
   "receipt",
   {
@@ -1079,13 +1044,13 @@ export const receipt = sqliteTable(
     donatedAt: integer("donated_at", { mode: "timestamp_ms" }).notNull(),
     issuedAt: integer("issued_at", { mode: "timestamp_ms" }).notNull(),
     voidedAt: integer("voided_at", { mode: "timestamp_ms" }),
+    /** The staff's words (a refund's reason, or the change's action): internal, never printed. */
     voidReason: text("void_reason"),
+    /** Why it is void, in the donor's words: 'replaced', 'refunded' or 'cancelled' (printed on the PDF). */
+    voidCause: text("void_cause"),
     snapshot: text("snapshot").notNull(),
-    /**
-     * Its e-mail (worker/receipts/delivery.ts): 'none' until sent or queued; 'queued' by the
-     * ledger when receipts go out on their own, or by a bulk send; 'sending' while a delivery
-     * holds it (since `deliveryAt`; a stale hold is taken over); then 'sent' or 'failed'.
-     */
+    /** Its e-mail (worker/receipts/delivery.ts): none → queued → sending (held since `deliveryAt`; a stale
+     * hold is taken over) → sent | failed. */
     delivery: text("delivery").notNull().default("none"),
     deliveryAt: integer("delivery_at", { mode: "timestamp_ms" }),
     deliveryError: text("delivery_error"),
@@ -1120,10 +1085,7 @@ export const receipt = sqliteTable(
   ],
 );
 
-/**
- * Every thank-you, receipt and year-end statement e-mailed to a donor (issue 25): the gift's and
- * the donor's page show them, and who sent them (null: sent on its own).
- */
+/** Every thank-you, receipt and statement e-mailed to a donor; `sent_by` null: sent on its own. */
 export const acknowledgement = sqliteTable(
   "acknowledgement",
   {
@@ -1134,7 +1096,6 @@ export const acknowledgement = sqliteTable(
     receiptId: text("receipt_id").references(() => receipt.id, { onDelete: "set null" }),
     /** receipt (the thank-you with the receipt attached), thanks (the thank-you alone), statement. */
     kind: text("kind").notNull(),
-    /** A statement's period, e.g. "2026" or "FY 2026/27". */
     period: text("period"),
     sentTo: text("sent_to").notNull(),
     sentBy: text("sent_by"),
@@ -1147,10 +1108,7 @@ export const acknowledgement = sqliteTable(
   ],
 );
 
-/**
- * The thank-you message (issue 25): the organization's (campaign_id NULL) and one per campaign that
- * overrides it, with merge fields (core/thanks.ts). Owners and admins write them on /organization.
- */
+/** The thank-you message: the organization's (campaign_id NULL) and campaigns' overrides (core/thanks.ts). */
 export const thankYouTemplate = sqliteTable(
   "thank_you_template",
   {
@@ -1172,11 +1130,7 @@ export const thankYouTemplate = sqliteTable(
   ],
 );
 
-/**
- * A bulk run of year-end statements (issue 25): one per organization, year and basis at a time,
- * walked donor by donor in steps (worker/receipts/statements.ts), so it shows progress and resumes
- * where it stopped after an interruption.
- */
+/** A bulk run of year-end statements, donor by donor in resumable steps (worker/receipts/statements.ts). */
 export const statementRun = sqliteTable(
   "statement_run",
   {

@@ -1,9 +1,5 @@
-/**
- * D1 schema. Instants are UTC epoch milliseconds (drizzle `timestamp_ms`), money is integer minor
- * units, booleans are 0/1. Table names follow better-auth's core tables (user, session, account,
- * verification) so data moves between the two unchanged, except where DESIGN §2 asks for more:
- * session tokens are stored as a SHA-256 lookup hash plus an AES-GCM ciphertext, never in clear.
- */
+// D1 schema: instants UTC epoch ms, money integer minor units, booleans 0/1. Tables follow better-auth's
+// (user, session, account, verification), but session tokens are stored hashed and encrypted (DESIGN §2).
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
@@ -44,7 +40,7 @@ export const session = sqliteTable(
     id: text("id").primaryKey(),
     /** Hex SHA-256 of the token: the lookup key. A leaked table yields no usable cookie. */
     tokenHash: text("token_hash").notNull(),
-    /** The token itself, AES-GCM encrypted under a key derived from AUTH_SECRET (the contract hands tokens back). */
+    /** The token, AES-GCM encrypted under a key derived from AUTH_SECRET (the contract hands tokens back). */
     tokenEnc: text("token_enc").notNull(),
     userId: text("user_id")
       .notNull()
@@ -78,7 +74,6 @@ export const account = sqliteTable(
     idToken: text("id_token"),
     accessTokenExpiresAt: integer("access_token_expires_at", { mode: "timestamp_ms" }),
     refreshTokenExpiresAt: integer("refresh_token_expires_at", { mode: "timestamp_ms" }),
-    /** Comma-separated. */
     scope: text("scope"),
     /** scrypt "saltHex:keyHex", only on the "credential" account. */
     password: text("password"),
@@ -192,3 +187,4 @@ export const mailOutbox = sqliteTable(
   (t) => [index("mail_outbox_to_idx").on(t.to, t.createdAt)],
 );
 export * from "./domain";
+export * from "./lifecycle";

@@ -1,16 +1,10 @@
-/**
- * The donations CSV's columns (domain.md §5.1), each declared once with its cell: the header is
- * read from this table and `donationLine`, the reference writer, writes each cell from it.
- * Amounts are in major units with a currency column, dates ISO 8601.
- *
- * The fast path of the export (`fastPageSql` in export-page.ts) prints the same cells in SQL, in
- * the same order (decision 016); test/donations/export-fast.test.ts compares its file with this
- * writer's, byte for byte, so a column added here and not there fails the suite.
- */
+// The donations CSV's columns, each declared once with its cell; `donationLine` is the reference writer.
+// `fastPageSql` (export-page.ts) prints the same cells in SQL (decision 016): a column added here and not
+// there fails test/donations/export-fast.test.ts.
 import { csvCells, isoUtc, isoWithOffset } from "@core/csv";
 import { toMajorString } from "@core/money";
 
-/** A donation's own values for `donationLine` (the donor's cells come from the donor cache). */
+/** The donor's cells come from the donor cache, not from here. */
 export type RawRow = [
   id: string,
   number: number,
@@ -46,7 +40,6 @@ export const RAW_COLUMNS = `d.id, d.number, d.donated_at, d.status, d.mode, d.am
   d.gateway_transaction_id, d.campaign_id, c.title, i.title, d.campaign_item_id, d.item_quantity, d.donor_id,
   d.anonymous, d.message, d.tribute_type, d.tribute_name, d.source`;
 
-/** `RawRow` by name. */
 function giftOf(r: RawRow) {
   const [
     id,
@@ -110,11 +103,9 @@ type LineOrg = { defaultCurrency: string; timeZone: string };
 type Cell = (g: Gift, org: LineOrg) => unknown;
 
 const money = (minor: number, g: Gift) => toMajorString(minor, g.currency);
-// Gifts are stored in their own currency without conversion: the base amount is known only
-// when that is the organization's currency (docs/decisions/010-donations-analytics-and-export.md).
+// Gifts are stored unconverted: the base amount is known only in the organization's currency (decision 010).
 const inBase = (g: Gift, org: LineOrg) => g.currency === org.defaultCurrency;
 
-/** The gift's cells before the donor's. */
 const GIFT_CELLS = [
   ["donation_number", (g) => g.number],
   ["donation_id", (g) => g.id],
@@ -145,7 +136,7 @@ const GIFT_CELLS = [
   ["donor_id", (g) => g.donorId],
 ] as const satisfies readonly (readonly [string, Cell])[];
 
-/** The donor's cells, each with the column it is read from (rendered once per donor: export-donors.ts). */
+/** Rendered once per donor (export-donors.ts). */
 export const DONOR_CELLS = [
   ["donor_first_name", "dn.first_name"],
   ["donor_last_name", "dn.last_name"],
@@ -160,7 +151,6 @@ export const DONOR_CELLS = [
   ["country", "dn.country"],
 ] as const;
 
-/** The gift's cells after the donor's. */
 const TAIL_CELLS = [
   ["is_anonymous", (g) => (g.anonymous ? "yes" : "no")],
   ["public_message", (g) => g.message],
@@ -171,10 +161,9 @@ const TAIL_CELLS = [
   ["receipt_sent_at", () => ""],
 ] as const satisfies readonly (readonly [string, Cell])[];
 
-/** The header row, in file order. */
 export const DONATION_COLUMNS = [...GIFT_CELLS, ...DONOR_CELLS, ...TAIL_CELLS].map(([header]) => header);
 
-/** One line of the file (the reference): the donor's eleven cells come rendered, each followed by its comma. */
+/** The donor's eleven cells come rendered, each followed by its comma. */
 export function donationLine(r: RawRow, donorCells: string, org: LineOrg) {
   const g = giftOf(r);
   const cells = (table: readonly (readonly [string, Cell])[]) =>

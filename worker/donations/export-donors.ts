@@ -1,21 +1,13 @@
-/**
- * The donors' rendered cells for one export (decision 016, "Donors: a hash join"): read once in
- * rowid order into an open-addressing table instead of a random look-up per exported row.
- */
+// The donors' rendered cells for one export, read once in rowid order: a hash join (decision 016).
 import { csvCell } from "@core/csv";
 import type { Database } from "../db/databases";
 import { DONOR_CELLS } from "./export-columns";
 
-/** The donor's eleven cells (first name … country), in export-columns.ts's order. */
 const DONOR_CELL_COLUMNS = DONOR_CELLS.map(([, column]) => column).join(", ");
 const NO_DONOR = ",".repeat(DONOR_CELLS.length);
 type DonorRow = [id: string, ...cells: (string | null)[]];
 
-/**
- * A string-to-string hash table (open addressing, FNV-1a): the donor cache's look-up runs once per
- * exported row with a key just cut out of a page, and V8's Map interns such a key on every get
- * (a string-table probe), which cost more than the look-up itself.
- */
+/** Open addressing, FNV-1a: V8's Map interns a freshly cut key on every get, dearer than the look-up. */
 export class IdTable {
   private keys: (string | undefined)[] = new Array(1024);
   private values: string[] = new Array(1024);
@@ -72,13 +64,8 @@ export class IdTable {
 }
 
 /**
- * The donors' rendered cells for one export. An export of every gift meets each donor many times
- * (1M gifts, 100k donors) in no useful order, and a donor read by id is a random look-up (about
- * 4 page reads), so once an export runs past its first page the organization's donors are read
- * in rowid order (sequential pages) up to `maxChars` characters of cells, about the memory of
- * `maxChars` bytes and as much again for the table; past that, or for donors created since,
- * missing donors are read by id, a page at a time (emptying the cache when it is full). Memory
- * stays flat however many rows the export has.
+ * Past `maxChars` characters (about that many bytes, and as much again for the table), or for donors
+ * created since, missing donors are read by id a page at a time: memory stays flat.
  */
 export class DonorCells {
   private readonly cells = new IdTable();
@@ -92,8 +79,7 @@ export class DonorCells {
     private readonly maxChars = 16_000_000,
     private readonly prefetchPage = 20_000,
   ) {
-    // CROSS JOIN keeps the ids as the outer loop (with an IN list SQLite walked every donor of
-    // the organization by an organization index).
+    // CROSS JOIN keeps the ids as the outer loop: with an IN list SQLite walked every donor.
     this.byId = db.prepare(
       `SELECT dn.id, ${DONOR_CELL_COLUMNS} FROM json_each(?2) j CROSS JOIN donor dn ON dn.id = j.value WHERE dn.organization_id = ?1`,
     );
@@ -115,7 +101,6 @@ export class DonorCells {
     this.chars += r[0].length + cells.length;
   }
 
-  /** Reads every donor of the organization in rowid order, until `maxChars`. */
   async prefetch() {
     let after = 0;
     for (;;) {
@@ -127,10 +112,7 @@ export class DonorCells {
     }
   }
 
-  /**
-   * The cells of each donor of `ids` (in order; blank cells for no donor), reading those the cache
-   * lacks in one query (emptying the cache first when it is over its budget).
-   */
+  /** Blank cells for no donor; those the cache lacks are read in one query. */
   async cellsOf(ids: (string | null)[]): Promise<string[]> {
     const out = new Array<string>(ids.length);
     const missing = new Map<string, number[]>();

@@ -1,18 +1,10 @@
-/**
- * One keyset page of the donations export, written by SQLite (decision 016, "SQLite writes the
- * cells"): `fastPageSql` prints each row's cells in three parts and the Worker checks them
- * (`pageRows`, `plainRow`) before it uses them; a row SQL cannot write exactly is re-read and
- * written by `donationLine` (export-columns.ts), the reference these parts must equal.
- */
+// One keyset page of the donations export, written by SQLite (decision 016). The Worker checks the parts
+// (`pageRows`, `plainRow`); a row SQL cannot write exactly is re-read and written by `donationLine`.
 
 import { FORMULA_GUARD, needsFormulaGuard } from "@core/csv";
 
-/**
- * SQL for csvCell of a text column (NUL excepted: rows with a NUL take the re-read path): quoted
- * when it holds a quote, comma, CR or LF, with a ' first when core/csv.ts's FORMULA_GUARD says so
- * (= @ tab CR first; + or - first unless the rest is a number or a phone).
- */
-export function csvCellSql(x: string) {
+/** csvCell in SQL, with core/csv.ts's FORMULA_GUARD; a NUL sends the row to the re-read path. */
+function csvCellSql(x: string) {
   const rest = `substr(${x}, 2)`;
   // GLOB's [^…] with the - last (a literal there): a character that is not inert.
   const set = FORMULA_GUARD.inertAfterSign.replace("-", "");
@@ -24,31 +16,15 @@ export function csvCellSql(x: string) {
     WHEN ${lead} THEN '''' || ${x} ELSE ${x} END`;
 }
 
-/**
- * The most bytes a page's records may take: D1 refuses any string over 2 000 000 bytes ("Maximum
- * string, BLOB or table row size", developers.cloudflare.com/d1/platform/limits/), and a page is one
- * string. Each record is at most RECORD_BYTES (longer rows take the re-read path), so a page of
- * `pageSize` rows stays under it for pageSize ≤ 5 000.
- */
+// D1 refuses any string over 2 000 000 bytes and a page is one string: with records of at most RECORD_BYTES
+// (longer rows take the re-read path), MAX_PAGE_ROWS keeps a page under it.
 export const RECORD_BYTES = 379;
 export const MAX_PAGE_ROWS = Math.floor(1_900_000 / (RECORD_BYTES + 1));
 
-/**
- * SQL for one page of the export, answered as one row: [rows, records]. SQLite writes the cells
- * of each row in three parts, around the two dates and the donor's cells that the Worker adds (the
- * zone offsets are JavaScript's; the donors come from its cache):
- *   a = "number,id,"   b = "status … donor_id,"   c = "is_anonymous … receipt_sent_at\r\n"
- * and the page is one string of records "donated_at␡rowid␡a␡b␡c" joined by ␡: one value for D1
- * to hand over instead of five per row (it converts and serializes each value on its own).
- * a and b are written without CSV escaping and used only where that gives `donationLine`'s bytes
- * (`plainRow`); c's free text is escaped here. Otherwise SQL leaves a, b and c empty and the row
- * is re-read by rowid: when the currency is not the organization's (the base columns and the
- * exponent are known here only for it), when a text cell holds a NUL (printf would cut the text
- * there) or a ␡ (the separator), or when the record would pass RECORD_BYTES.
- * Binds: the organization's currency, `where`'s parameters, then the keyset (donated_at,
- * donated_at, id). The records come in the subquery's order (a co-routine feeding the aggregate);
- * `pageRows` checks that order on every page.
- */
+// One row [rows, records]: records "donated_at␡rowid␡a␡b␡c" joined by ␡, one value for D1 to hand over.
+//   a = "number,id,"   b = "status … donor_id,"   c = "is_anonymous … receipt_sent_at\r\n"
+// The parts are empty (the row is re-read) for another currency, a NUL or ␡ in a text cell, or a record over
+// RECORD_BYTES. Binds: the currency, `where`'s parameters, then the keyset (donated_at, donated_at, id).
 export function fastPageSql(exponent: number, from: string, where: string, pageSize: number) {
   const scale = 10 ** exponent;
   const money = (m: string) => (exponent === 0 ? [m] : [`(${m}) / ${scale}`, `(${m}) % ${scale}`]);
@@ -78,12 +54,10 @@ export function fastPageSql(exponent: number, from: string, where: string, pageS
     "CASE WHEN d.campaign_item_id IS NOT NULL AND d.campaign_item_id != '' THEN d.item_quantity ELSE '' END",
     "d.donor_id",
   ];
-  // Every free-text cell, for the NUL and ␡ checks (concat() keeps a NUL where printf stops);
-  // status, mode, frequency and source are CHECK-bound words.
+  // Every free-text cell, for the NUL and ␡ checks (concat() keeps a NUL where printf stops).
   const text = `concat(d.id, d.currency, d.payment_method, d.gateway, d.gateway_transaction_id, d.campaign_id,
     c.title, i.title, d.donor_id, d.message, d.tribute_type, d.tribute_name)`;
-  // The free-text cells after the donor's are escaped here (csvCell's rules: quoted when they hold
-  // a quote, comma or line break, a ' first before a formula character): messages often need it.
+  // The free-text cells after the donor's are escaped here: messages often need it.
   const c = `concat(CASE WHEN d.anonymous THEN 'yes' ELSE 'no' END, ',', ${csvCellSql("d.message")}, ',',
     ${csvCellSql("d.tribute_type")}, ',', ${csvCellSql("d.tribute_name")}, ',', d.source, ',', char(13, 10))`;
   const page = `SELECT d.donated_at AS t, d.rowid AS r, printf('%d,%s,', d.number, d.id) AS a, printf(${b.join(", ")}) AS b,
@@ -100,13 +74,10 @@ export function fastPageSql(exponent: number, from: string, where: string, pageS
     FROM (${page}) x`;
 }
 
-/**
- * One record of `fastPageSql`. The id and the donor's id are read out of `a` and `b` when the row
- * is plain, else from its `RawRow`.
- */
+/** The id and the donor's id are read out of `a` and `b` when the row is plain, else from its `RawRow`. */
 export type PageRow = [donatedAt: number, rowid: number, a: string, b: string, c: string];
 
-/** The records of a page (see fastPageSql), checked to come newest first. */
+/** Checked to come newest first: the order is the subquery's, not promised by SQL. */
 export function pageRows(records: string | null): PageRow[] {
   if (!records) return [];
   const f = records.split("\x7f");
@@ -127,16 +98,12 @@ export function donorOf(b: string): string | null {
   return b.slice(b.lastIndexOf(",", b.length - 2) + 1, b.length - 1) || null;
 }
 
-/** The donation's id from `a` ("number,id,"). */
 export function idOf(a: string): string {
   return a.slice(a.indexOf(",") + 1, a.length - 1);
 }
 
-/**
- * True when `s` (up to `end`) is `cells` cells each followed by a comma that csvCell would write
- * unchanged: no quote, line break or NUL, no comma inside a cell (so exactly `cells` commas), and
- * no cell that needs core/csv.ts's formula guard.
- */
+// True when csvCell would write each of the `cells` cells in `s` unchanged: no quote, line break, NUL,
+// comma inside a cell, or formula guard.
 export function plainParts(s: string, cells: number, end = s.length): boolean {
   let commas = 0;
   let cellStart = 0;
@@ -153,10 +120,7 @@ export function plainParts(s: string, cells: number, end = s.length): boolean {
   return commas === cells && end > 0 && s.charCodeAt(end - 1) === 44;
 }
 
-/**
- * `fastPageSql`'s parts are `donationLine`'s bytes: a (2 cells) and b (20) are written unescaped
- * and must be plain; c is escaped by SQL and only has to be there (a re-read row has no parts).
- */
+/** a and b are written unescaped, so must be plain; c is escaped by SQL and only has to be there. */
 export function plainRow(a: string, b: string, c: string | null): c is string {
   return c !== null && c.length > 0 && plainParts(a, 2) && plainParts(b, 20);
 }

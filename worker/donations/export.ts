@@ -1,19 +1,5 @@
-/**
- * The donations CSV (GET /api/export/donations.csv, handled by worker/http/donation-export.ts):
- * the current filters of /donations, no pagination, streamed in keyset pages (flat memory, never
- * truncated), with the shared CSV rules of core/csv.ts (UTF-8 BOM, RFC 4180 quoting, formula
- * cells prefixed with '). The columns and their cells: export-columns.ts.
- *
- * How it stays fast at a million rows (docs/decisions/016-donations-export.md; docs/performance.md
- * budgets it at 100 000 rows/s):
- * - SQLite writes the finished cells of each row in three parts (`fastPageSql`, export-page.ts);
- *   the Worker adds the two dates and the donor's cells. A row whose cells need CSV escaping (or
- *   that SQL cannot write exactly) is read again by rowid and written by `donationLine`, the
- *   reference.
- * - Donors are not joined per row (a random look-up each): their cells are read once, in rowid
- *   order, into a bounded cache (`DonorCells`, export-donors.ts), a hash join with the donors as
- *   the build side.
- */
+// The donations CSV (served by worker/http/donation-export.ts): the /donations filters, streamed in keyset
+// pages (flat memory, never truncated) by core/csv.ts's rules. How it stays fast is decision 016.
 
 import { CSV_BOM, csvRow, isoUtc, isoWithOffset } from "@core/csv";
 import { exponentOf } from "@core/money";
@@ -42,12 +28,9 @@ export function parseDonationExportFilters(searchParams: URLSearchParams) {
 }
 
 /** Tuning of `donationCsvStream` (tests use small values to cross every page and cache edge). */
-export type ExportOptions = { pageSize?: number; donorChars?: number; donorPrefetchPage?: number };
+type ExportOptions = { pageSize?: number; donorChars?: number; donorPrefetchPage?: number };
 
-/**
- * The CSV of the donations `filters` select in `org`, newest first (ties by id), as a stream of
- * UTF-8 chunks: one keyset page of at most `pageSize` rows per chunk.
- */
+/** Newest first (ties by id), one keyset page per UTF-8 chunk. */
 export function donationCsvStream(
   db: Database,
   org: { id: string; timeZone: string; defaultCurrency: string },
@@ -59,10 +42,8 @@ export function donationCsvStream(
     "LEFT JOIN campaign c ON c.id = d.campaign_id LEFT JOIN campaign_item i ON i.id = d.campaign_item_id";
   // A text search names its donors in a subquery (donationWhere): no donor join here.
   const from = `donation d ${items}`;
-  // Keyset pagination: constant cost per page however deep the export goes. The bound is written
-  // as a range on donated_at (<=) so SQLite seeks donation_org_date_idx to it; the equivalent
-  // "donated_at < ? OR (donated_at = ? AND id < ?)" made it walk the index from the newest gift on
-  // every page (quadratic: 2 300 rows/s at 200 000 gifts).
+  // The keyset bound is a range on donated_at (<=) so SQLite seeks donation_org_date_idx to it; the
+  // equivalent OR form walks the index from the newest gift on every page.
   const limit = Math.min(pageSize, MAX_PAGE_ROWS);
   const page = db.prepare(
     fastPageSql(exponentOf(org.defaultCurrency), from, `WHERE ${w.sql.join(" AND ")}`, limit),
@@ -77,7 +58,6 @@ export function donationCsvStream(
     `SELECT d.rowid, ${RAW_COLUMNS} FROM json_each(?2) j CROSS JOIN donation d ON d.rowid = j.value ${items}
       WHERE d.organization_id = ?1`,
   );
-  /** The page's rows that are not plain, read again (their values for `donationLine`). */
   const loadRaw = async (rows: PageRow[], plain: boolean[]) => {
     const rowids: number[] = [];
     for (let i = 0; i < rows.length; i++) if (!plain[i]) rowids.push((rows[i] as PageRow)[1]);
@@ -117,9 +97,8 @@ export function donationCsvStream(
         const donorIds = results.map(([, , , b], i) => (plain[i] ? donorOf(b) : null));
         const cellsLoaded = donors.cellsOf(donorIds);
         if (results.length === limit) {
-          // The keyset: the last row whose id is known (a = "number,id," for plain rows, else the
-          // re-read row; a row deleted meanwhile has neither, and the rows after the last known
-          // one are all such rows).
+          // The keyset is the last row whose id is known: a row deleted meanwhile has neither `a` nor a
+          // re-read row.
           let at = results.length - 1;
           let id: string | undefined;
           for (; at >= 0; at--) {
@@ -140,8 +119,7 @@ export function donationCsvStream(
         next = null;
         throw e;
       }
-      // One rope per page, flattened once by TextEncoder: cheaper here than Array.join over eight
-      // pieces a row (measured), now that every piece is itself flat.
+      // One rope per page, flattened once by TextEncoder: cheaper here than Array.join (decision 016).
       let chunk = "";
       for (let i = 0; i < results.length; i++) {
         const [donatedAt, rowid, a, b, c] = results[i] as PageRow;
@@ -163,10 +141,7 @@ export function donationCsvStream(
   });
 }
 
-/**
- * An export as the organization's member asked for it: recorded (who exported what, domain.md
- * §5.2: the filters, before the first byte leaves), then streamed.
- */
+/** Audited (who exported what, with the filters) before the first byte leaves. */
 export async function exportDonations(
   actor: AuditActor & { org: { id: string; timeZone: string; defaultCurrency: string } },
   filters: DonationFilters,

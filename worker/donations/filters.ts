@@ -1,8 +1,4 @@
-/**
- * The filters of /donations as the API takes them: donations.list's input and the export's query
- * string (worker/donations/export.ts) parse the same schema, so both select the same rows. The
- * browser's URL state is src/features/donations/search.ts.
- */
+// donations.list and the export's query string parse this one schema, so both select the same rows.
 import { donationModes } from "@core/donation";
 import { donationSources, frequencyFilters, PAYMENT_METHOD_MAX } from "@core/labels";
 import { calendarDay, currencyCode, enumSet } from "@core/schemas";
@@ -10,7 +6,7 @@ import { donationStatuses } from "@core/status";
 import { z } from "zod";
 import { pageSchema } from "../lib/list";
 
-export const donationSorts = ["date", "amount", "status", "number"] as const;
+const donationSorts = ["date", "amount", "status", "number"] as const;
 export type DonationSort = (typeof donationSorts)[number];
 
 export const donationFilters = z.object({
@@ -18,27 +14,25 @@ export const donationFilters = z.object({
   campaignId: z.string().optional(),
   campaignItemId: z.string().optional(),
   donorId: z.string().optional(),
-  /** Local days of the organization, both inclusive (the shared calendar day, decision 019). */
+  /** The organization's local days, both inclusive (decision 019). */
   from: z.optional(calendarDay),
   to: z.optional(calendarDay),
   minAmountMinor: z.number().int().min(0).optional(),
   maxAmountMinor: z.number().int().min(0).optional(),
   currency: z.optional(currencyCode),
   paymentMethod: z.string().max(PAYMENT_METHOD_MAX).optional(),
-  /** "recurring" is every frequency but one_time (the dashboard's one-time vs recurring split). */
+  /** "recurring" is every frequency but one_time. */
   frequency: z.enum(frequencyFilters).optional(),
   mode: z.enum(donationModes).optional(),
   source: z.enum(donationSources).optional(),
-  /** The gifts one CSV import created (issue 23). */
   importId: z.string().min(1).max(64).optional(),
-  /** Donations of retained or lapsed donors (dashboard.retention's definitions, as of now). */
+  /** As dashboard.retention defines the segments, as of now. */
   segment: z.enum(["retained", "lapsed"]).optional(),
   trashed: z.boolean().default(false),
   q: z.string().trim().max(200).optional(),
 });
 export type DonationFilters = z.infer<typeof donationFilters>;
 
-/** donations.list: the filters, a page and a whitelisted sort. */
 export const donationListInput = donationFilters.extend({
   ...pageSchema,
   sort: z.enum(donationSorts).default("date"),

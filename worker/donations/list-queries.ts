@@ -1,19 +1,15 @@
-/**
- * The SQL of donations.list and of the export's filters (docs/performance.md budgets both: the
- * statements are as they were tuned, decisions 011 and 013). Which statement answers a request is
- * the list service's rule (`list.ts`).
- */
+// The SQL of donations.list and the export's filters, as tuned (decisions 011 and 013); list.ts picks which.
 import type { FrequencyFilter } from "@core/labels";
 import { countedWithin, type DonationStatus } from "@core/status";
 import { addDays, startOfLocalDay } from "@core/time";
-import { segmentParams, segmentSql } from "../analytics/retention";
+import { segmentParams, segmentSql } from "../dashboard/retention";
 import type { Database } from "../db/databases";
 import { donorTextMatch } from "../donors/queries";
 import { add, type Where, where } from "../lib/list";
 import type { DonationFilters, DonationSort } from "./filters";
 import { SELECT } from "./queries";
 
-/** The column each sort key orders by (the input schema takes only these keys). */
+/** The input schema takes only these keys. */
 export const SORT_COLUMNS: Record<DonationSort, string> = {
   date: "d.donated_at",
   amount: "d.amount_minor",
@@ -21,28 +17,19 @@ export const SORT_COLUMNS: Record<DonationSort, string> = {
   number: "d.number",
 };
 
-/**
- * A frequency filter on gift `a` (the /donations list's, the reports'): "recurring" is every
- * frequency but one_time, the dashboard's one-time vs recurring split; `bind` names the value.
- */
+/** "recurring" is every frequency but one_time, as the dashboard splits them. */
 export function frequencySql(a: string, f: FrequencyFilter, bind: (value: string) => string): string {
   return f === "recurring" ? `${a}.frequency != 'one_time'` : `${a}.frequency = ${bind(f)}`;
 }
 
-/** A search for a gift by its number ("1234" or "#1234"): the number, else null. */
+/** "1234" or "#1234". */
 const searchedNumber = (q: string) => {
   const n = Number(q.replace(/^#/, ""));
   return Number.isInteger(n) && n > 0 ? n : null;
 };
 
-/**
- * The WHERE of the filtered set (alias d). `byDonor`: a text search reads the searched donors'
- * gifts through donation_donor_idx (and a transaction id through donation_gateway_tx_unique), a
- * MULTI-INDEX OR, instead of walking every gift of the organization in date order and testing
- * its donor: "smith" at 1 M gifts, 5.1 s → 147 ms over HTTP (decision 040). For the list and its
- * "all matching" snapshot, which count or sort the whole set; the export walks the dates in
- * keyset pages and keeps that path.
- */
+// `byDonor` (decision 040): a text search reads the donors' gifts by donation_donor_idx, a MULTI-INDEX OR,
+// for the list and its snapshot, which count or sort the whole set; the export keeps the date walk.
 export function donationWhere(
   orgId: string,
   timeZone: string,
@@ -51,10 +38,8 @@ export function donationWhere(
 ): Where {
   const w = where();
   const textSearch = !!f.q && searchedNumber(f.q) === null;
-  // An item's gifts are few among the organization's and its campaign's: they are read through
-  // donation_item_idx and sorted, instead of walking the organization's (or the campaign's) date
-  // index until a page of them turns up (an item of 1 359 gifts at 1 M: 164 ms that way, 2.5 ms
-  // this one). The unary + keeps SQLite off those indexes; the conditions are unchanged.
+  // An item's gifts are few: the unary + keeps SQLite off the organization's and campaign's date indexes,
+  // so it reads donation_item_idx and sorts.
   const byItem = f.campaignItemId ? "+" : "";
   add(w, `${byItem || (byDonor && textSearch) ? "+" : ""}d.organization_id = ?`, orgId);
   add(w, f.trashed ? "d.trashed_at IS NOT NULL" : "d.trashed_at IS NULL");
@@ -62,7 +47,6 @@ export function donationWhere(
   if (f.campaignId) add(w, `${byItem}d.campaign_id = ?`, f.campaignId);
   if (f.campaignItemId) add(w, "d.campaign_item_id = ?", f.campaignItemId);
   if (f.donorId) add(w, "d.donor_id = ?", f.donorId);
-  // Date filters are calendar days in the organization's time zone.
   if (f.from) add(w, "d.donated_at >= ?", startOfLocalDay(f.from, timeZone));
   if (f.to) add(w, "d.donated_at < ?", startOfLocalDay(addDays(f.to, 1), timeZone));
   if (f.minAmountMinor !== undefined) add(w, "d.amount_minor >= ?", f.minAmountMinor);
@@ -101,7 +85,6 @@ export function donationWhere(
   return w;
 }
 
-/** One currency's line of the list's totals. */
 export interface CurrencyTotals {
   currency: string;
   count: number;
@@ -109,10 +92,7 @@ export interface CurrencyTotals {
   countedMinor: number;
 }
 
-/**
- * Totals per currency from a rollup: donation_totals (`days` false) or donation_daily_totals over
- * the local days [fromDay, toDay] (decision 013). Only for filters the rollup keys answer exactly.
- */
+/** Only for filters the rollup's keys answer exactly (decision 013). */
 export function rollupTotals(
   db: Database,
   table: "donation_totals" | "donation_daily_totals",
@@ -147,7 +127,6 @@ export function rollupTotals(
     .bind(...t.params);
 }
 
-/** Totals per currency counted from the donations themselves (any filter). */
 export function scanTotals(db: Database, input: DonationFilters, w: Where) {
   // "Counted" minus what the filters already imply: SQLite pays per row for every CASE term.
   const counted = countedWithin(input);
@@ -167,18 +146,13 @@ export function scanTotals(db: Database, input: DonationFilters, w: Where) {
     .bind(...w.params);
 }
 
-/** A row when donation_daily_totals is built in `timeZone` (else the list totals from the donations). */
 export function dailyTotalsBuilt(db: Database, orgId: string, timeZone: string) {
   return db
     .prepare("SELECT 1 AS built FROM donation_daily_state WHERE organization_id = ? AND time_zone = ?")
     .bind(orgId, timeZone);
 }
 
-/**
- * One page of the filtered set in `order`: the ids are picked first (from a covering index where
- * one serves) and only those rows are read and joined (a late join), instead of joining every
- * matching row.
- */
+/** A late join: the ids are picked first (from a covering index where one serves), then only those joined. */
 export function listPage(db: Database, w: Where, p: { order: string; pageSize: number; offset: number }) {
   return db
     .prepare(
@@ -189,11 +163,7 @@ export function listPage(db: Database, w: Where, p: { order: string; pageSize: n
     .bind(...w.params, p.pageSize, p.offset);
 }
 
-/**
- * By amount: the page among the organization's first `window` gifts in amount order
- * (donation_org_amount_idx, which carries the status and the other filters' columns), keeping
- * those the filters keep.
- */
+/** The page among the first `window` gifts of donation_org_amount_idx, which carries the filters' columns. */
 export function amountWindowPage(
   db: Database,
   w: Where,
@@ -220,10 +190,7 @@ export function amountWindowPage(
     .bind(p.orgId, p.window, ...w.params, p.pageSize, p.offset);
 }
 
-/**
- * The ids of the filtered set with what decides their status changes (a "Select all N matching"
- * snapshot, decision 024), newest first, at most `limit` rows.
- */
+/** A "Select all N matching" snapshot (decision 024), with what decides each row's status changes. */
 export function matchingRows(db: Database, w: Where, limit: number) {
   return db
     .prepare(

@@ -1,15 +1,12 @@
-/**
- * donations.list (DESIGN §4 lists; docs/performance.md budgets it): one page of the filtered set
- * and its totals per currency, in one D1 batch. Which statements answer is the rule here: totals
- * from a rollup where its keys answer the filters exactly (decisions 011, 013), the page by the
- * amount window where that page is provably exact; the SQL is `list-queries.ts`.
- */
+// donations.list: a page and its totals per currency in one D1 batch; totals from a rollup where its keys
+// answer the filters exactly (decisions 011, 013), the page by the amount window where provably exact.
 import { MATCHING_MAX } from "@core/bulk";
 import { allowedDonationTargets, type DonationStatus } from "@core/status";
 import { addDays, FILTER_DAY_MAX, FILTER_DAY_MIN } from "@core/time";
 import { orgDb } from "../db/databases";
+import { fail } from "../lib/fail";
 import { checkedOffset } from "../lib/list";
-import { fail, type OrgCtx } from "../trpc/init";
+import type { OrgReader } from "../trpc/init";
 import type { DonationFilters, DonationListInput } from "./filters";
 import {
   amountWindowPage,
@@ -25,18 +22,17 @@ import {
 import { presentDonation } from "./present";
 import type { DonationListRow } from "./queries";
 
-/** The amount-order window of donations.list: 40 gifts per row asked for, at most 5 000. */
+/** Gifts of the amount-order window per row asked for. */
 export const AMOUNT_WINDOW_FACTOR = 40;
-export const AMOUNT_WINDOW_MAX = 5000;
+const AMOUNT_WINDOW_MAX = 5000;
 
-export async function listDonations(ctx: Pick<OrgCtx, "env" | "org">, input: DonationListInput) {
+export async function listDonations(ctx: OrgReader, input: DonationListInput) {
   const db = orgDb(ctx);
   const w = donationWhere(ctx.org.id, ctx.org.timeZone, input, { byDonor: true });
   const offset = checkedOffset(input.page, input.pageSize);
   const dir = input.desc ? "DESC" : "ASC";
   const order = `${SORT_COLUMNS[input.sort]} ${dir}, d.id ${dir}`;
-  // Filters that donation_totals answers exactly (any other filter needs the rows themselves),
-  // and with a date range donation_daily_totals (decision 013).
+  // Filters that donation_totals answers exactly, and with a date range donation_daily_totals (decision 013).
   const { status, currency, mode, trashed, page, pageSize, sort, desc, from, to, ...rest } = input;
   const fromRollup = Object.values(rest).every(
     (v) => v === undefined || v === "" || (Array.isArray(v) && v.length === 0),
@@ -49,7 +45,7 @@ export async function listDonations(ctx: Pick<OrgCtx, "env" | "org">, input: Don
     (d) => d === undefined || (d >= FILTER_DAY_MIN && d <= FILTER_DAY_MAX),
   );
   const totalsKeys = { orgId: ctx.org.id, fromDay, toDay, trashed, status, currency, mode };
-  // Totals of the filtered set per currency: amounts in different currencies are never added.
+  // Amounts in different currencies are never added.
   let totalsStmt: D1PreparedStatement;
   // The daily rows count only if they were built in the zone this request's days are in.
   let dailyState: D1PreparedStatement | null = null;
@@ -59,10 +55,8 @@ export async function listDonations(ctx: Pick<OrgCtx, "env" | "org">, input: Don
     dailyState = dailyTotalsBuilt(db, ctx.org.id, ctx.org.timeZone);
   } else totalsStmt = scanTotals(db, input, w);
   const pageStmt = listPage(db, w, { order, pageSize: input.pageSize, offset });
-  // By amount (the "largest gifts" page): read a window of the organization's gifts in amount
-  // order from donation_org_amount_idx and keep those the filters keep (the status among them).
-  // Every gift outside the window sorts after every gift in it, so when the window holds the whole
-  // page the page is exact; else (a sparse range or a rare status) the page below answers.
+  // Every gift outside the amount window sorts after every gift in it, so when the window holds the whole
+  // page the page is exact; else (a sparse range or a rare status) the ordinary page answers.
   const window = Math.min(AMOUNT_WINDOW_MAX, AMOUNT_WINDOW_FACTOR * (offset + input.pageSize));
   const windowed =
     input.sort === "amount" &&
@@ -111,13 +105,9 @@ export async function listDonations(ctx: Pick<OrgCtx, "env" | "org">, input: Don
   };
 }
 
-/**
- * donations.matchingIds: the ids the list's filters match now (sort and page aside), for a bulk
- * action on "all N matching" (decision 024) — a snapshot, so gifts that start matching later are
- * never touched. More than MATCHING_MAX answers 422 naming the cap. `allowedTransitions` are the
- * status targets every matching gift may move to (core/status.ts), none for the trash.
- */
-export async function matchingDonationIds(ctx: Pick<OrgCtx, "env" | "org">, input: DonationFilters) {
+// A snapshot for "all N matching" (decision 024): gifts that match later are never touched.
+// `allowedTransitions` are the targets every matching gift may move to, none for the trash.
+export async function matchingDonationIds(ctx: OrgReader, input: DonationFilters) {
   const w = donationWhere(ctx.org.id, ctx.org.timeZone, input, { byDonor: true });
   const { results } = await matchingRows(orgDb(ctx), w, MATCHING_MAX + 1);
   if (results.length > MATCHING_MAX)

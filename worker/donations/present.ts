@@ -1,49 +1,55 @@
 /** Donation rows → the API's shapes (docs/architecture.md). */
 import { allowedDonationTargets } from "@core/status";
-import type { AuditEventRow, DonationListRow, DonationRow } from "./queries";
+import { camelPick, type DonationRow } from "../db/rows";
+import type { AuditEventRow, DonationListRow } from "./queries";
 
-/** A donation as the API gives it; the names are null where the row was read without its joins. */
+/** The row's columns the API gives as they are, camelCase. */
+const AS_STORED = [
+  "id",
+  "number",
+  "donor_id",
+  "campaign_id",
+  "campaign_item_id",
+  "item_quantity",
+  "amount_minor",
+  "fee_covered_minor",
+  "processing_fee_minor",
+  "platform_fee_minor",
+  "refunded_minor",
+  "currency",
+  "status",
+  "frequency",
+  "payment_method",
+  "gateway",
+  "gateway_transaction_id",
+  "payment_reference",
+  "source",
+  "mode",
+  "message",
+  "tribute_type",
+  "tribute_name",
+  "internal_note",
+  "donated_at",
+  "created_at",
+  "updated_at",
+] as const satisfies readonly (keyof DonationRow)[];
+
+/** The names are null where the row was read without its joins. */
 export function presentDonation(d: DonationRow & Partial<DonationListRow>) {
   return {
-    id: d.id,
-    number: d.number,
-    donorId: d.donor_id,
+    ...camelPick(d, AS_STORED),
     donorName: d.donor_name ?? null,
     donorEmail: d.donor_email ?? null,
-    campaignId: d.campaign_id,
     campaignTitle: d.campaign_title ?? null,
-    campaignItemId: d.campaign_item_id,
-    itemQuantity: d.item_quantity,
-    amountMinor: d.amount_minor,
-    feeCoveredMinor: d.fee_covered_minor,
-    processingFeeMinor: d.processing_fee_minor,
-    platformFeeMinor: d.platform_fee_minor,
-    refundedMinor: d.refunded_minor,
     netMinor: d.amount_minor - d.refunded_minor - d.processing_fee_minor - d.platform_fee_minor,
-    currency: d.currency,
-    status: d.status,
     allowedTransitions: d.trashed_at ? [] : allowedDonationTargets(d.status, d.source),
-    frequency: d.frequency,
-    /** The recurring plan this gift pays, if any (issue 24): its page is /recurring/$planId. */
+    /** The recurring plan this gift pays, if any: its page is /recurring/$planId. */
     planId: d.plan_id ?? null,
-    paymentMethod: d.payment_method,
-    gateway: d.gateway,
-    gatewayTransactionId: d.gateway_transaction_id,
-    source: d.source,
-    mode: d.mode,
     anonymous: !!d.anonymous,
-    message: d.message,
-    tributeType: d.tribute_type,
-    tributeName: d.tribute_name,
-    internalNote: d.internal_note,
-    donatedAt: d.donated_at,
     trashed: d.trashed_at !== null,
-    createdAt: d.created_at,
-    updatedAt: d.updated_at,
   };
 }
 
-/** The audit actions the status timeline shows. */
 export const TIMELINE_ACTIONS = [
   "donation.status",
   "donation.correction",
@@ -53,10 +59,7 @@ export const TIMELINE_ACTIONS = [
   "donation.restore",
 ] as const;
 
-/**
- * The status timeline of the detail page: recorded (with the first status), then every status
- * change, trash and restore from the audit log, oldest first.
- */
+/** Recorded (with the first status), then every status change, trash and restore, oldest first. */
 export function statusTimeline(d: DonationRow, events: (AuditEventRow & { actor: string | null })[]) {
   const parse = (v: string | null) =>
     v ? (JSON.parse(v) as { status?: string; refundedMinor?: number }) : {};

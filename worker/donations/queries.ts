@@ -1,19 +1,12 @@
-/**
- * The donations' SQL (docs/architecture.md: the only place of the area that speaks SQL, besides
- * the write helper `write.ts`, the rollups and the export). The list's statements are in
- * `list-queries.ts`.
- */
-import type { DonationStatus } from "@core/status";
-import { itemFundedSql } from "../campaigns/items/queries";
+// The donations' reads; a gift's writes are the ledger's (worker/ledger/).
+
 import type { Database } from "../db/databases";
-import type { Row } from "../db/rows";
-import type { auditEvent, donation } from "../db/schema";
+import type { DonationRow, Row } from "../db/rows";
+import type { auditEvent } from "../db/schema";
+import { itemFundedSql } from "../ledger/campaign-rollups";
 import type { Guard } from "../lib/guard";
 
-/** A donation as `SELECT *` gives it (worker/db/rows.ts), its status one of the machine's. */
-export type DonationRow = Omit<Row<typeof donation>, "status"> & { status: DonationStatus };
-
-/** A donation with the donor's and the campaign's names (`SELECT ${SELECT} FROM ${FROM}`). */
+/** With its donor's and campaign's names: `SELECT ${SELECT} FROM ${FROM}`. */
 export type DonationListRow = DonationRow & {
   donor_name: string | null;
   donor_email: string | null;
@@ -25,7 +18,6 @@ export const SELECT = `d.*, CASE WHEN dn.anonymized_at IS NOT NULL THEN 'Anonymi
 export const FROM =
   "donation d LEFT JOIN donor dn ON dn.id = d.donor_id LEFT JOIN campaign c ON c.id = d.campaign_id";
 
-/** One donation of the organization with its names, or null. */
 export function donationById(db: Database, orgId: string, id: string) {
   return db
     .prepare(`SELECT ${SELECT} FROM ${FROM} WHERE d.organization_id = ? AND d.id = ?`)
@@ -33,11 +25,7 @@ export function donationById(db: Database, orgId: string, id: string) {
     .first<DonationListRow>();
 }
 
-/**
- * The organization's donations among `ids`, as stored (a bulk change's read): one bound parameter
- * for the ids (json_each), so a call of BULK_MAX_IDS stays under D1's 100 parameters. Ids of
- * another organization are simply not there.
- */
+/** One bound parameter for the ids (json_each): a call of BULK_MAX_IDS stays under D1's 100 parameters. */
 export async function donationsByIds(db: Database, orgId: string, ids: readonly string[]) {
   const { results } = await db
     .prepare("SELECT * FROM donation WHERE organization_id = ? AND id IN (SELECT value FROM json_each(?))")
@@ -46,7 +34,6 @@ export async function donationsByIds(db: Database, orgId: string, ids: readonly 
   return results;
 }
 
-/** The organization's donation of a processor's transaction, as stored (the webhook's look-up). */
 export function donationByTransaction(db: Database, orgId: string, transactionId: string) {
   return db
     .prepare("SELECT * FROM donation WHERE organization_id = ? AND gateway_transaction_id = ?")
@@ -54,7 +41,7 @@ export function donationByTransaction(db: Database, orgId: string, transactionId
     .first<DonationRow>();
 }
 
-/** The donor a gift just inserted landed on (the webhook resolves its donor by e-mail in SQL). */
+/** The webhook resolves a new gift's donor by e-mail in SQL, so it reads back where it landed. */
 export function donorOfDonation(db: Database, id: string) {
   return db
     .prepare("SELECT donor_id FROM donation WHERE id = ?")
@@ -62,12 +49,10 @@ export function donorOfDonation(db: Database, id: string) {
     .first<{ donor_id: string | null }>();
 }
 
-/** A status-timeline event: the audit row's columns the timeline shows, and who acted. */
 export type AuditEventRow = Pick<Row<typeof auditEvent>, "action" | "before" | "after" | "reason" | "at"> & {
   actorId: string | null;
 };
 
-/** The audit events of one donation among `actions`, oldest first (the status timeline). */
 export async function donationEvents(db: Database, orgId: string, id: string, actions: readonly string[]) {
   const { results } = await db
     .prepare(
@@ -80,7 +65,6 @@ export async function donationEvents(db: Database, orgId: string, id: string, ac
   return results;
 }
 
-/** The last 100 audit events of one record of the organization, newest first. */
 export async function entityHistory(db: Database, orgId: string, entityType: string, entityId: string) {
   const { results } = await db
     .prepare(
@@ -93,10 +77,7 @@ export async function entityHistory(db: Database, orgId: string, entityType: str
   return results;
 }
 
-/**
- * A donor of the organization, a merged one as the donor it was merged into, with whether that
- * donor is anonymized (it takes no new gifts); null if none.
- */
+/** A merged donor reads as the donor it was merged into; an anonymized one takes no new gifts. */
 export function liveDonorId(db: Database, orgId: string, donorId: string) {
   return db
     .prepare(
@@ -108,7 +89,6 @@ export function liveDonorId(db: Database, orgId: string, donorId: string) {
     .first<{ id: string; anonymized: number }>();
 }
 
-/** The currency a campaign of the organization collects in; null if no such campaign. */
 export function campaignCurrency(db: Database, orgId: string, campaignId: string) {
   return db
     .prepare("SELECT currency, status FROM campaign WHERE id = ? AND organization_id = ?")
@@ -116,7 +96,6 @@ export function campaignCurrency(db: Database, orgId: string, campaignId: string
     .first<{ currency: string; status: string }>();
 }
 
-/** A campaign's item for a new gift: whether it takes gifts, and how many are funded so far. */
 export function itemForNewGift(db: Database, orgId: string, campaignId: string | null, itemId: string) {
   return db
     .prepare(
@@ -134,7 +113,7 @@ export function itemForNewGift(db: Database, orgId: string, campaignId: string |
     }>();
 }
 
-/** A campaign's item for an edited gift: how many the other gifts fund. */
+/** `funded` counts the other gifts only. */
 export function itemForEdit(
   db: Database,
   orgId: string,
@@ -152,22 +131,18 @@ export function itemForEdit(
     .first<{ quantity_needed: number | null; allow_overfunding: number; funded: number }>();
 }
 
-/** An item's need and what the gifts other than `donationId` fund (after a refused write). */
+/** Read after a refused write; `funded` excludes `donationId`. */
 export function itemFunding(db: Database, itemId: string, donationId: string) {
   return db
     .prepare(
-      `SELECT i.quantity_needed AS needed, i.allow_overfunding AS allowed,
-              ${itemFundedSql("i.id", "?2")} AS funded
+      `SELECT i.quantity_needed, i.allow_overfunding, ${itemFundedSql("i.id", "?2")} AS funded
          FROM campaign_item i WHERE i.id = ?1`,
     )
     .bind(itemId, donationId)
-    .first<{ needed: number | null; allowed: number; funded: number }>();
+    .first<{ quantity_needed: number | null; allow_overfunding: number; funded: number }>();
 }
 
-/**
- * Room left on an item that allows no overfunding for `quantity` more, as a condition of the row
- * write (decision 020): the read-then-write check alone let two concurrent gifts both pass.
- */
+// A condition of the row write (decision 020): a read-then-write check alone lets two concurrent gifts pass.
 export const itemRoom = (itemId: string, quantity: number, donationId: string): Guard => ({
   sql: (
     p,
@@ -176,22 +151,21 @@ export const itemRoom = (itemId: string, quantity: number, donationId: string): 
   args: [itemId, quantity, donationId],
 });
 
-/** The donor is still its own record (not merged away) and not anonymized when the gift is written. */
+/** Checked as the gift is written (decision 020): not merged away, not anonymized. */
 export const donorTakesGifts = (donorId: string): Guard => ({
   sql: (p) =>
     `EXISTS (SELECT 1 FROM donor WHERE id = ?${p} AND merged_into_id IS NULL AND anonymized_at IS NULL)`,
   args: [donorId],
 });
 
-/** The organization a processor names by slug, with its zone (the webhook's tenant). */
+/** The webhook's tenant; never a deleted organization. */
 export function organizationBySlug(db: Database, slug: string) {
   return db
-    .prepare("SELECT id, time_zone FROM organization WHERE slug = ?")
+    .prepare("SELECT id, time_zone FROM organization WHERE slug = ? AND status != 'archived'")
     .bind(slug)
     .first<{ id: string; time_zone: string }>();
 }
 
-/** A campaign of the organization by slug, with its currency. */
 export function campaignBySlug(db: Database, orgId: string, slug: string) {
   return db
     .prepare("SELECT id, currency FROM campaign WHERE organization_id = ? AND slug = ?")
@@ -199,18 +173,19 @@ export function campaignBySlug(db: Database, orgId: string, slug: string) {
     .first<{ id: string; currency: string }>();
 }
 
-/** The organization's donor with this (lower-cased) e-mail. */
+/** Also an address a merge kept (donor_contact, decision 052): a gift from an old address finds them. */
 export function donorIdByEmail(db: Database, orgId: string, email: string) {
   return db
-    .prepare("SELECT id FROM donor WHERE organization_id = ? AND email = ?")
+    .prepare(
+      `SELECT id FROM donor WHERE organization_id = ?1 AND email = ?2
+       UNION ALL SELECT donor_id FROM donor_contact WHERE organization_id = ?1 AND kind = 'email' AND value = ?2
+       LIMIT 1`,
+    )
     .bind(orgId, email)
     .first<{ id: string }>();
 }
 
-/**
- * A donor for a processor's gift, unless the organization has one with this e-mail: runs first in
- * the gift's batch, so the donor's stats are recomputed with the gift (issue 8).
- */
+/** Runs first in the gift's batch, so the donor's stats are recomputed with the gift. */
 export function insertDonorIfNew(
   db: Database,
   d: {

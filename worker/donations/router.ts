@@ -1,7 +1,4 @@
-/**
- * donations.* (DESIGN §4): input schema, guard rung, one service call per procedure
- * (docs/architecture.md). The rules are in service.ts and list.ts, the SQL in the queries.
- */
+// donations.* (DESIGN §4): the rules are in service.ts and list.ts, the SQL in the queries.
 import { bulkIds } from "@core/bulk";
 import { donationChanges, manualDonationInput } from "@core/donation";
 import { donationStatuses } from "@core/status";
@@ -11,12 +8,14 @@ import { donationFilters, donationListInput } from "./filters";
 import { listDonations, matchingDonationIds } from "./list";
 import {
   bulkChangeStatus,
+  bulkTrash,
   changeStatus,
   createDonation,
   deleteDonation,
   getDonation,
   history,
   restoreDonation,
+  trashPreview,
   updateDonation,
 } from "./service";
 
@@ -27,10 +26,7 @@ export const donationsRouter = router({
     .input(donationListInput)
     .query(({ ctx, input }) => listDonations(ctx, input)),
 
-  /**
-   * "Select all N matching" (decision 024): the ids the list's filters match now, at most
-   * MATCHING_MAX (more is a 422). Only for those who may act on them in bulk.
-   */
+  /** "Select all N matching" (decision 024): only for those who may act on them in bulk. */
   matchingIds: orgProcedure({ donation: ["update"] })
     .input(donationFilters)
     .query(({ ctx, input }) => matchingDonationIds(ctx, input)),
@@ -39,7 +35,6 @@ export const donationsRouter = router({
     .input(byId)
     .query(({ ctx, input }) => getDonation(ctx, input.id)),
 
-  /** Manual/offline gifts (cash, check, bank transfer) by those with donation:create. */
   create: orgProcedure({ donation: ["create"] })
     .input(manualDonationInput)
     .mutation(({ ctx, input }) => createDonation(ctx, input)),
@@ -48,7 +43,7 @@ export const donationsRouter = router({
     .input(z.object({ id: z.string().min(1), data: donationChanges }))
     .mutation(({ ctx, input }) => updateDonation(ctx, input.id, input.data)),
 
-  /** The status machine of DESIGN §4; refused transitions answer 422 with the allowed targets. */
+  /** Refused transitions answer 422 with the allowed targets. */
   updateStatus: orgProcedure({ donation: ["update"] })
     .input(
       z.object({
@@ -56,20 +51,15 @@ export const donationsRouter = router({
         status: z.enum(donationStatuses),
         refundAmountMinor: z.number().int().positive().optional(),
         reason: z.string().trim().max(500).optional(),
-        /**
-         * Platform admins only: set any status, also out of a terminal one (domain.md §2.5
-         * "correction"), with a mandatory reason. The refunded amount follows the new status: all
-         * of it for refunded, `refundAmountMinor` (the total) for partially refunded, else none.
-         */
+        /** Platform admins only: any status, also out of a terminal one, with a mandatory reason. */
         correction: z.boolean().default(false),
+        /** Left out, the organization's "send automatically" setting decides. */
+        notifyDonor: z.boolean().optional(),
       }),
     )
     .mutation(({ ctx, input }) => changeStatus(ctx, input)),
 
-  /**
-   * One batch of a bulk status change (decision 024): up to BULK_MAX_IDS ids, each decided as
-   * updateStatus would and skipped with the reason where it may not move; one D1 batch per call.
-   */
+  /** One batch of a bulk status change (decision 024): each id decided as updateStatus would. */
   bulkUpdateStatus: orgProcedure({ donation: ["update"] })
     .input(
       z.object({
@@ -80,10 +70,19 @@ export const donationsRouter = router({
     )
     .mutation(({ ctx, input }) => bulkChangeStatus(ctx, input)),
 
-  /** To the trash (restorable); platform admins may delete permanently. */
   delete: orgProcedure({ donation: ["delete"] })
     .input(z.object({ id: z.string().min(1), permanent: z.boolean().default(false) }))
     .mutation(({ ctx, input }) => deleteDonation(ctx, input.id, input.permanent)),
+
+  /** How many of a selection's gifts have a receipt "Move to trash" will void. */
+  trashPreview: orgProcedure({ donation: ["delete"] })
+    .input(z.union([z.object({ ids: bulkIds }).strict(), z.object({ matching: donationFilters }).strict()]))
+    .query(({ ctx, input }) => trashPreview(ctx, input)),
+
+  /** One batch of "Move to trash" on a selection (decision 024). */
+  bulkDelete: orgProcedure({ donation: ["delete"] })
+    .input(z.object({ ids: bulkIds }).strict())
+    .mutation(({ ctx, input }) => bulkTrash(ctx, input.ids)),
 
   restore: orgProcedure({ donation: ["delete"] })
     .input(byId)

@@ -1,27 +1,29 @@
-/**
- * The donations' rules (DESIGN §4): manual entry, edits, the status machine, trash and restore.
- * Every change is ONE batch through `writeDonation` (write.ts, decision 020), conditional on the
- * row as read: a change that lost a race writes nothing and answers from a fresh read (409, or
- * success where the caller's goal already holds). The list is `list.ts`.
- */
+// The donations' rules (DESIGN §4). Every change is ONE batch, conditional on the row as read (decision 020):
+// one that lost a race writes nothing and answers from a fresh read (409, or success if the goal holds).
 
 import type { BulkOutcome } from "@core/bulk";
+import { itemRoomProblem } from "@core/campaign";
 import type { DonationChanges, ManualDonationInput } from "@core/donation";
 import { formatMoney } from "@core/money";
-import { EXPECTING, PLAN_STATUS_LABELS, type PlanStatus } from "@core/plans";
+import { EXPECTING, PLAN_STATUS_LABELS, type PlanStatus, planGiftCurrencyProblem } from "@core/plans";
+import { formatReceiptNumber } from "@core/receipts";
 import { allowedDonationTargets, type DonationStatus, isCounted, needsReason } from "@core/status";
-import { TRPCError } from "@trpc/server";
-import { generateId } from "../auth/crypto";
 import { type Database, orgDb } from "../db/databases";
+import type { DonationRow } from "../db/rows";
+import { type DonationChange, newDonationRow } from "../ledger/donation-change";
+import { planRow } from "../ledger/plan-change";
+import { giftJoinsPlan } from "../ledger/plan-gift";
+import { fail, Refusal } from "../lib/fail";
 import { allGuards } from "../lib/guard";
+import { generateId } from "../lib/ids";
 import { withActorNames } from "../lib/user-names";
-import { giftJoinsPlan } from "../plans/gifts";
-import { planRow } from "../plans/queries";
-import { fail, type OrgCtx } from "../trpc/init";
+import type { OrgActor, OrgCtx, OrgReader } from "../trpc/init";
+import { changeDonation, changeDonations } from "./change";
+import type { DonationFilters } from "./filters";
+import { matchingDonationIds } from "./list";
 import { presentDonation, statusTimeline, TIMELINE_ACTIONS } from "./present";
 import {
   campaignCurrency,
-  type DonationRow,
   donationById,
   donationEvents,
   donationsByIds,
@@ -33,15 +35,9 @@ import {
   itemRoom,
   liveDonorId,
 } from "./queries";
-import { type DonationChange, newDonationRow, writeDonation, writeDonations } from "./write";
-
-/** What a read needs of the request: the database and the tenant. */
-type Reader = Pick<OrgCtx, "env" | "org">;
-/** What a change needs: who acts (audited) and where. */
-type Actor = Pick<OrgCtx, "env" | "org" | "user" | "impersonatorId" | "ip">;
 
 const CHANGED_MEANWHILE = "The donation changed meanwhile; reload and try again";
-/** A bulk change's skip reason for a row another write changed between its read and its write. */
+/** A bulk change's skip reason. */
 const CHANGED_MEANWHILE_SHORT = "The donation changed meanwhile";
 
 async function loadDonation(db: Database, orgId: string, id: string) {
@@ -50,15 +46,23 @@ async function loadDonation(db: Database, orgId: string, id: string) {
   return row;
 }
 
-/** The refusal of a write that `itemRoom` stopped, from a fresh read (null: there is room). */
+const itemFacts = (i: {
+  allow_overfunding: number | boolean;
+  quantity_needed: number | null;
+  funded: number;
+}) => ({
+  allowOverfunding: !!i.allow_overfunding,
+  needed: i.quantity_needed,
+  funded: i.funded,
+});
+
+/** Why `itemRoom` stopped a write, from a fresh read; null when there is room. */
 async function overfunding(db: Database, itemId: string, quantity: number, donationId: string) {
   const item = await itemFunding(db, itemId, donationId);
-  if (!item || item.allowed || item.needed === null || item.funded + quantity <= item.needed) return null;
-  return `Only ${Math.max(0, item.needed - item.funded)} more of this item are needed`;
+  return item && itemRoomProblem(itemFacts(item), quantity);
 }
 
-/** One donation with its status timeline (the detail page). */
-export async function getDonation(ctx: Reader, id: string) {
+export async function getDonation(ctx: OrgReader, id: string) {
   const d = await loadDonation(orgDb(ctx), ctx.org.id, id);
   const events = await withActorNames(
     ctx.env,
@@ -67,8 +71,7 @@ export async function getDonation(ctx: Reader, id: string) {
   return { ...presentDonation(d), timeline: statusTimeline(d, events) };
 }
 
-/** The audit history of one record of the organization (the history panels). */
-export async function history(ctx: Reader, entityType: string, entityId: string) {
+export async function history(ctx: OrgReader, entityType: string, entityId: string) {
   const rows = await withActorNames(
     ctx.env,
     await entityHistory(orgDb(ctx), ctx.org.id, entityType, entityId),
@@ -76,16 +79,15 @@ export async function history(ctx: Reader, entityType: string, entityId: string)
   return rows.map(({ actorId: _a, impersonatorId: _i, ...row }) => row);
 }
 
-/** A manual/offline gift (cash, check, bank transfer). */
-export async function createDonation(ctx: Actor, input: ManualDonationInput) {
+export async function createDonation(ctx: OrgActor, input: ManualDonationInput) {
   const db = orgDb(ctx);
-  // A merged donor's id resolves to the donor it was merged into (as donors.byId does), so a
-  // gift never lands on a merged record; the write checks it is still unmerged (decision 020).
+  // A merged donor's id resolves to the donor it was merged into, so a gift never lands on a merged record;
+  // the write checks it is still unmerged (decision 020).
   const donor = input.donorId ? await liveDonorId(db, ctx.org.id, input.donorId) : null;
   if (input.donorId && !donor) fail("NOT_FOUND", "Donor not found");
   // Anonymization erased the person (GDPR erasure): a new gift would start a new record of them.
   if (donor?.anonymized)
-    fail("UNPROCESSABLE_CONTENT", "An anonymized donor cannot receive new gifts", { field: "donorId" });
+    fail("UNPROCESSABLE_CONTENT", "An anonymized donor cannot receive new donations", { field: "donorId" });
   if (input.campaignId) {
     const c = await campaignCurrency(db, ctx.org.id, input.campaignId);
     if (!c) fail("NOT_FOUND", "Campaign not found");
@@ -96,20 +98,9 @@ export async function createDonation(ctx: Actor, input: ManualDonationInput) {
     const item = await itemForNewGift(db, ctx.org.id, input.campaignId, input.campaignItemId);
     if (!item) fail("NOT_FOUND", "Item not found");
     if (!item.active || item.archived_at)
-      fail("UNPROCESSABLE_CONTENT", "This item no longer takes gifts", { field: "campaignItemId" });
-    // Overfunding rule: an item that does not allow it refuses quantities beyond what it needs.
-    const qty = Math.max(1, input.itemQuantity);
-    if (
-      !item.allow_overfunding &&
-      item.quantity_needed !== null &&
-      item.funded + qty > item.quantity_needed
-    ) {
-      fail(
-        "UNPROCESSABLE_CONTENT",
-        `Only ${Math.max(0, item.quantity_needed - item.funded)} more of this item are needed`,
-        { field: "itemQuantity" },
-      );
-    }
+      fail("UNPROCESSABLE_CONTENT", "This item no longer takes donations", { field: "campaignItemId" });
+    const short = itemRoomProblem(itemFacts(item), Math.max(1, input.itemQuantity));
+    if (short) fail("UNPROCESSABLE_CONTENT", short, { field: "itemQuantity" });
   }
   const plan = input.planId ? await planForManualGift(db, ctx, input, donor?.id ?? null) : null;
   const id = generateId();
@@ -126,6 +117,7 @@ export async function createDonation(ctx: Actor, input: ManualDonationInput) {
     status: input.status,
     frequency: plan?.frequency ?? input.frequency,
     payment_method: input.paymentMethod,
+    payment_reference: input.paymentReference || null,
     source: "manual",
     mode: input.mode,
     anonymous: input.anonymous,
@@ -137,7 +129,7 @@ export async function createDonation(ctx: Actor, input: ManualDonationInput) {
     created_by: ctx.user.id,
     now: Date.now(),
   });
-  const landed = await writeDonation(ctx, {
+  const landed = await changeDonation(ctx, {
     before: null,
     after: row,
     audit: { action: "donation.create", after: input },
@@ -151,7 +143,7 @@ export async function createDonation(ctx: Actor, input: ManualDonationInput) {
   if (!landed) {
     if (plan?.requires)
       fail("CONFLICT", "The plan changed meanwhile; reload and try again", { field: "planId" });
-    // Another gift took the item's last places, or the donor was merged or anonymized, since the checks above.
+    // Since the checks, another gift took the item's last places, or the donor was merged or anonymized.
     const short =
       row.campaign_item_id && (await overfunding(db, row.campaign_item_id, row.item_quantity, id));
     if (short) fail("UNPROCESSABLE_CONTENT", short, { field: "itemQuantity" });
@@ -162,13 +154,10 @@ export async function createDonation(ctx: Actor, input: ManualDonationInput) {
   return presentDonation(await loadDonation(db, ctx.org.id, id));
 }
 
-/**
- * The plan a gift recorded by hand pays (issue 24): the donor's own, in its currency, still running
- * (a stopped plan takes no gifts: resume it first). The gift brings the plan along in its batch.
- */
+/** A stopped plan takes no gifts (resume it first); the gift brings the plan along in its batch. */
 async function planForManualGift(
   db: Database,
-  ctx: Actor,
+  ctx: OrgActor,
   input: ManualDonationInput,
   donorId: string | null,
 ) {
@@ -176,12 +165,12 @@ async function planForManualGift(
   if (!plan) fail("NOT_FOUND", "Plan not found");
   if (plan.donor_id !== donorId)
     fail("UNPROCESSABLE_CONTENT", "This plan belongs to another donor", { field: "planId" });
-  if (plan.currency !== input.currency)
-    fail("BAD_REQUEST", `This plan gives in ${plan.currency}`, { field: "currency" });
+  const otherCurrency = planGiftCurrencyProblem(plan.currency, input.currency);
+  if (otherCurrency) fail("BAD_REQUEST", otherCurrency, { field: "currency" });
   if (!EXPECTING.includes(plan.status as PlanStatus))
     fail(
       "UNPROCESSABLE_CONTENT",
-      `A ${PLAN_STATUS_LABELS[plan.status as PlanStatus].toLowerCase()} plan takes no gifts`,
+      `A ${PLAN_STATUS_LABELS[plan.status as PlanStatus].toLowerCase()} plan takes no donations`,
       {
         field: "planId",
       },
@@ -189,13 +178,11 @@ async function planForManualGift(
   return giftJoinsPlan(db, ctx, plan, {
     donatedAt: input.donatedAt,
     completed: input.status === "completed" && input.mode === "live",
-    currency: input.currency,
     action: "plan.gift_recovered",
   });
 }
 
-/** An edit: text, tribute, anonymity, campaign and item; the amount of manual entries. */
-export async function updateDonation(ctx: Actor, id: string, d: DonationChanges) {
+export async function updateDonation(ctx: OrgActor, id: string, d: DonationChanges) {
   const db = orgDb(ctx);
   const before = await loadDonation(db, ctx.org.id, id);
   if (d.amountMinor !== undefined && before.source !== "manual")
@@ -223,17 +210,8 @@ export async function updateDonation(ctx: Actor, id: string, d: DonationChanges)
     if (!campaignAfter) fail("BAD_REQUEST", "An item needs a campaign", { field: "campaignItemId" });
     const item = await itemForEdit(db, ctx.org.id, campaignAfter, itemAfter, before.id);
     if (!item) fail("NOT_FOUND", "Item not found");
-    if (
-      counted &&
-      !item.allow_overfunding &&
-      item.quantity_needed !== null &&
-      item.funded + quantityAfter > item.quantity_needed
-    )
-      fail(
-        "UNPROCESSABLE_CONTENT",
-        `Only ${Math.max(0, item.quantity_needed - item.funded)} more of this item are needed`,
-        { field: "itemQuantity" },
-      );
+    const short = counted && itemRoomProblem(itemFacts(item), quantityAfter);
+    if (short) fail("UNPROCESSABLE_CONTENT", short, { field: "itemQuantity" });
   }
   const after: DonationRow = {
     ...before,
@@ -250,7 +228,7 @@ export async function updateDonation(ctx: Actor, id: string, d: DonationChanges)
   };
   // The item check above, again inside the write: two edits could both pass it (decision 020).
   const requires = itemAfter && counted ? itemRoom(itemAfter, quantityAfter, before.id) : undefined;
-  const landed = await writeDonation(ctx, {
+  const landed = await changeDonation(ctx, {
     before,
     after,
     audit: { action: "donation.update", before: presentDonation(before), after: d },
@@ -264,29 +242,25 @@ export async function updateDonation(ctx: Actor, id: string, d: DonationChanges)
   return presentDonation(await loadDonation(db, ctx.org.id, before.id));
 }
 
-export interface StatusChange {
+interface StatusChange {
   id: string;
   status: DonationStatus;
   refundAmountMinor?: number;
   reason?: string;
-  /** Platform admins: any status, also out of a terminal one (domain.md §2.5). */
+  /** Platform admins: any status, also out of a terminal one. */
   correction: boolean;
+  /** E-mail the donor what happens to their receipt; undefined: the organization's setting decides. */
+  notifyDonor?: boolean;
 }
 
-/** What a status change writes: the new status, the refunded total, the audit action. */
 interface StatusPlan {
   status: DonationStatus;
   refunded: number;
   action: "donation.status" | "donation.correction";
 }
 
-/**
- * The status machine of DESIGN §4 (core/status.ts) for one donation as read: refused transitions
- * answer 422 with the allowed targets; refunds and cancellations need a reason (`needsReason`). A
- * correction sets any status with a reason, and the refunded amount follows the new status: all
- * of it for refunded, `refundAmountMinor` (the total) for partially refunded, else none. The
- * single change and the bulk change (`bulkChangeStatus`) both decide here.
- */
+// The status machine of DESIGN §4, deciding for the single and the bulk change alike. A correction's refunded
+// amount follows the new status: all for refunded, `refundAmountMinor` (the total) for partial, else none.
 function planStatus(ctx: Pick<OrgCtx, "org">, before: DonationRow, input: StatusChange): StatusPlan {
   if (before.trashed_at)
     fail("UNPROCESSABLE_CONTENT", "Restore the donation from the trash first", { allowed: [] });
@@ -308,8 +282,10 @@ function planStatus(ctx: Pick<OrgCtx, "org">, before: DonationRow, input: Status
     }
     return { status: input.status, refunded, action: "donation.correction" };
   }
+  // A further partial refund ("Refund more…") is a refund like the first: not a new status.
+  const further = before.status === "partially_refunded" && input.status === "partially_refunded";
   const allowed = allowedDonationTargets(before.status, before.source);
-  if (!allowed.includes(input.status)) {
+  if (!further && !allowed.includes(input.status)) {
     fail(
       "UNPROCESSABLE_CONTENT",
       `A ${before.status.replace("_", " ")} donation cannot become ${input.status.replace("_", " ")}`,
@@ -341,8 +317,12 @@ function planStatus(ctx: Pick<OrgCtx, "org">, before: DonationRow, input: Status
   return { status: input.status, refunded, action: "donation.status" };
 }
 
-/** The change `plan` makes to `before`, for `writeDonation` / `writeDonations` (write.ts). */
-function statusChange(before: DonationRow, plan: StatusPlan, reason: string | undefined): DonationChange {
+function statusChange(
+  before: DonationRow,
+  plan: StatusPlan,
+  reason: string | undefined,
+  notify?: boolean,
+): DonationChange {
   const after: DonationRow = {
     ...before,
     status: plan.status,
@@ -358,35 +338,31 @@ function statusChange(before: DonationRow, plan: StatusPlan, reason: string | un
       after: { status: after.status, refundedMinor: plan.refunded },
       reason,
     },
+    notify,
   };
 }
 
-/** One status change (the detail page); a lost race answers 409. */
-export async function changeStatus(ctx: Actor, input: StatusChange) {
+/** A lost race answers 409. */
+export async function changeStatus(ctx: OrgActor, input: StatusChange) {
   const db = orgDb(ctx);
   const before = await loadDonation(db, ctx.org.id, input.id);
   const plan = planStatus(ctx, before, input);
-  const landed = await writeDonation(ctx, statusChange(before, plan, input.reason));
+  const landed = await changeDonation(ctx, statusChange(before, plan, input.reason, input.notifyDonor));
   if (!landed) fail("CONFLICT", CHANGED_MEANWHILE);
   return presentDonation(await loadDonation(db, ctx.org.id, before.id));
 }
 
-export interface BulkStatusChange {
+interface BulkStatusChange {
   ids: string[];
   status: DonationStatus;
   reason?: string;
 }
 
-/**
- * One call of a bulk status change (decision 024): each of `ids` (at most BULK_MAX_IDS, core/bulk.ts)
- * is decided by `planStatus`, as a single change would be, and every change that passes goes into
- * ONE D1 batch (`writeDonations`, decision 020). Ids this organization does not have, and changes
- * the rules refuse or that lost a race, are skipped with the reason; nothing else is touched.
- * Partial refunds need an amount per gift and corrections a look at each gift: not in bulk.
- */
-export async function bulkChangeStatus(ctx: Actor, input: BulkStatusChange): Promise<BulkOutcome[]> {
+// One call of a bulk status change (decision 024): every change `planStatus` passes goes into ONE batch; the
+// rest are skipped with the reason. Partial refunds and corrections need a look at each gift: not in bulk.
+export async function bulkChangeStatus(ctx: OrgActor, input: BulkStatusChange): Promise<BulkOutcome[]> {
   if (input.status === "partially_refunded")
-    fail("BAD_REQUEST", "Partial refunds need an amount per gift: record them one at a time", {
+    fail("BAD_REQUEST", "Partial refunds need an amount per donation: record them one at a time", {
       field: "status",
     });
   if (needsReason(input.status) && !input.reason) fail("BAD_REQUEST", "Give a reason", { field: "reason" });
@@ -407,12 +383,12 @@ export async function bulkChangeStatus(ctx: Actor, input: BulkStatusChange): Pro
       const plan = planStatus(ctx, before, { ...input, id, correction: false });
       planned.push({ id, change: statusChange(before, plan, input.reason) });
     } catch (e) {
-      if (!(e instanceof TRPCError)) throw e;
+      if (!(e instanceof Refusal)) throw e;
       outcomes.set(id, { id, changed: false, reason: e.message });
     }
   }
   const landed = planned.length
-    ? await writeDonations(
+    ? await changeDonations(
         ctx,
         planned.map((p) => p.change),
       )
@@ -426,18 +402,14 @@ export async function bulkChangeStatus(ctx: Actor, input: BulkStatusChange): Pro
   return input.ids.map((id) => outcomes.get(id) as BulkOutcome);
 }
 
-/**
- * Moves to the trash (restorable); platform admins may delete permanently. Trashing a gift that
- * is already in the trash succeeds without a second change, also when another request trashed
- * it a moment ago (decision 020); a purge that finds the gift gone answers NOT_FOUND, as it would
- * a moment later.
- */
-export async function deleteDonation(ctx: Actor, id: string, permanent: boolean) {
+// Trashing a gift already in the trash succeeds without a second change, also when another request just
+// trashed it (decision 020); a purge that finds the gift gone answers NOT_FOUND, as it would a moment later.
+export async function deleteDonation(ctx: OrgActor, id: string, permanent: boolean) {
   const db = orgDb(ctx);
   const before = await loadDonation(db, ctx.org.id, id);
   if (permanent) {
     if (!ctx.org.isPlatformAdmin) fail("FORBIDDEN", "Only platform admins can delete donations permanently");
-    const landed = await writeDonation(ctx, {
+    const landed = await changeDonation(ctx, {
       before,
       after: null,
       audit: { action: "donation.purge", before: presentDonation(before) },
@@ -451,19 +423,80 @@ export async function deleteDonation(ctx: Actor, id: string, permanent: boolean)
   if (before.trashed_at) return { id: before.id };
   const now = Date.now();
   const after = { ...before, trashed_at: now, updated_at: now };
-  const landed = await writeDonation(ctx, { before, after, audit: { action: "donation.trash" } });
+  const landed = await changeDonation(ctx, { before, after, audit: { action: "donation.trash" } });
   if (!landed && !(await loadDonation(db, ctx.org.id, before.id)).trashed_at)
     fail("CONFLICT", CHANGED_MEANWHILE);
   return { id: before.id };
 }
 
+/** Each id trashed as deleteDonation would, in ONE batch (decision 024); the rest skipped with the reason. */
+export async function bulkTrash(ctx: OrgActor, ids: string[]): Promise<BulkOutcome[]> {
+  const rows = new Map((await donationsByIds(orgDb(ctx), ctx.org.id, ids)).map((r) => [r.id, r]));
+  const outcomes = new Map<string, BulkOutcome>();
+  const planned: { id: string; change: DonationChange }[] = [];
+  const now = Date.now();
+  for (const id of ids) {
+    const before = rows.get(id);
+    if (!before) outcomes.set(id, { id, changed: false, reason: "Not found" });
+    else if (before.trashed_at) outcomes.set(id, { id, changed: false, reason: "Already in the trash" });
+    else
+      planned.push({
+        id,
+        change: {
+          before,
+          after: { ...before, trashed_at: now, updated_at: now },
+          audit: { action: "donation.trash" },
+        },
+      });
+  }
+  const landed = planned.length
+    ? await changeDonations(
+        ctx,
+        planned.map((p) => p.change),
+      )
+    : [];
+  planned.forEach((p, i) => {
+    outcomes.set(
+      p.id,
+      landed[i] ? { id: p.id, changed: true } : { id: p.id, changed: false, reason: CHANGED_MEANWHILE_SHORT },
+    );
+  });
+  return ids.map((id) => outcomes.get(id) as BulkOutcome);
+}
+
+/** For the question asked first: how many issued receipts the trash will void, and the first few numbers. */
+export async function trashPreview(ctx: OrgReader, input: { ids: string[] } | { matching: DonationFilters }) {
+  const db = orgDb(ctx);
+  const ids = "ids" in input ? input.ids : (await matchingDonationIds(ctx, input.matching)).ids;
+  const { results } = await db
+    .prepare(
+      `SELECT r.number, json_extract(r.snapshot, '$.settings.numberPrefix') AS prefix FROM receipt r
+        WHERE r.organization_id = ?1 AND r.status = 'issued'
+          AND r.donation_id IN (SELECT value FROM json_each(?2)) ORDER BY r.number`,
+    )
+    .bind(ctx.org.id, JSON.stringify(ids))
+    .all<{ number: number; prefix: string | null }>();
+  return {
+    gifts: ids.length,
+    receipted: results.length,
+    numbers: results.slice(0, 5).map((r) => formatReceiptNumber(r.prefix ?? "", r.number)),
+  };
+}
+
 /** Restoring a gift that is not in the trash succeeds without a change (see deleteDonation). */
-export async function restoreDonation(ctx: Actor, id: string) {
+export async function restoreDonation(ctx: OrgActor, id: string) {
   const db = orgDb(ctx);
   const before = await loadDonation(db, ctx.org.id, id);
   if (!before.trashed_at) return presentDonation(before);
   const after = { ...before, trashed_at: null, updated_at: Date.now() };
-  const landed = await writeDonation(ctx, { before, after, audit: { action: "donation.restore" } });
+  // The receipt the trash voided is issued again and nothing is mailed: a slip and its undo do not reach
+  // the donor; "Send receipt" on the gift's page sends it when wanted.
+  const landed = await changeDonation(ctx, {
+    before,
+    after,
+    audit: { action: "donation.restore" },
+    notify: false,
+  });
   const now = await loadDonation(db, ctx.org.id, before.id);
   if (!landed && now.trashed_at) fail("CONFLICT", CHANGED_MEANWHILE);
   return presentDonation(now);

@@ -1,11 +1,5 @@
-/**
- * A payment processor's event about one gift (DESIGN §4, issue 8): the rules of what a delivery
- * may store and how it lands. POST /api/webhooks/donations (worker/http/webhook.ts) checks the
- * signature and the JSON and hands the event here; the answer is the HTTP status and body.
- *
- * The gateway transaction id makes delivery idempotent: the same event twice changes nothing, and
- * concurrent duplicates race on a unique index so exactly one donation is created.
- */
+// A processor's event about one gift, after worker/http/webhook.ts checked its signature. The gateway
+// transaction id makes delivery idempotent: concurrent duplicates race on a unique index, one gift wins.
 
 import { donationFrequencies } from "@core/donation";
 import { PAYMENT_METHOD_MAX } from "@core/labels";
@@ -13,28 +7,28 @@ import { MAX_AMOUNT_MINOR, MIN_AMOUNT_MINOR, toMajorString, toMinor } from "@cor
 import { currencyCode, giftInstantProblem } from "@core/schemas";
 import { allowedDonationTargets, type DonationStatus } from "@core/status";
 import { z } from "zod";
-import { generateId } from "../auth/crypto";
 import { directoryDatabase, organizationDatabase } from "../db/databases";
-import { donorStatsStatements } from "../donors/stats";
+import type { DonationRow } from "../db/rows";
+import { newDonationRow } from "../ledger/donation-change";
+import { donorStatsStatements } from "../ledger/donor-stats";
+import { generateId } from "../lib/ids";
 import { planForGift } from "../plans/webhook";
+import { type ChangeActor, changeDonation } from "./change";
 import {
   campaignBySlug,
-  type DonationRow,
   donationByTransaction,
   donorIdByEmail,
   donorOfDonation,
   insertDonorIfNew,
   organizationBySlug,
 } from "./queries";
-import { type DonationActor, newDonationRow, writeDonation } from "./write";
 
-/** A decimal amount in major units as text ("42.50"); its range is checked in minor units. */
+/** Major units as text ("42.50"); its range is checked in minor units. */
 const decimal = z
   .string()
   .max(40)
   .regex(/^\d+(\.\d+)?$/);
 
-/** The event as the processor sends it (the signed JSON body). */
 export const processorEvent = z.object({
   id: z.string().min(1).max(100),
   type: z.enum([
@@ -58,7 +52,7 @@ export const processorEvent = z.object({
     gateway: z.string().max(40).default("processor"),
     processingFee: decimal.optional(),
     mode: z.enum(["live", "test"]).default("live"),
-    /** The processor's subscription the gift is a payment of: it joins (or starts) its recurring plan. */
+    /** The gift joins (or starts) this subscription's recurring plan. */
     subscriptionId: z.string().min(1).max(200).optional(),
     anonymous: z.boolean().default(false),
     message: z.string().max(1000).optional(),
@@ -82,19 +76,15 @@ const STATUS: Record<ProcessorEvent["type"], DonationStatus> = {
   "donation.disputed": "disputed",
 };
 
-/** An HTTP answer: the status and the JSON body. */
 export type EventAnswer = { status: number; body: Record<string, unknown> };
 const answer = (body: Record<string, unknown>, status = 200): EventAnswer => ({ status, body });
 
-/** Stores one event: the gift created or its status moved, or the refusal. */
 export async function receiveProcessorEvent(
   env: Env,
   parsed: ProcessorEvent,
-  /** The receipts the event issues go out after the answer (worker/receipts/delivery.ts). */
   waitUntil?: (p: Promise<unknown>) => unknown,
 ): Promise<EventAnswer> {
-  // Well-formed but outside what the platform stores: 422 with the reason (decision 019). What
-  // is stored here is shown on every member's pages, so nothing outside the shared ranges enters.
+  // Well-formed but outside the shared ranges: 422 with the reason (decision 019), since every page shows it.
   const refuse = (message: string) => answer({ code: "UNPROCESSABLE_CONTENT", message }, 422);
   const cur = currencyCode.safeParse(parsed.data.currency);
   if (!cur.success) return refuse(cur.error.issues[0]?.message ?? "Unsupported currency");
@@ -124,13 +114,11 @@ export async function receiveProcessorEvent(
   if (!org) return answer({ code: "NOT_FOUND", message: "Organization not found" }, 404);
   const db = organizationDatabase(env, org.id);
   const status = STATUS[parsed.type];
-  const actor: DonationActor = { env, user: null, org: { id: org.id, timeZone: org.time_zone }, waitUntil };
+  const actor: ChangeActor = { env, user: null, org: { id: org.id, timeZone: org.time_zone }, waitUntil };
   const reason = `webhook event ${parsed.id}`;
   let campaign: { id: string; currency: string } | null | undefined;
-  // Every write goes through writeDonation (decision 020): one that lost a race to another write
-  // (a duplicate delivery, an organizer's edit) changed nothing, and the delivery runs again on
-  // the row as it is now, so an event is neither counted twice nor dropped. After three lost
-  // races, 409: the processor delivers again later.
+  // A write that lost a race changed nothing (decision 020): the delivery runs again on the row as it is now,
+  // so an event is neither counted twice nor dropped. After three lost races, 409: the processor retries.
   for (let attempt = 0; attempt < 3; attempt++) {
     const existing = await donationByTransaction(db, org.id, d.gatewayTransactionId);
     if (existing) {
@@ -151,7 +139,7 @@ export async function receiveProcessorEvent(
         refunded_minor: status === "refunded" ? existing.amount_minor : existing.refunded_minor,
         updated_at: Date.now(),
       };
-      const landed = await writeDonation(actor, {
+      const landed = await changeDonation(actor, {
         before: existing,
         after,
         audit: {
@@ -174,8 +162,7 @@ export async function receiveProcessorEvent(
     const now = Date.now();
     const id = generateId();
     const email = d.donor?.email.toLowerCase() ?? null;
-    // The donor by e-mail: known now, or created by this batch under `donorId`, so the donor's
-    // stats and tier are recomputed in the same batch as the gift (issue 8).
+    // The donor is known now or created by this batch, so its stats and tier are recomputed with the gift.
     const known = email ? await donorIdByEmail(db, org.id, email) : null;
     const donorId = email ? (known?.id ?? generateId()) : null;
     const prelude = email
@@ -190,9 +177,8 @@ export async function receiveProcessorEvent(
           }),
         ]
       : [];
-    // A payment of a subscription joins its plan (created when first seen), in the gift's batch
-    // (issue 24): the gift lands only together with the plan's change. A test-mode payment (the
-    // processor's sandbox) starts no plan and moves none: recurring revenue is live money only.
+    // The gift lands only together with its plan's change. A test-mode payment starts and moves no plan:
+    // recurring revenue is live money only.
     const plan =
       d.subscriptionId && d.mode === "live"
         ? await planForGift(db, actor, {
@@ -209,6 +195,7 @@ export async function receiveProcessorEvent(
             reason,
           })
         : null;
+    if (plan && "refusal" in plan) return answer({ code: "BAD_REQUEST", message: plan.refusal }, 400);
     const row = newDonationRow({
       id,
       organization_id: org.id,
@@ -233,7 +220,7 @@ export async function receiveProcessorEvent(
     });
     let landed: boolean;
     try {
-      landed = await writeDonation(actor, {
+      landed = await changeDonation(actor, {
         before: null,
         after: row,
         audit: {
@@ -254,8 +241,7 @@ export async function receiveProcessorEvent(
     // A concurrent delivery of the same transaction inserted it first: answer from its row.
     if (!landed) continue;
     const created = await donorOfDonation(db, id);
-    // Only when a concurrent delivery created the same donor under another id first: recount that
-    // donor too (idempotent).
+    // A concurrent delivery created the same donor under another id first: recount that donor too.
     if (created?.donor_id && created.donor_id !== donorId)
       await db.batch(donorStatsStatements(db, org.id, [created.donor_id]));
     return answer({ received: true, id, duplicate: false }, 201);

@@ -1,15 +1,12 @@
-/**
- * The SQL of the two donor operations that rewrite records across tables, anonymize and merge
- * (docs/architecture.md: queries; kept apart from ./queries.ts so each stays readable). Every
- * statement here applies only if its operation's claim landed (decision 020).
- */
+// Anonymize and merge rewrite records across tables; every statement applies only if its claim landed
+// (decision 020).
 import { COUNTED_SQL } from "@core/status";
 import type { Database } from "../db/databases";
-import { CAMPAIGN_SCOPE, ORG_SCOPE } from "../donations/daily-totals-sql";
+import { CAMPAIGN_SCOPE, ORG_SCOPE } from "../ledger/rollup-sql";
 import type { Guard } from "../lib/guard";
 import type { DonorRow } from "./queries";
 
-/** The donor and every record merged into it (their ids still resolve here). Binds ?1 id, ?2 org. */
+/** The donor and every record merged into it. Binds ?1 id, ?2 org. */
 const IDS = `(SELECT ?1 UNION SELECT id FROM donor WHERE merged_into_id = ?1 AND organization_id = ?2)`;
 
 /** The keys of audit before/after values that may hold personal data. */
@@ -18,6 +15,7 @@ const PII_KEYS = [
   "lastName",
   "company",
   "email",
+  "alternateEmail",
   "phone",
   "addressLine1",
   "city",
@@ -41,11 +39,8 @@ const PII_KEYS = [
 const scrub = (col: string) =>
   `${col} = CASE WHEN json_valid(${col}) AND json_type(${col}) = 'object' THEN json_remove(${col}, ${PII_KEYS}) ELSE NULL END`;
 
-/**
- * The anonymization's claim (decision 020): the donor as read is still its own record (a merge
- * landing meanwhile moved its gifts, which would keep their personal data), not anonymized yet,
- * with the e-mail that was confirmed.
- */
+// The anonymization's claim (decision 020): still its own record (a merge landing meanwhile would move its
+// gifts out with their personal data), not anonymized yet, with the confirmed e-mail.
 export const anonymizableGuard = (d: { id: string; email: string | null }, orgId: string): Guard => ({
   sql: (p) =>
     `EXISTS (SELECT 1 FROM donor WHERE id = ?${p} AND organization_id = ?${p + 1} AND merged_into_id IS NULL
@@ -53,11 +48,6 @@ export const anonymizableGuard = (d: { id: string; email: string | null }, orgId
   args: [d.id, orgId, d.email],
 });
 
-/**
- * Every write of an anonymization after its claim, each applying only if the claim landed:
- * personal data goes from the donor and the records merged into it, their notes, the free text of
- * their donations and the before/after values of the audit rows that described them.
- */
 export function anonymizeStatements(
   db: Database,
   d: Pick<DonorRow, "id" | "email" | "first_name" | "last_name" | "company">,
@@ -78,6 +68,12 @@ export function anonymizeStatements(
         `DELETE FROM donor_note WHERE organization_id = ?2 AND donor_id IN ${IDS} AND ${claimed.sql(3)}`,
       )
       .bind(d.id, orgId, ...claimed.args),
+    // The other addresses and numbers merges kept (decision 052) are personal data too.
+    db
+      .prepare(
+        `DELETE FROM donor_contact WHERE organization_id = ?2 AND donor_id IN ${IDS} AND ${claimed.sql(3)}`,
+      )
+      .bind(d.id, orgId, ...claimed.args),
     db
       .prepare(
         `UPDATE donation SET message = NULL, tribute_name = NULL, internal_note = NULL WHERE organization_id = ?2 AND donor_id IN ${IDS} AND ${claimed.sql(3)}`,
@@ -90,7 +86,7 @@ export function anonymizeStatements(
           WHERE organization_id = ?2 AND donor_id IN ${IDS} AND ${claimed.sql(3)}`,
       )
       .bind(d.id, orgId, ...claimed.args),
-    // Nor where they were e-mailed (issue 25); a receipt still waiting to go never will.
+    // Nor where they were e-mailed; a receipt still waiting to go never will.
     db
       .prepare(
         `UPDATE receipt SET sent_to = NULL,
@@ -128,10 +124,7 @@ export function anonymizeStatements(
   ];
 }
 
-/**
- * What a merge of `sourceId` into `targetId` moves (donations, notes, tags the target lacks) and
- * the stats the survivor will have: the same counted-donation rule as donorStatsStatements.
- */
+/** The survivor's stats by the same counted-donation rule as donorStatsStatements. */
 export async function mergePreview(db: Database, sourceId: string, targetId: string) {
   const both = JSON.stringify([sourceId, targetId]);
   const [counts, after] = await db.batch([
@@ -162,32 +155,30 @@ export async function mergePreview(db: Database, sourceId: string, targetId: str
   };
 }
 
-/**
- * The merge's claim (decision 020): both donors are still unmerged and not anonymized, and the
- * source still has the e-mail that was read.
- */
+/** The merge's claim (decision 020): both unmerged, not anonymized; the source's e-mail and phone as read. */
 export const mergeClaim = (
-  source: { id: string; email: string | null },
+  source: { id: string; email: string | null; phone: string | null },
   targetId: string,
   orgId: string,
 ): Guard => ({
   sql: (p) =>
     `EXISTS (SELECT 1 FROM donor s WHERE s.id = ?${p} AND s.organization_id = ?${p + 2} AND s.merged_into_id IS NULL
-              AND s.anonymized_at IS NULL AND s.email IS ?${p + 3})
+              AND s.anonymized_at IS NULL AND s.email IS ?${p + 3} AND s.phone IS ?${p + 4})
            AND EXISTS (SELECT 1 FROM donor t WHERE t.id = ?${p + 1} AND t.organization_id = ?${p + 2} AND t.merged_into_id IS NULL
               AND t.anonymized_at IS NULL)`,
-  args: [source.id, targetId, orgId, source.email],
+  args: [source.id, targetId, orgId, source.email, source.phone],
 });
 
-/**
- * The merge's moves, each applying only if the claim landed: donations (with a fresh change token:
- * a write that read them before loses its race), notes and tags go to the target; the source and
- * the records merged into it before point at the target; the target takes the source's e-mail if
- * it has none.
- */
+// Moved donations get a fresh change token, so a write that read them before loses its race. The target
+// takes the source's e-mail and phone if it has none, else keeps them as other addresses (decision 052).
 export function mergeStatements(
   db: Database,
-  m: { source: { id: string; email: string | null }; targetId: string; orgId: string; now: number },
+  m: {
+    source: { id: string; email: string | null; phone: string | null };
+    targetId: string;
+    orgId: string;
+    now: number;
+  },
   claimed: Guard,
 ): D1PreparedStatement[] {
   const { source, targetId, orgId, now } = m;
@@ -198,8 +189,8 @@ export function mergeStatements(
               WHERE donor_id = ?3 AND organization_id = ?4 AND ${claimed.sql(5)}`,
       )
       .bind(targetId, now, source.id, orgId, ...claimed.args),
-    // The source's giving per day and month (decisions 032, 037: the organization's rows and its
-    // campaigns') becomes the target's, under the target's sketch value; periods both gave in add up.
+    // The source's rollup rows (decisions 032, 037) become the target's, under its sketch value;
+    // periods both gave in add up.
     ...[ORG_SCOPE, CAMPAIGN_SCOPE].flatMap((scope) => {
       const mine =
         scope === ORG_SCOPE
@@ -238,7 +229,7 @@ export function mergeStatements(
         `UPDATE acknowledgement SET donor_id = ?1 WHERE donor_id = ?2 AND organization_id = ?3 AND ${claimed.sql(4)}`,
       )
       .bind(targetId, source.id, orgId, ...claimed.args),
-    // The source's recurring plans are the target's now (issue 24): their gifts moved with them.
+    // The source's recurring plans are the target's now (decision 030): their gifts moved with them.
     db
       .prepare(
         `UPDATE recurring_plan SET donor_id = ?1, updated_at = ?2 WHERE donor_id = ?3 AND organization_id = ?4 AND ${claimed.sql(5)}`,
@@ -264,7 +255,28 @@ export function mergeStatements(
       )
       .bind(targetId, now, source.id, ...claimed.args),
     db
-      .prepare(`UPDATE donor SET email = COALESCE(email, ?1) WHERE id = ?2 AND ${claimed.sql(3)}`)
-      .bind(source.email, targetId, ...claimed.args),
+      .prepare(
+        `UPDATE donor SET email = COALESCE(email, ?1), phone = COALESCE(phone, ?2) WHERE id = ?3 AND ${claimed.sql(4)}`,
+      )
+      .bind(source.email, source.phone, targetId, ...claimed.args),
+    // The source's other addresses are the target's; one both had stays once.
+    db
+      .prepare(
+        `UPDATE OR IGNORE donor_contact SET donor_id = ?1 WHERE donor_id = ?2 AND organization_id = ?3 AND ${claimed.sql(4)}`,
+      )
+      .bind(targetId, source.id, orgId, ...claimed.args),
+    db
+      .prepare(`DELETE FROM donor_contact WHERE donor_id = ?1 AND ${claimed.sql(2)}`)
+      .bind(source.id, ...claimed.args),
+    // Its e-mail and phone, where the target has its own (the source row gave up its e-mail above).
+    ...(["email", "phone"] as const).map((kind) =>
+      db
+        .prepare(
+          `INSERT OR IGNORE INTO donor_contact (organization_id, donor_id, kind, value, from_donor_id, created_at)
+           SELECT ?1, ?2, ?3, ?4, ?5, ?6
+            WHERE ?4 IS NOT NULL AND (SELECT t.${kind} FROM donor t WHERE t.id = ?2) IS NOT ?4 AND ${claimed.sql(7)}`,
+        )
+        .bind(orgId, targetId, kind, source[kind], source.id, now, ...claimed.args),
+    ),
   ];
 }

@@ -1,22 +1,14 @@
-/**
- * The donors CSV's rows (docs/architecture.md: an area's export). The columns and the file are
- * core/exports/donors.ts; the browser assembles the file from these pages
- * (src/features/donors/export.ts). Who may export is the rung's (worker/donors/router.ts).
- */
+// The donors CSV's rows; core/exports/donors.ts has the columns and the browser assembles the file.
 
 import { orgDb } from "../db/databases";
 import { auditStatement } from "../lib/audit";
+import type { OrgActor } from "../trpc/init";
 import { presentExportRow } from "./present";
 import { type DonorExportSource, exportStatements } from "./queries";
 import type { DonorExportPageInput } from "./router";
-import type { DonorCtx } from "./service";
 
-/**
- * One page of the CSV export of the current filters (the browser assembles the file and shows
- * progress, like the organizers export). Keyset paging on id: never truncated, never skipping;
- * the first page counts the set and writes the audit row (exports are audited).
- */
-export async function exportDonorsPage(ctx: DonorCtx, input: DonorExportPageInput) {
+/** Keyset paging on id, never truncated or skipping; the first page counts the set and audits. */
+export async function exportDonorsPage(ctx: OrgActor, input: DonorExportPageInput) {
   const db = orgDb(ctx);
   const { after, limit, ...filters } = input;
   const q = exportStatements(db, ctx.org.id, ctx.org.timeZone, filters, after, limit);

@@ -12,6 +12,11 @@ export function donorName(
   return person || d.company || d.email || "Unnamed donor";
 }
 
+// The record's creation, or the first gift when older (imported or entered late); an import writes the old
+// system's "date added" as the creation (worker/imports/plan.ts).
+export const donorSince = (d: Pick<DonorRow, "created_at" | "first_gift_at">) =>
+  d.first_gift_at !== null && d.first_gift_at < d.created_at ? d.first_gift_at : d.created_at;
+
 export function presentDonor(d: DonorRow) {
   return {
     id: d.id,
@@ -47,14 +52,12 @@ export function presentDonor(d: DonorRow) {
     firstGiftAt: d.first_gift_at,
     lastGiftAt: d.last_gift_at,
     createdAt: d.created_at,
+    donorSince: donorSince(d),
     tags: d.tags ? (JSON.parse(d.tags) as { id: string; name: string; color: string }[]) : [],
   };
 }
 
-/**
- * One row of the donors export (core/exports/donors.ts turns it into a CSV line): the columns of
- * docs/steering/research/domain.md §5.1 that the donor model holds, totals in the organization's currency.
- */
+/** Totals in the organization's currency; core/exports/donors.ts turns the row into a CSV line. */
 export function presentExportRow(r: DonorExportSource, currency: string) {
   const anon = r.anonymized_at !== null;
   const row = {

@@ -1,19 +1,15 @@
-/**
- * Donor SQL (docs/architecture.md: the only place that speaks SQL about donors). donors.list and
- * the export are budgeted by `npm run bench` (docs/performance.md): their statements stay as tuned.
- */
+// Donor SQL; donors.list and the export are budgeted by `npm run bench` (docs/performance.md).
 import type { DonorInput, DonorType } from "@core/donor";
 import { DONOR_PAGE_GIFTS } from "@core/limits";
-import { COUNTED_SQL, type DonationStatus } from "@core/status";
+import { COUNTED_SQL } from "@core/status";
 import { addDays, startOfLocalDay } from "@core/time";
 import type { Database } from "../db/databases";
-import type { Row } from "../db/rows";
+import type { Camel, DonationRow, Row } from "../db/rows";
 import type { donor } from "../db/schema";
 import type { Guard } from "../lib/guard";
 import { add, containsSql, runList, searchNeedle, sortColumn, type Where, where } from "../lib/list";
 import type { DonorExportPageInput, DonorFilterInput, DonorListInput } from "./router";
 
-/** A donor as the list, the profile and the checks read it: the row and what the SELECT joins. */
 export type DonorRow = Row<typeof donor> & {
   tier_name: string | null;
   tier_color: string | null;
@@ -36,7 +32,7 @@ export const DONOR_SORTS = {
   lastGift: "dn.last_gift_at",
 } as const;
 
-/** GiveWP's donor type (docs/steering/research/domain.md §2.3), derived from the counted gifts. */
+/** GiveWP's donor type, derived from the counted gifts. */
 const DONOR_TYPE_SQL = `CASE
   WHEN dn.donation_count = 0 THEN 'new'
   WHEN EXISTS (SELECT 1 FROM donation r WHERE r.donor_id = dn.id AND r.frequency != 'one_time' AND ${COUNTED_SQL("r")}) THEN 'recurring'
@@ -48,13 +44,13 @@ const SELECT = `dn.*, t.name AS tier_name, t.color AS tier_color, pt.name AS pre
 const TIER_JOINS =
   "LEFT JOIN donor_tier t ON t.id = dn.tier_id LEFT JOIN donor_tier pt ON pt.id = dn.previous_tier_id";
 const FROM = `donor dn ${TIER_JOINS}`;
-/** The list filtered by one tag: (donor_id, tag_id) is the assignment's key, one row per donor. */
+/** (donor_id, tag_id) is the assignment's key: one row per donor. */
 const TAG_FROM = `donor_tag_assignment ta JOIN donor dn ON dn.id = ta.donor_id ${TIER_JOINS}`;
 
 const EXPORT_SELECT = `dn.*, t.name AS tier_name, (${DONOR_TYPE_SQL}) AS donor_type,
   (SELECT group_concat(name, '; ') FROM (SELECT g.name FROM donor_tag_assignment a JOIN donor_tag g ON g.id = a.tag_id WHERE a.donor_id = dn.id ORDER BY lower(g.name))) AS tag_names`;
 
-/** One donor of the organization by its own id (merged or not), with its tier, type and tags. */
+/** By its own id, merged or not. */
 export function selectDonor(db: Database, orgId: string, id: string) {
   return db
     .prepare(`SELECT ${SELECT} FROM ${FROM} WHERE dn.organization_id = ? AND dn.id = ?`)
@@ -62,31 +58,18 @@ export function selectDonor(db: Database, orgId: string, id: string) {
     .first<DonorRow>();
 }
 
-/**
- * What a text search finds a donor by (the donors, donations, plans and lapsed donors lists): a
- * part of the name, the e-mail or the company, ASCII case aside. `a` names the donor, `p` the
- * needle's placeholder (searchNeedle), written three times: a numbered one ("?7") binds once.
- */
+// Every list's donor search: part of the name, e-mail or company, ASCII case aside. `p` is written three
+// times, so a numbered placeholder ("?7") binds once.
 export const donorTextSql = (a: string, p = "?") =>
   `(${containsSql(`COALESCE(${a}.first_name,'') || ' ' || COALESCE(${a}.last_name,'')`, p)} OR ${containsSql(`${a}.email`, p)} OR ${containsSql(`${a}.company`, p)})`;
 
-/** donorTextSql with positional placeholders, and its three bound needles. */
 export function donorTextMatch(alias: string, q: string) {
   const needle = searchNeedle(q);
   return { sql: donorTextSql(alias), params: [needle, needle, needle] };
 }
 
-/**
- * `tagJoined`: the query reads `donor_tag_assignment ta JOIN donor dn` (TAG_FROM), so a tag filter
- * is `ta.tag_id = ?` and SQLite can start from that tag's assignments instead of testing every
- * donor of the organization (the count of a 14 000-donor tag among 100 000: 104 → 24 ms).
- */
-export function donorWhere(
-  orgId: string,
-  timeZone: string,
-  input: DonorFilterInput,
-  tagJoined = false,
-): Where {
+/** `tagJoined` (TAG_FROM): SQLite starts from the tag's assignments instead of testing every donor. */
+function donorWhere(orgId: string, timeZone: string, input: DonorFilterInput, tagJoined = false): Where {
   const w = where();
   add(w, "dn.organization_id = ?", orgId);
   add(w, "dn.merged_into_id IS NULL");
@@ -134,11 +117,7 @@ export function listDonors(db: Database, orgId: string, timeZone: string, input:
   });
 }
 
-/**
- * donors.matchingIds (decision 024): the ids of the donors the list's filters match, newest first
- * as the list's default order, at most `limit`. The same WHERE as the list (`donorWhere`), so the
- * snapshot is the list; no tier joins, as the filters never read them.
- */
+/** The list's own WHERE (decision 024), so the snapshot is the list; no tier joins, no filter reads them. */
 export async function matchingDonorRows(
   db: Database,
   orgId: string,
@@ -158,7 +137,6 @@ export async function matchingDonorRows(
   return results.map((r) => r.id);
 }
 
-/** One keyset page of the export (by id, after `after`) and the count of the whole filtered set. */
 export function exportStatements(
   db: Database,
   orgId: string,
@@ -177,17 +155,12 @@ export function exportStatements(
   };
 }
 
-/** A gift as the donor's page lists it: the latest DONOR_PAGE_GIFTS, newest first, trash left out. */
-export interface DonorDonation {
-  id: string;
-  number: number;
-  amountMinor: number;
-  refundedMinor: number;
-  currency: string;
-  status: DonationStatus;
-  donatedAt: number;
-  campaign: string | null;
-}
+type DonorDonation = Camel<
+  Pick<
+    DonationRow,
+    "id" | "number" | "amount_minor" | "refunded_minor" | "currency" | "status" | "donated_at"
+  >
+> & { campaign: string | null };
 
 export async function donorDonations(db: Database, donorId: string) {
   const { results } = await db
@@ -200,18 +173,43 @@ export async function donorDonations(db: Database, donorId: string) {
   return results;
 }
 
+/** The main address or one a merge kept (decision 052): one address names one donor. */
 export function donorIdByEmail(db: Database, orgId: string, email: string) {
   return db
-    .prepare("SELECT id FROM donor WHERE organization_id = ? AND email = ?")
+    .prepare(
+      `SELECT id FROM donor WHERE organization_id = ?1 AND email = ?2
+       UNION ALL SELECT donor_id FROM donor_contact WHERE organization_id = ?1 AND kind = 'email' AND value = ?2
+       LIMIT 1`,
+    )
     .bind(orgId, email)
     .first<{ id: string }>();
 }
 
 export function otherDonorWithEmail(db: Database, orgId: string, email: string, id: string) {
   return db
-    .prepare("SELECT id FROM donor WHERE organization_id = ? AND email = ? AND id != ?")
+    .prepare(
+      `SELECT id FROM donor WHERE organization_id = ?1 AND email = ?2 AND id != ?3
+       UNION ALL SELECT donor_id FROM donor_contact WHERE organization_id = ?1 AND kind = 'email' AND value = ?2 AND donor_id != ?3
+       LIMIT 1`,
+    )
     .bind(orgId, email, id)
     .first();
+}
+
+/** What merges kept. */
+export async function donorContacts(db: Database, donorId: string) {
+  const { results } = await db
+    .prepare("SELECT kind, value FROM donor_contact WHERE donor_id = ? ORDER BY created_at, value")
+    .bind(donorId)
+    .all<{ kind: "email" | "phone"; value: string }>();
+  return results;
+}
+
+/** An address the donor now has as its main one is no longer one of its others. */
+export function dropOwnContact(db: Database, donorId: string, kind: "email" | "phone", value: string | null) {
+  return db
+    .prepare("DELETE FROM donor_contact WHERE donor_id = ? AND kind = ? AND value = ?")
+    .bind(donorId, kind, value ?? "");
 }
 
 export function donorIdByNameAndPostalCode(
@@ -227,11 +225,7 @@ export function donorIdByNameAndPostalCode(
     .first<{ id: string }>();
 }
 
-/**
- * The editable donor columns in the order the create INSERT and the update SET list them:
- * type, first_name, last_name, company, email, phone, address_line1, city, region, postal_code,
- * country, email_opt_in, phone_opt_in, mail_opt_in, external_id.
- */
+/** In the order the create INSERT and the update SET list the columns. */
 function donorValues(d: DonorInput, email: string | null) {
   return [
     d.type,

@@ -1,8 +1,4 @@
-/**
- * donors.* (docs/architecture.md: router): each procedure's input schema, rung and permissions,
- * and one call into ./service.ts. Tags, notes and tiers are routers of their own, nested here so
- * their paths stay donors.tags.*, donors.notes.*, donors.tiers.*.
- */
+// donors.*; tags, notes and tiers are nested routers, so their paths stay donors.tags.* and so on.
 import { donorInput, donorKinds, donorTypes } from "@core/donor";
 import { calendarDay } from "@core/schemas";
 import { z } from "zod";
@@ -24,7 +20,7 @@ import {
 import { tagsRouter } from "./tags/router";
 import { tiersRouter } from "./tiers/router";
 
-/** The list filters, shared by donors.list and donors.exportPage so an export is the list. */
+/** Shared by donors.list and donors.exportPage, so an export is the list. */
 const donorFilters = {
   tierId: z.string().min(1).max(100).optional(),
   tagId: z.string().min(1).max(100).optional(),
@@ -38,7 +34,6 @@ const donorFilters = {
   emailOptIn: z.boolean().optional(),
   phoneOptIn: z.boolean().optional(),
   mailOptIn: z.boolean().optional(),
-  /** The donors one CSV import created (issue 23). */
   importId: z.string().min(1).max(64).optional(),
 };
 
@@ -85,21 +80,14 @@ export const donorsRouter = router({
     .input(donorListInput)
     .query(({ ctx, input }) => listDonorsPage(ctx, input)),
 
-  /**
-   * "Select all N matching" for bulk tagging (decision 024): the ids donors.list's filters (and
-   * search) match now, at most MATCHING_MAX (more is a 422). It takes the list's own input, so the
-   * snapshot is the list; page, page size and sort are accepted and ignored. Only for those who
-   * may tag in bulk.
-   */
+  // "Select all N matching" for bulk tagging (decision 024): the list's own input, so the snapshot is the
+  // list; page, page size and sort are accepted and ignored.
   matchingIds: orgProcedure({ tag: ["update"] })
     .input(donorListInput)
     .query(({ ctx, input }) => matchingDonorIds(ctx, input)),
 
-  /**
-   * A mutation: the first page writes the export's audit row. Export first, like the HTTP exports
-   * (worker/http/export-access.ts): a refusal names the export, and `export` is what an
-   * impersonated session never holds (core/permissions.ts `refusal`).
-   */
+  // A mutation: the first page writes the audit row. Export first, so a refusal names the export, the right
+  // an impersonated session never holds (core/permissions.ts `refusal`).
   exportPage: orgProcedure({ export: ["create"], donor: ["view"] })
     .input(exportPageInput)
     .mutation(({ ctx, input }) => exportDonorsPage(ctx, input)),

@@ -1,16 +1,15 @@
-/**
- * Donor rules (docs/architecture.md: service): duplicates, what may be edited, deleted, anonymized
- * and merged, and the one D1 batch of each change, conditional on what it read (decision 020).
- */
+// Donor rules: each change is one D1 batch, conditional on what it read (decision 020).
 import { MATCHING_MAX } from "@core/bulk";
 import type { DonorInput } from "@core/donor";
 import { formatCount } from "@core/labels";
-import { generateId } from "../auth/crypto";
 import { type Database, orgDb } from "../db/databases";
-import { donorCampaignStatsStatement } from "../donations/rollups";
+import { donorStatsStatements, tierStatement } from "../ledger/donor-stats";
+import { donorCampaignStatsStatement } from "../ledger/rollups";
 import { auditStatement } from "../lib/audit";
+import { constraintRefusal, fail } from "../lib/fail";
 import { auditGuard } from "../lib/guard";
-import { constraintRefusal, fail, type OrgCtx } from "../trpc/init";
+import { generateId } from "../lib/ids";
+import type { OrgActor } from "../trpc/init";
 import {
   anonymizableGuard,
   anonymizeStatements,
@@ -18,13 +17,16 @@ import {
   mergePreview,
   mergeStatements,
 } from "./anonymize-merge-queries";
-import { donorName, presentDonor } from "./present";
+import { donorName, donorSince, presentDonor } from "./present";
+import type { DonorRow } from "./queries";
 import {
   deletableGuard,
   deleteDonor,
+  donorContacts,
   donorDonations,
   donorIdByEmail,
   donorIdByNameAndPostalCode,
+  dropOwnContact,
   hasKeptDonation,
   insertDonor,
   listDonors,
@@ -34,12 +36,8 @@ import {
   updateDonor,
 } from "./queries";
 import type { DonorFilterInput, DonorListInput } from "./router";
-import { donorStatsStatements, tierStatement } from "./stats";
 
-/** What a donor service reads of the org rung's context (worker/trpc/init.ts). */
-export type DonorCtx = Pick<OrgCtx, "env" | "org" | "user" | "impersonatorId" | "ip">;
-
-/** A donor of the organization; a merged donor's id keeps resolving to the donor it was merged into. */
+/** A merged donor's id keeps resolving to the donor it was merged into. */
 export async function loadDonor(db: Database, orgId: string, id: string) {
   let row = await selectDonor(db, orgId, id);
   if (row?.merged_into_id) row = await selectDonor(db, orgId, row.merged_into_id);
@@ -47,17 +45,13 @@ export async function loadDonor(db: Database, orgId: string, id: string) {
   return row;
 }
 
-export async function listDonorsPage(ctx: DonorCtx, input: DonorListInput) {
+export async function listDonorsPage(ctx: OrgActor, input: DonorListInput) {
   const res = await listDonors(orgDb(ctx), ctx.org.id, ctx.org.timeZone, input);
   return { ...res, rows: res.rows.map(presentDonor) };
 }
 
-/**
- * donors.matchingIds: the ids the list's filters match now (page and sort aside), for bulk tagging
- * on "all N matching" (decision 024) — a snapshot, so donors who start matching later are never
- * touched. More than MATCHING_MAX answers 422 naming the cap.
- */
-export async function matchingDonorIds(ctx: DonorCtx, input: DonorFilterInput) {
+/** A snapshot (decision 024): donors who start matching later are never touched. */
+export async function matchingDonorIds(ctx: OrgActor, input: DonorFilterInput) {
   const ids = await matchingDonorRows(orgDb(ctx), ctx.org.id, ctx.org.timeZone, input, MATCHING_MAX + 1);
   if (ids.length > MATCHING_MAX)
     fail(
@@ -68,14 +62,23 @@ export async function matchingDonorIds(ctx: DonorCtx, input: DonorFilterInput) {
   return { ids };
 }
 
-export async function donorProfile(ctx: DonorCtx, id: string) {
+export async function donorProfile(ctx: OrgActor, id: string) {
   const d = await loadDonor(orgDb(ctx), ctx.org.id, id);
-  const donations = await donorDonations(orgDb(ctx), d.id);
-  return { ...presentDonor(d), donations };
+  const [donations, contacts] = await Promise.all([
+    donorDonations(orgDb(ctx), d.id),
+    donorContacts(orgDb(ctx), d.id),
+  ]);
+  return {
+    ...presentDonor(d),
+    donations,
+    /** Kept by merges (decision 052); the import and processors match them. */
+    otherEmails: contacts.filter((c) => c.kind === "email").map((c) => c.value),
+    otherPhones: contacts.filter((c) => c.kind === "phone").map((c) => c.value),
+  };
 }
 
-/** Duplicate check on e-mail and on name + postal code: answers with the match unless forced. */
-export async function createDonor(ctx: DonorCtx, input: { data: DonorInput; force: boolean }) {
+/** A duplicate by e-mail, or by name and postal code unless forced, answers with the match. */
+export async function createDonor(ctx: OrgActor, input: { data: DonorInput; force: boolean }) {
   const db = orgDb(ctx);
   const d = input.data;
   const email = d.email || null;
@@ -101,8 +104,7 @@ export async function createDonor(ctx: DonorCtx, input: { data: DonorInput; forc
       auditStatement(ctx, { action: "donor.create", entityType: "donor", entityId: id, after: d }),
     ]);
   } catch (e) {
-    // Two creates with one e-mail at once: the unique index lets one through; the other gets
-    // the same duplicate answer as if it had come second.
+    // Of two creates with one e-mail, the unique index lets one through; the other answers as if second.
     if (!email || constraintRefusal(e)?.code !== "CONFLICT") throw e;
     const dup = await donorIdByEmail(db, ctx.org.id, email);
     if (!dup) throw e;
@@ -111,7 +113,7 @@ export async function createDonor(ctx: DonorCtx, input: { data: DonorInput; forc
   return { created: true as const, id };
 }
 
-export async function updateDonorProfile(ctx: DonorCtx, input: { id: string; data: DonorInput }) {
+export async function updateDonorProfile(ctx: OrgActor, input: { id: string; data: DonorInput }) {
   const db = orgDb(ctx);
   const before = await loadDonor(db, ctx.org.id, input.id);
   if (before.anonymized_at) fail("UNPROCESSABLE_CONTENT", "An anonymized donor cannot be edited");
@@ -123,6 +125,9 @@ export async function updateDonorProfile(ctx: DonorCtx, input: { id: string; dat
   await db
     .batch([
       updateDonor(db, { id: before.id, orgId: ctx.org.id, data: d, email }),
+      // An address made the main one stops being one of the donor's others.
+      dropOwnContact(db, before.id, "email", email),
+      dropOwnContact(db, before.id, "phone", d.phone ?? null),
       auditStatement(ctx, {
         action: "donor.update",
         entityType: "donor",
@@ -139,7 +144,7 @@ export async function updateDonorProfile(ctx: DonorCtx, input: { id: string; dat
   return { id: before.id };
 }
 
-export async function deleteDonorRecord(ctx: DonorCtx, id: string) {
+export async function deleteDonorRecord(ctx: OrgActor, id: string) {
   const db = orgDb(ctx);
   const d = await loadDonor(db, ctx.org.id, id);
   if (await hasKeptDonation(db, d.id))
@@ -148,8 +153,7 @@ export async function deleteDonorRecord(ctx: DonorCtx, id: string) {
       "This donor has completed donations and cannot be deleted. Anonymize the donor instead.",
       { allowed: ["anonymize"] },
     );
-  // The check again inside the write (decision 020): a gift completed, or a merge, meanwhile
-  // keeps the donor. The audit row goes first, on the same condition.
+  // The check again inside the write (decision 020): a gift completed or a merge meanwhile keeps the donor.
   const deletable = deletableGuard(d.id);
   const res = await db.batch([
     auditStatement(
@@ -163,21 +167,16 @@ export async function deleteDonorRecord(ctx: DonorCtx, id: string) {
   return { id: d.id };
 }
 
-/**
- * Irreversible: personal data goes, amounts, dates and campaigns stay. Confirmed by the e-mail.
- * "Anywhere" means the donor row and the rows merged into it, the notes, the free text of its
- * donations, and the before/after values of the audit rows that described them (research
- * domain.md §5.5); the audit rows themselves stay, so the history still says who did what when.
- */
-export async function anonymizeDonor(ctx: DonorCtx, input: { id: string; confirm: string }) {
+// Irreversible: personal data goes from the donor, merged rows, notes, gifts' free text and audit values;
+// amounts, dates, campaigns and the audit rows stay, so the history still says who did what when.
+export async function anonymizeDonor(ctx: OrgActor, input: { id: string; confirm: string }) {
   const db = orgDb(ctx);
   const d = await loadDonor(db, ctx.org.id, input.id);
   if (d.anonymized_at) fail("UNPROCESSABLE_CONTENT", "This donor is already anonymized");
   const expected = d.email ?? donorName(d);
   if (input.confirm.trim().toLowerCase() !== expected.toLowerCase())
     fail("BAD_REQUEST", "Type the donor's e-mail to confirm", { field: "confirm" });
-  // Conditional on the donor as read (decision 020). The audit row is the claim; every statement
-  // after it checks that it exists, so a lost race changes nothing.
+  // The audit row is the claim (decision 020): later statements check it, so a lost race changes nothing.
   const claimId = generateId();
   const res = await db.batch([
     auditStatement(
@@ -195,13 +194,10 @@ export async function anonymizeDonor(ctx: DonorCtx, input: { id: string; confirm
   return { id: d.id };
 }
 
-/**
- * Merge `sourceId` into `targetId`: donations, notes and tags move; the source keeps a pointer
- * (and so do records merged into it before), so every old id resolves to the survivor. The dry
- * run answers exactly what the real merge will do, resulting stats included.
- */
+// The source keeps a pointer (as do records merged into it before), so every old id resolves to the
+// survivor. The dry run answers exactly what the real merge will do, resulting stats included.
 export async function mergeDonors(
-  ctx: DonorCtx,
+  ctx: OrgActor,
   input: { sourceId: string; targetId: string; dryRun: boolean },
 ) {
   const db = orgDb(ctx);
@@ -211,13 +207,29 @@ export async function mergeDonors(
   if (source.anonymized_at || target.anonymized_at)
     fail("UNPROCESSABLE_CONTENT", "An anonymized donor cannot be merged");
   const { counts: c, result } = await mergePreview(db, source.id, target.id);
+  // Each record as a person tells two "Rosa Delgado"s apart: e-mail, donor since, gifts.
+  const who = (d: DonorRow) => ({
+    id: d.id,
+    name: donorName(d),
+    email: d.email,
+    phone: d.phone,
+    donorSince: donorSince(d),
+    donationCount: d.donation_count,
+    lifetimeMinor: d.lifetime_minor,
+  });
+  const kept = (kind: "email" | "phone") => target[kind] && source[kind] && target[kind] !== source[kind];
   const preview = {
-    source: { id: source.id, name: donorName(source) },
-    target: { id: target.id, name: donorName(target) },
+    source: who(source),
+    target: who(target),
     donations: c.donations,
     notes: c.notes,
     tags: c.tags,
+    /** The source's e-mail (phone) becomes the target's own when it has none… */
     email: !target.email && source.email ? source.email : null,
+    phone: !target.phone && source.phone ? source.phone : null,
+    /** …and is kept as another one of the target's when it has its own (decision 052). */
+    alternateEmail: kept("email") ? source.email : null,
+    alternatePhone: kept("phone") ? source.phone : null,
     result,
   };
   if (input.dryRun) return { dryRun: true, ...preview };
@@ -229,11 +241,11 @@ export async function mergeDonors(
     donations: c.donations,
     notes: c.notes,
     tags: c.tags,
+    // Scrubbed with the rest when either donor is anonymized (anonymize-merge-queries.ts PII_KEYS).
+    alternateEmail: preview.alternateEmail,
   };
-  // The merge's own audit row is its claim (decision 020): it is written only if both donors
-  // are still unmerged and not anonymized and the source still has the e-mail read above, and
-  // every later statement applies only if it exists. Of two merges that race (A into B and B
-  // into A, or the same one twice) one lands whole and the other changes nothing: 409.
+  // The audit row is the merge's claim (decision 020): of two merges that race (A into B and B into A, or
+  // the same one twice) one lands whole and the other changes nothing: 409.
   const claimId = generateId();
   const claimed = auditGuard(claimId);
   const res = await db.batch([

@@ -1,14 +1,15 @@
-/**
- * GET /api/export/donations.csv?<filters>: access (worker/http/export-access.ts) and the file's
- * headers; the export itself (its filters, the audit row, the streamed CSV) is the donations
- * area's (worker/donations/export.ts).
- */
+// GET /api/export/donations.csv: access and headers; the export itself is worker/donations/export.ts.
 import { exportFileName } from "@core/csv";
 import { exportDonations, parseDonationExportFilters } from "../donations/export";
+import { limitHttpRequest } from "./api-limit";
 import { exportAccess } from "./export-access";
-import { json } from "./headers";
+import { json, methodNotAllowed } from "./headers";
 
 export async function handleDonationExport(request: Request, env: Env): Promise<Response> {
+  // GET only: the export is audited, and HEAD would write the audit row for nothing.
+  if (request.method !== "GET") return methodNotAllowed(["GET"]);
+  const limited = await limitHttpRequest(request, env, "export", true);
+  if (limited) return limited;
   const access = await exportAccess(request, env, { donation: ["view"] });
   if (access instanceof Response) return access;
   const { user, org } = access;

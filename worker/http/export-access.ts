@@ -1,9 +1,5 @@
-/**
- * Who may download an export: a signed-in user whose organization grants `export:create` and the
- * view right on what is exported, never an impersonated session. The decision is the org rung's
- * own (core/permissions.ts `refusal`, decision 017), so tRPC and HTTP exports cannot
- * differ. The answer is either the caller and their organization, or the spec-shaped 401/403.
- */
+// Exports and documents are decided by the org rung's own rule (core/permissions.ts `refusal`, decision 017),
+// so tRPC and HTTP cannot differ; an export is never given to an impersonated session.
 import { firstResource, type Permissions, refusal } from "@core/permissions";
 import { getSessionFromRequest } from "../auth";
 import { getConfig } from "../config";
@@ -15,13 +11,8 @@ export function exportAccess(request: Request, env: Env, view: Permissions) {
   return documentAccess(request, env, { export: ["create"], ...view });
 }
 
-/**
- * Who may download a document (a receipt or statement PDF, an export): signed in, fresh from D1,
- * holding `permissions` in their organization by the org rung's own decision.
- */
 export async function documentAccess(request: Request, env: Env, permissions: Permissions) {
-  // Read from D1, past the cookie cache: an export hands out the organization's data, so a
-  // sign-out, ban or lost role must hold at once (decision 018).
+  // Past the cookie cache: a download hands out data, so a sign-out or lost role holds now (decision 018).
   const auth = await getSessionFromRequest(request, env, { fresh: true });
   if (!auth) return json({ code: "UNAUTHORIZED", message: "Unauthorized" }, { status: 401 });
   const config = getConfig(env);

@@ -1,13 +1,5 @@
-/**
- * Security headers for every response (docs/steering/research/security.md §headers, docs/decisions/021).
- *
- * Pages rendered by TanStack Start get a nonce-based Content-Security-Policy: the Worker makes a
- * fresh nonce per page, hands it to the router through a request header (src/server/csp-nonce.ts →
- * createRouter's `ssr.nonce`), and the router stamps it on every script, style and preload it
- * writes — its streamed hydration scripts included. Scripts run only from our origin or with that
- * nonce, so markup injected into a page (stored XSS) cannot run script. Everything else the Worker
- * answers (JSON, CSV, media, the auth error page) needs no script at all and gets `default-src 'none'`.
- */
+// Security headers for every response (docs/steering/research/security.md §headers, decision 021): pages get
+// a nonce-based CSP so injected markup cannot run script; every other answer gets `default-src 'none'`.
 
 /** The request header that carries a page's nonce from the Worker into SSR (set by us only). */
 export const CSP_NONCE_HEADER = "x-almoner-csp-nonce";
@@ -18,14 +10,8 @@ export function newNonce(): string {
   return btoa(String.fromCharCode(...bytes));
 }
 
-/**
- * The policy of a portal page.
- * - script-src: our own files (the built chunks) and inline scripts carrying this page's nonce;
- *   no 'unsafe-inline', no 'unsafe-eval', no other host.
- * - style-src 'unsafe-inline': React and the chart/popover libraries set `style` attributes, which
- *   no nonce can cover; styles cannot run script, so this is the usual trade.
- * - img-src https: — profile photos from the social providers and logos are absolute https URLs.
- */
+/** A portal page's policy: scripts only our own or with this nonce. style-src 'unsafe-inline' because React
+ * and the chart libraries set `style` attributes no nonce covers, and styles cannot run script. */
 export function pagePolicy(nonce: string): string {
   return [
     "default-src 'self'",
@@ -45,7 +31,9 @@ export function pagePolicy(nonce: string): string {
 export const API_POLICY =
   "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
-/** The security headers of an answer, as name/value pairs (a Headers init, or to set one by one). */
+/** A stored image, even opened directly: sandboxed, so a file passed as an image never acts as a page. */
+export const MEDIA_POLICY = `${API_POLICY}; sandbox`;
+
 export function securityHeaders(url: URL, policy: string): [string, string][] {
   const pairs: [string, string][] = [
     ["X-Content-Type-Options", "nosniff"],
@@ -59,10 +47,21 @@ export function securityHeaders(url: URL, policy: string): [string, string][] {
   return pairs;
 }
 
+/** A non-page answer keeps its own policy only if it adds to API_POLICY, so no handler can weaken it. */
 export function applySecurityHeaders(headers: Headers, url: URL, pageNonce: string | null) {
   const html = (headers.get("content-type") ?? "").startsWith("text/html");
-  for (const [name, value] of securityHeaders(url, pageNonce && html ? pagePolicy(pageNonce) : API_POLICY))
-    headers.set(name, value);
+  const own = headers.get("content-security-policy");
+  const policy =
+    pageNonce && html ? pagePolicy(pageNonce) : own?.startsWith(`${API_POLICY};`) ? own : API_POLICY;
+  for (const [name, value] of securityHeaders(url, policy)) headers.set(name, value);
+}
+
+/** 405 naming the methods the route takes (RFC 9110 §15.5.6); routes check it before reading a session. */
+export function methodNotAllowed(allowed: readonly string[]): Response {
+  return json(
+    { code: "METHOD_NOT_ALLOWED", message: "Method not allowed" },
+    { status: 405, headers: { Allow: allowed.join(", ") } },
+  );
 }
 
 export function json(body: unknown, init: ResponseInit = {}): Response {

@@ -1,14 +1,5 @@
-/**
- * Uploaded images over plain HTTP (docs/decisions/008-media-in-d1.md): campaign covers and
- * organization logos. The rules are worker/media/service.ts; this file speaks HTTP.
- *
- *   POST /api/media      multipart `file`; a session whose organization grants campaign:update or
- *                        organization:update; 201 {id, url}. The type comes from the magic bytes,
- *                        never from the part's header; at most 1 MiB; audited in the same batch.
- *   GET  /api/media/:id  the stored bytes with the stored type, cacheable for a year: a row is never
- *                        changed after the insert, so its URL is immutable. Public, because covers
- *                        and logos appear on the public campaign page; ids are 128-bit random.
- */
+// Images over HTTP (decision 008): the type comes from the magic bytes, never the part's header. GET is
+// public (covers appear on public pages) and cached for a year, since a row never changes after the insert.
 import { MEDIA_MAX_BYTES, MEDIA_PATH } from "@core/media";
 import { hasOrgPermission } from "@core/permissions";
 import { getSessionFromRequest } from "../auth";
@@ -16,16 +7,15 @@ import { getConfig } from "../config";
 import { directoryDatabase } from "../db/databases";
 import { mediaById, sniffImage, storeMedia } from "../media/service";
 import { resolveOrganization } from "../trpc/org";
-import { json } from "./headers";
+import { json, MEDIA_POLICY, methodNotAllowed } from "./headers";
 
 /** Room for the multipart envelope around the file when the request declares its length. */
 const ENVELOPE_BYTES = 16 * 1024;
 
 const refuse = (status: number, code: string, message: string) => json({ code, message }, { status });
 
-export async function handleMediaUpload(request: Request, env: Env): Promise<Response> {
-  // The origin gate in worker/app.ts has already refused cross-site posts (decision 018); the
-  // session is read from D1 (a write decides on the session as it is now).
+async function handleMediaUpload(request: Request, env: Env): Promise<Response> {
+  // Cross-site posts were refused by the origin gate (decision 018); a write reads the session fresh.
   const auth = await getSessionFromRequest(request, env, { fresh: true });
   if (!auth) return refuse(401, "UNAUTHORIZED", "Unauthorized");
   const config = getConfig(env);
@@ -67,7 +57,7 @@ export async function handleMediaUpload(request: Request, env: Env): Promise<Res
   return json(stored, { status: 201 });
 }
 
-export async function handleMediaGet(request: Request, env: Env, id: string): Promise<Response> {
+async function handleMediaGet(request: Request, env: Env, id: string): Promise<Response> {
   const row = await mediaById(directoryDatabase(env), id);
   if (!row) return refuse(404, "NOT_FOUND", "Image not found");
   const etag = `"${row.sha256}"`;
@@ -76,8 +66,8 @@ export async function handleMediaGet(request: Request, env: Env, id: string): Pr
     "Cache-Control": "public, max-age=31536000, immutable",
     "X-Content-Type-Options": "nosniff",
     ETag: etag,
-    // An image never runs script, even when opened directly.
-    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+    // An image never runs script, even when opened directly (kept by applySecurityHeaders).
+    "Content-Security-Policy": MEDIA_POLICY,
     "Cross-Origin-Resource-Policy": "same-site",
   });
   if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
@@ -88,12 +78,11 @@ export async function handleMediaGet(request: Request, env: Env, id: string): Pr
 
 export async function handleMedia(request: Request, env: Env, path: string): Promise<Response> {
   if (path === "/api/media") {
-    if (request.method !== "POST") return refuse(405, "METHOD_NOT_ALLOWED", "Use POST to upload");
+    if (request.method !== "POST") return methodNotAllowed(["POST"]);
     return handleMediaUpload(request, env);
   }
   const m = MEDIA_PATH.exec(path);
   if (!m) return refuse(404, "NOT_FOUND", "Image not found");
-  if (request.method !== "GET" && request.method !== "HEAD")
-    return refuse(405, "METHOD_NOT_ALLOWED", "Images are read with GET");
+  if (request.method !== "GET" && request.method !== "HEAD") return methodNotAllowed(["GET", "HEAD"]);
   return handleMediaGet(request, env, m[1] as string);
 }

@@ -1,21 +1,6 @@
-/**
- * The one origin gate (docs/decisions/018-sessions-and-requests.md, amended by
- * docs/decisions/023-auth-contract-differences.md): every request that can change state (any
- * method but GET, HEAD, OPTIONS) and carries one of the app's cookies (the session is what a forged
- * request would ride on) must say where it comes from, and that must be a trusted origin — as
- * better-auth 1.3.34's originCheckMiddleware refuses it. worker/app.ts applies it to every path
- * before routing (auth, tRPC, invitations, media, …); the auth API calls the same function.
- *
- * In order:
- * 1. `Sec-Fetch-Site` present and not `same-origin` or `none` → refused (a browser says where the
- *    request came from; `same-site` is refused too: a sibling subdomain is another application).
- * 2. `Origin: null` (sandboxed frames, data: URLs, cross-origin redirects) → `Missing or null Origin`.
- * 3. `Origin` present and not trusted → `Invalid origin`.
- * 4. No `Origin`: the `Referer`'s origin must be trusted (an unparseable one → `Invalid origin`).
- * 5. Neither `Origin` nor `Referer` → `Missing or null Origin`. Browsers send `Origin` on every
- *    POST; a script holding the cookies itself (curl, a server) must send it too. Cookie-less calls
- *    (the webhook, server to server with a bearer secret) are not asked anything.
- */
+// The one origin gate (decisions 018, 023): a request that can change state and carries an app cookie must
+// come from a trusted origin, as better-auth 1.3.34's originCheckMiddleware requires. `Sec-Fetch-Site:
+// same-site` is refused too (a sibling subdomain is another application); cookie-less calls pass.
 
 import { isTrustedOrigin } from "@core/trusted-url";
 
@@ -29,20 +14,16 @@ export const MISSING_OR_NULL_ORIGIN = {
 } as const;
 
 export type Refusal = typeof INVALID_ORIGIN | typeof MISSING_OR_NULL_ORIGIN;
-export type GateVerdict = { ok: true } | { ok: false; refusal: Refusal; reason: string };
+type GateVerdict = { ok: true } | { ok: false; refusal: Refusal; reason: string };
 
-export interface GateOptions {
-  /** Origin patterns (core/trusted-url.ts `trustedOriginsOf`). */
+interface GateOptions {
   trusted: readonly string[];
-  /**
-   * The app's cookie prefix (app.config.ts `cookie.prefix`). Cookies the app did not set (a CDN's
-   * SameSite=None bot cookie on an identity provider's cross-site form_post) authenticate nothing.
-   */
+  /** Cookies the app did not set (a CDN's bot cookie on a cross-site form_post) authenticate nothing. */
   cookiePrefix: string;
 }
 
 /** Whether the Cookie header holds a cookie of the app (`prefix.*` or `__Secure-prefix.*`). */
-export function carriesAppCookie(cookieHeader: string | null, prefix: string) {
+function carriesAppCookie(cookieHeader: string | null, prefix: string) {
   if (!cookieHeader) return false;
   return cookieHeader
     .split(";")

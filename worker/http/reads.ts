@@ -1,10 +1,5 @@
-/**
- * Where a request's D1 reads start (decision 027, worker/db/databases.ts): writes and the auth
- * paths on the primary, public pages at the nearest replica, every other portal or API read at
- * least as new as the bookmark the browser last saw — handed back on every response as the
- * `almoner.d1` cookie (and the `x-d1-bookmark` header, for API clients), so a user always reads
- * their own writes.
- */
+// Where a request's D1 reads start (decision 027): writes and auth on the primary, public pages at the
+// nearest replica, the rest at the bookmark the browser last saw, so a user always reads their own writes.
 import {
   BOOKMARK_COOKIE,
   BOOKMARK_HEADER,
@@ -31,12 +26,7 @@ export function readStartOf(request: Request, url = new URL(request.url)): ReadS
 /** Answers that carry no bookmark: the auth API's must be better-auth 1.3's to the cookie. */
 const NO_BOOKMARK = /^\/api\/auth(?:\/|$)/;
 
-/**
- * The headers that hand the bookmarks on. Public answers carry none (a visitor gets no cookie),
- * nor do the auth API's (its reads and writes are on the primary, and its cookies are exactly
- * better-auth's: test/oracle/); the cookie is only rewritten when a database moved past what the
- * request brought.
- */
+/** Hands the bookmarks on; the cookie is rewritten only when a database moved past what the request had. */
 export function bookmarkHeaders(
   request: Request,
   start: ReadStart,

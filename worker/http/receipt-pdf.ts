@@ -1,15 +1,8 @@
-/**
- * Receipts and year-end statements as PDF downloads (issue 25): GET /api/receipts/{id}.pdf (a
- * gift's page) and GET /api/donors/{id}/statement.pdf?year=2026&basis=calendar|fiscal (a donor's
- * page). Signed in with `receipt:view` (and `donor:view` for a statement) in the organization,
- * decided as the org rung decides (worker/http/export-access.ts). The PDF code loads on first use.
- */
+// Receipt and statement PDFs, decided as the org rung decides (worker/http/export-access.ts).
 import { STATEMENT_YEAR_MAX, STATEMENT_YEAR_MIN, type StatementBasis, statementBases } from "@core/receipts";
-import { TRPCError } from "@trpc/server";
+import { REFUSAL_STATUS, Refusal } from "../lib/fail";
 import { documentAccess } from "./export-access";
-import { json } from "./headers";
-
-const STATUS: Partial<Record<TRPCError["code"], number>> = { NOT_FOUND: 404, BAD_REQUEST: 400 };
+import { json, methodNotAllowed } from "./headers";
 
 function pdfResponse(doc: { bytes: Uint8Array; filename: string }, download: boolean) {
   return new Response(doc.bytes as Uint8Array<ArrayBuffer>, {
@@ -25,15 +18,14 @@ async function answer(run: () => Promise<{ bytes: Uint8Array; filename: string }
   try {
     return pdfResponse(await run(), download);
   } catch (error) {
-    if (error instanceof TRPCError && STATUS[error.code])
-      return json({ code: error.code, message: error.message }, { status: STATUS[error.code] });
+    if (error instanceof Refusal)
+      return json({ code: error.code, message: error.message }, { status: REFUSAL_STATUS[error.code] });
     throw error;
   }
 }
 
 export async function handleReceiptPdf(request: Request, env: Env, receiptId: string) {
-  if (request.method !== "GET")
-    return json({ code: "METHOD_NOT_ALLOWED", message: "Method not allowed" }, { status: 405 });
+  if (request.method !== "GET") return methodNotAllowed(["GET"]);
   const access = await documentAccess(request, env, { receipt: ["view"] });
   if (access instanceof Response) return access;
   const { receiptPdf } = await import("../receipts/delivery");
@@ -42,8 +34,7 @@ export async function handleReceiptPdf(request: Request, env: Env, receiptId: st
 }
 
 export async function handleStatementPdf(request: Request, env: Env, donorId: string) {
-  if (request.method !== "GET")
-    return json({ code: "METHOD_NOT_ALLOWED", message: "Method not allowed" }, { status: 405 });
+  if (request.method !== "GET") return methodNotAllowed(["GET"]);
   const access = await documentAccess(request, env, { receipt: ["view"], donor: ["view"] });
   if (access instanceof Response) return access;
   const params = new URL(request.url).searchParams;

@@ -1,17 +1,11 @@
-/**
- * POST /api/webhooks/donations: a payment processor reports gifts (DESIGN §4, issue 8). This
- * handler checks who sent it and that it is well-formed JSON; what it may store and how it lands
- * is the donations area's (worker/donations/webhook.ts).
- *
- * Signature: header `X-Almoner-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(WEBHOOK_SECRET, "<t>.<raw body>")>`.
- * Deliveries older than `donations.webhookToleranceSeconds` (300 s) are refused (replays).
- */
+// POST /api/webhooks/donations (DESIGN §4), signed `X-Almoner-Signature: t=<unix s>,v1=<hex>`, the hex being
+// HMAC-SHA256(WEBHOOK_SECRET, "<t>.<raw body>"); older than donations.webhookToleranceSeconds is refused.
 
 import { safeEqual } from "../auth/crypto";
 import { getConfig } from "../config";
 import { type ProcessorEvent, processorEvent, receiveProcessorEvent } from "../donations/webhook";
 import { type PlanEvent, planEvent, receivePlanEvent } from "../plans/webhook";
-import { json } from "./headers";
+import { json, methodNotAllowed } from "./headers";
 
 async function hmacHex(secret: string, message: string) {
   const key = await crypto.subtle.importKey(
@@ -34,8 +28,7 @@ export async function handleDonationWebhook(
   env: Env,
   waitUntil?: (p: Promise<unknown>) => unknown,
 ): Promise<Response> {
-  if (request.method !== "POST")
-    return json({ code: "METHOD_NOT_ALLOWED", message: "Method not allowed" }, { status: 405 });
+  if (request.method !== "POST") return methodNotAllowed(["POST"]);
   const secret = String(env.WEBHOOK_SECRET ?? "");
   if (!secret) return json({ code: "NOT_FOUND", message: "Webhooks are not configured" }, { status: 404 });
   const body = await request.text();
@@ -52,7 +45,7 @@ export async function handleDonationWebhook(
   let parsed: { kind: "gift"; event: ProcessorEvent } | { kind: "plan"; event: PlanEvent };
   try {
     const raw = JSON.parse(body) as { type?: unknown };
-    // Recurring plans' events (issue 24) in the same signed endpoint: plan.*; the rest are gifts'.
+    // Plan events (plan.*) share this signed endpoint; the rest are gifts.
     parsed =
       typeof raw?.type === "string" && raw.type.startsWith("plan.")
         ? { kind: "plan", event: planEvent.parse(raw) }

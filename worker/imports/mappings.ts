@@ -3,6 +3,7 @@
  * reused for the next file of the same kind. The router and its small service together: three
  * one-statement procedures.
  */
+
 import {
   dateOrders,
   decimalMarks,
@@ -12,16 +13,17 @@ import {
   matchPolicies,
 } from "@core/import/fields";
 import { z } from "zod";
-import { generateId } from "../auth/crypto";
 import { orgDb } from "../db/databases";
 import { auditStatement } from "../lib/audit";
-import { fail, orgProcedure, router } from "../trpc/init";
+import { fail } from "../lib/fail";
+import { previousWriteLanded } from "../lib/guard";
+import { generateId } from "../lib/ids";
+import { type OrgActor, orgProcedure, router } from "../trpc/init";
 import { deleteMapping, listMappings, upsertMapping } from "./queries";
-import type { ImportCtx } from "./service";
 
 const kind = z.enum(importKinds);
 
-async function savedMappings(ctx: ImportCtx, k: ImportKind) {
+async function savedMappings(ctx: OrgActor, k: ImportKind) {
   const rows = await listMappings(orgDb(ctx), ctx.org.id, k);
   return rows.map((r) => ({
     id: r.id,
@@ -33,7 +35,7 @@ async function savedMappings(ctx: ImportCtx, k: ImportKind) {
 }
 
 async function saveMapping(
-  ctx: ImportCtx,
+  ctx: OrgActor,
   input: { kind: ImportKind; name: string; fields: Record<string, string>; options: Record<string, unknown> },
 ) {
   const allowed = new Set<string>(importFieldsOf(input.kind));
@@ -65,11 +67,16 @@ async function saveMapping(
   );
 }
 
-async function removeMapping(ctx: ImportCtx, id: string) {
+async function removeMapping(ctx: OrgActor, id: string) {
   const db = orgDb(ctx);
   const res = await db.batch([
     deleteMapping(db, ctx.org.id, id),
-    auditStatement(ctx, { action: "import.mapping_delete", entityType: "import_mapping", entityId: id }),
+    // An unknown id (or another organization's) deletes nothing and leaves no history.
+    auditStatement(
+      ctx,
+      { action: "import.mapping_delete", entityType: "import_mapping", entityId: id },
+      previousWriteLanded,
+    ),
   ]);
   if (!res[0]?.meta.changes) fail("NOT_FOUND", "Mapping not found");
   return { id };

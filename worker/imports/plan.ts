@@ -8,7 +8,6 @@
 import { importKey } from "@core/import/batch";
 import type { ImportKind, ImportOutcome, MatchPolicy } from "@core/import/fields";
 import type { DonorColumn, RowDonor, RowGift, RowResult } from "@core/import/row";
-import type { DonationStatus } from "@core/status";
 
 /** A donor as the matching reads it: the columns a row may fill, and what decides whether it may. */
 export interface DonorRecord {
@@ -33,6 +32,8 @@ export interface DonorRecord {
   phone_opt_in: number;
   mail_opt_in: number;
   external_id: string | null;
+  /** When the record was created: an import writes the old system's "Date Added" here (decision 052). */
+  created_at: number | null;
 }
 
 export interface CampaignRecord {
@@ -52,13 +53,15 @@ export interface Lookups {
   donorsByExternalId: Map<string, DonorRecord[]>;
   /** Donors that matched donors were merged into (merges may chain once: a merge target is never merged). */
   mergeTargets: Map<string, DonorRecord>;
+  /** Existing donors an earlier batch of this import gave gifts to (already counted matched). */
+  giftedBefore: Set<string>;
   /** By lower-case title and by slug. */
   campaigns: Map<string, CampaignRecord>;
 }
 
-export type MatchedBy = "email" | "name_postal_code" | "external_id";
+type MatchedBy = "email" | "name_postal_code" | "external_id";
 
-export interface RowReport {
+interface RowReport {
   row: number;
   outcome: ImportOutcome;
   reason?: string;
@@ -85,6 +88,8 @@ export interface DonorChange {
   id: string;
   /** Column → [value read, value wanted]; the write sets a column only if it still holds the value read. */
   set: Partial<Record<DonorColumn, [unknown, unknown]>>;
+  /** An older "Date Added" the file gives: the record's creation moves back to it, never forward. */
+  since?: number;
 }
 
 export interface NewCampaign {
@@ -93,7 +98,7 @@ export interface NewCampaign {
   currency: string;
 }
 
-export interface PlannedGift {
+interface PlannedGift {
   id: string;
   row: number;
   importKey: string;
@@ -122,7 +127,7 @@ export interface BatchPlan {
   };
 }
 
-export interface PlanInput {
+interface PlanInput {
   kind: ImportKind;
   /** The import the batch belongs to (null: a dry run before the import exists). */
   importId: string | null;
@@ -185,7 +190,7 @@ function columnValue(d: RowDonor, c: DonorColumn): unknown {
 const CONSENTS: readonly DonorColumn[] = ["email_opt_in", "phone_opt_in", "mail_opt_in", "type"];
 
 /** The columns a matched donor takes from the row under `policy`, as [read, wanted] pairs. */
-export function donorChangesFor(
+function donorChangesFor(
   current: DonorRecord,
   d: RowDonor,
   policy: MatchPolicy,
@@ -235,6 +240,7 @@ export function planBatch(input: PlanInput): BatchPlan {
   const keysSeen = new Set<string>();
   const transactionsSeen = new Set<string>();
   const touched = new Set<string>();
+  const counted = new Set<string>();
 
   const remember = (k: Known) => {
     const r = k.record;
@@ -323,7 +329,7 @@ export function planBatch(input: PlanInput): BatchPlan {
     if (kind === "donations" && gift) {
       key = importKey(input.fileHash, row, gift.externalId);
       if (db.giftKeys.has(key) || keysSeen.has(key)) {
-        skip(row, gift.externalId ? `Already imported (gift ${gift.externalId})` : "Already imported");
+        skip(row, gift.externalId ? `Already imported (donation ${gift.externalId})` : "Already imported");
         continue;
       }
       if (
@@ -359,7 +365,7 @@ export function planBatch(input: PlanInput): BatchPlan {
       if (m) {
         const r = m.known.record;
         if (r.anonymized_at) {
-          if (kind === "donations") reject(row, cells, "An anonymized donor cannot receive new gifts");
+          if (kind === "donations") reject(row, cells, "An anonymized donor cannot receive new donations");
           else skip(row, "Matches an anonymized donor");
           continue;
         }
@@ -367,9 +373,21 @@ export function planBatch(input: PlanInput): BatchPlan {
         const earlier = m.known.row;
         if (kind === "donors" && earlier) report.note = `Same donor as row ${earlier}`;
         const set = donorChangesFor(r, donor, policy);
+        // The old system knew the donor before this record was created here.
+        const since =
+          policy !== "skip" && donor.since !== null && (r.created_at === null || donor.since < r.created_at)
+            ? donor.since
+            : null;
+        // Matched by another address a merge kept (decision 052): that address is already the
+        // donor's; it does not replace the main one.
+        if (m.by === "email" && r.email && r.email !== (donor.data.email || null)) delete set.email;
         const columns = Object.keys(set) as DonorColumn[];
-        if (columns.length) {
+        if (columns.length || since !== null) {
           const c = changed.get(r.id) ?? { id: r.id, set: {} };
+          if (since !== null) {
+            c.since = Math.min(c.since ?? since, since);
+            r.created_at = c.since;
+          }
           for (const col of columns) {
             const [was, want] = set[col] as [unknown, unknown];
             // A column an earlier row of this batch already changed keeps the value first read.
@@ -391,15 +409,27 @@ export function planBatch(input: PlanInput): BatchPlan {
           ...(columns.length ? { changes: columns } : {}),
         };
         remember({ ...m.known, row: m.known.row || row });
-        if (kind === "donations") touched.add(r.id);
-        else {
+        if (kind === "donations") {
+          // A donor the organization had (not one this import created), once per import.
+          if (
+            !m.known.isNew &&
+            r.import_id !== input.importId &&
+            !counted.has(r.id) &&
+            !db.giftedBefore.has(r.id)
+          ) {
+            counted.add(r.id);
+            plan.counts.donorsMatched++;
+            if (columns.length || since !== null) plan.counts.donorsUpdated++;
+          }
+          touched.add(r.id);
+        } else {
           if (policy === "skip") {
             skip(row, `Matched an existing donor by ${MATCHED_BY[m.by]}; left unchanged`);
             continue;
           }
           report.outcome = "matched";
           if (m.known.isNew) plan.counts.donorsMatched++;
-          else if (columns.length) plan.counts.donorsUpdated++;
+          else if (columns.length || since !== null) plan.counts.donorsUpdated++;
           else plan.counts.donorsMatched++;
         }
       } else {
@@ -427,6 +457,7 @@ export function planBatch(input: PlanInput): BatchPlan {
           phone_opt_in: v.phoneOptIn ? 1 : 0,
           mail_opt_in: v.mailOptIn ? 1 : 0,
           external_id: v.externalId ?? null,
+          created_at: donor.since,
         };
         remember({ record, row, isNew: true });
         plan.newDonors.push({ row, record });
@@ -461,6 +492,3 @@ export const MATCHED_BY: Readonly<Record<MatchedBy, string>> = {
   name_postal_code: "name and postal code",
   external_id: "donor ID",
 };
-
-/** Statuses an import may give a gift: any of the machine's (history arrives in every state). */
-export type ImportedStatus = DonationStatus;

@@ -1,6 +1,6 @@
 /**
  * The imports' SQL (docs/architecture.md: the only place of the area that speaks SQL; the gifts'
- * own statements are worker/donations/write.ts `giftSetInsert`/`giftSetDelete`). Rows travel as one
+ * own statements are worker/ledger/donation-change.ts `giftSetInsert`/`giftSetDelete`). Rows travel as one
  * JSON parameter (`json_each`), so a statement binds a handful of values whatever the batch size
  * (D1: 100 bound parameters per statement). docs/decisions/028-csv-import.md.
  */
@@ -14,9 +14,9 @@ import type { Guard } from "../lib/guard";
 import type { CampaignRecord, DonorChange, DonorRecord, Lookups, NewCampaign, NewDonor } from "./plan";
 
 export type ImportRecord = Row<typeof dataImport>;
-export type MappingRow = Row<typeof importMappingPreset>;
+type MappingRow = Row<typeof importMappingPreset>;
 
-const DONOR_RECORD = `id, merged_into_id, anonymized_at, import_id, import_key, ${DONOR_COLUMNS.join(", ")}`;
+const DONOR_RECORD = `id, merged_into_id, anonymized_at, import_id, import_key, created_at, ${DONOR_COLUMNS.join(", ")}`;
 
 const json = (v: unknown) => JSON.stringify(v);
 
@@ -33,6 +33,8 @@ export async function batchLookups(
     externalIds: string[];
     campaigns: string[];
   },
+  /** The import the batch belongs to (null: a dry run): who its earlier batches gave gifts to. */
+  importId: string | null = null,
 ): Promise<Lookups> {
   const res = await db.batch([
     db
@@ -50,9 +52,15 @@ export async function batchLookups(
         "SELECT import_key AS k FROM donor WHERE organization_id = ? AND import_key IN (SELECT value FROM json_each(?))",
       )
       .bind(orgId, json(keys.donorKeys)),
+    // By the main e-mail or another one a merge kept (donor_contact, decision 052): `k` is the address.
     db
       .prepare(
-        `SELECT ${DONOR_RECORD} FROM donor WHERE organization_id = ? AND email IN (SELECT value FROM json_each(?))`,
+        `SELECT ${DONOR_RECORD}, email AS k FROM donor WHERE organization_id = ?1 AND email IN (SELECT value FROM json_each(?2))
+         UNION ALL
+         SELECT ${DONOR_RECORD.split(", ")
+           .map((c) => `d.${c}`)
+           .join(", ")}, c.value AS k FROM donor_contact c JOIN donor d ON d.id = c.donor_id
+          WHERE c.organization_id = ?1 AND c.kind = 'email' AND c.value IN (SELECT value FROM json_each(?2))`,
       )
       .bind(orgId, json(keys.emails)),
     // Postal codes as stored may differ in case and spaces; the plan compares them normalized.
@@ -83,7 +91,9 @@ export async function batchLookups(
     }
     return m;
   };
-  const donorsByEmail = new Map(rows<DonorRecord>(3).map((d) => [d.email as string, d]));
+  const donorsByEmail = new Map(
+    rows<DonorRecord & { k: string }>(3).map(({ k, ...d }) => [k, d as DonorRecord]),
+  );
   const donorsByPostal = group(rows<DonorRecord>(4), (d) =>
     d.postal_code ? d.postal_code.trim().toUpperCase().replace(/\s+/g, "") : null,
   );
@@ -104,6 +114,20 @@ export async function batchLookups(
       .all<DonorRecord>();
     for (const d of results) mergeTargets.set(d.id, d);
   }
+  // Existing donors this import's earlier batches already gave gifts to: counted matched once.
+  const giftedBefore = new Set<string>();
+  const candidates = [...rows<DonorRecord>(3), ...rows<DonorRecord>(4), ...rows<DonorRecord>(5)]
+    .map((d) => d.id)
+    .concat([...mergeTargets.keys()]);
+  if (importId && candidates.length) {
+    const { results } = await db
+      .prepare(
+        "SELECT DISTINCT donor_id AS k FROM donation WHERE donor_id IN (SELECT value FROM json_each(?2)) AND organization_id = ?1 AND import_id = ?3",
+      )
+      .bind(orgId, json([...new Set(candidates)]), importId)
+      .all<{ k: string }>();
+    for (const r of results) giftedBefore.add(r.k);
+  }
   const campaigns = new Map<string, CampaignRecord>();
   for (const c of rows<CampaignRecord>(6)) {
     campaigns.set(c.title.toLowerCase(), c);
@@ -122,6 +146,7 @@ export async function batchLookups(
     donorsByPostal,
     donorsByExternalId,
     mergeTargets,
+    giftedBefore,
     campaigns,
   };
 }
@@ -132,7 +157,7 @@ export const batchGuard = (importId: string, token: string): Guard => ({
   args: [importId, token],
 });
 
-export interface BatchCounts {
+interface BatchCounts {
   donorsCreated: number;
   donorsUpdated: number;
   donorsMatched: number;
@@ -201,10 +226,12 @@ export function insertDonors(
   guard: Guard,
 ) {
   const cols = ["id", ...DONOR_COLUMNS, "import_key"] as const;
+  // created_at: the old system's "Date Added" when the file gives one, else now (decision 052).
   return db
     .prepare(
       `INSERT INTO donor (${cols.join(", ")}, organization_id, import_id, created_by, created_at, updated_at)
-       SELECT ${cols.map((col) => `value ->> '$.${col}'`).join(", ")}, ?1, ?2, ?3, ?4, ?4
+       SELECT ${cols.map((col) => `value ->> '$.${col}'`).join(", ")}, ?1, ?2, ?3,
+              COALESCE(value ->> '$.created_at', ?4), ?4
          FROM json_each(?5) WHERE ${guard.sql(6)}`,
     )
     .bind(
@@ -212,7 +239,12 @@ export function insertDonors(
       c.importId,
       c.createdBy,
       c.now,
-      json(donors.map((d) => Object.fromEntries(cols.map((col) => [col, d.record[col]])))),
+      json(
+        donors.map((d) => ({
+          ...Object.fromEntries(cols.map((col) => [col, d.record[col]])),
+          created_at: d.record.created_at,
+        })),
+      ),
       ...guard.args,
     );
 }
@@ -230,11 +262,12 @@ export function updateDonors(db: Database, orgId: string, changes: DonorChange[]
   );
   return db
     .prepare(
-      `UPDATE donor SET ${sets.join(",\n")}, updated_at = ?3
+      `UPDATE donor SET ${sets.join(",\n")},
+              created_at = MIN(donor.created_at, COALESCE(j.value ->> '$.since', donor.created_at)), updated_at = ?3
          FROM json_each(?2) AS j
         WHERE donor.id = j.value ->> '$.id' AND donor.organization_id = ?1 AND ${guard.sql(4)}`,
     )
-    .bind(orgId, json(changes.map((c) => ({ id: c.id, ...c.set }))), now, ...guard.args);
+    .bind(orgId, json(changes.map((c) => ({ id: c.id, since: c.since, ...c.set }))), now, ...guard.args);
 }
 
 /** The rows a batch refused, with their cells, for the download. */

@@ -1,24 +1,27 @@
 /**
- * Undoing an import (issue 23, docs/decisions/028-csv-import.md): everything it created — gifts,
+ * Undoing an import (docs/decisions/028-csv-import.md): everything it created — gifts,
  * then donors, then campaigns — removed in batches of IMPORT_BATCH_ROWS, each ONE D1 batch with
  * its rollups, recounts and an audit row. Refused, naming what blocks it, while anything has come
  * to depend on what it created. Values it filled in on donors it matched stay (the decision says why).
  */
+
 import { IMPORT_BATCH_ROWS } from "@core/import/batch";
 import { formatCount } from "@core/labels";
-import { generateId } from "../auth/crypto";
 import { type Database, orgDb } from "../db/databases";
-import type { DonationRow } from "../donations/queries";
-import { giftSetDelete } from "../donations/write";
-import { donorSetStatsStatements } from "../donors/stats";
+import type { DonationRow } from "../db/rows";
+import { giftSetDelete } from "../ledger/donation-change";
+import { donorSetStatsStatements } from "../ledger/donor-stats";
 import { auditStatement } from "../lib/audit";
-import { fail } from "../trpc/init";
+import { fail } from "../lib/fail";
+import { previousWriteLanded } from "../lib/guard";
+import { generateId } from "../lib/ids";
+import type { OrgActor } from "../trpc/init";
 import { presentImport } from "./present";
 import { batchGuard, type ImportRecord, setImportStatus } from "./queries";
-import { type ImportCtx, loadImport } from "./service";
+import { loadImport } from "./service";
 
-/** Every gift an import wrote carries a change token starting so, until anything changes it (drizzle/0013). */
-export const importTokenPrefix = (importId: string) => `imp:${importId}:`;
+/** An imported gift's change token starts so until anything changes the gift (drizzle/0013). */
+const importTokenPrefix = (importId: string) => `imp:${importId}:`;
 
 /** What keeps an import from being undone, counted (the refusal and the confirmation say it). */
 async function blockers(db: Database, orgId: string, imp: ImportRecord) {
@@ -61,10 +64,12 @@ async function blockers(db: Database, orgId: string, imp: ImportRecord) {
   const n = (x: number, one: string, many: string) => `${formatCount(x)} ${x === 1 ? one : many}`;
   if (c.changedGifts)
     out.push(
-      `${n(c.changedGifts, "gift it created was", "gifts it created were")} changed since (first: donation #${c.changedGiftNumber})`,
+      `${n(c.changedGifts, "donation it created was", "donations it created were")} changed since (first: donation #${c.changedGiftNumber})`,
     );
   if (c.donorsWithOtherGifts)
-    out.push(`${n(c.donorsWithOtherGifts, "donor it created has", "donors it created have")} other gifts`);
+    out.push(
+      `${n(c.donorsWithOtherGifts, "donor it created has", "donors it created have")} other donations`,
+    );
   if (c.donorsWithNotes)
     out.push(`${n(c.donorsWithNotes, "donor it created has", "donors it created have")} notes`);
   if (c.donorsWithTags)
@@ -75,7 +80,7 @@ async function blockers(db: Database, orgId: string, imp: ImportRecord) {
     );
   if (c.campaignsWithOtherGifts)
     out.push(
-      `${n(c.campaignsWithOtherGifts, "campaign it created has", "campaigns it created have")} other gifts`,
+      `${n(c.campaignsWithOtherGifts, "campaign it created has", "campaigns it created have")} other donations`,
     );
   if (c.campaignsEdited)
     out.push(
@@ -85,7 +90,7 @@ async function blockers(db: Database, orgId: string, imp: ImportRecord) {
 }
 
 /** What an undo would remove, and what blocks it (the confirmation dialog). */
-export async function rollbackPreview(ctx: ImportCtx, id: string) {
+export async function rollbackPreview(ctx: OrgActor, id: string) {
   const db = orgDb(ctx);
   const imp = await loadImport(db, ctx.org.id, id);
   const left = await remaining(db, ctx.org.id, imp.id);
@@ -127,7 +132,7 @@ const CAMPAIGN_UNUSED = `campaign.status = 'draft'
  * each further call removes up to IMPORT_BATCH_ROWS gifts, then donors, then campaigns, and the
  * last marks it rolled back. The page calls it until `done`, showing `remaining`.
  */
-export async function rollbackStep(ctx: ImportCtx, id: string) {
+export async function rollbackStep(ctx: OrgActor, id: string) {
   const db = orgDb(ctx);
   const org = ctx.org.id;
   const imp = await loadImport(db, org, id);
@@ -139,7 +144,11 @@ export async function rollbackStep(ctx: ImportCtx, id: string) {
     if (why.length) fail("CONFLICT", `This import cannot be undone: ${why.join("; ")}`, { blockers: why });
     await db.batch([
       setImportStatus(db, { orgId: org, id, from: imp.status, to: "rolling_back", now }),
-      auditStatement(ctx, { action: "import.rollback_start", entityType: "import", entityId: id }),
+      auditStatement(
+        ctx,
+        { action: "import.rollback_start", entityType: "import", entityId: id },
+        previousWriteLanded,
+      ),
     ]);
     const fresh = await loadImport(db, org, id);
     if (fresh.status !== "rolling_back") fail("CONFLICT", "The import changed meanwhile; try again");

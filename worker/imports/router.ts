@@ -1,5 +1,5 @@
 /**
- * imports.* (issue 23, docs/decisions/028-csv-import.md): input schema, rung and permissions, one
+ * imports.* (docs/decisions/028-csv-import.md): input schema, rung and permissions, one
  * service call. Owners and organization admins hold `import` (core/permissions.ts); the rejected
  * rows are a donor export too, so their download also needs export:create (never while
  * impersonating).

@@ -1,30 +1,27 @@
 /**
- * CSV imports (issue 23, docs/decisions/028-csv-import.md): start one, check rows (a dry run),
+ * CSV imports (docs/decisions/028-csv-import.md): start one, check rows (a dry run),
  * commit rows a batch at a time, finish, and read what was refused. Each committed batch is ONE D1
  * batch — campaigns, donors, donor changes, gifts, rollups, recounts, rejected rows, the import's
  * progress and one audit row — claimed by the import's `next_row` so a batch lands once. The undo
  * is ./rollback.ts.
  */
+
 import { campaignSlug, freeSlug } from "@core/campaign";
 import { FIRST_DATA_ROW, type ImportRow, importKey } from "@core/import/batch";
-import {
-  type ImportKind,
-  type ImportMapping,
-  type ImportOptions,
-  importFieldsOf,
-  REQUIRED_GIFT_FIELDS,
-} from "@core/import/fields";
-import { mapCells, normalizeRow, type RowResult } from "@core/import/row";
+import { type ImportKind, type ImportMapping, type ImportOptions, mappingProblem } from "@core/import/fields";
+import { mapCells, normalizeRow, type RowResult, rowLabel } from "@core/import/row";
 import { formatCount } from "@core/labels";
 import { currencyCode } from "@core/schemas";
-import { generateId, timeOrderedId } from "../auth/crypto";
 import { slugsTaken } from "../campaigns/queries";
 import { type Database, orgDb } from "../db/databases";
-import { giftSetInsert, type ImportedGift } from "../donations/write";
-import { donorSetStatsStatements } from "../donors/stats";
+import { giftSetInsert, type ImportedGift } from "../ledger/donation-change";
+import { donorSetStatsStatements } from "../ledger/donor-stats";
 import { auditStatement } from "../lib/audit";
+import { fail, Refusal } from "../lib/fail";
+import { previousWriteLanded } from "../lib/guard";
+import { generateId, timeOrderedId } from "../lib/ids";
 import { userNames } from "../lib/user-names";
-import { fail, type OrgCtx } from "../trpc/init";
+import type { OrgActor } from "../trpc/init";
 import { type BatchPlan, namePostalKey, planBatch } from "./plan";
 import { presentImport } from "./present";
 import {
@@ -44,29 +41,10 @@ import {
   updateDonors,
 } from "./queries";
 
-/** What an import service reads of the org rung's context (worker/trpc/init.ts). */
-export type ImportCtx = Pick<OrgCtx, "env" | "org" | "user" | "impersonatorId" | "ip">;
-
 export async function loadImport(db: Database, orgId: string, id: string) {
   const row = await importById(db, orgId, id);
   if (!row) fail("NOT_FOUND", "Import not found");
   return row;
-}
-
-/** The fields a mapping must give: a gift's amount and date; a donor's name, company or e-mail. */
-export function mappingProblem(kind: ImportKind, mapping: ImportMapping, columns: number): string | null {
-  if (mapping.length > columns) return "The mapping names more columns than the file has";
-  const allowed = new Set<string>(importFieldsOf(kind));
-  const stray = mapping.find((f) => f !== null && !allowed.has(f));
-  if (stray) return `A ${kind} import has no field "${stray}"`;
-  const mapped = new Set(mapping);
-  if (kind === "donations") {
-    const missing = REQUIRED_GIFT_FIELDS.filter((f) => !mapped.has(f));
-    if (missing.length)
-      return `Map a column to ${missing.map((f) => (f === "donatedAt" ? "Date" : "Amount")).join(" and ")}`;
-  } else if (!["name", "firstName", "lastName", "company", "email"].some((f) => mapped.has(f as never)))
-    return "Map a column to a name, a company or an e-mail";
-  return null;
 }
 
 /** Options as the Worker can use them: a currency it takes, a zone Intl knows. */
@@ -83,7 +61,7 @@ function checkOptions(o: ImportOptions): ImportOptions {
 }
 
 /** The organization's last 50 imports (of a kind), with who started each (a former member too). */
-export async function importsList(ctx: ImportCtx, kind: ImportKind | null) {
+export async function importsList(ctx: OrgActor, kind: ImportKind | null) {
   const rows = await listImports(orgDb(ctx), ctx.org.id, kind, 50);
   const names = await userNames(
     ctx.env,
@@ -95,17 +73,17 @@ export async function importsList(ctx: ImportCtx, kind: ImportKind | null) {
   }));
 }
 
-export async function importDetail(ctx: ImportCtx, id: string) {
+export async function importDetail(ctx: OrgActor, id: string) {
   return presentImport(await loadImport(orgDb(ctx), ctx.org.id, id));
 }
 
 /** An unfinished import of this very file (by its SHA-256), to resume with its own mapping. */
-export async function resumable(ctx: ImportCtx, kind: ImportKind, fileHash: string) {
+export async function resumable(ctx: OrgActor, kind: ImportKind, fileHash: string) {
   const row = await unfinishedImport(orgDb(ctx), ctx.org.id, kind, fileHash);
   return row ? presentImport(row) : null;
 }
 
-export interface StartInput {
+interface StartInput {
   kind: ImportKind;
   fileName: string;
   fileHash: string;
@@ -117,7 +95,7 @@ export interface StartInput {
 }
 
 /** A new import of a file: its mapping and options fixed, audited; rows follow with `commitRows`. */
-export async function startImport(ctx: ImportCtx, input: StartInput) {
+export async function startImport(ctx: OrgActor, input: StartInput) {
   const problem = mappingProblem(input.kind, input.mapping, input.headers.length);
   if (problem) fail("BAD_REQUEST", problem, { field: "mapping" });
   const options = checkOptions(input.options);
@@ -171,7 +149,7 @@ const postalVariants = (p: string) => [p, p.toUpperCase(), p.toUpperCase().repla
 
 /** One batch's plan from fresh look-ups. */
 async function planRows(
-  ctx: ImportCtx,
+  ctx: OrgActor,
   c: {
     kind: ImportKind;
     importId: string | null;
@@ -202,15 +180,20 @@ async function planRows(
     }
   }
   const uniq = (a: string[]) => [...new Set(a)];
-  const lookups = await batchLookups(orgDb(ctx), ctx.org.id, {
-    giftKeys: uniq(giftKeys),
-    transactions: uniq(transactions),
-    donorKeys: uniq(donorKeys),
-    emails: uniq(emails),
-    postalCodes: uniq(postalCodes),
-    externalIds: uniq(externalIds),
-    campaigns: uniq(campaigns),
-  });
+  const lookups = await batchLookups(
+    orgDb(ctx),
+    ctx.org.id,
+    {
+      giftKeys: uniq(giftKeys),
+      transactions: uniq(transactions),
+      donorKeys: uniq(donorKeys),
+      emails: uniq(emails),
+      postalCodes: uniq(postalCodes),
+      externalIds: uniq(externalIds),
+      campaigns: uniq(campaigns),
+    },
+    c.importId,
+  );
   return planBatch({
     kind: c.kind,
     importId: c.importId,
@@ -248,7 +231,7 @@ export interface CheckInput {
  * The dry run: what each row would do, and the row as it would be stored, writing nothing. The
  * page runs it on the first rows (the preview) and on every batch of the file (the counts).
  */
-export async function checkRows(ctx: ImportCtx, input: CheckInput) {
+export async function checkRows(ctx: OrgActor, input: CheckInput) {
   const problem = mappingProblem(input.kind, input.mapping, input.headers.length);
   if (problem) fail("BAD_REQUEST", problem, { field: "mapping" });
   const options = checkOptions(input.options);
@@ -260,18 +243,23 @@ export async function checkRows(ctx: ImportCtx, input: CheckInput) {
     options,
     rows,
   });
-  const byRow = new Map(rows.map((r) => [r.row, r.result]));
+  const byRow = new Map(rows.map((r) => [r.row, r]));
   return {
     counts: plan.counts,
     rows: plan.reports.map((r) => {
-      const result = byRow.get(r.row);
+      const read = byRow.get(r.row);
+      const result = read?.result;
       const ok = result?.ok ? result : null;
       return {
         ...r,
+        // Who the row names, from its cells: a refused row is shown by it too (decision 052).
+        label: read ? rowLabel(mapCells(input.mapping, read.cells)) : null,
         donorKeys: r.donor?.isNew && result ? donorKeysOf(result) : [],
         stored: ok
           ? {
-              donor: ok.donor ? { ...ok.donor.data, addressLine2: ok.donor.addressLine2 } : null,
+              donor: ok.donor
+                ? { ...ok.donor.data, addressLine2: ok.donor.addressLine2, since: ok.donor.since }
+                : null,
               gift: ok.gift,
             }
           : null,
@@ -282,7 +270,7 @@ export async function checkRows(ctx: ImportCtx, input: CheckInput) {
 
 /** The statements of one planned batch, for the import `imp` from row `from` to row `to` (exclusive). */
 async function batchStatements(
-  ctx: ImportCtx,
+  ctx: OrgActor,
   imp: ImportRecord,
   plan: BatchPlan,
   c: { from: number; to: number; token: string; now: number },
@@ -365,7 +353,7 @@ async function batchStatements(
   return stmts;
 }
 
-export interface CommitInput {
+interface CommitInput {
   id: string;
   rows: ImportRow[];
 }
@@ -375,7 +363,7 @@ export interface CommitInput {
  * A retry of a batch that landed (its answer was lost) answers as it would have, writing nothing;
  * rows that start elsewhere answer 409 with the row to resume from.
  */
-export async function commitRows(ctx: ImportCtx, input: CommitInput) {
+export async function commitRows(ctx: OrgActor, input: CommitInput) {
   const db = orgDb(ctx);
   let imp = await loadImport(db, ctx.org.id, input.id);
   const from = (input.rows[0] as ImportRow).row;
@@ -416,13 +404,13 @@ export async function commitRows(ctx: ImportCtx, input: CommitInput) {
         return { nextRow: imp.next_row, alreadyImported: true, rejected: [], import: presentImport(imp) };
       fail("CONFLICT", `This import continues at row ${imp.next_row}`, { nextRow: imp.next_row });
     } catch (e) {
-      if (attempt >= 1 || !(e instanceof Error) || e.name === "TRPCError") throw e;
+      if (attempt >= 1 || !(e instanceof Error) || e instanceof Refusal) throw e;
     }
   }
 }
 
 /** The import is done: every row was sent. Idempotent. */
-export async function finishImport(ctx: ImportCtx, id: string) {
+export async function finishImport(ctx: OrgActor, id: string) {
   const db = orgDb(ctx);
   const imp = await loadImport(db, ctx.org.id, id);
   if (imp.status === "completed") return presentImport(imp);
@@ -438,29 +426,33 @@ export async function finishImport(ctx: ImportCtx, id: string) {
       },
     );
   const now = Date.now();
-  const res = await db.batch([
+  await db.batch([
     setImportStatus(db, { orgId: ctx.org.id, id, from: "running", to: "completed", now, completed: true }),
-    auditStatement(ctx, {
-      action: "import.complete",
-      entityType: "import",
-      entityId: id,
-      after: {
-        rows: imp.next_row - FIRST_DATA_ROW,
-        giftsCreated: imp.gifts_created,
-        donorsCreated: imp.donors_created,
-        donorsUpdated: imp.donors_updated,
-        campaignsCreated: imp.campaigns_created,
-        rowsSkipped: imp.rows_skipped,
-        rowsInvalid: imp.rows_invalid,
+    // Finished from several tabs at once: only the call that completed it says so.
+    auditStatement(
+      ctx,
+      {
+        action: "import.complete",
+        entityType: "import",
+        entityId: id,
+        after: {
+          rows: imp.next_row - FIRST_DATA_ROW,
+          giftsCreated: imp.gifts_created,
+          donorsCreated: imp.donors_created,
+          donorsUpdated: imp.donors_updated,
+          campaignsCreated: imp.campaigns_created,
+          rowsSkipped: imp.rows_skipped,
+          rowsInvalid: imp.rows_invalid,
+        },
       },
-    }),
+      previousWriteLanded,
+    ),
   ]);
-  if (!res[0]?.meta.changes) return presentImport(await loadImport(db, ctx.org.id, id));
   return presentImport(await loadImport(db, ctx.org.id, id));
 }
 
 /** The rows an import refused, a page at a time, with the file's header: the download. */
-export async function rejections(ctx: ImportCtx, input: { id: string; after: number; limit: number }) {
+export async function rejections(ctx: OrgActor, input: { id: string; after: number; limit: number }) {
   const db = orgDb(ctx);
   const imp = await loadImport(db, ctx.org.id, input.id);
   const rows = await rejectionsPage(db, ctx.org.id, imp.id, input.after, input.limit);

@@ -1,7 +1,11 @@
 /** Audit rows are written in the SAME batch as the change they describe (DESIGN §4). */
-import { generateId } from "../auth/crypto";
+
 import { type Database, directoryDatabase, organizationDatabase } from "../db/databases";
+import type { AuditAction } from "../users/audit/sentences";
 import type { Guard } from "./guard";
+import { generateId } from "./ids";
+
+export type { AuditAction };
 
 export interface AuditActor {
   env: Env;
@@ -12,13 +16,12 @@ export interface AuditActor {
   org?: { id: string } | null;
 }
 
-/** One audit row, fully named: the one INSERT every writer of the audit trail uses. */
-export interface AuditRow {
+interface AuditRow {
   id?: string;
   organizationId: string | null;
   actorId: string | null;
   impersonatorId?: string | null;
-  action: string;
+  action: AuditAction;
   entityType: string;
   entityId: string;
   before?: unknown;
@@ -28,11 +31,7 @@ export interface AuditRow {
   at: number;
 }
 
-/**
- * The audit trail's one INSERT (tRPC services through `auditStatement`, the auth API's admin and
- * account events directly). With `guard`, the row is written only if the guard holds (decision 020:
- * a change that lost its race leaves no history either).
- */
+/** The audit trail's one INSERT; with `guard`, written only if the guard holds (decision 020). */
 export function auditInsert(db: Database, e: AuditRow, guard?: Guard): D1PreparedStatement {
   return db
     .prepare(
@@ -56,15 +55,12 @@ export function auditInsert(db: Database, e: AuditRow, guard?: Guard): D1Prepare
     );
 }
 
-/**
- * An audit row for a change made by `actor` now; `e.id` names the row so later statements can guard
- * on it.
- */
+/** An audit row for `actor`'s change now; `e.id` names it so later statements can guard on it. */
 export function auditStatement(
   actor: AuditActor,
   e: {
     id?: string;
-    action: string;
+    action: AuditAction;
     entityType: string;
     entityId: string;
     before?: unknown;
@@ -75,7 +71,6 @@ export function auditStatement(
   guard?: Guard,
 ): D1PreparedStatement {
   // The row lives with the change it describes: an organization's in its database (decision 027).
-  // Inside a batch the batch's database runs it; alone, this one does.
   return auditInsert(
     actor.org ? organizationDatabase(actor.env, actor.org.id) : directoryDatabase(actor.env),
     {

@@ -1,11 +1,8 @@
-/**
- * One list helper for every server-side table (DESIGN §4 lists): page sizes 10/25/50/100 (default
- * 25), a whitelisted sort with a stable tiebreak on id, and the total of the filtered set.
- */
-import { TRPCError } from "@trpc/server";
+// One list helper for every server-side table (DESIGN §4 lists): whitelisted sorts, a stable tiebreak on id.
 import { z } from "zod";
 import { defaultConfig } from "../../app.config";
 import type { Database } from "../db/databases";
+import { fail } from "./fail";
 
 export const pageSchema = {
   page: z.number().int().min(1).max(100_000).default(1),
@@ -18,13 +15,8 @@ export const pageSchema = {
   q: z.string().trim().max(200).optional(),
 };
 
-/**
- * The input schema of one list procedure: page/pageSize/desc/q, a whitelisted `sort` (unknown keys
- * are a 400, never interpolated) and the list's filters. Strict, so no tenant id can be smuggled in.
- *   const input = listInput({ sorts: { created: "created_at", name: "lower(name)" }, defaultSort: "created",
- *                             filters: { status: z.array(z.enum(statuses)).max(10).optional() } });
- *   ... .input(input).query(({ input }) => runList(db, { ..., orderBy: sortColumn(sorts, input.sort) }))
- */
+/** A list procedure's input: a whitelisted `sort` (an unknown key is a 400, never interpolated) and filters;
+ * strict, so no tenant id can be smuggled in. */
 export function listInput<
   const S extends Record<string, string>,
   F extends z.ZodRawShape = Record<never, z.ZodType>,
@@ -42,14 +34,13 @@ export function listInput<
 /** The SQL expression of a whitelisted sort key (the schema already refused anything else). */
 export function sortColumn<S extends Record<string, string>>(sorts: S, key: keyof S): string {
   const col = sorts[key];
-  if (!col) throw new TRPCError({ code: "BAD_REQUEST", message: "Unknown sort" });
+  if (!col) fail("BAD_REQUEST", "Unknown sort");
   return col;
 }
 
 /** D1 binds at most 100 parameters per statement (developers.cloudflare.com/d1/platform/limits). */
 export const D1_MAX_PARAMS = 100;
 
-/** Splits bulk values so each statement stays under D1's bound-parameter limit. */
 export function chunk<T>(items: readonly T[], size = D1_MAX_PARAMS - 10): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
@@ -62,7 +53,7 @@ export function addIn(w: Where, column: string, values: readonly unknown[] | und
   add(w, `${column} IN (${values.map(() => "?").join(", ")})`, ...values);
 }
 
-export const MAX_OFFSET = 10_000;
+const MAX_OFFSET = 10_000;
 
 export interface Where {
   sql: string[];
@@ -76,33 +67,22 @@ export function add(w: Where, clause: string, ...params: unknown[]) {
   w.params.push(...params);
 }
 
-/**
- * Text searches match a plain substring with instr(), never LIKE: D1 refuses a LIKE pattern past
- * 50 bytes ("LIKE or GLOB pattern too complex", a 500), which a 49-character search reached, and
- * a substring has no wildcards to escape ("%" finds a percent sign). A test greps worker/ for
- * LIKE built from input.
- *
- * `containsSql(expr, p)`: true when `expr` holds the bound needle `p`, ASCII letters' case aside
- * (as LIKE compared them); the needle is `searchNeedle(input)`.
- */
+/** Searches use instr(), never LIKE: D1 refuses a LIKE pattern past 50 bytes, and a substring has no
+ * wildcards to escape (decision 040). The needle is `searchNeedle(input)`. */
 export const containsSql = (expr: string, p = "?") => `instr(lower(${expr}), ${p}) > 0`;
 
-/**
- * A search's bound needle: ASCII letters lower-cased, as SQLite's lower() folds the column (and
- * no other letters). So "Élodie" finds "Élodie"; JavaScript's toLowerCase would search "élodie",
- * which lower() never makes of it.
- */
+/** ASCII letters lower-cased, as SQLite's lower() folds the column: toLowerCase would search "élodie" for
+ * "Élodie", which lower() never makes of it. */
 export const searchNeedle = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
-/** The row offset of a page. Offset pages cost O(offset): past MAX_OFFSET the answer is a clear
- * refusal, not a timeout. */
+/** Offset pages cost O(offset): past MAX_OFFSET a clear refusal, not a timeout. */
 export function checkedOffset(page: number, pageSize: number) {
   const offset = (page - 1) * pageSize;
   if (offset >= MAX_OFFSET) {
-    throw new TRPCError({
-      code: "BAD_REQUEST",
-      message: `Only the first ${MAX_OFFSET.toLocaleString("en-US")} rows can be paged; narrow the filters or reverse the sort`,
-    });
+    fail(
+      "BAD_REQUEST",
+      `Only the first ${MAX_OFFSET.toLocaleString("en-US")} rows can be paged; narrow the filters or reverse the sort`,
+    );
   }
   return offset;
 }

@@ -1,21 +1,8 @@
-/**
- * One JSON line per request (issue 22, "logs you can follow"), for Workers Logs (wrangler.toml
- * `[observability]`), which indexes each JSON line's fields:
- *
- *   {"level":"info","requestId":"…","method":"GET","route":"/api/trpc/donors.list",
- *    "procedures":["donors.list"],"status":200,"ms":18.4,"d1":{"queries":3,"ms":9.1},
- *    "cache":{"hits":0,"misses":0},"userId":"…","organizationId":"…","colo":"FRA"}
- *
- * What it never holds: personal data. No e-mail, name, IP address, cookie or query string (a search
- * box's text is in the query string); ids only. The request's facts gather in an AsyncLocalStorage
- * store, so the tRPC ladder (worker/trpc/init.ts), the dashboard cache (worker/analytics/cache.ts)
- * and every D1 query add to the line without passing it around. Errors are lines of their own with
- * the stack and the same request id, which the error screens show for support
- * (src/components/layout/error-screens.tsx).
- */
+// One JSON line per request for Workers Logs, gathered in an AsyncLocalStorage store. Ids only: never an
+// e-mail, name, IP address, cookie or query string. Errors are lines of their own with the request id.
 import { AsyncLocalStorage } from "node:async_hooks";
 
-export interface RequestLog {
+interface RequestLog {
   requestId: string;
   method: string;
   /** The path without its query string (which can hold what a user typed). */
@@ -45,12 +32,10 @@ export function newRequestLog(request: Request, requestId: string, url = new URL
   };
 }
 
-/** Runs `fn` with `log` as the current request's log (the request's whole async work). */
 export function withRequestLog<T>(log: RequestLog, fn: () => T): T {
   return store.run(log, fn);
 }
 
-/** The current request's log; undefined outside a request (tests calling services, the cron). */
 export function currentRequestLog(): RequestLog | undefined {
   return store.getStore();
 }
@@ -60,7 +45,6 @@ export function noteProcedure(path: string) {
   if (log && log.procedures.length < 20) log.procedures.push(path);
 }
 
-/** Who acted, as ids: set by the rung that knew it (the session, the organization). */
 export function noteCaller(ids: { userId?: string | null; organizationId?: string | null }) {
   const log = store.getStore();
   if (!log) return;
@@ -73,21 +57,15 @@ export function noteCache(hit: boolean) {
   if (log) log.cache[hit ? "hits" : "misses"] += 1;
 }
 
-export function noteD1(ms: number, queries: number) {
+function noteD1(ms: number, queries: number) {
   const log = store.getStore();
   if (!log) return;
   log.d1.queries += queries;
   log.d1.ms += ms;
 }
 
-/**
- * Whether the request gets its line: every request but a session check answered from a cache
- * (GET get-session, 200, no D1 query: the signed cookie cache, or KV). Such a line says only
- * "get-session, 200, n ms" (the auth API names no caller), which Workers Logs' own invocation log
- * (`[observability]`) already keeps for every request, and the portal and the better-auth client
- * repeat that check more than any other; its console.log was ≈ 19 µs of a warm check's ≈ 100 µs
- * of workerd CPU (decision 039). A check that read D1, and any refusal or failure, is logged.
- */
+/** Every request gets its line but a session check answered from a cache (GET get-session, 200, no D1):
+ * Workers Logs' invocation log already has it, and it is the most repeated request (decision 039). */
 export function writesLine(log: RequestLog, status: number): boolean {
   return !(
     log.route === SESSION_CHECK_PATH &&
@@ -97,14 +75,11 @@ export function writesLine(log: RequestLog, status: number): boolean {
   );
 }
 
-/** get-session, the session check the portal and the better-auth client repeat most. */
 export const SESSION_CHECK_PATH = "/api/auth/get-session";
 
-/** The Server-Timing header of every answer: D1's share and the whole. */
 export const serverTiming = (queries: number, d1Ms: number, totalMs: number) =>
   `d1;desc="${queries} queries";dur=${d1Ms.toFixed(1)}, total;dur=${totalMs.toFixed(1)}`;
 
-/** The request's line, once its response is ready. */
 export function requestLine(log: RequestLog, status: number, ms: number): string {
   return JSON.stringify({
     level: status >= 500 ? "error" : "info",
@@ -115,7 +90,6 @@ export function requestLine(log: RequestLog, status: number, ms: number): string
   });
 }
 
-/** An unexpected failure: its own line, with the stack and the request's id. */
 export function logError(where: string, error: unknown) {
   const log = store.getStore();
   const e = error instanceof Error ? error : new Error(String(error));
@@ -137,12 +111,8 @@ const round = (ms: number) => Math.round(ms * 10) / 10;
 
 const PATCHED = Symbol.for("almoner.d1-timing");
 
-/**
- * Counts and times every D1 query of the current request, whoever runs it (drizzle, raw SQL, the
- * auth module, the server render reading `cloudflare:workers`' env): the binding's prepared
- * statement and database prototypes are wrapped once per isolate. Outside a request it only passes
- * through. A batch counts its statements.
- */
+/** Counts and times every D1 query of the current request, whoever runs it: the binding's prototypes are
+ * wrapped once per isolate. A batch counts its statements. */
 export function timeD1(db: D1Database) {
   const dbProto = Object.getPrototypeOf(db) as Record<PropertyKey, unknown>;
   if (!dbProto || dbProto[PATCHED]) return;

@@ -1,8 +1,4 @@
-/**
- * Users' names for rows of an organization's database that name a user (an audit row's actor, a
- * note's author). Users live in the directory and an organization's data may not (decision 027),
- * so names are a second query by id, never a join across databases.
- */
+// Users live in the directory (decision 027), so their names are a second query by id, never a join.
 import { directoryDatabase } from "../db/databases";
 
 export async function userNames(

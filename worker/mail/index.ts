@@ -5,7 +5,7 @@
 import { getConfig } from "../config";
 import { directoryDatabase } from "../db/databases";
 
-export interface MailMessage {
+interface MailMessage {
   to: string;
   subject: string;
   text: string;
@@ -23,7 +23,7 @@ export interface MailAttachment {
 }
 
 /** Base64 of bytes, in chunks (a PDF is too long for one String.fromCharCode call). */
-export function toBase64(bytes: Uint8Array): string {
+function toBase64(bytes: Uint8Array): string {
   let s = "";
   for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(s);
@@ -35,7 +35,7 @@ const encodeAttachments = (a: MailAttachment[] | undefined) =>
     ? a.map((f) => ({ filename: f.filename, contentType: f.contentType, content: toBase64(f.content) }))
     : undefined;
 
-export interface Mailer {
+interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
 

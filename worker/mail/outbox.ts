@@ -1,6 +1,6 @@
 import { getConfig } from "../config";
 import { directoryDatabase } from "../db/databases";
-import { json } from "../http/headers";
+import { json, methodNotAllowed } from "../http/headers";
 
 /**
  * GET /api/dev/outbox?to=ADDRESS: the dev/test mailbox, newest first, each attachment named with
@@ -12,8 +12,7 @@ export async function handleDevOutbox(request: Request, env: Env): Promise<Respo
   if (config.mail.transport !== "outbox" || config.app.environment === "production") {
     return json({ code: "NOT_FOUND", message: "Not Found" }, { status: 404 });
   }
-  if (request.method !== "GET")
-    return json({ code: "METHOD_NOT_ALLOWED", message: "Method not allowed" }, { status: 405 });
+  if (request.method !== "GET") return methodNotAllowed(["GET"]);
   const params = new URL(request.url).searchParams;
   const to = params.get("to")?.toLowerCase();
   const withContent = params.get("attachments") === "1";

@@ -1,7 +1,6 @@
 /** The media table's SQL (worker/media/service.ts holds the rules). */
 import type { Database } from "../db/databases";
 
-/** A stored image, or null. */
 export function mediaById(db: Database, id: string) {
   return db
     .prepare("SELECT content_type, byte_size, sha256, bytes FROM media WHERE id = ?")
@@ -9,7 +8,6 @@ export function mediaById(db: Database, id: string) {
     .first<{ content_type: string; byte_size: number; sha256: string; bytes: ArrayBuffer | number[] }>();
 }
 
-/** Whether image `id` was uploaded by organization `orgId`. */
 export function mediaOfOrganization(db: Database, id: string, orgId: string) {
   return db.prepare("SELECT 1 FROM media WHERE id = ? AND organization_id = ?").bind(id, orgId).first();
 }

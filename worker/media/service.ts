@@ -1,23 +1,14 @@
-/**
- * Uploaded images in D1 (docs/decisions/008-media-in-d1.md): campaign covers and organization
- * logos. The rules of an upload and of a stored image's URL, used by the HTTP handler
- * (worker/http/media.ts) and by the services that save an image on a record (campaigns,
- * organization). What the browser also knows (limits, the URL's shape) is core/media.ts.
- */
+// Uploaded images in D1 (decision 008); what the browser also knows (limits, URL shape) is core/media.ts.
 import { MEDIA_PATH, MEDIA_TYPES, type MediaType, mediaUrl } from "@core/media";
-import { generateId } from "../auth/crypto";
 import { directoryDatabase } from "../db/databases";
 import { type AuditActor, auditStatement } from "../lib/audit";
-import { fail } from "../trpc/init";
+import { fail } from "../lib/fail";
+import { generateId } from "../lib/ids";
 import { insertMedia, mediaOfOrganization } from "./queries";
 
 export { mediaById } from "./queries";
 
-/**
- * An image saved on a record (a campaign's cover, the organization's logo) that points at
- * /api/media must be this organization's upload: another tenant's id is refused, not linked
- * (uploads are filed under the uploader's organization). Other URLs are the input schema's business.
- */
+/** An /api/media URL saved on a record must be this organization's upload: another tenant's id is refused. */
 export async function assertOwnMedia(env: Env, orgId: string, url: string | null | undefined, field: string) {
   const id = url ? MEDIA_PATH.exec(url)?.[1] : undefined;
   if (!id) return;
@@ -41,10 +32,7 @@ async function sha256Hex(bytes: Uint8Array<ArrayBuffer>) {
   return [...digest].map((x) => x.toString(16).padStart(2, "0")).join("");
 }
 
-/**
- * Files an image (already sniffed and within MEDIA_MAX_BYTES) under the actor's organization,
- * audited in the same batch.
- */
+/** Files an image, already sniffed and within MEDIA_MAX_BYTES, under the actor's organization, audited. */
 export async function storeMedia(
   actor: AuditActor & { user: { id: string }; org: { id: string } },
   file: { bytes: Uint8Array<ArrayBuffer>; type: MediaType; name: string },

@@ -20,7 +20,7 @@ export function presentOrganization(o: OrganizationRow, caller: { role: string |
     logoUrl: o.logo_url,
     contactEmail: o.contact_email,
     contactPhone: o.contact_phone,
-    // A link stored before http(s) was the rule is never handed to a page (decision 019).
+    // A stored link that is not http(s) is never handed to a page (decision 019).
     website: safeHttpUrl(o.website),
     mission: o.mission,
     description: o.description,

@@ -48,7 +48,7 @@ export const setActiveOrganization = (db: Database, userId: string, organization
 /** The platform's organizations, for the admin screens' pickers. */
 export async function allOrganizations(db: Database) {
   const { results } = await db
-    .prepare("SELECT id, name, slug FROM organization ORDER BY name LIMIT 500")
+    .prepare("SELECT id, name, slug FROM organization WHERE status != 'archived' ORDER BY name LIMIT 500")
     .all<Pick<OrganizationRow, "id" | "name" | "slug">>();
   return results;
 }

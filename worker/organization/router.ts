@@ -1,14 +1,15 @@
 /**
- * organization.*: the profile, switching organizations, the platform's list, the badges held;
- * members (members/router.ts) and invitations (invitations/router.ts) are spread in, so every
- * path stays `organization.<name>`.
+ * organization.*: the profile, switching organizations, the badges held; members, invitations and
+ * ownership are spread in from their folders, so every path stays `organization.<name>`.
  */
 import { organizationInput } from "@core/organization";
 import { z } from "zod";
 import { heldBadges } from "../badges/service";
 import { adminProcedure, authedProcedure, orgProcedure, router } from "../trpc/init";
+import { deleteOrganization } from "./deletion/service";
 import { invitationProcedures } from "./invitations/router";
 import { memberProcedures } from "./members/router";
+import { ownershipProcedures } from "./ownership/router";
 import {
   currentOrganization,
   listAllOrganizations,
@@ -20,6 +21,7 @@ import {
 export const organizationRouter = router({
   ...memberProcedures,
   ...invitationProcedures,
+  ...ownershipProcedures,
 
   /** Badges the current organization holds (shown on its profile). */
   badges: orgProcedure({ organization: ["view"] }).query(({ ctx }) => heldBadges(ctx)),
@@ -38,4 +40,9 @@ export const organizationRouter = router({
   update: orgProcedure({ organization: ["update"] })
     .input(organizationInput)
     .mutation(({ ctx, input }) => updateOrganization(ctx, input)),
+
+  /** The owner deletes the organization, typing its name (decision 047). */
+  delete: orgProcedure({ organization: ["delete"] })
+    .input(z.object({ confirmName: z.string().max(200) }).strict())
+    .mutation(({ ctx, input }) => deleteOrganization(ctx, input)),
 });

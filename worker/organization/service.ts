@@ -1,16 +1,17 @@
 /**
- * The organization profile (DESIGN §4) and the organization a caller works in (DESIGN §3: the
- * tenant comes from the membership, worker/trpc/org.ts). Members and invitations have their own
- * folders next to this file.
+ * The organization profile (DESIGN §4) and the one a caller works in: the tenant comes from the
+ * membership (DESIGN §3, worker/trpc/org.ts).
  */
+
 import type { OrganizationInput } from "@core/organization";
 import { hasOrgPermission } from "@core/permissions";
 import { directoryDatabase, orgDb, placedApart } from "../db/databases";
-import { dropOtherZones } from "../donations/rollup-builds";
-import { buildDailyRollups } from "../donations/rollups";
+import { dropOtherZones } from "../ledger/rollup-builds";
+import { buildDailyRollups } from "../ledger/rollups";
 import { auditStatement } from "../lib/audit";
+import { fail } from "../lib/fail";
 import { assertOwnMedia } from "../media/service";
-import { type AdminCtx, fail, type OrgCtx } from "../trpc/init";
+import type { AdminCtx, OrgCtx } from "../trpc/init";
 import { listSelectableOrganizations } from "../trpc/org";
 import { presentOrganization } from "./present";
 import { allOrganizations, organizationById, setActiveOrganization, updateProfileStatement } from "./queries";
@@ -34,13 +35,8 @@ export async function currentOrganization(ctx: Ctx) {
 const ZONE_CHANGE_BUILD_MS = 3_000;
 
 /**
- * One batch: the profile, its audit row, and dropping per-day rollups built in another zone. A new
- * time zone then rebuilds every per-day rollup (keyed by local day) in stretches of days, for at most
- * ZONE_CHANGE_BUILD_MS here; the every-15-minutes cron goes on where this stops or fails.
- *
- * The profile is the organization's row in its own database; an organization placed apart from
- * the directory has its directory row (slug, name, zone: what routing, memberships and the public
- * page read) brought up to date right after (decision 027: one batch never spans databases).
+ * One batch: the profile, its audit row, and dropping per-day rollups of another zone. The directory's
+ * copy of a placed-apart organization's row follows after (decision 027: a batch never spans databases).
  */
 export async function updateOrganization(ctx: OrgCtx, input: OrganizationInput) {
   const db = orgDb(ctx);

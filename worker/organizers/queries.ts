@@ -1,7 +1,5 @@
-/**
- * SQL of the organizers list (DESIGN §4): one row per (person, organization) — a membership with
- * the organizer role, a user with the platform role organizer, or an open invitation as organizer.
- */
+// The organizers list (DESIGN §4): one row per (person, organization) — an organizer membership,
+// a user with the platform role organizer, or an open invitation as organizer.
 import type { OrganizerSort, OrganizerStatus } from "@core/organizers";
 import type { Database } from "../db/databases";
 import type { campaign } from "../db/domain";
@@ -23,10 +21,7 @@ export const ORGANIZER_SORTS = {
   status: "status",
 } as const satisfies Record<OrganizerSort, string>;
 
-/**
- * Members with the organizer role (or organizer users), plus open invitations as organizer.
- * `?1` is "now" so an unaccepted invitation past its expiry reads as expired.
- */
+/** `?1` is "now", so an unaccepted invitation past its expiry reads as expired. */
 const ROWS = `(
   SELECT m.id AS id, u.id AS userId, u.name AS name, u.email AS email, o.id AS organizationId,
          o.name AS organizationName, m.role AS role,
@@ -49,11 +44,7 @@ const SELECT = `x.*,
   (SELECT max(s.updated_at) FROM session s WHERE s.user_id = x.userId) AS lastActiveAt,
   (SELECT count(*) FROM campaign c WHERE c.organization_id = x.organizationId AND c.created_by = x.userId) AS campaignsOwned`;
 
-/**
- * A row of the list and of the export. A union of memberships and invitations, so its columns come
- * from several tables: each is typed from the schema's row (worker/db/rows.ts); the invitation
- * half has no user (userId, name null).
- */
+/** Columns typed from the schema's rows (worker/db/rows.ts); an invitation's row has no userId or name. */
 export interface OrganizerRow {
   id: M["id"];
   userId: U["id"] | null;
@@ -112,7 +103,7 @@ export function organizerPage(
   });
 }
 
-/** One keyset page of the export: rows after `after` by id, over the same filters as the list. */
+/** Keyset page of the export: rows after `after` by id, over the list's filters. */
 export function exportPageStatement(
   db: Database,
   now: number,
@@ -125,10 +116,7 @@ export function exportPageStatement(
     .bind(...w.params, input.limit);
 }
 
-/**
- * The ids of the open invitations (core/organizers.ts OPEN_INVITATION_STATUSES) among the rows the
- * list's filters match, in the list's default order, at most `limit`: organizers.matchingIds.
- */
+/** The open invitations among the rows the list's filters match, in the list's default order. */
 export async function openInvitationIds(db: Database, now: number, input: OrganizerFilters, limit: number) {
   const w = organizerWhere(now, input);
   const { results } = await db
@@ -138,16 +126,18 @@ export async function openInvitationIds(db: Database, now: number, input: Organi
   return results.map((r) => r.id);
 }
 
-/** How many rows the export will have (asked with its first page). */
 export function exportCountStatement(db: Database, now: number, input: OrganizerFilters) {
   const w = organizerWhere(now, input);
   return db.prepare(`SELECT count(*) AS total FROM ${ROWS} ${whereSql(w)}`).bind(...w.params);
 }
 
+/** An organization invited into; never a deleted one (decision 047). */
 export const organizationNamed = (db: Database, id: string) =>
-  db.prepare("SELECT id, name FROM organization WHERE id = ?").bind(id).first<Pick<O, "id" | "name">>();
+  db
+    .prepare("SELECT id, name FROM organization WHERE id = ? AND status != 'archived'")
+    .bind(id)
+    .first<Pick<O, "id" | "name">>();
 
-/** One person's memberships, with how many campaigns they created in each organization. */
 export async function membershipsWithCampaigns(db: Database, userId: string) {
   const { results } = await db
     .prepare(
@@ -167,7 +157,6 @@ export async function membershipsWithCampaigns(db: Database, userId: string) {
   return results;
 }
 
-/** Campaigns the person created, across organizations (newest first, at most 100). */
 export async function campaignsCreatedBy(db: Database, userId: string) {
   const { results } = await db
     .prepare(

@@ -1,7 +1,4 @@
-/**
- * organizers.* (DESIGN §4, admin only): organizers per organization — a membership with the
- * organizer role, a user with the platform role organizer, or a pending invitation as organizer.
- */
+// organizers.* (DESIGN §4); what counts as an organizer is in ./queries.ts.
 import { bulkIds } from "@core/bulk";
 import { organizerInviteInput, organizerStatuses } from "@core/organizers";
 import { enumSet } from "@core/schemas";
@@ -24,7 +21,7 @@ const filters = {
   organizationId: z.string().min(1).max(100).optional(),
   status: z.optional(enumSet(organizerStatuses)),
 };
-export const organizerListInput = listInput({ sorts: ORGANIZER_SORTS, defaultSort: "joined", filters });
+const organizerListInput = listInput({ sorts: ORGANIZER_SORTS, defaultSort: "joined", filters });
 
 export const organizersRouter = router({
   list: adminProcedure({ user: ["list"] })
@@ -32,10 +29,8 @@ export const organizersRouter = router({
     .query(({ ctx, input }) => listOrganizers(ctx, input)),
 
   /**
-   * One keyset page of the CSV export (columns: core/exports/organizers.ts). Its access is every
-   * export's rule, core/permissions.ts `refusal` (as worker/http/export-access.ts asks it): signed
-   * in, `export:create`, and never while impersonating (403 "Exports are not available while
-   * impersonating", decision 017), whoever is impersonated.
+   * Access is every export's rule, core/permissions.ts `refusal`: signed in, `export:create`, and
+   * never while impersonating (decision 017).
    */
   exportPage: adminProcedure({ user: ["list"], export: ["create"] })
     .input(
@@ -44,7 +39,6 @@ export const organizersRouter = router({
           q: z.string().trim().max(200).optional(),
           organizationId: filters.organizationId,
           status: filters.status,
-          /** One organizer's rows (the export on /organizers/{id}). */
           userId: z.string().min(1).max(100).optional(),
           after: z.string().max(100).optional(),
           limit: z.number().int().min(1).max(1000).default(500),
@@ -53,38 +47,28 @@ export const organizersRouter = router({
     )
     .mutation(({ ctx, input }) => exportPage(ctx, input)),
 
-  /** Invites an organizer into an organization by e-mail (7-day link, accepted at /accept-invitation). */
   invite: adminProcedure({ user: ["create"] })
     .input(organizerInviteInput)
     .mutation(({ ctx, input }) => inviteOrganizer(ctx, input)),
 
-  /** Memberships and open invitations of one person, for the organizer detail page. */
   memberships: adminProcedure({ user: ["get"] })
     .input(z.object({ userId: z.string().min(1).max(100) }).strict())
     .query(({ ctx, input }) => organizerMemberships(ctx, input.userId)),
 
-  /** Campaigns the person created, across organizations (newest first, at most 100). */
   campaigns: adminProcedure({ user: ["get"] })
     .input(z.object({ userId: z.string().min(1).max(100) }).strict())
     .query(({ ctx, input }) => organizerCampaigns(ctx, input.userId)),
 
-  /**
-   * "Select all N matching" (decision 024): the open invitations among the rows the list's filters
-   * match now, at most MATCHING_MAX (more is a 422). Only for those who may revoke them.
-   */
+  /** "Select all N matching" (decision 024): only for those who may revoke the invitations. */
   matchingIds: adminProcedure({ user: ["update"] })
     .input(z.object({ q: pageSchema.q, ...filters }).strict())
     .query(({ ctx, input }) => matchingInvitationIds(ctx, input)),
 
-  /**
-   * One batch of a bulk revoke (decision 024): up to BULK_MAX_IDS invitation ids, each decided as
-   * revokeInvitation would and skipped with the reason where it may not; one D1 batch per call.
-   */
+  /** One batch of a bulk revoke (decision 024): each id decided as revokeInvitation would. */
   bulkRevokeInvitations: adminProcedure({ user: ["update"] })
     .input(z.object({ ids: bulkIds, reason: z.string().trim().max(500).optional() }).strict())
     .mutation(({ ctx, input }) => bulkRevokeOrganizerInvitations(ctx, input)),
 
-  /** Revokes an open organizer invitation (from the organizers list). */
   revokeInvitation: adminProcedure({ user: ["update"] })
     .input(
       z.object({ id: z.string().min(1).max(100), reason: z.string().trim().max(500).optional() }).strict(),

@@ -1,8 +1,5 @@
-/**
- * Organizers (DESIGN §4, platform admins only): people who run campaigns for an organization.
- * Inviting and revoking go through the one invitation service (worker/organization/invitations);
- * removing a membership keeps the person and their history.
- */
+// Organizers (DESIGN §4): inviting and revoking go through the one invitation service
+// (worker/organization/invitations); removing a membership keeps the person and their history.
 import { MATCHING_MAX } from "@core/bulk";
 import { formatCount } from "@core/labels";
 import { OPEN_INVITATION_STATUSES, type OrganizerSort } from "@core/organizers";
@@ -14,12 +11,13 @@ import {
   placedApart,
 } from "../db/databases";
 import { auditStatement } from "../lib/audit";
+import { fail } from "../lib/fail";
 import {
   bulkRevokeInvitations,
   createInvitation,
   revokeInvitation,
 } from "../organization/invitations/service";
-import { type AdminCtx, fail } from "../trpc/init";
+import type { AdminCtx } from "../trpc/init";
 import {
   campaignCounts,
   campaignsCreatedBy,
@@ -44,8 +42,8 @@ export async function listOrganizers(
 }
 
 /**
- * Rows list memberships from the directory, whose campaign count only sees organizations whose
- * data lives there: the others' counts are asked of their own databases (decision 027).
+ * The directory's campaign counts only see organizations whose data lives there; the others' are
+ * asked of their own databases (decision 027).
  */
 async function withCampaignsOwned<
   T extends { organizationId: string; userId: string | null; campaignsOwned: number },
@@ -70,11 +68,7 @@ async function withCampaignsOwned<
   );
 }
 
-/**
- * One page of the CSV export (the browser assembles the file: core/exports/organizers.ts). Keyset
- * paging on (id) over the current filters, so the export never truncates and never skips; the
- * first page also counts the rows and writes the audit row (exports are audited), in one batch.
- */
+/** Keyset paging on id, so the export never truncates or skips; the first page also counts and audits. */
 export async function exportPage(ctx: AdminCtx, input: OrganizerFilters & { after?: string; limit: number }) {
   const db = directoryDatabase(ctx.env);
   const now = Date.now();
@@ -112,7 +106,6 @@ export async function inviteOrganizer(ctx: AdminCtx, input: { email: string; org
   });
 }
 
-/** Memberships of one person, for the organizer detail page. */
 export async function organizerMemberships(ctx: Db, userId: string) {
   const rows = await membershipsWithCampaigns(directoryDatabase(ctx.env), userId);
   return withCampaignsOwned(
@@ -121,7 +114,6 @@ export async function organizerMemberships(ctx: Db, userId: string) {
   ).then((named) => named.map(({ userId: _u, ...r }) => r));
 }
 
-/** Campaigns the person created, across organizations. */
 export async function organizerCampaigns(ctx: Db, userId: string) {
   // The newest 100 of each database holding organizations, merged (decision 027).
   const each = await Promise.all(
@@ -133,15 +125,10 @@ export async function organizerCampaigns(ctx: Db, userId: string) {
     .slice(0, 100);
 }
 
-/** Revokes an open organizer invitation of any organization (from the organizers list). */
 export const revokeOrganizerInvitation = (ctx: AdminCtx, input: { id: string; reason?: string }) =>
   revokeInvitation(ctx, { id: input.id, organizationId: null, reason: input.reason });
 
-/**
- * organizers.matchingIds: the open invitations among the rows the list's filters match now (sort
- * and page aside), for "Revoke invitations" on all N matching (decision 024) — a snapshot, so an
- * invitation sent later is never revoked. More than MATCHING_MAX answers 422 naming the cap.
- */
+/** A snapshot for "Revoke invitations" on all N matching (decision 024): one sent later is never revoked. */
 export async function matchingInvitationIds(ctx: Db, input: OrganizerFilters) {
   const status = input.status?.length
     ? OPEN_INVITATION_STATUSES.filter((s) => input.status?.includes(s))
@@ -162,6 +149,5 @@ export async function matchingInvitationIds(ctx: Db, input: OrganizerFilters) {
   return { ids };
 }
 
-/** One call of a bulk revoke: each id as revokeOrganizerInvitation decides it, one D1 batch. */
 export const bulkRevokeOrganizerInvitations = (ctx: AdminCtx, input: { ids: string[]; reason?: string }) =>
   bulkRevokeInvitations(ctx, { ids: input.ids, organizationId: null, reason: input.reason });

@@ -1,19 +1,14 @@
 /**
- * Recurring revenue (issue 24, decision 030), from the plan rollups only: monthly recurring
- * revenue and active plans per currency (plan_totals), new, reactivated and ended plans per month
- * with the churn rate and MRR at each month's end (plan_monthly, summed up to the month), the share
- * of the period's revenue given through plans (org_daily's plan columns), and the plans at risk.
- * Where an organization's months are not built yet (plan_rollup_state), the months are counted
- * from plan_event instead — the same figures, more slowly, until the cron builds them.
+ * Recurring revenue (decision 030) from the plan rollups: MRR, churn, new and ended plans, the share
+ * of revenue given through plans, the plans at risk. Months not yet built in the organization's zone
+ * are counted from plan_event instead, the same figures more slowly, until the cron builds them.
  */
 import { IN_MRR, inMrr, localMonth, monthlyFromAnnual } from "@core/plans";
 import { addDays, localDay } from "@core/time";
 import { orgDb } from "../db/databases";
-import type { OrgCtx } from "../trpc/init";
+import type { OrgReader } from "../trpc/init";
 import { presentPlan } from "./present";
 import type { PlanListRow } from "./queries";
-
-type Ctx = Pick<OrgCtx, "env" | "org">;
 
 interface MonthRow {
   month: string;
@@ -88,7 +83,7 @@ function lastMonths(now: number, timeZone: string, months: number): string[] {
   return out;
 }
 
-export async function recurringSummary(ctx: Ctx, input: { months: number; days: number }) {
+export async function recurringSummary(ctx: OrgReader, input: { months: number; days: number }) {
   const db = orgDb(ctx);
   const org = ctx.org.id;
   const tz = ctx.org.timeZone;

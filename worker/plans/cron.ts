@@ -1,16 +1,16 @@
 /**
- * The plans' watch (issue 24, decision 030), every 15 minutes from worker/scheduled.ts: a plan
- * whose expected gift is late past `plans.pastDueAfterDays` (app.config.ts) becomes past due, one
- * late past `plans.lapsedAfterDays` lapses (and leaves recurring revenue), each as a change of its
- * own through ./write.ts (conditional on the plan as read: a gift that arrived meanwhile wins). And
- * the plan rollups of organizations without them (drizzle/0016, a zone change) are built, a few per
- * run. Bounded and idempotent, like every job there.
+ * The plans' watch (decision 030), every 15 minutes: a plan late past `plans.pastDueAfterDays` becomes
+ * past due, past `plans.lapsedAfterDays` it lapses, each a change of its own (worker/ledger/plan-change.ts:
+ * a gift that arrived meanwhile wins); an ended pause resumes the plan; plan rollups missing in an
+ * organization's zone are built, a few a run. Bounded and idempotent.
  */
 import { duesPassed, type PlanInterval, type PlanStatus } from "@core/plans";
+import { localDay } from "@core/time";
 import { getConfig } from "../config";
 import type { Database } from "../db/databases";
-import { rebuildPlanRollups } from "./rollups";
-import { type PlanRow, planChangeBatch } from "./write";
+import { type PlanRow, planChangeBatch } from "../ledger/plan-change";
+import { rebuildPlanRollups } from "../ledger/plan-rollups";
+import { resumedPlan } from "./service";
 
 const DAY_MS = 86_400_000;
 /** Plans moved per run and per batch: each is about six statements. */
@@ -50,12 +50,41 @@ export async function watchPlans(env: Env, db: Database, now: number): Promise<n
         {
           before: plan,
           after,
-          event: { kind: "status", at, reason: `No gift ${days} days after it was due` },
+          event: { kind: "status", at, reason: `No donation ${days} days after it was due` },
           audit: {
             action: `plan.${target}`,
             before: { status: plan.status },
             after: { status: target },
-            reason: `No gift ${days} days after it was due`,
+            reason: `No donation ${days} days after it was due`,
+          },
+        },
+      ).statements,
+    );
+  }
+  // Pauses that have ended: the plan is active again from that day, expecting its next due gift.
+  const { results: ended } = await db
+    .prepare(
+      `SELECT p.*, o.time_zone AS tz FROM recurring_plan p JOIN organization o ON o.id = p.organization_id
+        WHERE p.status = 'paused' AND p.resume_at <= ?1 ORDER BY p.resume_at LIMIT ?2`,
+    )
+    .bind(now, PER_RUN)
+    .all<PlanRow & { tz: string }>();
+  for (const { tz, ...plan } of ended) {
+    const reason = `The pause ended on ${localDay(plan.resume_at as number, tz)}`;
+    statements.push(
+      planChangeBatch(
+        db,
+        { env, user: null, org: { id: plan.organization_id, timeZone: tz } },
+        {
+          before: plan,
+          after: resumedPlan(plan, tz, now),
+          // The day it resumed, not the run that noticed: the month it rejoined revenue in.
+          event: { kind: "status", at: Math.min(now, plan.resume_at as number), reason },
+          audit: {
+            action: "plan.resume",
+            before: { status: plan.status },
+            after: { status: "active" },
+            reason,
           },
         },
       ).statements,
@@ -63,7 +92,7 @@ export async function watchPlans(env: Env, db: Database, now: number): Promise<n
   }
   for (let i = 0; i < statements.length; i += PER_BATCH)
     await db.batch(statements.slice(i, i + PER_BATCH).flat());
-  return results.length;
+  return results.length + ended.length;
 }
 
 /** Builds the plan rollups of a few organizations whose months are not built in their zone. */

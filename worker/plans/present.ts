@@ -31,6 +31,8 @@ export function presentPlan(p: PlanListRow) {
     paymentMethod: p.payment_method,
     startedAt: p.started_at,
     nextExpectedAt: p.next_expected_at,
+    /** When a pause with an end is over (the watch resumes the plan then). */
+    resumeAt: p.resume_at,
     endedAt: p.ended_at,
     statusChangedAt: p.status_changed_at,
     giftCount: p.gift_count,
@@ -44,7 +46,6 @@ export function presentPlan(p: PlanListRow) {
     amountEditable: p.source === "manual" && !["cancelled", "completed"].includes(status),
   };
 }
-export type PresentedPlan = ReturnType<typeof presentPlan>;
 
 export function presentPlanEvent(e: PlanEventRow & { actor: string | null }) {
   return {

@@ -1,11 +1,8 @@
-/**
- * The plans' SQL (docs/architecture.md: queries). A plan's own row write is ./write.ts and its
- * rollups ./rollups.ts; here are the reads and the list.
- */
+/** The plans' reads and list; a plan's own writes are worker/ledger/plan-change.ts's. */
 import type { Database } from "../db/databases";
 import { donorTextMatch } from "../donors/queries";
+import type { PlanRow } from "../ledger/plan-change";
 import { add, addIn, runList, type Where, where } from "../lib/list";
-import type { PlanRow } from "./write";
 
 /** A plan with its donor's and campaign's names (`SELECT ${SELECT} FROM ${FROM}`). */
 export type PlanListRow = PlanRow & {
@@ -23,9 +20,8 @@ const FROM =
 const RISK_ORDER = `CASE p.status WHEN 'past_due' THEN 0 WHEN 'lapsed' THEN 1 WHEN 'active' THEN 2 WHEN 'paused' THEN 3 ELSE 4 END`;
 
 /**
- * Each sort is the expression list of its index (drizzle/0017: recurring_plan_org_*_idx), so a page
- * reads its rows in order from the index instead of sorting every plan. Plans without a next gift
- * (ended) come last: `next_expected_at IS NULL` before the date.
+ * Each sort is its index's expression list (drizzle/0017: recurring_plan_org_*_idx), so a page reads
+ * in index order instead of sorting every plan; plans without a next gift (ended) come last.
  */
 export const PLAN_SORTS = {
   risk: `${RISK_ORDER}, (p.next_expected_at IS NULL), p.next_expected_at`,
@@ -46,7 +42,7 @@ export interface PlanFilters {
   q?: string;
 }
 
-export function planWhere(orgId: string, f: PlanFilters): Where {
+function planWhere(orgId: string, f: PlanFilters): Where {
   const w = where();
   // The unary plus keeps an index from being chosen for that term (sqlite.org/optoverview.html,
   // "Disqualifying WHERE clause terms"). A donor's or campaign's plans are read through its own
@@ -98,13 +94,6 @@ export function planById(db: Database, orgId: string, id: string) {
 }
 
 /** The plan's own row (what a write compares and sets). */
-export function planRow(db: Database, orgId: string, id: string) {
-  return db
-    .prepare("SELECT * FROM recurring_plan WHERE organization_id = ? AND id = ?")
-    .bind(orgId, id)
-    .first<PlanRow>();
-}
-
 export function planBySubscription(db: Database, orgId: string, subscriptionId: string) {
   return db
     .prepare("SELECT * FROM recurring_plan WHERE organization_id = ? AND gateway_subscription_id = ?")

@@ -1,9 +1,8 @@
 /**
- * plans.* (issue 24, decision 030): input schema, rung and permissions, one service call. A plan is
- * part of giving: reading plans takes donation:view, entering one donation:create, pausing,
- * resuming, cancelling and changing an amount donation:update — the rights a member already has
- * over the gifts the plan brings.
+ * plans.* (decision 030): a plan is part of giving, so reading takes donation:view, entering one
+ * donation:create and changing one donation:update, the rights a member has over its gifts.
  */
+import { PAYMENT_METHOD_MAX } from "@core/labels";
 import { planActions, planIntervals, planStatuses } from "@core/plans";
 import { amountMinor, calendarDay, currencyCode, enumSet } from "@core/schemas";
 import { z } from "zod";
@@ -68,22 +67,21 @@ export const plansRouter = router({
           interval: z.enum(planIntervals),
           startDay: calendarDay,
           dayOfMonth: z.number().int().min(1).max(31).optional(),
-          paymentMethod: z.string().trim().max(60).nullish(),
+          paymentMethod: z.string().trim().max(PAYMENT_METHOD_MAX).nullish(),
         })
         .strict(),
     )
     .mutation(({ ctx, input }) => createPlan(ctx, input)),
 
-  /** Pause, resume or cancel, as the status machine allows; pausing and cancelling need a reason. */
+  /**
+   * Pause, resume or cancel, as the status machine allows; pausing and cancelling need a reason.
+   * A pause may end on a day (`resumeOn`, the organization's), when the watch resumes it.
+   */
   setStatus: orgProcedure({ donation: ["update"] })
-    .input(z.object({ id, action: z.enum(planActions), reason }).strict())
+    .input(z.object({ id, action: z.enum(planActions), reason, resumeOn: z.optional(calendarDay) }).strict())
     .mutation(({ ctx, input }) => changePlanStatus(ctx, input)),
 
-  /**
-   * Recurring revenue: MRR and active plans per currency, the months' new, reactivated and ended
-   * plans with churn and MRR at each month's end, the share of the last `days` given through plans
-   * (0: all time), and the plans at risk.
-   */
+  /** Recurring revenue (analytics.ts), the share given through plans over the last `days` (0: all time). */
   summary: orgProcedure({ donation: ["view"] })
     .input(
       z

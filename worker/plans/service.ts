@@ -1,26 +1,29 @@
 /**
- * Recurring plans' rules (issue 24, decision 030): a plan entered by hand, the status machine of
- * core/plans.ts with its reasons, a manual plan's amount, and the reads (the list, a plan with its
- * gifts and timeline, a donor's plans). Every change is ONE batch through ./write.ts, conditional on
- * the plan as read. A processor's plans arrive through the webhook (./webhook.ts) and the cron
- * watches for late gifts (./cron.ts).
+ * Recurring plans' rules (decision 030): plans entered by hand, core/plans.ts's status machine, a
+ * manual plan's amount, the reads. Every change is ONE batch through worker/ledger/plan-change.ts,
+ * conditional on the plan as read; processors' plans come through ./webhook.ts.
  */
+
 import {
   allowedPlanActions,
   dueOnOrAfter,
   PLAN_REASON_ACTIONS,
   type PlanAction,
   type PlanInterval,
+  pauseEndProblem,
+  planAmountChangeProblem,
   planTransitions,
   PLAN_ACTION_TARGET as TARGET,
 } from "@core/plans";
 import { localDay, startOfLocalDay } from "@core/time";
-import { generateId } from "../auth/crypto";
 import { type Database, orgDb } from "../db/databases";
 import { campaignCurrency, liveDonorId } from "../donations/queries";
+import { type PlanRow, writePlan } from "../ledger/plan-change";
 import { auditStatement } from "../lib/audit";
+import { fail } from "../lib/fail";
+import { generateId } from "../lib/ids";
 import { withActorNames } from "../lib/user-names";
-import { fail, type OrgCtx } from "../trpc/init";
+import type { OrgActor } from "../trpc/init";
 import { presentPlan, presentPlanEvent } from "./present";
 import {
   exportPlans,
@@ -31,20 +34,17 @@ import {
   planEvents,
   planGifts,
 } from "./queries";
-import { type PlanRow, writePlan } from "./write";
-
-export type PlanCtx = Pick<OrgCtx, "env" | "org" | "user" | "impersonatorId" | "ip">;
 
 const CHANGED_MEANWHILE = "The plan changed meanwhile; reload and try again";
 
-export async function loadPlan(db: Database, orgId: string, id: string) {
+async function loadPlan(db: Database, orgId: string, id: string) {
   const row = await planById(db, orgId, id);
   if (!row) fail("NOT_FOUND", "Plan not found");
   return row;
 }
 
 /** The plan's columns without the list's joined names (what a write compares and sets). */
-export function planRowOf(p: PlanRow & Record<string, unknown>): PlanRow {
+function planRowOf(p: PlanRow & Record<string, unknown>): PlanRow {
   const {
     donor_name: _n,
     donor_email: _e,
@@ -59,7 +59,7 @@ export function planRowOf(p: PlanRow & Record<string, unknown>): PlanRow {
 }
 
 export async function listPlansPage(
-  ctx: PlanCtx,
+  ctx: OrgActor,
   input: PlanFilters & { sort: keyof typeof PLAN_SORTS; desc: boolean; page: number; pageSize: number },
 ) {
   const res = await listPlans(orgDb(ctx), ctx.org.id, input);
@@ -67,7 +67,7 @@ export async function listPlansPage(
 }
 
 /** One plan with its last 100 gifts and its timeline (each change, who made it and why). */
-export async function planDetail(ctx: PlanCtx, id: string) {
+export async function planDetail(ctx: OrgActor, id: string) {
   const db = orgDb(ctx);
   const p = await loadPlan(db, ctx.org.id, id);
   const [gifts, events] = await Promise.all([planGifts(db, p.id), planEvents(db, p.id)]);
@@ -92,7 +92,7 @@ export async function planDetail(ctx: PlanCtx, id: string) {
   };
 }
 
-export interface NewPlanInput {
+interface NewPlanInput {
   donorId: string;
   campaignId: string | null;
   amountMinor: number;
@@ -105,8 +105,8 @@ export interface NewPlanInput {
   paymentMethod?: string | null;
 }
 
-/** A plan entered by hand (a standing order, a pledge by check): active, its first gift due on the start day. */
-export async function createPlan(ctx: PlanCtx, input: NewPlanInput) {
+/** A plan entered by hand (a standing order, a pledge by check), its first gift due on the start day. */
+export async function createPlan(ctx: OrgActor, input: NewPlanInput) {
   const db = orgDb(ctx);
   const [donor, c] = await Promise.all([
     liveDonorId(db, ctx.org.id, input.donorId),
@@ -145,6 +145,7 @@ export async function createPlan(ctx: PlanCtx, input: NewPlanInput) {
     given_minor: 0,
     last_gift_at: null,
     missed_count: 0,
+    resume_at: null,
     change_token: null,
     created_by: ctx.user.id,
     created_at: now,
@@ -160,13 +161,13 @@ export async function createPlan(ctx: PlanCtx, input: NewPlanInput) {
 }
 
 /**
- * Pause, resume or cancel (the status machine of core/plans.ts; a refused move answers 422 with the
- * actions allowed). Pausing and cancelling need a reason. A resumed plan expects its next gift on
- * the first due date of its schedule from today, and its missed gifts start again from none.
+ * Pause, resume or cancel, as core/plans.ts's status machine allows (a refusal names what it allows);
+ * pausing and cancelling need a reason. A pause may end on a day within MAX_PAUSE_MONTHS (`resumeOn`),
+ * when the watch (worker/plans/cron.ts) resumes it.
  */
 export async function changePlanStatus(
-  ctx: PlanCtx,
-  input: { id: string; action: PlanAction; reason?: string },
+  ctx: OrgActor,
+  input: { id: string; action: PlanAction; reason?: string; resumeOn?: string },
 ) {
   const db = orgDb(ctx);
   const read = await loadPlan(db, ctx.org.id, input.id);
@@ -180,30 +181,32 @@ export async function changePlanStatus(
   if (PLAN_REASON_ACTIONS.includes(input.action) && !reason)
     fail("BAD_REQUEST", "Say why (the donor's timeline keeps it)", { field: "reason" });
   const now = Date.now();
-  const after: PlanRow = { ...before, status: target, status_changed_at: now, updated_at: now };
+  if (input.resumeOn !== undefined) {
+    if (input.action !== "pause") fail("BAD_REQUEST", "Only a pause has an end", { field: "resumeOn" });
+    const problem = pauseEndProblem(input.resumeOn, localDay(now, ctx.org.timeZone));
+    if (problem) fail("BAD_REQUEST", problem, { field: "resumeOn" });
+  }
+  const after: PlanRow =
+    input.action === "resume"
+      ? resumedPlan(before, ctx.org.timeZone, now)
+      : { ...before, status: target, status_changed_at: now, updated_at: now, resume_at: null };
   if (target === "cancelled") {
     after.ended_at = now;
     after.next_expected_at = null;
   }
-  if (input.action === "resume") {
-    const today = startOfLocalDay(localDay(now, ctx.org.timeZone), ctx.org.timeZone);
-    after.next_expected_at = dueOnOrAfter(
-      before.next_expected_at ?? before.started_at,
-      before.interval as PlanInterval,
-      before.interval_day,
-      ctx.org.timeZone,
-      today,
-    );
-    after.missed_count = 0;
-  }
+  if (input.resumeOn) after.resume_at = startOfLocalDay(input.resumeOn, ctx.org.timeZone);
   const landed = await writePlan(db, ctx, {
     before,
     after,
-    event: { kind: "status", at: now, reason },
+    event: {
+      kind: "status",
+      at: now,
+      reason: input.resumeOn ? `${reason} (until ${input.resumeOn})` : reason,
+    },
     audit: {
       action: `plan.${input.action}`,
       before: { status: before.status },
-      after: { status: target },
+      after: input.resumeOn ? { status: target, resumeOn: input.resumeOn } : { status: target },
       reason,
     },
   });
@@ -211,9 +214,32 @@ export async function changePlanStatus(
   return presentPlan(await loadPlan(db, ctx.org.id, before.id));
 }
 
+/**
+ * A paused plan active again at `now`: by hand, or when its pause ends (the watch). Its next gift
+ * is due on the first due date of its schedule from today; its missed gifts start from none.
+ */
+export function resumedPlan(before: PlanRow, timeZone: string, now: number): PlanRow {
+  const today = startOfLocalDay(localDay(now, timeZone), timeZone);
+  return {
+    ...before,
+    status: "active",
+    status_changed_at: now,
+    updated_at: now,
+    resume_at: null,
+    next_expected_at: dueOnOrAfter(
+      before.next_expected_at ?? before.started_at,
+      before.interval as PlanInterval,
+      before.interval_day,
+      timeZone,
+      today,
+    ),
+    missed_count: 0,
+  };
+}
+
 /** A plan entered by hand changes amount here (a processor's plan changes at the processor). */
 export async function changePlanAmount(
-  ctx: PlanCtx,
+  ctx: OrgActor,
   input: { id: string; amountMinor: number; reason?: string },
 ) {
   const db = orgDb(ctx);
@@ -222,8 +248,8 @@ export async function changePlanAmount(
     fail("UNPROCESSABLE_CONTENT", "This plan's amount changes at its payment processor", {
       field: "amountMinor",
     });
-  if (before.status === "cancelled" || before.status === "completed")
-    fail("UNPROCESSABLE_CONTENT", `A ${before.status} plan keeps its amount`, { field: "amountMinor" });
+  const ended = planAmountChangeProblem(before.status);
+  if (ended) fail("UNPROCESSABLE_CONTENT", ended, { field: "amountMinor" });
   if (input.amountMinor === before.amount_minor)
     return presentPlan(await loadPlan(db, ctx.org.id, before.id));
   const now = Date.now();
@@ -246,7 +272,7 @@ export async function changePlanAmount(
  * The plans the list's filters match, a page at a time in id order, for the CSV the portal builds
  * (as donors.exportPage): audited once, on the first page, as every export is.
  */
-export async function exportPlansPage(ctx: PlanCtx, input: PlanFilters & { after?: string; limit: number }) {
+export async function exportPlansPage(ctx: OrgActor, input: PlanFilters & { after?: string; limit: number }) {
   const db = orgDb(ctx);
   const { after, limit, ...filters } = input;
   const rows = await exportPlans(db, ctx.org.id, filters, after ?? null, limit);

@@ -1,11 +1,10 @@
 /**
- * A payment processor's events about recurring plans (issue 24, decision 030), in the same signed
- * webhook as the gifts (worker/http/webhook.ts): plan.created, plan.updated, plan.paused,
- * plan.resumed, plan.cancelled, plan.payment_failed. The subscription id makes them idempotent: a
- * plan is created once, and an event whose state the plan already has changes nothing. Gifts of a
- * subscription (donation.succeeded with `subscriptionId`) attach to their plan through
- * `planForGift`, creating it when first seen.
+ * A processor's events about recurring plans (decision 030), in the gifts' signed webhook
+ * (worker/http/webhook.ts). The subscription id makes them idempotent: a plan is created once, and an
+ * event whose state the plan has already changes nothing. A subscription's gifts find their plan
+ * through `planForGift`, which creates it when first seen.
  */
+import { PAYMENT_METHOD_MAX } from "@core/labels";
 import { toMinor } from "@core/money";
 import {
   FREQUENCY_OF,
@@ -13,26 +12,29 @@ import {
   nextDue,
   type PlanInterval,
   type PlanStatus,
+  planAmountChangeProblem,
+  planGiftCurrencyProblem,
   planIntervals,
   planTransitions,
 } from "@core/plans";
-import { currencyCode, MAX_AMOUNT_MINOR, MIN_AMOUNT_MINOR } from "@core/schemas";
+import { currencyCode, instantProblem, MAX_AMOUNT_MINOR, MIN_AMOUNT_MINOR } from "@core/schemas";
 import { localDay } from "@core/time";
 import { z } from "zod";
-import { generateId } from "../auth/crypto";
 import { type Database, directoryDatabase, organizationDatabase } from "../db/databases";
 import { campaignBySlug, donorIdByEmail, insertDonorIfNew, organizationBySlug } from "../donations/queries";
 import type { EventAnswer } from "../donations/webhook";
-import { giftJoinsPlan } from "./gifts";
+import { type PlanActor, type PlanRow, planChangeBatch, writePlan } from "../ledger/plan-change";
+import { giftJoinsPlan } from "../ledger/plan-gift";
+import type { AuditAction } from "../lib/audit";
+import { generateId } from "../lib/ids";
 import { planBySubscription } from "./queries";
-import { type PlanActor, type PlanRow, planChangeBatch, writePlan } from "./write";
 
 const decimal = z
   .string()
   .max(40)
   .regex(/^\d+(\.\d+)?$/);
 
-export const planEventTypes = [
+const planEventTypes = [
   "plan.created",
   "plan.updated",
   "plan.paused",
@@ -56,7 +58,7 @@ export const planEvent = z.object({
     at: z.iso.datetime().optional(),
     campaignSlug: z.string().max(100).optional(),
     gateway: z.string().max(40).default("processor"),
-    paymentMethod: z.string().max(60).optional(),
+    paymentMethod: z.string().max(PAYMENT_METHOD_MAX).optional(),
     reason: z.string().max(500).optional(),
     donor: z
       .object({
@@ -79,6 +81,14 @@ const TARGET: Partial<Record<PlanEvent["type"], PlanStatus>> = {
   "plan.payment_failed": "past_due",
 };
 
+/** Each status event's audit action (worker/users/audit/sentences.ts says them in words). */
+const ACTION = {
+  "plan.paused": "plan.webhook_paused",
+  "plan.resumed": "plan.webhook_resumed",
+  "plan.cancelled": "plan.webhook_cancelled",
+  "plan.payment_failed": "plan.webhook_payment_failed",
+} as const satisfies Partial<Record<PlanEvent["type"], AuditAction>>;
+
 /** The amount in minor units within the platform's bounds, or the refusal. */
 function amountOf(amount: string, currency: string): number | EventAnswer {
   let minor: number;
@@ -95,6 +105,15 @@ function amountOf(amount: string, currency: string): number | EventAnswer {
 /** Stores one plan event: the plan created or changed, or the refusal. */
 export async function receivePlanEvent(env: Env, parsed: PlanEvent): Promise<EventAnswer> {
   const d = parsed.data;
+  // Dates a plan stores, bounded as a gift's are (decision 019): a year before 1000 has no
+  // four-digit day, and its day of the month and month bucket would fail the batch.
+  for (const [field, value] of [
+    ["startedAt", d.startedAt],
+    ["at", d.at],
+  ] as const) {
+    const problem = value === undefined ? null : instantProblem(Date.parse(value));
+    if (problem) return refuse(`${field}: ${problem}`);
+  }
   const org = await organizationBySlug(directoryDatabase(env), d.organization);
   if (!org) return answer({ code: "NOT_FOUND", message: "Organization not found" }, 404);
   const db = organizationDatabase(env, org.id);
@@ -175,6 +194,12 @@ export async function receivePlanEvent(env: Env, parsed: PlanEvent): Promise<Eve
         (k) => after[k] === existing[k],
       );
       if (same) return answer({ received: true, duplicate: true, id: existing.id });
+      // The interval is part of the amount a plan gives (its recurring revenue), as plans.changeAmount's.
+      const ended =
+        after.amount_minor !== existing.amount_minor || after.interval !== existing.interval
+          ? planAmountChangeProblem(existing.status)
+          : null;
+      if (ended) return refuse(ended);
       const landed = await writePlan(db, actor, {
         before: existing,
         after,
@@ -221,7 +246,7 @@ export async function receivePlanEvent(env: Env, parsed: PlanEvent): Promise<Eve
       after,
       event: { kind: "status", at, reason },
       audit: {
-        action: `plan.webhook_${parsed.type.slice(5)}`,
+        action: ACTION[parsed.type as keyof typeof ACTION],
         before: { status: existing.status },
         after: { status: target },
         reason,
@@ -258,7 +283,7 @@ async function donorFor(
   };
 }
 
-export function newPlanRow(p: {
+function newPlanRow(p: {
   organizationId: string;
   donorId: string | null;
   campaignId: string | null;
@@ -296,6 +321,7 @@ export function newPlanRow(p: {
     given_minor: 0,
     last_gift_at: null,
     missed_count: 0,
+    resume_at: null,
     change_token: null,
     created_by: null,
     created_at: now,
@@ -304,10 +330,8 @@ export function newPlanRow(p: {
 }
 
 /**
- * A processor's gift of a subscription: the plan it belongs to (created when first seen, from the
- * gift), and the statements that bring the plan along in the gift's batch — a completed gift makes a
- * failing plan active again and moves its next gift a period on — with the guard the gift's write
- * requires, so the gift and its plan land together or not at all.
+ * A processor's gift of a subscription: its plan (created when first seen) and the statements that
+ * bring the plan along in the gift's batch, as gifts.ts does; or the refusal of another currency.
  */
 export async function planForGift(
   db: Database,
@@ -359,5 +383,8 @@ export async function planForGift(
       requires: batch.guard,
     };
   }
+  // The portal's rule: a gift in another currency is refused (400), not added to the plan's total.
+  const refusal = planGiftCurrencyProblem(existing.currency, g.currency);
+  if (refusal) return { refusal };
   return giftJoinsPlan(db, actor, existing, { ...g, action: "plan.webhook_recovered" });
 }

@@ -1,33 +1,28 @@
 /**
- * Receipts go out (issue 25, decision 031): the thank-you message with the receipt attached as a
- * PDF, or the thank-you alone, e-mailed through the mailer (the dev outbox locally).
- *
- * A receipt's `delivery` is its e-mail's state: 'queued' by the ledger when the organization sends
- * receipts automatically (worker/receipts/ledger.ts), 'sending' while one delivery holds it (a
- * hold older than STALE_MS is taken over: the Worker that held it died), then 'sent' or 'failed'.
- * The hold is taken with one conditional UPDATE, so two deliveries never both send a receipt.
- * Queued receipts are delivered right after the change that issued them (waitUntil) and by the
- * 15-minute cron for any the first attempt missed.
- *
- * Each send is one batch: the receipt's state, an acknowledgement row (the gift's and the donor's
- * history) and the audit row. The PDF library loads on first use only (worker startup stays small).
+ * Receipts go out (decision 031): the thank-you with the receipt as a PDF, or alone. A receipt's
+ * `delivery`: 'queued' by the ledger when sending is automatic, 'sending' while one delivery holds it
+ * (taken by one conditional UPDATE, so two never both send; a hold older than STALE_MS is taken over),
+ * then 'sent' or 'failed'. Queued receipts go right after their change (waitUntil) and by the cron.
+ * Each send is one batch: the receipt's state, an acknowledgement row and the audit row.
  */
+
 import { formatMoney } from "@core/money";
 import { formatReceiptNumber, whyNoSend } from "@core/receipts";
 import { renderThankYou, type ThankYouData, thankYouDonorName } from "@core/thanks";
-import { generateId } from "../auth/crypto";
 import { type Database, orgDb } from "../db/databases";
+import type { ReceiptSnapshot } from "../ledger/receipt-snapshot";
 import { auditStatement } from "../lib/audit";
+import { fail } from "../lib/fail";
+import { generateId } from "../lib/ids";
 import { logError } from "../lib/request-log";
 import { escapeHtml, getMailer, type MailAttachment } from "../mail";
 import { thankYouTemplateFor } from "../thanks/service";
-import { fail } from "../trpc/init";
-import { attachedLine } from "./mail-words";
-import type { ReceiptPdfInput, ReceiptSnapshot } from "./pdf";
+import { attachedLine, changeMailWords } from "./mail-words";
+import type { ReceiptPdfInput } from "./pdf";
 import { GIFT_FACTS, type GiftFacts, whyNone } from "./service";
 
 /** A hold older than this is a delivery that died: another may take the receipt over. */
-export const STALE_MS = 10 * 60_000;
+const STALE_MS = 10 * 60_000;
 
 export interface SendCtx {
   env: Env;
@@ -47,7 +42,8 @@ interface DeliveryRow {
   amount_minor: number;
   deductible_minor: number;
   issued_at: number;
-  void_reason: string | null;
+  void_cause: "replaced" | "refunded" | "cancelled" | null;
+  voided_at: number | null;
   snapshot: string;
   delivery: string;
   delivery_at: number | null;
@@ -55,6 +51,10 @@ interface DeliveryRow {
   donor_id: string | null;
   replaces_number: number | null;
   replaces_snapshot_prefix: string | null;
+  replaces_deductible: number | null;
+  replaces_amount: number | null;
+  replaced_by_number: number | null;
+  replaced_by_prefix: string | null;
   donor_email: string | null;
   donor_first_name: string | null;
   donor_last_name: string | null;
@@ -66,13 +66,16 @@ interface DeliveryRow {
 }
 
 const DELIVERY_SELECT = `SELECT r.id, r.number, r.kind, r.status, r.currency, r.amount_minor, r.deductible_minor, r.issued_at,
-       r.void_reason, r.snapshot, r.delivery, r.delivery_at, r.donation_id, r.donor_id,
+       r.void_cause, r.voided_at, r.snapshot, r.delivery, r.delivery_at, r.donation_id, r.donor_id,
        p.number AS replaces_number, json_extract(p.snapshot, '$.settings.numberPrefix') AS replaces_snapshot_prefix,
+       p.deductible_minor AS replaces_deductible, p.amount_minor AS replaces_amount,
+       rb.number AS replaced_by_number, json_extract(rb.snapshot, '$.settings.numberPrefix') AS replaced_by_prefix,
        dn.email AS donor_email, dn.first_name AS donor_first_name, dn.last_name AS donor_last_name,
        dn.company AS donor_company, dn.anonymized_at AS donor_anonymized_at,
        d.campaign_id, d.number AS gift_number, d.payment_method
   FROM receipt r
   LEFT JOIN receipt p ON p.id = r.replaces_id
+  LEFT JOIN receipt rb ON rb.id = (SELECT id FROM receipt WHERE replaces_id = r.id ORDER BY number LIMIT 1)
   LEFT JOIN donor dn ON dn.id = r.donor_id
   LEFT JOIN donation d ON d.id = r.donation_id`;
 
@@ -86,7 +89,7 @@ function readReceipt(db: Database, orgId: string, receiptId: string) {
 const prefixOf = (s: ReceiptSnapshot) => s.settings.numberPrefix ?? "";
 
 /** The PDF's input from the receipt as stored (its snapshot is what it says). */
-export function receiptPdfInput(row: DeliveryRow): ReceiptPdfInput {
+function receiptPdfInput(row: DeliveryRow): ReceiptPdfInput {
   const snapshot = JSON.parse(row.snapshot) as ReceiptSnapshot;
   return {
     snapshot,
@@ -101,7 +104,11 @@ export function receiptPdfInput(row: DeliveryRow): ReceiptPdfInput {
     amountMinor: row.amount_minor,
     deductibleMinor: row.deductible_minor,
     currency: row.currency,
-    voidReason: row.void_reason,
+    voidCause: row.void_cause,
+    replacedBy:
+      row.replaced_by_number === null
+        ? null
+        : formatReceiptNumber(row.replaced_by_prefix ?? "", row.replaced_by_number),
   };
 }
 
@@ -175,12 +182,13 @@ type Hold = "manual" | "queued";
 async function hold(db: Database, orgId: string, receiptId: string, how: Hold, now: number) {
   const which =
     how === "manual"
-      ? "NOT (delivery = 'sending' AND delivery_at > ?4)"
-      : "(delivery = 'queued' OR (delivery = 'sending' AND delivery_at <= ?4))";
+      ? "status = 'issued' AND NOT (delivery = 'sending' AND delivery_at > ?4)"
+      : // A void receipt goes out only as the notice its full refund queued (worker/ledger/receipt-issue.ts).
+        "(status = 'issued' OR void_cause = 'refunded') AND (delivery = 'queued' OR (delivery = 'sending' AND delivery_at <= ?4))";
   const res = await db
     .prepare(
       `UPDATE receipt SET delivery = 'sending', delivery_at = ?3
-        WHERE organization_id = ?1 AND id = ?2 AND status = 'issued' AND ${which}`,
+        WHERE organization_id = ?1 AND id = ?2 AND ${which}`,
     )
     .bind(orgId, receiptId, now, now - STALE_MS)
     .run();
@@ -188,16 +196,82 @@ async function hold(db: Database, orgId: string, receiptId: string, how: Hold, n
 }
 
 /**
- * E-mails one receipt: the thank-you (the campaign's, else the organization's) with the receipt as
- * a PDF. `how` says who asks: a person (refused with the reason when it cannot go) or the queue
- * (a receipt that can no longer go is marked failed with the reason).
+ * What a receipt's e-mail says (decision 049): an original goes as the thank-you, a correction says
+ * what changed, a void receipt goes only as its full refund's notice; a resend says the same again.
  */
-export async function deliverReceipt(ctx: SendCtx, receiptId: string, how: Hold) {
+type ReceiptMail = "thanks" | "partial" | "corrected" | "full";
+
+export function receiptMailOf(
+  row: Pick<
+    DeliveryRow,
+    | "status"
+    | "kind"
+    | "replaces_number"
+    | "amount_minor"
+    | "deductible_minor"
+    | "replaces_amount"
+    | "replaces_deductible"
+  >,
+): ReceiptMail {
+  if (row.status === "void") return "full";
+  if (row.kind !== "correction" || row.replaces_number === null) return "thanks";
+  const refundedBefore = (row.replaces_amount ?? 0) - (row.replaces_deductible ?? 0);
+  return row.amount_minor - row.deductible_minor > refundedBefore ? "partial" : "corrected";
+}
+
+/** A correction's or a full refund's mail, from the receipt as stored. */
+function changeMail(
+  row: DeliveryRow,
+  mail: Exclude<ReceiptMail, "thanks">,
+  input: ReceiptPdfInput,
+  locale: string,
+) {
+  const s = input.snapshot;
+  const money = (minor: number) => formatMoney(minor, row.currency, locale);
+  const old =
+    mail === "full"
+      ? input.number
+      : formatReceiptNumber(row.replaces_snapshot_prefix ?? "", row.replaces_number as number);
+  const refundedBefore = (row.replaces_amount ?? 0) - (row.replaces_deductible ?? 0);
+  const refundedNow =
+    mail === "full" ? row.deductible_minor : row.amount_minor - row.deductible_minor - refundedBefore;
+  const words = changeMailWords(s.settings.language, mail, {
+    name: thankYouDonorName({
+      firstName: row.donor_first_name,
+      lastName: row.donor_last_name,
+      company: row.donor_company,
+    }),
+    org: s.organization.name ?? "",
+    amount: money(row.amount_minor),
+    date: new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: s.organization.timeZone }).format(
+      s.gift.donatedAt,
+    ),
+    refunded: refundedNow > 0 ? money(refundedNow) : "",
+    full: mail === "full",
+    kept: mail === "full" ? "" : money(row.deductible_minor),
+    number: mail === "full" ? "" : input.number,
+    old,
+  });
+  return {
+    subject: words.subject,
+    text: words.paragraphs.join("\n\n"),
+    html: words.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join("\n"),
+  };
+}
+
+/**
+ * E-mails one receipt, in the words `receiptMailOf` gives. `how` says who asks: a person is refused
+ * with the reason when it cannot go; the queue marks such a receipt failed with the reason.
+ */
+async function deliverReceipt(ctx: SendCtx, receiptId: string, how: Hold) {
   const db = orgDb(ctx);
   const row = await readReceipt(db, ctx.org.id, receiptId);
   if (!row) return how === "manual" ? fail("NOT_FOUND", "Receipt not found") : null;
+  const mail = receiptMailOf(row);
+  // A full refund's notice is the one mail a void receipt carries, and only from the queue.
+  const notice = mail === "full" && how === "queued" && row.void_cause === "refunded";
   const why = whyNoSend({
-    status: row.status,
+    status: notice ? "issued" : row.status,
     donorEmail: row.donor_email,
     donorAnonymized: row.donor_anonymized_at !== null,
   });
@@ -219,40 +293,49 @@ export async function deliverReceipt(ctx: SendCtx, receiptId: string, how: Hold)
   try {
     const input = receiptPdfInput(row);
     const s = input.snapshot;
-    const [{ renderReceiptPdf, receiptLocale }, template] = await Promise.all([
-      import("./pdf"),
-      thankYouTemplateFor(ctx, row.campaign_id),
-    ]);
+    const { renderReceiptPdf, receiptLocale } = await import("./pdf");
     const locale = receiptLocale(s.settings.language, s.organization.address.country);
-    const pdf = await renderReceiptPdf(ctx.env, input);
-    const message = renderThankYou(
-      template,
-      thankYouData(
-        row,
-        {
-          amountMinor: row.amount_minor,
-          currency: row.currency,
-          donatedAt: s.gift.donatedAt,
-          tributeName: s.gift.tributeName,
-        },
-        {
-          campaign: s.campaign,
-          orgName: s.organization.name ?? "",
-          timeZone: s.organization.timeZone,
-          locale,
-        },
-        input.number,
-      ),
-    );
-    const attachment: MailAttachment = {
-      filename: `receipt-${fileSafe(input.number)}.pdf`,
-      contentType: "application/pdf",
-      content: pdf,
-    };
-    await getMailer(ctx.env).send({
-      ...thankYouMail(to, message, attachedLine(s.settings.language, input.number)),
-      attachments: [attachment],
-    });
+    const attachments: MailAttachment[] =
+      mail === "full"
+        ? []
+        : [
+            {
+              filename: `receipt-${fileSafe(input.number)}.pdf`,
+              contentType: "application/pdf",
+              content: await renderReceiptPdf(ctx.env, input),
+            },
+          ];
+    if (mail === "thanks") {
+      const template = await thankYouTemplateFor(ctx, row.campaign_id);
+      const message = renderThankYou(
+        template,
+        thankYouData(
+          row,
+          {
+            amountMinor: row.amount_minor,
+            currency: row.currency,
+            donatedAt: s.gift.donatedAt,
+            tributeName: s.gift.tributeName,
+          },
+          {
+            campaign: s.campaign,
+            orgName: s.organization.name ?? "",
+            timeZone: s.organization.timeZone,
+            locale,
+          },
+          input.number,
+        ),
+      );
+      await getMailer(ctx.env).send({
+        ...thankYouMail(to, message, attachedLine(s.settings.language, input.number)),
+        attachments,
+      });
+    } else {
+      await getMailer(ctx.env).send({
+        ...thankYouMail(to, changeMail(row, mail, input, locale), null),
+        attachments,
+      });
+    }
     const at = Date.now();
     await db.batch([
       db
@@ -274,10 +357,10 @@ export async function deliverReceipt(ctx: SendCtx, receiptId: string, how: Hold)
         action: "receipt.send",
         entityType: "receipt",
         entityId: receiptId,
-        after: { number: input.number, to },
+        after: { number: input.number, to, mail },
       }),
     ]);
-    return { sentTo: to, sentAt: at, number: input.number };
+    return { sentTo: to, sentAt: at, number: input.number, mail };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     await db
@@ -342,7 +425,7 @@ export async function sendDonationReceipt(ctx: SendCtx, donationId: string) {
   const issued = await issuedReceiptOf(db, ctx.org.id, donationId);
   if (!issued) {
     const why = await noReceiptReason(db, ctx.org.id, donationId);
-    fail("BAD_REQUEST", why ?? "This gift has no receipt to send yet");
+    fail("BAD_REQUEST", why ?? "This donation has no receipt to send yet");
   }
   return (await deliverReceipt(ctx, issued.id, "manual")) as NonNullable<
     Awaited<ReturnType<typeof deliverReceipt>>
@@ -404,8 +487,8 @@ export async function sendThanks(ctx: SendCtx, donationId: string) {
       prefix: string;
     }>();
   if (!g) fail("NOT_FOUND", "Donation not found");
-  if (g.mode !== "live") fail("BAD_REQUEST", "Test-mode gifts get no thank-you.");
-  if (!g.donor_id) fail("BAD_REQUEST", "A gift without a donor record gets no thank-you.");
+  if (g.mode !== "live") fail("BAD_REQUEST", "Test-mode donations get no thank-you.");
+  if (!g.donor_id) fail("BAD_REQUEST", "A donation without a donor record gets no thank-you.");
   const why = whyNoSend({
     status: "issued",
     donorEmail: g.donor_email,
@@ -458,9 +541,8 @@ export async function sendThanks(ctx: SendCtx, donationId: string) {
 }
 
 /**
- * Bulk "Send receipts" from the donations list (decision 024's bulk shape): each chosen gift's
- * issued receipt e-mailed, one after the other; with `resend: false` a receipt already sent is
- * skipped. Each id answers sent, or skipped with the reason a single send would give.
+ * Bulk "Send receipts" (decision 024): each gift's issued receipt e-mailed in turn (`resend: false`
+ * skips those sent before), each id answered as a single send would be.
  */
 export async function sendReceiptsFor(ctx: SendCtx, donationIds: readonly string[], resend: boolean) {
   const db = orgDb(ctx);
@@ -530,8 +612,7 @@ export async function deliverQueued(ctx: Pick<SendCtx, "env" | "org">, limit = 1
 
 /**
  * After a change that issued a receipt: deliver the queued ones once the response is on its way
- * (the context's waitUntil answers the promise itself when there is no request, as in the tests,
- * and the caller awaits it then). Without waitUntil the 15-minute cron delivers them.
+ * (waitUntil; without a request, as in tests, the caller awaits it), else the 15-minute cron does.
  */
 export function afterReceiptIssued(actor: {
   env: Env;

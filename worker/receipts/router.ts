@@ -1,8 +1,6 @@
 /**
- * receipts.* (issue 25, decision 031): input schema, rung and permissions, one service call. The
- * settings belong to the organization: anyone in it reads them (the gift pages say whether
- * receipts go out on their own), owners and admins change them (organization:update). Sending a
- * receipt, a thank-you or year-end statements takes `receipt:send` (owners, admins, organizers).
+ * receipts.* (decision 031): anyone in the organization reads the settings, owners and admins change
+ * them (organization:update); sending anything takes `receipt:send` (owners, admins, organizers).
  */
 import {
   RECEIPT_BULK_MAX,
@@ -16,10 +14,23 @@ import { orgProcedure, router } from "../trpc/init";
 import { sendDonationReceipt, sendReceiptsFor, sendThanks } from "./delivery";
 import { donationReceipts } from "./service";
 import { receiptSettings, updateReceiptSettings } from "./settings";
-import { startStatementRun, statementRuns, statementYears, stepStatementRun } from "./statements";
+import {
+  sendTestStatement,
+  startStatementRun,
+  statementPreview,
+  statementRuns,
+  statementYears,
+  stepStatementRun,
+} from "./statements";
 
 const id = z.string().min(1).max(64);
 const donation = z.object({ donationId: id }).strict();
+const period = z
+  .object({
+    year: z.number().int().min(STATEMENT_YEAR_MIN).max(STATEMENT_YEAR_MAX),
+    basis: z.enum(statementBases),
+  })
+  .strict();
 
 export const receiptsRouter = router({
   settings: orgProcedure({ organization: ["view"] }).query(({ ctx }) => receiptSettings(ctx)),
@@ -66,16 +77,19 @@ export const receiptsRouter = router({
 
   statementRuns: orgProcedure({ receipt: ["send"] }).query(({ ctx }) => statementRuns(ctx)),
 
+  /** Before a run: how many donors it would e-mail, and whether the year is over. */
+  statementPreview: orgProcedure({ receipt: ["send"] })
+    .input(period)
+    .query(({ ctx, input }) => statementPreview(ctx, input.year, input.basis)),
+
+  /** The period's first statement e-mailed to the person asking, marked as a test. */
+  testStatement: orgProcedure({ receipt: ["send"] })
+    .input(period)
+    .mutation(({ ctx, input }) => sendTestStatement(ctx, input.year, input.basis)),
+
   /** Start (or resume) e-mailing every donor their statement for a year. */
   startStatements: orgProcedure({ receipt: ["send"] })
-    .input(
-      z
-        .object({
-          year: z.number().int().min(STATEMENT_YEAR_MIN).max(STATEMENT_YEAR_MAX),
-          basis: z.enum(statementBases),
-        })
-        .strict(),
-    )
+    .input(period)
     .mutation(({ ctx, input }) => startStatementRun(ctx, input.year, input.basis)),
 
   /** The next donors of a run: the portal calls it until the run is finished. */

@@ -1,11 +1,9 @@
-/**
- * A gift's receipts (issue 25, decision 031): every receipt it was given, oldest first (voided ones
- * with when and why, corrections naming the one they replace), and, when it has none issued, why.
- */
+/** A gift's receipts (decision 031), oldest first, voided ones with when and why; or why it has none. */
 import { formatReceiptNumber, whyNoReceipt, whyNoSend } from "@core/receipts";
 import { orgDb } from "../db/databases";
+import { fail } from "../lib/fail";
 import { userNames } from "../lib/user-names";
-import { fail, type OrgCtx } from "../trpc/init";
+import type { OrgReader } from "../trpc/init";
 
 interface ReceiptListRow {
   id: string;
@@ -19,6 +17,7 @@ interface ReceiptListRow {
   issued_at: number;
   voided_at: number | null;
   void_reason: string | null;
+  void_cause: "replaced" | "refunded" | "cancelled" | null;
   replaces_number: number | null;
   replaces_prefix: string | null;
   delivery: string;
@@ -60,25 +59,31 @@ export const whyNone = (d: GiftFacts) =>
     beforeReceipts: !!d.before_receipts,
   });
 
-export async function donationReceipts(ctx: Pick<OrgCtx, "env" | "org">, donationId: string) {
+export async function donationReceipts(ctx: OrgReader, donationId: string) {
   const db = orgDb(ctx);
   const [gift, list, sent] = await db.batch([
     db.prepare(GIFT_FACTS).bind(ctx.org.id, donationId),
     db
       .prepare(
         `SELECT r.id, r.number, json_extract(r.snapshot, '$.settings.numberPrefix') AS prefix, r.kind, r.status, r.currency,
-                r.amount_minor, r.deductible_minor, r.issued_at, r.voided_at, r.void_reason,
+                r.amount_minor, r.deductible_minor, r.issued_at, r.voided_at, r.void_reason, r.void_cause,
                 p.number AS replaces_number, json_extract(p.snapshot, '$.settings.numberPrefix') AS replaces_prefix,
                 r.delivery, r.delivery_error, r.sent_at, r.sent_to, r.send_count
            FROM receipt r LEFT JOIN receipt p ON p.id = r.replaces_id
           WHERE r.organization_id = ? AND r.donation_id = ? ORDER BY r.number`,
       )
       .bind(ctx.org.id, donationId),
-    // What was e-mailed about this gift, newest first, with who sent it (none: on its own).
+    // What was e-mailed about this gift, newest first, with who sent it (none: on its own). A
+    // receipt's mail was its correction's words, or a full refund's notice when it went after the
+    // receipt was voided (worker/receipts/delivery.ts receiptMailOf).
     db
       .prepare(
-        `SELECT id, kind, sent_to, sent_at, sent_by FROM acknowledgement
-          WHERE organization_id = ? AND donation_id = ? ORDER BY sent_at DESC LIMIT 50`,
+        `SELECT a.id, CASE WHEN a.kind <> 'receipt' THEN a.kind
+                           WHEN r.voided_at IS NOT NULL AND a.sent_at >= r.voided_at THEN 'refund'
+                           WHEN r.kind = 'correction' THEN 'correction' ELSE 'receipt' END AS kind,
+                a.sent_to, a.sent_at, a.sent_by
+           FROM acknowledgement a LEFT JOIN receipt r ON r.id = a.receipt_id
+          WHERE a.organization_id = ? AND a.donation_id = ? ORDER BY a.sent_at DESC LIMIT 50`,
       )
       .bind(ctx.org.id, donationId),
   ]);
@@ -94,7 +99,10 @@ export async function donationReceipts(ctx: Pick<OrgCtx, "env" | "org">, donatio
     deductibleMinor: r.deductible_minor,
     issuedAt: r.issued_at,
     voidedAt: r.voided_at,
+    /** The staff's reason: internal, never printed on the receipt. */
     voidReason: r.void_reason,
+    /** What the receipt's PDF says instead, in the donor's terms. */
+    voidCause: r.void_cause,
     replaces:
       r.replaces_number === null ? null : formatReceiptNumber(r.replaces_prefix ?? "", r.replaces_number),
     delivery: r.delivery as "none" | "queued" | "sending" | "sent" | "failed",
@@ -106,7 +114,7 @@ export async function donationReceipts(ctx: Pick<OrgCtx, "env" | "org">, donatio
   const issued = receipts.find((r) => r.status === "issued");
   const acks = (sent?.results ?? []) as {
     id: string;
-    kind: "receipt" | "thanks" | "statement";
+    kind: "receipt" | "correction" | "refund" | "thanks" | "statement";
     sent_to: string;
     sent_at: number;
     sent_by: string | null;
@@ -129,9 +137,9 @@ export async function donationReceipts(ctx: Pick<OrgCtx, "env" | "org">, donatio
     /** Why nothing can be e-mailed to the donor about this gift (null: it can). */
     noSend:
       d.mode !== "live"
-        ? "Test-mode gifts get no receipt or thank-you."
+        ? "Test-mode donations get no receipt or thank-you."
         : !d.donor_id
-          ? "A gift without a donor record gets no receipt or thank-you."
+          ? "A donation without a donor record gets no receipt or thank-you."
           : whyNoSend({ status: "issued", donorEmail: d.email, donorAnonymized: d.anonymized_at !== null }),
     /** The issued receipt's id, for Send and Download. */
     issuedId: issued?.id ?? null,

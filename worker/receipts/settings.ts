@@ -1,13 +1,8 @@
-/**
- * Receipt settings (issue 25, decision 031): read with the organization's defaults for what was
- * never saved, written by owners and admins as one batch with its audit row.
- */
+/** Receipt settings (decision 031): the defaults where never saved; written with an audit row. */
 import { DEFAULT_RECEIPT_SETTINGS, type ReceiptSettingsInput } from "@core/receipts";
 import { type Database, orgDb } from "../db/databases";
 import { auditStatement } from "../lib/audit";
-import type { OrgCtx } from "../trpc/init";
-
-type Ctx = Pick<OrgCtx, "env" | "org" | "user" | "impersonatorId" | "ip">;
+import type { OrgActor } from "../trpc/init";
 
 interface SettingsRow {
   signatory_name: string | null;
@@ -42,14 +37,14 @@ const present = (r: SettingsRow | null) =>
       }
     : { ...DEFAULT_RECEIPT_SETTINGS, updatedAt: null as number | null };
 
-export async function receiptSettings(ctx: Pick<Ctx, "env" | "org">) {
+export async function receiptSettings(ctx: Pick<OrgActor, "env" | "org">) {
   return present(await readSettings(orgDb(ctx), ctx.org.id));
 }
 
 /** Empty texts are stored as null: "not set", so a receipt falls back or leaves the line out. */
 const orNull = (s: string | null | undefined) => (s ? s : null);
 
-export async function updateReceiptSettings(ctx: Ctx, input: ReceiptSettingsInput) {
+export async function updateReceiptSettings(ctx: OrgActor, input: ReceiptSettingsInput) {
   const db = orgDb(ctx);
   const before = present(await readSettings(db, ctx.org.id));
   const now = Date.now();

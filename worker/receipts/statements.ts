@@ -1,26 +1,22 @@
 /**
- * Year-end statements (issue 25, decision 031): per donor and calendar or fiscal year (the
- * organization's fiscal year start), one PDF listing every gift with an issued receipt in the
- * period: what the donor may deduct, with the receipt numbers a tax office asks for. Voided
- * receipts are left out (their corrections are in), so a refund shows as the corrected amount.
- *
- * Downloaded one by one from the donor's page, or e-mailed in bulk by a statement run: the run
- * walks the donors with receipts in the period in id order, STEP_DONORS per call, so the portal
- * shows progress and an interrupted run resumes after the last donor it handled. A step claims
- * its donors by moving the run's cursor with a compare-and-set before it sends anything: two
- * tabs stepping one run never e-mail a donor twice.
+ * Year-end statements (decision 031): per donor and calendar or fiscal year, every gift with an issued
+ * receipt (voided ones out, their corrections in) and counted imported gifts (decision 048). A run
+ * walks donors in id order, STEP_DONORS a call, and claims each step's donors by a compare-and-set of
+ * its cursor before sending: two tabs stepping one run never e-mail a donor twice.
  */
+
 import { formatReceiptNumber, type StatementBasis, statementPeriod, whyNoSend } from "@core/receipts";
 import { startOfLocalDay } from "@core/time";
-import { generateId } from "../auth/crypto";
 import { type Database, orgDb } from "../db/databases";
+import type { ReceiptSnapshot } from "../ledger/receipt-snapshot";
 import { auditStatement } from "../lib/audit";
+import { fail } from "../lib/fail";
+import { generateId } from "../lib/ids";
 import { logError } from "../lib/request-log";
 import { escapeHtml, getMailer } from "../mail";
-import { fail } from "../trpc/init";
 import { acknowledgementInsert, fileSafe, type SendCtx } from "./delivery";
 import { statementMailWords } from "./mail-words";
-import type { ReceiptSnapshot, StatementPdfInput } from "./pdf";
+import type { StatementPdfInput } from "./pdf";
 
 /** Donors per step: each is a PDF of ≈ 20-50 ms, so a step answers in about a second. */
 export const STEP_DONORS = 20;
@@ -110,7 +106,8 @@ const DONOR_COLUMNS =
 
 interface GiftRow {
   donor_id: string;
-  number: number;
+  /** null: an imported gift (the previous system receipted it). */
+  number: number | null;
   prefix: string | null;
   donated_at: number;
   campaign: string | null;
@@ -119,17 +116,49 @@ interface GiftRow {
   deductible_minor: number;
 }
 
-/** The issued receipts of these donors in [start, end), in date order. */
+/**
+ * An imported gift that counts, with something to deduct, of a known donor (`d`), listed beside our
+ * receipts (decision 048); it never gets a receipt of ours (worker/ledger/receipt-issue.ts).
+ */
+const IMPORTED = `d.source = 'import' AND d.mode = 'live' AND d.status IN ('completed','partially_refunded')
+  AND d.trashed_at IS NULL AND d.donor_id IS NOT NULL AND d.amount_minor - d.refunded_minor > 0`;
+
+/**
+ * The donors a statement run of [?2, ?3) sends to, after ?4 in id order, at most ?5: those with an
+ * issued receipt or a counted imported gift in the period (each side's index walks donor ids).
+ */
+const RUN_DONORS = `SELECT donor_id FROM (
+    SELECT * FROM (SELECT DISTINCT donor_id FROM receipt WHERE organization_id = ?1 AND status = 'issued'
+        AND donor_id > ?4 AND donated_at >= ?2 AND donated_at < ?3 ORDER BY donor_id LIMIT ?5)
+    UNION
+    SELECT * FROM (SELECT DISTINCT d.donor_id FROM donation d WHERE d.organization_id = ?1 AND ${IMPORTED}
+        AND d.donor_id > ?4 AND d.donated_at >= ?2 AND d.donated_at < ?3 ORDER BY d.donor_id LIMIT ?5))
+  ORDER BY donor_id LIMIT ?5`;
+
+/** Every donor of a period's statements (RUN_DONORS without the walk), for counts. */
+const PERIOD_DONORS = `SELECT donor_id FROM receipt WHERE organization_id = ?1 AND status = 'issued' AND donor_id IS NOT NULL
+      AND donated_at >= ?2 AND donated_at < ?3
+    UNION SELECT d.donor_id FROM donation d WHERE d.organization_id = ?1 AND ${IMPORTED}
+      AND d.donated_at >= ?2 AND d.donated_at < ?3`;
+
+/** The issued receipts and counted imported gifts of these donors in [start, end), in date order. */
 async function giftsOf(db: Database, orgId: string, donorIds: readonly string[], start: number, end: number) {
   if (!donorIds.length) return new Map<string, GiftRow[]>();
+  const ids = donorIds.map((_, i) => `?${i + 4}`).join(", ");
   const { results } = await db
     .prepare(
-      `SELECT donor_id, number, json_extract(snapshot, '$.settings.numberPrefix') AS prefix, donated_at,
-              json_extract(snapshot, '$.campaign') AS campaign, currency, amount_minor, deductible_minor
-         FROM receipt WHERE organization_id = ? AND status = 'issued' AND donor_id IN (${donorIds.map(() => "?").join(", ")})
-          AND donated_at >= ? AND donated_at < ? ORDER BY donated_at, number`,
+      `SELECT donor_id, number, prefix, donated_at, campaign, currency, amount_minor, deductible_minor FROM (
+         SELECT donor_id, number, json_extract(snapshot, '$.settings.numberPrefix') AS prefix, donated_at,
+                json_extract(snapshot, '$.campaign') AS campaign, currency, amount_minor, deductible_minor
+           FROM receipt WHERE organization_id = ?1 AND status = 'issued' AND donor_id IN (${ids})
+            AND donated_at >= ?2 AND donated_at < ?3
+         UNION ALL
+         SELECT d.donor_id, NULL, NULL, d.donated_at, c.title, d.currency, d.amount_minor, d.amount_minor - d.refunded_minor
+           FROM donation d LEFT JOIN campaign c ON c.id = d.campaign_id
+          WHERE d.organization_id = ?1 AND ${IMPORTED} AND d.donor_id IN (${ids}) AND d.donated_at >= ?2 AND d.donated_at < ?3)
+       ORDER BY donated_at, number`,
     )
-    .bind(orgId, ...donorIds, start, end)
+    .bind(orgId, start, end, ...donorIds)
     .all<GiftRow>();
   const by = new Map<string, GiftRow[]>();
   for (const g of results) by.set(g.donor_id, [...(by.get(g.donor_id) ?? []), g]);
@@ -160,7 +189,7 @@ function statementInput(
     },
     period,
     gifts: gifts.map((g) => ({
-      receiptNumber: formatReceiptNumber(g.prefix ?? "", g.number),
+      receiptNumber: g.number === null ? null : formatReceiptNumber(g.prefix ?? "", g.number),
       donatedAt: g.donated_at,
       campaign: g.campaign,
       currency: g.currency,
@@ -171,8 +200,28 @@ function statementInput(
   };
 }
 
-const statementFileName = (label: string, donorId: string) =>
-  `statement-${fileSafe(label)}-${fileSafe(donorId).slice(0, 12)}.pdf`;
+/**
+ * "statement-2026-rosa-delgado.pdf": the period and the donor's name as the donor reads it, never
+ * an internal id; a name without Latin letters leaves "statement-2026.pdf".
+ */
+export function statementFileName(
+  label: string,
+  donor: Pick<DonorRow, "first_name" | "last_name" | "company">,
+) {
+  const name = [donor.first_name, donor.last_name].filter(Boolean).join(" ") || donor.company || "";
+  const slug = name
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .replace(/ß/g, "ss")
+    .replace(/[łŁ]/g, "l")
+    .replace(/[øØ]/g, "o")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40)
+    .replace(/-+$/, "");
+  return `statement-${fileSafe(label).toLowerCase()}${slug ? `-${slug}` : ""}.pdf`;
+}
 
 /** One donor's statement, for the donor page's download. */
 export async function donorStatement(
@@ -192,15 +241,15 @@ export async function donorStatement(
   if (!donor) fail("NOT_FOUND", "Donor not found");
   const period = periodOf(id, year, basis);
   const gifts = (await giftsOf(db, ctx.org.id, [donorId], period.start, period.end)).get(donorId) ?? [];
-  if (!gifts.length) fail("NOT_FOUND", `No receipted gifts in ${period.label}`);
+  if (!gifts.length) fail("NOT_FOUND", `No donations to put on a statement in ${period.label}`);
   const { renderStatementPdf } = await import("./pdf");
   return {
     bytes: await renderStatementPdf(ctx.env, statementInput(id, donor, gifts, period)),
-    filename: statementFileName(period.label, donorId),
+    filename: statementFileName(period.label, donor),
   };
 }
 
-/** The years a donor's page offers statements for: those with issued receipts, newest first. */
+/** The years a donor's page offers statements for (issued receipts or imported gifts), newest first. */
 export async function statementYears(ctx: Pick<SendCtx, "env" | "org">, donorId: string) {
   const db = orgDb(ctx);
   const [id, r] = await Promise.all([
@@ -208,8 +257,9 @@ export async function statementYears(ctx: Pick<SendCtx, "env" | "org">, donorId:
     db
       .prepare(
         `SELECT (SELECT 1 FROM donor WHERE organization_id = ?1 AND id = ?2) AS known,
-                MIN(donated_at) AS first, MAX(donated_at) AS last
-           FROM receipt WHERE organization_id = ?1 AND donor_id = ?2 AND status = 'issued'`,
+                MIN(donated_at) AS first, MAX(donated_at) AS last FROM (
+           SELECT donated_at FROM receipt WHERE organization_id = ?1 AND donor_id = ?2 AND status = 'issued'
+           UNION ALL SELECT d.donated_at FROM donation d WHERE d.organization_id = ?1 AND d.donor_id = ?2 AND ${IMPORTED})`,
       )
       .bind(ctx.org.id, donorId)
       .first<{ known: number | null; first: number | null; last: number | null }>(),
@@ -297,14 +347,11 @@ export async function startStatementRun(ctx: SendCtx, year: number, basis: State
     .first<RunRow>();
   if (open) return presentRun(open, period.label);
   const count = await db
-    .prepare(
-      `SELECT COUNT(*) AS n FROM (SELECT DISTINCT donor_id FROM receipt
-          WHERE organization_id = ? AND status = 'issued' AND donor_id IS NOT NULL AND donated_at >= ? AND donated_at < ?)`,
-    )
+    .prepare(`SELECT COUNT(*) AS n FROM (${PERIOD_DONORS})`)
     .bind(ctx.org.id, period.start, period.end)
     .first<{ n: number }>();
   const total = count?.n ?? 0;
-  if (!total) fail("BAD_REQUEST", `No donor has a receipted gift in ${period.label}`);
+  if (!total) fail("BAD_REQUEST", `No donor has a donation to put on a statement in ${period.label}`);
   const runId = generateId();
   const at = Date.now();
   await db.batch([
@@ -356,11 +403,8 @@ export async function stepStatementRun(ctx: SendCtx, runId: string) {
   const period = { ...periodOf(id, run.year, run.basis), start: run.period_start, end: run.period_end };
   if (run.finished_at !== null) return presentRun(run, period.label);
   const { results: next } = await db
-    .prepare(
-      `SELECT DISTINCT donor_id FROM receipt WHERE organization_id = ? AND status = 'issued' AND donor_id > ?
-          AND donated_at >= ? AND donated_at < ? ORDER BY donor_id LIMIT ?`,
-    )
-    .bind(ctx.org.id, run.cursor, run.period_start, run.period_end, STEP_DONORS)
+    .prepare(RUN_DONORS)
+    .bind(ctx.org.id, run.period_start, run.period_end, run.cursor, STEP_DONORS)
     .all<{ donor_id: string }>();
   const ids = next.map((r) => r.donor_id);
   const last = ids.at(-1);
@@ -393,9 +437,8 @@ export async function stepStatementRun(ctx: SendCtx, runId: string) {
   let sent = 0;
   let skipped = 0;
   const acks: D1PreparedStatement[] = [];
-  // PDFs are made one after the other (CPU); their mails go out together, so a provider's
-  // round trip (≈ 100-200 ms) is paid once per step, not once per donor. A mail the provider
-  // refuses counts as skipped: the run goes on, and that statement downloads from the donor page.
+  // PDFs are made one after the other (CPU), their mails sent together: one provider round trip a step.
+  // A refused mail counts as skipped; the run goes on, and the statement downloads from the donor page.
   const mails: Promise<void>[] = [];
   for (const donor of donors.results) {
     const list = gifts.get(donor.id) ?? [];
@@ -417,7 +460,7 @@ export async function stepStatementRun(ctx: SendCtx, runId: string) {
           html: `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#0f172a"><p>${escapeHtml(words.body)}</p></body></html>`,
           attachments: [
             {
-              filename: statementFileName(period.label, donor.id),
+              filename: statementFileName(period.label, donor),
               contentType: "application/pdf",
               content: pdf,
             },
@@ -462,4 +505,88 @@ export async function stepStatementRun(ctx: SendCtx, runId: string) {
   ]);
   const updated = res.at(-1)?.results[0] as RunRow | undefined;
   return presentRun(updated ?? run, period.label);
+}
+
+/**
+ * What "Send statements" is about to do: the donors a run would cover, how many can be e-mailed, how
+ * many imported gifts their statements list, and whether the period is over in the organization's zone.
+ */
+export async function statementPreview(
+  ctx: Pick<SendCtx, "env" | "org">,
+  year: number,
+  basis: StatementBasis,
+) {
+  const db = orgDb(ctx);
+  const id = await identity(db, ctx.org.id);
+  const period = periodOf(id, year, basis);
+  const r = await db
+    .prepare(
+      `SELECT COUNT(*) AS donors, COALESCE(SUM(dn.email IS NOT NULL AND dn.anonymized_at IS NULL), 0) AS reachable,
+              (SELECT COUNT(*) FROM donation d WHERE d.organization_id = ?1 AND ${IMPORTED}
+                  AND d.donated_at >= ?2 AND d.donated_at < ?3) AS imported
+         FROM (${PERIOD_DONORS}) u JOIN donor dn ON dn.id = u.donor_id`,
+    )
+    .bind(ctx.org.id, period.start, period.end)
+    .first<{ donors: number; reachable: number; imported: number }>();
+  return {
+    label: period.label,
+    donors: r?.donors ?? 0,
+    reachable: r?.reachable ?? 0,
+    imported: r?.imported ?? 0,
+    /** The period's last moment has passed (ms, the organization's zone). */
+    over: period.end <= Date.now(),
+    periodEnd: period.end,
+  };
+}
+
+/**
+ * "Send a test to me": the period's first donor's statement e-mailed to the person asking, marked
+ * as a test, so they see what donors will get before anyone does. Nothing is recorded as sent to
+ * the donor; the audit row says who asked.
+ */
+export async function sendTestStatement(
+  ctx: SendCtx & { user: { id: string; email: string } },
+  year: number,
+  basis: StatementBasis,
+) {
+  const db = orgDb(ctx);
+  const id = await identity(db, ctx.org.id);
+  const period = periodOf(id, year, basis);
+  const first = await db
+    .prepare(RUN_DONORS)
+    .bind(ctx.org.id, period.start, period.end, "", 1)
+    .first<{ donor_id: string }>();
+  if (!first) fail("BAD_REQUEST", `No donor has a donation to put on a statement in ${period.label}`);
+  const donor = await db
+    .prepare(`SELECT ${DONOR_COLUMNS} FROM donor WHERE organization_id = ? AND id = ?`)
+    .bind(ctx.org.id, first.donor_id)
+    .first<DonorRow>();
+  if (!donor) fail("NOT_FOUND", "Donor not found");
+  const gifts = (await giftsOf(db, ctx.org.id, [donor.id], period.start, period.end)).get(donor.id) ?? [];
+  const { renderStatementPdf } = await import("./pdf");
+  const pdf = await renderStatementPdf(ctx.env, statementInput(id, donor, gifts, period));
+  const words = statementMailWords(id.settings.language, period.label, id.organization.name);
+  const name = [donor.first_name, donor.last_name].filter(Boolean).join(" ") || donor.company || "a donor";
+  const note = `Test: the statement ${name} will get (their e-mail goes to their own address). Nothing was sent to any donor.`;
+  try {
+    await getMailer(ctx.env).send({
+      to: ctx.user.email,
+      subject: `[Test] ${words.subject}`,
+      text: `${note}\n\n${words.body}`,
+      html: `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#0f172a"><p style="color:#475569">${escapeHtml(note)}</p><p>${escapeHtml(words.body)}</p></body></html>`,
+      attachments: [
+        { filename: statementFileName(period.label, donor), contentType: "application/pdf", content: pdf },
+      ],
+    });
+  } catch (error) {
+    logError("statement test", error);
+    fail("SERVICE_UNAVAILABLE", "The test could not be sent; try again in a moment");
+  }
+  await auditStatement(ctx, {
+    action: "statement.test",
+    entityType: "statement_run",
+    entityId: `${year}-${basis}`,
+    after: { period: period.label, to: ctx.user.email },
+  }).run();
+  return { sentTo: ctx.user.email, donorName: name, label: period.label };
 }

@@ -2,7 +2,7 @@
 import { donorName } from "../donors/present";
 import type { LapsedRow } from "./queries";
 
-/** A lapsed donor as the list, its CSV and the donor's link read it (named as /donors names them). */
+/** Shared by the list, its CSV and the donor's link; named as /donors names them. */
 export function presentLapsedRow(r: LapsedRow, yearLabel: (year: number) => string) {
   const anonymized = !!r.anonymized;
   return {

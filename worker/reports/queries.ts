@@ -1,29 +1,20 @@
-/**
- * The fundraising reports' SQL (issue 27; docs/architecture.md: the only place that speaks SQL).
- * Every statement aggregates in SQLite and hands the Worker compact rows — per year, per cohort
- * cell, per tier band, per campaign and day, or one page of donors — never the gifts themselves
- * (at 1M donations a result of every gift fails the request: worker/analytics/queries.ts).
- * "Counted" is COUNTED_SQL, in one currency; a year is a [start, end) pair of instants from
- * core/reports.ts, read from a JSON parameter and joined to the gifts by range, so each year
- * seeks donation_counted_idx (organization, currency, donated_at, …) on its own.
- */
+// The reports' SQL (decision 033) aggregates in SQLite and hands the Worker compact rows, never the gifts.
+// Years are [start, end) instants joined to the gifts by range, so each seeks donation_counted_idx alone.
 import type { FrequencyFilter } from "@core/labels";
 import { COUNTED_SQL } from "@core/status";
 import type { Database } from "../db/databases";
-import { localDaySql, spansTable } from "../donations/daily-totals-sql";
 import { frequencySql } from "../donations/list-queries";
 import { donorTextSql } from "../donors/queries";
+import { localDaySql, spansTable } from "../ledger/rollup-sql";
 import { searchNeedle } from "../lib/list";
 
-/** Which gifts a report counts: counted gifts of one currency, narrowed by the list filters. */
 export interface GiftFilter {
   orgId: string;
   currency: string;
   campaignId?: string;
-  /** The donor's current tier (donor.tier_id), as the /donors filter reads it. */
+  /** The donor's current tier, as the /donors filter reads it. */
   tierId?: string;
   tagId?: string;
-  /** The gift's own, as the /donations filters read them. */
   paymentMethod?: string;
   frequency?: FrequencyFilter;
   source?: string;
@@ -38,12 +29,8 @@ class Binds {
   }
 }
 
-/**
- * The conditions a gift `a` must meet: the organization, the currency, counted (the partial
- * index's own condition, so SQLite may read donation_counted_idx), and the filters. A donor
- * filter (tier, tag) keeps only gifts of donors it names, so it drops gifts without a donor. The
- * gift's frequency and method are columns of donation_counted_idx; its source is read from the row.
- */
+// COUNTED_SQL is the partial index's own condition, so SQLite may read donation_counted_idx.
+// A donor filter (tier, tag) drops gifts without a donor.
 function giftWhere(
   f: GiftFilter,
   b: Binds,
@@ -52,9 +39,8 @@ function giftWhere(
   cur = b.add(f.currency),
   seekOther = false,
 ): string {
-  // `seekOther`: the unary + keeps SQLite off donation_counted_idx (every gift of the organization
-  // in the currency) where another index finds far fewer rows: a campaign's gifts in
-  // donation_campaign_idx, a donor's in donation_donor_idx.
+  // `seekOther`: the unary + keeps SQLite off donation_counted_idx where another index finds far fewer
+  // rows (donation_campaign_idx, donation_donor_idx).
   const p = seekOther ? "+" : "";
   const terms = [`${p}${a}.organization_id = ${org}`, `${p}${a}.currency = ${cur}`, COUNTED_SQL(a)];
   if (f.campaignId) terms.push(`${a}.campaign_id = ${b.add(f.campaignId)}`);
@@ -72,21 +58,16 @@ function giftWhere(
   return terms.join(" AND ");
 }
 
-/** A JSON parameter of [year, start, end] triples as the table y(yr, b, e). */
+/** [year, start, end] triples as the table y(yr, b, e). */
 const yearsTable = (p: string) =>
   `y(yr, b, e) AS (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each(${p}))`;
 
 export type YearSpan = [year: number, start: number, end: number];
 
-/**
- * A currency's first counted gift (`org` and `cur` are SQL for the organization and the currency):
- * one seek of donation_counted_idx, the MIN of its leading date column. The year pickers start
- * there, and so do the yearly reports' default years.
- */
+/** One seek of donation_counted_idx; the year pickers and the yearly reports' default years start here. */
 const firstCountedSql = (org: string, cur: string) =>
   `(SELECT MIN(d.donated_at) FROM donation d WHERE d.organization_id = ${org} AND d.currency = ${cur} AND ${COUNTED_SQL("d")})`;
 
-/** The organization's fiscal year start (1–12) and, per currency asked about, its first counted gift. */
 export function optionStatements(db: Database, orgId: string, currencies: readonly string[]) {
   return [
     db.prepare("SELECT fiscal_year_start_month AS month FROM organization WHERE id = ?").bind(orgId),
@@ -98,11 +79,7 @@ export function optionStatements(db: Database, orgId: string, currencies: readon
   ];
 }
 
-/**
- * The first counted gift of the filtered set (where a report's years begin), the currency's first
- * counted gift whatever the other filters (where the year pickers start: optionStatements), and
- * the fiscal start month.
- */
+/** The filtered set's first gift (where a report's years begin) and the currency's (the pickers' start). */
 export function firstGiftStatement(db: Database, f: GiftFilter) {
   const b = new Binds();
   const where = giftWhere(f, b);
@@ -116,13 +93,8 @@ export function firstGiftStatement(db: Database, f: GiftFilter) {
     .bind(...b.args);
 }
 
-/**
- * Per year (`years`: every year from the first gift on, so first years and lapsed donors are
- * known), in one pass over the filtered gifts:
- * - kind 't': the year's amount, gifts and donors (gifts without a donor count, not as donors);
- * - kind 'c': per first-gift year `fy` and year: the cohort's donors, gifts and amount, and how
- *   many of them also gave the year before (LAG over each donor's years).
- */
+// One pass: kind 't' is each year's totals, kind 'c' each cohort's (first-gift year `fy`) per year.
+// `years` start at the first gift, so first years and lapsed donors are known.
 export function yearlyStatement(db: Database, f: GiftFilter, years: readonly YearSpan[]) {
   const b = new Binds();
   const where = giftWhere(f, b);
@@ -144,7 +116,6 @@ export function yearlyStatement(db: Database, f: GiftFilter, years: readonly Yea
     .bind(...b.args);
 }
 
-/** One row of a lapsed donors list as the SQL gives it. */
 export interface LapsedRow {
   id: string;
   firstName: string | null;
@@ -155,7 +126,7 @@ export interface LapsedRow {
   emailOptIn: number;
   phoneOptIn: number;
   mailOptIn: number;
-  /** The year (named by its start) of the donor's last gift, and its total that year. */
+  /** The year of the donor's last gift, named by its start. */
   lastYear: number;
   lastYearMinor: number;
   lastGiftAt: number;
@@ -163,31 +134,19 @@ export interface LapsedRow {
   gifts: number;
 }
 
-/**
- * LYBUNT or SYBUNT donors of the filtered gifts, biggest total in their last year of giving first
- * (ties by id, so pages never overlap), with their lifetime giving (of the filtered gifts).
- * - LYBUNT: the donors of `lastYear` ([start, end)), less those who gave from `currentStart` on.
- *   Only last year's gifts rank them; lifetime totals are read for the page's rows alone
- *   (donation_donor_idx), so a page costs one year of gifts, not the whole history.
- * - SYBUNT: each donor's last year with gifts among `years` (every year from the first gift to
- *   the year before `lastYear`), less those who gave from `lastYear.start` on.
- *
- * `offset`: OFFSET paging with the set's size and total in the same pass (window functions over the
- * whole set before LIMIT); `after`: keyset paging for the export, (total, id) after the cursor.
- */
+// Ties by id, so pages never overlap. Lifetime totals are read for the page's rows alone, so a LYBUNT page
+// costs one year of gifts. `offset` pages the list (size and total by window functions); `after`, the export.
 export function lapsedStatement(
   db: Database,
   f: GiftFilter,
   p: {
     kind: "lybunt" | "sybunt";
-    /** The years before the last complete one (SYBUNT's), from the first gift on. */
     years: readonly YearSpan[];
     lastYear: YearSpan;
     currentStart: number;
     limit: number;
     offset?: number;
     after?: { total: number; id: string };
-    /** The list's search: the donor's name, e-mail or company, as /donors searches. */
     q?: string;
   },
 ) {
@@ -245,10 +204,7 @@ export function lapsedStatement(
     .bind(...b.args);
 }
 
-/**
- * The pyramid: each donor's giving over [start, end), counted into the bands ([min, max) minor
- * units, core/reports.ts pyramidBands) it falls in: donors and amount per band.
- */
+/** Bands are [min, max) in minor units (core/reports.ts pyramidBands). */
 export function pyramidStatement(
   db: Database,
   f: GiftFilter,
@@ -272,7 +228,7 @@ export function pyramidStatement(
     .bind(...b.args);
 }
 
-/** The organization's donor tiers (every basis: the pyramid applies each to a year's giving). */
+/** Every basis: the pyramid applies each tier to a year's giving. */
 export function tiersStatement(db: Database, orgId: string) {
   return db
     .prepare(
@@ -291,7 +247,7 @@ export interface CampaignRow {
   createdAt: number;
 }
 
-/** The campaigns compared, of the organization only (another's id reads as not found). */
+/** Another organization's id reads as not found. */
 export function campaignsStatement(db: Database, orgId: string, ids: readonly string[]) {
   return db
     .prepare(
@@ -301,10 +257,7 @@ export function campaignsStatement(db: Database, orgId: string, ids: readonly st
     .bind(orgId, JSON.stringify(ids));
 }
 
-/**
- * Per campaign over [from, until): raised, gifts, donors, first and last gift; and one median
- * statement per campaign (the middle of its sorted net amounts, as the dashboard's).
- */
+/** One median statement per campaign, the middle of its sorted net amounts as on the dashboard. */
 export function campaignStatsStatements(
   db: Database,
   f: GiftFilter,
@@ -341,11 +294,7 @@ export function campaignStatsStatements(
   return { stats, medians };
 }
 
-/**
- * Each campaign's raised amount per local day of the organization over the instants the zone
- * spans cover (worker/donations/daily-totals-sql.ts: one offset per span), seeking each campaign's
- * counted gifts in donation_campaign_idx (campaign, status, date).
- */
+/** Local days by the zone's spans (worker/ledger/rollup-sql.ts); seeks donation_campaign_idx per campaign. */
 export function campaignDaysStatement(
   db: Database,
   f: GiftFilter,

@@ -1,10 +1,5 @@
-/**
- * reports.* (issue 27, the fundraising reports at /reports): input schema, guard rung, one service
- * call per procedure (docs/architecture.md), as worker/analytics/router.ts. Whoever may see the
- * donations may read the reports (viewers too); the lapsed donors' CSV is an export, with the
- * export right and the donors' view right. The definitions are core/reports.ts's; the rules in
- * service.ts, the SQL in queries.ts.
- */
+// reports.* (decision 033): whoever may see the donations reads the reports (viewers too); the lapsed
+// donors' CSV is an export and also needs the donors' view right. Definitions are core/reports.ts's.
 
 import { donationSources, frequencyFilters } from "@core/labels";
 import {
@@ -30,21 +25,20 @@ import {
   yearlyReport,
 } from "./service";
 
-/** The filters of every report (as the /donors and /donations lists filter): one currency at a time. */
+/** As the /donors and /donations lists filter, one currency at a time. */
 const filters = {
   basis: z.enum(YEAR_BASES).default("calendar"),
-  /** The organization's default currency when absent; any supported one, with gifts or not. */
+  /** The organization's default when absent; any supported currency, with gifts or not. */
   currency: z.optional(currencyCode),
   campaignId: z.optional(reportId),
   tierId: z.optional(reportId),
   tagId: z.optional(reportId),
-  /** The gifts' own filters, as /donations has them. */
   paymentMethod: z.optional(reportMethod),
   frequency: z.optional(z.enum(frequencyFilters)),
   source: z.optional(z.enum(donationSources)),
 };
 
-/** `fromYear`..`toYear` in order and at most REPORT_YEARS_MAX long (a 400 otherwise, never a 500). */
+/** A bad range is a 400, never a 500. */
 function checkYears(v: { fromYear?: number; toYear?: number }, ctx: z.RefinementCtx) {
   const problem = yearRangeProblem(v);
   if (problem) ctx.addIssue({ code: "custom", path: [problem.field], message: problem.message });
@@ -52,20 +46,13 @@ function checkYears(v: { fromYear?: number; toYear?: number }, ctx: z.Refinement
 
 const kind = z.enum(LAPSED_KINDS).default("lybunt");
 
-/**
- * Rows per page of the lapsed donors' CSV: a 100 000-donor list in 20 calls of ≈ 1.3 MB (each call
- * aggregates the year again, ≈ 0.3 s at 1M donations: fewer, larger pages; decision 033).
- */
-export const LAPSED_EXPORT_LIMIT = 5000;
+/** Large pages: each call of the lapsed donors' CSV aggregates the year again (decision 033). */
+const LAPSED_EXPORT_LIMIT = 5000;
 
 export const reportsRouter = router({
-  /** The currencies with counted gifts, the fiscal year's first month, today: what every report screen offers. */
   options: orgProcedure({ donation: ["view"] }).query(({ ctx }) => reportOptions(ctx)),
 
-  /**
-   * Giving by year, retention and recapture, and the cohort table over `fromYear`..`toYear`
-   * (default: this year and the four before): one pass over the filtered gifts answers all three.
-   */
+  /** Giving by year, retention and recapture, and cohorts: one pass over the filtered gifts. */
   yearly: orgProcedure({ donation: ["view"] })
     .input(
       z
@@ -75,7 +62,6 @@ export const reportsRouter = router({
     )
     .query(({ ctx, input }) => yearlyReport(ctx, input)),
 
-  /** One page of LYBUNT or SYBUNT donors, biggest givers of their last year first. */
   lapsed: orgProcedure({ donation: ["view"] })
     .input(
       z
@@ -84,10 +70,8 @@ export const reportsRouter = router({
     )
     .query(({ ctx, input }) => lapsedReport(ctx, input)),
 
-  /**
-   * A mutation, like donors.exportPage: the first page writes the export's audit row. The export
-   * right first (an impersonated session never holds it), then the donors' (names, e-mails).
-   */
+  // A mutation, like donors.exportPage: the first page writes the export's audit row. The export right
+  // comes first (an impersonated session never holds it), then the donors' (names, e-mails).
   lapsedExportPage: orgProcedure({ export: ["create"], donor: ["view"], donation: ["view"] })
     .input(
       z
@@ -102,12 +86,10 @@ export const reportsRouter = router({
     )
     .mutation(({ ctx, input }) => lapsedExportPage(ctx, input)),
 
-  /** The giving pyramid of one year (default: the current one so far). */
   pyramid: orgProcedure({ donation: ["view"] })
     .input(z.object({ ...filters, year: z.optional(reportYear) }).strict())
     .query(({ ctx, input }) => pyramidReport(ctx, input)),
 
-  /** 2–4 campaigns of one currency side by side over the same local days (all time when absent). */
   campaigns: orgProcedure({ donation: ["view"] })
     .input(
       z

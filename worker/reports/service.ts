@@ -1,11 +1,5 @@
-/**
- * The fundraising reports (issue 27; the definitions are core/reports.ts's, once): one currency at
- * a time (the organization's default unless chosen; amounts of two currencies are never added),
- * counted gifts only (COUNTED_SQL), years in the organization's time zone and its fiscal year
- * (organization.fiscal_year_start_month). The SQL aggregates (queries.ts); whole answers are
- * cached per data version and local day (worker/analytics/cache.ts `cachedAnalytics`), like the
- * dashboard's.
- */
+// The fundraising reports (decision 033; definitions in core/reports.ts): one currency at a time, counted
+// gifts only, years in the organization's zone and fiscal year; cached per data version like the dashboard.
 import { CURRENCIES } from "@core/currencies";
 import type { DonationSource, FrequencyFilter } from "@core/labels";
 import { periodProblem } from "@core/period";
@@ -27,11 +21,12 @@ import {
   yearReports,
 } from "@core/reports";
 import { addDays, localDay, offsetSpans, startOfLocalDay } from "@core/time";
-import { cachedAnalytics } from "../analytics/cache";
+import { cachedAnalytics } from "../dashboard/cache";
 import { orgDb } from "../db/databases";
 import { auditStatement } from "../lib/audit";
+import { fail } from "../lib/fail";
 import { checkedOffset } from "../lib/list";
-import { fail, type OrgCtx } from "../trpc/init";
+import type { OrgCtx } from "../trpc/init";
 import { presentLapsedRow } from "./present";
 import {
   type CampaignRow,
@@ -51,15 +46,14 @@ import {
 
 type Ctx = Pick<OrgCtx, "env" | "org" | "waitUntil">;
 
-/** The gifts' own filters (core/report-filters.ts), which the campaign comparison takes too. */
-export interface GiftOnlyFilters {
+/** The campaign comparison takes these too. */
+interface GiftOnlyFilters {
   paymentMethod?: string;
   frequency?: FrequencyFilter;
   source?: DonationSource;
 }
 
-/** The filters every report takes (the lists' own: core/report-filters.ts). */
-export interface ReportFilters extends GiftOnlyFilters {
+interface ReportFilters extends GiftOnlyFilters {
   basis: YearBasis;
   currency?: string;
   campaignId?: string;
@@ -82,7 +76,7 @@ function giftFilter(ctx: Ctx, f: ReportFilters): GiftFilter {
   };
 }
 
-/** The cache key's parts for the gift filter (the tenant and data version are the cache's). */
+/** The tenant and data version are the cache's own key parts. */
 const giftKey = (g: GiftFilter) => [
   g.currency,
   g.campaignId,
@@ -94,11 +88,6 @@ const giftKey = (g: GiftFilter) => [
 ];
 const filterKey = (g: GiftFilter, f: ReportFilters) => [f.basis, ...giftKey(g)];
 
-/**
- * What the report screen offers whatever the report: the currencies with counted gifts (and the
- * default), the fiscal year's first month, today, and each currency's first counted gift (the
- * year pickers start there).
- */
 export function reportOptions(ctx: Ctx) {
   const day = today(ctx);
   return cachedAnalytics(ctx, ctx.org, "report-options", [day], async () => {
@@ -118,11 +107,7 @@ export function reportOptions(ctx: Ctx) {
   });
 }
 
-/**
- * Giving by year, retention and recapture, and cohorts over `fromYear`..`toYear` (default: the
- * current year and the four before it, from the currency's first gift on). A range ending after
- * the current year is refused (400), as is an inverted or too long one (the input's check).
- */
+/** Default years: the current one and the four before, from the currency's first gift on. */
 export function yearlyReport(ctx: Ctx, input: ReportFilters & { fromYear?: number; toYear?: number }) {
   const day = today(ctx);
   const g = giftFilter(ctx, input);
@@ -143,9 +128,8 @@ export function yearlyReport(ctx: Ctx, input: ReportFilters & { fromYear?: numbe
       const yearOf = (at: number | null | undefined) =>
         at != null ? yearOfDay(localDay(at, ctx.org.timeZone), month) : current;
       const firstYear = yearOf(head?.first);
-      // The default years start where the filter bar's pickers do (the currency's first gift, the
-      // options' firstGiftAt), so the From it shows is the first year answered; a filtered set
-      // that starts later shows its earlier years as years without giving.
+      // The default years start where the filter bar's pickers do, so its From is the first year answered;
+      // a filtered set that starts later shows its earlier years as years without giving.
       const range = yearRange(input, current, yearOf(head?.currencyFirst));
       const label = (y: number) => reportYearLabel(y, month);
       // Every year from the first gift (first years, lapsed donors) to the range's end.
@@ -194,7 +178,6 @@ export function yearlyReport(ctx: Ctx, input: ReportFilters & { fromYear?: numbe
   );
 }
 
-/** The chosen years, or the default ones; refused when the range ends after the current year. */
 function yearRange(input: { fromYear?: number; toYear?: number }, current: number, firstYear: number) {
   const toYear = input.toYear ?? current;
   if (toYear > current)
@@ -209,16 +192,12 @@ function yearRange(input: { fromYear?: number; toYear?: number }, current: numbe
 const spans = (years: readonly { year: number; start: number; end: number }[]): YearSpan[] =>
   years.map((y) => [y.year, y.start, y.end]);
 
-export interface LapsedInput extends ReportFilters {
+interface LapsedInput extends ReportFilters {
   kind: LapsedKind;
-  /** The list's search (name, e-mail, company). */
   q?: string;
 }
 
-/**
- * LYBUNT/SYBUNT's years on `day`: the last complete year and the current one, and (for SYBUNT)
- * every year from the first gift to the one before the last.
- */
+/** The last complete year, the current one, and (SYBUNT) the years from the first gift before the last. */
 async function lapsedSetup(ctx: Ctx, g: GiftFilter, basis: YearBasis, day: string) {
   const db = orgDb(ctx);
   const head = await firstGiftStatement(db, g).first<{ first: number | null; month: number }>();
@@ -239,10 +218,6 @@ async function lapsedSetup(ctx: Ctx, g: GiftFilter, basis: YearBasis, day: strin
   };
 }
 
-/**
- * One page of LYBUNT or SYBUNT donors (core/reports.ts has the definitions), biggest total in
- * their last year of giving first, with the set's size and total.
- */
 export function lapsedReport(ctx: Ctx, input: LapsedInput & { page: number; pageSize: number }) {
   const day = today(ctx);
   const g = giftFilter(ctx, input);
@@ -282,11 +257,7 @@ export function lapsedReport(ctx: Ctx, input: LapsedInput & { page: number; page
   );
 }
 
-/**
- * One page of the LYBUNT or SYBUNT CSV (the browser assembles the file, as the donors export):
- * keyset pages after (total, id), never truncated or overlapping; the first page counts the set
- * and writes the audit row (exports are audited, and hold donors' names and e-mails).
- */
+/** Keyset pages after (total, id), never truncated or overlapping; the first page counts and audits. */
 export async function lapsedExportPage(
   ctx: Pick<OrgCtx, "env" | "org" | "user" | "impersonatorId" | "waitUntil">,
   input: LapsedInput & { after?: string; limit: number },
@@ -335,10 +306,7 @@ function parseCursor(cursor: string): { total: number; id: string } {
   return { total, id: cursor.slice(at + 1) };
 }
 
-/**
- * The giving pyramid of `year` (default: the current year so far): donors by the tier their
- * giving that year puts them in, with donor count and amount per tier (core/reports.ts).
- */
+/** Donors by the tier their giving in `year` puts them in (default: the current year so far). */
 export function pyramidReport(ctx: Ctx, input: ReportFilters & { year?: number }) {
   const day = today(ctx);
   const g = giftFilter(ctx, input);
@@ -386,7 +354,7 @@ export function pyramidReport(ctx: Ctx, input: ReportFilters & { year?: number }
   );
 }
 
-export interface CompareInput extends GiftOnlyFilters {
+interface CompareInput extends GiftOnlyFilters {
   campaignIds: string[];
   currency?: string;
   tierId?: string;
@@ -398,13 +366,7 @@ export interface CompareInput extends GiftOnlyFilters {
 /** The instant after every gift: the end of an open period. */
 const NO_END_MS = 8.64e15 + 1;
 
-/**
- * 2–4 campaigns side by side over the same period (`from`..`to`, local days; all time when
- * absent): raised, gifts, donors, average, median, first and last gift, and each one's raised
- * amount per local day for the cumulative chart (core/reports.ts `cumulativeSeries` draws it).
- * A campaign of another organization is not found; one in another currency is refused, so no
- * chart ever lines up two currencies.
- */
+/** Another organization's campaign is not found; one in another currency is refused: no chart mixes two. */
 export function campaignComparison(ctx: Ctx, input: CompareInput) {
   const day = today(ctx);
   const ids = [...new Set(input.campaignIds)];
@@ -483,10 +445,8 @@ export function campaignComparison(ctx: Ctx, input: CompareInput) {
           medianMinor: Math.round(median ?? 0),
           firstGiftAt: s?.firstAt ?? null,
           lastGiftAt: s?.lastAt ?? null,
-          /**
-           * Day 0 of "days since start": the campaign's start date, unless the period begins later
-           * or a gift came earlier (then the first gift's day).
-           */
+          // "Days since start" counts from the campaign's start, or the first gift's day when the
+          // period begins later or a gift came earlier.
           day0:
             startDay && firstDay && startDay <= firstDay && (!input.from || startDay >= input.from)
               ? startDay

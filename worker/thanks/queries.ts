@@ -1,10 +1,8 @@
-/**
- * The SQL of thank-you templates (issue 25): the organization's own (campaign_id NULL) and one per
- * campaign, each unique (drizzle/0020's partial indexes), written by upsert.
- */
+// Thank-you templates: the organization's (campaign_id NULL) and one per campaign, each unique
+// by drizzle/0020's partial indexes.
 import type { Database } from "../db/databases";
 
-export interface TemplateRow {
+interface TemplateRow {
   campaign_id: string | null;
   campaign_title: string | null;
   subject: string;
@@ -49,7 +47,6 @@ export function effectiveTemplateRow(db: Database, orgId: string, campaignId: st
     .first<{ subject: string; body: string }>();
 }
 
-/** The campaign's title when it is this organization's. */
 export function campaignTitle(db: Database, orgId: string, campaignId: string) {
   return db
     .prepare("SELECT title FROM campaign WHERE id = ?1 AND organization_id = ?2")
@@ -57,7 +54,7 @@ export function campaignTitle(db: Database, orgId: string, campaignId: string) {
     .first<{ title: string }>();
 }
 
-/** Insert or replace the organization's or a campaign's template (each partial index is its own target). */
+/** Each partial index is its own conflict target. */
 export function upsertTemplate(
   db: Database,
   t: {

@@ -1,14 +1,12 @@
-/**
- * Thank-you templates (issue 25, decision 031): the organization's own message and one per
- * campaign, read by everyone in the organization, written by owners and admins as one batch with
- * its audit row. `thankYouTemplateFor` is what the receipt and thank-you mails send.
- */
+// Thank-you templates (decision 031), each written in one batch with its audit row.
+// `thankYouTemplateFor` is what the receipt and thank-you mails send.
 import { DEFAULT_THANK_YOU, type ThankYouTemplateInput } from "@core/thanks";
-import { generateId } from "../auth/crypto";
 import { orgDb } from "../db/databases";
 import { auditStatement } from "../lib/audit";
+import { fail } from "../lib/fail";
 import { previousWriteLanded } from "../lib/guard";
-import { fail, type OrgCtx } from "../trpc/init";
+import { generateId } from "../lib/ids";
+import type { OrgActor } from "../trpc/init";
 import {
   campaignTitle,
   deleteTemplate,
@@ -18,13 +16,8 @@ import {
   upsertTemplate,
 } from "./queries";
 
-type Ctx = Pick<OrgCtx, "env" | "org" | "user" | "impersonatorId" | "ip">;
-
-/**
- * The organization's message (DEFAULT_THANK_YOU with `saved: false` until it saves its own) and
- * every campaign's, by the campaign's title.
- */
-export async function thankYouTemplates(ctx: Pick<Ctx, "env" | "org">) {
+/** The organization's message is DEFAULT_THANK_YOU with `saved: false` until it saves its own. */
+export async function thankYouTemplates(ctx: Pick<OrgActor, "env" | "org">) {
   const rows = await templateRows(orgDb(ctx), ctx.org.id);
   const own = rows.find((r) => r.campaign_id === null);
   return {
@@ -47,10 +40,7 @@ export async function thankYouTemplates(ctx: Pick<Ctx, "env" | "org">) {
   };
 }
 
-/**
- * What a gift of `campaignId` (null: no campaign) is thanked with: the campaign's own message,
- * else the organization's, else DEFAULT_THANK_YOU.
- */
+/** A gift's message: its campaign's own, else the organization's, else DEFAULT_THANK_YOU. */
 export async function thankYouTemplateFor(
   ctx: { env: Env; org: { id: string } },
   campaignId: string | null,
@@ -60,17 +50,14 @@ export async function thankYouTemplateFor(
 }
 
 /** The campaign, when it is this organization's; NOT_FOUND otherwise (another tenant's looks the same). */
-async function ownCampaign(ctx: Pick<Ctx, "env" | "org">, campaignId: string) {
+async function ownCampaign(ctx: Pick<OrgActor, "env" | "org">, campaignId: string) {
   const c = await campaignTitle(orgDb(ctx), ctx.org.id, campaignId);
   if (!c) fail("NOT_FOUND", "Campaign not found", { field: "campaignId" });
   return c;
 }
 
-/**
- * Saves the organization's message (campaignId null) or a campaign's. The audit row is the
- * organization's for its own message and the campaign's for a campaign's (its History panel).
- */
-export async function saveThankYouTemplate(ctx: Ctx, input: ThankYouTemplateInput) {
+/** The audit row is the campaign's for a campaign's message (its History panel), else the organization's. */
+export async function saveThankYouTemplate(ctx: OrgActor, input: ThankYouTemplateInput) {
   const db = orgDb(ctx);
   const [campaign, before] = await Promise.all([
     input.campaignId === null ? null : ownCampaign(ctx, input.campaignId),
@@ -110,8 +97,7 @@ export async function saveThankYouTemplate(ctx: Ctx, input: ThankYouTemplateInpu
   };
 }
 
-/** Removes a campaign's own message: its gifts are thanked with the organization's again. */
-export async function removeThankYouTemplate(ctx: Ctx, campaignId: string) {
+export async function removeThankYouTemplate(ctx: OrgActor, campaignId: string) {
   const db = orgDb(ctx);
   const [, before] = await Promise.all([
     ownCampaign(ctx, campaignId),

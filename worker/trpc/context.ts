@@ -1,21 +1,20 @@
 import { TRPCError } from "@trpc/server";
-import { getSessionFromRequest, type SessionRecord, type UserRecord } from "../auth";
+import { type CookieSink, getSessionFromRequest, type SessionRecord, type UserRecord } from "../auth";
 import { setRetryAfter } from "../auth/guards";
 import { getConfig } from "../config";
 import { callerKey, limitApi, TOO_MANY_REQUESTS } from "../http/api-limit";
 
-export type RequestAuth = { session: SessionRecord; user: UserRecord } | null;
+type RequestAuth = { session: SessionRecord; user: UserRecord } | null;
 
-export interface CreateContextOptions {
+interface CreateContextOptions {
   request: Request;
   env: Env;
   ctx?: ExecutionContext;
   /** Headers merged into the response (Set-Cookie from a session refresh, caching hints). */
   resHeaders: Headers;
-  /**
-   * Count the request against the API limiter (worker/http/api-limit.ts, decision 018): set for
-   * HTTP requests to /api/trpc, not for SSR's in-process calls or test callers.
-   */
+  /** Where the session read's cookies go: `resHeaders` by default; SSR's in-process calls pass the page's. */
+  cookies?: CookieSink;
+  /** Count against the API limiter (decision 018): HTTP requests to /api/trpc only, not SSR or tests. */
   rateLimited?: boolean;
 }
 
@@ -24,9 +23,11 @@ export async function createContext({
   env,
   ctx,
   resHeaders,
+  cookies = resHeaders,
   rateLimited = false,
 }: CreateContextOptions) {
-  const auth = await getSessionFromRequest(request, env).catch((error) => {
+  // Read as get-session reads it, so a due session slides; mutations decide on freshAuth, which never slides.
+  const auth = await getSessionFromRequest(request, env, { cookies }).catch((error) => {
     // A broken session store must not turn every query into a 500: treat it as signed out.
     console.error("session lookup failed", error);
     return null;
@@ -46,11 +47,8 @@ export async function createContext({
     resHeaders,
     session: auth?.session ?? null,
     user: auth?.user ?? null,
-    /**
-     * The session and user read from D1, past every cache (decision 018): what mutations and admin
-     * procedures decide on, so a sign-out, ban or demotion holds at once. Read at most once per
-     * HTTP request: a tRPC batch carrying several calls shares one promise.
-     */
+    /** Session and user from D1, past every cache (decision 018): what mutations and admin rungs decide on.
+     * Read once per HTTP request, so a tRPC batch shares one promise. */
     freshAuth: (): Promise<RequestAuth> => {
       fresh ??= getSessionFromRequest(request, env, { fresh: true });
       return fresh;

@@ -1,7 +1,4 @@
-/**
- * tRPC setup and the procedure ladder (DESIGN §5.1). Every procedure starts from one of the
- * exported builders; a router-inventory test fails on any non-public procedure without a guard.
- */
+// The procedure ladder (DESIGN §5.1): a router-inventory test fails on any non-public unguarded procedure.
 
 import { type Permissions, refusal } from "@core/permissions";
 import { initTRPC, TRPCError } from "@trpc/server";
@@ -9,11 +6,12 @@ import superjson from "superjson";
 import { $ZodError } from "zod/v4/core";
 import type { SessionRecord, UserRecord } from "../auth";
 import { directoryDatabase } from "../db/databases";
+import { constraintRefusal, Refusal } from "../lib/fail";
 import { currentRequestLog, noteCaller, noteProcedure } from "../lib/request-log";
 import type { Context } from "./context";
 import { type OrgContext, resolveOrganization } from "./org";
 
-export interface ProcedureMeta {
+interface ProcedureMeta {
   /** Which rung of the ladder built the procedure; the router-inventory test reads it. */
   guard?: "authed" | "org" | "admin";
   permissions?: Permissions;
@@ -26,13 +24,11 @@ const t = initTRPC
     transformer: superjson,
     errorFormatter({ shape, error, ctx }) {
       const zod = error.cause instanceof $ZodError ? error.cause : null;
-      // tRPC adds the stack whenever it thinks it runs in development (NODE_ENV is not
-      // "production" in workerd): a stack names files and lines, so only `vite dev` shows it
-      // (import.meta.env.DEV is false in every build, whatever ENVIRONMENT a deploy forgot to set).
+      // tRPC adds the stack unless NODE_ENV is "production", which workerd never sets: a stack names files
+      // and lines, so only `vite dev` shows it (import.meta.env.DEV is false in every build).
       const dev = import.meta.env.DEV && ctx?.config.app.environment === "development";
       const { stack, ...data } = shape.data;
-      // An unexpected failure's own message can name tables, SQL or bindings: callers get SPEC §8's
-      // generic text (the cause is logged by the fetch adapter's onError in worker/app.ts).
+      // An unexpected failure's message can name tables or SQL: callers get SPEC §8's generic text.
       const internal = shape.data.code === "INTERNAL_SERVER_ERROR" && !dev;
       return {
         ...shape,
@@ -40,11 +36,8 @@ const t = initTRPC
         data: {
           ...data,
           ...(dev && stack ? { stack } : {}),
-          // Field errors a form can show next to its inputs: { "title": ["Too short"] }.
           fieldErrors: zod ? fieldErrorsOf(zod) : undefined,
-          // Extra detail a refusal carries (e.g. allowed status transitions).
           details: (error.cause as { details?: unknown } | undefined)?.details,
-          // The request's id (worker/lib/request-log.ts), which an error screen shows for support.
           requestId: currentRequestLog()?.requestId,
         },
       };
@@ -62,78 +55,31 @@ function fieldErrorsOf(error: $ZodError): Record<string, string[]> {
   return out;
 }
 
-/** An error whose `details` reach the client (e.g. `{ allowed: ["paused"] }`). */
-export class DetailedError extends Error {
-  constructor(
-    message: string,
-    readonly details: unknown,
-  ) {
-    super(message);
-  }
-}
-
-export function fail(code: TRPCError["code"], message: string, details?: unknown): never {
-  throw new TRPCError({
-    code,
-    message,
-    cause: details === undefined ? undefined : new DetailedError(message, details),
-  });
+/** A service's refusal as tRPC's answer: same code and message, the details in `data.details`. */
+function trpcError(refusal: Refusal) {
+  return new TRPCError({ code: refusal.code, message: refusal.message, cause: refusal });
 }
 
 export const router = t.router;
 export const middleware = t.middleware;
 export const createCallerFactory = t.createCallerFactory;
 
-/**
- * The database's own rules (UNIQUE indexes, CHECKs, integrity triggers) are the last line behind
- * the procedures' checks. When two requests race past a check (two creates with one slug), the
- * refusal must reach the caller as 409/422 with the rule's name, never as a 500.
- */
-export function constraintRefusal(error: unknown): TRPCError | null {
-  const messages: string[] = [];
-  for (let e: unknown = error, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) {
-    if (e instanceof Error) messages.push(e.message);
-  }
-  const text = messages.join(" | ");
-  const unique = /UNIQUE constraint failed: ([\w.]+(?:, [\w.]+)*)/.exec(text);
-  if (unique) {
-    return new TRPCError({
-      code: "CONFLICT",
-      message: `This conflicts with an existing record (${unique[1]}); reload and try again`,
-      cause: new DetailedError("conflict", { rule: unique[1] }),
-    });
-  }
-  const rule = /(CHECK|FOREIGN KEY|NOT NULL) constraint failed(?:: ([\w.]+))?/.exec(text);
-  if (rule) {
-    const name = rule[2] ?? (rule[1] ?? "constraint").toLowerCase();
-    return new TRPCError({
-      code: "UNPROCESSABLE_CONTENT",
-      message: `The change breaks a data rule (${name}); nothing was saved`,
-      cause: new DetailedError("constraint", { rule: name }),
-    });
-  }
-  return null;
-}
-
 const base = t.procedure.use(async ({ path, next }) => {
   noteProcedure(path);
   const result = await next();
   if (!result.ok && result.error.code === "INTERNAL_SERVER_ERROR") {
-    const refusal = constraintRefusal(result.error);
-    if (refusal) throw refusal;
+    const refusal =
+      result.error.cause instanceof Refusal ? result.error.cause : constraintRefusal(result.error);
+    if (refusal) throw trpcError(refusal);
   }
   return result;
 });
 
 export const publicProcedure = base;
 
-/**
- * Decision 018: a mutation or any admin-rung procedure decides on the session and user as D1 holds
- * them now (a sign-out, ban or demotion holds at once); other queries may use the cookie cache
- * (its 60 s window is documented there). Every rung below starts here, so a new mutation or admin
- * procedure cannot miss the rule.
- */
-export function needsFreshSession(type: string, meta: ProcedureMeta | undefined) {
+/** Decision 018: a mutation or admin-rung procedure decides on the session as D1 holds it now; other queries
+ * may use the cookie cache. Every rung starts here, so none can miss the rule. */
+function needsFreshSession(type: string, meta: ProcedureMeta | undefined) {
   return type === "mutation" || meta?.guard === "admin";
 }
 
@@ -152,12 +98,8 @@ export const authedProcedure = base
   })
   .meta({ guard: "authed" });
 
-/**
- * Business procedures: the caller's organization role (from membership, never from input) must
- * grant every listed permission; platform roles add nothing there (decision 017), and an
- * impersonated session never holds export rights. `ctx.org` carries the tenant; queries must
- * filter by `ctx.org.id`.
- */
+/** The caller's organization role (from membership, never input) must grant every permission; platform roles
+ * add nothing (decision 017), and an impersonated session never exports. Queries filter by `ctx.org.id`. */
 export function orgProcedure(permissions: Permissions) {
   return authedProcedure
     .use(async ({ ctx, next }) => {
@@ -186,12 +128,8 @@ export function adminProcedure(permissions: Permissions) {
     .meta({ guard: "admin", permissions });
 }
 
-/**
- * What a service of one organization's data receives (docs/architecture.md): the org rung's
- * context — who acts (user, impersonator, ip), where (org: the tenant from the membership), with
- * what (env, config). HTTP handlers that reach a service build the same shape after their own
- * access check. Services take the narrowest `Pick` of it they need.
- */
+/** What a service of one organization's data receives (docs/architecture.md): the org rung's context.
+ * A service takes `OrgReader` to read, `OrgActor` to change, or another `Pick`. */
 export type OrgCtx = Context & {
   user: UserRecord;
   session: SessionRecord;
@@ -199,5 +137,9 @@ export type OrgCtx = Context & {
   impersonatorId: string | null;
 };
 
-/** The admin rung's context: platform administration, no tenant. */
+export type OrgReader = Pick<OrgCtx, "env" | "org">;
+
+/** What a change needs besides: who acts, for the audit row (user, impersonator, ip). */
+export type OrgActor = Pick<OrgCtx, "env" | "org" | "user" | "impersonatorId" | "ip">;
+
 export type AdminCtx = Context & { user: UserRecord; session: SessionRecord; impersonatorId: string | null };

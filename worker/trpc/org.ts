@@ -1,8 +1,5 @@
-/**
- * The tenant of a request (DESIGN §3/§5.2): always from the caller's memberships, never from input.
- * A user with several memberships picks one (remembered in user.active_organization_id); platform
- * admins may act on any organization.
- */
+// The tenant of a request (DESIGN §3/§5.2): from the caller's memberships, never from input. Platform admins
+// may act on any organization; a deleted (archived) one is nobody's (decision 047).
 
 import { isPlatformAdmin } from "@core/permissions";
 import type { AppConfig } from "../../app.config";
@@ -14,6 +11,8 @@ export interface OrgContext {
   slug: string;
   timeZone: string;
   defaultCurrency: string;
+  /** ISO 3166 alpha-2, or null: the way its people write amounts (core/money.ts moneyLocale). */
+  country: string | null;
   /** The membership role, or null for a platform admin acting without one. */
   role: string | null;
   isPlatformAdmin: boolean;
@@ -27,10 +26,11 @@ interface OrgRow {
   slug: string;
   timeZone: string;
   defaultCurrency: string;
+  country: string | null;
   role: string | null;
 }
 
-export interface SelectableOrganization {
+interface SelectableOrganization {
   id: string;
   name: string;
   slug: string;
@@ -46,9 +46,9 @@ export async function listSelectableOrganizations(
   const sql = admin
     ? `SELECT o.id, o.name, o.slug, m.role FROM organization o
          LEFT JOIN membership m ON m.organization_id = o.id AND m.user_id = ?1
-        ORDER BY o.name LIMIT 500`
+        WHERE o.status != 'archived' ORDER BY o.name LIMIT 500`
     : `SELECT o.id, o.name, o.slug, m.role FROM membership m JOIN organization o ON o.id = m.organization_id
-        WHERE m.user_id = ?1 ORDER BY o.name`;
+        WHERE m.user_id = ?1 AND o.status != 'archived' ORDER BY o.name`;
   const { results } = await db.prepare(sql).bind(user.id).all<SelectableOrganization>();
   return results;
 }
@@ -59,12 +59,11 @@ export async function resolveOrganization(
   config: AppConfig,
 ): Promise<OrgContext | null> {
   const admin = isPlatformAdmin({ userId: user.id, role: user.role }, config.auth.adminUserIds);
-  // One round trip (every business request pays it): the remembered organization if the caller
-  // may still act in it, else the first membership, else (platform admins) the first organization.
-  // The analytics data version rides along for the dashboard cache (worker/analytics/cache.ts).
+  // One round trip, paid by every business request: the remembered organization if the caller may still act
+  // in it, else the first membership, else (platform admins) the first organization.
   const row = await db
     .prepare(
-      `SELECT o.id, o.name, o.slug, o.time_zone AS timeZone, o.default_currency AS defaultCurrency,
+      `SELECT o.id, o.name, o.slug, o.time_zone AS timeZone, o.default_currency AS defaultCurrency, o.country,
               (SELECT m.role FROM membership m WHERE m.organization_id = o.id AND m.user_id = ?1) AS role,
               COALESCE((SELECT v.version FROM analytics_version v WHERE v.organization_id = o.id), 0) AS dataVersion
          FROM (SELECT id, rank FROM (
@@ -76,9 +75,11 @@ export async function resolveOrganization(
                  SELECT * FROM (SELECT m.organization_id, 1 FROM membership m JOIN organization o2 ON o2.id = m.organization_id
                                  WHERE m.user_id = ?1 ORDER BY m.created_at, o2.name LIMIT 1)
                  UNION ALL
-                 SELECT * FROM (SELECT o3.id, 2 FROM organization o3 WHERE ?2 ORDER BY o3.created_at, o3.name LIMIT 1))
+                 SELECT * FROM (SELECT o3.id, 2 FROM organization o3 WHERE ?2 AND o3.status != 'archived'
+                                 ORDER BY o3.created_at, o3.name LIMIT 1))
                ORDER BY rank) pick
          JOIN organization o ON o.id = pick.id
+        WHERE o.status != 'archived'
         ORDER BY pick.rank LIMIT 1`,
     )
     .bind(user.id, admin ? 1 : 0)

@@ -28,7 +28,9 @@ export async function accountsOf(db: Database, userId: string) {
 export async function historyOf(db: Database, userId: string) {
   const { results } = await db
     .prepare(
-      `SELECT a.id, a.action, a.reason, a.at, a.entity_type AS entityType, a.actor_id AS actorId
+      `SELECT a.id, a.action, a.reason, a.at, a.before, a.after, a.ip, a.entity_type AS entityType,
+              a.entity_id AS entityId, a.organization_id AS organizationId, a.actor_id AS actorId,
+              a.impersonator_id AS impersonatorId
          FROM audit_event a
         WHERE (a.entity_type = 'user' AND a.entity_id = ?1) OR a.actor_id = ?1 OR a.impersonator_id = ?1
         ORDER BY a.at DESC LIMIT 100`,
@@ -39,8 +41,14 @@ export async function historyOf(db: Database, userId: string) {
       action: E["action"];
       reason: E["reason"];
       at: E["at"];
+      before: E["before"];
+      after: E["after"];
+      ip: E["ip"];
       entityType: E["entity_type"];
+      entityId: E["entity_id"];
+      organizationId: E["organization_id"];
       actorId: E["actor_id"];
+      impersonatorId: E["impersonator_id"];
     }>();
   return results;
 }

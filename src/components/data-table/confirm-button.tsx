@@ -39,7 +39,7 @@ export function ConfirmButton({
   onConfirm: (reason: string) => Promise<unknown> | unknown;
 }) {
   const [open, setOpen] = React.useState(false);
-  const [reason, setReason] = React.useState("");
+  const reason = useConfirmReason(reasonLabel);
   const trigger = React.useRef<HTMLButtonElement>(null);
   return (
     <>
@@ -53,7 +53,7 @@ export function ConfirmButton({
         title={hint}
         aria-haspopup="dialog"
         onClick={() => {
-          setReason("");
+          reason.reset();
           setOpen(true);
         }}
       >
@@ -67,15 +67,30 @@ export function ConfirmButton({
         confirmLabel={confirmLabel}
         destructive={destructive}
         returnFocusRef={trigger}
-        canConfirm={!reasonLabel || reason.trim().length >= 3}
-        onConfirm={() => onConfirm(reason.trim())}
+        canConfirm={reason.ok}
+        onConfirm={() => onConfirm(reason.text)}
       >
-        {reasonLabel ? (
-          <Field label={reasonLabel} required description="At least 3 characters; kept in the audit log.">
-            <Textarea value={reason} maxLength={500} rows={3} onChange={(e) => setReason(e.target.value)} />
-          </Field>
-        ) : null}
+        {reason.field}
       </ConfirmDialog>
     </>
   );
+}
+
+/**
+ * The reason a confirm dialog asks for when `label` is given (required, 3–500 characters; it is
+ * audited): its field for the dialog, the trimmed text, whether it may be confirmed, and a reset.
+ */
+export function useConfirmReason(label: string | undefined) {
+  const [reason, setReason] = React.useState("");
+  const text = reason.trim();
+  return {
+    text,
+    ok: !label || text.length >= 3,
+    reset: () => setReason(""),
+    field: label ? (
+      <Field label={label} required description="At least 3 characters; kept in the audit log.">
+        <Textarea value={reason} maxLength={500} rows={3} onChange={(e) => setReason(e.target.value)} />
+      </Field>
+    ) : null,
+  };
 }

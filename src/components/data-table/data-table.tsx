@@ -35,6 +35,7 @@
  * its first link), so that link stays the keyboard path and cmd/middle-click on it opens a tab.
  * Clicks on the row's own controls (checkbox, menus, other links) are theirs.
  */
+
 import {
   type ColumnDef,
   flexRender,
@@ -54,6 +55,7 @@ import {
   DropdownMenuTrigger,
 } from "~/components/ui/dropdown-menu";
 import { Input } from "~/components/ui/input";
+import { NativeSelect } from "~/components/ui/native-select";
 import { Skeleton } from "~/components/ui/skeleton";
 import {
   Table,
@@ -459,8 +461,8 @@ export function DataTable<T extends { id: string }, M extends { ids: string[] } 
         <div className="flex items-center gap-2">
           <span className="hidden sm:inline">Rows per page</span>
           {/* Native: radix Select cost every list page ~6 KB gzip for four numbers. */}
-          <select
-            className="h-8 w-20 rounded-md border border-input bg-transparent px-2 text-foreground text-sm shadow-xs outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50"
+          <NativeSelect
+            className="h-8 w-20 text-foreground"
             aria-label="Rows per page"
             value={String(state.pageSize)}
             onChange={(e) =>
@@ -472,7 +474,7 @@ export function DataTable<T extends { id: string }, M extends { ids: string[] } 
                 {n}
               </option>
             ))}
-          </select>
+          </NativeSelect>
           <span>
             Page {Math.min(state.page, pages)} of {pages}
           </span>

@@ -15,7 +15,7 @@ export interface BulkProgressState {
   cancelling: boolean;
 }
 
-export interface BulkRunResult<O extends BulkOutcome> {
+interface BulkRunResult<O extends BulkOutcome> {
   outcomes: O[];
   /** Rows never sent: the user cancelled, or a call failed (`error`). */
   notDone: number;

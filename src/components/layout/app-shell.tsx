@@ -5,7 +5,7 @@ import * as React from "react";
 import { Brand } from "~/components/layout/brand";
 import { MainLandmark } from "~/components/layout/main-landmark";
 import { type NavSection, SidebarNav, visibleSections } from "~/components/layout/sidebar-nav";
-import { type ShellUser, UserMenu } from "~/components/layout/user-menu";
+import { type AccountLink, type ShellUser, UserMenu } from "~/components/layout/user-menu";
 import { Button } from "~/components/ui/button";
 import {
   Sheet,
@@ -20,6 +20,8 @@ type AppShellProps = {
   nav: NavSection[];
   user: ShellUser;
   onSignOut: () => void;
+  /** Extra links of the account menu. */
+  accountLinks?: AccountLink[];
   /** Rendered above everything else, full width (e.g. the impersonation banner). */
   banner?: React.ReactNode;
   /**
@@ -34,7 +36,7 @@ type AppShellProps = {
  * Layout of every signed-in screen: a fixed sidebar on desktop, a navigation sheet on phones, a
  * header with the account menu, and a scrolling content column (a flex column with `gap-6`).
  */
-function AppShell({ nav, user, onSignOut, banner, isAdmin, children }: AppShellProps) {
+function AppShell({ nav, user, onSignOut, accountLinks, banner, isAdmin, children }: AppShellProps) {
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   const [mobileNavOpen, setMobileNavOpen] = React.useState(false);
 
@@ -116,7 +118,7 @@ function AppShell({ nav, user, onSignOut, banner, isAdmin, children }: AppShellP
             </Link>
 
             <div className="ml-auto flex items-center gap-2">
-              <UserMenu user={user} onSignOut={onSignOut} />
+              <UserMenu user={user} onSignOut={onSignOut} links={accountLinks} />
             </div>
           </header>
 

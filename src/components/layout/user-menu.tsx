@@ -2,6 +2,7 @@
 import { parseRoles } from "@core/permissions";
 import { Link } from "@tanstack/react-router";
 import { ChevronDown, LogOut, Settings, UserRound } from "lucide-react";
+import type * as React from "react";
 
 import { Avatar, AvatarFallback, AvatarImage, getInitials } from "~/components/ui/avatar";
 import { Badge } from "~/components/ui/badge";
@@ -60,13 +61,21 @@ function UserAvatar({ user, className }: { user: ShellUser; className?: string }
   );
 }
 
+/** A link the account menu offers beyond profile and settings (e.g. "New organization"). */
+type AccountLink = {
+  label: string;
+  to: string;
+  icon: React.ComponentType<{ "aria-hidden"?: boolean | "true" }>;
+};
+
 type UserMenuProps = {
   user: ShellUser;
   onSignOut: () => void;
+  links?: AccountLink[];
 };
 
 /** Avatar button in the header opening the account menu (profile, settings, sign out). */
-function UserMenu({ user, onSignOut }: UserMenuProps) {
+function UserMenu({ user, onSignOut, links = [] }: UserMenuProps) {
   const displayName = user.name.trim() || user.email;
 
   return (
@@ -108,6 +117,14 @@ function UserMenu({ user, onSignOut }: UserMenuProps) {
               Settings
             </Link>
           </DropdownMenuItem>
+          {links.map(({ label, to, icon: Icon }) => (
+            <DropdownMenuItem key={to} asChild>
+              <Link to={to as never}>
+                <Icon aria-hidden="true" />
+                {label}
+              </Link>
+            </DropdownMenuItem>
+          ))}
         </DropdownMenuGroup>
         <DropdownMenuSeparator />
         <DropdownMenuItem onSelect={() => onSignOut()}>
@@ -119,4 +136,4 @@ function UserMenu({ user, onSignOut }: UserMenuProps) {
   );
 }
 
-export { formatRole, RoleBadges, type ShellUser, UserAvatar, UserMenu, type UserMenuProps };
+export { type AccountLink, formatRole, RoleBadges, type ShellUser, UserAvatar, UserMenu, type UserMenuProps };

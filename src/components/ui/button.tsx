@@ -1,6 +1,7 @@
 import { cva, type VariantProps } from "class-variance-authority";
 import type * as React from "react";
 import { Slot } from "~/components/ui/slot";
+import { useHydrated } from "~/lib/use-hydrated";
 import { cn } from "~/lib/utils";
 
 const buttonVariants = cva(
@@ -41,8 +42,16 @@ type ButtonProps = React.ComponentProps<"button"> &
     asChild?: boolean;
   };
 
-function Button({ className, variant, size, asChild = false, type, ...props }: ButtonProps) {
+/**
+ * A button works only once React has hydrated the page (its onClick, a dialog it opens, a form's
+ * submit handler): until then it is rendered disabled, so a tap on the server's HTML is not lost
+ * in silence (issue 53, M10; docs/decisions/053). A link (`asChild`) works without JS and stays
+ * as it is.
+ */
+function Button({ className, variant, size, asChild = false, type, disabled, ...props }: ButtonProps) {
   const Comp = asChild ? Slot : "button";
+  const hydrated = useHydrated();
+  const waiting = !asChild && !hydrated;
 
   return (
     <Comp
@@ -51,6 +60,9 @@ function Button({ className, variant, size, asChild = false, type, ...props }: B
       data-size={size ?? "default"}
       className={cn(buttonVariants({ variant, size, className }))}
       type={asChild ? type : (type ?? "button")}
+      disabled={asChild ? disabled : disabled || waiting}
+      aria-busy={waiting || undefined}
+      data-hydrating={waiting || undefined}
       {...props}
     />
   );

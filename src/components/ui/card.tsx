@@ -28,8 +28,16 @@ function CardHeader({ className, ...props }: React.ComponentProps<"div">) {
   );
 }
 
-function CardTitle({ className, ...props }: React.ComponentProps<"div">) {
-  return <div data-slot="card-title" className={cn("font-semibold leading-none", className)} {...props} />;
+/**
+ * A card's title is a heading (issue 53, M11): screen-reader users move between a page's cards by
+ * heading. A card on a page is a section under the page's h1, so h2; a card inside a section
+ * that has its own h2 names its level.
+ */
+function CardTitle({ className, level = 2, ...props }: React.ComponentProps<"h2"> & { level?: 2 | 3 | 4 }) {
+  const Heading = `h${level}` as "h2";
+  return (
+    <Heading data-slot="card-title" className={cn("font-semibold leading-none", className)} {...props} />
+  );
 }
 
 function CardDescription({ className, ...props }: React.ComponentProps<"div">) {

@@ -26,8 +26,15 @@ type FieldProps = Omit<React.ComponentProps<"div">, "children"> & {
   children: React.ReactElement | ((controlProps: FieldControlProps) => React.ReactNode);
   /** Help text shown under the control. */
   description?: React.ReactNode;
-  /** Validation message(s). When present the control is marked `aria-invalid`. */
+  /**
+   * Validation message(s). When present the control is marked `aria-invalid`. A message is about
+   * the value it was given for: once the control is changed it is hidden until the form is
+   * submitted again, unless the form keeps its errors up to date itself (`onEdit`, given by
+   * `useFormErrors`).
+   */
   error?: FieldErrorValue;
+  /** Called when the control changes; the form then decides what the error says (useFormErrors). */
+  onEdit?: () => void;
   /** Adds a required marker to the label and `aria-required` to the control. */
   required?: boolean;
   /** Control id; generated when omitted. */
@@ -68,13 +75,16 @@ function Field({
   hideLabel = false,
   className,
   labelClassName,
+  onEdit,
   ...props
 }: FieldProps) {
   const generatedId = React.useId();
   const id = idProp ?? `field-${generatedId}`;
   const descriptionId = `${id}-description`;
   const errorId = `${id}-error`;
-  const errors = normalizeErrors(error);
+  const given = normalizeErrors(error);
+  const stale = useStaleError(given, !onEdit);
+  const errors = stale.hidden ? [] : given;
   const invalid = errors.length > 0;
 
   const describedBy = [description ? descriptionId : null, invalid ? errorId : null]
@@ -117,6 +127,9 @@ function Field({
         data-invalid={invalid || undefined}
         className={cn("group/field flex items-start gap-3", className)}
         {...props}
+        ref={stale.ref}
+        onInput={onEdit ?? stale.edited}
+        onChange={onEdit ?? stale.edited}
       >
         <div className="flex min-h-5 items-center">{control}</div>
         <div className="grid min-w-0 gap-1.5">
@@ -135,12 +148,105 @@ function Field({
       // content-start: beside a taller field in a form's grid row, label and control stay together.
       className={cn("group/field grid content-start gap-2", className)}
       {...props}
+      ref={stale.ref}
+      onInput={onEdit ?? stale.edited}
+      onChange={onEdit ?? stale.edited}
     >
       {labelNode}
       {control}
       {messages}
     </div>
   );
+}
+
+/**
+ * An error the form set on submit and never revisits: hidden from the control's first change
+ * until the form is submitted again (a fixed value must not stay marked wrong). Forms that
+ * re-check as the user types (useFormErrors) manage their errors instead.
+ */
+function useStaleError(errors: readonly React.ReactNode[], enabled: boolean) {
+  const ref = React.useRef<HTMLDivElement>(null);
+  const text = errors.map((e) => (typeof e === "string" ? e : "\u0000")).join("\n");
+  const [editedAt, setEditedAt] = React.useState<string | null>(null);
+  React.useEffect(() => {
+    if (!enabled) return;
+    const form = ref.current?.closest("form");
+    if (!form) return;
+    const reset = () => setEditedAt(null);
+    form.addEventListener("submit", reset);
+    form.addEventListener("reset", reset);
+    return () => {
+      form.removeEventListener("submit", reset);
+      form.removeEventListener("reset", reset);
+    };
+  }, [enabled]);
+  return {
+    ref,
+    hidden: enabled && errors.length > 0 && editedAt === text,
+    edited: enabled && errors.length > 0 ? () => setEditedAt(text) : undefined,
+  };
+}
+
+/**
+ * A form's field errors, kept true while the user fixes them: set on submit from the form's own
+ * `check` (the same rules the API applies, read from the form as it is) and from the server's
+ * answer; after that, every change re-runs `check`, so an error goes as soon as its field is
+ * valid and a message follows the value (no new error appears before the next submit). A server
+ * error (a slug taken) goes when its field is changed. Spread `form` on the <form> and
+ * `field(key)` on each <Field>.
+ */
+function useFormErrors(check?: (form: HTMLFormElement) => Record<string, string>) {
+  const [errors, setErrors] = React.useState<Record<string, string>>({});
+  const server = React.useRef(new Set<string>());
+  const formRef = React.useRef<HTMLFormElement>(null);
+  const checkRef = React.useRef(check);
+  checkRef.current = check;
+  const recheck = React.useCallback(() => {
+    const form = formRef.current;
+    const run = checkRef.current;
+    if (!form || !run) return;
+    setErrors((prev) => {
+      if (!Object.keys(prev).length) return prev;
+      const now = run(form);
+      const next: Record<string, string> = {};
+      for (const [k, v] of Object.entries(prev)) {
+        if (server.current.has(k)) next[k] = v;
+        else if (now[k]) next[k] = now[k];
+      }
+      return sameErrors(prev, next) ? prev : next;
+    });
+  }, []);
+  return {
+    errors,
+    /** The form's own problems, found on submit (replaces every error). */
+    show: React.useCallback((problems: Record<string, string>) => {
+      server.current = new Set();
+      setErrors(problems);
+    }, []),
+    /** The server's refusal, by field (added to the form's own). */
+    showServer: React.useCallback((fields: Record<string, string>) => {
+      server.current = new Set([...server.current, ...Object.keys(fields)]);
+      setErrors((prev) => ({ ...prev, ...fields }));
+    }, []),
+    clear: React.useCallback(() => {
+      server.current = new Set();
+      setErrors({});
+    }, []),
+    form: { ref: formRef, onChange: recheck },
+    field: (key: string) => ({
+      error: errors[key],
+      onEdit: () => {
+        if (!server.current.has(key)) return;
+        server.current.delete(key);
+        setErrors(({ [key]: _, ...rest }) => rest);
+      },
+    }),
+  };
+}
+
+function sameErrors(a: Record<string, string>, b: Record<string, string>) {
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
 }
 
 function FieldDescription({ className, ...props }: React.ComponentProps<"p">) {
@@ -172,4 +278,12 @@ function FieldError({
   );
 }
 
-export { Field, type FieldControlProps, FieldDescription, FieldError, type FieldErrorValue, type FieldProps };
+export {
+  Field,
+  type FieldControlProps,
+  FieldDescription,
+  FieldError,
+  type FieldErrorValue,
+  type FieldProps,
+  useFormErrors,
+};

@@ -6,7 +6,7 @@
  */
 import type * as React from "react";
 
-export type IconProps = React.ComponentProps<"svg"> & { size?: number | string };
+type IconProps = React.ComponentProps<"svg"> & { size?: number | string };
 
 function icon(name: string, paths: React.ReactNode) {
   function Icon({ className, size = 24, strokeWidth = 2, ...props }: IconProps) {

@@ -9,6 +9,8 @@ import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
 import { AlertCircle, LogIn } from "~/components/ui/shell-icons";
 import { Spinner } from "~/components/ui/spinner";
+import { ACCESS_CHECK_FAILED } from "~/lib/auth/access-check";
+import { safeRedirect } from "~/lib/auth/guards";
 import { socialProvidersQuery, startSocialSignIn } from "~/lib/auth/social";
 import { AuthError } from "~/lib/auth/types";
 import { useAuth } from "~/lib/auth/use-auth";
@@ -19,19 +21,23 @@ const schema = z.object({
 });
 
 export function LoginForm({
-  redirectTo,
+  destination,
   initialError,
   onNoPortalAccess,
 }: {
-  redirectTo: string;
+  /** Where the person was going (`?redirect`); absent: the portal's default (decision 044). */
+  destination?: string;
   initialError?: string | null;
   /** The account exists but belongs to no organization: the page explains instead of an error. */
   onNoPortalAccess?: () => void;
 }) {
   const auth = useAuth();
   const navigate = useNavigate();
+  const redirectTo = safeRedirect(destination);
   const [pending, setPending] = React.useState(false);
   const [error, setError] = React.useState<string | null>(initialError ?? null);
+  // The access check failed after a good password: "Try again" repeats the check, not the sign-in.
+  const [retry, setRetry] = React.useState(false);
   const [fieldErrors, setFieldErrors] = React.useState<{ email?: string; password?: string }>({});
   // Until hydration the form cannot run its handler; a native submit would put the password in
   // the URL. So it posts (never GET) and the button waits for the app.
@@ -48,14 +54,21 @@ export function LoginForm({
       return;
     }
     setFieldErrors({});
+    await go(() =>
+      auth.signIn(parsed.data.email, parsed.data.password, form.get("rememberMe") === "on", destination),
+    );
+  }
+
+  async function go(attempt: () => Promise<string>) {
     setError(null);
+    setRetry(false);
     setPending(true);
     try {
-      await auth.signIn(parsed.data.email, parsed.data.password, form.get("rememberMe") === "on");
-      await navigate({ to: redirectTo, replace: true });
+      await navigate({ href: await attempt(), replace: true });
     } catch (err) {
       if (err instanceof AuthError && err.message === NO_PORTAL_ACCESS_MESSAGE && onNoPortalAccess)
         return onNoPortalAccess();
+      setRetry(err instanceof AuthError && err.code === ACCESS_CHECK_FAILED);
       setError(err instanceof AuthError || err instanceof Error ? err.message : "Sign in failed");
     } finally {
       setPending(false);
@@ -67,7 +80,21 @@ export function LoginForm({
       {error ? (
         <Alert variant="destructive" role="alert">
           <AlertCircle />
-          <AlertDescription>{error}</AlertDescription>
+          <AlertDescription>
+            {error}
+            {retry ? (
+              <Button
+                type="button"
+                variant="outline"
+                size="sm"
+                className="mt-2"
+                disabled={pending}
+                onClick={() => void go(() => auth.land(destination))}
+              >
+                Try again
+              </Button>
+            ) : null}
+          </AlertDescription>
         </Alert>
       ) : null}
       <Field label="E-mail" error={fieldErrors.email} required>
@@ -101,13 +128,7 @@ export function LoginForm({
 }
 
 /** "Continue with <Provider>" for the enabled providers only (none configured → nothing shown). */
-export function SocialButtons({
-  redirectTo,
-  onError,
-}: {
-  redirectTo: string;
-  onError: (message: string) => void;
-}) {
+function SocialButtons({ redirectTo, onError }: { redirectTo: string; onError: (message: string) => void }) {
   const providers = useQuery(socialProvidersQuery());
   const [busy, setBusy] = React.useState<string | null>(null);
   if (!providers.data?.length) return null;

@@ -1,4 +1,5 @@
 /** /organization-badges (platform admins): definitions, grants with evidence and expiry, revokes. */
+
 import { badgeGrantInput } from "@core/badges";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { BadgeCheck } from "lucide-react";
@@ -13,6 +14,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
+import { NativeSelect } from "~/components/ui/native-select";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { errorInfo, formatDate } from "~/lib/format";
 import { useTimeZone } from "~/lib/time-zone";
@@ -21,8 +23,6 @@ import { useTRPC } from "~/lib/trpc";
 // The shared schema is zod/mini, which ships no messages: the form shows the English ones the
 // Worker answers with (as in src/features/organization/profile-form.tsx).
 config(en());
-
-const sel = "h-9 w-full rounded-md border border-input bg-transparent px-2 text-sm";
 
 export function BadgesPage() {
   const tz = useTimeZone();
@@ -122,22 +122,22 @@ export function BadgesPage() {
             }}
           >
             <Field label="Organization" required error={errors.organizationId}>
-              <select name="organizationId" className={sel}>
+              <NativeSelect name="organizationId" className="w-full">
                 {orgs.data?.map((o) => (
                   <option key={o.id} value={o.id}>
                     {o.name}
                   </option>
                 ))}
-              </select>
+              </NativeSelect>
             </Field>
             <Field label="Badge" required error={errors.badge}>
-              <select name="badge" className={sel}>
+              <NativeSelect name="badge" className="w-full">
                 {manual.map((d) => (
                   <option key={d.key} value={d.key}>
                     {d.name}
                   </option>
                 ))}
-              </select>
+              </NativeSelect>
             </Field>
             <Field label="Expires (optional)" error={errors.expiresAt}>
               <Input name="expiresAt" type="date" />

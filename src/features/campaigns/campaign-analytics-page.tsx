@@ -4,10 +4,11 @@ import { getRouteApi, Link } from "@tanstack/react-router";
 import * as React from "react";
 import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Progress } from "~/components/ui/progress";
 import { CampaignRevenueChart } from "~/features/campaigns/campaign-revenue-chart";
 import { CampaignTabs } from "~/features/campaigns/campaign-tabs";
+import { approx, EstimateNote, TopDonorsHeader } from "~/features/dashboard/estimates";
 import { Kpi } from "~/features/dashboard/kpi";
 import { PeriodPicker } from "~/features/dashboard/period-picker";
 import { errorInfo, formatCount, formatDate, formatMoney, formatPercent } from "~/lib/format";
@@ -43,13 +44,12 @@ export function CampaignAnalyticsPage() {
   const a = q.data;
   const money = (v: number) => formatMoney(v, a?.currency ?? "USD");
   const est = a?.estimated;
-  const approx = (on: boolean | undefined, text: string) => (on ? `≈ ${text}` : text);
   const estimating = !!(est && Object.values(est).some(Boolean));
   return (
     <>
       <PageHeader
         title={campaign.data?.title ?? "Campaign"}
-        description="Counted gifts only: completed or partly refunded, live, not in the trash."
+        description="Counted donations only: completed or partly refunded, live, not in the trash."
         actions={
           <PeriodPicker
             timeZone={tz}
@@ -98,7 +98,7 @@ export function CampaignAnalyticsPage() {
               <span className="flex flex-col">
                 {money(a.refunds.amountMinor)}
                 <span className="font-normal text-muted-foreground text-sm">
-                  {formatCount(a.refunds.count)} {a.refunds.count === 1 ? "gift" : "gifts"} refunded
+                  {formatCount(a.refunds.count)} {a.refunds.count === 1 ? "donation" : "donations"} refunded
                 </span>
               </span>
             ) : (
@@ -108,20 +108,12 @@ export function CampaignAnalyticsPage() {
           change={a?.change ? a.change.refunds : undefined}
         />
       </div>
-      {a && (estimating || exact) ? (
-        <p className="text-muted-foreground text-sm">
-          {exact
-            ? "Exact figures, counted from every gift. "
-            : `≈ marks an estimate: the median within ${formatPercent(a.errorBounds.median, 1)}, donor counts within ${formatPercent(a.errorBounds.donors, 1)} for 95% of answers. `}
-          <button
-            type="button"
-            className="text-foreground underline underline-offset-4"
-            onClick={() => setExact(!exact)}
-          >
-            {exact ? "Show fast figures" : "Show exact figures"}
-          </button>
-        </p>
-      ) : null}
+      <EstimateNote
+        estimating={estimating}
+        exact={exact}
+        onExactChange={setExact}
+        errorBounds={a?.errorBounds}
+      />
       <div className="grid gap-4 lg:grid-cols-3">
         <Card className="lg:col-span-2">
           <CardHeader>
@@ -175,14 +167,7 @@ export function CampaignAnalyticsPage() {
       </div>
       <div className="grid gap-4 lg:grid-cols-2">
         <Card>
-          <CardHeader>
-            <CardTitle>{approx(est?.topDonors, "Top donors")}</CardTitle>
-            {est?.topDonors ? (
-              <CardDescription>
-                From each month's largest givers: one who gave a little every month may be missing.
-              </CardDescription>
-            ) : null}
-          </CardHeader>
+          <TopDonorsHeader estimated={est?.topDonors} />
           <CardContent className="flex flex-col gap-2 text-sm">
             {a?.topDonors.length ? (
               a.topDonors.map((d) => (
@@ -206,6 +191,10 @@ export function CampaignAnalyticsPage() {
             <CardTitle>Recent donations</CardTitle>
           </CardHeader>
           <CardContent className="flex flex-col gap-2 text-sm">
+            {/* The campaign's latest gifts, whatever the period (an empty card says so, as Top donors does). */}
+            {a && a.recent.length === 0 ? (
+              <p className="text-muted-foreground">No donations to this campaign yet.</p>
+            ) : null}
             {a?.recent.map((r) => (
               <Link
                 key={r.id}

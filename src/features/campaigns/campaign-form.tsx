@@ -13,15 +13,15 @@ import { config } from "zod/mini";
 import en from "zod/v4/locales/en.js";
 import { ImageUpload } from "~/components/image-upload";
 import { Button } from "~/components/ui/button";
-import { Field } from "~/components/ui/form-field";
+import { Field, useFormErrors } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
+import { NativeSelect } from "~/components/ui/native-select";
 import { Textarea } from "~/components/ui/textarea";
-import { formatMoney, toMajorString, toMinor } from "~/lib/format";
-
-const selectClass = "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs";
+import { formatMoney } from "~/lib/format";
+import { useMoneyInput } from "~/lib/money-locale";
 
 /** What the form sends: core/campaign.ts's schema, the one the API parses (DESIGN §5.3). */
-export type CampaignFormValue = CampaignInput;
+type CampaignFormValue = CampaignInput;
 
 // The shared schema is zod/mini, which ships no messages: the form shows English ones, the same
 // the Worker answers with (classic zod registers this locale there).
@@ -63,46 +63,41 @@ export function CampaignForm({
     ...new Set(initial?.suggestedAmounts ?? []),
   ]);
   const [draftAmount, setDraftAmount] = React.useState("");
-  const [local, setLocal] = React.useState<Record<string, string>>({});
+  const [suggestedError, setSuggestedError] = React.useState<string | null>(null);
+  const money = useMoneyInput();
+  const exampleAmount = money.show(2500 * 10 ** (exponentOf(currency) - 2), currency);
   function addSuggested() {
     const raw = draftAmount.trim();
     if (!raw) return;
-    let minor: number;
-    try {
-      minor = toMinor(raw, currency);
-    } catch {
-      setLocal((l) => ({ ...l, suggestedAmounts: `Enter an amount like ${toMajorString(2500, currency)}` }));
+    const read = money.read(raw, currency);
+    if (!read.ok) {
+      setSuggestedError(read.message);
       return;
     }
+    const minor = read.minor;
     if (minor <= 0 || suggested.includes(minor)) {
-      setLocal((l) => ({
-        ...l,
-        suggestedAmounts: minor <= 0 ? "Above zero" : repeatedAmountMessage(minor, currency),
-      }));
+      setSuggestedError(minor <= 0 ? "Above zero" : repeatedAmountMessage(minor, currency));
       return;
     }
     if (suggested.length >= MAX_SUGGESTED_AMOUNTS) {
-      setLocal((l) => ({ ...l, suggestedAmounts: `At most ${MAX_SUGGESTED_AMOUNTS} amounts` }));
+      setSuggestedError(`At most ${MAX_SUGGESTED_AMOUNTS} amounts`);
       return;
     }
     setSuggested([...suggested, minor].sort((a, b) => a - b));
     setDraftAmount("");
-    setLocal(({ suggestedAmounts: _, ...rest }) => rest);
+    setSuggestedError(null);
   }
-  const err = (k: string) => local[k] ?? errors[k];
-  function submit(e: React.FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const f = new FormData(e.currentTarget);
+  /** The form as the API would take it, and what is wrong with it: run on submit and as the user fixes it. */
+  function read(form: HTMLFormElement) {
+    const f = new FormData(form);
     const problems: Record<string, string> = {};
-    const money = (name: string, key: string, fallback?: number) => {
+    const amount = (name: string, key: string, fallback?: number) => {
       const raw = String(f.get(name) ?? "").trim();
       if (!raw) return fallback;
-      try {
-        return toMinor(raw, currency);
-      } catch {
-        problems[key] = `Enter an amount like ${toMajorString(2500, currency)}`;
-        return undefined;
-      }
+      const r = money.read(raw, currency);
+      if (r.ok) return r.minor;
+      problems[key] = r.message;
+      return undefined;
     };
     const value = {
       title: String(f.get("title") ?? ""),
@@ -112,14 +107,14 @@ export function CampaignForm({
       coverUrl: cover,
       currency,
       goalType,
-      goalAmountMinor: goalType === "amount" ? (money("goal", "goalAmountMinor") ?? null) : null,
+      goalAmountMinor: goalType === "amount" ? (amount("goal", "goalAmountMinor") ?? null) : null,
       goalCount:
         goalType === "donations" || goalType === "donors" ? Number(f.get("goalCount")) || null : null,
       startAt: f.get("startAt") ? startOfLocalDay(String(f.get("startAt")), timeZone) : null,
       endAt: f.get("endAt") ? startOfLocalDay(addDays(String(f.get("endAt")), 1), timeZone) : null,
       suggestedAmounts: suggested,
-      minAmountMinor: money("min", "minAmountMinor", MIN_AMOUNT_MINOR) ?? MIN_AMOUNT_MINOR,
-      maxAmountMinor: money("max", "maxAmountMinor", MAX_AMOUNT_MINOR) ?? MAX_AMOUNT_MINOR,
+      minAmountMinor: amount("min", "minAmountMinor", MIN_AMOUNT_MINOR) ?? MIN_AMOUNT_MINOR,
+      maxAmountMinor: amount("max", "maxAmountMinor", MAX_AMOUNT_MINOR) ?? MAX_AMOUNT_MINOR,
       allowRecurring: f.get("allowRecurring") === "on",
       acceptAfterEnd: f.get("acceptAfterEnd") === "on",
       completeOnGoal: f.get("completeOnGoal") === "on",
@@ -130,23 +125,35 @@ export function CampaignForm({
     const parsed = campaignInput.safeParse(value);
     if (!parsed.success)
       for (const issue of parsed.error.issues) problems[String(issue.path[0])] ??= issue.message;
-    setLocal(problems);
-    if (parsed.success && !Object.keys(problems).length) onSubmit(parsed.data);
+    return { problems, data: parsed.success ? parsed.data : null };
+  }
+  const form = useFormErrors((el) => read(el).problems);
+  // The server's refusal (a slug taken), by field, beside the form's own.
+  React.useEffect(() => {
+    const { _: _general, ...fields } = errors;
+    if (Object.keys(fields).length) form.showServer(fields);
+  }, [errors, form.showServer]);
+  const err = (k: string) => form.field(k);
+  function submit(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const { problems, data } = read(e.currentTarget);
+    form.show(problems);
+    if (data && !Object.keys(problems).length) onSubmit(data);
   }
   return (
-    <form onSubmit={submit} noValidate className="grid max-w-3xl gap-4 sm:grid-cols-2">
-      <Field label="Title" required error={err("title")} className="sm:col-span-2">
+    <form {...form.form} onSubmit={submit} noValidate className="grid max-w-3xl gap-4 sm:grid-cols-2">
+      <Field label="Title" required {...err("title")} className="sm:col-span-2">
         <Input name="title" defaultValue={initial?.title} maxLength={128} />
       </Field>
       <Field
         label="Short description"
         description="Shown on cards, at most 120 characters."
-        error={err("shortDescription")}
+        {...err("shortDescription")}
         className="sm:col-span-2"
       >
         <Input name="shortDescription" defaultValue={initial?.shortDescription ?? ""} maxLength={120} />
       </Field>
-      <Field label="Story" error={err("description")} className="sm:col-span-2">
+      <Field label="Story" {...err("description")} className="sm:col-span-2">
         <Textarea name="description" defaultValue={initial?.description ?? ""} rows={5} />
       </Field>
       <ImageUpload
@@ -154,23 +161,23 @@ export function CampaignForm({
         description="PNG, JPEG or WebP up to 1 MB; shown on the public page."
         value={cover}
         onChange={setCover}
-        error={err("coverUrl")}
+        error={form.errors.coverUrl}
         className="sm:col-span-2"
       />
       <Field
         label="Web address (slug)"
         description="Lower-case letters, digits and dashes. Old addresses keep working."
-        error={err("slug")}
+        {...err("slug")}
       >
         <Input name="slug" defaultValue={initial?.slug ?? ""} placeholder="generated from the title" />
       </Field>
       <Field
         label="Currency"
         description={currencyLocked ? "Fixed: the campaign has donations." : undefined}
-        error={err("currency")}
+        {...err("currency")}
       >
-        <select
-          className={selectClass}
+        <NativeSelect
+          className="w-full px-3"
           value={currency}
           disabled={currencyLocked}
           onChange={(e) => {
@@ -184,11 +191,11 @@ export function CampaignForm({
           {CURRENCIES.map((c) => (
             <option key={c}>{c}</option>
           ))}
-        </select>
+        </NativeSelect>
       </Field>
       <Field label="Goal">
-        <select
-          className={selectClass}
+        <NativeSelect
+          className="w-full px-3"
           value={goalType}
           onChange={(e) => setGoalType(e.target.value as GoalType)}
           aria-label="Goal type"
@@ -197,33 +204,33 @@ export function CampaignForm({
           <option value="donations">Number of donations</option>
           <option value="donors">Number of donors</option>
           <option value="none">No goal</option>
-        </select>
+        </NativeSelect>
       </Field>
       {goalType === "amount" ? (
-        <Field label={`Goal amount (${currency})`} required error={err("goalAmountMinor")}>
+        <Field label={`Goal amount (${currency})`} required {...err("goalAmountMinor")}>
           <Input
             name="goal"
             inputMode="decimal"
-            defaultValue={initial?.goalAmountMinor ? toMajorString(initial.goalAmountMinor, currency) : ""}
+            defaultValue={initial?.goalAmountMinor ? money.show(initial.goalAmountMinor, currency) : ""}
           />
         </Field>
       ) : goalType === "none" ? (
         <div />
       ) : (
-        <Field label="Goal count" required error={err("goalCount")}>
+        <Field label="Goal count" required {...err("goalCount")}>
           <Input name="goalCount" type="number" min={1} defaultValue={initial?.goalCount ?? ""} />
         </Field>
       )}
-      <Field label="Starts" description={`First day, ${timeZone} time.`} error={err("startAt")}>
+      <Field label="Starts" description={`First day, ${timeZone} time.`} {...err("startAt")}>
         <Input name="startAt" type="date" defaultValue={startDay(initial?.startAt, timeZone)} />
       </Field>
-      <Field label="Ends" description="Last day included; leave empty for no end." error={err("endAt")}>
+      <Field label="Ends" description="Last day included; leave empty for no end." {...err("endAt")}>
         <Input name="endAt" type="date" defaultValue={endDay(initial?.endAt, timeZone)} />
       </Field>
       <Field
         label={`Suggested amounts (${currency})`}
         description="Up to 8 amounts donors can pick with one tap."
-        error={err("suggestedAmounts")}
+        error={suggestedError ?? form.errors.suggestedAmounts}
         className="sm:col-span-2"
       >
         {(control) => (
@@ -232,7 +239,7 @@ export function CampaignForm({
               <Input
                 {...control}
                 inputMode="decimal"
-                placeholder={toMajorString(2500, currency)}
+                placeholder={exampleAmount}
                 value={draftAmount}
                 onChange={(e) => setDraftAmount(e.target.value)}
                 onKeyDown={(e) => {
@@ -275,24 +282,28 @@ export function CampaignForm({
         )}
       </Field>
       <Field label="Visibility">
-        <select name="visibility" className={selectClass} defaultValue={initial?.visibility ?? "public"}>
+        <NativeSelect
+          name="visibility"
+          className="w-full px-3"
+          defaultValue={initial?.visibility ?? "public"}
+        >
           <option value="public">Public</option>
           <option value="unlisted">Unlisted (link only)</option>
           <option value="private">Private</option>
-        </select>
+        </NativeSelect>
       </Field>
-      <Field label={`Minimum gift (${currency})`} error={err("minAmountMinor")}>
+      <Field label={`Minimum donation (${currency})`} {...err("minAmountMinor")}>
         <Input
           name="min"
           inputMode="decimal"
-          defaultValue={toMajorString(initial?.minAmountMinor ?? MIN_AMOUNT_MINOR, currency)}
+          defaultValue={money.show(initial?.minAmountMinor ?? MIN_AMOUNT_MINOR, currency)}
         />
       </Field>
-      <Field label={`Maximum gift (${currency})`} error={err("maxAmountMinor")}>
+      <Field label={`Maximum donation (${currency})`} {...err("maxAmountMinor")}>
         <Input
           name="max"
           inputMode="decimal"
-          defaultValue={toMajorString(initial?.maxAmountMinor ?? MAX_AMOUNT_MINOR, currency)}
+          defaultValue={money.show(initial?.maxAmountMinor ?? MAX_AMOUNT_MINOR, currency)}
         />
       </Field>
       <fieldset className="flex flex-col gap-2 sm:col-span-2">
@@ -305,7 +316,7 @@ export function CampaignForm({
             className="mt-0.5 size-4"
           />
           <span>
-            Allow recurring gifts
+            Allow recurring donations
             <span className="block text-muted-foreground">Monthly, quarterly or annually.</span>
           </span>
         </label>
@@ -317,7 +328,7 @@ export function CampaignForm({
             className="mt-0.5 size-4"
           />
           <span>
-            Keep accepting gifts after the end date
+            Keep accepting donations after the end date
             <span className="block text-muted-foreground">
               Otherwise the campaign completes when it ends.
             </span>

@@ -16,7 +16,8 @@ import { Textarea } from "~/components/ui/textarea";
 import { CampaignTabs } from "~/features/campaigns/campaign-tabs";
 import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
-import { errorInfo, formatCount, formatMoney, toMajorString, toMinor } from "~/lib/format";
+import { errorInfo, formatCount, formatMoney } from "~/lib/format";
+import { useMoneyInput } from "~/lib/money-locale";
 import { useTRPC } from "~/lib/trpc";
 
 const route = getRouteApi("/_authed/campaigns/$campaignId/items");
@@ -37,6 +38,7 @@ export function CampaignItemsPage() {
   /** The item being edited, or null when the dialog adds a new one. */
   const [editing, setEditing] = React.useState<Item | null>(null);
   const [fields, setFields] = React.useState<Record<string, string>>({});
+  const money = useMoneyInput();
   const refresh = () =>
     qc.invalidateQueries({ queryKey: trpc.campaigns.items.list.queryKey({ campaignId }) });
   const create = useMutation(
@@ -159,9 +161,9 @@ export function CampaignItemsPage() {
                   <Link
                     to="/donations"
                     search={{ campaignId, campaignItemId: item.id } as never}
-                    aria-label={`Gifts for ${item.title}`}
+                    aria-label={`Donations for ${item.title}`}
                   >
-                    Gifts
+                    Donations
                   </Link>
                 </Button>
                 <div className={mayEdit ? "contents" : "hidden"}>
@@ -221,13 +223,12 @@ export function CampaignItemsPage() {
             onSubmit={(e) => {
               e.preventDefault();
               const f = new FormData(e.currentTarget);
-              let unit: number;
-              try {
-                unit = toMinor(String(f.get("unit") ?? ""), currency);
-              } catch {
-                setFields({ unitAmountMinor: "Enter an amount like 25.00" });
+              const read = money.read(String(f.get("unit") ?? ""), currency);
+              if (!read.ok) {
+                setFields({ unitAmountMinor: read.message });
                 return;
               }
+              const unit = read.minor;
               const need = Number(f.get("need"));
               const title = String(f.get("title") ?? "").trim();
               if (!title) {
@@ -260,7 +261,7 @@ export function CampaignItemsPage() {
               <Input
                 name="unit"
                 inputMode="decimal"
-                defaultValue={editing ? toMajorString(editing.unitAmountMinor, currency) : ""}
+                defaultValue={editing ? money.show(editing.unitAmountMinor, currency) : ""}
               />
             </Field>
             <Field
@@ -277,7 +278,7 @@ export function CampaignItemsPage() {
                 defaultChecked={editing?.allowOverfunding ?? true}
                 className="size-4"
               />{" "}
-              Accept gifts beyond the quantity needed
+              Accept donations beyond the quantity needed
             </label>
             {fields._ ? (
               <p role="alert" className="text-destructive text-sm">

@@ -59,7 +59,13 @@ export function CampaignPage() {
   );
   const setStatus = useMutation(
     trpc.campaigns.setStatus.mutationOptions({
-      onSuccess: (c) => done(`Campaign is now ${c.status}`),
+      // A campaign published ahead of its first day is active but not open yet: say when it opens.
+      onSuccess: (c) =>
+        done(
+          c.status === "active" && c.phase === "scheduled" && c.startAt
+            ? `Published: scheduled to open on ${formatDate(c.startAt, tz)}`
+            : `Campaign is now ${c.status}`,
+        ),
       onError,
     }),
   );
@@ -131,10 +137,13 @@ export function CampaignPage() {
                   {ACTIONS[t]?.label}
                 </Button>
               ))}
-            {org.data && c.status !== "draft" && c.visibility !== "private" ? (
+            {/* The public address; what visitors cannot see yet (a draft, a private campaign) opens
+                there as a preview for the organization's members. */}
+            {org.data ? (
               <Button variant="ghost" asChild>
                 <a href={`/p/${org.data.slug}/${c.slug}`} target="_blank" rel="noreferrer">
-                  <ExternalLink className="size-4" /> Public page
+                  <ExternalLink className="size-4" />{" "}
+                  {c.status === "draft" || c.visibility === "private" ? "Preview" : "Public page"}
                 </a>
               </Button>
             ) : null}
@@ -188,7 +197,7 @@ export function CampaignPage() {
                 search={{ campaignId: c.id } as never}
                 className="text-primary text-sm hover:underline"
               >
-                See the gifts
+                See the donations
               </Link>
             ) : null}
           </CardContent>
@@ -258,20 +267,20 @@ export function CampaignPage() {
               <dl className="grid gap-x-6 gap-y-2 sm:grid-cols-2 lg:grid-cols-3">
                 <Detail label="Currency">{c.currency}</Detail>
                 <Detail label="Visibility">{titleCase(c.visibility)}</Detail>
-                <Detail label="Gift range">
+                <Detail label="Donation range">
                   {money(c.minAmountMinor)} – {money(c.maxAmountMinor)}
                 </Detail>
                 <Detail label="Suggested amounts">
                   {c.suggestedAmounts.length ? c.suggestedAmounts.map(money).join(", ") : "None"}
                 </Detail>
-                <Detail label="Recurring gifts">
+                <Detail label="Recurring donations">
                   {c.allowRecurring ? c.recurringFrequencies.map(titleCase).join(", ") : "Not offered"}
                 </Detail>
                 <Detail label="After the end date">
-                  {c.acceptAfterEnd ? "Keeps accepting gifts" : "Completes"}
+                  {c.acceptAfterEnd ? "Keeps accepting donations" : "Completes"}
                 </Detail>
                 <Detail label="When the goal is reached">
-                  {c.completeOnGoal ? "Completes" : "Keeps accepting gifts"}
+                  {c.completeOnGoal ? "Completes" : "Keeps accepting donations"}
                 </Detail>
                 <Detail label="Web address">/{c.slug}</Detail>
               </dl>

@@ -12,7 +12,7 @@ export function CampaignRevenueChart({
   bucket: "day" | "month" | "year";
 }) {
   if (!series.some((p) => p.raised !== 0))
-    return <p className="py-16 text-center text-muted-foreground text-sm">No gifts in this period.</p>;
+    return <p className="py-16 text-center text-muted-foreground text-sm">No donations in this period.</p>;
   return (
     <SeriesChart
       kind="bar"

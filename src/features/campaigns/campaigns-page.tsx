@@ -10,10 +10,12 @@ import { DATE_PRESETS, DateRangePicker } from "~/components/date-range-picker";
 import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
 import { Button } from "~/components/ui/button";
+import { NativeSelect } from "~/components/ui/native-select";
 import { Progress } from "~/components/ui/progress";
 import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatCount, formatDate, formatMoney, formatPercent, titleCase } from "~/lib/format";
+import { pageOf } from "~/lib/search-params";
 import { useTimeZone } from "~/lib/time-zone";
 import { useTRPC } from "~/lib/trpc";
 
@@ -21,8 +23,6 @@ import { useTRPC } from "~/lib/trpc";
 const RUNNING_PRESETS = DATE_PRESETS.filter((p) => /month|year/.test(p.label));
 
 const route = getRouteApi("/_authed/campaigns/");
-
-const control = "h-9 rounded-md border border-input bg-transparent px-2 text-sm";
 
 type Row = RouterOutputs["campaigns"]["list"]["rows"][number];
 
@@ -45,13 +45,7 @@ export function CampaignsPage() {
     goalReached: s.goal === undefined ? undefined : s.goal === "reached",
   };
   const q = useQuery({
-    ...trpc.campaigns.list.queryOptions({
-      ...filters,
-      page: s.page,
-      pageSize: s.pageSize,
-      sort: s.sort,
-      desc: s.desc,
-    }),
+    ...trpc.campaigns.list.queryOptions({ ...filters, ...pageOf(s) }),
     placeholderData: keepPreviousData,
   });
   const filter = (patch: Partial<typeof s>) => navigate({ search: (p) => ({ ...p, ...patch, page: 1 }) });
@@ -166,16 +160,15 @@ export function CampaignsPage() {
         ]}
         toolbar={
           <>
-            <select
+            <NativeSelect
               aria-label="Goal"
-              className={control}
               value={s.goal ?? ""}
               onChange={(e) => filter({ goal: (e.target.value || undefined) as typeof s.goal })}
             >
               <option value="">Any goal state</option>
               <option value="reached">Goal reached</option>
               <option value="open">Goal not reached</option>
-            </select>
+            </NativeSelect>
             <DateRangePicker
               label="Running"
               value={s}

@@ -25,6 +25,6 @@ export function ItemChip({
     retry: false,
   });
   const item = items.data?.find((i) => i.id === itemId);
-  const label = item ? `Gifts for ${item.title}` : "Gifts for one item";
+  const label = item ? `Donations for ${item.title}` : "Donations for one item";
   return <FilterChip label={label} onRemove={onRemove} data-testid="item-chip" />;
 }

@@ -2,7 +2,7 @@ import { SeriesChart } from "~/features/charts/series-chart";
 import { exponentOf, formatMoney } from "~/lib/format";
 
 // SVG presentation attributes cannot read CSS variables; the brand teal is fixed here.
-export const CHART_COLOR = "#0f766e";
+const CHART_COLOR = "#0f766e";
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
@@ -49,7 +49,7 @@ export function RevenueChart({
 }) {
   const data = series.map((p) => ({ key: "period" in p ? p.period : p.day, value: p.raised }));
   if (!data.length)
-    return <p className="py-16 text-center text-muted-foreground text-sm">No gifts in this period.</p>;
+    return <p className="py-16 text-center text-muted-foreground text-sm">No donations in this period.</p>;
   return (
     <SeriesChart
       kind="area"

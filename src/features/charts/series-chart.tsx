@@ -18,12 +18,12 @@ import {
   useState,
 } from "react";
 
-export interface SeriesPoint {
+interface SeriesPoint {
   key: string;
   value: number;
 }
 
-export interface SeriesChartProps {
+interface SeriesChartProps {
   /** `area`: a monotone line over a gradient; `bar`: one bar per point, rounded away from zero. */
   kind: "area" | "bar";
   data: SeriesPoint[];
@@ -95,9 +95,7 @@ function Plot({
   height,
 }: SeriesChartProps & { width: number; height: number }) {
   const gradientId = `series-fill-${useId().replace(/[^\w-]/g, "")}`;
-  const { tooltipOpen, tooltipData, tooltipLeft, tooltipTop, showTooltip, hideTooltip } =
-    useTooltip<number>();
-  const { tip, tipSize } = useTipSize();
+  const { active, at, tip, show, hide } = usePointTip(width, height);
 
   const innerWidth = Math.max(0, width - MARGIN.left - MARGIN.right);
   const innerHeight = Math.max(0, height - MARGIN.top - MARGIN.bottom);
@@ -127,127 +125,94 @@ function Plot({
     let best = 0;
     for (let i = 1; i < keys.length; i++)
       if (Math.abs(centre(i) - px) < Math.abs(centre(best) - px)) best = i;
-    showTooltip({
-      tooltipData: best,
-      tooltipLeft: MARGIN.left + centre(best),
-      tooltipTop: MARGIN.top + y(values[best] ?? 0),
-    });
+    show(best, MARGIN.left + centre(best), MARGIN.top + y(values[best] ?? 0));
   }
 
-  const active = tooltipOpen && tooltipData !== undefined ? tooltipData : null;
   const activeValue = active === null ? 0 : (values[active] ?? 0);
-  const at = tooltipPlacement(tooltipLeft ?? 0, tooltipTop ?? 0, tipSize.w, tipSize.h, width, height);
 
   return (
     <>
-      <svg
-        aria-hidden="true"
+      <ChartFrame
         width={width}
         height={height}
-        className="block overflow-visible text-muted-foreground"
+        margin={MARGIN}
+        defs={
+          kind === "area" ? (
+            <LinearGradient
+              id={gradientId}
+              from={color}
+              to={color}
+              fromOffset="5%"
+              toOffset="95%"
+              fromOpacity={0.35}
+              toOpacity={0}
+            />
+          ) : null
+        }
       >
-        {kind === "area" ? (
-          <LinearGradient
-            id={gradientId}
-            from={color}
-            to={color}
-            fromOffset="5%"
-            toOffset="95%"
-            fromOpacity={0.35}
-            toOpacity={0}
+        <ChartAxes
+          x={x}
+          y={y}
+          xTicks={xTicks}
+          yTicks={yTicks}
+          xTick={xTick}
+          yTick={yTick}
+          innerWidth={innerWidth}
+          innerHeight={innerHeight}
+          margin={MARGIN}
+          endsInside
+        />
+        {active !== null && kind === "bar" ? (
+          <rect
+            x={(x(keys[active] as string) ?? 0) - (x.step() - bandwidth) / 2}
+            width={x.step()}
+            height={innerHeight}
+            className="fill-muted"
           />
         ) : null}
-        <Group left={MARGIN.left} top={MARGIN.top}>
-          <ChartAxes
-            x={x}
-            y={y}
-            xTicks={xTicks}
-            yTicks={yTicks}
-            xTick={xTick}
-            yTick={yTick}
-            innerWidth={innerWidth}
-            innerHeight={innerHeight}
-            margin={MARGIN}
-            endsInside
-          />
-          {active !== null && kind === "bar" ? (
-            <rect
-              x={(x(keys[active] as string) ?? 0) - (x.step() - bandwidth) / 2}
-              width={x.step()}
-              height={innerHeight}
-              className="fill-muted"
+        {active !== null && kind === "area" ? <GuideLine x={centre(active)} height={innerHeight} /> : null}
+        {kind === "area" ? (
+          <>
+            <Area
+              data={values}
+              x={(_, i) => centre(i)}
+              y0={y0}
+              y1={(v) => y(v)}
+              curve={curveMonotoneX}
+              fill={`url(#${gradientId})`}
             />
-          ) : null}
-          {active !== null && kind === "area" ? (
-            <Line
-              from={{ x: centre(active), y: 0 }}
-              to={{ x: centre(active), y: innerHeight }}
-              stroke="currentColor"
-              strokeOpacity={0.4}
-            />
-          ) : null}
-          {kind === "area" ? (
-            <>
-              <Area
-                data={values}
-                x={(_, i) => centre(i)}
-                y0={y0}
-                y1={(v) => y(v)}
-                curve={curveMonotoneX}
-                fill={`url(#${gradientId})`}
-              />
-              <LinePath
-                data={values}
-                x={(_, i) => centre(i)}
-                y={(v) => y(v)}
-                curve={curveMonotoneX}
-                stroke={color}
-                strokeWidth={2}
-                fill="none"
-              />
-            </>
-          ) : (
-            values.map((v, i) =>
-              v === 0 ? null : (
-                <BarRounded
-                  key={keys[i]}
-                  x={x(keys[i] as string) ?? 0}
-                  y={Math.min(y(v), y0)}
-                  width={bandwidth}
-                  height={Math.abs(y0 - y(v))}
-                  radius={Math.min(3, bandwidth / 2)}
-                  top={v > 0}
-                  bottom={v < 0}
-                  fill={color}
-                />
-              ),
-            )
-          )}
-          {active !== null && kind === "area" ? (
-            <circle
-              cx={centre(active)}
-              cy={y(activeValue)}
-              r={4}
-              fill={color}
-              stroke="white"
+            <LinePath
+              data={values}
+              x={(_, i) => centre(i)}
+              y={(v) => y(v)}
+              curve={curveMonotoneX}
+              stroke={color}
               strokeWidth={2}
+              fill="none"
             />
-          ) : null}
-          {/* Hover, tap or drag sideways to read a point; vertical drags still scroll the page. */}
-          <rect
-            width={innerWidth}
-            height={innerHeight}
-            fill="transparent"
-            style={{ touchAction: "pan-y" }}
-            onPointerMove={track}
-            onPointerDown={track}
-            onPointerLeave={(e) => {
-              // A finger leaves as it lifts: keep the last reading until the next touch.
-              if (e.pointerType !== "touch") hideTooltip();
-            }}
-          />
-        </Group>
-      </svg>
+          </>
+        ) : (
+          values.map((v, i) =>
+            v === 0 ? null : (
+              <BarRounded
+                key={keys[i]}
+                x={x(keys[i] as string) ?? 0}
+                y={Math.min(y(v), y0)}
+                width={bandwidth}
+                height={Math.abs(y0 - y(v))}
+                radius={Math.min(3, bandwidth / 2)}
+                top={v > 0}
+                bottom={v < 0}
+                fill={color}
+              />
+            ),
+          )
+        )}
+        {active !== null && kind === "area" ? (
+          <PointDot cx={centre(active)} cy={y(activeValue)} color={color} />
+        ) : null}
+        <HoverArea width={innerWidth} height={innerHeight} onTrack={track} onLeave={hide} />
+      </ChartFrame>
       {active !== null ? (
         <ChartTip tip={tip} at={at}>
           <p className="text-foreground">{xLong(keys[active] as string)}</p>
@@ -260,8 +225,55 @@ function Plot({
   );
 }
 
+/**
+ * The tooltip of a chart of width × height: `show(i, x, y)` reads point i at (x, y), `active` is
+ * the point read (null for none), `at` where its box goes, `tip` the box's ref (ChartTip).
+ */
+export function usePointTip(width: number, height: number) {
+  const { tooltipOpen, tooltipData, tooltipLeft, tooltipTop, showTooltip, hideTooltip } =
+    useTooltip<number>();
+  const { tip, tipSize } = useTipSize();
+  return {
+    active: tooltipOpen && tooltipData !== undefined ? tooltipData : null,
+    at: tooltipPlacement(tooltipLeft ?? 0, tooltipTop ?? 0, tipSize.w, tipSize.h, width, height),
+    tip,
+    show: (i: number, x: number, y: number) => showTooltip({ tooltipData: i, tooltipLeft: x, tooltipTop: y }),
+    hide: hideTooltip,
+  };
+}
+
+/** The chart's SVG (one image: the wrapper carries its label) and the plot's group inside the margin. */
+export function ChartFrame({
+  width,
+  height,
+  margin,
+  defs,
+  children,
+}: {
+  width: number;
+  height: number;
+  margin: { left: number; top: number };
+  /** Gradients and the like, before the plot. */
+  defs?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <svg
+      aria-hidden="true"
+      width={width}
+      height={height}
+      className="block overflow-visible text-muted-foreground"
+    >
+      {defs}
+      <Group left={margin.left} top={margin.top}>
+        {children}
+      </Group>
+    </svg>
+  );
+}
+
 /** The tooltip box's size, measured before paint, so tooltipPlacement keeps it inside the chart. */
-export function useTipSize() {
+function useTipSize() {
   const tip = useRef<HTMLDivElement>(null);
   const [tipSize, setTipSize] = useState({ w: 0, h: 0 });
   useLayoutEffect(() => {
@@ -364,6 +376,44 @@ export function ChartAxes({
         }}
       />
     </>
+  );
+}
+
+/** The vertical line at the point read. */
+export function GuideLine({ x, height }: { x: number; height: number }) {
+  return <Line from={{ x, y: 0 }} to={{ x, y: height }} stroke="currentColor" strokeOpacity={0.4} />;
+}
+
+/** The dot on a line at the point read. */
+export function PointDot({ cx, cy, color }: { cx: number; cy: number; color: string }) {
+  return <circle cx={cx} cy={cy} r={4} fill={color} stroke="white" strokeWidth={2} />;
+}
+
+/** Hover, tap or drag sideways over the plot to read a point; vertical drags still scroll the page. */
+export function HoverArea({
+  width,
+  height,
+  onTrack,
+  onLeave,
+}: {
+  width: number;
+  height: number;
+  onTrack: (e: PointerEvent<SVGRectElement>) => void;
+  onLeave: () => void;
+}) {
+  return (
+    <rect
+      width={width}
+      height={height}
+      fill="transparent"
+      style={{ touchAction: "pan-y" }}
+      onPointerMove={onTrack}
+      onPointerDown={onTrack}
+      onPointerLeave={(e) => {
+        // A finger leaves as it lifts: keep the last reading until the next touch.
+        if (e.pointerType !== "touch") onLeave();
+      }}
+    />
   );
 }
 

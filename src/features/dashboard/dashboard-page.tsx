@@ -7,8 +7,10 @@ import { toast } from "sonner";
 import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { NativeSelect } from "~/components/ui/native-select";
 import { Skeleton } from "~/components/ui/skeleton";
 import { RevenueChart } from "~/features/charts/revenue-chart";
+import { approx, EstimateNote, TopDonorsHeader } from "~/features/dashboard/estimates";
 import { Kpi, PERIODS } from "~/features/dashboard/kpi";
 import { PeriodPicker } from "~/features/dashboard/period-picker";
 import { PlatformOverview } from "~/features/dashboard/platform-overview";
@@ -21,8 +23,6 @@ import { useTimeZone } from "~/lib/time-zone";
 import { useTRPC } from "~/lib/trpc";
 
 const route = getRouteApi("/_authed/dashboard");
-
-const selectClass = "h-9 rounded-md border border-input bg-transparent px-2 text-sm";
 
 export function DashboardPage() {
   const search = route.useSearch();
@@ -47,9 +47,8 @@ export function DashboardPage() {
         actions={
           <>
             {admin ? (
-              <select
+              <NativeSelect
                 aria-label="Organizations"
-                className={selectClass}
                 value={all ? "all" : "one"}
                 onChange={(e) =>
                   navigate({ search: (s) => ({ ...s, scope: e.target.value === "all" ? "all" : undefined }) })
@@ -57,7 +56,7 @@ export function DashboardPage() {
               >
                 <option value="one">One organization</option>
                 <option value="all">All organizations</option>
-              </select>
+              </NativeSelect>
             ) : null}
             {!all ? <OrganizationSwitcher /> : null}
             <PeriodPicker
@@ -105,7 +104,6 @@ function OrganizationDashboard({
   const r = retention.data;
   const prior = r ? { from: r.priorFrom, to: r.priorTo, ...COUNTED_FILTER } : {};
   const est = d?.estimated;
-  const approx = (on: boolean | undefined, text: string) => (on ? `≈ ${text}` : text);
   const estimating = !!(est && Object.values(est).some(Boolean)) || !!r?.estimated;
   return (
     <>
@@ -117,9 +115,8 @@ function OrganizationDashboard({
       {d && d.currencies.length > 1 ? (
         <label className="flex items-center gap-2 text-sm">
           Currency
-          <select
+          <NativeSelect
             aria-label="Currency"
-            className={selectClass}
             value={d.currency}
             onChange={(e) => navigate({ search: (s) => ({ ...s, currency: e.target.value }) })}
           >
@@ -128,7 +125,7 @@ function OrganizationDashboard({
                 {c}
               </option>
             ))}
-          </select>
+          </NativeSelect>
           <span className="text-muted-foreground">Amounts are never added across currencies.</span>
         </label>
       ) : null}
@@ -157,23 +154,24 @@ function OrganizationDashboard({
               search={counted}
             />
             <Kpi
-              label="Average gift"
+              label="Average donation"
               value={money(d.averageMinor)}
               hint={approx(d.estimated.median, `Median ${money(d.medianMinor)}`)}
               to="/donations"
               search={{ ...counted, sort: "amount" }}
             />
             <Kpi
-              label="Recurring"
+              // Gifts received in the period, not the plans' monthly revenue (the Recurring plans card).
+              label="Recurring donations received"
               value={money(d.recurring.amountMinor)}
-              hint={`${formatCount(d.recurring.count)} recurring · ${formatCount(d.oneTime.count)} one-time (${money(d.oneTime.amountMinor)})`}
+              hint={`${formatCount(d.recurring.count)} recurring donation${d.recurring.count === 1 ? "" : "s"} this period · ${formatCount(d.oneTime.count)} one-time (${money(d.oneTime.amountMinor)})`}
               to="/donations"
               search={{ ...counted, frequency: "recurring" }}
             />
             <Kpi
               label="Refunds"
               value={money(d.refunds.amountMinor)}
-              hint={`${formatCount(d.refunds.count)} gift${d.refunds.count === 1 ? "" : "s"} refunded in part or in full`}
+              hint={`${formatCount(d.refunds.count)} donation${d.refunds.count === 1 ? "" : "s"} refunded in part or in full`}
               to="/donations"
               search={{ ...range, mode: "live", status: ["partially_refunded", "refunded"] }}
             />
@@ -203,26 +201,18 @@ function OrganizationDashboard({
           Array.from({ length: 8 }, (_, i) => <Skeleton key={`k${i}`} className="h-24" />)
         )}
       </div>
-      {d && (estimating || exact) ? (
-        <p className="text-muted-foreground text-sm">
-          {exact
-            ? "Exact figures, counted from every gift. "
-            : `≈ marks an estimate: the median within ${formatPercent(d.errorBounds.median, 1)}, donor counts within ${formatPercent(d.errorBounds.donors, 1)} for 95% of answers. `}
-          <button
-            type="button"
-            className="text-foreground underline underline-offset-4"
-            onClick={() => setExact(!exact)}
-          >
-            {exact ? "Show fast figures" : "Show exact figures"}
-          </button>
-        </p>
-      ) : null}
+      <EstimateNote
+        estimating={estimating}
+        exact={exact}
+        onExactChange={setExact}
+        errorBounds={d?.errorBounds}
+      />
       <div className="grid gap-4 lg:grid-cols-3">
         <Card className="min-w-0 lg:col-span-2">
           <CardHeader>
             <CardTitle>Revenue</CardTitle>
             <CardDescription>
-              Counted gifts per {d?.bucket ?? "day"} in {d?.currency ?? "USD"}, net of refunds, in the
+              Counted donations per {d?.bucket ?? "day"} in {d?.currency ?? "USD"}, net of refunds, in the
               organization's time zone.
             </CardDescription>
           </CardHeader>
@@ -245,14 +235,15 @@ function OrganizationDashboard({
                   key={c.id}
                   to="/donations"
                   search={{ ...counted, campaignId: c.id }}
-                  className="flex items-center justify-between gap-2 text-sm hover:underline"
+                  className="flex items-start justify-between gap-2 text-sm hover:underline"
                 >
-                  <span className="min-w-0 truncate">{c.title}</span>
+                  {/* A third of 1280 px is narrow: names wrap rather than lose their end. */}
+                  <span className="min-w-0 [overflow-wrap:anywhere]">{c.title}</span>
                   <span className="shrink-0 tabular-nums">{formatMoney(c.raised, c.currency)}</span>
                 </Link>
               ))
             ) : (
-              <p className="text-muted-foreground text-sm">No campaign gifts in this period.</p>
+              <p className="text-muted-foreground text-sm">No campaign donations in this period.</p>
             )}
           </CardContent>
         </Card>
@@ -261,14 +252,7 @@ function OrganizationDashboard({
       {can({ donation: ["view"] }) ? <RecurringTile currency={d?.currency ?? currency} /> : null}
       <div className="grid gap-4 lg:grid-cols-3">
         <Card className="min-w-0">
-          <CardHeader>
-            <CardTitle>{approx(est?.topDonors, "Top donors")}</CardTitle>
-            {est?.topDonors ? (
-              <CardDescription>
-                From each month's largest givers: one who gave a little every month may be missing.
-              </CardDescription>
-            ) : null}
-          </CardHeader>
+          <TopDonorsHeader estimated={est?.topDonors} />
           <CardContent className="flex flex-col gap-3">
             {d?.topDonors.length ? (
               d.topDonors.map((x) => (
@@ -276,9 +260,9 @@ function OrganizationDashboard({
                   key={x.id}
                   to="/donations"
                   search={{ ...counted, donorId: x.id }}
-                  className="flex items-center justify-between gap-2 text-sm hover:underline"
+                  className="flex items-start justify-between gap-2 text-sm hover:underline"
                 >
-                  <span className="min-w-0 truncate">{x.name || x.company}</span>
+                  <span className="min-w-0 [overflow-wrap:anywhere]">{x.name || x.company}</span>
                   <span className="shrink-0 tabular-nums">{money(x.total)}</span>
                 </Link>
               ))
@@ -290,7 +274,7 @@ function OrganizationDashboard({
         <Card>
           <CardHeader>
             <CardTitle>By status</CardTitle>
-            <CardDescription>Live gifts of the period, counted or not.</CardDescription>
+            <CardDescription>Live donations of the period, counted or not.</CardDescription>
           </CardHeader>
           <CardContent className="flex flex-col gap-2 text-sm">
             {d?.byStatus.length ? (
@@ -306,14 +290,14 @@ function OrganizationDashboard({
                 </Link>
               ))
             ) : (
-              <p className="text-muted-foreground">No gifts in this period.</p>
+              <p className="text-muted-foreground">No donations in this period.</p>
             )}
           </CardContent>
         </Card>
         <Card>
           <CardHeader>
             <CardTitle>By payment method</CardTitle>
-            <CardDescription>Counted gifts, net of refunds.</CardDescription>
+            <CardDescription>Counted donations, net of refunds.</CardDescription>
           </CardHeader>
           <CardContent className="flex flex-col gap-2 text-sm">
             {d?.byMethod.length ? (
@@ -332,7 +316,7 @@ function OrganizationDashboard({
                 </Link>
               ))
             ) : (
-              <p className="text-muted-foreground">No counted gifts in this period.</p>
+              <p className="text-muted-foreground">No counted donations in this period.</p>
             )}
           </CardContent>
         </Card>

@@ -40,11 +40,11 @@ export function PlatformOverview({ period }: { period: { days?: number; from?: s
               key={t.currency}
               label={`Raised in ${t.currency}`}
               value={formatMoney(t.raised, t.currency)}
-              hint={`${formatCount(t.count)} counted gifts`}
+              hint={`${formatCount(t.count)} counted donations`}
             />
           ))
         ) : (
-          <p className="col-span-full text-muted-foreground text-sm">No counted gifts in this period.</p>
+          <p className="col-span-full text-muted-foreground text-sm">No counted donations in this period.</p>
         )}
       </div>
       <Card>
@@ -64,7 +64,7 @@ export function PlatformOverview({ period }: { period: { days?: number; from?: s
                 <span className="min-w-0 truncate font-medium">{o.name}</span>
                 <span className="flex items-center gap-3">
                   <span className="tabular-nums">{formatMoney(o.raised, o.currency)}</span>
-                  <span className="text-muted-foreground tabular-nums">{formatCount(o.count)} gifts</span>
+                  <span className="text-muted-foreground tabular-nums">{formatCount(o.count)} donations</span>
                   <Button
                     size="sm"
                     variant="outline"

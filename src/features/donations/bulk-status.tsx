@@ -7,6 +7,7 @@ import { BulkProgress } from "~/components/data-table/bulk-bar";
 import { useBulkRun } from "~/components/data-table/use-bulk-run";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
+import { NativeSelect } from "~/components/ui/native-select";
 import { errorInfo, titleCase } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 
@@ -66,12 +67,14 @@ export function BulkStatus({
   }
   if (progress) return <BulkProgress progress={progress} onCancel={cancel} />;
   if (!targets.length)
-    return <span className="text-muted-foreground text-sm">No status change fits every selected gift.</span>;
+    return (
+      <span className="text-muted-foreground text-sm">No status change fits every selected donation.</span>
+    );
   return (
     <>
-      <select
+      <NativeSelect
         aria-label="New status"
-        className="h-8 rounded-md border border-input bg-background px-2 text-sm"
+        className="h-8 bg-background"
         value={target}
         onChange={(e) => setTarget(e.target.value)}
       >
@@ -81,7 +84,7 @@ export function BulkStatus({
             {titleCase(t)}
           </option>
         ))}
-      </select>
+      </NativeSelect>
       {needsReason ? (
         <Input
           aria-label="Reason"

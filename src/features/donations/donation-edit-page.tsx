@@ -8,8 +8,10 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent } from "~/components/ui/card";
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
+import { NativeSelect } from "~/components/ui/native-select";
 import { Textarea } from "~/components/ui/textarea";
-import { errorInfo, toMajorString, toMinor } from "~/lib/format";
+import { errorInfo } from "~/lib/format";
+import { useMoneyInput } from "~/lib/money-locale";
 import { useTRPC } from "~/lib/trpc";
 
 const route = getRouteApi("/_authed/donations/$donationId/edit");
@@ -21,6 +23,7 @@ export function DonationEditPage() {
   const navigate = useNavigate();
   const q = useQuery(trpc.donations.byId.queryOptions({ id: donationId }));
   const [fields, setFields] = React.useState<Record<string, string>>({});
+  const money = useMoneyInput();
   const [campaignSel, setCampaignSel] = React.useState<string | undefined>(undefined);
   const campaignNow = campaignSel ?? q.data?.campaignId ?? "";
   const items = useQuery({
@@ -69,12 +72,12 @@ export function DonationEditPage() {
                 if (itemId) data.itemQuantity = quantity;
               }
               if (d.source === "manual") {
-                try {
-                  data.amountMinor = toMinor(String(f.get("amount")), d.currency);
-                } catch {
-                  setFields({ amountMinor: "Enter an amount like 25.00" });
+                const read = money.read(String(f.get("amount") ?? ""), d.currency);
+                if (!read.ok) {
+                  setFields({ amountMinor: read.message });
                   return;
                 }
+                data.amountMinor = read.minor;
               }
               save.mutate({ id: d.id, data });
             }}
@@ -83,7 +86,7 @@ export function DonationEditPage() {
               <Field label={`Amount (${d.currency})`} error={fields.amountMinor}>
                 <Input
                   name="amount"
-                  defaultValue={toMajorString(d.amountMinor, d.currency)}
+                  defaultValue={money.show(d.amountMinor, d.currency)}
                   inputMode="decimal"
                 />
               </Field>
@@ -107,10 +110,10 @@ export function DonationEditPage() {
             {campaignNow && items.data?.length ? (
               <div className="grid gap-4 sm:grid-cols-[1fr_8rem]" key={campaignNow}>
                 <Field label="Item" error={fields.campaignItemId}>
-                  <select
+                  <NativeSelect
                     name="campaignItemId"
                     defaultValue={campaignNow === d.campaignId ? (d.campaignItemId ?? "") : ""}
-                    className="h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs"
+                    className="w-full px-3"
                   >
                     <option value="">No item</option>
                     {items.data.map((i) => (
@@ -118,7 +121,7 @@ export function DonationEditPage() {
                         {i.title}
                       </option>
                     ))}
-                  </select>
+                  </NativeSelect>
                 </Field>
                 <Field label="Quantity" error={fields.itemQuantity}>
                   <Input
@@ -135,15 +138,11 @@ export function DonationEditPage() {
             </Field>
             <div className="grid gap-4 sm:grid-cols-[12rem_1fr]">
               <Field label="Tribute" error={fields.tributeType}>
-                <select
-                  name="tributeType"
-                  defaultValue={d.tributeType ?? ""}
-                  className="h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs"
-                >
+                <NativeSelect name="tributeType" defaultValue={d.tributeType ?? ""} className="w-full px-3">
                   <option value="">None</option>
                   <option value="in_honor">In honor of</option>
                   <option value="in_memory">In memory of</option>
-                </select>
+                </NativeSelect>
               </Field>
               <Field label="In honor or memory of" error={fields.tributeName}>
                 <Input name="tributeName" defaultValue={d.tributeName ?? ""} />

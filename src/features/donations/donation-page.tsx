@@ -5,6 +5,7 @@ import { getRouteApi, Link } from "@tanstack/react-router";
 import { Pencil, Trash2, Undo2 } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
+import { ConfirmDialog } from "~/components/confirm-dialog";
 import { HistoryPanel } from "~/components/history-panel";
 import { PageHeader } from "~/components/layout/page-header";
 import { StatusBadge } from "~/components/status-badge";
@@ -13,10 +14,12 @@ import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Dialog, DialogContent, DialogFooter, DialogHeader, DialogTitle } from "~/components/ui/dialog";
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
+import { NativeSelect } from "~/components/ui/native-select";
 import { StatusTimeline } from "~/features/donations/status-timeline";
 import { DonationReceipts } from "~/features/receipts/donation-receipts";
 import { useCan } from "~/lib/auth/can";
-import { errorInfo, formatDateTime, formatMoney, titleCase, toMinor } from "~/lib/format";
+import { errorInfo, formatDateTime, formatMoney, titleCase } from "~/lib/format";
+import { useMoneyInput } from "~/lib/money-locale";
 import { useTimeZone } from "~/lib/time-zone";
 import { useTRPC } from "~/lib/trpc";
 
@@ -34,11 +37,24 @@ export function DonationPage() {
   const can = useCan();
   const admin = can.platformAdmin;
   const [err, setErr] = React.useState<Record<string, string>>({});
+  /** "Move to trash" asks first (issue 53, H4): a receipted gift's receipt is voided. */
+  const [trashing, setTrashing] = React.useState(false);
+  const moneyInput = useMoneyInput();
   const refresh = () => qc.invalidateQueries();
+  // What the gift's receipt is, and whether the donor can be e-mailed: the trash and refund
+  // dialogs say what they do to it (the receipts card reads the same query).
+  const receipts = useQuery(trpc.receipts.forDonation.queryOptions({ donationId }));
+  const settings = useQuery(trpc.receipts.settings.queryOptions());
+  const issued = receipts.data?.receipts.find((r) => r.id === receipts.data?.issuedId) ?? null;
+  const canMail = !!issued && !receipts.data?.noSend && can({ receipt: ["send"] });
+  /** The refund dialog's "E-mail the donor": the organization's "send automatically" until changed. */
+  const [notify, setNotify] = React.useState<boolean | null>(null);
+  const notifyDonor = notify ?? settings.data?.autoSend ?? false;
   const status = useMutation(
     trpc.donations.updateStatus.mutationOptions({
-      onSuccess: async (d) => {
-        toast.success(`Donation is now ${titleCase(d.status).toLowerCase()}`);
+      onSuccess: async (d, input) => {
+        const mailed = input.notifyDonor && canMail ? " The donor is e-mailed what changed." : "";
+        toast.success(`Donation is now ${titleCase(d.status).toLowerCase()}.${mailed}`);
         setTarget(null);
         setCorrecting(false);
         await refresh();
@@ -57,9 +73,18 @@ export function DonationPage() {
   const restore = useMutation(
     trpc.donations.restore.mutationOptions({
       onSuccess: async () => {
-        toast.success("Restored");
         await refresh();
+        // The receipt the trash voided is issued again under a new number, and nothing is mailed.
+        const after = await qc.fetchQuery(trpc.receipts.forDonation.queryOptions({ donationId }));
+        const again = after.receipts.find((r) => r.id === after.issuedId);
+        toast.success(
+          again
+            ? `Restored. Receipt ${again.number} is issued${again.replaces ? ` in place of ${again.replaces}` : ""}; the donor was not e-mailed (Send receipt sends it).`
+            : "Restored.",
+          { duration: 10_000 },
+        );
       },
+      onError: (e) => toast.error(errorInfo(e).message),
     }),
   );
   const d = q.data;
@@ -91,7 +116,7 @@ export function DonationPage() {
                 </Button>
               ) : null}
               {can({ donation: ["delete"] }) ? (
-                <Button variant="outline" onClick={() => trash.mutate({ id: d.id })}>
+                <Button variant="outline" onClick={() => setTrashing(true)}>
                   <Trash2 className="size-4" /> Move to trash
                 </Button>
               ) : null}
@@ -130,6 +155,18 @@ export function DonationPage() {
               ) : (
                 <p className="text-muted-foreground text-sm">No further status changes are possible.</p>
               )}
+              {can({ donation: ["update"] }) && d.status === "partially_refunded" && !d.trashed ? (
+                <Button
+                  size="sm"
+                  variant="outline"
+                  onClick={() => {
+                    setErr({});
+                    setTarget("partially_refunded");
+                  }}
+                >
+                  Refund more…
+                </Button>
+              ) : null}
               {admin && !d.trashed ? (
                 <Button
                   size="sm"
@@ -156,7 +193,10 @@ export function DonationPage() {
                 ["Mode", titleCase(d.mode)],
                 ["Received", formatDateTime(d.donatedAt, tz)],
                 ["Anonymous", d.anonymous ? "Yes" : "No"],
-                ["Gateway id", d.gatewayTransactionId ?? "—"],
+                // A check number or transfer reference (offline gifts); the processor's id (online ones).
+                d.paymentReference
+                  ? ["Reference", d.paymentReference]
+                  : ["Gateway id", d.gatewayTransactionId ?? "—"],
               ].map(([k, v]) => (
                 <div key={k}>
                   <dt className="text-muted-foreground">{k}</dt>
@@ -212,6 +252,19 @@ export function DonationPage() {
       <DonationReceipts donationId={d.id} />
       <StatusTimeline entries={d.timeline} currency={d.currency} />
       <HistoryPanel entityType="donation" entityId={d.id} />
+      <ConfirmDialog
+        open={trashing}
+        onOpenChange={setTrashing}
+        title={`Move donation #${d.number} to the trash?`}
+        description={
+          issued
+            ? `Its receipt ${issued.number} will be voided: the donor's copy is no longer valid. Restoring the donation issues a new receipt without e-mailing the donor.`
+            : "It stops counting in totals and reports until restored."
+        }
+        confirmLabel="Move to trash"
+        destructive
+        onConfirm={() => trash.mutateAsync({ id: d.id })}
+      />
       <Dialog
         open={!!target}
         onOpenChange={(o) => {
@@ -224,7 +277,11 @@ export function DonationPage() {
         <DialogContent>
           <DialogHeader>
             <DialogTitle>
-              {correcting ? "Correct the status" : `Mark ${titleCase(target ?? "").toLowerCase()}`}
+              {correcting
+                ? "Correct the status"
+                : target === "partially_refunded" && d.status === "partially_refunded"
+                  ? "Refund more"
+                  : `Mark ${titleCase(target ?? "").toLowerCase()}`}
             </DialogTitle>
           </DialogHeader>
           <form
@@ -236,12 +293,12 @@ export function DonationPage() {
               let refundAmountMinor: number | undefined;
               const next = correcting ? String(f.get("status") ?? target) : target;
               if (next === "partially_refunded") {
-                try {
-                  refundAmountMinor = toMinor(String(f.get("amount") ?? ""), d.currency);
-                } catch {
-                  setErr({ refundAmountMinor: "Enter an amount like 10.00" });
+                const read = moneyInput.read(String(f.get("amount") ?? ""), d.currency);
+                if (!read.ok) {
+                  setErr({ refundAmountMinor: read.message });
                   return;
                 }
+                refundAmountMinor = read.minor;
               }
               status.mutate({
                 id: d.id,
@@ -249,14 +306,15 @@ export function DonationPage() {
                 reason: String(f.get("reason") ?? ""),
                 refundAmountMinor,
                 correction: correcting,
+                notifyDonor: canMail && !correcting ? notifyDonor : undefined,
               });
             }}
           >
             {correcting ? (
               <Field label="New status" required error={err.status}>
-                <select
+                <NativeSelect
                   name="status"
-                  className="h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm"
+                  className="w-full px-3"
                   value={target ?? ""}
                   onChange={(e) => setTarget(e.target.value)}
                 >
@@ -267,7 +325,7 @@ export function DonationPage() {
                         {titleCase(x)}
                       </option>
                     ))}
-                </select>
+                </NativeSelect>
               </Field>
             ) : null}
             {target === "partially_refunded" ? (
@@ -275,13 +333,43 @@ export function DonationPage() {
                 label={correcting ? `Total refunded (${d.currency})` : `Amount refunded now (${d.currency})`}
                 required
                 error={err.refundAmountMinor}
+                description={
+                  !correcting && d.refundedMinor > 0
+                    ? `${money(d.refundedMinor)} of ${money(d.amountMinor)} refunded so far; ${money(d.amountMinor - d.refundedMinor)} left.`
+                    : undefined
+                }
               >
                 <Input name="amount" inputMode="decimal" />
               </Field>
             ) : null}
-            <Field label="Reason" required error={err.reason}>
+            <Field
+              label="Reason (internal note)"
+              required
+              error={err.reason}
+              description="Kept in the donation's history for your team: never shown to the donor or printed on a receipt."
+            >
               <Input name="reason" />
             </Field>
+            {canMail && !correcting && (target === "refunded" || target === "partially_refunded") ? (
+              <label className="flex items-start gap-2 text-sm">
+                <input
+                  type="checkbox"
+                  className="mt-1"
+                  checked={notifyDonor}
+                  onChange={(e) => setNotify(e.target.checked)}
+                />
+                <span>
+                  {target === "refunded"
+                    ? `E-mail the donor that the donation was refunded and receipt ${issued?.number} is void`
+                    : `E-mail the donor the refund and the corrected receipt that replaces ${issued?.number}`}
+                  <span className="block text-muted-foreground">
+                    {settings.data?.autoSend
+                      ? "Ticked because receipts go out automatically."
+                      : "Receipts are not sent automatically: tick to send this one."}
+                  </span>
+                </span>
+              </label>
+            ) : null}
             {err._ && !err.reason && !err.refundAmountMinor && !err.status ? (
               <p role="alert" className="text-destructive text-sm">
                 {err._}

@@ -17,7 +17,7 @@ export function donationFilters(s: DonationSearch) {
     currency: s.currency,
     paymentMethod: s.paymentMethod,
     frequency: s.frequency,
-    mode: s.mode,
+    mode: s.mode === "all" ? undefined : s.mode,
     source: s.source,
     importId: s.importId || undefined,
     segment: s.segment,
@@ -42,7 +42,13 @@ export function exportUrl(s: DonationSearch) {
 /** Which filters are set, for the "n filters" hint and the Clear button. */
 export function activeFilterCount(s: DonationSearch) {
   const f = donationFilters(s);
-  return Object.entries(f).filter(
-    ([k, v]) => k !== "trashed" && k !== "q" && v !== undefined && !(Array.isArray(v) && !v.length),
-  ).length;
+  // The mode counts when it is not what an empty URL shows (live): test, or live and test.
+  const mode = s.mode !== "live" ? 1 : 0;
+  return (
+    mode +
+    Object.entries(f).filter(
+      ([k, v]) =>
+        k !== "trashed" && k !== "q" && k !== "mode" && v !== undefined && !(Array.isArray(v) && !v.length),
+    ).length
+  );
 }

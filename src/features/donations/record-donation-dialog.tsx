@@ -1,46 +1,35 @@
 import { manualDonationInput } from "@core/donation";
-import { ANONYMOUS_DONOR, PAYMENT_METHOD_LABELS } from "@core/labels";
-import { localDay, startOfLocalDay } from "@core/time";
+import { ANONYMOUS_DONOR } from "@core/labels";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import * as React from "react";
 import { toast } from "sonner";
 import { type CampaignChoice, CampaignCombobox, type CampaignScope } from "~/components/campaign-combobox";
 import type { DonorChoice } from "~/components/donor-combobox";
-import { Button } from "~/components/ui/button";
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from "~/components/ui/dialog";
+import { DonorField } from "~/components/donor-field";
+import { FormDialogFooter } from "~/components/form-dialog-footer";
+import { returnFocusTo } from "~/components/lazy-dialog-button";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "~/components/ui/dialog";
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
+import { NativeSelect } from "~/components/ui/native-select";
 import { Textarea } from "~/components/ui/textarea";
-import { errorInfo, toMinor } from "~/lib/format";
+import {
+  AmountField,
+  DateReceivedField,
+  PaymentMethodField,
+  receivedAt,
+} from "~/features/donations/manual-donation-fields";
+import { errorInfo, exponentOf, formatMoney } from "~/lib/format";
+import { useMoneyInput } from "~/lib/money-locale";
 import { useTimeZone } from "~/lib/time-zone";
 import { useTRPC } from "~/lib/trpc";
-
-// The donor search (cmdk, ~7 kB gzip) loads when the dialog first opens, not with the page.
-// Rendered only in the open dialog, in the browser: the server build leaves cmdk out (see
-// src/components/date-range-picker.tsx's loadCalendar).
-const preloadDonorSearch = (): Promise<
-  Pick<typeof import("~/components/donor-combobox"), "DonorCombobox">
-> =>
-  import.meta.env.SSR
-    ? Promise.resolve({ DonorCombobox: (() => null) as never })
-    : import("~/components/donor-combobox");
-const DonorCombobox = React.lazy(() => preloadDonorSearch().then((m) => ({ default: m.DonorCombobox })));
 
 // Offline gifts arrive for campaigns taking gifts and, late, for completed ones; drafts and archived
 // campaigns are not offered (the gift's edit page can still move a gift to any of them).
 const RECORD_CAMPAIGNS: CampaignScope = { status: ["active", "paused", "completed"] };
 
-const selectClass = "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs";
-
-export { preloadDonorSearch };
+export { preloadDonorSearch } from "~/components/donor-field";
 
 /**
  * Manual/offline gift: cash, check or bank transfer (donation:create). The button that opens it
@@ -67,6 +56,13 @@ export function RecordDonationDialogBody({
   const org = useQuery({ ...trpc.organization.current.queryOptions(), enabled: open });
   const [donor, setDonor] = React.useState<DonorChoice | null>(null);
   const [campaign, setCampaign] = React.useState<CampaignChoice | null>(null);
+  const money = useMoneyInput();
+  // The items a gift to the chosen campaign may fund (active ones: archived items take no gifts).
+  const items = useQuery({
+    ...trpc.campaigns.items.list.queryOptions({ campaignId: campaign?.id ?? "" }),
+    enabled: open && !!campaign,
+  });
+  const offered = (items.data ?? []).filter((i) => i.active && !i.archived);
   // A campaign collects one currency; the general fund the organization's.
   const currency = campaign?.currency ?? org.data?.defaultCurrency ?? "USD";
   const create = useMutation(
@@ -84,21 +80,24 @@ export function RecordDonationDialogBody({
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const campaignId = campaign?.id ?? null;
-    let amountMinor: number;
-    try {
-      amountMinor = toMinor(String(f.get("amount") ?? ""), currency);
-    } catch {
-      setFields({ amountMinor: `Enter an amount like 25.00 (${currency})` });
+    const amount = money.read(String(f.get("amount") ?? ""), currency);
+    if (!amount.ok) {
+      setFields({ amountMinor: amount.message });
       return;
     }
+    const amountMinor = amount.minor;
+    const itemId = campaignId ? String(f.get("campaignItemId") || "") || null : null;
     const date = String(f.get("donatedAt") || "");
     // The schema donations.create takes (core/donation.ts): refused here as the server would.
     const parsed = manualDonationInput.safeParse({
       donorId: donorId ?? donor?.id ?? null,
       campaignId,
+      campaignItemId: itemId,
+      itemQuantity: itemId ? Number(f.get("itemQuantity") || 1) : 0,
       amountMinor,
       currency,
       paymentMethod: String(f.get("paymentMethod")),
+      paymentReference: String(f.get("paymentReference") || "").trim() || null,
       donatedAt: receivedAt(date, tz),
       message: String(f.get("message") || "") || null,
       anonymous: f.get("anonymous") === "on",
@@ -123,36 +122,19 @@ export function RecordDonationDialogBody({
         }
       }}
     >
-      <DialogContent
-        onCloseAutoFocus={(e) => {
-          e.preventDefault();
-          returnFocusRef.current?.focus();
-        }}
-      >
+      <DialogContent onCloseAutoFocus={returnFocusTo(returnFocusRef)}>
         <DialogHeader>
           <DialogTitle>Record a donation</DialogTitle>
-          <DialogDescription>For gifts received offline: cash, check or bank transfer.</DialogDescription>
+          <DialogDescription>For donations received offline: cash, check or bank transfer.</DialogDescription>
         </DialogHeader>
         <form id="record-donation" onSubmit={submit} className="flex flex-col gap-3" noValidate>
           {!donorId ? (
-            <Field label="Donor" error={fields.donorId}>
-              {(control) => (
-                <React.Suspense
-                  fallback={
-                    <Button {...control} variant="outline" disabled className="justify-start font-normal">
-                      {ANONYMOUS_DONOR} (no donor record)
-                    </Button>
-                  }
-                >
-                  <DonorCombobox
-                    {...control}
-                    value={donor}
-                    onChange={setDonor}
-                    emptyLabel={`${ANONYMOUS_DONOR} (no donor record)`}
-                  />
-                </React.Suspense>
-              )}
-            </Field>
+            <DonorField
+              value={donor}
+              onChange={setDonor}
+              emptyLabel={`${ANONYMOUS_DONOR} (no donor record)`}
+              error={fields.donorId}
+            />
           ) : null}
           <Field label="Campaign" error={fields.campaignId}>
             {(control) => (
@@ -165,26 +147,37 @@ export function RecordDonationDialogBody({
               />
             )}
           </Field>
-          <Field label={`Amount (${currency})`} required error={fields.amountMinor ?? fields.currency}>
-            <Input name="amount" inputMode="decimal" placeholder="25.00" />
+          {campaign && offered.length ? (
+            <div className="grid grid-cols-[1fr_6rem] gap-3">
+              <Field label="Item (optional)" error={fields.campaignItemId}>
+                <NativeSelect name="campaignItemId" className="w-full px-3" defaultValue="" key={campaign.id}>
+                  <option value="">No item</option>
+                  {offered.map((i) => (
+                    <option key={i.id} value={i.id}>
+                      {i.title} ({formatMoney(i.unitAmountMinor, campaign.currency)})
+                    </option>
+                  ))}
+                </NativeSelect>
+              </Field>
+              <Field label="Quantity" error={fields.itemQuantity}>
+                <Input name="itemQuantity" type="number" min={1} max={10000} defaultValue={1} />
+              </Field>
+            </div>
+          ) : null}
+          <AmountField
+            currency={currency}
+            error={fields.amountMinor ?? fields.currency}
+            placeholder={money.show(25 * 10 ** exponentOf(currency), currency)}
+          />
+          <PaymentMethodField defaultValue="check" error={fields.paymentMethod} />
+          <Field
+            label="Check number or reference"
+            description="As written on the check or the transfer; optional."
+            error={fields.paymentReference}
+          >
+            <Input name="paymentReference" maxLength={100} autoComplete="off" />
           </Field>
-          <Field label="Payment method">
-            <select name="paymentMethod" className={selectClass} defaultValue="check">
-              {(["check", "cash", "bank_transfer", "other"] as const).map((m) => (
-                <option key={m} value={m}>
-                  {PAYMENT_METHOD_LABELS[m]}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Date received" error={fields.donatedAt}>
-            <Input
-              name="donatedAt"
-              type="date"
-              defaultValue={localDay(Date.now(), tz)}
-              max={localDay(Date.now(), tz)}
-            />
-          </Field>
+          <DateReceivedField error={fields.donatedAt} />
           <Field label="Message">
             <Textarea name="message" rows={2} />
           </Field>
@@ -197,24 +190,13 @@ export function RecordDonationDialogBody({
             </p>
           ) : null}
         </form>
-        <DialogFooter>
-          <Button variant="outline" onClick={() => setOpen(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" form="record-donation" disabled={create.isPending}>
-            {create.isPending ? "Saving…" : "Record donation"}
-          </Button>
-        </DialogFooter>
+        <FormDialogFooter
+          form="record-donation"
+          pending={create.isPending}
+          submitLabel="Record donation"
+          onCancel={() => setOpen(false)}
+        />
       </DialogContent>
     </Dialog>
   );
-}
-
-/**
- * Today means now; an earlier day means its noon in the organization's zone, so the gift lands on
- * the day typed whatever the browser's zone.
- */
-function receivedAt(day: string, timeZone: string): number {
-  if (!day || day === localDay(Date.now(), timeZone)) return Date.now();
-  return Math.min(startOfLocalDay(day, timeZone) + 12 * 3_600_000, Date.now());
 }

@@ -35,7 +35,11 @@ export const donationSearch = z.extend(listSearch, {
   currency: opt(currencyCode),
   paymentMethod: text(PAYMENT_METHOD_MAX),
   frequency: enumParam(frequencyFilters),
-  mode: enumParam(["live", "test"]),
+  /**
+   * Live gifts unless asked (issue 53, M18): test gifts are a processor's rehearsals, kept out of
+   * sight as Stripe keeps its test mode; "all" shows both.
+   */
+  mode: withDefault(z.enum(["live", "test", "all"]), "live"),
   source: enumParam(donationSources),
   /** The gifts one CSV import created (issue 23): "View the imported donations" links here. */
   importId: text(64),

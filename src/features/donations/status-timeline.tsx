@@ -3,7 +3,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { useTimeZone } from "~/lib/time-zone";
 
-export interface TimelineEntry {
+interface TimelineEntry {
   at: number;
   kind: "recorded" | "status" | "trash" | "restore";
   status: string | null;

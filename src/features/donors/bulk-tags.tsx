@@ -7,6 +7,7 @@ import { BulkProgress } from "~/components/data-table/bulk-bar";
 import { ConfirmButton } from "~/components/data-table/confirm-button";
 import { useBulkRun } from "~/components/data-table/use-bulk-run";
 import { Button } from "~/components/ui/button";
+import { NativeSelect } from "~/components/ui/native-select";
 import { errorInfo, formatCount } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 
@@ -63,9 +64,9 @@ export function BulkTags({
 
   return (
     <>
-      <select
+      <NativeSelect
         aria-label="Tag to apply"
-        className="h-8 rounded-md border border-input bg-background px-2 text-sm"
+        className="h-8 bg-background"
         value={tagId}
         disabled={running}
         onChange={(e) => setTagId(e.target.value)}
@@ -76,7 +77,7 @@ export function BulkTags({
             {t.name}
           </option>
         ))}
-      </select>
+      </NativeSelect>
       <Button size="sm" variant="outline" disabled={!tagId || running} onClick={() => void apply("add")}>
         <Tags className="size-4" /> Add tag
       </Button>

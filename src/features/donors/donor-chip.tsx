@@ -6,7 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import { FilterChip } from "~/components/filter-chip";
 import { useTRPC } from "~/lib/trpc";
 
-const WORDS = { gifts: "Gifts of", plans: "Plans of" } as const;
+const WORDS = { gifts: "Donations of", plans: "Plans of" } as const;
 
 export function DonorChip({
   donorId,

@@ -1,4 +1,5 @@
 /** The notes thread of a donor: pinned first, newest first; internal or shared with the donor. */
+
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Pin, PinOff } from "lucide-react";
 import * as React from "react";
@@ -7,13 +8,12 @@ import { ConfirmButton } from "~/components/data-table/confirm-button";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { NativeSelect } from "~/components/ui/native-select";
 import { Textarea } from "~/components/ui/textarea";
 import { sessionQueryOptions } from "~/lib/auth/session";
 import { errorInfo, formatDateTime } from "~/lib/format";
 import { useTimeZone } from "~/lib/time-zone";
 import { useTRPC } from "~/lib/trpc";
-
-const sel = "h-9 rounded-md border border-input bg-transparent px-2 text-sm";
 
 export function DonorNotes({
   donorId,
@@ -88,10 +88,10 @@ export function DonorNotes({
             ) : null}
             <div className="flex flex-wrap items-center justify-between gap-2">
               <div className="flex flex-wrap items-center gap-3">
-                <select name="visibility" aria-label="Visibility" className={sel} defaultValue="internal">
+                <NativeSelect name="visibility" aria-label="Visibility" defaultValue="internal">
                   <option value="internal">Internal (team only)</option>
                   <option value="shared">Shared with the donor</option>
-                </select>
+                </NativeSelect>
                 <label className="flex items-center gap-2 text-sm">
                   <input type="checkbox" name="pinned" /> Pin
                 </label>
@@ -145,15 +145,14 @@ export function DonorNotes({
                       maxLength={5000}
                     />
                     <div className="flex flex-wrap items-center justify-end gap-2">
-                      <select
+                      <NativeSelect
                         name="visibility"
                         aria-label="Visibility of the note"
-                        className={sel}
                         defaultValue={n.visibility}
                       >
                         <option value="internal">Internal (team only)</option>
                         <option value="shared">Shared with the donor</option>
-                      </select>
+                      </NativeSelect>
                       <Button type="button" size="sm" variant="ghost" onClick={() => setEditing(null)}>
                         Cancel
                       </Button>

@@ -21,6 +21,7 @@ import {
   DialogTitle,
 } from "~/components/ui/dialog";
 import { Input } from "~/components/ui/input";
+import { NativeSelect } from "~/components/ui/native-select";
 import { RecordDonationDialog } from "~/features/donations/record-donation-button";
 import { DonorPlans } from "~/features/plans/donor-plans";
 import { DonorStatements } from "~/features/receipts/donor-statements";
@@ -32,8 +33,6 @@ import { useTRPC, useTRPCClient } from "~/lib/trpc";
 import { TagChip, TierBadge } from "./chips";
 import { DonorNotes } from "./donor-notes";
 import { donorTypeLabels } from "./filters";
-
-const sel = "h-9 rounded-md border border-input bg-transparent px-2 text-sm";
 
 export function DonorPage({ donorId }: { donorId: string }) {
   const tz = useTimeZone();
@@ -92,17 +91,18 @@ export function DonorPage({ donorId }: { donorId: string }) {
       {d.anonymized ? (
         <Alert>
           <AlertDescription>
-            This donor was anonymized: personal data is gone for good; the gifts still count in your totals.
+            This donor was anonymized: personal data is gone for good; the donations still count in your
+            totals.
           </AlertDescription>
         </Alert>
       ) : null}
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-5">
         {[
           ["Lifetime", money(d.lifetimeMinor)],
-          ["Gifts", String(d.donationCount)],
-          ["Average gift", money(d.averageGiftMinor)],
-          ["Largest gift", money(d.largestGiftMinor)],
-          ["Last gift", formatDate(d.lastGiftAt, tz)],
+          ["Donations", String(d.donationCount)],
+          ["Average donation", money(d.averageGiftMinor)],
+          ["Largest donation", money(d.largestGiftMinor)],
+          ["Last donation", formatDate(d.lastGiftAt, tz)],
         ].map(([k, v]) => (
           <Card key={k} className="gap-0 py-0">
             <CardContent className="p-4">
@@ -146,7 +146,7 @@ export function DonorPage({ donorId }: { donorId: string }) {
                 search={{ donorId: d.id } as never}
                 className="text-primary text-sm hover:underline"
               >
-                All gifts in Donations
+                All donations in Donations
               </Link>
             </CardAction>
           ) : null}
@@ -176,7 +176,7 @@ export function DonorPage({ donorId }: { donorId: string }) {
             ) : null}
             {d.donations.length >= DONOR_PAGE_GIFTS ? (
               <li className="pt-2 text-muted-foreground text-sm">
-                The latest {DONOR_PAGE_GIFTS}; every gift is in Donations.
+                The latest {DONOR_PAGE_GIFTS}; every donation is in Donations.
               </li>
             ) : null}
           </ul>
@@ -223,13 +223,27 @@ function ProfileCard({ d }: { d: Donor }) {
         "—"
       ),
     ],
+    // Addresses a merge kept (decision 052): gifts and imports under them find this donor.
+    ...(d.otherEmails.length
+      ? [
+          [
+            "Other e-mails",
+            <span key="emails" className="break-all">
+              {d.otherEmails.join(", ")}
+            </span>,
+          ] as [string, React.ReactNode],
+        ]
+      : []),
     ["Phone", d.phone ?? "—"],
+    ...(d.otherPhones.length
+      ? [["Other phones", d.otherPhones.join(", ")] as [string, React.ReactNode]]
+      : []),
     ["Company", d.company ?? "—"],
     ["Address", address || "—"],
     ["Consent", consent.length ? consent.join(", ") : "none"],
     ["External id", d.externalId ?? "—"],
-    ["First gift", formatDate(d.firstGiftAt, tz)],
-    ["Donor since", formatDate(d.createdAt, tz)],
+    ["First donation", formatDate(d.firstGiftAt, tz)],
+    ["Donor since", formatDate(d.donorSince, tz)],
   ];
   return (
     <Card>
@@ -293,9 +307,8 @@ function TierCard({ d, onChange, editable }: { d: Donor; onChange: () => unknown
           </Button>
         ) : (
           <div className="flex flex-wrap gap-2">
-            <select
+            <NativeSelect
               aria-label="Tier to lock"
-              className={sel}
               value={choice}
               onChange={(e) => setChoice(e.target.value)}
             >
@@ -305,7 +318,7 @@ function TierCard({ d, onChange, editable }: { d: Donor; onChange: () => unknown
                   {t.name}
                 </option>
               ))}
-            </select>
+            </NativeSelect>
             <Button
               size="sm"
               variant="outline"
@@ -478,10 +491,8 @@ function MergeDialog({
                   onClick={() => setTarget(o.id)}
                 >
                   <span className="font-medium">{o.name}</span>
-                  <span className="break-all text-muted-foreground text-xs">
-                    {[o.email, o.postalCode, `${formatCount(o.donationCount)} gift(s)`]
-                      .filter(Boolean)
-                      .join(" · ")}
+                  <span className="text-muted-foreground text-xs [overflow-wrap:anywhere]">
+                    {[o.email, o.postalCode, plural(o.donationCount, "donation")].filter(Boolean).join(" · ")}
                   </span>
                 </button>
               </li>
@@ -496,17 +507,33 @@ function MergeDialog({
           </p>
         ) : null}
         {p ? (
-          <div className="rounded-md border bg-muted/50 p-3 text-sm" role="status" aria-label="Merge preview">
-            <p className="font-medium">
-              Keep {p.target.name}; {p.source.name} points there afterwards.
-            </p>
-            <ul className="mt-1 list-disc pl-5">
-              <li>{p.donations} donation(s) move</li>
-              <li>{p.notes} note(s) move</li>
-              <li>{p.tags} tag(s) added</li>
-              {p.email ? <li>E-mail {p.email} moves to the donor kept</li> : null}
+          <div
+            className="flex flex-col gap-2 rounded-md border bg-muted/50 p-3 text-sm"
+            role="status"
+            aria-label="Merge preview"
+          >
+            {/* Two records often share a name: each is told by its e-mail, age and gifts. */}
+            <MergeSide label="Kept" d={p.target} />
+            <MergeSide label="Merged into it, then pointing there" d={p.source} current />
+            <ul className="list-disc pl-5">
               <li>
-                Afterwards: {formatCount(p.result.donationCount)} counted gift(s),{" "}
+                {plural(p.donations, "donation")} {p.donations === 1 ? "moves" : "move"}
+              </li>
+              <li>
+                {plural(p.notes, "note")} {p.notes === 1 ? "moves" : "move"}
+              </li>
+              <li>{plural(p.tags, "tag")} added</li>
+              {p.email ? <li>E-mail {p.email} becomes the kept donor's</li> : null}
+              {p.alternateEmail ? (
+                <li>
+                  <span className="break-all">{p.alternateEmail}</span> is kept as another e-mail: imports and
+                  donations from it still find the donor
+                </li>
+              ) : null}
+              {p.phone ? <li>Phone {p.phone} becomes the kept donor's</li> : null}
+              {p.alternatePhone ? <li>Phone {p.alternatePhone} is kept as another phone</li> : null}
+              <li>
+                Afterwards: {plural(p.result.donationCount, "counted donation")},{" "}
                 {formatMoney(p.result.lifetimeMinor, currency)} lifetime
               </li>
             </ul>
@@ -538,6 +565,35 @@ function MergeDialog({
         </DialogFooter>
       </DialogContent>
     </Dialog>
+  );
+}
+
+const plural = (n: number, one: string) => `${formatCount(n)} ${n === 1 ? one : `${one}s`}`;
+
+/** One side of a merge, told apart from a namesake by its e-mail, donor-since date and gifts. */
+function MergeSide({
+  label,
+  d,
+  current,
+}: {
+  label: string;
+  d: RouterOutputs["donors"]["merge"]["source"];
+  current?: boolean;
+}) {
+  const tz = useTimeZone();
+  return (
+    <p>
+      <span className="text-muted-foreground">{label}: </span>
+      <span className="font-medium">{d.name}</span>
+      {current ? " (this record)" : ""}
+      <span className="block text-muted-foreground text-xs [overflow-wrap:anywhere]">
+        {[
+          d.email ?? "no e-mail",
+          `donor since ${formatDate(d.donorSince, tz)}`,
+          plural(d.donationCount, "donation"),
+        ].join(" · ")}
+      </span>
+    </p>
   );
 }
 
@@ -580,8 +636,8 @@ function AnonymizeDialog({
         <DialogHeader>
           <DialogTitle>Anonymize this donor?</DialogTitle>
           <DialogDescription>
-            Names, contact details, notes and gift messages are removed for good; amounts, dates and campaigns
-            stay for your totals. This cannot be undone. Type{" "}
+            Names, contact details, notes and donation messages are removed for good; amounts, dates and
+            campaigns stay for your totals. This cannot be undone. Type{" "}
             <strong className="break-all">{expected}</strong> to confirm.
           </DialogDescription>
         </DialogHeader>

@@ -2,24 +2,28 @@
  * /donors: the table with tier and tag chips, every filter in the URL, bulk tagging of the page or
  * of "all N matching" (./bulk-tags.tsx, decision 024) and the export.
  */
-import { exportFileName } from "@core/csv";
+
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import type { ColumnDef } from "@tanstack/react-table";
 import { Download, ListFilter, Plus, Upload } from "lucide-react";
 import * as React from "react";
-import { toast } from "sonner";
 import { DataTable } from "~/components/data-table/data-table";
 import { DateRangePicker, type DayRange } from "~/components/date-range-picker";
-import { ExportProgress } from "~/components/export-progress";
+import { ExportProgress, useCsvExport } from "~/components/export-progress";
 import { PageHeader } from "~/components/layout/page-header";
 import { Button } from "~/components/ui/button";
+import { NativeSelect } from "~/components/ui/native-select";
 import { Popover, PopoverContent, PopoverTrigger } from "~/components/ui/popover";
+import { DonorNameCell } from "~/features/donors/donor-name-cell";
 import { ImportChip } from "~/features/imports/import-chip";
 import { StatementRunDialog } from "~/features/receipts/statement-run-dialog";
 import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
-import { errorInfo, formatCount, formatDate, formatMoney, toMajorString, toMinor } from "~/lib/format";
+import { errorInfo, formatCount, formatDate, formatMoney } from "~/lib/format";
+import { useMoneyInput } from "~/lib/money-locale";
+import { saveCsv } from "~/lib/save-csv";
+import { pageOf } from "~/lib/search-params";
 import { useTimeZone, useToday } from "~/lib/time-zone";
 import { useTRPC, useTRPCClient } from "~/lib/trpc";
 import { BulkTags } from "./bulk-tags";
@@ -47,61 +51,37 @@ export function DonorsPage({
   const qc = useQueryClient();
   const filters = donorFilters(s);
   const q = useQuery({
-    ...trpc.donors.list.queryOptions({
-      ...filters,
-      page: s.page,
-      pageSize: s.pageSize,
-      sort: s.sort,
-      desc: s.desc,
-    }),
+    ...trpc.donors.list.queryOptions({ ...filters, ...pageOf(s) }),
     placeholderData: keepPreviousData,
   });
   const tags = useQuery(trpc.donors.tags.list.queryOptions());
   const tiers = useQuery(trpc.donors.tiers.list.queryOptions());
   const org = useQuery(trpc.organization.current.queryOptions());
-  const [progress, setProgress] = React.useState<{ done: number; total: number } | null>(null);
+  const [progress, runExport] = useCsvExport();
   const currency = org.data?.defaultCurrency ?? "USD";
 
-  async function exportCsv() {
-    setProgress({ done: 0, total: 0 });
-    try {
+  const exportCsv = () =>
+    runExport(async (show) => {
+      show({ done: 0, total: 0 });
       const timeZone = org.data?.timeZone ?? "UTC";
       const { parts, rows } = await buildDonorCsv(
         (after) => client.donors.exportPage.mutate({ ...filters, after }),
         timeZone,
-        (done, total) => setProgress({ done, total }),
+        (done, total) => show({ done, total }),
       );
-      const a = document.createElement("a");
-      a.href = URL.createObjectURL(new Blob(parts, { type: "text/csv;charset=utf-8" }));
-      a.download = exportFileName(org.data?.slug ?? "donors", "donors", Date.now(), timeZone);
-      a.click();
-      URL.revokeObjectURL(a.href);
-      toast.success(`Exported ${formatCount(rows)} donors`);
-    } catch (e) {
-      toast.error(errorInfo(e).message);
-    } finally {
-      setProgress(null);
-    }
-  }
+      saveCsv(parts, org.data?.slug ?? "donors", "donors", timeZone);
+      return `Exported ${formatCount(rows)} donors`;
+    });
 
   const columns: ColumnDef<Row, unknown>[] = [
     {
       header: "Name",
       meta: { sortKey: "name", card: "title" },
+      // The e-mail under the name: one column fewer, so the table's every column, the default
+      // order's included, fits at 1280 px (issue 53, L13).
       cell: ({ row }) => (
-        <Link
-          to="/donors/$donorId"
-          params={{ donorId: row.original.id }}
-          className="font-medium hover:underline"
-        >
-          {row.original.name}
-        </Link>
+        <DonorNameCell donorId={row.original.id} name={row.original.name} email={row.original.email} />
       ),
-    },
-    {
-      header: "E-mail",
-      meta: { card: "meta" },
-      cell: ({ row }) => <span className="break-all">{row.original.email ?? "—"}</span>,
     },
     { header: "Tier", meta: { card: "status" }, cell: ({ row }) => <TierBadge tier={row.original.tier} /> },
     {
@@ -123,14 +103,21 @@ export function DonorsPage({
       ),
     },
     {
-      header: "Gifts",
-      meta: { align: "right", card: "meta", cardLabel: "Gifts" },
+      header: "Donations",
+      meta: { align: "right", card: "meta", cardLabel: "Donations" },
       cell: ({ row }) => row.original.donationCount,
     },
     {
-      header: "Last gift",
-      meta: { sortKey: "lastGift", card: "date", cardLabel: "Last gift" },
+      header: "Last donation",
+      meta: { sortKey: "lastGift", card: "date", cardLabel: "Last donation" },
       cell: ({ row }) => formatDate(row.original.lastGiftAt, tz),
+    },
+    // The list's default order, newest first (issue 53, L13): its header carries the arrow, so the
+    // order reads as meant. An import writes the old system's "Date Added" here.
+    {
+      header: "Added",
+      meta: { sortKey: "created", card: "meta", cardLabel: "Added" },
+      cell: ({ row }) => formatDate(row.original.createdAt, tz),
     },
   ];
 
@@ -143,9 +130,12 @@ export function DonorsPage({
           <>
             {can({ tag: ["update"] }) ? <TagManager /> : null}
             {can({ receipt: ["send"] }) ? <StatementRunDialog /> : null}
-            <Button variant="outline" disabled={!!progress} onClick={() => void exportCsv()}>
-              <Download className="size-4" /> Export CSV
-            </Button>
+            {/* Hidden from those the server refuses (donors.exportPage), as /reports hides its CSV. */}
+            {can({ export: ["create"], donor: ["view"] }) ? (
+              <Button variant="outline" disabled={!!progress} onClick={() => void exportCsv()}>
+                <Download className="size-4" /> Export CSV
+              </Button>
+            ) : null}
             {can({ import: ["create"] }) ? (
               <Button asChild variant="outline">
                 <Link to="/donors/import">
@@ -186,9 +176,8 @@ export function DonorsPage({
         emptyMessage="No donors match."
         toolbar={
           <>
-            <select
+            <NativeSelect
               aria-label="Tag"
-              className={sel}
               value={s.tagId ?? ""}
               onChange={(e) => setSearch({ page: 1, tagId: e.target.value || undefined })}
             >
@@ -198,10 +187,9 @@ export function DonorsPage({
                   {t.name} ({formatCount(t.donors)})
                 </option>
               ))}
-            </select>
-            <select
+            </NativeSelect>
+            <NativeSelect
               aria-label="Tier"
-              className={sel}
               value={s.tierId ?? ""}
               onChange={(e) => setSearch({ page: 1, tierId: e.target.value || undefined })}
             >
@@ -211,7 +199,7 @@ export function DonorsPage({
                   {t.name}
                 </option>
               ))}
-            </select>
+            </NativeSelect>
             <MoreFilters search={s} setSearch={setSearch} currency={currency} />
           </>
         }
@@ -260,7 +248,13 @@ function MoreFilters({
   const active = advancedKeys.filter((k) => s[k] !== undefined).length;
   const clear = Object.fromEntries(advancedKeys.map((k) => [k, undefined])) as Partial<DonorsSearch>;
   const flag = (v: FormDataEntryValue | null) => (v === "yes" ? true : v === "no" ? false : undefined);
-  const major = (v: number | undefined) => (v === undefined ? "" : toMajorString(v, currency));
+  const input = useMoneyInput();
+  const major = (v: number | undefined) => (v === undefined ? "" : input.show(v, currency));
+  const minor = (text: string) => {
+    const r = input.read(text, currency);
+    if (!r.ok) throw new Error(r.message);
+    return r.minor;
+  };
   return (
     <Popover open={open} onOpenChange={setOpen}>
       <PopoverTrigger asChild>
@@ -284,14 +278,14 @@ function MoreFilters({
                 donorType: str("donorType") as DonorsSearch["donorType"],
                 lastGiftFrom: str("lastGiftFrom"),
                 lastGiftTo: str("lastGiftTo"),
-                minLifetimeMinor: minL ? toMinor(minL, currency) : undefined,
-                maxLifetimeMinor: maxL ? toMinor(maxL, currency) : undefined,
+                minLifetimeMinor: minL ? minor(minL) : undefined,
+                maxLifetimeMinor: maxL ? minor(maxL) : undefined,
                 emailOptIn: flag(f.get("emailOptIn")),
                 phoneOptIn: flag(f.get("phoneOptIn")),
                 mailOptIn: flag(f.get("mailOptIn")),
               };
               if (next.lastGiftFrom && next.lastGiftTo && next.lastGiftFrom > next.lastGiftTo)
-                return setError("The last-gift range ends before it starts.");
+                return setError("The last-donation range ends before it starts.");
               if (
                 next.minLifetimeMinor !== undefined &&
                 next.maxLifetimeMinor !== undefined &&
@@ -301,33 +295,33 @@ function MoreFilters({
               setError(null);
               setSearch(next);
               setOpen(false);
-            } catch {
-              setError(`Enter amounts like 500.00 (${currency}).`);
+            } catch (e) {
+              setError(`${(e as Error).message}.`);
             }
           }}
         >
           <label className="flex flex-col gap-1">
             Type
-            <select name="type" aria-label="Type" className={sel} defaultValue={s.type ?? ""}>
+            <NativeSelect name="type" aria-label="Type" defaultValue={s.type ?? ""}>
               <option value="">Any</option>
               <option value="individual">Individual</option>
               <option value="organization">Organization</option>
-            </select>
+            </NativeSelect>
           </label>
           <label className="flex flex-col gap-1">
             Giving
-            <select name="donorType" aria-label="Giving" className={sel} defaultValue={s.donorType ?? ""}>
+            <NativeSelect name="donorType" aria-label="Giving" defaultValue={s.donorType ?? ""}>
               <option value="">Any</option>
               {donorTypes.map((t) => (
                 <option key={t} value={t}>
                   {donorTypeLabels[t]}
                 </option>
               ))}
-            </select>
+            </NativeSelect>
           </label>
           <div className="col-span-2 flex flex-col">
             <DateRangePicker
-              label="Last gift"
+              label="Last donation"
               value={lastGift}
               onChange={setLastGift}
               names={["lastGiftFrom", "lastGiftTo"]}
@@ -363,16 +357,15 @@ function MoreFilters({
           ).map(([k, label]) => (
             <label key={k} className="flex flex-col gap-1">
               {label}
-              <select
+              <NativeSelect
                 name={k}
                 aria-label={label}
-                className={sel}
                 defaultValue={s[k] === undefined ? "" : s[k] ? "yes" : "no"}
               >
                 <option value="">Any</option>
                 <option value="yes">Given</option>
                 <option value="no">Not given</option>
-              </select>
+              </NativeSelect>
             </label>
           ))}
           {error ? (

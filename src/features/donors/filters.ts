@@ -7,7 +7,7 @@ import type { DonorType } from "@core/donor-types";
 import type { DonorsSearch } from "./search";
 
 export const donorTypeLabels: Record<DonorType, string> = {
-  new: "No gifts yet",
+  new: "No donations yet",
   one_time: "One-time",
   repeat: "Repeat",
   recurring: "Recurring",

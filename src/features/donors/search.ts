@@ -10,7 +10,7 @@ import { dayParam, enumParam, flagParam, listSearchWith, minorParam, opt } from 
 
 export { donorTypes };
 
-export const donorSorts = ["created", "name", "lifetime", "lastGift"] as const;
+const donorSorts = ["created", "name", "lifetime", "lastGift"] as const;
 
 const day = dayParam;
 const minor = minorParam;

@@ -2,7 +2,9 @@
  * /donor-tiers: the ladder, its distribution (the counts add up to the donor total, "No tier"
  * included), adding, editing and deleting a tier (docs/decisions/025-deleting-a-tier.md).
  */
+
 import { ladderGaps, moveTargets } from "@core/donor-tiers";
+import { parseMoney } from "@core/money";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import type { inferRouterOutputs } from "@trpc/server";
@@ -23,6 +25,7 @@ import {
 } from "~/components/ui/dialog";
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
+import { NativeSelect } from "~/components/ui/native-select";
 import { Spinner } from "~/components/ui/spinner";
 import {
   Table,
@@ -34,9 +37,10 @@ import {
   TableRow,
 } from "~/components/ui/table";
 import { useCan } from "~/lib/auth/can";
-import { errorInfo, formatCount, formatMoney, toMajorString, toMinor } from "~/lib/format";
+import { errorInfo, formatCount, formatMoney, toMajorString } from "~/lib/format";
+import { useMoneyLocale } from "~/lib/money-locale";
 import { useTRPC } from "~/lib/trpc";
-import type { AppRouter } from "../../../worker/trpc/router";
+import type { AppRouter } from "../../../worker/api-router";
 
 type Tier = inferRouterOutputs<AppRouter>["donors"]["tiers"]["list"]["tiers"][number];
 type TierValues = {
@@ -297,14 +301,10 @@ function TierFields({
         <Input name="name" defaultValue={initial?.name} maxLength={40} autoComplete="off" />
       </Field>
       <Field label="Basis">
-        <select
-          name="basis"
-          defaultValue={initial?.basis ?? "lifetime"}
-          className="h-9 rounded-md border border-input bg-transparent px-2 text-sm dark:bg-input/30"
-        >
+        <NativeSelect name="basis" defaultValue={initial?.basis ?? "lifetime"}>
           <option value="lifetime">Lifetime</option>
           <option value="rolling_12m">Last 12 months</option>
-        </select>
+        </NativeSelect>
       </Field>
       <Field label={`From (${currency})`} error={errors.minMinor}>
         <Input
@@ -335,14 +335,16 @@ function TierFields({
 }
 
 /** The form's values as the API takes them, or the field error of an amount that does not parse. */
-function readTier(form: HTMLFormElement, currency: string): TierValues | { error: Record<string, string> } {
+function readTier(
+  form: HTMLFormElement,
+  currency: string,
+  locale: string,
+): TierValues | { error: Record<string, string> } {
   const f = new FormData(form);
   const amount = (key: string, field: string) => {
-    try {
-      return toMinor(String(f.get(key) ?? "").trim() || "0", currency);
-    } catch {
-      throw { [field]: "Enter an amount like 500.00" };
-    }
+    const r = parseMoney(String(f.get(key) ?? "").trim() || "0", currency, locale);
+    if (!r.ok) throw { [field]: r.message };
+    return r.minor;
   };
   try {
     const max = String(f.get("max") ?? "").trim();
@@ -362,6 +364,7 @@ const fieldErrors = (e: unknown) => ({ ...errorInfo(e).fields, _: errorInfo(e).m
 
 function AddTier({ currency, onDone }: { currency: string; onDone: () => Promise<unknown> }) {
   const trpc = useTRPC();
+  const locale = useMoneyLocale();
   const [errors, setErrors] = React.useState<Record<string, string>>({});
   const [version, setVersion] = React.useState(0);
   const create = useMutation(
@@ -388,7 +391,7 @@ function AddTier({ currency, onDone }: { currency: string; onDone: () => Promise
           className="grid gap-3 sm:grid-cols-[2fr_1.5fr_1fr_1fr_auto_auto] sm:items-end"
           onSubmit={(e) => {
             e.preventDefault();
-            const v = readTier(e.currentTarget, currency);
+            const v = readTier(e.currentTarget, currency, locale);
             if ("error" in v) setErrors(v.error);
             else create.mutate(v);
           }}
@@ -421,6 +424,7 @@ function EditTierDialog({
   onDone: () => Promise<unknown>;
 }) {
   const trpc = useTRPC();
+  const locale = useMoneyLocale();
   const [errors, setErrors] = React.useState<Record<string, string>>({});
   const update = useMutation(
     trpc.donors.tiers.update.mutationOptions({
@@ -446,7 +450,7 @@ function EditTierDialog({
             className="grid gap-4"
             onSubmit={(e) => {
               e.preventDefault();
-              const v = readTier(e.currentTarget, currency);
+              const v = readTier(e.currentTarget, currency, locale);
               if ("error" in v) setErrors(v.error);
               else update.mutate({ id: tier.id, ...v });
             }}

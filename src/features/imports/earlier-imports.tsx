@@ -43,13 +43,13 @@ export function ImportStatus({ imp }: { imp: PresentedImport }) {
 }
 
 /** "12 gifts, 3 new donors, 1 campaign · 2 skipped, 1 refused". */
-export function countsLine(kind: ImportKind, imp: PresentedImport) {
+function countsLine(kind: ImportKind, imp: PresentedImport) {
   const c = imp.counts;
   const n = (x: number, one: string, many: string) => `${formatCount(x)} ${x === 1 ? one : many}`;
   const made =
     kind === "donations"
       ? [
-          n(c.giftsCreated, "gift", "gifts"),
+          n(c.giftsCreated, "donation", "donations"),
           n(c.donorsCreated, "new donor", "new donors"),
           c.campaignsCreated ? n(c.campaignsCreated, "campaign", "campaigns") : "",
         ]

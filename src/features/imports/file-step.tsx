@@ -3,6 +3,7 @@
  * rows, encoding and separator (each can be changed), the system it comes from. An unfinished
  * import of this very file offers to resume.
  */
+
 import { IMPORT_MAX_FILE_BYTES } from "@core/import/batch";
 import { ENCODING_LABELS } from "@core/import/encoding";
 import { type ImportEncoding, type ImportKind, importEncodings } from "@core/import/fields";
@@ -13,6 +14,7 @@ import * as React from "react";
 import { Alert, AlertDescription, AlertTitle } from "~/components/ui/alert";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
+import { NativeSelect } from "~/components/ui/native-select";
 import { Spinner } from "~/components/ui/spinner";
 import type { RouterOutputs } from "~/lib/api-types";
 import { errorInfo, formatCount, formatDateTime } from "~/lib/format";
@@ -21,7 +23,6 @@ import { useTRPC } from "~/lib/trpc";
 import { cn } from "~/lib/utils";
 import { DELIMITER_LABELS, FileProblem, type LoadedFile, loadFile, rereadFile } from "./file";
 import { fileSize } from "./logic";
-import { selectClass } from "./parts";
 
 export type PresentedImport = RouterOutputs["imports"]["byId"];
 
@@ -160,8 +161,8 @@ export function FileStep({
           <div className="grid gap-4 sm:grid-cols-2">
             <label className="grid gap-1.5 text-sm">
               <span className="font-medium">Encoding</span>
-              <select
-                className={selectClass}
+              <NativeSelect
+                className="w-full min-w-0 max-w-full"
                 value={file.encoding}
                 disabled={!!reading}
                 onChange={(e) => void change({ encoding: e.target.value as ImportEncoding })}
@@ -172,15 +173,15 @@ export function FileStep({
                     {enc === file.detectedEncoding ? " (detected)" : ""}
                   </option>
                 ))}
-              </select>
+              </NativeSelect>
               <span className="text-muted-foreground">
                 Change it if names show odd characters (é read as Ã©).
               </span>
             </label>
             <label className="grid gap-1.5 text-sm">
               <span className="font-medium">Separator</span>
-              <select
-                className={selectClass}
+              <NativeSelect
+                className="w-full min-w-0 max-w-full"
                 value={file.delimiter}
                 disabled={!!reading}
                 onChange={(e) => void change({ delimiter: e.target.value as ImportDelimiter })}
@@ -191,7 +192,7 @@ export function FileStep({
                     {d === file.detectedDelimiter ? " (detected)" : ""}
                   </option>
                 ))}
-              </select>
+              </NativeSelect>
               <span className="text-muted-foreground">Change it if the columns below run together.</span>
             </label>
           </div>

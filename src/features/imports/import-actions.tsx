@@ -132,13 +132,13 @@ export function UndoImportDialog({
       ? ` Kept because something else uses them: ${[
           left.donors ? plural(left.donors, "donor", "donors") : "",
           left.campaigns ? plural(left.campaigns, "campaign", "campaigns") : "",
-          left.gifts ? plural(left.gifts, "gift", "gifts") : "",
+          left.gifts ? plural(left.gifts, "donation", "donations") : "",
         ]
           .filter(Boolean)
           .join(", ")}.`
       : "";
     toast.success(
-      `Import undone: removed ${plural(removed.gifts, "gift", "gifts")}, ${plural(removed.donors, "donor", "donors")} and ${plural(removed.campaigns, "campaign", "campaigns")}.${kept}`,
+      `Import undone: removed ${plural(removed.gifts, "donation", "donations")}, ${plural(removed.donors, "donor", "donors")} and ${plural(removed.campaigns, "campaign", "campaigns")}.${kept}`,
     );
     onDone?.();
   }
@@ -151,7 +151,7 @@ export function UndoImportDialog({
       description={
         continuing
           ? "An undo of this import started and did not finish. Continue removing what it created."
-          : "Removes what this import created: its gifts, the donors it created and the campaigns it created, with every total they counted in."
+          : "Removes what this import created: its donations, the donors it created and the campaigns it created, with every total they counted in."
       }
       confirmLabel={continuing ? "Finish undo" : "Undo import"}
       destructive
@@ -170,7 +170,7 @@ export function UndoImportDialog({
         ) : p ? (
           <>
             <p data-testid="undo-counts">
-              To remove: {plural(p.gifts, "gift", "gifts")}, {plural(p.donors, "donor", "donors")} and{" "}
+              To remove: {plural(p.gifts, "donation", "donations")}, {plural(p.donors, "donor", "donors")} and{" "}
               {plural(p.campaigns, "campaign", "campaigns")}.
             </p>
             {blocked ? (
@@ -193,7 +193,7 @@ export function UndoImportDialog({
             {progress ? (
               <div className="grid gap-1" role="status" aria-live="polite">
                 <span>
-                  Removing… {plural(progress.left.gifts, "gift", "gifts")},{" "}
+                  Removing… {plural(progress.left.gifts, "donation", "donations")},{" "}
                   {plural(progress.left.donors, "donor", "donors")},{" "}
                   {plural(progress.left.campaigns, "campaign", "campaigns")} left
                 </span>

@@ -7,6 +7,7 @@
  */
 import { IMPORT_BATCH_ROWS } from "@core/import/batch";
 import type { ImportKind, ImportOptions } from "@core/import/fields";
+import { mappingProblem } from "@core/import/fields";
 import { autoMap } from "@core/import/mapping";
 import { rowBatches } from "@core/import/read";
 import { exponentOf } from "@core/money";
@@ -23,14 +24,7 @@ import { useTRPC } from "~/lib/trpc";
 import { EarlierImports } from "./earlier-imports";
 import type { LoadedFile } from "./file";
 import { FileStep } from "./file-step";
-import {
-  dateQuestion,
-  decimalQuestion,
-  type Mapping,
-  mappingProblem,
-  requirementText,
-  valuesOf,
-} from "./logic";
+import { dateQuestion, decimalQuestion, type Mapping, requirementText, valuesOf } from "./logic";
 import { MappingStep } from "./mapping-step";
 import { OptionsStep, optionsProblem, type Questions } from "./options-step";
 import { type StepId, Stepper, StepSection } from "./parts";
@@ -48,7 +42,7 @@ const COPY = {
   donations: {
     title: "Import donations",
     description:
-      "Bring gifts in from a CSV export of GiveWP, Donorbox, Bloomerang, Stripe, Salesforce NPSP, Open Collective, CiviCRM or a spreadsheet. Their donors and campaigns come with them.",
+      "Bring donations in from a CSV export of GiveWP, Donorbox, Bloomerang, Stripe, Salesforce NPSP, Open Collective, CiviCRM or a spreadsheet. Their donors and campaigns come with them. Almoner issues no receipt for imported donations (the system they came from receipted them); year-end statements list them, marked “Previous system”.",
     list: "/donations",
     back: "Donations",
   },
@@ -127,7 +121,7 @@ export function ImportPage({ kind }: { kind: ImportKind }) {
       await batches.return(undefined);
       const rows = first.value ?? [];
       const q: Questions = {
-        date: dateQuestion(valuesOf(rows, mapping, ["donatedAt"])),
+        date: dateQuestion(valuesOf(rows, mapping, ["donatedAt", "donorSince"])),
         decimal: decimalQuestion(
           valuesOf(rows, mapping, ["amount", "refundedAmount", "processingFee"]),
           exponentOf(options.currency),

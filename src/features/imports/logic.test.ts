@@ -1,3 +1,4 @@
+import { mappingProblem } from "@core/import/fields";
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import {
@@ -6,7 +7,6 @@ import {
   columnSamples,
   dateQuestion,
   decimalQuestion,
-  mappingProblem,
   rejectedFileName,
   sha256Hex,
   timeLeft,

@@ -5,46 +5,17 @@
  * only decides what the page shows and asks. Pure, so src tests run it.
  */
 import { CSV_BOM, csvRow } from "@core/csv";
-import { FIRST_DATA_ROW, type ImportRow } from "@core/import/batch";
-import {
-  type DateOrder,
-  type DecimalMark,
-  IMPORT_FIELD_LABELS,
-  type ImportField,
-  type ImportKind,
-  REQUIRED_GIFT_FIELDS,
-} from "@core/import/fields";
+import type { ImportRow } from "@core/import/batch";
+import type { DateOrder, DecimalMark, ImportField, ImportKind } from "@core/import/fields";
 import { detectDateOrder, detectDecimal } from "@core/import/values";
 
 export type Mapping = (ImportField | null)[];
-
-/** A donors import needs one of these mapped (the Worker's rule, worker/imports/service.ts). */
-export const DONOR_NAMING_FIELDS: readonly ImportField[] = [
-  "name",
-  "firstName",
-  "lastName",
-  "company",
-  "email",
-];
 
 /** What the mapping must hold, said as the page says it. */
 export function requirementText(kind: ImportKind): string {
   return kind === "donations"
     ? "Map a column to Amount and one to Date."
     : "Map a column to a name (full, first or last), a company or an e-mail.";
-}
-
-/** Why the mapping cannot be used yet, or null when it holds what the kind needs. */
-export function mappingProblem(kind: ImportKind, mapping: Mapping): string | null {
-  const mapped = new Set(mapping.filter((f): f is ImportField => f !== null));
-  if (kind === "donations") {
-    const missing = REQUIRED_GIFT_FIELDS.filter((f) => !mapped.has(f));
-    if (!missing.length) return null;
-    return `Still needed: ${missing.map((f) => IMPORT_FIELD_LABELS[f]).join(" and ")}.`;
-  }
-  return DONOR_NAMING_FIELDS.some((f) => mapped.has(f))
-    ? null
-    : "Still needed: a name, a company or an e-mail.";
 }
 
 /** Column `column` takes `field`; a column that had it gives it up (each field comes from one column). */
@@ -150,13 +121,13 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
  * with the same mapping once fixed (the two extra columns map to nothing). Cells pass the formula
  * guard (core/csv.ts).
  */
-export const REJECTED_EXTRA_COLUMNS = ["Row", "Reason"] as const;
+const REJECTED_EXTRA_COLUMNS = ["Row", "Reason"] as const;
 
-export function rejectedCsvStart(headers: readonly string[]): string {
+function rejectedCsvStart(headers: readonly string[]): string {
   return `${CSV_BOM}${csvRow([...headers, ...REJECTED_EXTRA_COLUMNS])}`;
 }
 
-export function rejectedCsvLines(
+function rejectedCsvLines(
   width: number,
   rows: readonly { row: number; reason: string; cells: readonly string[] }[],
 ): string {
@@ -195,7 +166,3 @@ export async function buildRejectedCsv(
   }
   return { parts, rows };
 }
-
-/** Rows of the file after the header, from `nextRow` (row numbers as the Worker counts them). */
-export const rowsLeft = (totalRows: number, nextRow: number) =>
-  Math.max(0, totalRows - (nextRow - FIRST_DATA_ROW));

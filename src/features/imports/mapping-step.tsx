@@ -3,6 +3,7 @@
  * a saved mapping can be applied, saved or deleted (by header name, so next month's export maps
  * again). A table on a desk, cards on a phone.
  */
+
 import {
   dateOrders,
   decimalMarks,
@@ -12,6 +13,7 @@ import {
   type ImportField,
   type ImportKind,
   type ImportOptions,
+  mappingProblem,
   matchPolicies,
 } from "@core/import/fields";
 import { applySavedMapping, mappingToSave } from "@core/import/mapping";
@@ -24,14 +26,15 @@ import { Alert, AlertDescription } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
+import { NativeSelect } from "~/components/ui/native-select";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatCount } from "~/lib/format";
 import { useTRPC, useTRPCClient } from "~/lib/trpc";
 import { cn } from "~/lib/utils";
 import type { LoadedFile } from "./file";
-import { assignField, columnSamples, type Mapping, mappingProblem, requirementText } from "./logic";
-import { ByWidth, selectClass } from "./parts";
+import { assignField, columnSamples, type Mapping, requirementText } from "./logic";
+import { ByWidth } from "./parts";
 
 const header = (h: string, i: number) => h.trim() || `Column ${i + 1}`;
 
@@ -183,16 +186,16 @@ function FieldSelect({
     );
   };
   return (
-    <select
+    <NativeSelect
       aria-label={`Import “${header(headers[column] ?? "", column)}” as`}
-      className={selectClass}
+      className="w-full min-w-0 max-w-full"
       value={mapping[column] ?? ""}
       onChange={(e) => onChange(e.target.value)}
     >
       <option value="">Don't import</option>
-      {kind === "donations" ? <optgroup label="Gift">{giftImportFields.map(option)}</optgroup> : null}
+      {kind === "donations" ? <optgroup label="Donation">{giftImportFields.map(option)}</optgroup> : null}
       <optgroup label="Donor">{donorImportFields.map(option)}</optgroup>
-    </select>
+    </NativeSelect>
   );
 }
 
@@ -248,8 +251,8 @@ function SavedMappings({
     <div className="flex flex-col gap-3 rounded-lg border bg-muted/30 p-3 sm:flex-row sm:flex-wrap sm:items-end">
       <label className="grid min-w-0 gap-1.5 text-sm sm:w-72">
         <span className="font-medium">Use a saved mapping</span>
-        <select
-          className={selectClass}
+        <NativeSelect
+          className="w-full min-w-0 max-w-full"
           value={chosen}
           disabled={list.isPending || !saved.length}
           onChange={(e) => apply(e.target.value)}
@@ -262,7 +265,7 @@ function SavedMappings({
               {m.name}
             </option>
           ))}
-        </select>
+        </NativeSelect>
       </label>
       <div className="flex flex-wrap gap-2">
         {can({ import: ["create"] }) ? (

@@ -3,14 +3,16 @@
  * organization's unless changed); the day order and the decimal mark only when the file's own values
  * do not tell (./logic.ts dateQuestion, decimalQuestion); what a row does to a donor it matches.
  */
+
 import { type ImportKind, type ImportOptions, MATCH_POLICY_LABELS, matchPolicies } from "@core/import/fields";
 import { CURRENCIES } from "@core/money";
 import { TriangleAlert } from "lucide-react";
 import { TimeZoneCombobox } from "~/components/time-zone-combobox";
 import { Alert, AlertDescription, AlertTitle } from "~/components/ui/alert";
 import { Field } from "~/components/ui/form-field";
+import { NativeSelect } from "~/components/ui/native-select";
 import { DATE_ORDER_CHOICES, type DateQuestion, DECIMAL_CHOICES, type DecimalQuestion } from "./logic";
-import { RadioOption, selectClass } from "./parts";
+import { RadioOption } from "./parts";
 
 export interface Questions {
   date: DateQuestion;
@@ -27,9 +29,9 @@ export function optionsProblem(q: Questions, o: ImportOptions): string | null {
 
 const POLICY_HELP: Record<ImportKind, Record<(typeof matchPolicies)[number], string>> = {
   donations: {
-    fill: "The gift goes to the donor; the donor's empty fields take the file's values, nothing already there changes.",
-    overwrite: "The gift goes to the donor, and the file's values replace the donor's.",
-    skip: "The gift goes to the donor; the donor's details stay as they are.",
+    fill: "The donation goes to the donor; the donor's empty fields take the file's values, nothing already there changes.",
+    overwrite: "The donation goes to the donor, and the file's values replace the donor's.",
+    skip: "The donation goes to the donor; the donor's details stay as they are.",
   },
   donors: {
     fill: "The donor's empty fields take the file's values; nothing already there changes.",
@@ -63,8 +65,8 @@ export function OptionsStep({
             label="Currency of amounts that name none"
             description={`Amounts like "$25" or "25.00" are read in it; "€25" or "25 EUR" keep their own. Your organization's is ${orgCurrency}.`}
           >
-            <select
-              className={selectClass}
+            <NativeSelect
+              className="w-full min-w-0 max-w-full"
               value={options.currency}
               onChange={(e) => set({ currency: e.target.value as ImportOptions["currency"] })}
             >
@@ -74,7 +76,7 @@ export function OptionsStep({
                   {c === orgCurrency ? " (your organization's)" : ""}
                 </option>
               ))}
-            </select>
+            </NativeSelect>
           </Field>
           <Field
             label="Time zone of dates that name none"
@@ -174,8 +176,8 @@ export function OptionsStep({
           <TriangleAlert aria-hidden="true" />
           <AlertTitle className="line-clamp-none">Overwriting cannot be undone</AlertTitle>
           <AlertDescription>
-            Undo removes the gifts, donors and campaigns an import created; it cannot bring back the values it
-            replaced on donors you already had.
+            Undo removes the donations, donors and campaigns an import created; it cannot bring back the
+            values it replaced on donors you already had.
           </AlertDescription>
         </Alert>
       ) : null}

@@ -6,11 +6,7 @@ import { formatCount } from "~/lib/format";
 import { SM_UP, useMediaQuery } from "~/lib/use-media-query";
 import { cn } from "~/lib/utils";
 
-/** A native select in the kit's look; never wider than its container (a phone's 360 px). */
-export const selectClass =
-  "h-9 w-full min-w-0 max-w-full rounded-md border border-input bg-transparent px-2 text-sm shadow-xs outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 dark:bg-input/30";
-
-export const STEPS = [
+const STEPS = [
   { id: "file", label: "Choose a file" },
   { id: "map", label: "Map columns" },
   { id: "options", label: "Options" },

@@ -26,7 +26,7 @@ type Checked = RouterOutputs["imports"]["check"];
 type CheckedRow = Checked["rows"][number];
 
 const OUTCOME: Record<ImportKind, Record<ImportOutcome, string>> = {
-  donations: { new: "New gift", matched: "Matched", skipped: "Skipped", invalid: "Refused" },
+  donations: { new: "New donation", matched: "Matched", skipped: "Skipped", invalid: "Refused" },
   donors: { new: "New donor", matched: "Matches a donor", skipped: "Skipped", invalid: "Refused" },
 };
 const OUTCOME_TONE: Record<ImportOutcome, Tone> = {
@@ -36,11 +36,11 @@ const OUTCOME_TONE: Record<ImportOutcome, Tone> = {
   invalid: "danger",
 };
 
+/** The donor as stored, else who the row's cells name (a refused row has no stored donor). */
 function donorName(r: CheckedRow) {
   const d = r.stored?.donor;
-  if (!d) return null;
-  const name = [d.firstName, d.lastName].filter(Boolean).join(" ");
-  return name || d.company || null;
+  const name = d ? [d.firstName, d.lastName].filter(Boolean).join(" ") || d.company : null;
+  return name || (d?.email ? null : r.label) || null;
 }
 
 const MATCHED_BY = {
@@ -79,9 +79,11 @@ function Campaign({ r }: { r: CheckedRow }) {
   );
 }
 
-export function PreviewTable({ kind, rows }: { kind: ImportKind; rows: CheckedRow[] }) {
+function PreviewTable({ kind, rows }: { kind: ImportKind; rows: CheckedRow[] }) {
   const tz = useTimeZone();
   const gift = (r: CheckedRow) => r.stored?.gift ?? null;
+  // The old system's "Date Added", when the file has the column (issue 53, M12).
+  const since = kind === "donors" && rows.some((r) => r.stored?.donor?.since);
   return (
     <ByWidth
       wide={() => (
@@ -98,7 +100,10 @@ export function PreviewTable({ kind, rows }: { kind: ImportKind; rows: CheckedRo
                   <TableHead>Campaign</TableHead>
                 </>
               ) : (
-                <TableHead>Place</TableHead>
+                <>
+                  <TableHead>Place</TableHead>
+                  {since ? <TableHead>Donor since</TableHead> : null}
+                </>
               )}
               <TableHead>Outcome</TableHead>
             </TableRow>
@@ -128,9 +133,12 @@ export function PreviewTable({ kind, rows }: { kind: ImportKind; rows: CheckedRo
                       </TableCell>
                     </>
                   ) : (
-                    <TableCell className="max-w-48 whitespace-normal">
-                      {[d?.city, d?.region, d?.country].filter(Boolean).join(", ") || "—"}
-                    </TableCell>
+                    <>
+                      <TableCell className="max-w-48 whitespace-normal">
+                        {[d?.city, d?.region, d?.country].filter(Boolean).join(", ") || "—"}
+                      </TableCell>
+                      {since ? <TableCell>{d?.since ? formatDate(d.since, tz) : "—"}</TableCell> : null}
+                    </>
                   )}
                   <TableCell className="max-w-72 whitespace-normal">
                     <Outcome kind={kind} r={r} />
@@ -152,7 +160,7 @@ export function PreviewTable({ kind, rows }: { kind: ImportKind; rows: CheckedRo
                 data-row={r.row}
                 className="flex flex-col gap-1.5 rounded-md border p-3 text-sm"
               >
-                {d || g ? (
+                {d || g || r.label ? (
                   <div className="flex items-start justify-between gap-2">
                     <span className="min-w-0">
                       <span className="block break-words font-medium">{donorName(r) ?? "—"}</span>
@@ -166,6 +174,9 @@ export function PreviewTable({ kind, rows }: { kind: ImportKind; rows: CheckedRo
                       </span>
                     ) : null}
                   </div>
+                ) : null}
+                {d?.since ? (
+                  <span className="text-muted-foreground">Donor since {formatDate(d.since, tz)}</span>
                 ) : null}
                 {g ? (
                   <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-muted-foreground">
@@ -355,7 +366,7 @@ function WholeFileCheck({ kind, file, mapping, options }: CheckInput) {
           <Counts
             items={[
               {
-                label: kind === "donations" ? "New gifts" : "New donors",
+                label: kind === "donations" ? "New donations" : "New donors",
                 value: t.outcomes.new,
                 testId: "tally-new",
               },
@@ -391,14 +402,17 @@ function WholeFileCheck({ kind, file, mapping, options }: CheckInput) {
               >
                 <ol>
                   {[
-                    ...t.problems.map((x) => ({ row: x.row, text: x.reason })),
-                    ...t.notes.map((x) => ({ row: x.row, text: x.note })),
+                    ...t.problems.map((x) => ({ row: x.row, text: x.reason, label: x.label })),
+                    ...t.notes.map((x) => ({ row: x.row, text: x.note, label: x.label })),
                   ]
                     .sort((a, b) => a.row - b.row)
                     .map((x, i) => (
                       <li key={`${x.row}-${i}`} className="flex gap-3 border-b px-3 py-2 last:border-0">
                         <span className="w-16 shrink-0 text-muted-foreground tabular-nums">Row {x.row}</span>
-                        <span className="min-w-0 break-words">{x.text}</span>
+                        <span className="min-w-0 break-words">
+                          {x.label ? <span className="font-medium">{x.label} — </span> : null}
+                          {x.text}
+                        </span>
                       </li>
                     ))}
                 </ol>

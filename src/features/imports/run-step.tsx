@@ -20,7 +20,7 @@ function countItems(kind: ImportKind, imp: PresentedImport) {
   const c = imp.counts;
   return [
     ...(kind === "donations"
-      ? [{ label: "Gifts created", value: c.giftsCreated, testId: "count-gifts" }]
+      ? [{ label: "Donations created", value: c.giftsCreated, testId: "count-gifts" }]
       : []),
     { label: "Donors created", value: c.donorsCreated, testId: "count-donors-created" },
     { label: "Donors updated", value: c.donorsUpdated, testId: "count-donors-updated" },
@@ -153,7 +153,7 @@ function ImportResult({
       <Counts items={countItems(kind, imp)} />
       {imp.counts.rowsSkipped ? (
         <p className="text-muted-foreground text-sm">
-          Skipped rows were imported before (by this file or a gift ID the organization already has) or
+          Skipped rows were imported before (by this file or a donation ID the organization already has) or
           matched a donor left unchanged.
         </p>
       ) : null}
@@ -219,7 +219,7 @@ function ResultActions({
       </div>
       {undone ? (
         <p role="status" className="text-sm">
-          This import was undone: the gifts, donors and campaigns it created are gone.
+          This import was undone: the donations, donors and campaigns it created are gone.
         </p>
       ) : null}
       <UndoImportDialog

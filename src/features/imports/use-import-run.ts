@@ -16,15 +16,7 @@ import type { Mapping } from "./logic";
 
 export type PresentedImport = RouterOutputs["imports"]["byId"];
 
-export type RunPhase =
-  | "idle"
-  | "starting"
-  | "sending"
-  | "stopping"
-  | "stopped"
-  | "finishing"
-  | "done"
-  | "failed";
+type RunPhase = "idle" | "starting" | "sending" | "stopping" | "stopped" | "finishing" | "done" | "failed";
 
 export interface RunState {
   phase: RunPhase;

@@ -1,5 +1,6 @@
 import { memberInviteInput, memberRoles } from "@core/organization";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
 import * as React from "react";
 import { toast } from "sonner";
 import { config } from "zod/mini";
@@ -10,6 +11,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
+import { NativeSelect } from "~/components/ui/native-select";
 import { useAuth } from "~/lib/auth/use-auth";
 import { errorInfo, formatDate, titleCase } from "~/lib/format";
 import { useTimeZone } from "~/lib/time-zone";
@@ -18,8 +20,6 @@ import { useTRPC } from "~/lib/trpc";
 // The shared schema is zod/mini, which ships no messages: the form shows the English ones the
 // Worker answers with (as in profile-form.tsx).
 config(en());
-
-const sel = "h-8 rounded-md border border-input bg-transparent px-2 text-sm";
 
 /**
  * Members with their org roles, the invite form and pending invitations. Owners and admins manage;
@@ -67,6 +67,8 @@ export function MembersCard({ canManage, isOwner }: { canManage: boolean; isOwne
     }),
   );
   const grantable = memberRoles.filter((r) => r !== "owner" || isOwner);
+  // The last owner is not offered "Leave" (L12): it would be refused; they are told what to do instead.
+  const lastOwner = (members.data ?? []).filter((m) => m.role === "owner").length === 1;
   return (
     <Card>
       <CardHeader>
@@ -91,9 +93,9 @@ export function MembersCard({ canManage, isOwner }: { canManage: boolean; isOwne
                 </span>
                 <span className="flex items-center gap-2">
                   {editable ? (
-                    <select
+                    <NativeSelect
                       aria-label={`Role of ${m.name}`}
-                      className={sel}
+                      className="h-8"
                       value={m.role}
                       disabled={setRole.isPending}
                       onChange={(e) =>
@@ -108,7 +110,7 @@ export function MembersCard({ canManage, isOwner }: { canManage: boolean; isOwne
                           {titleCase(r)}
                         </option>
                       ))}
-                    </select>
+                    </NativeSelect>
                   ) : (
                     <Badge variant="secondary">{titleCase(m.role)}</Badge>
                   )}
@@ -131,7 +133,14 @@ export function MembersCard({ canManage, isOwner }: { canManage: boolean; isOwne
                       Remove
                     </ConfirmButton>
                   ) : null}
-                  {self ? (
+                  {self && m.role === "owner" && lastOwner ? (
+                    <span className="text-muted-foreground text-xs">
+                      The only owner cannot leave:{" "}
+                      <Link to="/organization" search={{ section: "danger" }} className="underline">
+                        hand it on or delete it
+                      </Link>
+                    </span>
+                  ) : self ? (
                     <ConfirmButton
                       title="Leave this organization?"
                       description="You lose access to its campaigns, donors and donations."
@@ -181,13 +190,13 @@ export function MembersCard({ canManage, isOwner }: { canManage: boolean; isOwne
                 <Input name="email" type="email" autoComplete="off" />
               </Field>
               <Field label="Role" error={inviteError.role}>
-                <select name="role" className={`${sel} h-9`} defaultValue="organizer">
+                <NativeSelect name="role" defaultValue="organizer">
                   {grantable.map((r) => (
                     <option key={r} value={r}>
                       {titleCase(r)}
                     </option>
                   ))}
-                </select>
+                </NativeSelect>
               </Field>
               <Button type="submit" disabled={invite.isPending}>
                 Send invitation
@@ -204,8 +213,9 @@ export function MembersCard({ canManage, isOwner }: { canManage: boolean; isOwne
                 <ul className="flex flex-col divide-y">
                   {invitations.data.map((i) => (
                     <li key={i.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
-                      <span className="min-w-0 break-all">
-                        {i.email} · {titleCase(i.role)}
+                      <span className="min-w-0">
+                        {/* Only the address may break anywhere (L9); the words after it wrap whole. */}
+                        <span className="break-all">{i.email}</span> · {titleCase(i.role)}
                         <span className="text-muted-foreground">
                           {" "}
                           · {i.expired ? "expired" : `expires ${formatDate(i.expiresAt, tz)}`}

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
+import { NativeSelect } from "~/components/ui/native-select";
 import { errorInfo } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 
@@ -21,9 +22,9 @@ export function OrganizationSwitcher() {
   );
   if ((mine.data?.length ?? 0) < 2 || !org.data) return null;
   return (
-    <select
+    <NativeSelect
       aria-label="Organization"
-      className="h-9 w-full max-w-xs rounded-md border border-input bg-transparent px-3 text-sm"
+      className="w-full max-w-xs px-3"
       value={org.data.id}
       disabled={switchOrg.isPending}
       onChange={(e) => switchOrg.mutate({ organizationId: e.target.value })}
@@ -34,6 +35,6 @@ export function OrganizationSwitcher() {
           {m.role ? ` (${m.role})` : ""}
         </option>
       ))}
-    </select>
+    </NativeSelect>
   );
 }

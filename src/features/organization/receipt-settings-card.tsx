@@ -4,6 +4,7 @@
  * whether they go out on their own. Owners and admins (organization:update) edit; validated in the
  * browser by the API's own schema (core/receipts.ts).
  */
+
 import {
   formatReceiptNumber,
   RECEIPT_LANGUAGE_LABELS,
@@ -18,13 +19,13 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
+import { NativeSelect } from "~/components/ui/native-select";
 import { Skeleton } from "~/components/ui/skeleton";
 import { Switch } from "~/components/ui/switch";
 import { Textarea } from "~/components/ui/textarea";
 import { errorInfo } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
-
-const sel = "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm disabled:opacity-50";
+import { useFormChanges } from "./unsaved";
 
 export function ReceiptSettingsCard() {
   const trpc = useTRPC();
@@ -34,8 +35,8 @@ export function ReceiptSettingsCard() {
       <CardHeader>
         <CardTitle>Receipts</CardTitle>
         <CardDescription>
-          What tax receipts say besides the profile above, which gives them the legal name, registration and
-          tax numbers, address and logo.
+          What tax receipts say besides the profile, which gives them the legal name, registration and tax
+          numbers, address and logo.
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -61,11 +62,13 @@ function ReceiptSettingsForm({ settings }: { settings: Settings }) {
   const [errors, setErrors] = React.useState<Record<string, string>>({});
   const [prefix, setPrefix] = React.useState(settings.numberPrefix);
   const [autoSend, setAutoSend] = React.useState(settings.autoSend);
+  const changes = useFormChanges(autoSend);
   const save = useMutation(
     trpc.receipts.updateSettings.mutationOptions({
       onSuccess: async () => {
         toast.success("Receipt settings saved");
         setErrors({});
+        changes.saved();
         await qc.invalidateQueries({ queryKey: trpc.receipts.settings.queryKey() });
       },
       onError: (e) => {
@@ -76,6 +79,7 @@ function ReceiptSettingsForm({ settings }: { settings: Settings }) {
   );
   return (
     <form
+      {...changes.form}
       noValidate
       aria-label="Receipt settings"
       className="grid max-w-3xl gap-4 sm:grid-cols-2"
@@ -146,13 +150,13 @@ function ReceiptSettingsForm({ settings }: { settings: Settings }) {
       </Field>
       {/* Its neighbour's description is long: keep the label at the top of the row. */}
       <Field label="Language" error={errors.language} className="self-start">
-        <select name="language" defaultValue={settings.language} className={sel}>
+        <NativeSelect name="language" defaultValue={settings.language} className="w-full px-3">
           {receiptLanguages.map((l) => (
             <option key={l} value={l}>
               {RECEIPT_LANGUAGE_LABELS[l]}
             </option>
           ))}
-        </select>
+        </NativeSelect>
       </Field>
       <div className="flex items-start gap-3 sm:col-span-2">
         <Switch id="receipt-auto-send" checked={autoSend} onCheckedChange={setAutoSend} className="mt-0.5" />
@@ -161,7 +165,8 @@ function ReceiptSettingsForm({ settings }: { settings: Settings }) {
             Send receipts automatically
           </label>
           <p className="text-muted-foreground text-sm">
-            When a gift completes, its donor gets the receipt by e-mail. Off: send them from the gift's page.
+            When a donation completes, its donor gets the receipt by e-mail. Off: send them from the
+            donation's page.
           </p>
         </div>
       </div>

@@ -8,6 +8,7 @@
  */
 import {
   DEFAULT_THANK_YOU,
+  emptyFieldWarnings,
   mergeTag,
   renderThankYou,
   sampleThankYouData,
@@ -32,11 +33,13 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
+import { Segmented, SegmentedItem } from "~/components/ui/segmented";
 import { Skeleton } from "~/components/ui/skeleton";
 import { Textarea } from "~/components/ui/textarea";
 import type { RouterOutputs } from "~/lib/api-types";
 import { errorInfo } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
+import { useUnsaved } from "./unsaved";
 
 type Templates = RouterOutputs["thanks"]["list"];
 type Template = { subject: string; body: string };
@@ -58,7 +61,7 @@ export function ThankYouCard() {
         <CardTitle>Thank-you message</CardTitle>
         <CardDescription>
           What donors read in the e-mail that thanks them, with their receipt or on its own. Merge fields fill
-          in each gift's details.
+          in each donation's details.
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -111,7 +114,7 @@ function CampaignMessages({ templates, sample }: { templates: Templates; sample:
           Campaign messages
         </h3>
         <p className="text-muted-foreground text-sm">
-          A campaign's own message replaces the one above for that campaign's gifts.
+          A campaign's own message replaces the one above for that campaign's donations.
         </p>
       </div>
       {templates.campaigns.length ? (
@@ -149,7 +152,7 @@ function CampaignMessages({ templates, sample }: { templates: Templates; sample:
                     <ConfirmButton
                       destructive
                       title={`Remove the message for ${t.campaignTitle}?`}
-                      description="Its gifts will be thanked with the organization's message again."
+                      description="Its donations will be thanked with the organization's message again."
                       confirmLabel="Remove message"
                       onConfirm={async () => {
                         await remove.mutateAsync({ campaignId: t.campaignId });
@@ -168,7 +171,7 @@ function CampaignMessages({ templates, sample }: { templates: Templates; sample:
         </ul>
       ) : (
         <p className="text-muted-foreground text-sm">
-          No campaign has its own message: every gift gets the one above.
+          No campaign has its own message: every donation gets the one above.
         </p>
       )}
       {adding ? (
@@ -283,15 +286,28 @@ function TemplateForm({
   const qc = useQueryClient();
   const [subject, setSubject] = React.useState(initial.subject);
   const [body, setBody] = React.useState(initial.body);
+  // What was last saved: the page warns before leaving while the message differs (unsaved.tsx).
+  const [saved, setSaved] = React.useState(initial);
+  useUnsaved(subject !== saved.subject || body !== saved.body);
   const [errors, setErrors] = React.useState<Record<string, string>>({});
   const subjectRef = React.useRef<HTMLInputElement>(null);
   const bodyRef = React.useRef<HTMLTextAreaElement>(null);
   /** Where a merge field goes: the field last focused (the body until then). */
   const target = React.useRef<"subject" | "body">("body");
   const formId = React.useId();
-  const preview = renderThankYou(
-    { subject: React.useDeferredValue(subject), body: React.useDeferredValue(body) },
-    sample,
+  // The organization's message also thanks general-fund gifts, which leave fields empty: the
+  // preview shows one on request, and the editor names the fields that can be empty (M16).
+  const [shown, setShown] = React.useState<"campaign" | "general">("campaign");
+  const general: ThankYouData = {
+    ...sample,
+    donor: { ...sample.donor, company: "" },
+    campaign: { title: "" },
+    tribute: { name: "" },
+  };
+  const deferred = { subject: React.useDeferredValue(subject), body: React.useDeferredValue(body) };
+  const preview = renderThankYou(deferred, campaignId === null && shown === "general" ? general : sample);
+  const warnings = emptyFieldWarnings(deferred).filter(
+    (w) => campaignId === null || !w.startsWith(mergeTag("campaign.title")),
   );
   const save = useMutation(
     trpc.thanks.save.mutationOptions({
@@ -300,6 +316,7 @@ function TemplateForm({
           out.campaignTitle ? `Message for ${out.campaignTitle} saved` : "Thank-you message saved",
         );
         setErrors({});
+        setSaved({ ...saved, subject, body });
         await qc.invalidateQueries({ queryKey: trpc.thanks.list.queryKey() });
         onDone?.();
       },
@@ -413,6 +430,13 @@ function TemplateForm({
             ))}
           </ul>
         </div>
+        {warnings.length ? (
+          <ul className="grid gap-1 text-muted-foreground text-sm" aria-label="Fields that can be empty">
+            {warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        ) : null}
         {note ? <p className="text-muted-foreground text-sm">{note}</p> : null}
         {errors._ ? (
           <p role="alert" className="text-destructive text-sm">
@@ -444,9 +468,21 @@ function TemplateForm({
         </div>
       </div>
       <section aria-label={`Preview of ${name}`} className="grid self-start gap-2">
-        <p className="font-medium text-sm" aria-hidden>
-          Preview
-        </p>
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <p className="font-medium text-sm" aria-hidden>
+            Preview
+          </p>
+          {campaignId === null ? (
+            <Segmented
+              aria-label="Preview with"
+              value={shown}
+              onValueChange={(v) => setShown(v as "campaign" | "general")}
+            >
+              <SegmentedItem value="campaign">A campaign donation</SegmentedItem>
+              <SegmentedItem value="general">A general-fund donation</SegmentedItem>
+            </Segmented>
+          ) : null}
+        </div>
         <div className="grid gap-3 rounded-md border bg-muted/30 p-4 text-sm">
           <p className="break-words">
             <span className="text-muted-foreground">Subject: </span>
@@ -461,7 +497,8 @@ function TemplateForm({
           </div>
         </div>
         <p className="text-muted-foreground text-xs">
-          With a sample gift: {sample.donor.name}, {sample.gift.amount}.
+          With a sample donation: {sample.donor.name}, {sample.gift.amount}
+          {campaignId === null && shown === "general" ? ", to no campaign, in no one's honor" : ""}.
         </p>
       </section>
     </form>

@@ -2,6 +2,7 @@
  * /organizers/create: invite an organizer by e-mail (a 7-day link; they sign up or sign in with that
  * address and accept) or create the account directly with a temporary password.
  */
+
 import { organizerInviteInput } from "@core/organizers";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
@@ -15,6 +16,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent } from "~/components/ui/card";
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
+import { NativeSelect } from "~/components/ui/native-select";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { authApi } from "~/lib/auth/api";
 import { errorInfo } from "~/lib/format";
@@ -24,8 +26,6 @@ import { useTRPC, useTRPCClient } from "~/lib/trpc";
 // Worker answers with (as in src/features/organization/profile-form.tsx).
 config(en());
 
-const sel = "h-9 w-full rounded-md border border-input bg-transparent px-2 text-sm";
-
 function OrganizationSelect({ error }: { error?: string }) {
   const trpc = useTRPC();
   const orgs = useQuery(trpc.organization.all.queryOptions());
@@ -33,10 +33,10 @@ function OrganizationSelect({ error }: { error?: string }) {
   const current = useQuery(trpc.organization.current.queryOptions());
   return (
     <Field label="Organization" required error={error}>
-      <select
+      <NativeSelect
         key={`${orgs.data?.length ?? 0}:${current.data?.id ?? ""}`}
         name="organizationId"
-        className={sel}
+        className="w-full"
         required
         defaultValue={current.data?.id}
       >
@@ -45,7 +45,7 @@ function OrganizationSelect({ error }: { error?: string }) {
             {o.name}
           </option>
         ))}
-      </select>
+      </NativeSelect>
     </Field>
   );
 }

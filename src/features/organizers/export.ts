@@ -1,13 +1,14 @@
-import { exportFileName, PLATFORM_EXPORT_OWNER } from "@core/csv";
+import { PLATFORM_EXPORT_OWNER } from "@core/csv";
 import { organizerCsvLines, organizerCsvStart } from "@core/exports/organizers";
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
-import type { AppRouter } from "../../../worker/trpc/router";
+import { saveCsv } from "~/lib/save-csv";
+import type { AppRouter } from "../../../worker/api-router";
 
 /** A row of the export: the procedure's own output type (the columns live in core/exports/organizers.ts). */
-export type OrganizerExportRow = inferRouterOutputs<AppRouter>["organizers"]["exportPage"]["rows"][number];
+type OrganizerExportRow = inferRouterOutputs<AppRouter>["organizers"]["exportPage"]["rows"][number];
 
 /** The export's filters: the procedure's input without the paging. */
-export type OrganizerExportFilters = Omit<
+type OrganizerExportFilters = Omit<
   inferRouterInputs<AppRouter>["organizers"]["exportPage"],
   "after" | "limit"
 >;
@@ -43,14 +44,10 @@ export async function organizerCsv(
 }
 
 /**
- * Hands the assembled CSV to the browser as a download, named like every export
- * (core/csv.ts exportFileName): the platform's, in the browser's time zone like its dates.
+ * Hands the assembled CSV to the browser as a download, named as the platform's, in the browser's
+ * time zone like its dates.
  */
 export function downloadCsv(parts: string[], what: string) {
   const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  const a = document.createElement("a");
-  a.href = URL.createObjectURL(new Blob(parts, { type: "text/csv;charset=utf-8" }));
-  a.download = exportFileName(PLATFORM_EXPORT_OWNER, what, Date.now(), timeZone);
-  a.click();
-  URL.revokeObjectURL(a.href);
+  saveCsv(parts, PLATFORM_EXPORT_OWNER, what, timeZone);
 }

@@ -1,7 +1,7 @@
 import { getRouteApi } from "@tanstack/react-router";
-import { UserDetail } from "~/features/admin/user-detail";
 import { ExportOrganizerButton } from "~/features/organizers/export-organizer";
 import { OrganizerCampaigns } from "~/features/organizers/organizer-campaigns";
+import { UserDetail } from "~/features/users/user-detail";
 
 const route = getRouteApi("/_authed/organizers/$organizerId/");
 

@@ -11,14 +11,15 @@ import { toast } from "sonner";
 import { BulkConfirmButton } from "~/components/bulk-confirm-button";
 import { ConfirmButton } from "~/components/data-table/confirm-button";
 import { DataTable, type ListState } from "~/components/data-table/data-table";
-import { ExportProgress } from "~/components/export-progress";
+import { ExportProgress, useCsvExport } from "~/components/export-progress";
 import { PageHeader } from "~/components/layout/page-header";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
+import { NativeSelect } from "~/components/ui/native-select";
 import { errorInfo, formatCount, formatDate, formatDateTime, titleCase } from "~/lib/format";
 import { useTimeZone } from "~/lib/time-zone";
 import { useTRPC, useTRPCClient } from "~/lib/trpc";
-import type { AppRouter } from "../../../worker/trpc/router";
+import type { AppRouter } from "../../../worker/api-router";
 import { downloadCsv, organizerCsv } from "./export";
 import { organizerSorts, organizerStatuses } from "./search";
 
@@ -27,7 +28,7 @@ export { organizerSorts, organizerStatuses };
 /** A row of the list: the procedure's own output type. */
 type OrganizerRow = inferRouterOutputs<AppRouter>["organizers"]["list"]["rows"][number];
 
-export type OrganizersSearch = ListState & {
+type OrganizersSearch = ListState & {
   sort: (typeof organizerSorts)[number];
   status?: (typeof organizerStatuses)[number][];
   organizationId?: string;
@@ -57,24 +58,18 @@ export function OrganizersPage({
   });
   const orgs = useQuery(trpc.organization.all.queryOptions());
   const revoke = useMutation(trpc.organizers.bulkRevokeInvitations.mutationOptions());
-  const [progress, setProgress] = React.useState<{ done: number; total: number } | null>(null);
-
-  async function exportCsv() {
-    const filters = { q: s.q || undefined, organizationId: s.organizationId, status: s.status };
-    try {
+  const [progress, runExport] = useCsvExport();
+  const exportCsv = () =>
+    runExport(async (show) => {
+      const filters = { q: s.q || undefined, organizationId: s.organizationId, status: s.status };
       const { parts, rows } = await organizerCsv(
         (input) => client.organizers.exportPage.mutate(input),
         filters,
-        (done, total) => setProgress({ done, total }),
+        (done, total) => show({ done, total }),
       );
       downloadCsv(parts, "organizers");
-      toast.success(`Exported ${formatCount(rows)} rows`);
-    } catch (e) {
-      toast.error(errorInfo(e).message);
-    } finally {
-      setProgress(null);
-    }
-  }
+      return `Exported ${formatCount(rows)} rows`;
+    });
 
   const columns: ColumnDef<OrganizerRow, unknown>[] = [
     {
@@ -166,9 +161,9 @@ export function OrganizersPage({
           },
         ]}
         toolbar={
-          <select
+          <NativeSelect
             aria-label="Organization"
-            className="h-9 max-w-48 rounded-md border border-input bg-transparent px-2 text-sm"
+            className="max-w-48"
             value={s.organizationId ?? ""}
             onChange={(e) => setSearch({ organizationId: e.target.value || undefined, page: 1 })}
           >
@@ -178,7 +173,7 @@ export function OrganizersPage({
                 {o.name}
               </option>
             ))}
-          </select>
+          </NativeSelect>
         }
         bulkActions={(rows, clear, matching) => {
           // The open invitations among the chosen rows (core's rule): the page's, or the snapshot's.

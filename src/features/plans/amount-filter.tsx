@@ -10,7 +10,8 @@ import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
 import { Popover, PopoverContent, PopoverTrigger } from "~/components/ui/popover";
-import { formatMoney, toMinor } from "~/lib/format";
+import { formatMoney, toMajorString, toMinor } from "~/lib/format";
+import { useMoneyInput } from "~/lib/money-locale";
 
 export function AmountFilter({
   currency,
@@ -26,6 +27,7 @@ export function AmountFilter({
   const [open, setOpen] = React.useState(false);
   const [error, setError] = React.useState<string | null>(null);
   const money = (v: number) => formatMoney(toMinor(v, currency), currency);
+  const input = useMoneyInput();
   const range =
     min !== undefined && max !== undefined
       ? `${money(min)}–${money(max)}`
@@ -40,19 +42,21 @@ export function AmountFilter({
     // The form sits in the phone's filter sheet too: its submit must not reach another form.
     e.stopPropagation();
     const f = new FormData(e.currentTarget);
+    // The URL keeps major units, as machines write them ("1250.5").
     const read = (k: string) => {
       const text = String(f.get(k) ?? "").trim();
       if (!text) return undefined;
-      toMinor(text, currency); // throws for what is not an amount in this currency
-      return Number(text);
+      const r = input.read(text, currency);
+      if (!r.ok) throw new Error(r.message);
+      return Number(toMajorString(r.minor, currency));
     };
     let from: number | undefined;
     let to: number | undefined;
     try {
       from = read("from");
       to = read("to");
-    } catch {
-      setError(`Enter amounts like 25.00 (${currency}).`);
+    } catch (e) {
+      setError(`${(e as Error).message}.`);
       return;
     }
     if (from !== undefined && to !== undefined && from > to) {
@@ -91,7 +95,7 @@ export function AmountFilter({
               name="from"
               inputMode="decimal"
               placeholder="0.00"
-              defaultValue={min ?? ""}
+              defaultValue={min === undefined ? "" : input.show(toMinor(min, currency), currency)}
               autoComplete="off"
             />
           </Field>
@@ -100,12 +104,12 @@ export function AmountFilter({
               name="to"
               inputMode="decimal"
               placeholder="Any"
-              defaultValue={max ?? ""}
+              defaultValue={max === undefined ? "" : input.show(toMinor(max, currency), currency)}
               autoComplete="off"
             />
           </Field>
           <p className="col-span-2 text-muted-foreground text-xs">
-            The amount of each gift, whatever the interval.
+            The amount of each donation, whatever the interval.
           </p>
           {error ? (
             <p role="alert" className="col-span-2 text-destructive">

@@ -59,7 +59,7 @@ export function DonorPlans({ donorId }: { donorId: string }) {
                     <span className="flex flex-wrap items-center gap-x-3 text-muted-foreground">
                       <span className={late > 0 ? "text-red-700 dark:text-red-400" : undefined}>
                         {p.nextExpectedAt === null || p.status === "paused"
-                          ? "No gift expected"
+                          ? "No donation expected"
                           : `Next ${formatDate(p.nextExpectedAt, tz)}${late > 0 ? ` (${lateLabel(late)})` : ""}`}
                       </span>
                       <span className="tabular-nums">Given {formatMoney(p.givenMinor, p.currency)}</span>

@@ -6,12 +6,12 @@
  */
 import { CSV_BOM, csvRow, isoWithOffset } from "@core/csv";
 
-export { exportFileName } from "@core/csv";
+export { saveCsv } from "~/lib/save-csv";
 
 import { toMajorString } from "@core/money";
 import type { RouterOutputs } from "~/lib/api-types";
 
-export type PlanCsvRow = RouterOutputs["plans"]["exportPage"]["rows"][number];
+type PlanCsvRow = RouterOutputs["plans"]["exportPage"]["rows"][number];
 
 interface CsvColumn {
   header: string;
@@ -19,7 +19,7 @@ interface CsvColumn {
   cell: (row: PlanCsvRow, timeZone: string) => unknown;
 }
 
-export const PLAN_COLUMNS: readonly CsvColumn[] = [
+const PLAN_COLUMNS: readonly CsvColumn[] = [
   { header: "plan_id", cell: (r) => r.id },
   { header: "donor_name", cell: (r) => r.donorName },
   { header: "donor_email", cell: (r) => r.donorEmail },
@@ -40,9 +40,9 @@ export const PLAN_COLUMNS: readonly CsvColumn[] = [
   { header: "subscription_id", cell: (r) => r.gatewaySubscriptionId },
 ];
 
-export const PLAN_CSV_HEADER = PLAN_COLUMNS.map((c) => c.header);
+const PLAN_CSV_HEADER = PLAN_COLUMNS.map((c) => c.header);
 
-export function planCsvLines(rows: readonly PlanCsvRow[], timeZone: string): string {
+function planCsvLines(rows: readonly PlanCsvRow[], timeZone: string): string {
   let out = "";
   for (const r of rows) out += csvRow(PLAN_COLUMNS.map((c) => c.cell(r, timeZone)));
   return out;

@@ -5,6 +5,7 @@
  * errors under their fields. Its button is ./new-plan-button.tsx: this module loads on the first
  * click (or hover), not with the list.
  */
+
 import { PAYMENT_METHOD_LABELS, paymentMethods } from "@core/labels";
 import { CURRENCIES } from "@core/money";
 import { PLAN_INTERVAL_LABELS, planIntervals } from "@core/plans";
@@ -14,35 +15,20 @@ import * as React from "react";
 import { toast } from "sonner";
 import { type CampaignChoice, CampaignCombobox, type CampaignScope } from "~/components/campaign-combobox";
 import type { DonorChoice } from "~/components/donor-combobox";
-import { Button } from "~/components/ui/button";
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from "~/components/ui/dialog";
+import { DonorField } from "~/components/donor-field";
+import { FormDialogFooter } from "~/components/form-dialog-footer";
+import { returnFocusTo } from "~/components/lazy-dialog-button";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "~/components/ui/dialog";
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
-import { errorInfo, toMinor } from "~/lib/format";
+import { NativeSelect } from "~/components/ui/native-select";
+import { errorInfo } from "~/lib/format";
+import { useMoneyInput } from "~/lib/money-locale";
 import { useToday } from "~/lib/time-zone";
 import { useTRPC } from "~/lib/trpc";
 
-// The donor search (cmdk) loads when the dialog is about to open, not with the list; the server
-// build leaves it out (as record-donation-dialog.tsx does).
-export const preloadDonorSearch = (): Promise<
-  Pick<typeof import("~/components/donor-combobox"), "DonorCombobox">
-> =>
-  import.meta.env.SSR
-    ? Promise.resolve({ DonorCombobox: (() => null) as never })
-    : import("~/components/donor-combobox");
-const DonorCombobox = React.lazy(() => preloadDonorSearch().then((m) => ({ default: m.DonorCombobox })));
+export { preloadDonorSearch } from "~/components/donor-field";
 
-const selectClass =
-  "h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs disabled:cursor-not-allowed disabled:opacity-50";
-
-const CHOOSE_DONOR = "Choose a donor";
 // A new plan gives to a campaign that takes gifts now or after a pause: the picker offers those
 // (the server takes any campaign of the plan's currency, as the list offered before).
 const PLAN_CAMPAIGNS: CampaignScope = { status: ["active", "paused"] };
@@ -77,6 +63,7 @@ export function NewPlanDialogBody({
   // The organization's today: the day the server reads startDay in.
   const today = useToday();
   const [fields, setFields] = React.useState<Record<string, string>>({});
+  const money = useMoneyInput();
   const [donor, setDonor] = React.useState<DonorChoice | null>(null);
   const [campaign, setCampaign] = React.useState<CampaignChoice | null>(null);
   const [currency, setCurrency] = React.useState<string | null>(null);
@@ -115,14 +102,12 @@ export function NewPlanDialogBody({
     const who = donorId ?? donor?.id;
     if (!who) errors.donorId = "Choose the donor who gives.";
     let amountMinor = 0;
-    try {
-      amountMinor = toMinor(text("amount"), cur);
-      if (amountMinor <= 0) errors.amountMinor = "Enter an amount above zero.";
-    } catch {
-      errors.amountMinor = `Enter an amount like 25.00 (${cur}).`;
-    }
+    const amount = money.read(text("amount"), cur);
+    if (!amount.ok) errors.amountMinor = amount.message;
+    else if (amount.minor <= 0) errors.amountMinor = "Enter an amount above zero.";
+    else amountMinor = amount.minor;
     const startDay = text("startDay");
-    if (!startDay) errors.startDay = "Choose the day of the first gift.";
+    if (!startDay) errors.startDay = "Choose the day of the first donation.";
     const day = text("dayOfMonth");
     const dayOfMonth = day ? Number(day) : undefined;
     if (dayOfMonth !== undefined && !(Number.isInteger(dayOfMonth) && dayOfMonth >= 1 && dayOfMonth <= 31))
@@ -149,12 +134,7 @@ export function NewPlanDialogBody({
   const otherError = create.error && !shown ? errorInfo(create.error).message : null;
   return (
     <Dialog open={open} onOpenChange={reset}>
-      <DialogContent
-        onCloseAutoFocus={(e) => {
-          e.preventDefault();
-          returnFocusRef.current?.focus();
-        }}
-      >
+      <DialogContent onCloseAutoFocus={returnFocusTo(returnFocusRef)}>
         <DialogHeader>
           <DialogTitle>New recurring plan</DialogTitle>
           <DialogDescription>
@@ -164,19 +144,13 @@ export function NewPlanDialogBody({
         </DialogHeader>
         <form id="new-plan" onSubmit={submit} className="flex flex-col gap-3" noValidate>
           {!donorId ? (
-            <Field label="Donor" required error={fields.donorId}>
-              {(control) => (
-                <React.Suspense
-                  fallback={
-                    <Button {...control} variant="outline" disabled className="justify-start font-normal">
-                      {CHOOSE_DONOR}
-                    </Button>
-                  }
-                >
-                  <DonorCombobox {...control} value={donor} onChange={setDonor} emptyLabel={CHOOSE_DONOR} />
-                </React.Suspense>
-              )}
-            </Field>
+            <DonorField
+              value={donor}
+              onChange={setDonor}
+              emptyLabel="Choose a donor"
+              error={fields.donorId}
+              required
+            />
           ) : null}
           <Field label="Campaign" error={fields.campaignId}>
             {(control) => (
@@ -198,9 +172,9 @@ export function NewPlanDialogBody({
               error={fields.currency}
               description={campaign ? "Set by the campaign" : undefined}
             >
-              <select
+              <NativeSelect
                 name="currency"
-                className={selectClass}
+                className="w-full px-3"
                 value={cur}
                 disabled={!!campaign}
                 onChange={(e) => setCurrency(e.target.value)}
@@ -211,39 +185,39 @@ export function NewPlanDialogBody({
                     {c}
                   </option>
                 ))}
-              </select>
+              </NativeSelect>
             </Field>
           </div>
           <Field label="How often" required error={fields.interval}>
-            <select name="interval" className={selectClass} defaultValue="month">
+            <NativeSelect name="interval" className="w-full px-3" defaultValue="month">
               {planIntervals.map((i) => (
                 <option key={i} value={i}>
                   {PLAN_INTERVAL_LABELS[i]}
                 </option>
               ))}
-            </select>
+            </NativeSelect>
           </Field>
           <div className="grid items-start gap-3 sm:grid-cols-2">
-            <Field label="First gift" required error={fields.startDay}>
+            <Field label="First donation" required error={fields.startDay}>
               <Input name="startDay" type="date" defaultValue={today} />
             </Field>
             <Field
               label="Day of the month"
               error={fields.dayOfMonth}
-              description="Empty: the first gift's day. Short months use their last day."
+              description="Empty: the first donation's day. Short months use their last day."
             >
               <Input name="dayOfMonth" type="number" inputMode="numeric" min={1} max={31} step={1} />
             </Field>
           </div>
           <Field label="Payment method" error={fields.paymentMethod}>
-            <select name="paymentMethod" className={selectClass} defaultValue="">
+            <NativeSelect name="paymentMethod" className="w-full px-3" defaultValue="">
               <option value="">Not recorded</option>
               {paymentMethods.map((m) => (
                 <option key={m} value={m}>
                   {PAYMENT_METHOD_LABELS[m]}
                 </option>
               ))}
-            </select>
+            </NativeSelect>
           </Field>
           {otherError ? (
             <p role="alert" className="text-destructive text-sm">
@@ -251,14 +225,12 @@ export function NewPlanDialogBody({
             </p>
           ) : null}
         </form>
-        <DialogFooter>
-          <Button variant="outline" onClick={() => reset(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" form="new-plan" disabled={create.isPending}>
-            {create.isPending ? "Saving…" : "Create plan"}
-          </Button>
-        </DialogFooter>
+        <FormDialogFooter
+          form="new-plan"
+          pending={create.isPending}
+          submitLabel="Create plan"
+          onCancel={() => reset(false)}
+        />
       </DialogContent>
     </Dialog>
   );

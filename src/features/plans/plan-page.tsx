@@ -4,18 +4,22 @@
  * gifts and its timeline. Every rule is the server's (worker/plans/service.ts): the page offers
  * only what `allowedActions` and `amountEditable` say, and shows the server's refusal otherwise.
  */
+
 import { donorLabel, paymentMethodLabel } from "@core/labels";
 import {
+  addMonthsToDay,
   dueOnOrAfter,
   EXPECTING,
+  MAX_PAUSE_MONTHS,
   PLAN_INTERVAL_LABELS,
   PLAN_REASON_ACTIONS,
   PLAN_STATUS_LABELS,
   type PlanAction,
   type PlanStatus,
+  pauseEndProblem,
 } from "@core/plans";
 import { amountMinor } from "@core/schemas";
-import { localDay, startOfLocalDay } from "@core/time";
+import { addDays, localDay, startOfLocalDay } from "@core/time";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
 import { ArrowLeft, Ban, Pause, Pencil, Play } from "lucide-react";
@@ -29,19 +33,13 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Field } from "~/components/ui/form-field";
 import { Input } from "~/components/ui/input";
+import { NativeSelect } from "~/components/ui/native-select";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { Textarea } from "~/components/ui/textarea";
 import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
-import {
-  formatCount,
-  formatDate,
-  formatDateTime,
-  formatMoney,
-  titleCase,
-  toMajorString,
-  toMinor,
-} from "~/lib/format";
+import { formatCount, formatDate, formatDateTime, formatMoney, titleCase } from "~/lib/format";
+import { useMoneyInput } from "~/lib/money-locale";
 import { useTimeZone } from "~/lib/time-zone";
 import { useTRPC } from "~/lib/trpc";
 import { cn } from "~/lib/utils";
@@ -186,11 +184,15 @@ function ScheduleCard({ p }: { p: Plan }) {
             ["Monthly equivalent", money(p.monthlyMinor)],
             ["Started", formatDate(p.startedAt, tz)],
             [
-              "Next expected gift",
+              "Next expected donation",
               p.nextExpectedAt === null ? (
                 "None"
               ) : p.status === "paused" ? (
-                "None while paused"
+                p.resumeAt ? (
+                  `None while paused; resumes on ${formatDate(p.resumeAt, tz)}`
+                ) : (
+                  "None while paused"
+                )
               ) : (
                 <span key="next" className={cn(late > 0 && "text-red-700 dark:text-red-400")}>
                   {formatDate(p.nextExpectedAt, tz)}
@@ -200,11 +202,11 @@ function ScheduleCard({ p }: { p: Plan }) {
             ],
             ["Ended", formatDate(p.endedAt, tz)],
             [`${PLAN_STATUS_LABELS[p.status]} since`, formatDate(p.statusChangedAt, tz)],
-            ["Gifts", formatCount(p.giftCount)],
+            ["Donations", formatCount(p.giftCount)],
             ["Total given", money(p.givenMinor)],
-            ["Last gift", formatDate(p.lastGiftAt, tz)],
+            ["Last donation", formatDate(p.lastGiftAt, tz)],
             [
-              "Missed gifts",
+              "Missed donations",
               <span key="missed" className={cn(p.missedCount > 0 && "text-red-700 dark:text-red-400")}>
                 {formatCount(p.missedCount)}
               </span>,
@@ -273,17 +275,17 @@ function GiftsCard({ p }: { p: Plan }) {
   return (
     <Card className="min-w-0">
       <CardHeader>
-        <CardTitle>Gifts</CardTitle>
+        <CardTitle>Donations</CardTitle>
         {p.gifts.length >= 100 ? (
-          <CardDescription>The latest 100 gifts, newest first.</CardDescription>
+          <CardDescription>The latest 100 donations, newest first.</CardDescription>
         ) : null}
       </CardHeader>
       <CardContent>
         {p.gifts.length ? (
-          <Table aria-label="Gifts of this plan">
+          <Table aria-label="Donations of this plan">
             <TableHeader>
               <TableRow>
-                <TableHead>Gift</TableHead>
+                <TableHead>Donation</TableHead>
                 {/* A phone shows the date under the number: four columns do not fit 360 px. */}
                 <TableHead className="hidden sm:table-cell">Date</TableHead>
                 <TableHead className="text-right">Amount</TableHead>
@@ -326,7 +328,7 @@ function GiftsCard({ p }: { p: Plan }) {
             </TableBody>
           </Table>
         ) : (
-          <p className="text-muted-foreground text-sm">No gifts yet.</p>
+          <p className="text-muted-foreground text-sm">No donations yet.</p>
         )}
       </CardContent>
     </Card>
@@ -448,12 +450,31 @@ function StatusDialog({
   const qc = useQueryClient();
   const setStatus = useMutation(trpc.plans.setStatus.mutationOptions());
   const [reason, setReason] = React.useState("");
+  // How long a pause lasts: until resumed by hand (""), N months, or until a day ("date").
+  const [length, setLength] = React.useState("");
+  const [until, setUntil] = React.useState("");
   // The last action stays on screen while the dialog animates out.
   const [shown, setShown] = React.useState<PlanAction>(action ?? "pause");
   if (action && action !== shown) setShown(action);
   React.useEffect(() => {
-    if (action) setReason("");
+    if (action) {
+      setReason("");
+      setLength("");
+      setUntil("");
+    }
   }, [action]);
+  const today = localDay(Date.now(), tz);
+  const resumeOn =
+    shown !== "pause" || !length
+      ? undefined
+      : length === "date"
+        ? until || undefined
+        : addMonthsToDay(today, Number(length));
+  const pauseProblem = resumeOn
+    ? pauseEndProblem(resumeOn, today)
+    : length === "date"
+      ? "Choose the day"
+      : null;
   const needsReason = PLAN_REASON_ACTIONS.includes(shown);
   const copy = COPY[shown];
   // Where a resumed plan picks up: the server's own rule (service.ts changePlanStatus).
@@ -469,10 +490,10 @@ function StatusDialog({
       : null;
   const description =
     shown === "pause"
-      ? "No gift is expected while it is paused, and it leaves recurring revenue until resumed."
+      ? "No donation is expected while it is paused, and it leaves recurring revenue until it resumes."
       : shown === "resume"
-        ? `${p.status === "past_due" ? "" : "It counts in recurring revenue again. "}Its next gift is expected on ${formatDate(resumesOn, tz)}, and missed gifts count from none again.`
-        : "It expects no more gifts and leaves recurring revenue for good: a cancelled plan cannot be resumed.";
+        ? `${p.status === "past_due" ? "" : "It counts in recurring revenue again. "}Its next donation is expected on ${formatDate(resumesOn, tz)}, and missed donations count from none again.`
+        : "It expects no more donations and leaves recurring revenue for good: a cancelled plan cannot be resumed.";
   const trimmed = reason.trim();
   return (
     <ConfirmDialog
@@ -485,15 +506,48 @@ function StatusDialog({
       confirmLabel={copy.confirm}
       cancelLabel={shown === "cancel" ? "Keep plan" : undefined}
       destructive={shown === "cancel"}
-      canConfirm={!needsReason || (trimmed.length > 0 && trimmed.length <= REASON_MAX)}
+      canConfirm={!needsReason || (trimmed.length > 0 && trimmed.length <= REASON_MAX && !pauseProblem)}
       onConfirm={async () => {
         await setStatus
-          .mutateAsync({ id: p.id, action: shown, reason: trimmed || undefined })
+          .mutateAsync({ id: p.id, action: shown, reason: trimmed || undefined, resumeOn })
           .catch(onConflict(refetch));
-        toast.success(copy.done);
+        toast.success(
+          resumeOn ? `Plan paused until ${formatDate(startOfLocalDay(resumeOn, tz), tz)}` : copy.done,
+        );
         await qc.invalidateQueries();
       }}
     >
+      {shown === "pause" ? (
+        <Field
+          label="For how long"
+          description={
+            resumeOn && !pauseProblem
+              ? `It resumes by itself on ${formatDate(startOfLocalDay(resumeOn, tz), tz)}, expecting its next due donation.`
+              : "Until someone resumes it."
+          }
+        >
+          <NativeSelect value={length} onChange={(e) => setLength(e.target.value)} className="w-full px-3">
+            <option value="">Until resumed by hand</option>
+            {[1, 2, 3, 6, 12].map((n) => (
+              <option key={n} value={n}>
+                {n} month{n === 1 ? "" : "s"}
+              </option>
+            ))}
+            <option value="date">Until a day…</option>
+          </NativeSelect>
+        </Field>
+      ) : null}
+      {shown === "pause" && length === "date" ? (
+        <Field label="Resumes on" required error={until ? (pauseProblem ?? undefined) : undefined}>
+          <Input
+            type="date"
+            value={until}
+            min={addDays(today, 1)}
+            max={addMonthsToDay(today, MAX_PAUSE_MONTHS)}
+            onChange={(e) => setUntil(e.target.value)}
+          />
+        </Field>
+      ) : null}
       {needsReason ? (
         <Field label="Reason" required description="Kept in the plan's timeline and the audit trail.">
           <Textarea
@@ -523,23 +577,23 @@ function AmountDialog({
   const trpc = useTRPC();
   const qc = useQueryClient();
   const change = useMutation(trpc.plans.changeAmount.mutationOptions());
+  const money = useMoneyInput();
   const [amount, setAmount] = React.useState("");
   const [reason, setReason] = React.useState("");
   React.useEffect(() => {
     if (open) {
-      setAmount(toMajorString(p.amountMinor, p.currency));
+      setAmount(money.show(p.amountMinor, p.currency));
       setReason("");
     }
-  }, [open, p.amountMinor, p.currency]);
+  }, [open, p.amountMinor, p.currency, money.show]);
   let minor: number | null = null;
   let problem: string | undefined;
-  try {
-    const parsed = amountMinor.safeParse(toMinor(amount, p.currency));
+  const read = money.read(amount, p.currency);
+  if (read.ok) {
+    const parsed = amountMinor.safeParse(read.minor);
     if (parsed.success) minor = parsed.data;
     else problem = parsed.error.issues[0]?.message;
-  } catch {
-    problem = `Enter an amount like 25.00 (${p.currency})`;
-  }
+  } else problem = read.message;
   return (
     <ConfirmDialog
       open={open}
@@ -547,7 +601,7 @@ function AmountDialog({
         if (!o) onClose();
       }}
       title="Change the amount"
-      description="From the next gift on; gifts already received keep their amounts."
+      description="From the next donation on; donations already received keep their amounts."
       confirmLabel="Change amount"
       canConfirm={minor !== null && minor !== p.amountMinor && reason.trim().length <= REASON_MAX}
       onConfirm={async () => {

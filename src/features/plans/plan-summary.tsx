@@ -82,8 +82,8 @@ export function PlanSummary({
           value={formatCount(c.pastDuePlans)}
           hint={
             c.activePlans
-              ? `${formatPercent(c.pastDuePlans / c.activePlans)} of active plans: a gift is late`
-              : "A gift is late past the grace period"
+              ? `${formatPercent(c.pastDuePlans / c.activePlans)} of active plans: a donation is late`
+              : "A donation is late past the grace period"
           }
           to="/recurring"
           search={show(["past_due"])}

@@ -3,8 +3,8 @@
  * organization, failing first by default, with its filters, sort and page in the URL, the CSV of
  * the current filters and "New plan". Each row opens the plan (/recurring/$planId).
  */
+
 import { donorLabel, paymentMethodLabel } from "@core/labels";
-import { CURRENCIES } from "@core/money";
 import {
   EXPECTING,
   PLAN_INTERVAL_LABELS,
@@ -17,15 +17,17 @@ import { getRouteApi, Link } from "@tanstack/react-router";
 import type { ColumnDef } from "@tanstack/react-table";
 import { Download, X } from "lucide-react";
 import * as React from "react";
-import { toast } from "sonner";
 import { CampaignCombobox } from "~/components/campaign-combobox";
+import { CurrencyFilter } from "~/components/currency-filter";
 import { DataTable } from "~/components/data-table/data-table";
-import { ExportProgress } from "~/components/export-progress";
+import { ExportProgress, useCsvExport } from "~/components/export-progress";
 import { PageHeader } from "~/components/layout/page-header";
 import { Button } from "~/components/ui/button";
+import { NativeSelect } from "~/components/ui/native-select";
 import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatCount, formatDate, formatMoney, titleCase } from "~/lib/format";
+import { pageOf } from "~/lib/search-params";
 import { useTimeZone } from "~/lib/time-zone";
 import { useTRPC, useTRPCClient } from "~/lib/trpc";
 import { AmountFilter } from "./amount-filter";
@@ -44,16 +46,14 @@ const DonorChip = React.lazy(() =>
   import("~/features/donors/donor-chip").then((m) => ({ default: m.DonorChip })),
 );
 
-const selectClass = "h-9 rounded-md border border-input bg-transparent px-2 text-sm";
-
 /**
  * The sort menu: the header buttons cannot say "failing first" (no column sorts that way) and a
  * phone's cards have no headers at all. Failing first reads one way only (the server ignores desc).
  */
 const SORT_OPTIONS: { value: string; label: string; sort: PlanSearch["sort"]; desc: boolean }[] = [
   { value: "risk", label: "Failing first", sort: "risk", desc: true },
-  { value: "next-asc", label: "Next gift, soonest", sort: "next", desc: false },
-  { value: "next-desc", label: "Next gift, latest", sort: "next", desc: true },
+  { value: "next-asc", label: "Next donation, soonest", sort: "next", desc: false },
+  { value: "next-desc", label: "Next donation, latest", sort: "next", desc: true },
   { value: "amount-desc", label: "Amount, highest", sort: "amount", desc: true },
   { value: "amount-asc", label: "Amount, lowest", sort: "amount", desc: false },
   { value: "given-desc", label: "Given, most", sort: "given", desc: true },
@@ -79,13 +79,7 @@ export function PlansPage() {
   const amountCurrency = s.currency ?? defaultCurrency ?? "USD";
   const filters = planFilters(s, amountCurrency);
   const q = useQuery({
-    ...trpc.plans.list.queryOptions({
-      ...filters,
-      page: s.page,
-      pageSize: s.pageSize,
-      sort: s.sort,
-      desc: s.desc,
-    }),
+    ...trpc.plans.list.queryOptions({ ...filters, ...pageOf(s) }),
     placeholderData: keepPreviousData,
     // An amount filter waits for the currency it is read in, rather than asking twice.
     enabled: !!(s.currency || defaultCurrency) || (s.minAmount === undefined && s.maxAmount === undefined),
@@ -98,37 +92,29 @@ export function PlansPage() {
   const filterCount = activeFilterCount(s);
   const now = Date.now();
 
-  const [progress, setProgress] = React.useState<{ done: number; total: number | undefined } | null>(null);
-  async function exportCsv() {
-    const total = q.data?.total;
-    setProgress({ done: 0, total });
-    try {
+  const [progress, runExport] = useCsvExport();
+  const exportCsv = () =>
+    runExport(async (show) => {
+      const total = q.data?.total;
+      show({ done: 0, total });
       const timeZone = org.data?.timeZone ?? tz;
       // The CSV writer loads when asked for (≈ 1.3 KiB gzip the list itself does not need).
-      const { buildPlanCsv, exportFileName } = await import("./export");
+      const { buildPlanCsv, saveCsv } = await import("./export");
       const { parts, rows } = await buildPlanCsv(
         (after) => client.plans.exportPage.mutate({ ...filters, after }),
         timeZone,
-        (done) => setProgress({ done, total }),
+        (done) => show({ done, total }),
       );
-      const a = document.createElement("a");
-      a.href = URL.createObjectURL(new Blob(parts, { type: "text/csv;charset=utf-8" }));
-      a.download = exportFileName(org.data?.slug ?? "plans", "recurring-plans", Date.now(), timeZone);
-      a.click();
-      URL.revokeObjectURL(a.href);
-      toast.success(`Exported ${formatCount(rows)} plan${rows === 1 ? "" : "s"}`);
-    } catch (e) {
-      toast.error(errorInfo(e).message);
-    } finally {
-      setProgress(null);
-    }
-  }
+      saveCsv(parts, org.data?.slug ?? "plans", "recurring-plans", timeZone);
+      return `Exported ${formatCount(rows)} plan${rows === 1 ? "" : "s"}`;
+    });
 
   const columns: ColumnDef<Row, unknown>[] = [
     {
       header: "Donor",
       meta: { card: "meta" },
-      // Two lines in the table; one run of text on a phone's card (cards and table switch at sm).
+      // Two lines in the table; one run of text on a phone's card, where the name reads as text, not
+      // muted, and the address moves to a line of its own, ending in "…" if it is still too long (L9).
       cell: ({ row }) => {
         const p = row.original;
         const name = donorLabel(p.donorName);
@@ -138,19 +124,24 @@ export function PlansPage() {
               <Link
                 to="/donors/$donorId"
                 params={{ donorId: p.donorId }}
-                className="font-medium hover:underline"
+                className="font-medium text-foreground hover:underline"
               >
                 {name}
               </Link>
             ) : (
-              <span className="font-medium">{name}</span>
+              <span className="font-medium text-foreground">{name}</span>
             )}
             {p.donorEmail && p.donorEmail !== p.donorName ? (
               <>
                 <span aria-hidden className="sm:hidden">
                   {" · "}
                 </span>
-                <span className="break-all text-muted-foreground sm:text-xs">{p.donorEmail}</span>
+                <span
+                  title={p.donorEmail}
+                  className="text-muted-foreground max-sm:inline-block max-sm:max-w-full max-sm:truncate max-sm:align-bottom sm:break-all sm:text-xs"
+                >
+                  {p.donorEmail}
+                </span>
               </>
             ) : null}
           </span>
@@ -197,7 +188,7 @@ export function PlansPage() {
       ),
     },
     {
-      header: "Next gift",
+      header: "Next donation",
       meta: { sortKey: "next", card: "date", cardLabel: "Next" },
       cell: ({ row }) => {
         const p = row.original;
@@ -229,8 +220,8 @@ export function PlansPage() {
       },
     },
     {
-      header: "Gifts",
-      meta: { align: "right", card: "meta", cardLabel: "Gifts" },
+      header: "Donations",
+      meta: { align: "right", card: "meta", cardLabel: "Donations" },
       cell: ({ row }) => formatCount(row.original.giftCount),
     },
     {
@@ -333,9 +324,8 @@ export function PlansPage() {
         ]}
         toolbar={
           <>
-            <select
+            <NativeSelect
               aria-label="Interval"
-              className={selectClass}
               value={s.interval ?? ""}
               onChange={(e) => set({ interval: (e.target.value || undefined) as PlanSearch["interval"] })}
             >
@@ -345,20 +335,8 @@ export function PlansPage() {
                   {PLAN_INTERVAL_LABELS[i]}
                 </option>
               ))}
-            </select>
-            <select
-              aria-label="Currency"
-              className={selectClass}
-              value={s.currency ?? ""}
-              onChange={(e) => set({ currency: (e.target.value || undefined) as PlanSearch["currency"] })}
-            >
-              <option value="">All currencies</option>
-              {CURRENCIES.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
-            </select>
+            </NativeSelect>
+            <CurrencyFilter value={s.currency} onChange={(currency) => set({ currency })} />
             <CampaignCombobox
               label="Campaign"
               className="sm:w-48"
@@ -372,9 +350,8 @@ export function PlansPage() {
               max={s.maxAmount}
               onChange={(minAmount, maxAmount) => set({ minAmount, maxAmount })}
             />
-            <select
+            <NativeSelect
               aria-label="Sort"
-              className={selectClass}
               value={sortValue(s)}
               onChange={(e) => {
                 const o = SORT_OPTIONS.find((x) => x.value === e.target.value);
@@ -386,7 +363,7 @@ export function PlansPage() {
                   {o.label}
                 </option>
               ))}
-            </select>
+            </NativeSelect>
             {filterCount > 0 ? (
               <Button variant="ghost" size="sm" className="h-9" onClick={clearFilters}>
                 <X className="size-4" aria-hidden /> Clear {filterCount} filter{filterCount === 1 ? "" : "s"}

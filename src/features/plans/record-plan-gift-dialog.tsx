@@ -1,34 +1,38 @@
 /**
  * A gift that pays a plan, recorded by hand (a standing order's transfer, a pledge's check):
  * donations.create with the plan's donor, campaign and currency and its planId, so the gift joins
- * the plan (worker/plans/gifts.ts: a late plan is active again, the next gift is expected a period
+ * the plan (worker/ledger/plan-gift.ts: a late plan is active again, the next gift is expected a period
  * on). Its own small dialog: the general record dialog carries the donor search and campaigns, and
  * the /donations bundle it lives in is at its budget.
  */
+
 import { manualDonationInput, manualPaymentMethods } from "@core/donation";
-import { PAYMENT_METHOD_LABELS } from "@core/labels";
-import { localDay, startOfLocalDay } from "@core/time";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { Plus } from "lucide-react";
 import * as React from "react";
 import { toast } from "sonner";
-import { dialogSelectClass } from "~/components/confirm-dialog";
+import { FormDialogFooter } from "~/components/form-dialog-footer";
 import { Button } from "~/components/ui/button";
 import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
   DialogTrigger,
 } from "~/components/ui/dialog";
 import { Field } from "~/components/ui/form-field";
-import { Input } from "~/components/ui/input";
 import { Textarea } from "~/components/ui/textarea";
+import {
+  AmountField,
+  DateReceivedField,
+  PaymentMethodField,
+  receivedAt,
+} from "~/features/donations/manual-donation-fields";
 import type { RouterOutputs } from "~/lib/api-types";
-import { errorInfo, toMajorString, toMinor } from "~/lib/format";
+import { errorInfo } from "~/lib/format";
+import { useMoneyInput } from "~/lib/money-locale";
 import { useTimeZone } from "~/lib/time-zone";
 import { useTRPC } from "~/lib/trpc";
 import { planAmount } from "./plan-bits";
@@ -46,6 +50,7 @@ export function RecordPlanGiftDialog({ plan }: { plan: Plan }) {
   const navigate = useNavigate();
   const [open, setOpen] = React.useState(false);
   const [fields, setFields] = React.useState<Record<string, string>>({});
+  const money = useMoneyInput();
   const create = useMutation(
     trpc.donations.create.mutationOptions({
       onSuccess: async (d) => {
@@ -66,18 +71,16 @@ export function RecordPlanGiftDialog({ plan }: { plan: Plan }) {
   const method = (manualPaymentMethods as readonly string[]).includes(plan.paymentMethod ?? "")
     ? (plan.paymentMethod as string)
     : "bank_transfer";
-  const today = localDay(Date.now(), tz);
 
   function submit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
-    let amountMinor: number;
-    try {
-      amountMinor = toMinor(String(f.get("amount") ?? ""), plan.currency);
-    } catch {
-      setFields({ amountMinor: `Enter an amount like 25.00 (${plan.currency})` });
+    const amount = money.read(String(f.get("amount") ?? ""), plan.currency);
+    if (!amount.ok) {
+      setFields({ amountMinor: amount.message });
       return;
     }
+    const amountMinor = amount.minor;
     // The schema donations.create takes (core/donation.ts): refused here as the server would.
     const parsed = manualDonationInput.safeParse({
       donorId: plan.donorId,
@@ -115,38 +118,26 @@ export function RecordPlanGiftDialog({ plan }: { plan: Plan }) {
     >
       <DialogTrigger asChild>
         <Button>
-          <Plus className="size-4" aria-hidden /> Record a gift
+          <Plus className="size-4" aria-hidden /> Record a donation
         </Button>
       </DialogTrigger>
       <DialogContent>
         <DialogHeader>
-          <DialogTitle>Record a gift for this plan</DialogTitle>
+          <DialogTitle>Record a donation for this plan</DialogTitle>
           <DialogDescription>
-            A gift received offline that pays this plan (
+            A donation received offline that pays this plan (
             {planAmount(plan.amountMinor, plan.currency, plan.interval)}
             ).
           </DialogDescription>
         </DialogHeader>
         <form id="record-plan-gift" onSubmit={submit} className="flex flex-col gap-3" noValidate>
-          <Field label={`Amount (${plan.currency})`} required error={fields.amountMinor ?? fields.currency}>
-            <Input
-              name="amount"
-              inputMode="decimal"
-              defaultValue={toMajorString(plan.amountMinor, plan.currency)}
-            />
-          </Field>
-          <Field label="Date received" error={fields.donatedAt}>
-            <Input name="donatedAt" type="date" defaultValue={today} max={today} />
-          </Field>
-          <Field label="Payment method" error={fields.paymentMethod}>
-            <select name="paymentMethod" className={dialogSelectClass} defaultValue={method}>
-              {manualPaymentMethods.map((m) => (
-                <option key={m} value={m}>
-                  {PAYMENT_METHOD_LABELS[m]}
-                </option>
-              ))}
-            </select>
-          </Field>
+          <AmountField
+            currency={plan.currency}
+            error={fields.amountMinor ?? fields.currency}
+            defaultValue={money.show(plan.amountMinor, plan.currency)}
+          />
+          <DateReceivedField error={fields.donatedAt} />
+          <PaymentMethodField defaultValue={method} error={fields.paymentMethod} />
           <Field
             label="Note"
             description="Internal: staff see it, the donor does not."
@@ -160,24 +151,13 @@ export function RecordPlanGiftDialog({ plan }: { plan: Plan }) {
             </p>
           ) : null}
         </form>
-        <DialogFooter>
-          <Button variant="outline" onClick={() => setOpen(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" form="record-plan-gift" disabled={create.isPending}>
-            {create.isPending ? "Saving…" : "Record gift"}
-          </Button>
-        </DialogFooter>
+        <FormDialogFooter
+          form="record-plan-gift"
+          pending={create.isPending}
+          submitLabel="Record donation"
+          onCancel={() => setOpen(false)}
+        />
       </DialogContent>
     </Dialog>
   );
-}
-
-/**
- * Today means now; an earlier day means its noon in the organization's zone, so the gift lands on
- * the day typed whatever the browser's zone (as the record-donation dialog does).
- */
-function receivedAt(day: string, timeZone: string): number {
-  if (!day || day === localDay(Date.now(), timeZone)) return Date.now();
-  return Math.min(startOfLocalDay(day, timeZone) + 12 * 3_600_000, Date.now());
 }

@@ -62,10 +62,9 @@ export function RecurringTile({ currency }: { currency?: string }) {
           {main ? (
             <>
               <div className="min-w-0">
-                <p
-                  className="font-semibold text-2xl tabular-nums [overflow-wrap:anywhere]"
-                  title={`Monthly recurring revenue in ${main.currency}`}
-                >
+                {/* Named apart from the dashboard's "Recurring donations received" (this period's gifts). */}
+                <p className="text-muted-foreground text-sm">Monthly recurring revenue</p>
+                <p className="font-semibold text-2xl tabular-nums [overflow-wrap:anywhere]">
                   {formatMoney(main.mrrMinor, main.currency)}
                   <span className="font-normal text-muted-foreground text-sm"> / month</span>
                 </p>
@@ -109,7 +108,7 @@ export function RecurringTile({ currency }: { currency?: string }) {
       <Card className="min-w-0 lg:col-span-2">
         <CardHeader>
           <CardTitle>Plans at risk</CardTitle>
-          <CardDescription>Past due: the expected gift is late past the grace period.</CardDescription>
+          <CardDescription>Past due: the expected donation is late past the grace period.</CardDescription>
         </CardHeader>
         <CardContent className="flex flex-col gap-3">
           {s.atRisk.length ? (

@@ -23,7 +23,6 @@ export type PlanSearchEnumsMatch =
 
 /** The keys of worker/plans/queries.ts PLAN_SORTS ("risk": failing first, the server's default). */
 export const PLAN_SORTS = ["risk", "next", "amount", "created", "given"] as const;
-export type PlanSort = (typeof PLAN_SORTS)[number];
 
 /** A major-unit amount, bounded so that its minor units stay a safe integer in every currency. */
 const majorParam = opt(z.number().check(z.minimum(0), z.maximum(1e12)));

@@ -19,15 +19,31 @@ function daysLeft(endAt: number) {
 
 export function PublicCampaignPage() {
   const { orgSlug, slug } = route.useParams();
+  const { preview } = route.useLoaderData();
   const trpc = useTRPC();
-  const { data } = useSuspenseQuery(trpc.campaigns.public.queryOptions({ organizationSlug: orgSlug, slug }));
+  const input = { organizationSlug: orgSlug, slug };
+  const { data } = useSuspenseQuery(
+    preview ? trpc.campaigns.preview.queryOptions(input) : trpc.campaigns.public.queryOptions(input),
+  );
   const c = data.campaign;
   const tz = data.organization.timeZone;
   const money = (v: number) => formatMoney(v, c.currency);
   return (
     <main className="mx-auto flex min-h-dvh max-w-3xl flex-col gap-6 px-4 py-8">
-      <header className="flex flex-wrap items-center justify-between gap-2">
-        <div className="flex items-center gap-3">
+      {data.preview ? (
+        <p
+          className="rounded-md border border-amber-500/50 bg-amber-50 p-3 text-center text-amber-950 text-sm dark:bg-amber-950 dark:text-amber-50"
+          role="status"
+        >
+          <span className="font-semibold">Preview.</span>{" "}
+          {c.status === "draft"
+            ? "This draft is not public yet: only members of your organization can open this page."
+            : "This campaign is private: only members of your organization can open this page."}
+        </p>
+      ) : null}
+      {/* One row at every width: the brand stays beside the organization, never under it. */}
+      <header className="flex items-center justify-between gap-3">
+        <div className="flex min-w-0 items-center gap-3">
           {safeImageSrc(data.organization.logoUrl) ? (
             <img
               src={safeImageSrc(data.organization.logoUrl) ?? undefined}
@@ -35,7 +51,7 @@ export function PublicCampaignPage() {
               className="size-12 shrink-0 rounded-md border object-contain"
             />
           ) : null}
-          <div>
+          <div className="min-w-0">
             <p className="font-semibold">{data.organization.name}</p>
             <div className="mt-1 flex flex-wrap gap-1">
               {data.organization.badges.map((b) => (
@@ -46,7 +62,7 @@ export function PublicCampaignPage() {
             </div>
           </div>
         </div>
-        <Brand />
+        <Brand className="shrink-0 [&>span:last-child]:max-sm:sr-only" />
       </header>
       {c.closed ? (
         <p className="rounded-md bg-muted p-3 text-center font-medium" role="status">
@@ -83,15 +99,22 @@ export function PublicCampaignPage() {
             {formatCount(c.donationCount)} {c.donationCount === 1 ? "donation" : "donations"} from{" "}
             {formatCount(c.donorCount)} {c.donorCount === 1 ? "donor" : "donors"}
             {!c.closed && c.phase === "scheduled" && c.startAt ? ` · opens ${formatDate(c.startAt, tz)}` : ""}
-            {!c.closed && c.phase !== "ended" && c.endAt ? ` · ${daysLeft(c.endAt)}` : ""}
+            {/* Not open yet: when it opens is the news, not how long it will run. */}
+            {!c.closed && c.phase !== "ended" && c.phase !== "scheduled" && c.endAt
+              ? ` · ${daysLeft(c.endAt)}`
+              : ""}
           </p>
           {!c.closed && (c.suggestedAmounts.length || c.allowRecurring) ? (
-            <div className="flex flex-wrap items-center gap-2 pt-1">
-              {c.suggestedAmounts.map((a) => (
-                <span key={a} className="rounded-full border px-3 py-1 text-sm tabular-nums">
-                  {money(a)}
+            <div className="flex flex-wrap items-center gap-x-3 gap-y-1 pt-1 text-sm">
+              {/* Amounts donors are invited to give, not controls: text, never a button's outline. */}
+              {c.suggestedAmounts.length ? (
+                <span>
+                  <span className="text-muted-foreground">Suggested gifts: </span>
+                  <span className="font-medium tabular-nums">
+                    {c.suggestedAmounts.map(money).join(" · ")}
+                  </span>
                 </span>
-              ))}
+              ) : null}
               {c.allowRecurring ? (
                 <span className="text-muted-foreground text-sm">
                   Monthly, quarterly or annual gifts welcome.

@@ -24,9 +24,21 @@ const DELIVERY: Record<string, string> = {
 
 const KIND: Record<string, string> = {
   receipt: "Thank-you with receipt",
+  correction: "Corrected receipt",
+  refund: "Refund notice",
   thanks: "Thank-you",
   statement: "Year-end statement",
 };
+
+/** A void's internal note: the staff's words, or the change that voided it when none were given. */
+const CHANGE_WORDS: Record<string, string> = {
+  "donation.trash": "moved to the trash",
+  "donation.purge": "deleted",
+  "donation.update": "donation edited",
+  "donation.status": "status changed",
+  "donation.correction": "status corrected",
+};
+const noteWords = (reason: string) => CHANGE_WORDS[reason] ?? reason;
 
 export function DonationReceipts({ donationId }: { donationId: string }) {
   const trpc = useTRPC();
@@ -68,7 +80,7 @@ export function DonationReceipts({ donationId }: { donationId: string }) {
       <CardHeader>
         <CardTitle>Receipts</CardTitle>
         <CardDescription>
-          Numbered tax receipts: never edited, voided and replaced when the gift changes.
+          Numbered tax receipts: never edited, voided and replaced when the donation changes.
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-3 text-sm">
@@ -83,7 +95,7 @@ export function DonationReceipts({ donationId }: { donationId: string }) {
         ) : (
           <>
             {q.data.receipts.length ? (
-              <ul className="divide-y" aria-label="Receipts of this gift">
+              <ul className="divide-y" aria-label="Receipts of this donation">
                 {q.data.receipts.map((r) => (
                   <li key={r.id} className="flex flex-col gap-1 py-2">
                     {/* The number on its line, what it says under it: the same places on every row,
@@ -115,7 +127,7 @@ export function DonationReceipts({ donationId }: { donationId: string }) {
                         {r.voidedAt ? (
                           <span>
                             voided {formatDateTime(r.voidedAt, tz)}
-                            {r.voidReason ? ` (${r.voidReason})` : ""}
+                            {r.voidReason ? ` (${noteWords(r.voidReason)})` : ""}
                           </span>
                         ) : null}
                       </span>
@@ -125,13 +137,15 @@ export function DonationReceipts({ donationId }: { donationId: string }) {
                         E-mailed to {r.sentTo} on {formatDateTime(r.sentAt, tz)}
                         {r.sendCount > 1 ? ` (sent ${r.sendCount} times)` : ""}
                       </span>
-                    ) : DELIVERY[r.delivery] && r.status === "issued" ? (
+                    ) : DELIVERY[r.delivery] && (r.status === "issued" || r.voidCause === "refunded") ? (
                       <span
                         className={r.delivery === "failed" ? "text-destructive" : "text-muted-foreground"}
                       >
                         {DELIVERY[r.delivery]}
                         {r.deliveryError ? `: ${r.deliveryError}` : ""}
                       </span>
+                    ) : r.status === "issued" ? (
+                      <span className="text-muted-foreground">Not e-mailed to the donor</span>
                     ) : null}
                   </li>
                 ))}

@@ -1,6 +1,7 @@
 /**
  * Year-end statements on a donor's page (issue 25): one PDF per calendar year, or per fiscal year
- * when the organization's starts later than January, for the years the donor has receipted gifts.
+ * when the organization's starts later than January, for the years the donor has receipted gifts
+ * or imported ones (decision 048).
  * Each opens as a download from GET /api/donors/{id}/statement.pdf (worker/http/receipt-pdf.ts).
  */
 import { useQuery } from "@tanstack/react-query";
@@ -29,7 +30,8 @@ export function DonorStatements({ donorId }: { donorId: string }) {
       <CardHeader>
         <CardTitle>Year-end statements</CardTitle>
         <CardDescription>
-          Every receipted gift of a year in one PDF, for the donor's tax return.
+          Every donation of a year in one PDF, for the donor's tax return: Almoner's receipts, and imported
+          donations marked as receipted by your previous system.
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-3 text-sm">
@@ -42,7 +44,9 @@ export function DonorStatements({ donorId }: { donorId: string }) {
             Loading…
           </p>
         ) : !q.data.calendar.length ? (
-          <p className="text-muted-foreground">No receipted gifts yet: nothing to put on a statement.</p>
+          <p className="text-muted-foreground">
+            No receipted or imported donations yet: nothing to put on a statement.
+          </p>
         ) : (
           // Two columns, so the calendar and fiscal years' links start at the same place.
           <div className="grid grid-cols-[auto_1fr] items-center gap-x-3 gap-y-2">

@@ -3,7 +3,11 @@
  * a year their statement, in steps of a few donors (receipts.stepStatements), with a progress bar,
  * statements per second and the time left. Closing the dialog or losing the connection pauses the
  * run; starting the same year again resumes it where it stopped (worker/receipts/statements.ts).
+ * Before it goes (issue 53, M13) the dialog says how many donors it e-mails, warns while the year
+ * is not over in the organization's zone, and sends a test to the person asking.
  */
+
+import { countOf } from "@core/labels";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { FileStack } from "lucide-react";
 import * as React from "react";
@@ -20,6 +24,7 @@ import {
   DialogTrigger,
 } from "~/components/ui/dialog";
 import { Field } from "~/components/ui/form-field";
+import { NativeSelect } from "~/components/ui/native-select";
 import { Progress } from "~/components/ui/progress";
 import { errorInfo, formatCount, formatDate } from "~/lib/format";
 import { useTimeZone } from "~/lib/time-zone";
@@ -54,6 +59,16 @@ export function StatementRunDialog() {
   const [running, setRunning] = React.useState(false);
   const runs = useQuery({ ...trpc.receipts.statementRuns.queryOptions(), enabled: open });
   const start = useMutation(trpc.receipts.startStatements.mutationOptions());
+  const preview = useQuery({
+    ...trpc.receipts.statementPreview.queryOptions({ year: Number(year), basis }),
+    enabled: open,
+  });
+  const test = useMutation(
+    trpc.receipts.testStatement.mutationOptions({
+      onSuccess: (t) => toast.success(`Test sent to ${t.sentTo}: ${t.donorName}'s ${t.label} statement`),
+      onError: (e) => toast.error(errorInfo(e).message),
+    }),
+  );
   const step = useMutation(trpc.receipts.stepStatements.mutationOptions());
   const years = Array.from({ length: 6 }, (_, i) => lastYear + 1 - i);
 
@@ -78,7 +93,7 @@ export function StatementRunDialog() {
       }
       if (r.finishedAt)
         toast.success(
-          `${r.label}: ${formatCount(r.sent)} statements sent${r.skipped ? `, ${formatCount(r.skipped)} donors without an e-mail address skipped` : ""}`,
+          `${r.label}: ${countOf(r.sent, "statement", "statements")} sent${r.skipped ? `, ${countOf(r.skipped, "donor", "donors")} without an e-mail address skipped` : ""}`,
         );
     } catch (error) {
       toast.error(errorInfo(error).message);
@@ -95,6 +110,7 @@ export function StatementRunDialog() {
   }
 
   const fiscalYearStartMonth = runs.data?.fiscalYearStartMonth ?? 1;
+  const p = preview.data;
   const unfinished = (runs.data?.runs ?? []).filter((r) => !r.finishedAt && r.id !== run?.id);
   const done = run ? run.sent + run.skipped : 0;
   // The chosen year went out before: say so before it goes out again.
@@ -120,17 +136,18 @@ export function StatementRunDialog() {
         <DialogHeader>
           <DialogTitle>Year-end statements</DialogTitle>
           <DialogDescription>
-            E-mail every donor with receipted gifts in the year their statement as a PDF. Donors without an
-            e-mail address are skipped; their statements download from their page.
+            E-mail every donor with donations in the year their statement as a PDF: Almoner's receipts and
+            imported donations. Donors without an e-mail address are skipped; their statements download from
+            their page.
           </DialogDescription>
         </DialogHeader>
         <div className="flex flex-col gap-4">
           <div className="flex flex-wrap gap-4">
             <Field label="Year">
               {(p) => (
-                <select
+                <NativeSelect
                   {...p}
-                  className="h-9 rounded-md border border-input bg-background px-2 text-sm"
+                  className="bg-background"
                   value={year}
                   disabled={running}
                   onChange={(e) => {
@@ -143,15 +160,15 @@ export function StatementRunDialog() {
                       {y}
                     </option>
                   ))}
-                </select>
+                </NativeSelect>
               )}
             </Field>
             {fiscalYearStartMonth !== 1 ? (
               <Field label="Period">
                 {(p) => (
-                  <select
+                  <NativeSelect
                     {...p}
-                    className="h-9 rounded-md border border-input bg-background px-2 text-sm"
+                    className="bg-background"
                     value={basis}
                     disabled={running}
                     onChange={(e) => {
@@ -161,7 +178,7 @@ export function StatementRunDialog() {
                   >
                     <option value="calendar">Calendar year</option>
                     <option value="fiscal">Fiscal year starting that year</option>
-                  </select>
+                  </NativeSelect>
                 )}
               </Field>
             ) : null}
@@ -175,8 +192,8 @@ export function StatementRunDialog() {
                 getValueLabel={(v, max) => `${formatCount(v)} of ${formatCount(max)}`}
               />
               <p className="text-muted-foreground" data-testid="statement-progress">
-                {run.label}: {formatCount(done)} of {formatCount(run.total)} donors · {formatCount(run.sent)}{" "}
-                sent · {formatCount(run.skipped)} skipped
+                {run.label}: {formatCount(done)} of {countOf(run.total, "donor", "donors")} ·{" "}
+                {formatCount(run.sent)} sent · {formatCount(run.skipped)} skipped
                 {running && rate && rate.perSecond > 0
                   ? ` · ${rate.perSecond.toFixed(1)} statements/s · ${timeLeft(rate.secondsLeft)}`
                   : ""}
@@ -184,11 +201,37 @@ export function StatementRunDialog() {
               </p>
             </div>
           ) : null}
+          {!run && p ? (
+            <div className="flex flex-col gap-2 text-sm" data-testid="statement-preview">
+              <p>
+                {p.donors
+                  ? `${countOf(p.reachable, "donor", "donors")} will get their ${p.label} statement by e-mail.`
+                  : `No donor has a donation to put on a ${p.label} statement.`}
+                {p.donors - p.reachable > 0
+                  ? ` ${countOf(p.donors - p.reachable, "donor has", "donors have")} no e-mail address (or was anonymized) and ${p.donors - p.reachable === 1 ? "is" : "are"} skipped; their statements download from their page.`
+                  : ""}
+              </p>
+              {p.imported ? (
+                <p className="text-muted-foreground">
+                  {countOf(p.imported, "imported donation is", "imported donations are")} listed, marked
+                  “Previous system”: your previous system receipted them, so they carry no receipt number of
+                  ours.
+                </p>
+              ) : null}
+              {!p.over ? (
+                <p className="rounded-md border border-amber-600/40 bg-amber-500/10 p-2" role="note">
+                  {p.label} is not over yet: it ends on {formatDate(p.periodEnd - 1, tz)} in your
+                  organization's time zone. Donations made after today will not be on these statements.
+                </p>
+              ) : null}
+            </div>
+          ) : null}
           {!run && sentBefore ? (
             <p className="rounded-md border border-amber-600/40 bg-amber-500/10 p-2 text-sm" role="note">
               {sentBefore.label} statements were already sent on{" "}
-              {formatDate(sentBefore.finishedAt as number, tz)} to {formatCount(sentBefore.sent)} donors.
-              Sending them again e-mails every one of them again.
+              {formatDate(sentBefore.finishedAt as number, tz)} to{" "}
+              {countOf(sentBefore.sent, "donor", "donors")}. Sending them again e-mails every one of them
+              again.
             </p>
           ) : null}
           {!running && unfinished.length ? (
@@ -199,8 +242,8 @@ export function StatementRunDialog() {
                   className="flex flex-wrap items-center justify-between gap-2 rounded-md border p-2"
                 >
                   <span>
-                    {r.label}: stopped after {formatCount(r.sent + r.skipped)} of {formatCount(r.total)}{" "}
-                    donors
+                    {r.label}: stopped after {formatCount(r.sent + r.skipped)} of{" "}
+                    {countOf(r.total, "donor", "donors")}
                   </span>
                   <Button size="sm" variant="outline" onClick={() => void go(r)}>
                     Resume
@@ -224,7 +267,18 @@ export function StatementRunDialog() {
           ) : run ? (
             <Button onClick={() => void go(run)}>Resume</Button>
           ) : (
-            <Button onClick={() => void go()}>Send statements</Button>
+            <>
+              <Button
+                variant="outline"
+                disabled={!p?.donors || test.isPending}
+                onClick={() => test.mutate({ year: Number(year), basis })}
+              >
+                Send a test to me
+              </Button>
+              <Button disabled={!p?.reachable} onClick={() => void go()}>
+                {p?.reachable ? `Send ${countOf(p.reachable, "statement", "statements")}` : "Send statements"}
+              </Button>
+            </>
           )}
         </DialogFooter>
       </DialogContent>

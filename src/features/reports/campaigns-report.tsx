@@ -42,7 +42,19 @@ export function CampaignsReport({ s }: { s: ReportsSearch }) {
   const currency = s.currency ?? options.data?.defaultCurrency ?? "USD";
   // How many campaigns raise this currency: the picker's own first page, so opening it is cached.
   const inCurrency = useQuery(trpc.campaigns.list.queryOptions(campaignSearchInput({ currency })));
-  const chosen = s.compare ?? [];
+  // Until someone chooses, the three campaigns that raised most in this currency (issue 53, L2):
+  // the report opens on a comparison, not on an empty picker.
+  const top = useQuery({
+    ...trpc.campaigns.list.queryOptions({
+      ...campaignSearchInput({ currency }),
+      sort: "raised",
+      desc: true,
+      pageSize: 10,
+    }),
+    enabled: s.compare === undefined,
+  });
+  const suggested = s.compare === undefined;
+  const chosen = s.compare ?? top.data?.rows.slice(0, 3).map((c) => c.id) ?? [];
   const enough = chosen.length >= COMPARE_MIN;
   const q = useQuery({
     ...trpc.reports.campaigns.queryOptions({
@@ -65,12 +77,12 @@ export function CampaignsReport({ s }: { s: ReportsSearch }) {
   const money = (v: number) => formatMoney(v, d?.currency ?? currency);
   const measures: Measure[] = [
     { id: "raised", label: "Raised", value: (c) => money(c.raisedMinor) },
-    { id: "gifts", label: "Gifts", value: (c) => formatCount(c.gifts) },
+    { id: "gifts", label: "Donations", value: (c) => formatCount(c.gifts) },
     { id: "donors", label: "Donors", value: (c) => formatCount(c.donors) },
-    { id: "average", label: "Average gift", value: (c) => money(c.averageMinor) },
-    { id: "median", label: "Median gift", value: (c) => money(c.medianMinor) },
-    { id: "first", label: "First gift", value: (c) => formatDate(c.firstGiftAt, tz) },
-    { id: "last", label: "Last gift", value: (c) => formatDate(c.lastGiftAt, tz) },
+    { id: "average", label: "Average donation", value: (c) => money(c.averageMinor) },
+    { id: "median", label: "Median donation", value: (c) => money(c.medianMinor) },
+    { id: "first", label: "First donation", value: (c) => formatDate(c.firstGiftAt, tz) },
+    { id: "last", label: "Last donation", value: (c) => formatDate(c.lastGiftAt, tz) },
   ];
   const columns: ColumnDef<Measure, unknown>[] = [
     {
@@ -95,9 +107,7 @@ export function CampaignsReport({ s }: { s: ReportsSearch }) {
   return (
     <Card className="min-w-0">
       <CardHeader>
-        <CardTitle>
-          <h2>Campaigns side by side</h2>
-        </CardTitle>
+        <CardTitle>Campaigns side by side</CardTitle>
         <CardDescription>
           {period}, in {currency}, in the organization's time zone.
         </CardDescription>
@@ -144,7 +154,14 @@ export function CampaignsReport({ s }: { s: ReportsSearch }) {
             <SegmentedItem value="calendar">Calendar</SegmentedItem>
           </Segmented>
         </div>
-        {!enough ? (
+        {suggested && enough ? (
+          <p className="text-muted-foreground text-sm">
+            The campaigns that raised most in {currency}; choose others to compare them instead.
+          </p>
+        ) : null}
+        {suggested && top.isPending ? (
+          <ReportSkeleton />
+        ) : !enough ? (
           <p className="py-10 text-center text-muted-foreground text-sm">
             {inCurrency.data && inCurrency.data.total < COMPARE_MIN
               ? `Fewer than ${COMPARE_MIN} campaigns raise ${currency}: nothing to compare in this currency.`
@@ -164,13 +181,13 @@ export function CampaignsReport({ s }: { s: ReportsSearch }) {
             />
             {d.campaigns.every((c) => c.gifts === 0) ? (
               <p className="py-6 text-center text-muted-foreground text-sm">
-                None of these campaigns had a counted gift in this period.
+                None of these campaigns had a counted donation in this period.
               </p>
             ) : (
               <>
                 <p className="text-muted-foreground text-sm">
                   {s.align === "start"
-                    ? "Raised so far, by days since each campaign started (its start date, or its first gift in the period)."
+                    ? "Raised so far, by days since each campaign started (its start date, or its first donation in the period)."
                     : "Raised so far, day by day over the period."}
                 </p>
                 <React.Suspense fallback={<div className="h-72" aria-busy="true" />}>

@@ -10,25 +10,26 @@
 
 import { type ChartAlign, cumulativeSeries, type DayPoint } from "@core/reports";
 import { localPoint } from "@visx/event";
-import { Group } from "@visx/group";
 import { useParentSize } from "@visx/responsive";
 import { scaleLinear, scalePoint } from "@visx/scale";
-import { Line, LinePath } from "@visx/shape";
-import { useTooltip } from "@visx/tooltip";
+import { LinePath } from "@visx/shape";
 import type { PointerEvent } from "react";
 import { periodLabel } from "~/features/charts/revenue-chart";
 import {
   ChartAxes,
+  ChartFrame,
   ChartTip,
+  GuideLine,
+  HoverArea,
+  PointDot,
   SeriesChart,
   thinnedTicks,
-  tooltipPlacement,
-  useTipSize,
+  usePointTip,
 } from "~/features/charts/series-chart";
 import { exponentOf, formatCount, formatMoney } from "~/lib/format";
 
 /** Four series that read on white and on the dark theme's background alike. */
-export const SERIES_COLORS = ["#0d9488", "#d97706", "#7c3aed", "#e11d48"] as const;
+const SERIES_COLORS = ["#0d9488", "#d97706", "#7c3aed", "#e11d48"] as const;
 
 const MARGIN = { top: 8, right: 12, bottom: 28, left: 72 };
 
@@ -59,7 +60,7 @@ export function YearBars({
   );
 }
 
-export interface LineSeries {
+interface LineSeries {
   name: string;
   color: string;
   /** Values by x key; a key the series lacks is a gap (a campaign that ran fewer days). */
@@ -113,9 +114,7 @@ function Lines({
   width,
   height,
 }: Parameters<typeof LinesChart>[0] & { width: number; height: number }) {
-  const { tooltipOpen, tooltipData, tooltipLeft, tooltipTop, showTooltip, hideTooltip } =
-    useTooltip<number>();
-  const { tip, tipSize } = useTipSize();
+  const { active, at, tip, show, hide } = usePointTip(width, height);
   const innerWidth = Math.max(0, width - MARGIN.left - MARGIN.right);
   const innerHeight = Math.max(0, height - MARGIN.top - MARGIN.bottom);
   const x = scalePoint({ domain: keys, range: [0, innerWidth] });
@@ -132,83 +131,45 @@ function Lines({
     const px = p.x - MARGIN.left;
     const i = Math.max(0, Math.min(keys.length - 1, Math.round(px / Math.max(1, x.step()))));
     const top = Math.max(...byKey.map((m) => m.get(keys[i] as string) ?? 0));
-    showTooltip({
-      tooltipData: i,
-      tooltipLeft: MARGIN.left + (x(keys[i] as string) ?? 0),
-      tooltipTop: MARGIN.top + y(top),
-    });
+    show(i, MARGIN.left + (x(keys[i] as string) ?? 0), MARGIN.top + y(top));
   }
-  const active = tooltipOpen && tooltipData !== undefined ? tooltipData : null;
-  const at = tooltipPlacement(tooltipLeft ?? 0, tooltipTop ?? 0, tipSize.w, tipSize.h, width, height);
   return (
     <>
-      <svg
-        aria-hidden="true"
-        width={width}
-        height={height}
-        className="block overflow-visible text-muted-foreground"
-      >
-        <Group left={MARGIN.left} top={MARGIN.top}>
-          <ChartAxes
-            x={x}
-            y={y}
-            xTicks={xTicks}
-            yTicks={yTicks}
-            xTick={xTick}
-            yTick={yTick}
-            innerWidth={innerWidth}
-            innerHeight={innerHeight}
-            margin={MARGIN}
-            endsInside={false}
+      <ChartFrame width={width} height={height} margin={MARGIN}>
+        <ChartAxes
+          x={x}
+          y={y}
+          xTicks={xTicks}
+          yTicks={yTicks}
+          xTick={xTick}
+          yTick={yTick}
+          innerWidth={innerWidth}
+          innerHeight={innerHeight}
+          margin={MARGIN}
+          endsInside={false}
+        />
+        {active !== null ? <GuideLine x={x(keys[active] as string) ?? 0} height={innerHeight} /> : null}
+        {series.map((s) => (
+          <LinePath
+            key={s.name}
+            data={s.points.filter((p) => p.value !== null && x(p.key) !== undefined)}
+            x={(p) => x(p.key) ?? 0}
+            y={(p) => y(p.value ?? 0)}
+            stroke={s.color}
+            strokeWidth={2}
+            fill="none"
           />
-          {active !== null ? (
-            <Line
-              from={{ x: x(keys[active] as string) ?? 0, y: 0 }}
-              to={{ x: x(keys[active] as string) ?? 0, y: innerHeight }}
-              stroke="currentColor"
-              strokeOpacity={0.4}
-            />
-          ) : null}
-          {series.map((s) => (
-            <LinePath
-              key={s.name}
-              data={s.points.filter((p) => p.value !== null && x(p.key) !== undefined)}
-              x={(p) => x(p.key) ?? 0}
-              y={(p) => y(p.value ?? 0)}
-              stroke={s.color}
-              strokeWidth={2}
-              fill="none"
-            />
-          ))}
-          {active !== null
-            ? series.map((s, i) => {
-                const v = byKey[i]?.get(keys[active] as string);
-                return v === null || v === undefined ? null : (
-                  <circle
-                    key={s.name}
-                    cx={x(keys[active] as string) ?? 0}
-                    cy={y(v)}
-                    r={4}
-                    fill={s.color}
-                    stroke="white"
-                    strokeWidth={2}
-                  />
-                );
-              })
-            : null}
-          <rect
-            width={innerWidth}
-            height={innerHeight}
-            fill="transparent"
-            style={{ touchAction: "pan-y" }}
-            onPointerMove={track}
-            onPointerDown={track}
-            onPointerLeave={(e) => {
-              if (e.pointerType !== "touch") hideTooltip();
-            }}
-          />
-        </Group>
-      </svg>
+        ))}
+        {active !== null
+          ? series.map((s, i) => {
+              const v = byKey[i]?.get(keys[active] as string);
+              return v === null || v === undefined ? null : (
+                <PointDot key={s.name} cx={x(keys[active] as string) ?? 0} cy={y(v)} color={s.color} />
+              );
+            })
+          : null}
+        <HoverArea width={innerWidth} height={innerHeight} onTrack={track} onLeave={hide} />
+      </ChartFrame>
       {active !== null ? (
         <ChartTip tip={tip} at={at}>
           <p className="text-foreground">{xLong(keys[active] as string)}</p>

@@ -7,22 +7,21 @@
 import { csvLines, csvStart, LAPSED_COLUMNS } from "@core/exports/reports";
 import { REPORT_DEFINITIONS } from "@core/reports";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { Link } from "@tanstack/react-router";
 import type { ColumnDef } from "@tanstack/react-table";
 import { Download } from "lucide-react";
-import * as React from "react";
-import { toast } from "sonner";
 import { DataTable } from "~/components/data-table/data-table";
-import { ExportProgress } from "~/components/export-progress";
+import { ExportProgress, useCsvExport } from "~/components/export-progress";
 import { Button } from "~/components/ui/button";
 import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Segmented, SegmentedItem } from "~/components/ui/segmented";
+import { DonorNameCell } from "~/features/donors/donor-name-cell";
 import type { RouterOutputs } from "~/lib/api-types";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo, formatCount, formatDate, formatMoney } from "~/lib/format";
+import { saveCsv } from "~/lib/save-csv";
 import { useTRPC, useTRPCClient } from "~/lib/trpc";
 import type { ReportsSearch } from "./search";
-import { apiFilters, FiltersLine, reportFileWhat, reportsRoute, saveCsv, useReportOptions } from "./shared";
+import { apiFilters, FiltersLine, reportFileWhat, reportsRoute, useReportOptions } from "./shared";
 
 type Row = RouterOutputs["reports"]["lapsed"]["rows"][number] & { id: string };
 
@@ -43,11 +42,11 @@ export function LapsedReport({ s }: { s: ReportsSearch }) {
   const currency = d?.currency ?? s.currency ?? options.data?.defaultCurrency ?? "USD";
   const lybunt = s.kind === "lybunt";
 
-  const [progress, setProgress] = React.useState<{ done: number; total: number | undefined } | null>(null);
-  async function exportCsv() {
-    const total = d?.total;
-    setProgress({ done: 0, total });
-    try {
+  const [progress, runExport] = useCsvExport();
+  const exportCsv = () =>
+    runExport(async (show) => {
+      const total = d?.total;
+      show({ done: 0, total });
       const parts = [csvStart(LAPSED_COLUMNS)];
       let after: string | undefined;
       let done = 0;
@@ -55,35 +54,19 @@ export function LapsedReport({ s }: { s: ReportsSearch }) {
         const page = await client.reports.lapsedExportPage.mutate({ ...filters, after });
         parts.push(csvLines(LAPSED_COLUMNS, page.rows, { currency: page.currency, timeZone: tz }));
         done += page.rows.length;
-        setProgress({ done, total: page.total ?? total });
+        show({ done, total: page.total ?? total });
         after = page.next;
       } while (after);
       saveCsv(parts, org.data?.slug ?? "almoner", reportFileWhat(s, s.kind, currency), tz);
-      toast.success(`Exported ${formatCount(done)} donor${done === 1 ? "" : "s"}`);
-    } catch (e) {
-      toast.error(errorInfo(e).message);
-    } finally {
-      setProgress(null);
-    }
-  }
+      return `Exported ${formatCount(done)} donor${done === 1 ? "" : "s"}`;
+    });
 
   const columns: ColumnDef<Row, unknown>[] = [
     {
       header: "Donor",
       meta: { card: "title" },
       cell: ({ row }) => (
-        <span className="flex min-w-0 flex-col">
-          <Link
-            to="/donors/$donorId"
-            params={{ donorId: row.original.donorId }}
-            className="font-medium hover:underline"
-          >
-            {row.original.name}
-          </Link>
-          {row.original.email ? (
-            <span className="break-all text-muted-foreground text-xs">{row.original.email}</span>
-          ) : null}
-        </span>
+        <DonorNameCell donorId={row.original.donorId} name={row.original.name} email={row.original.email} />
       ),
     },
     {
@@ -101,8 +84,8 @@ export function LapsedReport({ s }: { s: ReportsSearch }) {
       ),
     },
     {
-      header: "Last gift",
-      meta: { card: "date", cardLabel: "Last gift" },
+      header: "Last donation",
+      meta: { card: "date", cardLabel: "Last donation" },
       cell: ({ row }) => <span className="whitespace-nowrap">{formatDate(row.original.lastGiftAt, tz)}</span>,
     },
     {
@@ -113,8 +96,8 @@ export function LapsedReport({ s }: { s: ReportsSearch }) {
       ),
     },
     {
-      header: "Gifts",
-      meta: { align: "right", card: "meta", cardLabel: "Gifts" },
+      header: "Donations",
+      meta: { align: "right", card: "meta", cardLabel: "Donations" },
       cell: ({ row }) => formatCount(row.original.gifts),
     },
   ];
@@ -133,9 +116,7 @@ export function LapsedReport({ s }: { s: ReportsSearch }) {
   return (
     <Card className="min-w-0">
       <CardHeader>
-        <CardTitle>
-          <h2>Lapsed donors</h2>
-        </CardTitle>
+        <CardTitle>Lapsed donors</CardTitle>
         <CardDescription>
           In {currency}, {s.basis === "fiscal" ? "fiscal" : "calendar"} years, in the organization's time
           zone.

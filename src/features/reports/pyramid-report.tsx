@@ -15,7 +15,15 @@ import { useCan } from "~/lib/auth/can";
 import { formatCount, formatMoney, formatPercent } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 import type { ReportsSearch } from "./search";
-import { apiFilters, Definition, DownloadCsv, FiltersLine, ReportError, ReportSkeleton } from "./shared";
+import {
+  apiFilters,
+  Definition,
+  DownloadCsv,
+  FiltersLine,
+  ReportError,
+  ReportSkeleton,
+  useReportOptions,
+} from "./shared";
 
 const PyramidChart = React.lazy(() => import("./charts").then((m) => ({ default: m.PyramidChart })));
 
@@ -29,6 +37,8 @@ export function PyramidReport({ s }: { s: ReportsSearch }) {
   const q = useQuery(trpc.reports.pyramid.queryOptions({ ...filters, year: s.year }));
   const d = q.data;
   const money = (v: number) => formatMoney(v, d?.currency ?? "USD");
+  const orgCurrency = useReportOptions().data?.defaultCurrency;
+  const example = d?.rows.find((r) => r.minMinor)?.minMinor ?? null;
   const range = (r: Row) =>
     r.minMinor === null
       ? "Amounts no tier holds"
@@ -70,9 +80,7 @@ export function PyramidReport({ s }: { s: ReportsSearch }) {
   return (
     <Card className="min-w-0">
       <CardHeader>
-        <CardTitle>
-          <h2>Giving pyramid</h2>
-        </CardTitle>
+        <CardTitle>Giving pyramid</CardTitle>
         <CardDescription>
           {d
             ? `${d.label}${d.year === d.currentYear ? " so far" : ""}, in ${d.currency}, in the organization's time zone.`
@@ -109,9 +117,14 @@ export function PyramidReport({ s }: { s: ReportsSearch }) {
             ) : null}
           </p>
         ) : null}
-        <p className="text-muted-foreground text-xs">
-          Tier ranges count minor units, the same count in every currency (no exchange rate is applied).
-        </p>
+        {/* Tiers hold minor units (core/reports.ts): in another currency the same figures apply,
+            without an exchange rate; said with one of the ladder's own limits (issue 53, L2). */}
+        {d && orgCurrency && d.currency !== orgCurrency && example ? (
+          <p className="text-muted-foreground text-xs">
+            Tier limits are set in {orgCurrency} and used as they are for {d.currency}, with no exchange rate:
+            a tier from {formatMoney(example, orgCurrency)} starts at {formatMoney(example, d.currency)} here.
+          </p>
+        ) : null}
         {q.error ? <ReportError error={q.error} /> : null}
         {!d ? (
           q.error ? null : (

@@ -6,6 +6,8 @@
  * each as CSV. The tabs are Radix's (arrow keys move between reports); every panel is in the page
  * so each tab's aria-controls names one, and only the chosen report renders and asks the server.
  */
+
+import { MONTH_NAMES } from "@core/date-format";
 import {
   REPORT_TITLES,
   REPORT_VIEWS,
@@ -23,6 +25,7 @@ import { CampaignCombobox } from "~/components/campaign-combobox";
 import { FilterSheet } from "~/components/data-table/data-table";
 import { PageHeader } from "~/components/layout/page-header";
 import { Button } from "~/components/ui/button";
+import { NativeSelect } from "~/components/ui/native-select";
 import { Skeleton } from "~/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { FrequencyOptions, MethodOptions, SourceOptions } from "~/features/donations/gift-filter-options";
@@ -37,7 +40,6 @@ import {
   ReportError,
   ReportSkeleton,
   reportsRoute,
-  selectClass,
   useReportOptions,
 } from "./shared";
 
@@ -96,21 +98,6 @@ function useHydrated() {
     () => false,
   );
 }
-
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
 
 const FILTER_KEYS = [
   "currency",
@@ -226,8 +213,8 @@ function FilterBar({ s }: { s: ReportsSearch }) {
     <>
       {uses.basis ? (
         <Field label="Years">
-          <select
-            className={selectClass}
+          <NativeSelect
+            className="min-w-0"
             value={s.basis}
             onChange={(e) =>
               set({
@@ -240,16 +227,16 @@ function FilterBar({ s }: { s: ReportsSearch }) {
           >
             <option value="calendar">Calendar years</option>
             <option value="fiscal">
-              Fiscal years (from {MONTHS[o.fiscalYearStartMonth - 1] ?? "January"})
+              Fiscal years (from {MONTH_NAMES[o.fiscalYearStartMonth - 1] ?? "January"})
             </option>
-          </select>
+          </NativeSelect>
         </Field>
       ) : null}
       {uses.years === "range" ? (
         <>
           <Field label="From">
-            <select
-              className={selectClass}
+            <NativeSelect
+              className="min-w-0"
               value={fromYear}
               onChange={(e) => set({ fromYear: Number(e.target.value) })}
             >
@@ -260,11 +247,11 @@ function FilterBar({ s }: { s: ReportsSearch }) {
                     {label(y)}
                   </option>
                 ))}
-            </select>
+            </NativeSelect>
           </Field>
           <Field label="To">
-            <select
-              className={selectClass}
+            <NativeSelect
+              className="min-w-0"
               value={toYear}
               onChange={(e) => set({ toYear: Number(e.target.value) })}
             >
@@ -275,14 +262,14 @@ function FilterBar({ s }: { s: ReportsSearch }) {
                     {label(y)}
                   </option>
                 ))}
-            </select>
+            </NativeSelect>
           </Field>
         </>
       ) : null}
       {uses.years === "one" ? (
         <Field label="Year">
-          <select
-            className={selectClass}
+          <NativeSelect
+            className="min-w-0"
             value={s.year ?? current}
             onChange={(e) => set({ year: Number(e.target.value) })}
           >
@@ -292,12 +279,12 @@ function FilterBar({ s }: { s: ReportsSearch }) {
                 {y === current ? " (so far)" : ""}
               </option>
             ))}
-          </select>
+          </NativeSelect>
         </Field>
       ) : null}
       <Field label="Currency">
-        <select
-          className={selectClass}
+        <NativeSelect
+          className="min-w-0"
           value={currency}
           onChange={(e) =>
             set({
@@ -315,7 +302,7 @@ function FilterBar({ s }: { s: ReportsSearch }) {
               {c}
             </option>
           ))}
-        </select>
+        </NativeSelect>
       </Field>
       {uses.campaign ? (
         <Field label={FILTER_LABELS.campaignId}>
@@ -331,8 +318,8 @@ function FilterBar({ s }: { s: ReportsSearch }) {
       ) : null}
       {uses.tier ? (
         <Field label={FILTER_LABELS.tierId}>
-          <select
-            className={selectClass}
+          <NativeSelect
+            className="min-w-0"
             value={s.tierId ?? ""}
             onChange={(e) => set({ tierId: e.target.value || undefined })}
           >
@@ -342,12 +329,12 @@ function FilterBar({ s }: { s: ReportsSearch }) {
                 {t.name}
               </option>
             ))}
-          </select>
+          </NativeSelect>
         </Field>
       ) : null}
       <Field label={FILTER_LABELS.tagId}>
-        <select
-          className={selectClass}
+        <NativeSelect
+          className="min-w-0"
           value={s.tagId ?? ""}
           onChange={(e) => set({ tagId: e.target.value || undefined })}
         >
@@ -357,34 +344,34 @@ function FilterBar({ s }: { s: ReportsSearch }) {
               {t.name}
             </option>
           ))}
-        </select>
+        </NativeSelect>
       </Field>
       <Field label={FILTER_LABELS.paymentMethod}>
-        <select
-          className={selectClass}
+        <NativeSelect
+          className="min-w-0"
           value={s.paymentMethod ?? ""}
           onChange={(e) => set({ paymentMethod: e.target.value || undefined })}
         >
           <MethodOptions current={s.paymentMethod} />
-        </select>
+        </NativeSelect>
       </Field>
       <Field label={FILTER_LABELS.frequency}>
-        <select
-          className={selectClass}
+        <NativeSelect
+          className="min-w-0"
           value={s.frequency ?? ""}
           onChange={(e) => set({ frequency: (e.target.value || undefined) as ReportsSearch["frequency"] })}
         >
           <FrequencyOptions />
-        </select>
+        </NativeSelect>
       </Field>
       <Field label={FILTER_LABELS.source}>
-        <select
-          className={selectClass}
+        <NativeSelect
+          className="min-w-0"
           value={s.source ?? ""}
           onChange={(e) => set({ source: (e.target.value || undefined) as ReportsSearch["source"] })}
         >
           <SourceOptions />
-        </select>
+        </NativeSelect>
       </Field>
     </>
   );

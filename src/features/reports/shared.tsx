@@ -3,7 +3,6 @@
  * takes them, the "Download CSV" button (for those holding the export right, as every export of
  * the portal), the definition line each report states, and the loading and error states.
  */
-import { exportFileName } from "@core/csv";
 import { paymentMethodLabel } from "@core/labels";
 import type { ReportView } from "@core/report-filters";
 import { REPORT_DEFINITIONS } from "@core/reports";
@@ -17,12 +16,11 @@ import { Skeleton } from "~/components/ui/skeleton";
 import { frequencyFilterLabel, sourceLabel } from "~/features/donations/gift-filter-options";
 import { useCan } from "~/lib/auth/can";
 import { errorInfo } from "~/lib/format";
+import { saveCsv } from "~/lib/save-csv";
 import { useTRPC } from "~/lib/trpc";
 import type { ReportsSearch } from "./search";
 
 export const reportsRoute = getRouteApi("/_authed/reports/");
-
-export const selectClass = "h-9 min-w-0 rounded-md border border-input bg-transparent px-2 text-sm";
 
 export function useReportOptions() {
   const trpc = useTRPC();
@@ -147,15 +145,6 @@ export function ReportSkeleton() {
       <Skeleton className="h-40" />
     </div>
   );
-}
-
-/** Saves `parts` as a CSV named for the organization, the report and the minute. */
-export function saveCsv(parts: BlobPart[], slug: string, what: string, timeZone: string) {
-  const a = document.createElement("a");
-  a.href = URL.createObjectURL(new Blob(parts, { type: "text/csv;charset=utf-8" }));
-  a.download = exportFileName(slug, what, Date.now(), timeZone);
-  a.click();
-  URL.revokeObjectURL(a.href);
 }
 
 /**

@@ -20,6 +20,7 @@ import type { RouterOutputs } from "~/lib/api-types";
 import { formatCount, formatMoney, formatPercent } from "~/lib/format";
 import { useTRPC } from "~/lib/trpc";
 import { cn } from "~/lib/utils";
+import { changeWords } from "./change-words";
 import type { ReportsSearch } from "./search";
 import { apiFilters, Definition, DownloadCsv, FiltersLine, ReportError, ReportSkeleton } from "./shared";
 
@@ -51,7 +52,7 @@ function ChartSlot({ children }: { children: React.ReactNode }) {
 function NoGifts({ currency }: { currency: string }) {
   return (
     <p className="py-10 text-center text-muted-foreground text-sm">
-      No counted gifts in {currency} match these filters yet.
+      No counted donations in {currency} match these filters yet.
     </p>
   );
 }
@@ -69,29 +70,27 @@ export function GivingReport({ s }: { s: ReportsSearch }) {
       header: "Change",
       meta: { align: "right" },
       cell: ({ row }) => {
-        const c = row.original.change;
-        return c === null ? (
-          <span className="text-muted-foreground">—</span>
-        ) : (
-          `${c >= 0 ? "+" : ""}${formatPercent(c, 1)}`
-        );
+        const c = changeWords(row.original.change);
+        return c ? <span title={c.title}>{c.text}</span> : <span className="text-muted-foreground">—</span>;
       },
     },
-    { header: "Gifts", meta: { align: "right" }, cell: ({ row }) => formatCount(row.original.gifts) },
+    { header: "Donations", meta: { align: "right" }, cell: ({ row }) => formatCount(row.original.gifts) },
     { header: "Donors", meta: { align: "right" }, cell: ({ row }) => formatCount(row.original.donors) },
     {
       header: "New donors",
       meta: { align: "right" },
       cell: ({ row }) => formatCount(row.original.newDonors),
     },
-    { header: "Average gift", meta: { align: "right" }, cell: ({ row }) => money(row.original.averageMinor) },
+    {
+      header: "Average donation",
+      meta: { align: "right" },
+      cell: ({ row }) => money(row.original.averageMinor),
+    },
   ];
   return (
     <Card className="min-w-0">
       <CardHeader>
-        <CardTitle>
-          <h2>Giving by year</h2>
-        </CardTitle>
+        <CardTitle>Giving by year</CardTitle>
         <CardDescription>{d ? scopeLine(d) : "…"}</CardDescription>
         <FiltersLine s={s} />
         <CardAction>
@@ -176,9 +175,7 @@ export function RetentionReport({ s }: { s: ReportsSearch }) {
   return (
     <Card className="min-w-0">
       <CardHeader>
-        <CardTitle>
-          <h2>Retention and recapture</h2>
-        </CardTitle>
+        <CardTitle>Retention and recapture</CardTitle>
         <CardDescription>{d ? scopeLine(d) : "…"}</CardDescription>
         <FiltersLine s={s} />
         <CardAction>
@@ -274,9 +271,7 @@ export function CohortReport({ s }: { s: ReportsSearch }) {
   return (
     <Card className="min-w-0">
       <CardHeader>
-        <CardTitle>
-          <h2>Cohorts</h2>
-        </CardTitle>
+        <CardTitle>Cohorts</CardTitle>
         <CardDescription>{d ? scopeLine(d) : "…"}</CardDescription>
         <FiltersLine s={s} />
         <CardAction>
@@ -303,7 +298,7 @@ export function CohortReport({ s }: { s: ReportsSearch }) {
               <thead>
                 <tr className="border-b">
                   <th scope="col" className="h-10 whitespace-nowrap px-2 text-left font-medium">
-                    First gift
+                    First donation
                   </th>
                   <th scope="col" className="h-10 whitespace-nowrap px-2 text-right font-medium">
                     Donors

@@ -1,4 +1,5 @@
 import { getRouteApi, Outlet } from "@tanstack/react-router";
+import { Building2 } from "lucide-react";
 import { AppShell } from "~/components/layout/app-shell";
 import { Toaster } from "~/components/ui/sonner";
 import { ImpersonationBanner } from "~/features/shell/impersonation-banner";
@@ -27,6 +28,12 @@ export function AuthedLayout() {
         user={{ name: user.name, email: user.email, image: user.image, role: user.role }}
         isAdmin={can.platformAdmin}
         onSignOut={() => void auth.signOut()}
+        // Decision 045: a member may start (or ask for) another organization when the policy lets them.
+        accountLinks={
+          auth.capabilities?.newOrganization
+            ? [{ label: "New organization", to: "/onboarding", icon: Building2 }]
+            : []
+        }
         banner={<ImpersonationBanner />}
       >
         <Outlet />

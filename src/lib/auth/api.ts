@@ -70,6 +70,13 @@ export const authApi = {
         "/api/trpc/access.capabilities",
       )
     ).result.data.json,
+  /** `onboarding.policy` (public), the same way: what comes after sign-up, and whom to write to. */
+  onboardingPolicy: async () =>
+    (
+      await call<{ result: { data: { json: RouterOutputs["onboarding"]["policy"] } } }>(
+        "/api/trpc/onboarding.policy",
+      )
+    ).result.data.json,
   requestPasswordReset: (email: string, redirectTo: string) =>
     call<{ status: boolean }>(`${AUTH_BASE}/request-password-reset`, { json: { email, redirectTo } }),
   resetPassword: (newPassword: string, token: string) =>

@@ -29,7 +29,7 @@ export function canWith(capabilities: Capabilities | null | undefined) {
 }
 
 /** The capabilities of the signed-in user (null while signed out). */
-export function useCapabilities(): Capabilities | null {
+function useCapabilities(): Capabilities | null {
   return useQuery(sessionQueryOptions()).data?.capabilities ?? null;
 }
 

@@ -8,8 +8,10 @@ import { safeRedirectPath } from "@core/trusted-url";
 import { redirect } from "@tanstack/react-router";
 import type { RouterContext } from "~/routes/__root";
 import { withoutNotice } from "../notice";
+import { ACCESS_CHECK_FAILED, ACCESS_CHECK_FAILED_MESSAGE } from "./access-check";
 import { canWith } from "./can";
 import { sessionQueryOptions } from "./session";
+import { AuthError } from "./types";
 
 /**
  * Only paths on the portal's own origin are followed after sign-in, judged by parsing the value as
@@ -20,18 +22,29 @@ export function safeRedirect(value: unknown, fallback = "/dashboard"): string {
   return safeRedirectPath(value, fallback);
 }
 
+/**
+ * The portal's guard (SPEC §2, §6). Without portal access the user is never shown a portal page:
+ * they go to /onboarding when there is something for them there (decision 044), else to /login,
+ * which signs them out with SPEC §8's message. A failed access check of a role user is an error
+ * with a retry (ACCESS_CHECK_FAILED), not "no access"; an admin's or organizer's goes on by role.
+ */
 export async function requireUser(context: RouterContext, location: { href: string }) {
   const snapshot = await context.queryClient.ensureQueryData(sessionQueryOptions());
   const payload = snapshot.payload;
-  // A success message the link carried (src/lib/notice.ts) is said on /login, where the user lands.
+  // A success message the link carried (src/lib/notice.ts) is said where the user lands.
   const notice = new URL(location.href, "http://x").searchParams.get("notice") ?? undefined;
   if (!payload?.user) {
     throw redirect({ to: "/login", search: { redirect: withoutNotice(location.href), notice } });
   }
-  if (!snapshot.capabilities?.portalAccess) {
+  const capabilities = snapshot.capabilities;
+  if (!capabilities && snapshot.accessCheckFailed)
+    throw new AuthError(ACCESS_CHECK_FAILED, ACCESS_CHECK_FAILED_MESSAGE);
+  if (!capabilities?.portalAccess) {
+    if (capabilities?.newOrganization || capabilities?.organizationRequest)
+      throw redirect({ to: "/onboarding", search: { notice } });
     throw redirect({ to: "/login", search: { denied: true, notice } });
   }
-  return { ...payload, capabilities: snapshot.capabilities };
+  return { ...payload, capabilities };
 }
 
 /**

@@ -7,12 +7,12 @@ import { queryOptions } from "@tanstack/react-query";
 import { AUTH_BASE } from "./api";
 import { AuthError } from "./types";
 
-export interface SocialProvider {
+interface SocialProvider {
   id: string;
   name: string;
 }
 
-export interface LinkedAccount {
+interface LinkedAccount {
   id: string;
   providerId: string;
   accountId: string;

@@ -1,4 +1,4 @@
-export interface AuthUser {
+interface AuthUser {
   id: string;
   name: string;
   email: string;
@@ -13,7 +13,7 @@ export interface AuthUser {
 /** The user as sign-in and sign-up answer it (better-auth 1.3: no role or ban fields there). */
 export type SignedInUser = Omit<AuthUser, "role" | "banned">;
 
-export interface AuthSession {
+interface AuthSession {
   id: string;
   userId: string;
   expiresAt: string;
@@ -45,7 +45,7 @@ export interface AuthState {
  * Refusals about the new password itself (length, or on the list of common passwords: decision
  * 018); forms show them next to the password field rather than above the form.
  */
-export const NEW_PASSWORD_ERRORS: ReadonlySet<string> = new Set([
+const NEW_PASSWORD_ERRORS: ReadonlySet<string> = new Set([
   "PASSWORD_TOO_SHORT",
   "PASSWORD_TOO_LONG",
   "PASSWORD_COMPROMISED",

@@ -1,6 +1,6 @@
 import { createFileRoute } from "@tanstack/react-router";
 import { listSearch, stripDefaults } from "~/components/data-table/list-search";
-import { UsersPage } from "~/features/admin/users-page";
+import { UsersPage } from "~/features/users/users-page";
 import { requireAdmin } from "~/lib/auth/guards";
 
 export const Route = createFileRoute("/_authed/users")({

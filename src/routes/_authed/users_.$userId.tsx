@@ -1,5 +1,5 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { UserDetail } from "~/features/admin/user-detail";
+import { UserDetail } from "~/features/users/user-detail";
 import { requireAdmin } from "~/lib/auth/guards";
 
 export const Route = createFileRoute("/_authed/users_/$userId")({

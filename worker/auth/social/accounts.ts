@@ -7,16 +7,23 @@
 import { safeHttpUrl } from "@core/url";
 import type { Row } from "../../db/rows";
 import type { account } from "../../db/schema";
-import { auditInsert } from "../../lib/audit";
+import { type AuditAction, auditInsert } from "../../lib/audit";
+import { generateId } from "../../lib/ids";
 import { type AuthContext, findUserByEmail, findUserById, invalidateUserCache, type UserRow } from "../core";
-import { decryptString, encryptString, generateId } from "../crypto";
+import { decryptString, encryptString } from "../crypto";
 import type { TokenSet } from "./client";
 import type { SocialUserInfo } from "./providers";
 
 /** A linked account as `SELECT *` returns it (worker/db/rows.ts). */
 export type AccountRow = Row<typeof account>;
 
-export function audit(ctx: AuthContext, actorId: string, action: string, entityId: string, after: unknown) {
+export function audit(
+  ctx: AuthContext,
+  actorId: string,
+  action: AuditAction,
+  entityId: string,
+  after: unknown,
+) {
   return auditInsert(ctx.db, {
     organizationId: null,
     actorId,
@@ -115,7 +122,7 @@ function markVerified(ctx: AuthContext, user: UserRow, info: SocialUserInfo) {
   ];
 }
 
-export type SignInOutcome =
+type SignInOutcome =
   | { ok: true; user: UserRow; isNew: boolean }
   | { ok: false; error: "account not linked" | "signup disabled" | "unable to create user" };
 
@@ -190,7 +197,7 @@ export async function resolveSocialUser(
   return { ok: true, user: created, isNew: true };
 }
 
-export type LinkOutcome =
+type LinkOutcome =
   | { ok: true; already: boolean }
   | { ok: false; reason: "not_allowed" | "different_emails" | "linked_elsewhere" | "failed" };
 

@@ -74,7 +74,7 @@ function credsFor(ctx: AuthContext, id: SocialProviderId, redirectURI: string) {
   return { c, issuer: ctx.config.app.environment === "production" ? "" : p.issuer };
 }
 
-export function isEnabled(ctx: AuthContext, id: string): id is SocialProviderId {
+function isEnabled(ctx: AuthContext, id: string): id is SocialProviderId {
   if (!(SOCIAL_PROVIDER_IDS as readonly string[]).includes(id)) return false;
   const { c, issuer } = credsFor(ctx, id as SocialProviderId, "");
   if (!c.clientId || !c.clientSecret) return false;
@@ -157,10 +157,8 @@ async function githubEmail(accessToken: string, raw: Record<string, unknown>) {
 }
 
 /**
- * SPEC §9's profile photo size, for the one provider that takes one: Microsoft Graph serves the
- * photo at a requested size (better-auth 1.3.34 asks for profilePhotoSize × profilePhotoSize, 48 by
- * default) and as bytes, so it becomes a data: URL (the CSP's img-src allows data:, worker/http/headers.ts).
- * No photo, or a failed request, leaves the image empty.
+ * SPEC §9's profile photo size, for Microsoft Graph only (1.3.34 asks for it square, 48 by default);
+ * its bytes become a data: URL, which the CSP's img-src allows (worker/http/headers.ts).
  */
 async function microsoftPhoto(accessToken: string, size: number): Promise<string | null> {
   try {
@@ -178,9 +176,8 @@ async function microsoftPhoto(accessToken: string, size: number): Promise<string
 }
 
 /**
- * arctic's OAuth2Client token request (client secret as HTTP Basic, PKCE verifier) plus the
- * `device_id` that better-auth 1.3.34 forwards from the callback (@better-auth/core oauth2
- * createAuthorizationCodeRequest); arctic's own request has no place for it.
+ * arctic's OAuth2Client token request plus the `device_id` better-auth 1.3.34 forwards from the
+ * callback, for which arctic's own request has no place.
  */
 async function codeWithDevice(
   tokenEndpoint: string,

@@ -19,7 +19,7 @@ interface CachedJwks {
   fetchedAt: number;
 }
 
-export class JwksUnavailable extends Error {
+class JwksUnavailable extends Error {
   override name = "JwksUnavailable";
 }
 
@@ -55,10 +55,7 @@ async function fetchJwks(ctx: AuthContext, uri: string): Promise<CachedJwks> {
 }
 
 /** The cached key set when it is younger than the cache life, else a fresh one. */
-export async function getJwks(
-  ctx: AuthContext,
-  uri: string,
-): Promise<{ jwks: CachedJwks; fromCache: boolean }> {
+async function getJwks(ctx: AuthContext, uri: string): Promise<{ jwks: CachedJwks; fromCache: boolean }> {
   const cached = await ctx.env.KV.get<CachedJwks>(cacheKey(uri), "json");
   if (cached && ctx.now() - cached.fetchedAt < ctx.config.oauth.jwksCacheMaxAgeMs) {
     return { jwks: cached, fromCache: true };
@@ -66,7 +63,7 @@ export async function getJwks(
   return { jwks: await fetchJwks(ctx, uri), fromCache: false };
 }
 
-export interface VerifyOptions {
+interface VerifyOptions {
   jwksUri: string;
   audience: string;
   issuer?: string | null;

@@ -1,11 +1,7 @@
 /**
- * The 30 social providers of SPEC §7: endpoints, scopes, PKCE, key sets and profile mapping.
- * Where arctic 3.7 has the provider, `arctic` builds its class (authorization URL, token exchange,
- * refresh); apple (arctic wants a signing key instead of a client secret), huggingface and paypal
- * go through the generic OAuth 2.0 / OpenID Connect client (arctic's OAuth2Client + PKCE S256).
- *
- * Over 400 lines on purpose: one table entry per provider (30 of them); splitting the table would
- * scatter what is one list.
+ * The 30 social providers of SPEC §7 (decision 009), one table entry each: arctic 3.7's class where it
+ * has the provider; apple (arctic wants a signing key, not a client secret), huggingface and paypal
+ * through the generic OAuth 2.0 / OpenID Connect client.
  */
 import * as arctic from "arctic";
 import type { SocialProviderId } from "../../../app.config";
@@ -41,7 +37,7 @@ const str = (v: unknown) => (typeof v === "string" && v !== "" ? v : null);
 const idOf = (v: unknown) => (typeof v === "string" || typeof v === "number" ? String(v) : "");
 
 /** How the profile is read: an HTTP call with the access token, the ID token, or both. */
-export interface ProfileSource {
+interface ProfileSource {
   url: (c: ProviderCreds) => string;
   method?: "GET" | "POST";
   headers?: Record<string, string>;

@@ -1,10 +1,6 @@
 /**
- * The OAuth endpoints of the better-auth 1.3 contract (SPEC §7): sign-in/social (redirect and ID
- * token), callback/:id (GET, and POST for form_post providers), link-social, get-access-token,
- * refresh-token, account-info; plus GET /social/providers, the enabled providers for the screens.
- *
- * Over 400 lines on purpose: the seven OAuth endpoints share the state, PKCE and account-linking
- * steps; they read as one flow.
+ * The OAuth endpoints of the better-auth 1.3 contract (SPEC §7) and GET /social/providers, in one file:
+ * they share the state, PKCE and account-linking steps of one flow.
  */
 
 import { withSearchParams } from "@core/trusted-url";
@@ -45,10 +41,7 @@ const redirectURIFor = (ctx: AuthContext, id: string) => {
   return `${origin}${ctx.config.auth.basePath}/callback/${id}`;
 };
 
-/**
- * Adds query parameters to a relative or absolute URL, keeping the ones it has; the result is a
- * reference a browser resolves on the same origin (core/trusted-url.ts withSearchParams).
- */
+/** Adds query parameters to a URL, keeping its own, as a same-origin reference (core/trusted-url.ts). */
 function withParams(ctx: AuthContext, url: string, params: Record<string, string | undefined>) {
   return withSearchParams(url, new URL(url, ctx.url.origin), params);
 }
@@ -417,9 +410,8 @@ async function accountFor(
 const iso = (ms: number | null) => (ms ? new Date(ms).toISOString() : undefined);
 
 /**
- * SPEC §7: refresh-token answers the provider's raw token result, as better-auth 1.3.34 hands back
- * what its refreshAccessToken (@better-auth/core oauth2) made of the token response: these keys, in
- * this order, the absent ones left out; scopes split on spaces; no account ids.
+ * SPEC §7: refresh-token answers what 1.3.34's refreshAccessToken makes of the token response: these
+ * keys in this order, absent ones left out, scopes split on spaces, no account ids.
  */
 function rawRefreshResult(fresh: TokenSet) {
   const raw = fresh.raw;
@@ -456,10 +448,7 @@ async function validAccessToken(ctx: AuthContext, provider: Provider, account: A
   return { accessToken, expiresAt, idToken, scopes };
 }
 
-/**
- * Server-side only, like better-auth's `auth.api.getAccessToken({ body })` called without a request:
- * a valid access token of `userId`'s account (refreshed when due). Not exposed over HTTP.
- */
+/** Server-side `auth.api.getAccessToken({ body })`: `userId`'s valid access token, never over HTTP. */
 export async function serverAccessToken(ctx: AuthContext, body: z.input<typeof tokenBody>) {
   const parsed = tokenBody.safeParse(body);
   if (!parsed.success) throw new AuthApiError(400, "VALIDATION_ERROR", "Invalid body parameters");

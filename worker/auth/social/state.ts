@@ -1,22 +1,15 @@
 /**
- * OAuth state as a verification value (SPEC §4/§9): a 32-character identifier, a 128-character PKCE
- * verifier, where to go afterwards, the link target, 10 minutes of life. Stored under a hash of the
- * state with the value AES-GCM encrypted; the callback consumes it with one DELETE … RETURNING, so a
- * replayed callback finds nothing. A signed cookie ties the state to the browser that started it.
+ * OAuth state as a verification value (SPEC §4/§9), stored under a hash of the state, AES-GCM
+ * encrypted, 10 minutes; consumed by one DELETE … RETURNING, so a replayed callback finds nothing.
+ * A signed cookie ties the state to the browser that started it.
  */
+
+import { generateId, randomString } from "../../lib/ids";
 import type { AuthContext } from "../core";
-import {
-  decryptString,
-  encryptString,
-  generateId,
-  randomString,
-  sha256Hex,
-  signCookieValue,
-  verifyCookieValue,
-} from "../crypto";
+import { decryptString, encryptString, sha256Hex, signCookieValue, verifyCookieValue } from "../crypto";
 import { E } from "../errors";
 
-export interface OAuthState {
+interface OAuthState {
   providerId: string;
   codeVerifier: string;
   redirectURI: string;
@@ -30,7 +23,7 @@ export interface OAuthState {
 
 const PKCE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~";
 const identifier = (state: string) => `oauth-state:${sha256Hex(state)}`;
-export const STATE_COOKIE = "state";
+const STATE_COOKIE = "state";
 
 export function newCodeVerifier(ctx: AuthContext) {
   return randomString(ctx.config.oauth.codeVerifierLength, PKCE_ALPHABET);
@@ -67,7 +60,7 @@ export async function createState(ctx: AuthContext, value: OAuthState): Promise<
   return state;
 }
 
-export type StateResult = { status: "ok"; value: OAuthState } | { status: "invalid" } | { status: "expired" };
+type StateResult = { status: "ok"; value: OAuthState } | { status: "invalid" } | { status: "expired" };
 
 /** Consumes (deletes) the state whatever the outcome; expired and unknown states both fail. */
 export async function consumeState(ctx: AuthContext, state: string): Promise<StateResult> {

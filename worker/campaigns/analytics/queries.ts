@@ -1,8 +1,6 @@
 /**
- * Campaign analytics' SQL: one batch of reads on the counted-donations definition (COUNTED_SQL),
- * in the campaign's currency. The aggregates (with the median) come from the gifts, in SQL, so the
- * Worker never receives the period's rows, or from the campaign's own rollups where they are
- * built (decision 037). The series comes from org_daily.
+ * Campaign analytics' SQL: one batch on COUNTED_SQL in the campaign's currency, aggregated in SQL from
+ * the gifts, or from the campaign's own rollups where built (decision 037); the series from org_daily.
  */
 import { estimateDistinct, histogramMedian } from "@core/analytics";
 import { COUNTED_SQL } from "@core/status";
@@ -14,19 +12,19 @@ import {
   sumPartsOf,
   TOP_DONORS,
   topDonors,
-} from "../../analytics/rollup-queries";
+} from "../../dashboard/rollup-queries";
 import type { Database } from "../../db/databases";
-import { CAMPAIGN_SCOPE } from "../../donations/daily-totals-sql";
-import { itemFundedSql } from "../items/queries";
+import { itemFundedSql } from "../../ledger/campaign-rollups";
+import { CAMPAIGN_SCOPE } from "../../ledger/rollup-sql";
 
-export interface Agg {
+interface Agg {
   n: number;
   raised: number;
   donors: number;
   median: number | null;
 }
 
-export interface AnalyticsRows {
+interface AnalyticsRows {
   series: { day: string; raised: number; count: number }[];
   cur: Agg;
   prev: Agg;
@@ -49,18 +47,13 @@ export interface AnalyticsRows {
   estimated: { median: boolean; uniqueDonors: boolean; previousDonors: boolean; topDonors: boolean } | null;
 }
 
-/**
- * Whether the campaign (?1) has its own rollups built in its organization's zone (decision 037).
- */
+/** Whether the campaign (?1) has its own rollups built in its organization's zone (decision 037). */
 const BUILT = `EXISTS (SELECT 1 FROM campaign_rollup_state st JOIN organization o ON o.id = st.organization_id
                 WHERE st.campaign_id = ?1 AND st.time_zone = o.time_zone)`;
 
 /**
- * The campaign's figures in one batch. `fromMs`..`untilMs` is the period, `prevMs`..`prevUntilMs`
- * the one before it (`prevDays` its local days, null for all time); `fromDay`..`toDay` are the
- * period's local days. Both ways of answering go in the batch: the gifts are read only where the
- * campaign's rollups are not built in its organization's zone (or `exact`), and the rollups'
- * statements find no rows for a campaign without them. One round trip either way.
+ * The campaign's figures in one round trip: both ways of answering go in the batch, and the gifts are
+ * read only where the rollups are not built in the organization's zone (or `exact`).
  */
 export async function analyticsRows(
   db: Database,
@@ -76,10 +69,8 @@ export async function analyticsRows(
   },
   exact: boolean,
 ): Promise<AnalyticsRows> {
-  // The gifts are read only where the rollups do not answer: each statement reads them as the
-  // inner loop of `g`, a row that exists only then (materialized, so the planner cannot fold its
-  // condition into the loop, where SQLite would test it for every gift: measured, 100 ms of a
-  // general fund's all-time answer spent reading gifts it then dropped).
+  // Each statement reads the gifts as the inner loop of `g`, a row that exists only where the rollups
+  // do not answer; MATERIALIZED, so SQLite cannot fold its test into the loop and run it for every gift.
   const gate = `g AS MATERIALIZED (SELECT 1 AS go WHERE ${exact ? "1" : `NOT ${BUILT}`})`;
   const aggSql = `WITH ${gate},
           x AS (SELECT d.amount_minor - d.refunded_minor AS a, d.donor_id FROM g CROSS JOIN donation d

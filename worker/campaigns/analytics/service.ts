@@ -1,17 +1,14 @@
 /**
- * Campaign analytics on the counted-donations definition (DESIGN §4), in the campaign's currency.
- * The period is `days` local days ending today in the organization's time zone (0 = all time), or
- * the custom period `from`..`to` (core/period.ts); the previous period is the same length just before it. Series are bucketed by core/analytics.ts, the
- * one bucket rule every chart uses. Refunds are the refunded amounts of live, non-trashed gifts
- * made in the period (the donation row keeps no refund date, so a refund is attributed to the day
- * of its gift, as GiveWP's reports do).
+ * Campaign analytics on the counted-donations definition (DESIGN §4), in the campaign's currency, over
+ * a period in the organization's days and the one just before it. A refund counts on its gift's day:
+ * the donation row keeps no refund date.
  */
 
 import { bucketFor, bucketSeries, DISTINCT_ERROR_BOUND, MEDIAN_ERROR_BOUND } from "@core/analytics";
 import { goalProgress } from "@core/campaign";
 import { publicDonorLabel } from "@core/labels";
 import { addDays, localDay, startOfLocalDay } from "@core/time";
-import { type PeriodInput, resolvePeriod } from "../../analytics/service";
+import { type PeriodInput, resolvePeriod } from "../../dashboard/service";
 import { type Database, orgDb } from "../../db/databases";
 import type { OrgCtx } from "../../trpc/init";
 import type { CampaignRow } from "../present";
@@ -19,17 +16,14 @@ import { loadCampaign } from "../service";
 import { analyticsRows } from "./queries";
 
 /** What campaign analytics may ask for besides its period: exact figures (no "≈"). */
-export type CampaignAnalyticsInput = PeriodInput & { exact?: boolean };
+type CampaignAnalyticsInput = PeriodInput & { exact?: boolean };
 
-/**
- * The organization's campaign `id` over the last `days` days or the custom period `from`..`to`
- * (NOT_FOUND for another tenant's; BAD_REQUEST for a period ending after today).
- */
+/** Campaign `id`'s analytics (NOT_FOUND for another tenant's; BAD_REQUEST for a period past today). */
 export async function analyticsOf(ctx: OrgCtx, id: string, input: CampaignAnalyticsInput) {
   return campaignAnalytics(orgDb(ctx), ctx.org, await loadCampaign(orgDb(ctx), ctx.org.id, id), input);
 }
 
-export async function campaignAnalytics(
+async function campaignAnalytics(
   db: Database,
   org: { id: string; timeZone: string },
   c: CampaignRow,

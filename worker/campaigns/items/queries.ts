@@ -1,19 +1,9 @@
 /** Campaign items' SQL (docs/architecture.md: the only place that speaks it). */
-import { COUNTED_SQL } from "@core/status";
 import type { Database } from "../../db/databases";
 import type { campaignItem } from "../../db/domain";
 import type { Row } from "../../db/rows";
+import { itemFundedSql } from "../../ledger/campaign-rollups";
 import type { Guard } from "../../lib/guard";
-
-/**
- * The units the item `item` (an SQL expression: `i.id`, `?2`) has funded: its counted gifts'
- * quantities, read from donation_item_idx alone (drizzle/0023). `except` (an SQL expression) leaves
- * one gift out: the one being written.
- */
-export const itemFundedSql = (item: string, except?: string) =>
-  `COALESCE((SELECT SUM(f.item_quantity) FROM donation f WHERE f.campaign_item_id = ${item}${
-    except ? ` AND f.id != ${except}` : ""
-  } AND ${COUNTED_SQL("f")}), 0)`;
 
 /** An item with how many units counted gifts funded. */
 export type ItemRow = Row<typeof campaignItem> & { funded: number };

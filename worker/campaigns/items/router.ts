@@ -14,7 +14,6 @@ export const campaignItemsRouter = router({
   update: orgProcedure({ campaign: ["update"] })
     .input(campaignItemUpdate)
     .mutation(({ ctx, input }) => editItem(ctx, input)),
-  /** Only items nobody gave to can be deleted; the others are archived. */
   delete: orgProcedure({ campaign: ["update"] })
     .input(z.object({ id: z.string().min(1) }))
     .mutation(({ ctx, input }) => removeItem(ctx, input.id)),

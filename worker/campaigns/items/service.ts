@@ -1,15 +1,16 @@
 /**
- * A campaign's items (a coat, a meal: DESIGN §4): a unit price and, optionally, how many are
- * needed. Editing them is editing the campaign (campaign:update); each change is one batch with
- * its audit row, filed under the campaign.
+ * A campaign's items (DESIGN §4). Editing them is editing the campaign (campaign:update); each change
+ * is one batch with its audit row, filed under the campaign.
  */
 
 import type { campaignItemInput, campaignItemUpdate } from "@core/campaign";
 import type { z } from "zod/mini";
-import { generateId } from "../../auth/crypto";
 import { orgDb } from "../../db/databases";
 import { auditStatement } from "../../lib/audit";
-import { fail, type OrgCtx } from "../../trpc/init";
+import { fail } from "../../lib/fail";
+import { previousWriteLanded } from "../../lib/guard";
+import { generateId } from "../../lib/ids";
+import type { OrgCtx } from "../../trpc/init";
 import { loadCampaign } from "../service";
 import { presentItem } from "./present";
 import {
@@ -63,13 +64,18 @@ export async function editItem(ctx: OrgCtx, input: z.output<typeof campaignItemU
   if (!item) fail("NOT_FOUND", "Item not found");
   await db.batch([
     updateItem(db, input, Date.now()),
-    auditStatement(ctx, {
-      action: "campaign_item.update",
-      entityType: "campaign",
-      entityId: item.campaign_id,
-      before: item,
-      after: input,
-    }),
+    // An item deleted meanwhile changes nothing and leaves no row.
+    auditStatement(
+      ctx,
+      {
+        action: "campaign_item.update",
+        entityType: "campaign",
+        entityId: item.campaign_id,
+        before: item,
+        after: input,
+      },
+      previousWriteLanded,
+    ),
   ]);
   return { id: input.id };
 }

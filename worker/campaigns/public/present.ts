@@ -1,4 +1,4 @@
-/** The public page's rows → its API shape: display names only; anonymous gifts show neither name nor message. */
+/** The public page's rows → its API shape: display names only; an anonymous gift shows no name or message. */
 import { publicDonorLabel } from "@core/labels";
 import { type CampaignRow, presentCampaign } from "../present";
 import type { activeOrganizationBySlug, offeredItems, recentGifts } from "./queries";

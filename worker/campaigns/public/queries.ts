@@ -1,7 +1,7 @@
 /** The public campaign page's SQL: only what a visitor may see (no personal data beyond names). */
 import { COUNTED_SQL } from "@core/status";
 import type { Database } from "../../db/databases";
-import { itemFundedSql } from "../items/queries";
+import { itemFundedSql } from "../../ledger/campaign-rollups";
 import type { CampaignRow } from "../present";
 import { CAMPAIGN_FROM, CAMPAIGN_SELECT } from "../queries";
 

@@ -1,7 +1,6 @@
-/** Donor note SQL (docs/architecture.md: queries). */
 import type { Database } from "../../db/databases";
 
-export interface NoteListRow {
+interface NoteListRow {
   id: string;
   body: string;
   visibility: string;
@@ -11,7 +10,7 @@ export interface NoteListRow {
   authorId: string;
 }
 
-/** A donor's notes, pinned first, newest first (authors' names: worker/lib/user-names.ts). */
+/** Authors' names come from worker/lib/user-names.ts. */
 export async function listNotes(db: Database, orgId: string, donorId: string) {
   const { results } = await db
     .prepare(
@@ -58,7 +57,6 @@ export function insertNote(
     );
 }
 
-/** Changes what is given, keeps what is not. */
 export function updateNote(
   db: Database,
   id: string,

@@ -1,4 +1,3 @@
-/** donors.notes.* (docs/architecture.md: router): input schema, rung, one call into ./service.ts. */
 import { z } from "zod";
 import { orgProcedure, router } from "../../trpc/init";
 import { createNote, donorNotes, editNote, removeNote } from "./service";

@@ -1,13 +1,14 @@
-/** Donor notes (docs/architecture.md: service): who may write, edit and delete them. */
-import { generateId } from "../../auth/crypto";
 import { orgDb } from "../../db/databases";
 import { auditStatement } from "../../lib/audit";
+import { fail } from "../../lib/fail";
+import { previousWriteLanded } from "../../lib/guard";
+import { generateId } from "../../lib/ids";
 import { userNames } from "../../lib/user-names";
-import { fail } from "../../trpc/init";
-import { type DonorCtx, loadDonor } from "../service";
+import type { OrgActor } from "../../trpc/init";
+import { loadDonor } from "../service";
 import { deleteNote, insertNote, listNotes, selectNote, updateNote } from "./queries";
 
-export async function donorNotes(ctx: DonorCtx, donorId: string) {
+export async function donorNotes(ctx: OrgActor, donorId: string) {
   const d = await loadDonor(orgDb(ctx), ctx.org.id, donorId);
   const notes = await listNotes(orgDb(ctx), ctx.org.id, d.id);
   const names = await userNames(
@@ -18,7 +19,7 @@ export async function donorNotes(ctx: DonorCtx, donorId: string) {
 }
 
 export async function createNote(
-  ctx: DonorCtx,
+  ctx: OrgActor,
   input: { donorId: string; body: string; visibility: "internal" | "shared"; pinned: boolean },
 ) {
   const db = orgDb(ctx);
@@ -45,8 +46,8 @@ export async function createNote(
   return { id };
 }
 
-/** The note, if the caller wrote it or administers the organization; `verb` names the refused act. */
-async function ownNote(ctx: DonorCtx, id: string, verb: "edit" | "delete") {
+/** `verb` names the refused act. */
+async function ownNote(ctx: OrgActor, id: string, verb: "edit" | "delete") {
   const note = await selectNote(orgDb(ctx), ctx.org.id, id);
   if (!note) fail("NOT_FOUND", "Note not found");
   const orgAdmin = ctx.org.isPlatformAdmin || ctx.org.role === "owner" || ctx.org.role === "admin";
@@ -56,32 +57,32 @@ async function ownNote(ctx: DonorCtx, id: string, verb: "edit" | "delete") {
 }
 
 export async function editNote(
-  ctx: DonorCtx,
+  ctx: OrgActor,
   input: { id: string; body?: string; visibility?: "internal" | "shared"; pinned?: boolean },
 ) {
   const note = await ownNote(ctx, input.id, "edit");
   await orgDb(ctx).batch([
     updateNote(orgDb(ctx), note.id, input),
-    auditStatement(ctx, {
-      action: "note.update",
-      entityType: "donor",
-      entityId: note.donor_id,
-      after: { id: note.id },
-    }),
+    // A note deleted meanwhile changes nothing and leaves no row.
+    auditStatement(
+      ctx,
+      { action: "note.update", entityType: "donor", entityId: note.donor_id, after: { id: note.id } },
+      previousWriteLanded,
+    ),
   ]);
   return { id: note.id };
 }
 
-export async function removeNote(ctx: DonorCtx, id: string) {
+export async function removeNote(ctx: OrgActor, id: string) {
   const note = await ownNote(ctx, id, "delete");
   await orgDb(ctx).batch([
     deleteNote(orgDb(ctx), note.id),
-    auditStatement(ctx, {
-      action: "note.delete",
-      entityType: "donor",
-      entityId: note.donor_id,
-      before: { id: note.id },
-    }),
+    // Deleted from two tabs: only the delete that removed it leaves history.
+    auditStatement(
+      ctx,
+      { action: "note.delete", entityType: "donor", entityId: note.donor_id, before: { id: note.id } },
+      previousWriteLanded,
+    ),
   ]);
   return { id: note.id };
 }

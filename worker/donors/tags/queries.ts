@@ -1,20 +1,14 @@
-/** Donor tag SQL (docs/architecture.md: queries). */
-
 import type { Database } from "../../db/databases";
 import type { Guard } from "../../lib/guard";
 
-/**
- * No other tag of the organization has this name, whatever its case: the rule of the unique index
- * donor_tag_org_name_unique (worker/db/domain.ts), asked inside the write so that of two writes
- * racing with one name only the first lands (D1 runs one statement at a time).
- */
+// donor_tag_org_name_unique's rule, asked inside the write: of two writes racing with one name only the
+// first lands (D1 runs one statement at a time).
 export const nameFree = (orgId: string, name: string, exceptId: string): Guard => ({
   sql: (p) =>
     `NOT EXISTS (SELECT 1 FROM donor_tag o WHERE o.organization_id = ?${p} AND lower(o.name) = lower(?${p + 1}) AND o.id != ?${p + 2})`,
   args: [orgId, name, exceptId],
 });
 
-/** This tag exists (in its organization). */
 export const tagExists = (orgId: string, id: string): Guard => ({
   sql: (p) => `EXISTS (SELECT 1 FROM donor_tag WHERE id = ?${p} AND organization_id = ?${p + 1})`,
   args: [id, orgId],
@@ -37,7 +31,6 @@ export function selectTag(db: Database, orgId: string, id: string) {
     .first<{ id: string; name: string; color: string }>();
 }
 
-/** The tag with the number of donors that carry it. */
 export function selectTagWithDonors(db: Database, orgId: string, id: string) {
   return db
     .prepare(
@@ -47,7 +40,7 @@ export function selectTagWithDonors(db: Database, orgId: string, id: string) {
     .first<{ id: string; name: string; donors: number }>();
 }
 
-/** Inserts the tag only if `free` (its name is not taken): no changes means the name was taken. */
+/** No changes means the name was taken. */
 export function insertTag(
   db: Database,
   t: { id: string; orgId: string; name: string; color: string; now: number },
@@ -61,7 +54,6 @@ export function insertTag(
     .bind(t.id, t.orgId, t.name, t.color, t.now, ...free.args);
 }
 
-/** Updates the tag only if `free` (its new name is not another tag's). */
 export function updateTag(
   db: Database,
   t: { id: string; orgId: string; name: string; color: string },
@@ -78,25 +70,17 @@ export function deleteTag(db: Database, id: string) {
   return db.prepare("DELETE FROM donor_tag WHERE id = ?").bind(id);
 }
 
-/**
- * Whether a donor may take a tag change: the one rule of donors.tags.assign and bulkAssign, read
- * with the donor (`readTagTargets`) and checked again inside the write (`taggableGuard`). A donor
- * merged into another is a pointer (its tags went to the survivor); an anonymized donor keeps its
- * tags and may take more.
- */
+// Read with the donor and checked again inside the write. A merged donor is a pointer (its tags went to
+// the survivor); an anonymized donor keeps its tags and may take more.
 const TAGGABLE = (dn: string) => `${dn}.merged_into_id IS NULL`;
 
-/** A donor as a tag change reads it: `taggable` (0/1) and its tag ids, sorted, as a JSON array. */
-export interface TagTarget {
+/** `tag_ids`: sorted, as a JSON array. */
+interface TagTarget {
   id: string;
   taggable: number;
   tag_ids: string;
 }
 
-/**
- * The organization's donors among `donorIds` with their tags, and how many of `tagIds` the
- * organization has, in one round trip.
- */
 export async function readTagTargets(db: Database, orgId: string, donorIds: string[], tagIds: string[]) {
   const [donors, tags] = await db.batch([
     db
@@ -118,11 +102,7 @@ export async function readTagTargets(db: Database, orgId: string, donorIds: stri
   };
 }
 
-/**
- * The read again inside the write (decision 020): every one of `donorIds` is still the
- * organization's and taggable, and every one of `tagIds` still exists. Audit rows carry it, and the
- * assignment statements apply only to donors whose audit row was written.
- */
+/** The read again inside the write (decision 020), carried by the audit rows. */
 export const taggableGuard = (orgId: string, donorIds: string[], tagIds: string[]): Guard => ({
   sql: (p) =>
     `(SELECT count(*) FROM donor dn WHERE dn.id IN (SELECT value FROM json_each(?${p})) AND dn.organization_id = ?${p + 1} AND ${TAGGABLE("dn")}) = ?${p + 2}
@@ -130,11 +110,7 @@ export const taggableGuard = (orgId: string, donorIds: string[], tagIds: string[
   args: [JSON.stringify(donorIds), orgId, donorIds.length, JSON.stringify(tagIds), tagIds.length],
 });
 
-/**
- * The statements of one tag change on many donors: replace clears first; remove deletes; add and
- * replace insert. `claims` pairs each donor with its audit row's id: a donor is changed only if its
- * audit row was written earlier in the batch (`taggableGuard`).
- */
+/** A donor is changed only if its audit row (`claims`) was written earlier in the batch. */
 export function assignmentStatements(
   db: Database,
   orgId: string,

@@ -1,4 +1,3 @@
-/** donors.tags.* (docs/architecture.md: router): input schema, rung, one call into ./service.ts. */
 import { bulkIds } from "@core/bulk";
 import { z } from "zod";
 import { orgProcedure, router } from "../../trpc/init";
@@ -12,7 +11,6 @@ const tagInput = z.object({
     .default("#0f766e"),
 });
 
-/** A tag change, for assign and bulkAssign alike. */
 const tagChange = {
   tagIds: z.array(z.string().min(1)).max(50),
   mode: z.enum(["add", "remove", "replace"]),
@@ -49,10 +47,7 @@ export const tagsRouter = router({
     )
     .mutation(({ ctx, input }) => assignTags(ctx, input)),
 
-  /**
-   * One batch of a bulk tag change (decision 024): up to BULK_MAX_IDS donors, each decided as
-   * assign would and skipped with the reason where it may not change; one D1 batch per call.
-   */
+  /** One batch of a bulk tag change (decision 024): each donor decided as assign would. */
   bulkAssign: orgProcedure({ tag: ["update"] })
     .input(
       z

@@ -1,14 +1,11 @@
-/**
- * Donor tags (docs/architecture.md: service): names unique per organization; tag changes on many
- * donors, all or nothing (assign) or per donor in batches (bulkAssign, decision 024).
- */
+// Tag changes on many donors: all or nothing (assign) or per donor in batches (bulkAssign, decision 024).
 import type { BulkOutcome } from "@core/bulk";
-import { generateId } from "../../auth/crypto";
 import { orgDb } from "../../db/databases";
 import { auditStatement } from "../../lib/audit";
-import { allGuards, auditGuard } from "../../lib/guard";
-import { fail } from "../../trpc/init";
-import type { DonorCtx } from "../service";
+import { fail } from "../../lib/fail";
+import { allGuards, auditGuard, previousWriteLanded } from "../../lib/guard";
+import { generateId } from "../../lib/ids";
+import type { OrgActor } from "../../trpc/init";
 import {
   assignmentStatements,
   deleteTag,
@@ -23,17 +20,13 @@ import {
   updateTag,
 } from "./queries";
 
-export const tagList = (ctx: DonorCtx) => listTags(orgDb(ctx), ctx.org.id);
+export const tagList = (ctx: OrgActor) => listTags(orgDb(ctx), ctx.org.id);
 
-/**
- * A tag's name is unique in its organization whatever its case (donor_tag_org_name_unique). The
- * write itself is conditional on it (`nameFree`), and so is its audit row, so two writes racing
- * with one name cannot both land and nobody reads a constraint's error text; the refusal reaches
- * the form next to the name field.
- */
+// The write and its audit row are conditional on `nameFree`, so two racing writes with one name cannot both
+// land and the refusal reaches the name field, not a constraint's error text.
 const nameTaken = () => fail("CONFLICT", "A tag with this name already exists", { field: "name" });
 
-export async function createTag(ctx: DonorCtx, input: { name: string; color: string }) {
+export async function createTag(ctx: OrgActor, input: { name: string; color: string }) {
   const db = orgDb(ctx);
   const id = generateId();
   const [inserted] = await db.batch([
@@ -52,7 +45,7 @@ export async function createTag(ctx: DonorCtx, input: { name: string; color: str
   return { id };
 }
 
-export async function renameTag(ctx: DonorCtx, input: { id: string; name: string; color: string }) {
+export async function renameTag(ctx: OrgActor, input: { id: string; name: string; color: string }) {
   const db = orgDb(ctx);
   const before = await selectTag(db, ctx.org.id, input.id);
   if (!before) fail("NOT_FOUND", "Tag not found");
@@ -79,44 +72,42 @@ export async function renameTag(ctx: DonorCtx, input: { id: string; name: string
   return { id: input.id };
 }
 
-export async function removeTag(ctx: DonorCtx, id: string) {
+export async function removeTag(ctx: OrgActor, id: string) {
   const db = orgDb(ctx);
   const tag = await selectTagWithDonors(db, ctx.org.id, id);
   if (!tag) fail("NOT_FOUND", "Tag not found");
   await db.batch([
     deleteTag(db, id),
-    auditStatement(ctx, { action: "tag.delete", entityType: "tag", entityId: id, before: tag }),
+    // Deleted from two tabs: only the delete that removed it leaves history.
+    auditStatement(
+      ctx,
+      { action: "tag.delete", entityType: "tag", entityId: id, before: tag },
+      previousWriteLanded,
+    ),
   ]);
   return { id, donorsAffected: tag.donors };
 }
 
-/** A tag change: add tags, remove tags, or replace a donor's tags with these (none clears them). */
-export interface TagChange {
+/** Replace with no tags clears them. */
+interface TagChange {
   mode: "add" | "remove" | "replace";
   tagIds: string[];
 }
 
-/** Why a donor skipped a change it would not alter, per mode (the donor already has exactly that). */
 function noChange(change: TagChange): string {
   if (change.mode === "add") return "Already tagged";
   if (change.mode === "remove") return "Not tagged";
   return change.tagIds.length ? "Already has exactly these tags" : "Has no tags";
 }
 
-/** The donor's tags after the change. */
 function tagsAfter(current: readonly string[], change: TagChange): Set<string> {
   if (change.mode === "replace") return new Set(change.tagIds);
   if (change.mode === "remove") return new Set(current.filter((t) => !change.tagIds.includes(t)));
   return new Set([...current, ...change.tagIds]);
 }
 
-/**
- * One tag change on many donors, decided per donor as read: `refused` are the ids that may not take
- * it ("Not found": not this organization's donor; merged donors, whose tags went to the survivor),
- * `unchanged` those it would not alter, `changes` the rest with their tags as read. `tagsFound`
- * is false when the organization lacks one of the tags.
- */
-async function planTagChange(ctx: DonorCtx, donorIds: string[], change: TagChange) {
+/** Decided per donor as read; another organization's donor is "Not found". */
+async function planTagChange(ctx: OrgActor, donorIds: string[], change: TagChange) {
   const read = await readTagTargets(orgDb(ctx), ctx.org.id, donorIds, change.tagIds);
   const byId = new Map(read.donors.map((d) => [d.id, d]));
   const refused = new Map<string, string>();
@@ -137,15 +128,10 @@ async function planTagChange(ctx: DonorCtx, donorIds: string[], change: TagChang
   return { refused, unchanged, changes, tagsFound: read.tagsFound === change.tagIds.length };
 }
 
-/**
- * The one writer of tag changes (assign and bulkAssign): ONE D1 batch holding, per donor, its audit
- * row — written only if what was read still holds (`taggableGuard`, decision 020) — then the
- * assignment statements, applied to the donors whose audit row landed. Per donor, each audit row
- * checks its own donor; `whole`, the first checks every donor and the others follow it, so the
- * change lands for all or for none. Answers, per change, whether it landed.
- */
+// The one writer of tag changes: ONE batch of per-donor audit rows, each written only if the read still holds
+// (decision 020), then the assignments. With `whole` the first row checks every donor: all land or none.
 async function writeTagChange(
-  ctx: DonorCtx,
+  ctx: OrgActor,
   change: TagChange,
   changes: { donorId: string; before: string[] }[],
   whole = false,
@@ -183,12 +169,8 @@ async function writeTagChange(
 
 const tagNotFound = () => fail("NOT_FOUND", "Tag not found");
 
-/**
- * One tag change on the given donors, all or nothing (the donor page): any donor that may not take
- * it, or an unknown tag, refuses the whole call, and so does a donor merged or a tag deleted between
- * the read and the write (409, nothing written).
- */
-export async function assignTags(ctx: DonorCtx, input: TagChange & { donorIds: string[] }) {
+/** All or nothing: a donor merged or a tag deleted between the read and the write is a 409. */
+export async function assignTags(ctx: OrgActor, input: TagChange & { donorIds: string[] }) {
   const donorIds = [...new Set(input.donorIds)];
   const change = { mode: input.mode, tagIds: [...new Set(input.tagIds)] };
   const plan = await planTagChange(ctx, donorIds, change);
@@ -199,14 +181,9 @@ export async function assignTags(ctx: DonorCtx, input: TagChange & { donorIds: s
   return { donors: donorIds.length };
 }
 
-/**
- * One batch of a bulk tag change (decision 024): up to BULK_MAX_IDS donors, each decided as
- * assignTags would decide it, answering per id: changed, or skipped with the reason ("Not found",
- * also for another organization's ids; "Merged into another donor"; already so; "The donor changed
- * meanwhile" for a lost race). An unknown tag refuses the whole call.
- */
+/** Each donor decided as assignTags would (decision 024); an unknown tag refuses the whole call. */
 export async function bulkAssignTags(
-  ctx: DonorCtx,
+  ctx: OrgActor,
   input: TagChange & { ids: string[] },
 ): Promise<BulkOutcome[]> {
   const change = { mode: input.mode, tagIds: [...new Set(input.tagIds)] };

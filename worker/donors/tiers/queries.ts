@@ -1,5 +1,3 @@
-/** Donor tier SQL (docs/architecture.md: queries): the ladder and the manual lock. */
-
 import type { Database } from "../../db/databases";
 import type { Guard } from "../../lib/guard";
 
@@ -11,13 +9,8 @@ export interface TierInput {
   color: string;
 }
 
-/**
- * The ladder with its donors per tier, the donors in no tier and the organization's donor total,
- * read in one batch (one transaction, so one snapshot): the counts always add up,
- * sum(tiers.donors) + noTier = total. A donor counts once, as on /donors: every donor not merged
- * into another (anonymized donors included, with the tier they kept). A tier id that names no tier
- * of the organization counts as no tier.
- */
+// One batch, so one snapshot: sum(tiers.donors) + noTier = total. A donor counts once, as on /donors
+// (anonymized ones too); a tier id that names no tier of the organization counts as no tier.
 export async function listTiers(db: Database, orgId: string) {
   const [tiers, totals] = await db.batch([
     db
@@ -51,17 +44,13 @@ export async function listTiers(db: Database, orgId: string) {
   };
 }
 
-/**
- * [min, max) ranges of one ladder (organization + basis) may touch but never overlap (research
- * domain.md §2.4). Binds: ?1 the tier's own id, ?2 organization, ?4 basis, ?5 min, ?6 max.
- */
+// [min, max) ranges of one ladder (organization + basis) may touch but never overlap.
+// Binds: ?1 the tier's own id, ?2 organization, ?4 basis, ?5 min, ?6 max.
 const OVERLAP_SQL = `SELECT 1 FROM donor_tier o WHERE o.organization_id = ?2 AND o.basis = ?4 AND o.id != ?1
   AND o.min_minor < COALESCE(?6, 9223372036854775807) AND COALESCE(o.max_minor, 9223372036854775807) > ?5`;
 
-/**
- * The overlap check is part of the insert, so two overlapping tiers created at once cannot both
- * land (D1 runs one statement at a time): no changes means the range overlapped.
- */
+// The overlap check is part of the insert, so two overlapping tiers created at once cannot both land
+// (D1 runs one statement at a time): no changes means the range overlapped.
 export function insertTier(db: Database, id: string, orgId: string, t: TierInput, now: number) {
   return db
     .prepare(
@@ -81,20 +70,19 @@ export function updateTier(db: Database, id: string, orgId: string, t: TierInput
     .bind(id, orgId, t.name, t.basis, t.minMinor, t.maxMinor, t.color, now);
 }
 
-/** The tier exists (the insert landed). */
 export const tierExists = (id: string): Guard => ({
   sql: (p) => `EXISTS (SELECT 1 FROM donor_tier WHERE id = ?${p})`,
   args: [id],
 });
 
-/** The tier holds what this update wrote (the update landed). */
+/** The update landed. */
 export const tierUpdated = (id: string, now: number, t: TierInput): Guard => ({
   sql: (p) =>
     `EXISTS (SELECT 1 FROM donor_tier WHERE id = ?${p} AND updated_at = ?${p + 1} AND min_minor = ?${p + 2} AND max_minor IS ?${p + 3} AND basis = ?${p + 4})`,
   args: [id, now, t.minMinor, t.maxMinor, t.basis],
 });
 
-/** The tier a range overlaps, to name it in the refusal. */
+/** To name it in the refusal. */
 export function overlappingTier(
   db: Database,
   orgId: string,
@@ -122,7 +110,6 @@ export function tierIdExists(db: Database, orgId: string, id: string) {
   return db.prepare("SELECT id FROM donor_tier WHERE id = ? AND organization_id = ?").bind(id, orgId).first();
 }
 
-/** The tier's donors (not merged away), and how many of them are locked to it by hand. */
 export function tierDonorCounts(db: Database, orgId: string, id: string) {
   return db
     .prepare(
@@ -132,14 +119,13 @@ export function tierDonorCounts(db: Database, orgId: string, id: string) {
     .first<{ donors: number; locked: number }>();
 }
 
-/** The tier still has the range it was read with. */
 export const tierHasRange = (id: string, t: { minMinor: number; maxMinor: number | null }): Guard => ({
   sql: (p) =>
     `EXISTS (SELECT 1 FROM donor_tier WHERE id = ?${p} AND min_minor = ?${p + 1} AND max_minor IS ?${p + 2})`,
   args: [id, t.minMinor, t.maxMinor],
 });
 
-/** Widens a tier to a new range (the neighbour that takes a deleted tier's donors), if `guard` holds. */
+/** For the neighbour that takes a deleted tier's donors. */
 export function widenTier(
   db: Database,
   orgId: string,
@@ -155,15 +141,8 @@ export function widenTier(
     .bind(range.minMinor, range.maxMinor, now, id, orgId, ...guard.args);
 }
 
-/**
- * Deleting a tier, the statements around the org-wide recompute (../stats.ts `tierStatement`),
- * each applied only if `guard` holds:
- * - `unlock`: donors locked to the tier go back to the ladder (re-evaluate);
- * - `moveTo`: the tier's donors (locked or not) take the other tier, a lock staying a lock;
- * - `remove`: the tier row itself;
- * - `forget`: no donor keeps the deleted tier as its previous tier (it names nothing any more;
- *   the audit row keeps the history).
- */
+// The statements around the recompute (worker/ledger/donor-stats.ts `tierStatement`), each only if `guard`
+// holds; `forget`: no donor keeps the deleted tier as its previous one (the audit row keeps the history).
 export const deleteTier = {
   unlock: (db: Database, orgId: string, id: string, now: number, guard: Guard) =>
     db
@@ -189,10 +168,7 @@ export const deleteTier = {
       .bind(orgId, id),
 };
 
-/**
- * Locks or unlocks a donor's tier; with `set`, the chosen tier (or none) replaces the current one
- * and the replaced one becomes the previous tier.
- */
+/** With `set`, the chosen tier (or none) replaces the current one, which becomes the previous tier. */
 export function setTierLock(
   db: Database,
   orgId: string,

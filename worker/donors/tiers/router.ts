@@ -1,4 +1,3 @@
-/** donors.tiers.* (docs/architecture.md: router): input schema, rung, one call into ./service.ts. */
 import { z } from "zod";
 import { orgProcedure, router } from "../../trpc/init";
 import { createTier, editTier, lockTier, removeTier, tierList } from "./service";

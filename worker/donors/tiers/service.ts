@@ -1,15 +1,13 @@
-/**
- * Donor tiers (docs/architecture.md: service): a ladder of [min, max) ranges that never overlap,
- * recomputed in the same batch as every change to it (./../stats.ts), and the manual lock.
- */
+// Donor tiers: a ladder of [min, max) ranges that never overlap, recomputed in every change's batch.
 import { mergedRange } from "@core/donor-tiers";
-import { generateId } from "../../auth/crypto";
 import { type Database, orgDb } from "../../db/databases";
+import { tierStatement } from "../../ledger/donor-stats";
 import { auditStatement } from "../../lib/audit";
+import { fail } from "../../lib/fail";
 import { allGuards } from "../../lib/guard";
-import { fail } from "../../trpc/init";
-import { type DonorCtx, loadDonor } from "../service";
-import { tierStatement } from "../stats";
+import { generateId } from "../../lib/ids";
+import type { OrgActor } from "../../trpc/init";
+import { loadDonor } from "../service";
 import {
   deleteTier,
   insertTier,
@@ -27,7 +25,7 @@ import {
   widenTier,
 } from "./queries";
 
-export const tierList = (ctx: DonorCtx) => listTiers(orgDb(ctx), ctx.org.id);
+export const tierList = (ctx: OrgActor) => listTiers(orgDb(ctx), ctx.org.id);
 
 async function refuseOverlap(db: Database, orgId: string, t: TierInput, id: string): Promise<never> {
   const o = await overlappingTier(db, orgId, t, id);
@@ -36,7 +34,7 @@ async function refuseOverlap(db: Database, orgId: string, t: TierInput, id: stri
   });
 }
 
-export async function createTier(ctx: DonorCtx, input: TierInput) {
+export async function createTier(ctx: OrgActor, input: TierInput) {
   const db = orgDb(ctx);
   const id = generateId();
   const now = Date.now();
@@ -54,7 +52,7 @@ export async function createTier(ctx: DonorCtx, input: TierInput) {
   return { id };
 }
 
-export async function editTier(ctx: DonorCtx, input: TierInput & { id: string }) {
+export async function editTier(ctx: OrgActor, input: TierInput & { id: string }) {
   const db = orgDb(ctx);
   const { id, ...data } = input;
   const before = await selectTierValues(db, ctx.org.id, id);
@@ -73,23 +71,12 @@ export async function editTier(ctx: DonorCtx, input: TierInput & { id: string })
   return { id };
 }
 
-/** What happens to a deleted tier's donors (the delete dialog's choice). */
-export type TierDonorsChoice = { action: "reevaluate" } | { action: "move"; tierId: string };
+type TierDonorsChoice = { action: "reevaluate" } | { action: "move"; tierId: string };
 
-/**
- * Deletes a tier in one batch with its donors handled and its audit row (docs/decisions/025-deleting-a-tier.md):
- * - `reevaluate` (default): every donor of the tier goes back to the ladder and takes the tier its
- *   amount fits among the remaining ones (none if none fits). A donor locked to the deleted tier is
- *   unlocked: the hand-set choice named a tier that no longer exists.
- * - `move`: the donors move to a neighbouring tier on the same basis, whose range grows over the
- *   deleted one so the ladder agrees with the move and keeps no gap; a locked donor stays locked,
- *   now to that tier. A tier that does not touch the deleted one is refused: its range could not
- *   grow without overlapping, and the next recompute would move the donors back.
- * In both, no donor keeps the deleted tier as its current or previous tier, and every other donor
- * is re-evaluated too, so the counts of tiers.list add up to the donor total.
- */
+// Decision 025: `reevaluate` unlocks and re-ranks the tier's donors; `move` widens a touching neighbour over
+// the deleted range (no gap, so the next recompute agrees) and moves them there, locks kept.
 export async function removeTier(
-  ctx: DonorCtx,
+  ctx: OrgActor,
   id: string,
   choice: TierDonorsChoice = { action: "reevaluate" },
 ) {
@@ -99,8 +86,7 @@ export async function removeTier(
   if (!tier) fail("NOT_FOUND", "Tier not found");
   const now = Date.now();
   const counts = (await tierDonorCounts(db, orgId, id)) ?? { donors: 0, locked: 0 };
-  // Every statement holds only while the tier is as it was read: a concurrent delete or edit wins
-  // and this one changes nothing, its audit row included (decision 020).
+  // Every statement holds only while the tier is as read: a concurrent delete or edit wins (decision 020).
   const still = tierHasRange(id, tier);
 
   if (choice.action === "reevaluate") {
@@ -166,13 +152,9 @@ export async function removeTier(
   };
 }
 
-/**
- * Manual tier per donor (Bloomerang's override): locked, the recompute skips the donor; a chosen
- * tier is set at once and the one it replaces becomes the previous tier. Unlocking hands the donor
- * back to the ladder straight away.
- */
+/** Bloomerang's override: the recompute skips a locked donor; unlocking hands it back to the ladder. */
 export async function lockTier(
-  ctx: DonorCtx,
+  ctx: OrgActor,
   input: { donorId: string; locked: boolean; tierId?: string | null },
 ) {
   const db = orgDb(ctx);

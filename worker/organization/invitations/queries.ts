@@ -83,10 +83,7 @@ export const openInvitation = (db: Database, id: string, organizationId: string 
     .bind(id, organizationId)
     .first<Pick<I, "id" | "organization_id" | "email" | "role" | "expires_at">>();
 
-/**
- * Invitations by public id, in any state (a revoke decides from accepted_at and revoked_at); with
- * `organizationId`, only that organization's. One parameter for the ids (json_each), however many.
- */
+/** Invitations by public id in any state, only `organizationId`'s if set; the ids as one json_each. */
 export async function invitationsByIds(db: Database, ids: readonly string[], organizationId: string | null) {
   const { results } = await db
     .prepare(
@@ -117,32 +114,45 @@ export const revokeStatement = (db: Database, id: string, now: number) =>
     )
     .bind(now, now, id);
 
-/** The invitation a mailed link's secret names (so its secret_hash is set), with its organization's name. */
-export const invitationBySecretHash = (db: Database, hash: string) =>
+/** The invitation a link's secret names, with the names shown and the role `userId` holds there now. */
+export const invitationBySecretHash = (db: Database, hash: string, userId: string | null) =>
   db
     .prepare(
-      "SELECT i.*, o.name AS organization_name FROM invitation i JOIN organization o ON o.id = i.organization_id WHERE i.secret_hash = ?",
+      `SELECT i.*, o.name AS organization_name, o.time_zone AS organization_time_zone, u.name AS invited_by_name,
+              (SELECT m.role FROM membership m WHERE m.organization_id = i.organization_id AND m.user_id = ?2) AS member_role
+         FROM invitation i JOIN organization o ON o.id = i.organization_id LEFT JOIN user u ON u.id = i.invited_by
+        WHERE i.secret_hash = ?1`,
     )
-    .bind(hash)
-    .first<I & { secret_hash: string; organization_name: string }>();
+    .bind(hash, userId)
+    .first<
+      I & {
+        secret_hash: string;
+        organization_name: string;
+        organization_time_zone: string;
+        invited_by_name: string | null;
+        member_role: string | null;
+      }
+    >();
 
-/**
- * Conditional on the secret still being this invitation's and the invitation still open: a resend,
- * revoke or accept that lands between the invitee's read and this write wins.
- */
+/** The secret still this invitation's and it still open: a resend, revoke or accept landing first wins. */
 const STILL_OPEN = "secret_hash = ? AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ?";
 
+/** A decline closes the invitation as a revoke does, and says it was the invitee's. */
 export const declineStatement = (db: Database, hash: string, now: number) =>
   db
-    .prepare(`UPDATE invitation SET revoked_at = ?, updated_at = ? WHERE ${STILL_OPEN}`)
-    .bind(now, now, hash, now);
+    .prepare(`UPDATE invitation SET revoked_at = ?, declined_at = ?, updated_at = ? WHERE ${STILL_OPEN}`)
+    .bind(now, now, now, hash, now);
 
-export const acceptStatement = (db: Database, hash: string, now: number) =>
+/** Accepts unless `userId` is a member already: an old invitation never changes the role held now. */
+export const acceptStatement = (db: Database, hash: string, userId: string, now: number) =>
   db
-    .prepare(`UPDATE invitation SET accepted_at = ?, updated_at = ? WHERE ${STILL_OPEN}`)
-    .bind(now, now, hash, now);
+    .prepare(
+      `UPDATE invitation SET accepted_at = ?, updated_at = ? WHERE ${STILL_OPEN}
+          AND NOT EXISTS (SELECT 1 FROM membership m WHERE m.organization_id = invitation.organization_id AND m.user_id = ?)`,
+    )
+    .bind(now, now, hash, now, userId);
 
-/** The membership an accept gives; only when the statement before it (the accept) changed a row. */
+/** The accept's membership, only if the accept changed a row; an existing membership stays as it is. */
 export const joinStatement = (
   db: Database,
   m: { id: string; organizationId: string; userId: string; role: string },
@@ -151,6 +161,15 @@ export const joinStatement = (
   db
     .prepare(
       `INSERT INTO membership (id, organization_id, user_id, role, created_at, updated_at) SELECT ?, ?, ?, ?, ?, ?
-          WHERE changes() = 1 ON CONFLICT (organization_id, user_id) DO UPDATE SET role = excluded.role, updated_at = excluded.updated_at`,
+          WHERE changes() = 1 ON CONFLICT (organization_id, user_id) DO NOTHING`,
     )
     .bind(m.id, m.organizationId, m.userId, m.role, now, now);
+
+/** The portal opens on the organization just joined: only if this batch's membership went in. */
+export const openOnJoinedStatement = (db: Database, userId: string, membershipId: string) =>
+  db
+    .prepare(
+      `UPDATE user SET active_organization_id = (SELECT organization_id FROM membership WHERE id = ?1)
+        WHERE id = ?2 AND EXISTS (SELECT 1 FROM membership WHERE id = ?1 AND user_id = ?2)`,
+    )
+    .bind(membershipId, userId);

@@ -1,25 +1,23 @@
 /**
- * Invitations (DESIGN §4, decision 017): a public id (listed to members, used for resend and
- * revoke), the invitee's e-mail (lower-cased), a role, a 7-day expiry (app.config
- * organizations.invitationExpiresIn) and the accept secret: random, mailed in the link only,
- * stored as its SHA-256 and replaced on every resend.
- *
- * One service for every way in: the organization's own "invite a member" (organization.invite…),
- * the platform admin's "invite an organizer" (organizers.invite, organizers.revokeInvitation), and
- * the invitee's link (worker/http/invitations.ts: view, accept, decline by the secret).
+ * Invitations (DESIGN §4, decision 017): the accept secret is random, mailed in the link only, stored
+ * as its SHA-256 and replaced on every resend. One service for the organization's invites, the
+ * admin's organizer invites and the invitee's link (worker/http/invitations.ts).
  */
+
 import type { BulkOutcome } from "@core/bulk";
 import type { MemberInviteInput, MemberRole } from "@core/organization";
 import type { AppConfig } from "../../../app.config";
 import type { SessionRecord, UserRecord } from "../../auth";
-import { generateId, randomString, sha256Hex } from "../../auth/crypto";
+import { sha256Hex } from "../../auth/crypto";
 import { type Database, directoryDatabase } from "../../db/databases";
 import { type AuditActor, auditStatement } from "../../lib/audit";
+import { fail } from "../../lib/fail";
 import { previousWriteLanded } from "../../lib/guard";
+import { generateId, randomString } from "../../lib/ids";
 import { getMailer, renderMail } from "../../mail";
-import { fail, type OrgCtx } from "../../trpc/init";
+import type { OrgCtx, OrgReader } from "../../trpc/init";
 import { assertMayGrant } from "../members/service";
-import { presentOpenInvitation } from "./present";
+import { presentInvitationView, presentOpenInvitation } from "./present";
 import {
   acceptStatement,
   declineStatement,
@@ -31,25 +29,23 @@ import {
   joinStatement,
   openInvitation,
   openInvitationsOf,
+  openOnJoinedStatement,
   renewStatement,
   revokeOpenOfEmailStatement,
   revokeStatement,
 } from "./queries";
 
 /** The link's secret (32 alphanumerics, about 190 bits) and the hash the row keeps. */
-export function newInvitationSecret() {
+function newInvitationSecret() {
   const secret = randomString(32);
   return { secret, hash: invitationSecretHash(secret) };
 }
 
-export const invitationSecretHash = (secret: string) => sha256Hex(secret);
+const invitationSecretHash = (secret: string) => sha256Hex(secret);
 
 type Inviter = AuditActor & { user: { id: string; name?: string | null }; config: AppConfig };
 
-/**
- * Replaces any open invitation of the same e-mail in the organization (so only the newest link
- * works), writes the audit row in the same batch, then mails the link. Refuses existing members.
- */
+/** Replaces any open invitation of the same e-mail, so only the newest link works; refuses members. */
 export async function createInvitation(
   actor: Inviter,
   input: { organizationId: string; organizationName: string; email: string; role: MemberRole },
@@ -119,20 +115,19 @@ export function inviteMember(ctx: OrgCtx, input: MemberInviteInput) {
 }
 
 /** Open invitations of the caller's organization; the ids are public, the secrets never leave a mail. */
-export async function listOpenInvitations(ctx: Pick<OrgCtx, "env" | "org">) {
+export async function listOpenInvitations(ctx: OrgReader) {
   const rows = await openInvitationsOf(directoryDatabase(ctx.env), ctx.org.id);
   const now = Date.now();
   return rows.map((r) => presentOpenInvitation(r, now));
 }
 
-/** Mails a new link for an open invitation (the old link dies) and restarts its 7 days. */
+/** Mails a new link (the old one stops working: decision 017) and restarts the expiry. */
 export async function resendInvitation(ctx: OrgCtx, id: string) {
   const db = directoryDatabase(ctx.env);
   const now = Date.now();
   const expiresAt = now + ctx.config.organizations.invitationExpiresIn * 1000;
   const inv = await openInvitation(db, id, ctx.org.id);
   if (!inv) fail("NOT_FOUND", "Invitation not found");
-  // A new secret: the link mailed before stops working (decision 017).
   const { secret, hash } = newInvitationSecret();
   await db.batch([
     renewStatement(db, inv.id, expiresAt, hash, now),
@@ -153,20 +148,14 @@ type RevocableRow = Pick<
   "id" | "organization_id" | "email" | "role" | "accepted_at" | "revoked_at"
 >;
 
-/**
- * Why an invitation cannot be revoked (null: it can): only an open one — not accepted, not revoked;
- * past its expiry it is still open. The one rule of a single revoke and a bulk one.
- */
+/** Why an invitation cannot be revoked (null: it can); past its expiry it is still open. */
 export function revokeRefusal(inv: Pick<InvitationRow, "accepted_at" | "revoked_at">): string | null {
   if (inv.revoked_at) return "Already revoked";
   if (inv.accepted_at) return "Not an open invitation";
   return null;
 }
 
-/**
- * A revoke's statements: the write, conditional on the invitation still being open (an accept or a
- * revoke that landed first wins), and its audit row only if the write landed (decision 020).
- */
+/** The revoke, conditional on the invitation still open, and its audit row if it landed (decision 020). */
 function revokeStatements(actor: AuditActor, inv: RevocableRow, reason: string | undefined, now: number) {
   const db = directoryDatabase(actor.env);
   return [
@@ -186,10 +175,7 @@ function revokeStatements(actor: AuditActor, inv: RevocableRow, reason: string |
   ];
 }
 
-/**
- * Revokes an open invitation: the organization's own (`organizationId` set: another tenant's id is
- * NOT_FOUND) or, for a platform admin, any. One that was accepted or revoked meanwhile is NOT_FOUND.
- */
+/** Revokes an open invitation of `organizationId` (another tenant's is NOT_FOUND), or any when null. */
 export async function revokeInvitation(
   actor: AuditActor,
   input: { id: string; organizationId: string | null; reason?: string },
@@ -202,12 +188,7 @@ export async function revokeInvitation(
   return { id: inv.id };
 }
 
-/**
- * One call of a bulk revoke (decision 024): each id decided by `revokeRefusal`, as a single revoke
- * is; every revoke that passes goes into ONE D1 batch with its audit row. Ids not found (also
- * another organization's, when `organizationId` is set), refused, or revoked or accepted between
- * the read and the write are skipped with the reason; nothing else is touched.
- */
+/** A bulk revoke (decision 024): each id decided by `revokeRefusal`, those that pass in ONE batch. */
 export async function bulkRevokeInvitations(
   actor: AuditActor,
   input: { ids: string[]; organizationId: string | null; reason?: string },
@@ -246,16 +227,31 @@ export interface InvitationRefusal {
 
 type Found = NonNullable<Awaited<ReturnType<typeof invitationBySecretHash>>>;
 
-/**
- * The invitation a link's secret names, if it is the signed-in user's to answer: unknown or revoked
- * → 404, someone else's → 403, accepted → 409, expired → 410 (in that order).
- */
+const UNKNOWN_LINK: InvitationRefusal = {
+  status: 404,
+  code: "NOT_FOUND",
+  message:
+    "This invitation link does not work: it may have been replaced by a newer one. Open the newest invitation e-mail, or ask for a new one.",
+};
+
+/** What a link's secret opens, before sign-in too: the secret is the capability (decision 044). */
+export async function viewInvitation(
+  db: Database,
+  secret: string,
+  user: Pick<UserRecord, "id" | "email" | "emailVerified"> | null,
+): Promise<{ view: ReturnType<typeof presentInvitationView> } | { refused: InvitationRefusal }> {
+  const inv = await invitationBySecretHash(db, invitationSecretHash(secret), user?.id ?? null);
+  if (!inv) return { refused: UNKNOWN_LINK };
+  return { view: presentInvitationView(inv, user, Date.now()) };
+}
+
+/** The invitation a link's secret names, if it is the signed-in user's to answer, else the refusal. */
 export async function invitationForInvitee(
   db: Database,
   secret: string,
-  user: Pick<UserRecord, "email">,
+  user: Pick<UserRecord, "id" | "email">,
 ): Promise<{ invitation: Found } | { refused: InvitationRefusal }> {
-  const inv = await invitationBySecretHash(db, invitationSecretHash(secret));
+  const inv = await invitationBySecretHash(db, invitationSecretHash(secret), user.id);
   if (!inv || inv.revoked_at)
     return { refused: { status: 404, code: "NOT_FOUND", message: "Invitation not found" } };
   if (inv.email !== user.email.toLowerCase())
@@ -277,10 +273,15 @@ export async function invitationForInvitee(
   return { invitation: inv };
 }
 
+const alreadyMember = (inv: Pick<Found, "organization_name">, role: string): InvitationRefusal => ({
+  status: 409,
+  code: "ALREADY_MEMBER",
+  message: `You are already a member of ${inv.organization_name} (${role}): this invitation changes nothing.`,
+});
+
 /**
- * The invitee accepts (joins with the invited role, audited in the same batch) or declines. Both
- * need the invited address verified, so signing up with someone's address is not enough; both are
- * conditional on the link still being this open invitation's (queries.ts STILL_OPEN).
+ * Accepts or declines, audited in the batch. Both need the address verified (signing up with someone's
+ * address is not enough) and the link still open (queries.ts STILL_OPEN); an accept, no membership.
  */
 export async function answerInvitation(
   actor: { env: Env; user: UserRecord; session: SessionRecord; ip: string | null },
@@ -298,19 +299,40 @@ export async function answerInvitation(
   const db = directoryDatabase(actor.env);
   const hash = inv.secret_hash;
   const now = Date.now();
+  const who = {
+    env: actor.env,
+    user: actor.user,
+    impersonatorId: actor.session.impersonatedBy,
+    ip: actor.ip,
+  };
   if (answer === "decline") {
-    await declineStatement(db, hash, now).run();
+    await db.batch([
+      declineStatement(db, hash, now),
+      auditStatement(
+        who,
+        {
+          action: "member.decline_invitation",
+          entityType: "invitation",
+          entityId: inv.id,
+          before: { email: inv.email, role: inv.role },
+          organizationId: inv.organization_id,
+        },
+        previousWriteLanded,
+      ),
+    ]);
     return { declined: true };
   }
+  if (inv.member_role) return { refused: alreadyMember(inv, inv.member_role) };
+  const membershipId = generateId();
   const res = await db.batch([
-    acceptStatement(db, hash, now),
+    acceptStatement(db, hash, actor.user.id, now),
     joinStatement(
       db,
-      { id: generateId(), organizationId: inv.organization_id, userId: actor.user.id, role: inv.role },
+      { id: membershipId, organizationId: inv.organization_id, userId: actor.user.id, role: inv.role },
       now,
     ),
     auditStatement(
-      { env: actor.env, user: actor.user, impersonatorId: actor.session.impersonatedBy, ip: actor.ip },
+      who,
       {
         action: "member.accept_invitation",
         entityType: "user",
@@ -320,10 +342,16 @@ export async function answerInvitation(
       },
       previousWriteLanded,
     ),
+    openOnJoinedStatement(db, actor.user.id, membershipId),
   ]);
-  if (!res[0]?.meta.changes)
+  if (!res[0]?.meta.changes) {
+    // Lost to a membership given meanwhile (the Members page, another invitation) or another accept.
+    const current = await invitationBySecretHash(db, hash, actor.user.id);
+    if (current?.member_role && !current.accepted_at)
+      return { refused: alreadyMember(inv, current.member_role) };
     return {
       refused: { status: 409, code: "CONFLICT", message: "This invitation has already been accepted" },
     };
+  }
   return { accepted: true, organizationId: inv.organization_id };
 }

@@ -1,7 +1,4 @@
-/**
- * organization.* procedures about members (DESIGN §4, decision 017). Spread into the organization
- * router (worker/organization/router.ts), so their paths stay `organization.<name>`.
- */
+/** organization.* procedures about members (decision 017), spread into worker/organization/router.ts. */
 import { memberRoles } from "@core/organization";
 import { z } from "zod";
 import { adminProcedure, orgProcedure } from "../../trpc/init";

@@ -1,19 +1,19 @@
 /**
- * Members of an organization (DESIGN §4, decision 017): owners and org admins change roles and
- * remove members, owners alone make or unmake owners, an organization always keeps an owner, and a
- * member may leave. Platform admins add and remove memberships of any organization. Removing a
- * membership keeps the person and their history.
+ * Members (DESIGN §4, decision 017): owners alone make or unmake owners, an organization always keeps
+ * an owner (decision 046), and removing a membership keeps the person and their history.
  */
+
 import type { MemberRole } from "@core/organization";
-import { generateId } from "../../auth/crypto";
 import { type Database, directoryDatabase } from "../../db/databases";
 import { auditStatement } from "../../lib/audit";
-import { type AdminCtx, fail, type OrgCtx } from "../../trpc/init";
+import { fail } from "../../lib/fail";
+import { auditGuard, previousWriteLanded } from "../../lib/guard";
+import { generateId } from "../../lib/ids";
+import type { AdminCtx, OrgCtx, OrgReader } from "../../trpc/init";
 import {
-  clearActiveOrganizationStatement,
   deleteMembershipKeepingAnOwnerStatement,
-  deleteMembershipStatement,
   deleteOwnMembershipStatement,
+  endOffersOfStatement,
   forgetActiveOrganizationStatement,
   membershipById,
   membershipIn,
@@ -26,7 +26,15 @@ import {
   userAndOrganizationExist,
 } from "./queries";
 
-/** An organization always keeps at least one owner: the last one cannot leave or be demoted. */
+const LAST_OWNER_MESSAGE =
+  "An organization needs at least one owner: make someone else owner first, or delete the organization";
+
+const lastOwner = (): never => fail("UNPROCESSABLE_CONTENT", LAST_OWNER_MESSAGE);
+
+/**
+ * The last owner cannot leave, be removed or be demoted: checked here for a clear answer, and by every
+ * such write (queries.ts `keepsAnOwnerSql`), so two owners stepping down at once leave one.
+ */
 async function assertNotLastOwner(
   db: Database,
   organizationId: string,
@@ -35,8 +43,20 @@ async function assertNotLastOwner(
   newRole: string | null,
 ) {
   if (role !== "owner" || newRole === "owner") return;
-  if (!(await otherOwnerExists(db, organizationId, userId)))
-    fail("UNPROCESSABLE_CONTENT", "An organization needs at least one owner: make someone else owner first");
+  if (!(await otherOwnerExists(db, organizationId, userId))) lastOwner();
+}
+
+/** The write that was refused by its own condition: the last-owner rule, or a change meanwhile. */
+async function refusedWrite(
+  db: Database,
+  organizationId: string,
+  userId: string,
+  role: string,
+): Promise<never> {
+  const now = await membershipOf(db, organizationId, userId);
+  if (now?.role === "owner" && role === "owner" && !(await otherOwnerExists(db, organizationId, userId)))
+    lastOwner();
+  return fail("CONFLICT", "The member changed meanwhile; reload and try again");
 }
 
 /** Only owners (and platform admins) hand out or take away the owner role. */
@@ -45,8 +65,7 @@ export function assertMayGrant(org: { role: string | null; isPlatformAdmin: bool
     fail("FORBIDDEN", "Only an owner can make or change owners");
 }
 
-export const listMembers = (ctx: Pick<OrgCtx, "env" | "org">) =>
-  membersOf(directoryDatabase(ctx.env), ctx.org.id);
+export const listMembers = (ctx: OrgReader) => membersOf(directoryDatabase(ctx.env), ctx.org.id);
 
 /** Org owners and admins change a member's role; owners alone make or unmake owners. */
 export async function setMemberRole(ctx: OrgCtx, input: { membershipId: string; role: MemberRole }) {
@@ -59,15 +78,19 @@ export async function setMemberRole(ctx: OrgCtx, input: { membershipId: string; 
   await assertNotLastOwner(db, ctx.org.id, m.user_id, m.role, input.role);
   const [r] = await db.batch([
     setRoleStatement(db, m.id, m.role, input.role, Date.now()),
-    auditStatement(ctx, {
-      action: "member.set_role",
-      entityType: "user",
-      entityId: m.user_id,
-      before: { role: m.role },
-      after: { role: input.role },
-    }),
+    auditStatement(
+      ctx,
+      {
+        action: "member.set_role",
+        entityType: "user",
+        entityId: m.user_id,
+        before: { role: m.role },
+        after: { role: input.role },
+      },
+      previousWriteLanded,
+    ),
   ]);
-  if (!r?.meta.changes) fail("CONFLICT", "The member changed meanwhile; reload and try again");
+  if (!r?.meta.changes) await refusedWrite(db, ctx.org.id, m.user_id, m.role);
   return { id: m.id, role: input.role };
 }
 
@@ -78,17 +101,25 @@ export async function removeOrgMember(ctx: OrgCtx, input: { membershipId: string
   if (!m) fail("NOT_FOUND", "Member not found");
   assertMayGrant(ctx.org, m.role);
   await assertNotLastOwner(db, ctx.org.id, m.user_id, m.role, null);
-  await db.batch([
-    deleteMembershipKeepingAnOwnerStatement(db, m.id),
-    forgetActiveOrganizationStatement(db, m.user_id, ctx.org.id),
-    auditStatement(ctx, {
-      action: "member.remove",
-      entityType: "user",
-      entityId: m.user_id,
-      before: { role: m.role },
-      reason: input.reason,
-    }),
+  const auditId = generateId();
+  const [r] = await db.batch([
+    deleteMembershipKeepingAnOwnerStatement(db, m.id, m.role),
+    auditStatement(
+      ctx,
+      {
+        id: auditId,
+        action: "member.remove",
+        entityType: "user",
+        entityId: m.user_id,
+        before: { role: m.role },
+        reason: input.reason,
+      },
+      previousWriteLanded,
+    ),
+    forgetActiveOrganizationStatement(db, m.user_id, ctx.org.id, auditGuard(auditId)),
+    endOffersOfStatement(db, ctx.org.id, m.user_id, Date.now(), auditGuard(auditId)),
   ]);
+  if (!r?.meta.changes) await refusedWrite(db, ctx.org.id, m.user_id, m.role);
   return { ok: true };
 }
 
@@ -97,16 +128,24 @@ export async function leave(ctx: OrgCtx) {
   const db = directoryDatabase(ctx.env);
   if (!ctx.org.role) fail("NOT_FOUND", "You are not a member of this organization");
   await assertNotLastOwner(db, ctx.org.id, ctx.user.id, ctx.org.role, null);
-  await db.batch([
+  const auditId = generateId();
+  const [r] = await db.batch([
     deleteOwnMembershipStatement(db, ctx.org.id, ctx.user.id),
-    clearActiveOrganizationStatement(db, ctx.user.id),
-    auditStatement(ctx, {
-      action: "member.leave",
-      entityType: "user",
-      entityId: ctx.user.id,
-      before: { role: ctx.org.role },
-    }),
+    auditStatement(
+      ctx,
+      {
+        id: auditId,
+        action: "member.leave",
+        entityType: "user",
+        entityId: ctx.user.id,
+        before: { role: ctx.org.role },
+      },
+      previousWriteLanded,
+    ),
+    forgetActiveOrganizationStatement(db, ctx.user.id, ctx.org.id, auditGuard(auditId)),
+    endOffersOfStatement(db, ctx.org.id, ctx.user.id, Date.now(), auditGuard(auditId)),
   ]);
+  if (!r?.meta.changes) await refusedWrite(db, ctx.org.id, ctx.user.id, ctx.org.role);
   return { ok: true };
 }
 
@@ -125,16 +164,22 @@ export async function addMember(
   if (!exists.organization) fail("NOT_FOUND", "Organization not found");
   const current = await membershipOf(db, input.organizationId, input.userId);
   if (current) await assertNotLastOwner(db, input.organizationId, input.userId, current.role, input.role);
-  await db.batch([
+  const [r] = await db.batch([
     upsertMembershipStatement(db, { id: generateId(), ...input }, Date.now()),
-    auditStatement(ctx, {
-      action: "member.add",
-      entityType: "user",
-      entityId: input.userId,
-      after: input,
-      organizationId: input.organizationId,
-    }),
+    auditStatement(
+      ctx,
+      {
+        action: "member.add",
+        entityType: "user",
+        entityId: input.userId,
+        before: current ? { role: current.role } : undefined,
+        after: input,
+        organizationId: input.organizationId,
+      },
+      previousWriteLanded,
+    ),
   ]);
+  if (!r?.meta.changes) await refusedWrite(db, input.organizationId, input.userId, current?.role ?? "");
   return { ok: true };
 }
 
@@ -144,15 +189,24 @@ export async function removeMember(ctx: AdminCtx, membershipId: string) {
   const m = await membershipById(db, membershipId);
   if (!m) fail("NOT_FOUND", "Membership not found");
   await assertNotLastOwner(db, m.organization_id, m.user_id, m.role, null);
-  await db.batch([
-    deleteMembershipStatement(db, membershipId),
-    auditStatement(ctx, {
-      action: "member.remove",
-      entityType: "user",
-      entityId: m.user_id,
-      before: m,
-      organizationId: m.organization_id,
-    }),
+  const auditId = generateId();
+  const [r] = await db.batch([
+    deleteMembershipKeepingAnOwnerStatement(db, membershipId, m.role),
+    auditStatement(
+      ctx,
+      {
+        id: auditId,
+        action: "member.remove",
+        entityType: "user",
+        entityId: m.user_id,
+        before: m,
+        organizationId: m.organization_id,
+      },
+      previousWriteLanded,
+    ),
+    forgetActiveOrganizationStatement(db, m.user_id, m.organization_id, auditGuard(auditId)),
+    endOffersOfStatement(db, m.organization_id, m.user_id, Date.now(), auditGuard(auditId)),
   ]);
+  if (!r?.meta.changes) await refusedWrite(db, m.organization_id, m.user_id, m.role);
   return { ok: true };
 }

@@ -1,14 +1,7 @@
 /**
- * Data portability (issue 22): everything the organization holds, as one ZIP of CSV files (the
- * tables of queries.ts) with its images, streamed as it is read. Nothing is held whole: a page of
- * rows (`PAGE`) is turned into CSV lines, deflated (fflate's streaming `Zip`, which writes each
- * entry's sizes and CRC after its data) and handed to the response, and the next page is read only
- * when the client has taken what came before (the stream's backpressure).
- *
- * The CSV cells are core/csv.ts's (BOM, RFC 4180, the formula guard), as in every other export;
- * instants are written as ISO 8601 UTC, money stays in minor units, booleans 1/0, as stored.
- * The tables are read one after the other while the organization keeps working: each page is as
- * the database had it when it was read (README.txt says so).
+ * Everything the organization holds (the tables of queries.ts) as one streamed ZIP of CSV files and
+ * its images. Nothing is held whole: the next page is read only when the client took the last one.
+ * Cells are core/csv.ts's, values as stored; each page is as the database had it when read (README.txt).
  */
 import { CSV_BOM, csvCell, csvRow, isoUtc } from "@core/csv";
 import type { MediaType } from "@core/media";
@@ -35,14 +28,14 @@ const EXTENSIONS: Record<MediaType, string> = {
   "image/webp": "webp",
 };
 
-export interface ArchiveOrganization {
+interface ArchiveOrganization {
   id: string;
   name: string;
   slug: string;
 }
 
 /** Tuning (tests use small pages to cross every page boundary). */
-export interface ArchiveOptions {
+interface ArchiveOptions {
   pageSize?: number;
   /** The archive's time: the files' modification time and README's date. */
   at?: number;
@@ -65,11 +58,7 @@ function lineWriter(table: ArchiveTable) {
   };
 }
 
-/**
- * Every page of `table`'s rows, in keyset order. The next page is asked for as soon as one
- * arrives, so the database reads it while this one is written and deflated: two pages in memory
- * at most.
- */
+/** `table`'s pages in keyset order; the next is read while this one is deflated: two in memory at most. */
 async function* pages(db: Database, table: ArchiveTable, organizationId: string, pageSize: number) {
   let next: Promise<unknown[][]> | null = tablePage(db, table, organizationId, null, pageSize);
   try {
@@ -120,10 +109,7 @@ function readme(org: ArchiveOrganization, at: number) {
   ].join("\r\n");
 }
 
-/**
- * The archive's entries, written into `zip` one step at a time: each `yield` is a point where the
- * stream may wait for the client (after a page, after an image).
- */
+/** The archive's entries, written into `zip`; at each `yield` the stream may wait for the client. */
 async function* writeArchive(
   env: Env,
   org: ArchiveOrganization,
@@ -201,7 +187,6 @@ export function organizationArchive(
   options: ArchiveOptions = {},
 ): ReadableStream<Uint8Array> {
   let out: ReadableStreamDefaultController<Uint8Array> | null = null;
-  /** Chunks handed to the stream so far. */
   let sent = 0;
   const zip = new Zip((error, data, final) => {
     if (!out) return;
@@ -219,9 +204,8 @@ export function organizationArchive(
     },
     async pull() {
       try {
-        // A pull must hand over a chunk (a stream does not pull again by itself after one that
-        // enqueued nothing, and the reader would wait forever), but the deflater keeps its input
-        // until it has 64 KiB: take steps until something comes out, or the archive ends.
+        // A pull that enqueues nothing is never followed by another, and the deflater keeps its
+        // input until it has 64 KiB: take steps until something comes out or the archive ends.
         const before = sent;
         while (sent === before && !(await steps.next()).done);
       } catch (error) {
@@ -231,7 +215,6 @@ export function organizationArchive(
       }
     },
     async cancel() {
-      // The client went away: stop reading.
       out = null;
       await steps.return(undefined);
       zip.terminate();
@@ -239,10 +222,7 @@ export function organizationArchive(
   });
 }
 
-/**
- * The owner's download: recorded (who took the organization's data, from where) before the first
- * byte leaves, then streamed.
- */
+/** The owner's download, audited (who took the data, from where) before the first byte leaves. */
 export async function exportOrganization(
   actor: { env: Env; user: { id: string }; org: ArchiveOrganization; ip?: string | null },
   options: ArchiveOptions = {},

@@ -1,12 +1,8 @@
 /**
- * The fonts a receipt embeds, read at run time from the Worker's static assets (ASSETS binding:
- * public/fonts, copied from npm by scripts/fonts.mjs) and never bundled (docs/decisions/031).
- * The standard PDF fonts cannot be used: Ł, Cyrillic and the narrow no-break space of a French
- * amount (1 250,00 €) are outside WinAnsi.
- *
- * Each font is parsed once per isolate (pdfkit 0.20 accepts a parsed fontkit font; only the glyphs
- * a document uses are embedded). Only settled fonts are kept: a pending load belongs to the
- * request that started it, and workerd does not let another request wait on its I/O.
+ * The fonts a receipt embeds, read from the static assets (public/fonts, scripts/fonts.mjs), never
+ * bundled (decision 031); the standard fonts' WinAnsi lacks Ł, Cyrillic and the narrow no-break space.
+ * Each is parsed once per isolate; only settled fonts are kept, as workerd lets no request wait on
+ * another's I/O.
  */
 import { create, type Font } from "fontkit";
 
@@ -24,11 +20,11 @@ export const FONT_FILES = {
   cjk: "NotoSansJP-Regular.ttf",
 } as const;
 
-export type FontName = keyof typeof FONT_FILES;
+type FontName = keyof typeof FONT_FILES;
 
 const parsed = new Map<string, Font>();
 
-export async function loadFont(env: Env, name: FontName): Promise<Font> {
+async function loadFont(env: Env, name: FontName): Promise<Font> {
   const file = FONT_FILES[name];
   const known = parsed.get(file);
   if (known) return known;

@@ -1,74 +1,12 @@
 /**
- * Receipts and year-end statements as PDF (issue 25, docs/decisions/031-receipts.md "PDF in the
- * Worker"): pdfkit 0.20 (browser build, no WOFF2 decoder; scripts/vite-pdfkit.mjs), A4, Noto Sans
- * embedded and subset per document, Noto Sans JP added only when the document has CJK text; the
- * fonts come from the static assets (fonts.ts), the logo from D1 media (logo.ts).
- *
- * A receipt is drawn from its snapshot (worker/receipts/ledger.ts SNAPSHOT), so a reprint is the
- * same document after the donor or the profile changed; money and dates read in the
- * organization's locale (`receiptLocale`), each amount in its own currency, each date in the
- * organization's time zone.
- *
- * pdfkit is loaded on the first document only (a chunk of its own), so the Worker's start-up does
- * not pay for it.
+ * Receipts and year-end statements as PDF (decision 031, "PDF in the Worker"): pdfkit 0.20's browser
+ * build (scripts/vite-pdfkit.mjs), A4, Noto Sans subset per document, Noto Sans JP only for CJK text.
+ * A receipt is drawn from its snapshot (worker/ledger/receipt-issue.ts), so a reprint is the same
+ * document after the donor or the profile changed. pdfkit loads with the first document (own chunk).
  */
 import { receiptLanguages } from "@core/receipts";
 
-/** A postal address as the snapshot holds it (every part may be empty). */
-export interface SnapshotAddress {
-  line1: string | null;
-  line2: string | null;
-  city: string | null;
-  region: string | null;
-  postalCode: string | null;
-  /** ISO 3166-1 alpha-2, as the forms ask for it. */
-  country: string | null;
-}
-
-/** What a receipt says, as of its issue: the JSON of worker/receipts/ledger.ts SNAPSHOT. */
-export interface ReceiptSnapshot {
-  donor: {
-    /** First and last name, else the company. */
-    name: string | null;
-    company: string | null;
-    email: string | null;
-    address: SnapshotAddress;
-  };
-  gift: {
-    /** The gift's own number in the organization (not the receipt's). */
-    number: number;
-    amountMinor: number;
-    refundedMinor: number;
-    currency: string;
-    /** ms */
-    donatedAt: number;
-    paymentMethod: string;
-    /** core/donation.ts tributeTypes: "in_honor" | "in_memory". */
-    tributeType: string | null;
-    tributeName: string | null;
-  };
-  /** The campaign's title. */
-  campaign: string | null;
-  organization: {
-    name: string;
-    legalName: string | null;
-    registrationId: string | null;
-    taxId: string | null;
-    address: SnapshotAddress;
-    /** `/api/media/<id>` (read from D1) or an https URL (never fetched: see logo.ts). */
-    logoUrl: string | null;
-    /** IANA time zone: the organization's days (decision 026). */
-    timeZone: string;
-  };
-  settings: {
-    signatoryName: string | null;
-    signatoryTitle: string | null;
-    taxStatement: string | null;
-    numberPrefix: string;
-    /** core/receipts.ts receiptLanguages. */
-    language: string;
-  };
-}
+import type { ReceiptSnapshot, SnapshotAddress } from "../../ledger/receipt-snapshot";
 
 export interface ReceiptPdfInput {
   snapshot: ReceiptSnapshot;
@@ -83,11 +21,15 @@ export interface ReceiptPdfInput {
   amountMinor: number;
   deductibleMinor: number;
   currency: string;
-  voidReason?: string | null;
+  /** Why a void receipt is void, in the donor's terms and language; the staff's reason is never printed. */
+  voidCause?: "replaced" | "refunded" | "cancelled" | null;
+  /** The formatted number of the correction that replaces a void receipt, when one does. */
+  replacedBy?: string | null;
 }
 
 export interface StatementGift {
-  receiptNumber: string;
+  /** null: an imported gift, receipted by the system the organization used before (decision 048). */
+  receiptNumber: string | null;
   /** ms */
   donatedAt: number;
   campaign: string | null;
@@ -123,9 +65,8 @@ export async function renderStatementPdf(env: Env, input: StatementPdfInput): Pr
 const LANGUAGES: ReadonlySet<string> = new Set(receiptLanguages);
 
 /**
- * The locale money and dates are written in: the receipt's language in the organization's
- * country. "fr" + "FR" → "fr-FR", "en" + "us" → "en-US", "en" + null → "en"; a language outside
- * core/receipts.ts receiptLanguages reads as English.
+ * The locale money and dates are written in: the receipt's language in the organization's country
+ * ("fr" + "FR" → "fr-FR", "en" + null → "en"); a language outside receiptLanguages reads as English.
  */
 export function receiptLocale(language: string, country: string | null | undefined): string {
   const lang = LANGUAGES.has(language) ? language : "en";

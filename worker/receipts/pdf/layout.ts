@@ -1,19 +1,14 @@
 /**
- * What receipts and statements share: the sheet (pdfkit with Noto Sans and, for CJK runs, Noto Sans
- * JP), the formats of money, dates and addresses, and the blocks both print (the organization's
- * header, the donor, the signature, the footer).
- *
- * Coordinates are points from the top-left corner of an A4 page; a text's y is its baseline.
- * Fonts: each string is split into runs, CJK characters (and the full-width forms, such as the ￥
- * of a ja-JP amount) in Noto Sans JP and all else in Noto Sans, because Noto Sans JP lacks Ł, ź,
- * Cyrillic and U+202F. A bold CJK run is the regular face drawn with a thin outline (the bold
- * Japanese face would cost another 5.5 MB per isolate).
+ * What receipts and statements share: the sheet, the formats of money, dates and addresses, and the
+ * blocks both print. Coordinates are points from an A4 page's top-left, a text's y its baseline. CJK
+ * runs (and full-width forms such as ￥) are set in Noto Sans JP, all else in Noto Sans (JP lacks Ł,
+ * Cyrillic, U+202F); a bold CJK run is the regular face outlined, sparing a 5.5 MB bold face.
  */
 import { formatMoney } from "@core/money";
 import PDFDocument from "pdfkit";
 import { toBytes } from "pdfkit/output";
+import type { ReceiptSnapshot, SnapshotAddress } from "../../ledger/receipt-snapshot";
 import type { DocumentFonts } from "./fonts";
-import type { ReceiptSnapshot, SnapshotAddress } from "./index";
 import type { Logo } from "./logo";
 import type { ReceiptWords } from "./words";
 
@@ -36,7 +31,7 @@ const CJK =
   /[\u2e80-\u2fff\u3000-\u30ff\u3100-\u31ff\u3200-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]|[\ud840-\ud87f][\udc00-\udfff]/;
 
 /** Whether any of the text needs the Japanese font. */
-export function needsCjk(text: string): boolean {
+function needsCjk(text: string): boolean {
   return CJK.test(text);
 }
 
@@ -51,10 +46,10 @@ const WRAP_TOKENS =
   /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]|[^ \t\u3000\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]+|[ \t\u3000]+/g;
 const BREAKING_SPACE = /^[ \t\u3000]+$/;
 /** Spaces inside a value that must stay on one line (a number, a label and its number). */
-export const keepTogether = (s: string) => s.replace(/ /g, "\u00a0");
+const keepTogether = (s: string) => s.replace(/ /g, "\u00a0");
 
 type Align = "left" | "right" | "center";
-export interface TextStyle {
+interface TextStyle {
   size?: number;
   bold?: boolean;
   color?: string;
@@ -273,7 +268,7 @@ export class Sheet {
 }
 
 /** Money, dates and countries in the organization's locale and time zone. */
-export interface Formats {
+interface Formats {
   locale: string;
   money(minor: number, currency: string): string;
   /** 14 March 2026 */
@@ -324,7 +319,7 @@ const present = (...parts: (string | null | undefined)[]) =>
  * order ("Springfield, IL 62701", "75002 Paris", "〒100-0001 東京都千代田区" in Japanese), then the
  * country by name.
  */
-export function addressLines(a: SnapshotAddress | null | undefined, f: Formats): string[] {
+function addressLines(a: SnapshotAddress | null | undefined, f: Formats): string[] {
   if (!a) return [];
   const country = a.country?.trim().toUpperCase() ?? "";
   let lines: string[];
@@ -352,7 +347,7 @@ export function legalName(o: Organization): string {
 }
 
 /** ["Registration no. 12-345", "Tax no. FR-987"]: the numbers the profile has, each kept on one line. */
-export function identityParts(o: Organization, w: ReceiptWords): string[] {
+function identityParts(o: Organization, w: ReceiptWords): string[] {
   return present(
     o.registrationId ? keepTogether(`${w.registrationNo} ${o.registrationId.trim()}`) : null,
     o.taxId ? keepTogether(`${w.taxNo} ${o.taxId.trim()}`) : null,

@@ -1,17 +1,10 @@
 /**
- * The organization's logo on its receipts. A logo never fails a document: anything unexpected
- * prints the receipt without it.
- *
- * - `/api/media/<id>` (an upload, docs/decisions/008): read from D1 the way GET /api/media reads it
- *   (worker/media/queries.ts, the directory database).
- * - an https URL is not fetched: a receipt is a tax record that a reprint must reproduce, and a
- *   third party's image can change, vanish or stall the Worker (and fetching any URL an admin
- *   typed is a request forgery risk). Upload the logo to print it.
- *
- * PNG and JPEG only (pdfkit has no WebP). A PNG that pdfkit would decode (transparency,
- * interlacing) is checked here first, because pdfkit decodes it in a callback whose error no
- * caller can catch (and png-js reads a chunk length it is given, however large): the chunks must
- * be whole, the image at most LOGO_MAX_PIXELS, and its data must inflate to what its header says.
+ * The organization's logo on its receipts; anything unexpected prints the receipt without it. An upload
+ * (`/api/media/<id>`, decision 008) is read from D1; an https URL is never fetched: a reprinted tax
+ * record must be the same, a third party's image can change or stall the Worker, and fetching a typed
+ * URL is a request forgery risk. PNG and JPEG only; a PNG pdfkit would decode is checked here first
+ * (whole chunks, LOGO_MAX_PIXELS, data inflating to its header's size): pdfkit decodes it in a
+ * callback whose error no caller can catch.
  */
 import { MEDIA_PATH } from "@core/media";
 import { directoryDatabase } from "../../db/databases";
@@ -23,7 +16,7 @@ export interface Logo {
 }
 
 /** Decoded size cap for PNGs pdfkit decodes: 2 048 × 2 048 pixels, far more than a logo needs. */
-export const LOGO_MAX_PIXELS = 2048 * 2048;
+const LOGO_MAX_PIXELS = 2048 * 2048;
 
 export async function loadLogo(env: Env, logoUrl: string | null | undefined): Promise<Logo | null> {
   const id = logoUrl ? MEDIA_PATH.exec(logoUrl)?.[1] : undefined;

@@ -1,8 +1,6 @@
 /**
- * One receipt (docs/decisions/031-receipts.md), drawn from its snapshot: the organization's header,
- * the donor and the gift's details side by side, the amounts (the deductible one stands out), the
- * tax statement, the signatory. A correction says which receipt it replaces; a void receipt
- * carries VOID across the page and the reason under the header.
+ * One receipt (decision 031), drawn from its snapshot. A correction names the receipt it replaces; a
+ * void one carries VOID across the page and why in the donor's terms, never the staff's own reason.
  */
 import { documentFonts } from "./fonts";
 import type { ReceiptPdfInput } from "./index";
@@ -78,8 +76,12 @@ export async function drawReceipt(env: Env, input: ReceiptPdfInput): Promise<Uin
     // VOID, what it means beside it, and the reason under both, in a red frame.
     const voidWidth = s.width(w.void, 13, true) + [...w.void].length + 16;
     const notice = s.wrap(w.voidNotice, width - 28 - voidWidth, 9);
-    const reason = input.voidReason?.trim();
-    const reasonLines = reason ? s.wrap(`${w.voidReason}${w.colon}${reason}`, width - 28, 9) : [];
+    const reason = input.replacedBy
+      ? w.voidCause.replacedBy(input.replacedBy)
+      : input.voidCause === "refunded" || input.voidCause === "cancelled"
+        ? w.voidCause[input.voidCause]
+        : null;
+    const reasonLines = reason ? s.wrap(reason, width - 28, 9) : [];
     const h = 22 + notice.length * 12.5 + reasonLines.length * 12.5 + (reasonLines.length ? 4 : 0);
     y += 16;
     s.doc.roundedRect(MARGIN, y, width, h, 3).lineWidth(1.2).strokeColor(VOID_RED).stroke();

@@ -1,11 +1,7 @@
 /**
- * A donor's year-end statement (issue 25, docs/decisions/031-receipts.md): the organization's
- * header, the donor and a summary, then every gift of the period with its receipt's number, in a
- * table whose header repeats on each page, then the totals, the tax statement and the signatory.
- * Amounts are totalled per currency, never summed across currencies.
- *
- * Pagination keeps the closing block (totals, tax statement, signature) with at least a few rows:
- * it never stands alone under an empty table header.
+ * A donor's year-end statement (decision 031): every gift of the period with its receipt's number, in
+ * a table whose header repeats on each page; totals per currency, never summed across them. The
+ * closing block (totals, tax statement, signature) never stands alone under an empty table header.
  */
 import { documentFonts } from "./fonts";
 import type { StatementGift, StatementPdfInput } from "./index";
@@ -157,7 +153,11 @@ export async function drawStatement(env: Env, input: StatementPdfInput): Promise
     sy += 18;
   }
   y = Math.max(donorBottom, y - 16 + summaryHeight) + 22;
-  for (const line of s.wrap(w.statementIntro, width, 9)) {
+  // Imported gifts carry no number of ours: the line under the intro says whose receipt they have.
+  const intro = gifts.some((g) => g.receiptNumber === null)
+    ? `${w.statementIntro} ${w.previousSystemNote}`
+    : w.statementIntro;
+  for (const line of s.wrap(intro, width, 9)) {
     s.text(line, MARGIN, y, { size: 9, color: MUTED });
     y += 12.5;
   }
@@ -227,10 +227,14 @@ export async function drawStatement(env: Env, input: StatementPdfInput): Promise
       const g = gifts[index]!;
       if (index % 2 === 1) s.rect(MARGIN, y, width, ROW, ZEBRA);
       const base = y + 11.5;
-      s.text(s.fit(g.receiptNumber, 86, 8.5), cols.receipt, base, { size: 8.5 });
+      if (g.receiptNumber === null)
+        s.text(s.fit(w.previousSystem, 86, 8.5), cols.receipt, base, { size: 8.5, color: MUTED });
+      else s.text(s.fit(g.receiptNumber, 86, 8.5), cols.receipt, base, { size: 8.5 });
       s.text(s.fit(f.shortDate(g.donatedAt), 84, 8.5), cols.date, base, { size: 8.5 });
-      if (g.campaign)
-        s.text(s.fit(g.campaign, campaignWidth, 8.5), cols.campaign, base, { size: 8.5, color: MUTED });
+      s.text(s.fit(g.campaign?.trim() || w.generalFund, campaignWidth, 8.5), cols.campaign, base, {
+        size: 8.5,
+        color: MUTED,
+      });
       s.text(money[index]!, cols.amount, base, { size: 8.5, align: "right" });
       s.text(deductible[index]!, cols.deductible, base, { size: 8.5, align: "right" });
       y += ROW;

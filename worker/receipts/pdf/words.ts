@@ -1,29 +1,26 @@
 /**
- * The fixed words of receipts and year-end statements in each receipt language (core/receipts.ts
- * receiptLanguages; the organization picks one in its receipt settings). What the organization
- * writes (the tax statement, the signatory) and what the donor is called stay as typed.
- *
- * The official names differ per country (a French "reçu fiscal", a German
- * "Zuwendungsbestätigung", a Japanese 寄附金受領証明書); these are the usual ones, and the tax
- * statement under the amounts carries the wording the law asks for.
+ * The fixed words of receipts and statements in each receipt language; what the organization writes
+ * and the donor's name stay as typed. The documents' names are the usual ones per country; the tax
+ * statement carries the wording the law asks for.
  */
 
 import { type PaymentMethod, paymentMethodLabel } from "@core/labels";
 import type { ReceiptLanguage } from "@core/receipts";
 
 export interface ReceiptWords {
-  /** Between a label and its value: ": " (French puts a no-break space before it, Japanese a full-width colon). */
+  /** Label to value: ": " (French puts a no-break space before it, Japanese a full-width colon). */
   colon: string;
   /** Between the parts of an address on one line. */
   separator: string;
-  /** The signatory's title at the organization: "Treasurer, Harbor Light"; Japanese puts the organization first. */
+  /** The signatory's title: "Treasurer, Harbor Light" (Japanese puts the organization first). */
   titleAt: (title: string, organization: string) => string;
   receipt: string;
   correctedReceipt: string;
   replaces: (number: string) => string;
   void: string;
   voidNotice: string;
-  voidReason: string;
+  /** Why a receipt is void, in the donor's terms (receipt.void_cause; never the staff's note). */
+  voidCause: { replacedBy: (number: string) => string; refunded: string; cancelled: string };
   receiptNumber: string;
   dateOfGift: string;
   dateIssued: string;
@@ -34,6 +31,11 @@ export interface ReceiptWords {
   refunded: string;
   deductible: string;
   campaign: string;
+  /** A gift to no campaign. */
+  generalFund: string;
+  /** A statement's receipt cell for an imported gift, and the line that explains it. */
+  previousSystem: string;
+  previousSystemNote: string;
   /** By core/donation.ts tributeTypes. */
   tribute: { in_honor: string; in_memory: string };
   paymentMethod: string;
@@ -71,7 +73,11 @@ export const WORDS: Readonly<Record<ReceiptLanguage, ReceiptWords>> = {
     replaces: (n) => `Replaces receipt ${n}`,
     void: "VOID",
     voidNotice: "This receipt is void and may not be used for tax purposes.",
-    voidReason: "Reason",
+    voidCause: {
+      replacedBy: (n) => `Replaced by receipt ${n}`,
+      refunded: "Gift refunded",
+      cancelled: "Gift cancelled",
+    },
     receiptNumber: "Receipt number",
     dateOfGift: "Date of gift",
     dateIssued: "Date issued",
@@ -81,6 +87,9 @@ export const WORDS: Readonly<Record<ReceiptLanguage, ReceiptWords>> = {
     refunded: "Refunded",
     deductible: "Deductible amount",
     campaign: "Campaign",
+    generalFund: "General fund",
+    previousSystem: "Previous system",
+    previousSystemNote: "Gifts marked “Previous system” were receipted by the system we used before.",
     tribute: { in_honor: "In honour of", in_memory: "In memory of" },
     paymentMethod: "Payment method",
     methods: {
@@ -120,7 +129,11 @@ export const WORDS: Readonly<Record<ReceiptLanguage, ReceiptWords>> = {
     replaces: (n) => `Remplace le reçu ${n}`,
     void: "ANNULÉ",
     voidNotice: "Ce reçu est annulé et ne peut pas être utilisé à des fins fiscales.",
-    voidReason: "Motif",
+    voidCause: {
+      replacedBy: (n) => `Remplacé par le reçu ${n}`,
+      refunded: "Don remboursé",
+      cancelled: "Don annulé",
+    },
     receiptNumber: "Numéro de reçu",
     dateOfGift: "Date du don",
     dateIssued: "Date d’émission",
@@ -130,6 +143,9 @@ export const WORDS: Readonly<Record<ReceiptLanguage, ReceiptWords>> = {
     refunded: "Remboursé",
     deductible: "Montant déductible",
     campaign: "Campagne",
+    generalFund: "Fonds général",
+    previousSystem: "Ancien système",
+    previousSystemNote: `Les reçus des dons marqués «${NNBSP}Ancien système${NNBSP}» ont été émis par notre système précédent.`,
     tribute: { in_honor: "En l’honneur de", in_memory: "À la mémoire de" },
     paymentMethod: "Mode de paiement",
     methods: {
@@ -169,7 +185,11 @@ export const WORDS: Readonly<Record<ReceiptLanguage, ReceiptWords>> = {
     replaces: (n) => `Ersetzt die Bestätigung ${n}`,
     void: "UNGÜLTIG",
     voidNotice: "Diese Bestätigung ist ungültig und darf nicht für steuerliche Zwecke verwendet werden.",
-    voidReason: "Grund",
+    voidCause: {
+      replacedBy: (n) => `Ersetzt durch die Bestätigung ${n}`,
+      refunded: "Zuwendung erstattet",
+      cancelled: "Zuwendung storniert",
+    },
     receiptNumber: "Bestätigungsnummer",
     dateOfGift: "Datum der Zuwendung",
     dateIssued: "Ausstellungsdatum",
@@ -179,6 +199,10 @@ export const WORDS: Readonly<Record<ReceiptLanguage, ReceiptWords>> = {
     refunded: "Erstattet",
     deductible: "Abzugsfähiger Betrag",
     campaign: "Kampagne",
+    generalFund: "Allgemeiner Fonds",
+    previousSystem: "Früheres System",
+    previousSystemNote:
+      "Für Zuwendungen mit „Früheres System“ hat unser früheres System die Bestätigung ausgestellt.",
     tribute: { in_honor: "Zu Ehren von", in_memory: "In Gedenken an" },
     paymentMethod: "Zahlungsart",
     methods: {
@@ -219,7 +243,11 @@ export const WORDS: Readonly<Record<ReceiptLanguage, ReceiptWords>> = {
     replaces: (n) => `Sustituye al recibo ${n}`,
     void: "ANULADO",
     voidNotice: "Este recibo está anulado y no puede utilizarse a efectos fiscales.",
-    voidReason: "Motivo",
+    voidCause: {
+      replacedBy: (n) => `Sustituido por el recibo ${n}`,
+      refunded: "Donación reembolsada",
+      cancelled: "Donación anulada",
+    },
     receiptNumber: "Número de recibo",
     dateOfGift: "Fecha de la donación",
     dateIssued: "Fecha de emisión",
@@ -229,6 +257,10 @@ export const WORDS: Readonly<Record<ReceiptLanguage, ReceiptWords>> = {
     refunded: "Reembolsado",
     deductible: "Importe deducible",
     campaign: "Campaña",
+    generalFund: "Fondo general",
+    previousSystem: "Sistema anterior",
+    previousSystemNote:
+      "Los recibos de las donaciones marcadas «Sistema anterior» los emitió nuestro sistema anterior.",
     tribute: { in_honor: "En honor de", in_memory: "En memoria de" },
     paymentMethod: "Forma de pago",
     methods: {
@@ -269,7 +301,11 @@ export const WORDS: Readonly<Record<ReceiptLanguage, ReceiptWords>> = {
     replaces: (n) => `Vervangt ontvangstbewijs ${n}`,
     void: "ONGELDIG",
     voidNotice: "Dit ontvangstbewijs is ongeldig en mag niet voor belastingdoeleinden worden gebruikt.",
-    voidReason: "Reden",
+    voidCause: {
+      replacedBy: (n) => `Vervangen door ontvangstbewijs ${n}`,
+      refunded: "Gift terugbetaald",
+      cancelled: "Gift geannuleerd",
+    },
     receiptNumber: "Nummer ontvangstbewijs",
     dateOfGift: "Datum van de gift",
     dateIssued: "Datum van uitgifte",
@@ -279,6 +315,10 @@ export const WORDS: Readonly<Record<ReceiptLanguage, ReceiptWords>> = {
     refunded: "Terugbetaald",
     deductible: "Aftrekbaar bedrag",
     campaign: "Campagne",
+    generalFund: "Algemeen fonds",
+    previousSystem: "Vorig systeem",
+    previousSystemNote:
+      "Voor giften gemarkeerd „Vorig systeem” gaf ons vorige systeem het ontvangstbewijs uit.",
     tribute: { in_honor: "Ter ere van", in_memory: "Ter nagedachtenis aan" },
     paymentMethod: "Betaalwijze",
     methods: {
@@ -319,7 +359,11 @@ export const WORDS: Readonly<Record<ReceiptLanguage, ReceiptWords>> = {
     replaces: (n) => `Substitui o recibo ${n}`,
     void: "ANULADO",
     voidNotice: "Este recibo foi anulado e não pode ser utilizado para efeitos fiscais.",
-    voidReason: "Motivo",
+    voidCause: {
+      replacedBy: (n) => `Substituído pelo recibo ${n}`,
+      refunded: "Donativo reembolsado",
+      cancelled: "Donativo cancelado",
+    },
     receiptNumber: "N.º do recibo",
     dateOfGift: "Data do donativo",
     dateIssued: "Data de emissão",
@@ -329,6 +373,10 @@ export const WORDS: Readonly<Record<ReceiptLanguage, ReceiptWords>> = {
     refunded: "Reembolsado",
     deductible: "Montante dedutível",
     campaign: "Campanha",
+    generalFund: "Fundo geral",
+    previousSystem: "Sistema anterior",
+    previousSystemNote:
+      "Os recibos dos donativos marcados «Sistema anterior» foram emitidos pelo nosso sistema anterior.",
     tribute: { in_honor: "Em homenagem a", in_memory: "Em memória de" },
     paymentMethod: "Meio de pagamento",
     methods: {
@@ -369,7 +417,11 @@ export const WORDS: Readonly<Record<ReceiptLanguage, ReceiptWords>> = {
     replaces: (n) => `${n} の差し替え`,
     void: "無効",
     voidNotice: "この証明書は無効です。税務上の目的には使用できません。",
-    voidReason: "理由",
+    voidCause: {
+      replacedBy: (n) => `証明書 ${n} に差し替え`,
+      refunded: "寄附は返金されました",
+      cancelled: "寄附は取り消されました",
+    },
     receiptNumber: "証明書番号",
     dateOfGift: "寄附日",
     dateIssued: "発行日",
@@ -379,6 +431,9 @@ export const WORDS: Readonly<Record<ReceiptLanguage, ReceiptWords>> = {
     refunded: "返金額",
     deductible: "控除対象額",
     campaign: "キャンペーン",
+    generalFund: "一般寄附",
+    previousSystem: "旧システム",
+    previousSystemNote: "「旧システム」と記載の寄附の証明書は、以前のシステムで発行しています。",
     tribute: { in_honor: "敬意を表する方", in_memory: "追悼する方" },
     paymentMethod: "支払方法",
     methods: {

@@ -1,13 +1,13 @@
 /**
- * The audit trail of one record (DESIGN §4), for the History panel. Org-scoped: rows of another
- * organization are never returned, and a record id of another organization answers NOT_FOUND.
- * Reading a record's history needs the right to view that kind of record (core/permissions.ts).
+ * The audit trail of one record (DESIGN §4), org-scoped: another organization's record is NOT_FOUND;
+ * reading it needs the right to view that kind of record (core/permissions.ts).
  */
+
 import { hasOrgPermission, type Permissions } from "@core/permissions";
 import { directoryDatabase, orgDb } from "../../db/databases";
-import { withActorNames } from "../../lib/user-names";
-import { fail, type OrgCtx } from "../../trpc/init";
-import { presentAuditEvent } from "./present";
+import { fail } from "../../lib/fail";
+import type { OrgCtx } from "../../trpc/init";
+import { presentAuditRows } from "./present";
 import { auditPage, type OwnedTable, recordIsOrganizations, userIsOrganizations } from "./queries";
 
 /**
@@ -61,9 +61,21 @@ export async function auditTrail(
     cursorId,
     limit: input.limit,
   });
-  const canSeeIp = ctx.org.isPlatformAdmin || ctx.org.role === "owner" || ctx.org.role === "admin";
-  const named = await withActorNames(ctx.env, results.slice(0, input.limit));
-  const rows = named.map((r) => presentAuditEvent(r, canSeeIp));
+  const here = { entityType: input.entityType, entityId: input.entityId };
+  const rows = await presentAuditRows(
+    directoryDatabase(ctx.env),
+    orgDb(ctx),
+    results.slice(0, input.limit).map((r) => ({ ...r, ...here })),
+    {
+      here,
+      organizationId: ctx.org.id,
+      timeZone: ctx.org.timeZone,
+      currency: ctx.org.defaultCurrency,
+      // An IP address is personal data of the member who acted: only platform admins, who look
+      // into an account's security, see it (decision 052).
+      canSeeIp: ctx.org.isPlatformAdmin,
+    },
+  );
   const last = rows[rows.length - 1];
   return {
     rows,

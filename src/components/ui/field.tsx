@@ -1,8 +1,0 @@
-export {
-  Field,
-  type FieldControlProps,
-  FieldDescription,
-  FieldError,
-  type FieldErrorValue,
-  type FieldProps,
-} from "~/components/ui/form-field";
