@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { after } from "node:test";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 
 export const BASE_URL = process.env.E2E_BASE_URL ?? "http://127.0.0.1:3000";
 export const DEMO_PASSWORD = "almoner-demo-2026";
@@ -16,25 +16,14 @@ export interface Session {
   shot: (name: string) => Promise<void>;
 }
 
-/** A fresh Chromium profile per test: the system browser, never a downloaded one. */
-export async function openBrowser(
-  opts: {
-    viewport?: { width: number; height: number };
-    colorScheme?: "light" | "dark";
-    /** The browser's time zone (IANA); the machine's when absent. */
-    timezoneId?: string;
-  } = {},
-): Promise<Session> {
-  const userDataDir = mkdtempSync(join(tmpdir(), "almoner-chrome-"));
-  const context = await chromium.launchPersistentContext(userDataDir, {
+// One Chromium per test file, started on first use: a launch costs about a second on a busy
+// machine, a context (a fresh profile: no cookies, no storage) a few milliseconds.
+let shared: Promise<Browser> | null = null;
+function browser(): Promise<Browser> {
+  shared ??= chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     headless: true,
-    viewport: opts.viewport ?? { width: 1280, height: 800 },
-    colorScheme: opts.colorScheme ?? "light",
-    ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}),
-    baseURL: BASE_URL,
     args: [
-      "--headless",
       "--no-sandbox",
       "--disable-gpu",
       "--disable-quic",
@@ -44,9 +33,30 @@ export async function openBrowser(
       "--disable-sync",
     ],
   });
+  return shared;
+}
+after(async () => {
+  if (shared) await (await shared).close();
+});
+
+/** A fresh browser context per test: the system browser, never a downloaded one. */
+export async function openBrowser(
+  opts: {
+    viewport?: { width: number; height: number };
+    colorScheme?: "light" | "dark";
+    /** The browser's time zone (IANA); the machine's when absent. */
+    timezoneId?: string;
+  } = {},
+): Promise<Session> {
+  const context = await (await browser()).newContext({
+    viewport: opts.viewport ?? { width: 1280, height: 800 },
+    colorScheme: opts.colorScheme ?? "light",
+    ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}),
+    baseURL: BASE_URL,
+  });
   // `TEST_TODAY=… npm run e2e`: the browser's clock on that day too (this process's is already).
   if (process.env.TEST_TODAY) await context.clock.install({ time: Date.now() });
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = await context.newPage();
   const errors: string[] = [];
   page.on("console", (msg) => {
     if (msg.type() === "error") errors.push(msg.text());
@@ -64,10 +74,7 @@ export async function openBrowser(
     shot: async (name) => {
       await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
     },
-    close: async () => {
-      await context.close();
-      rmSync(userDataDir, { recursive: true, force: true });
-    },
+    close: () => context.close(),
   };
 }
 
