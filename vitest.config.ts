@@ -104,6 +104,10 @@ export default defineConfig({
     // vitest's default leaves a core to itself (cores − 1): on two cores one file at a time, while a
     // workerd file mostly waits on D1. Two at once: 364 s for the suite here, against 548 s for one.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // One workerd per worker for all its files, not one per file: a file's own workerd, module
+    // graph and migrations cost about 3 s here, most of the suite. test/setup.ts gives each file
+    // the freshly migrated databases and an empty KV, as a workerd of its own did.
+    isolate: false,
     include: [
       "test/**/*.test.ts",
       "core/**/*.test.ts",
