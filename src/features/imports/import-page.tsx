@@ -79,15 +79,16 @@ export function ImportPage({ kind }: { kind: ImportKind }) {
   });
   // Matches the user refused in the preview: those rows get a donor of their own (issue 55).
   const [keptApart, setKeptApart] = React.useState<ReadonlyMap<number, CheckedMatch>>(new Map());
-  const options = React.useMemo(
-    (): ImportOptions => ({
-      ...rawOptions,
-      currency: rawOptions.currency || (orgCurrency as Currency),
-      timeZone: rawOptions.timeZone || orgZone,
+  const options = React.useMemo((): ImportOptions => {
+    // The steps hand back the whole options object: the rows kept apart come from keptApart alone.
+    const { newDonorRows: _, ...raw } = rawOptions;
+    return {
+      ...raw,
+      currency: raw.currency || (orgCurrency as Currency),
+      timeZone: raw.timeZone || orgZone,
       ...(keptApart.size ? { newDonorRows: [...keptApart.keys()].sort((a, b) => a - b) } : {}),
-    }),
-    [rawOptions, orgCurrency, orgZone, keptApart],
-  );
+    };
+  }, [rawOptions, orgCurrency, orgZone, keptApart]);
   // The whole-file check of the current file, mapping and options; the import waits for it.
   const [checked, setChecked] = React.useState<CheckTally | null>(null);
   const planned = checked ? importButtonWords(checked.outcomes) : null;
