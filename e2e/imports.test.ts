@@ -2,9 +2,11 @@
  * The CSV import screens (issue 23, docs/decisions/028-csv-import.md) as an owner uses them, at
  * 1280 px (a comma file, US-style amounts) and at 360 px (a semicolon file whose amounts need the
  * decimal mark asked): choose the file, map (the columns map themselves), answer the day order,
- * preview, check the whole file, import, download the refused rows, see the imported gifts in the
- * list, undo and see them gone. axe runs on every step. An organizer sees no Import button and is
- * sent back from the import page.
+ * preview, the whole-file check the import waits for (issue 55: its button counts what will be
+ * imported; a match by name + postal code is listed, and refused at 1280 px), import, a result that
+ * says rows were refused, download the refused rows (a row with extra cells keeps them), see the
+ * imported gifts in the list, undo and see them gone. axe runs on every step. An organizer sees no
+ * Import button and is sent back from the import page.
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -14,7 +16,16 @@ import type { Page } from "playwright-core";
 import { axeProblems } from "./a11y.ts";
 import { go, openBrowser, signIn } from "./browser.ts";
 
-const HEADERS = ["Donation Date", "First Name", "Last Name", "Email", "Amount", "Campaign", "Status"];
+const HEADERS = [
+  "Donation Date",
+  "First Name",
+  "Last Name",
+  "Email",
+  "Amount",
+  "Campaign",
+  "Status",
+  "Postal Code",
+];
 
 interface Run {
   width: number;
@@ -29,6 +40,8 @@ interface Run {
   firstDate: string;
   /** Row 5's refused cell and the reason the Worker gives. */
   bad: { column: "Amount" | "Donation Date"; value: string; reason: string };
+  /** Whether the user refuses row 7's match by name + postal code (its donor is then created). */
+  refuseMatch: boolean;
 }
 
 const RUNS: Run[] = [
@@ -42,6 +55,7 @@ const RUNS: Run[] = [
     decimal: null,
     firstDate: "Apr 3, 2025",
     bad: { column: "Amount", value: "twenty", reason: 'Amount: "twenty" is not an amount' },
+    refuseMatch: true,
   },
   {
     width: 360,
@@ -53,23 +67,34 @@ const RUNS: Run[] = [
     decimal: "Comma: 1.234,56",
     firstDate: "Mar 4, 2025",
     bad: { column: "Donation Date", value: "soon", reason: 'Date: "soon" is not a date' },
+    refuseMatch: false,
   },
 ];
 
-/** Five rows: three new donors (Ada gives twice), a new campaign, row 5 refused. Dates never tell their order. */
-function giftsFile(r: Run, tag: string) {
+/**
+ * Seven rows: three new donors (Ada gives twice), a new campaign, row 5 refused; row 7 (no e-mail)
+ * matches the organization's Mary by name + postal code; row 8 has two cells more than the header
+ * (an unquoted separator) and is refused. Dates never tell their order.
+ */
+function giftsFile(r: Run, tag: string, mary: { last: string; postal: string }) {
   const campaign = `Imported appeal ${tag}`;
   const rows = [
-    ["03/04/2025", "Ada", "Lovelace", `ada-${tag}@example.test`, r.amounts[0], campaign, "Completed"],
-    ["05/06/2025", "Grace", "Hopper", `grace-${tag}@example.test`, r.amounts[1], campaign, "Completed"],
-    ["07/08/2025", "Ada", "Lovelace", `ada-${tag}@example.test`, r.amounts[2], "", "Pending"],
-    ["02/01/2025", "Alan", "Turing", `alan-${tag}@example.test`, "10", campaign, "Completed"],
-    ["09/10/2025", "Katherine", "Johnson", `kj-${tag}@example.test`, r.amounts[3], campaign, "Completed"],
+    ["03/04/2025", "Ada", "Lovelace", `ada-${tag}@example.test`, r.amounts[0], campaign, "Completed", ""],
+    ["05/06/2025", "Grace", "Hopper", `grace-${tag}@example.test`, r.amounts[1], campaign, "Completed", ""],
+    ["07/08/2025", "Ada", "Lovelace", `ada-${tag}@example.test`, r.amounts[2], "", "Pending", ""],
+    ["02/01/2025", "Alan", "Turing", `alan-${tag}@example.test`, "10", campaign, "Completed", ""],
+    ["09/10/2025", "Katherine", "Johnson", `kj-${tag}@example.test`, r.amounts[3], campaign, "Completed", ""],
+    ["11/12/2025", "Mary", mary.last, "", "20", "", "Completed", mary.postal],
+    ["10/10/2025", "Dorothy", "Vaughan", `dv-${tag}@example.test`, "5", "", "Completed", "", "more", "notes"],
   ];
   const bad = rows[3] as string[];
   bad[HEADERS.indexOf(r.bad.column)] = r.bad.value;
   const cell = (c: string) => (/[",;\n]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c);
-  return { text: [HEADERS, ...rows].map((row) => row.map(cell).join(r.separator)).join("\r\n"), campaign };
+  return {
+    text: [HEADERS, ...rows].map((row) => row.map(cell).join(r.separator)).join("\r\n"),
+    campaign,
+    extraRow: rows[6] as string[],
+  };
 }
 
 /** axe on the page as it stands: nothing critical or serious, one h1, one main. */
@@ -86,10 +111,23 @@ for (const r of RUNS) {
     const found: string[] = [];
     const tag = `${r.width}${Date.now().toString(36)}`;
     const fileName = `gifts-${tag}.csv`;
-    const { text, campaign } = giftsFile(r, tag);
+    const mary = { last: `Jackson ${tag}`, postal: "90210" };
+    const { text, campaign, extraRow } = giftsFile(r, tag, mary);
     try {
       await signIn(page, "admin@almoner.test");
       await page.waitForURL((u) => u.pathname === "/dashboard");
+      // The organization's Mary, with no e-mail: the file's row 7 matches her by name + postal code.
+      const maryId = await page.evaluate(async (m) => {
+        const res = await fetch("/api/trpc/donors.create", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            json: { data: { firstName: "Mary", lastName: m.last, postalCode: m.postal }, force: true },
+          }),
+        });
+        return ((await res.json()) as { result: { data: { json: { id: string } } } }).result.data.json.id;
+      }, mary);
+      assert.ok(maryId);
       await go(page, "/donations");
       await page.getByRole("heading", { name: "Donations", level: 1 }).waitFor();
       await page.getByRole("link", { name: "Import", exact: true }).click();
@@ -105,7 +143,7 @@ for (const r of RUNS) {
         mimeType: "text/csv",
         buffer: Buffer.from(text),
       });
-      await page.getByTestId("import-file-rows").getByText("5 rows after the header, 7 columns").waitFor();
+      await page.getByTestId("import-file-rows").getByText("7 rows after the header, 8 columns").waitFor();
       assert.equal(await page.getByLabel("Separator").inputValue(), r.separator);
       assert.equal(await page.getByLabel("Encoding").inputValue(), "utf-8");
       await page.getByRole("button", { name: "Next: map columns" }).waitFor();
@@ -123,6 +161,7 @@ for (const r of RUNS) {
         Amount: "amount",
         Campaign: "campaign",
         Status: "status",
+        "Postal Code": "postalCode",
       };
       for (const [h, field] of Object.entries(expected))
         assert.equal(await page.getByLabel(`Import “${h}” as`).inputValue(), field, h);
@@ -168,13 +207,20 @@ for (const r of RUNS) {
       await page.locator('[data-row="5"]').getByText("Alan Turing").waitFor();
       await accessible(page, found, "preview");
 
-      // The whole file, checked: counts before anything is written.
-      await page.getByRole("button", { name: "Check the whole file" }).click();
-      await page.getByText("Checked all 5 rows").waitFor();
-      assert.equal(await count(page, "tally-new"), "4");
-      assert.equal(await count(page, "tally-invalid"), "1");
+      // The whole file, checked by itself before the import can start: counts before anything is written.
+      await page.getByText("Checked all 7 rows").waitFor();
+      assert.equal(await count(page, "tally-new"), "5");
+      assert.equal(await count(page, "tally-invalid"), "2");
       assert.equal(await count(page, "tally-new-donors"), "3");
+      assert.equal(await count(page, "tally-donors-matched"), "1");
       assert.equal(await count(page, "tally-campaigns"), "1");
+      // The button counts the rows that will be imported, not the file's.
+      const importButton = page.getByTestId("import-button");
+      assert.equal((await importButton.innerText()).trim(), "Import 5 rows (2 refused)");
+      // Row 7 goes to Mary by name + postal code: listed, with a way to refuse it.
+      const matches = page.getByRole("region", { name: /^Matched without an e-mail: 1 row/ });
+      await matches.locator('[data-match-row="7"]').getByText(`Mary ${mary.last}`).first().waitFor();
+      await matches.getByText("(by name and postal code)").waitFor();
       await page.getByRole("region", { name: "Rows refused or skipped" }).getByText(r.bad.reason).waitFor();
       await page
         .getByRole("region", { name: "Rows refused or skipped" })
@@ -182,15 +228,38 @@ for (const r of RUNS) {
         .waitFor();
       await accessible(page, found, "preview (whole file checked)");
       await s.shot(`import-preview-${r.width}`);
+      await matches.scrollIntoViewIfNeeded();
+      await s.shot(`import-check-${r.width}`);
+      if (r.refuseMatch) {
+        await matches.getByRole("button", { name: "Create a new donor instead, for row 7" }).click();
+        // The check runs again with the row kept apart: one more new donor, none matched.
+        await page.waitForFunction(
+          () => document.querySelector('[data-testid="tally-new-donors"]')?.textContent?.trim() === "4",
+        );
+        await page.getByText("Checked all 7 rows").waitFor();
+        await page.getByRole("button", { name: `Match again, row 7 to Mary ${mary.last}` }).waitFor();
+        assert.equal(await count(page, "tally-new-donors"), "4");
+        assert.equal(await count(page, "tally-donors-matched"), "0");
+        await accessible(page, found, "preview (a match refused)");
+        await s.shot(`import-preview-refused-${r.width}`);
+      }
+      const donorsCreated = r.refuseMatch ? 4 : 3;
 
       // 5. The import.
-      await page.getByRole("button", { name: "Import 5 rows" }).click();
+      await importButton.click();
       const result = page.getByRole("region", { name: "Import finished" });
       await result.waitFor({ timeout: 30_000 });
-      assert.equal(await count(page, "count-gifts"), "4");
-      assert.equal(await count(page, "count-donors-created"), "3");
+      // Rows were refused: the headline says so, and no green check.
+      assert.equal(
+        (await result.getByTestId("import-result-title").innerText()).trim(),
+        `2 of 7 rows of ${fileName} were refused; 5 imported`,
+      );
+      assert.equal(await result.locator("[data-level]").getAttribute("data-level"), "some");
+      assert.equal(await count(page, "count-gifts"), "5");
+      assert.equal(await count(page, "count-donors-created"), String(donorsCreated));
+      assert.equal(await count(page, "count-donors-matched"), r.refuseMatch ? "0" : "1");
       assert.equal(await count(page, "count-campaigns"), "1");
-      assert.equal(await count(page, "count-refused"), "1");
+      assert.equal(await count(page, "count-refused"), "2");
       await accessible(page, found, "result");
       await s.shot(`import-result-${r.width}`);
 
@@ -203,19 +272,25 @@ for (const r of RUNS) {
       const csv = readFileSync((await download.path()) as string, "utf8");
       assert.ok(csv.startsWith("\uFEFF"), "the download starts with a byte-order mark");
       const parsed = Papa.parse<string[]>(csv.slice(1), { skipEmptyLines: true }).data;
-      assert.deepEqual(parsed[0], [...HEADERS, "Row", "Reason"]);
-      assert.equal(parsed.length, 2);
+      assert.deepEqual(parsed[0], [...HEADERS, "Extra cell 1", "Extra cell 2", "Row", "Reason"]);
+      assert.equal(parsed.length, 3);
       const refused = parsed[1] as string[];
       assert.deepEqual(refused.slice(-2), ["5", r.bad.reason]);
       assert.equal(refused[HEADERS.indexOf(r.bad.column)], r.bad.value);
       assert.equal(refused[1], "Alan");
+      // The row with two cells more than the header keeps every one of them.
+      assert.deepEqual(parsed[2], [
+        ...extraRow,
+        "8",
+        "The row has 10 cells but the header has 8 (an unquoted separator in a value?)",
+      ]);
 
       // The imported gifts, in the list filtered to this import.
       await result.getByRole("link", { name: "View the imported donations" }).click();
       await page.waitForURL((u) => u.pathname === "/donations" && !!u.searchParams.get("importId"));
       const importId = new URL(page.url()).searchParams.get("importId") as string;
       await page.getByTestId("import-chip").getByText(`From import ${fileName}`).waitFor();
-      await page.getByText("4 rows", { exact: true }).waitFor();
+      await page.getByText("5 rows", { exact: true }).waitFor();
       for (const amount of r.shown) await page.getByText(amount, { exact: true }).first().waitFor();
       assert.ok((await page.getByText(campaign).count()) >= 3);
       await accessible(page, found, "donations of the import");
@@ -229,13 +304,13 @@ for (const r of RUNS) {
       const dialog = page.getByRole("alertdialog");
       await dialog
         .getByTestId("undo-counts")
-        .getByText("To remove: 4 donations, 3 donors and 1 campaign.")
+        .getByText(`To remove: 5 donations, ${donorsCreated} donors and 1 campaign.`)
         .waitFor();
       await accessible(page, found, "undo dialog");
       await s.shot(`import-undo-${r.width}`);
       await dialog.getByRole("button", { name: "Undo import" }).click();
       await page
-        .getByText("Import undone: removed 4 donations, 3 donors and 1 campaign.")
+        .getByText(`Import undone: removed 5 donations, ${donorsCreated} donors and 1 campaign.`)
         .waitFor({ timeout: 30_000 });
       await dialog.waitFor({ state: "hidden" });
       await row.getByText("Undone").waitFor();

@@ -144,6 +144,9 @@ export const MATCH_POLICY_LABELS: Readonly<Record<MatchPolicy, string>> = {
 export const importEncodings = ["utf-8", "utf-16le", "utf-16be", "windows-1252"] as const;
 export type ImportEncoding = (typeof importEncodings)[number];
 
+/** Matches the preview lists that the user may refuse, one by one. */
+export const IMPORT_MAX_NEW_DONOR_ROWS = 1000;
+
 /** Fixed when the import starts, and kept with it for a resume. */
 export const importOptions = /* @__PURE__ */ (() =>
   z.strictObject({
@@ -152,6 +155,17 @@ export const importOptions = /* @__PURE__ */ (() =>
     currency: currencyCode,
     timeZone: z.string().check(z.minLength(1), z.maxLength(64)),
     matchPolicy: z._default(z.enum(matchPolicies), "fill"),
+    /** Rows whose donor is created anew, not matched: the user refused the match the preview showed. */
+    newDonorRows: z.optional(
+      z
+        .array(z.int().check(z.minimum(2), z.maximum(100_000_000)))
+        .check(
+          z.maxLength(
+            IMPORT_MAX_NEW_DONOR_ROWS,
+            `At most ${IMPORT_MAX_NEW_DONOR_ROWS} rows can be kept apart from the donors they match`,
+          ),
+        ),
+    ),
   }))();
 export type ImportOptions = z.output<typeof importOptions>;
 

@@ -110,5 +110,7 @@ describe("dates the file cannot decide, and broken rows", () => {
       [3, "The row has 4 cells but the header has 3 (an unquoted separator in a value?)"],
       [4, 'A quoted cell is never closed (a missing " in the file)'],
     ]);
+    // The refused row keeps the cell too many, for the refused-rows download (issue 55).
+    expect(rows[1]?.cells).toEqual(["extra@example.com", "1", "000", "2025-01-03"]);
   });
 });

@@ -71,24 +71,41 @@ export async function sendRows(o: {
   return { complete: true, nextRow };
 }
 
+type MatchedBy = "email" | "name_postal_code" | "external_id";
+
 export interface CheckedRow {
   row: number;
   outcome: ImportOutcome;
   reason?: string;
   note?: string;
   label?: string | null;
-  donor?: { isNew: boolean };
+  donor?: { id: string; isNew: boolean; matchedBy?: MatchedBy; existing?: { name: string | null } };
   donorKeys: string[];
+}
+
+/** A row the dry run gives to a donor the organization has, by something weaker than an e-mail. */
+export interface CheckedMatch {
+  row: number;
+  label: string | null;
+  donorId: string;
+  donorName: string | null;
+  by: Exclude<MatchedBy, "email">;
 }
 
 /** The dry run's tally; a batch cannot see donors an earlier one would create, so new donors dedupe here. */
 export class CheckTally {
   readonly outcomes: Record<ImportOutcome, number> = { new: 0, matched: 0, skipped: 0, invalid: 0 };
   newDonors = 0;
+  /** Rows given to a donor this file brings twice (a donations file: the donor is created once). */
   matchedDonors = 0;
+  /** The organization's donors the file's rows go to, each once (the result's "Donors matched"). */
+  readonly existingDonors = new Set<string>();
   campaignsNew = new Set<string>();
   readonly problems: { row: number; reason: string; label: string | null }[] = [];
   readonly notes: { row: number; note: string; label: string | null }[] = [];
+  /** Matches by name + postal code or old ID, for the user to refuse one by one; `weakMatchCount` counts all. */
+  readonly weakMatches: CheckedMatch[] = [];
+  weakMatchCount = 0;
   private readonly seen = new Map<string, number>();
   private readonly kind: "donors" | "donations";
   private readonly keep: number;
@@ -114,6 +131,20 @@ export class CheckTally {
         } else {
           this.newDonors++;
           for (const k of r.donorKeys) this.seen.set(k, r.row);
+        }
+      } else if (r.donor?.existing) {
+        this.existingDonors.add(r.donor.id);
+        const by = r.donor.matchedBy;
+        if (by && by !== "email" && outcome !== "invalid") {
+          this.weakMatchCount++;
+          if (this.weakMatches.length < this.keep)
+            this.weakMatches.push({
+              row: r.row,
+              label: r.label ?? null,
+              donorId: r.donor.id,
+              donorName: r.donor.existing.name,
+              by,
+            });
         }
       } else if (r.donor) this.matchedDonors++;
       if (r.campaign?.isNew) this.campaignsNew.add(r.campaign.title.toLowerCase());

@@ -46,6 +46,27 @@ describe("refused rows", () => {
   });
 });
 
+describe("a row with more cells than the header", () => {
+  it("is refused and kept with every cell it had, for the refused-rows download (issue 55)", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    const text =
+      "Email,Amount,Date\r\nana@example.test,1,250.00,2026-10-01\r\nbo@example.test,5,2026-10-02\r\n";
+    const run = await runImport(caller, "donations", text, {
+      fields: { Email: "email", Amount: "amount", Date: "donatedAt" },
+    });
+    expect(run.import.counts).toMatchObject({ giftsCreated: 1, rowsInvalid: 1 });
+    const refused = await caller.imports.rejections({ id: run.import.id });
+    expect(refused.rows).toEqual([
+      {
+        row: 2,
+        reason: "The row has 4 cells but the header has 3 (an unquoted separator in a value?)",
+        cells: ["ana@example.test", "1", "250.00", "2026-10-01"],
+      },
+    ]);
+  });
+});
+
 describe("a donations import's donors", () => {
   it("counts the existing donors it gave gifts to, once each however many batches name them", async () => {
     const org = await makeOrg();

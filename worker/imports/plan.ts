@@ -74,6 +74,8 @@ interface RowReport {
     /** The earlier row of the same file that brought this donor (created or first matched it). */
     sameAsRow?: number;
     changes?: DonorColumn[];
+    /** A donor the organization had before this import: who, so the preview can show the match. */
+    existing?: { name: string | null };
   };
   campaign?: { id: string; title: string; isNew: boolean };
 }
@@ -133,6 +135,8 @@ interface PlanInput {
   importId: string | null;
   fileHash: string;
   policy: MatchPolicy;
+  /** Rows the user said not to match: their donor is created anew (options.newDonorRows). */
+  newDonorRows?: ReadonlySet<number>;
   rows: { row: number; cells: string[]; result: RowResult }[];
   lookups: Lookups;
   newId: () => string;
@@ -146,6 +150,10 @@ export const namePostalKey = (
   last: string | null | undefined,
   postal: string,
 ) => `${lower(first)}|${lower(last)}|${postal.trim().toUpperCase().replace(/\s+/g, "")}`;
+
+/** Who a stored donor is, as the preview names them. */
+const donorName = (r: DonorRecord) =>
+  [r.first_name, r.last_name].filter(Boolean).join(" ") || r.company || r.email || null;
 
 /** The stored value of a donor column a row gives, as the donor table holds it. */
 function columnValue(d: RowDonor, c: DonorColumn): unknown {
@@ -361,7 +369,7 @@ export function planBatch(input: PlanInput): BatchPlan {
     const report: RowReport = { row, outcome: "new" };
     let donorId: string | null = null;
     if (donor) {
-      const m = match(donor);
+      const m = input.newDonorRows?.has(row) ? null : match(donor);
       if (m) {
         const r = m.known.record;
         if (r.anonymized_at) {
@@ -400,6 +408,8 @@ export function planBatch(input: PlanInput): BatchPlan {
             plan.donorChanges.push(c);
           }
         }
+        // A donor of the organization's, not one this import created (in this batch or an earlier one).
+        const existing = !m.known.isNew && (input.importId === null || r.import_id !== input.importId);
         // Matched, even when an earlier row of this file created the donor: this row creates none.
         report.donor = {
           id: r.id,
@@ -407,16 +417,12 @@ export function planBatch(input: PlanInput): BatchPlan {
           matchedBy: m.by,
           ...(earlier ? { sameAsRow: earlier } : {}),
           ...(columns.length ? { changes: columns } : {}),
+          ...(existing ? { existing: { name: donorName(r) } } : {}),
         };
         remember({ ...m.known, row: m.known.row || row });
         if (kind === "donations") {
           // A donor the organization had (not one this import created), once per import.
-          if (
-            !m.known.isNew &&
-            r.import_id !== input.importId &&
-            !counted.has(r.id) &&
-            !db.giftedBefore.has(r.id)
-          ) {
+          if (existing && !counted.has(r.id) && !db.giftedBefore.has(r.id)) {
             counted.add(r.id);
             plan.counts.donorsMatched++;
             if (columns.length || since !== null) plan.counts.donorsUpdated++;

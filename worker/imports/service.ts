@@ -199,6 +199,7 @@ async function planRows(
     importId: c.importId,
     fileHash: c.fileHash,
     policy: c.options.matchPolicy,
+    newDonorRows: new Set(c.options.newDonorRows ?? []),
     rows: c.rows,
     lookups,
     // Time-ordered: a batch's new gifts and donors fill the id indexes' last pages (decision 035).

@@ -9,7 +9,9 @@ import { IMPORT_BATCH_ROWS } from "@core/import/batch";
 import type { ImportKind, ImportOptions } from "@core/import/fields";
 import { mappingProblem } from "@core/import/fields";
 import { autoMap } from "@core/import/mapping";
+import { importButtonWords } from "@core/import/outcome";
 import { rowBatches } from "@core/import/read";
+import type { CheckedMatch, CheckTally } from "@core/import/runner";
 import { exponentOf } from "@core/money";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
@@ -75,14 +77,24 @@ export function ImportPage({ kind }: { kind: ImportKind }) {
     timeZone: "",
     matchPolicy: "fill",
   });
-  const options = React.useMemo(
-    (): ImportOptions => ({
-      ...rawOptions,
-      currency: rawOptions.currency || (orgCurrency as Currency),
-      timeZone: rawOptions.timeZone || orgZone,
-    }),
-    [rawOptions, orgCurrency, orgZone],
-  );
+  // Matches the user refused in the preview: those rows get a donor of their own (issue 55).
+  const [keptApart, setKeptApart] = React.useState<ReadonlyMap<number, CheckedMatch>>(new Map());
+  const options = React.useMemo((): ImportOptions => {
+    // The steps hand back the whole options object: the rows kept apart come from keptApart alone.
+    const { newDonorRows: _, ...raw } = rawOptions;
+    return {
+      ...raw,
+      currency: raw.currency || (orgCurrency as Currency),
+      timeZone: raw.timeZone || orgZone,
+      ...(keptApart.size ? { newDonorRows: [...keptApart.keys()].sort((a, b) => a - b) } : {}),
+    };
+  }, [rawOptions, orgCurrency, orgZone, keptApart]);
+  // The whole-file check of the current file, mapping and options; the import waits for it.
+  const [checked, setChecked] = React.useState<CheckTally | null>(null);
+  const planned = checked ? importButtonWords(checked.outcomes) : null;
+  // Another file or mapping matches other rows: a refusal made for the old one no longer applies.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on these inputs
+  React.useEffect(() => setKeptApart(new Map()), [file, mapping]);
   const [questions, setQuestions] = React.useState<Questions | null>(null);
   const [reading, setReading] = React.useState(false);
   const run = useImportRun();
@@ -273,17 +285,34 @@ export function ImportPage({ kind }: { kind: ImportKind }) {
               </Button>
               <Button
                 type="button"
+                disabled={!planned || planned.rows === 0}
+                data-testid="import-button"
                 onClick={() => {
                   go("run");
                   void run.start(kind, file, mapping, options);
                 }}
               >
-                Import {formatCount(file.totalRows)} {file.totalRows === 1 ? "row" : "rows"}
+                {planned ? planned.label : "Import after the whole-file check"}
               </Button>
             </>
           }
         >
-          <PreviewStep kind={kind} file={file} mapping={mapping} options={options} />
+          <PreviewStep
+            kind={kind}
+            file={file}
+            mapping={mapping}
+            options={options}
+            onChecked={setChecked}
+            keptApart={keptApart}
+            onKeepApart={(m, apart) =>
+              setKeptApart((was) => {
+                const next = new Map(was);
+                if (apart) next.set(m.row, m);
+                else next.delete(m.row);
+                return next;
+              })
+            }
+          />
         </StepSection>
       ) : null}
 

@@ -96,4 +96,23 @@ describe("the import page's rules", () => {
     ]);
     expect(rejectedFileName("Gifts 2024.CSV")).toBe("Gifts 2024-rejected.csv");
   });
+
+  it("keeps every cell of a row refused for holding more cells than the header (issue 55)", async () => {
+    const reason = "The row has 4 cells but the header has 2 (an unquoted separator in a value?)";
+    const { parts } = await buildRejectedCsv(async (after) =>
+      after === 0
+        ? { headers: ["Name", "Amount"], rows: [{ row: 2, reason: "No date", cells: ["Bo", "5"] }], next: 2 }
+        : {
+            headers: ["Name", "Amount"],
+            rows: [{ row: 4, reason, cells: ["Lee", " Kim", "1", "250.00"] }],
+            next: null,
+          },
+    );
+    const parsed = Papa.parse<string[]>(parts.join("").slice(1), { skipEmptyLines: true }).data;
+    expect(parsed).toEqual([
+      ["Name", "Amount", "Extra cell 1", "Extra cell 2", "Row", "Reason"],
+      ["Bo", "5", "", "", "2", "No date"],
+      ["Lee", " Kim", "1", "250.00", "4", reason],
+    ]);
+  });
 });

@@ -118,13 +118,15 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
 /**
  * The rejected rows' CSV: the file's own columns in its own order, then "Row" (its row number in the
  * file, the header being row 1) and "Reason". Last, so the file keeps its shape and imports again
- * with the same mapping once fixed (the two extra columns map to nothing). Cells pass the formula
- * guard (core/csv.ts).
+ * with the same mapping once fixed (the two extra columns map to nothing). A row refused for holding
+ * more cells than the header keeps them all, under "Extra cell 1"… before "Row", so nothing the file
+ * had is lost. Cells pass the formula guard (core/csv.ts).
  */
 const REJECTED_EXTRA_COLUMNS = ["Row", "Reason"] as const;
 
-function rejectedCsvStart(headers: readonly string[]): string {
-  return `${CSV_BOM}${csvRow([...headers, ...REJECTED_EXTRA_COLUMNS])}`;
+function rejectedCsvStart(headers: readonly string[], width: number): string {
+  const extra = Array.from({ length: width - headers.length }, (_, i) => `Extra cell ${i + 1}`);
+  return `${CSV_BOM}${csvRow([...headers, ...extra, ...REJECTED_EXTRA_COLUMNS])}`;
 }
 
 function rejectedCsvLines(
@@ -153,16 +155,19 @@ export async function buildRejectedCsv(
     next: number | null;
   }>,
 ): Promise<{ parts: string[]; rows: number }> {
-  const parts: string[] = [];
-  let after = 0;
-  let rows = 0;
-  for (;;) {
+  // Every page first: the header row needs the widest refused row's width.
+  const pages: Awaited<ReturnType<typeof fetchPage>>[] = [];
+  for (let after = 0; ; ) {
     const page = await fetchPage(after);
-    if (!parts.length) parts.push(rejectedCsvStart(page.headers));
-    parts.push(rejectedCsvLines(page.headers.length, page.rows));
-    rows += page.rows.length;
+    pages.push(page);
     if (page.next === null) break;
     after = page.next;
   }
-  return { parts, rows };
+  const headers = pages[0]?.headers ?? [];
+  const width = pages.reduce(
+    (w, p) => p.rows.reduce((x, r) => Math.max(x, r.cells.length), w),
+    headers.length,
+  );
+  const parts = [rejectedCsvStart(headers, width), ...pages.map((p) => rejectedCsvLines(width, p.rows))];
+  return { parts, rows: pages.reduce((n, p) => n + p.rows.length, 0) };
 }

@@ -1,12 +1,15 @@
 /**
  * Step 4: the first rows as the Worker will store them (imports.check: the dry run, writing
- * nothing), then, on request, the same dry run over every batch of the file with a progress bar,
- * Cancel and the tally (core/import/runner.ts CheckTally).
+ * nothing), then the same dry run over every batch of the file with a progress bar, Cancel and the
+ * tally (core/import/runner.ts CheckTally). It runs by itself, and the import waits for it (issue
+ * 55): the button counts what it found. Rows matched to a donor by name + postal code or old ID are
+ * listed, each with a way to give it a donor of its own instead (options.newDonorRows).
  */
 import { IMPORT_BATCH_ROWS } from "@core/import/batch";
 import type { ImportKind, ImportOptions, ImportOutcome } from "@core/import/fields";
 import { rowBatches } from "@core/import/read";
-import { CheckTally } from "@core/import/runner";
+import { type CheckedMatch, CheckTally } from "@core/import/runner";
+import { Link } from "@tanstack/react-router";
 import * as React from "react";
 import { StatusBadge } from "~/components/status-badge";
 import { Alert, AlertDescription } from "~/components/ui/alert";
@@ -205,7 +208,15 @@ interface CheckInput {
   options: ImportOptions;
 }
 
-export function PreviewStep(p: CheckInput) {
+interface CheckProps extends CheckInput {
+  /** The finished check of these inputs, or null while none is (the import waits for one). */
+  onChecked: (tally: CheckTally | null) => void;
+  /** Matches the user refused, by row; `onKeepApart` refuses one or takes the refusal back. */
+  keptApart: ReadonlyMap<number, CheckedMatch>;
+  onKeepApart: (m: CheckedMatch, apart: boolean) => void;
+}
+
+export function PreviewStep(p: CheckProps) {
   const client = useTRPCClient();
   const [answer, setAnswer] = React.useState<Checked | null>(null);
   const [error, setError] = React.useState<string | null>(null);
@@ -264,21 +275,25 @@ type CheckRun =
   | { state: "done"; done: number }
   | { state: "failed"; done: number; error: string };
 
-function WholeFileCheck({ kind, file, mapping, options }: CheckInput) {
+function WholeFileCheck({ kind, file, mapping, options, onChecked, keptApart, onKeepApart }: CheckProps) {
   const client = useTRPCClient();
   const [run, setRun] = React.useState<CheckRun>({ state: "idle" });
   const tally = React.useRef<CheckTally | null>(null);
   const cancel = React.useRef(false);
-  // A change of file, mapping or options makes an earlier tally stale.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on these inputs
+  const report = React.useRef(onChecked);
+  report.current = onChecked;
+  // A change of file, mapping or options makes an earlier tally stale: check again, at once.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: restart on these inputs
   React.useEffect(() => {
     cancel.current = true;
     tally.current = null;
-    setRun({ state: "idle" });
+    report.current(null);
+    void start();
   }, [file, mapping, options]);
   React.useEffect(
     () => () => {
       cancel.current = true;
+      report.current(null);
     },
     [],
   );
@@ -312,7 +327,9 @@ function WholeFileCheck({ kind, file, mapping, options }: CheckInput) {
         done += rows.length;
         setRun({ state: "running", done });
       }
+      if (tally.current !== t) return;
       setRun({ state: "done", done });
+      report.current(t);
     } catch (e) {
       if (tally.current === t) setRun({ state: "failed", done, error: errorInfo(e).message });
     }
@@ -327,8 +344,9 @@ function WholeFileCheck({ kind, file, mapping, options }: CheckInput) {
           Check the whole file
         </h3>
         <p className="text-muted-foreground text-sm">
-          Asks what every row would do, writing nothing: rows refused and why, donors matched, campaigns to
-          create. {formatCount(total)} rows, {formatCount(IMPORT_BATCH_ROWS)} at a time.
+          Before the import, every row is asked what it would do, writing nothing: rows refused and why,
+          donors matched, campaigns to create. {formatCount(total)} rows, {formatCount(IMPORT_BATCH_ROWS)} at
+          a time; the import starts once the check is done.
         </p>
       </div>
       <div className="flex flex-wrap gap-2">
@@ -378,6 +396,11 @@ function WholeFileCheck({ kind, file, mapping, options }: CheckInput) {
               ...(kind === "donations"
                 ? [
                     { label: "New donors", value: t.newDonors, testId: "tally-new-donors" },
+                    {
+                      label: "Donors matched",
+                      value: t.existingDonors.size,
+                      testId: "tally-donors-matched",
+                    },
                     { label: "Campaigns to create", value: t.campaignsNew.size, testId: "tally-campaigns" },
                   ]
                 : []),
@@ -419,8 +442,103 @@ function WholeFileCheck({ kind, file, mapping, options }: CheckInput) {
               </div>
             </div>
           ) : null}
+          {run.state === "done" ? (
+            <WeakMatches tally={t} keptApart={keptApart} onKeepApart={onKeepApart} />
+          ) : null}
         </>
       ) : null}
     </section>
+  );
+}
+
+/**
+ * Rows given to a donor the organization has by name + postal code or old ID: two people may share
+ * both, so each is shown for the user to refuse (the row then gets a donor of its own).
+ */
+function WeakMatches({
+  tally,
+  keptApart,
+  onKeepApart,
+}: {
+  tally: CheckTally;
+  keptApart: ReadonlyMap<number, CheckedMatch>;
+  onKeepApart: (m: CheckedMatch, apart: boolean) => void;
+}) {
+  const matches = tally.weakMatches.filter((m) => !keptApart.has(m.row));
+  const apart = [...keptApart.values()].sort((a, b) => a.row - b.row);
+  if (!matches.length && !apart.length) return null;
+  const shown = tally.weakMatchCount > tally.weakMatches.length;
+  return (
+    <div className="flex flex-col gap-2">
+      <div className="space-y-1">
+        <h4 className="font-medium text-sm" id="check-matches">
+          Matched without an e-mail: {formatCount(tally.weakMatchCount)}{" "}
+          {tally.weakMatchCount === 1 ? "row" : "rows"}
+          {shown ? ` (the first ${formatCount(tally.weakMatches.length)} listed)` : ""}
+          {apart.length ? `; ${formatCount(apart.length)} to get a new donor` : ""}
+        </h4>
+        <p className="text-muted-foreground text-sm">
+          These rows go to a donor you have by name and postal code or by the old system's ID. If a row is
+          someone else, create a new donor for it instead.
+        </p>
+      </div>
+      <div
+        role="region"
+        aria-labelledby="check-matches"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to be scrolled by keys
+        tabIndex={0}
+        className="max-h-80 overflow-y-auto rounded-md border text-sm outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+      >
+        <ol>
+          {matches.map((m) => (
+            <li
+              key={m.row}
+              data-match-row={m.row}
+              className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b px-3 py-2 last:border-0"
+            >
+              <span className="w-16 shrink-0 text-muted-foreground tabular-nums">Row {m.row}</span>
+              <span className="min-w-0 flex-1 break-words">
+                {m.label ? <span className="font-medium">{m.label}</span> : "This row"} goes to{" "}
+                <Link to="/donors/$donorId" params={{ donorId: m.donorId }} className="underline">
+                  {m.donorName ?? "a donor"}
+                </Link>{" "}
+                <span className="text-muted-foreground">(by {MATCHED_BY[m.by]})</span>
+              </span>
+              <Button
+                type="button"
+                variant="outline"
+                size="sm"
+                aria-label={`Create a new donor instead, for row ${m.row}`}
+                onClick={() => onKeepApart(m, true)}
+              >
+                Create a new donor instead
+              </Button>
+            </li>
+          ))}
+          {apart.map((m) => (
+            <li
+              key={m.row}
+              data-match-row={m.row}
+              className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b px-3 py-2 last:border-0"
+            >
+              <span className="w-16 shrink-0 text-muted-foreground tabular-nums">Row {m.row}</span>
+              <span className="min-w-0 flex-1 break-words">
+                {m.label ? <span className="font-medium">{m.label}</span> : "This row"} gets a new donor, not{" "}
+                {m.donorName ?? "the donor it matched"}
+              </span>
+              <Button
+                type="button"
+                variant="ghost"
+                size="sm"
+                aria-label={`Match again, row ${m.row} to ${m.donorName ?? "the donor"}`}
+                onClick={() => onKeepApart(m, false)}
+              >
+                Match again
+              </Button>
+            </li>
+          ))}
+        </ol>
+      </div>
+    </div>
   );
 }

@@ -3,8 +3,9 @@
  * its result: what it did, the refused rows to download, the records to view, Undo.
  */
 import type { ImportKind } from "@core/import/fields";
+import { type ImportLevel, resultWords } from "@core/import/outcome";
 import { Link } from "@tanstack/react-router";
-import { CircleCheck, TriangleAlert } from "lucide-react";
+import { CircleCheck, CircleX, TriangleAlert } from "lucide-react";
 import * as React from "react";
 import { Alert, AlertDescription, AlertTitle } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -132,6 +133,13 @@ export function RunStep({
   );
 }
 
+/** The headline's icon follows what came of the rows: a green check only when none was refused. */
+const LEVEL_ICON: Record<ImportLevel, { Icon: typeof CircleCheck; className: string }> = {
+  all: { Icon: CircleCheck, className: "text-success" },
+  some: { Icon: TriangleAlert, className: "text-warning" },
+  most: { Icon: CircleX, className: "text-destructive" },
+};
+
 function ImportResult({
   kind,
   imp,
@@ -141,13 +149,14 @@ function ImportResult({
   imp: PresentedImport;
   onAnother: () => void;
 }) {
+  const words = resultWords(imp.counts, imp.rowsDone, imp.fileName);
+  const { Icon, className } = LEVEL_ICON[words.level];
   return (
     <section aria-labelledby="import-result" className="flex flex-col gap-4">
-      <h3 id="import-result" className="flex items-start gap-2 font-semibold">
-        <CircleCheck className="mt-0.5 size-5 shrink-0 text-success" aria-hidden="true" />
-        <span role="status" className="min-w-0 break-words">
-          Every row of {imp.fileName} was read: {formatCount(imp.rowsDone)}{" "}
-          {imp.rowsDone === 1 ? "row" : "rows"}
+      <h3 id="import-result" className="flex items-start gap-2 font-semibold" data-level={words.level}>
+        <Icon className={`mt-0.5 size-5 shrink-0 ${className}`} aria-hidden="true" />
+        <span role="status" className="min-w-0 break-words" data-testid="import-result-title">
+          {words.title}
         </span>
       </h3>
       <Counts items={countItems(kind, imp)} />
