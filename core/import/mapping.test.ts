@@ -430,6 +430,20 @@ describe("the same systems' other header spellings", () => {
     ]);
     expect(detectSource(["Donation ID", "Donation Form Title", "Donation Total"])?.id).toBe("givewp");
   });
+
+  it("Stripe's unified payments: the customer's name, not the card's, is the donor's (issue 55)", () => {
+    const headers = ["id", "Created date (UTC)", "Amount", "Customer Name", "Customer Email", "Card Name"];
+    expect(autoMap("donations", headers)).toEqual([
+      "transactionId",
+      "donatedAt",
+      "amount",
+      "name",
+      "email",
+      null,
+    ]);
+    // The older export, without the customer's name, still takes the card's.
+    expect(mapped("donations", stripe).by.name).toBe("Card Name");
+  });
 });
 
 describe("mapping rules", () => {

@@ -452,6 +452,9 @@ const SOURCE_OVERRIDES: Readonly<
   stripe: {
     all: {
       id: "transactionId",
+      // The payer; the card's holder ("Card Name", earlier in the synonyms) is blank for wallets and
+      // may be someone else, so it would leave the customer's name unmapped.
+      "customer name": "name",
       description: null,
       "seller message": null,
       "customer description": null,
