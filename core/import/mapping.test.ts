@@ -16,8 +16,10 @@ import { type ImportField, type ImportKind, importFieldsOf } from "./fields";
 import {
   applySavedMapping,
   autoMap,
+  columnZones,
   detectSource,
   FIELD_SYNONYMS,
+  headerTimeZone,
   mappingToSave,
   normalizeHeader,
 } from "./mapping";
@@ -553,5 +555,21 @@ describe("headers and saved mappings", () => {
     ]);
     expect(applySavedMapping("donors", ["When", "Gift", "Email"], saved)).toEqual([null, null, "email"]);
     expect(applySavedMapping("donors", ["constructor"], saved)).toEqual([null]);
+  });
+});
+
+describe("the zone a time column's header names (issue 55)", () => {
+  it("is UTC for UTC or GMT as a word, and nothing for an offset or another word", () => {
+    for (const h of ["Created date (UTC)", "Created (UTC)", "created_at_utc", "Date UTC", "Time (GMT)"])
+      expect(headerTimeZone(h), h).toBe("UTC");
+    for (const h of ["Donation Date", "Date (GMT+2)", "GMT 1 Date", "Outcome", "Gmtime"])
+      expect(headerTimeZone(h), h).toBeNull();
+  });
+
+  it("belongs to the mapped time fields only", () => {
+    expect(
+      columnZones(["Created (UTC)", "Refunded date (UTC)", "Time (UTC)"], ["donatedAt", null, "donatedTime"]),
+    ).toEqual({ donatedAt: "UTC", donatedTime: "UTC" });
+    expect(columnZones(["Note (UTC)", "Date"], ["internalNote", "donatedAt"])).toEqual({});
   });
 });

@@ -737,6 +737,29 @@ export function detectSource(headers: readonly string[]): { id: ImportSource; la
   return null;
 }
 
+/** The fields whose cells are times, read in the import's zone unless their column says its own. */
+export const timeFields = ["donatedAt", "donatedTime", "donorSince"] as const;
+export type TimeField = (typeof timeFields)[number];
+export type ColumnZones = Partial<Record<TimeField, string>>;
+
+/**
+ * The zone a column's header names: processors export UTC ("Created date (UTC)") whatever the
+ * account's zone, so reading it in the organization's moves every gift by hours. "GMT+2" is no UTC.
+ */
+export function headerTimeZone(header: string): "UTC" | null {
+  return /(?:^| )(?:utc|gmt)(?:$| (?!\d))/.test(normalizeHeader(header)) ? "UTC" : null;
+}
+
+/** Each mapped time field's zone, from its column's header; the others take the import's. */
+export function columnZones(headers: readonly string[], mapping: readonly (string | null)[]): ColumnZones {
+  const out: ColumnZones = {};
+  mapping.forEach((f, i) => {
+    const zone = headerTimeZone(headers[i] ?? "");
+    if (zone && (timeFields as readonly (string | null)[]).includes(f)) out[f as TimeField] = zone;
+  });
+  return out;
+}
+
 /** A saved mapping (normalized header → field) applied to a file's headers. */
 export function applySavedMapping(
   kind: ImportKind,

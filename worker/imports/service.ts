@@ -9,6 +9,7 @@
 import { campaignSlug, freeSlug } from "@core/campaign";
 import { FIRST_DATA_ROW, type ImportRow, importKey } from "@core/import/batch";
 import { type ImportKind, type ImportMapping, type ImportOptions, mappingProblem } from "@core/import/fields";
+import { columnZones } from "@core/import/mapping";
 import { mapCells, normalizeRow, type RowResult, rowLabel } from "@core/import/row";
 import { formatCount } from "@core/labels";
 import { currencyCode } from "@core/schemas";
@@ -134,13 +135,20 @@ export async function startImport(ctx: OrgActor, input: StartInput) {
 }
 
 /** Rows through the mapping and the shared normalizer (core/import/row.ts). */
-function normalized(kind: ImportKind, mapping: ImportMapping, options: ImportOptions, rows: ImportRow[]) {
+function normalized(
+  kind: ImportKind,
+  file: { headers: readonly string[]; mapping: ImportMapping },
+  options: ImportOptions,
+  rows: ImportRow[],
+) {
+  const { mapping } = file;
+  const zones = columnZones(file.headers, mapping);
   return rows.map((r) => ({
     row: r.row,
     cells: r.cells,
     result: (r.problem
       ? { ok: false, problem: r.problem }
-      : normalizeRow(kind, mapCells(mapping, r.cells), options)) as RowResult,
+      : normalizeRow(kind, mapCells(mapping, r.cells), options, zones)) as RowResult,
   }));
 }
 
@@ -235,7 +243,7 @@ export async function checkRows(ctx: OrgActor, input: CheckInput) {
   const problem = mappingProblem(input.kind, input.mapping, input.headers.length);
   if (problem) fail("BAD_REQUEST", problem, { field: "mapping" });
   const options = checkOptions(input.options);
-  const rows = normalized(input.kind, input.mapping, options, input.rows);
+  const rows = normalized(input.kind, input, options, input.rows);
   const plan = await planRows(ctx, {
     kind: input.kind,
     importId: null,
@@ -379,7 +387,8 @@ export async function commitRows(ctx: OrgActor, input: CommitInput) {
   const kind = imp.kind as ImportKind;
   const mapping = JSON.parse(imp.mapping) as ImportMapping;
   const options = JSON.parse(imp.options) as ImportOptions;
-  const rows = normalized(kind, mapping, options, input.rows);
+  const headers = JSON.parse(imp.headers) as string[];
+  const rows = normalized(kind, { headers, mapping }, options, input.rows);
   // A batch that fails (a donor merged or a key taken by a concurrent run between the read and the
   // write) writes nothing: plan it once more from fresh reads.
   for (let attempt = 0; ; attempt++) {

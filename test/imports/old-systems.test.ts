@@ -1,0 +1,65 @@
+/**
+ * A migration that loses nothing (issue 55): each old system's export, mapped as the page maps it
+ * (autoMap on the header and the first rows), imported on real D1, arrives as that system had it:
+ * its donors, its gifts at their instants, its totals.
+ */
+import type { ImportField, ImportKind } from "@core/import/fields";
+import { autoMap } from "@core/import/mapping";
+import { readShape } from "@core/import/read";
+import { describe, expect, it } from "vitest";
+import { donationsOf } from "../donations/brute";
+import { expectRecount } from "../donations/recount";
+import { makeOrg, member } from "../fixtures";
+import stripeUnified from "../fixtures/imports/stripe-unified-payments.csv?raw";
+import { testEnv } from "../helpers";
+import { runImport } from "./run";
+
+/** The page's starting mapping for `text`, by header name. */
+function pageFields(kind: ImportKind, text: string) {
+  const shape = readShape(text);
+  const mapping = autoMap(kind, shape.headers);
+  const fields: Record<string, ImportField> = {};
+  mapping.forEach((f, i) => {
+    if (f) fields[shape.headers[i] as string] = f;
+  });
+  return fields;
+}
+
+async function donorsOf(org: string) {
+  const { results } = await testEnv.DB.prepare(
+    "SELECT first_name, last_name, email FROM donor WHERE organization_id = ? ORDER BY email",
+  )
+    .bind(org)
+    .all<{ first_name: string | null; last_name: string | null; email: string | null }>();
+  return results;
+}
+
+describe("exports of the systems a team leaves", () => {
+  it("Stripe unified payments: UTC times stay UTC in Los Angeles, customers' names split", async () => {
+    const zone = "America/Los_Angeles";
+    const org = await makeOrg({ timeZone: zone });
+    const { caller } = await member(org, "owner");
+    const { import: done, rejected } = await runImport(caller, "donations", stripeUnified, {
+      fields: pageFields("donations", stripeUnified),
+      options: { timeZone: zone },
+    });
+    expect(rejected).toEqual([]);
+    expect(done.counts).toMatchObject({ giftsCreated: 4, donorsCreated: 4, rowsInvalid: 0 });
+    expect(await donorsOf(org)).toEqual([
+      { first_name: "Ana", last_name: "Silva", email: "ana.silva@example.com" },
+      { first_name: "Benjamin", last_name: "Okafor", email: "ben.okafor@example.com" },
+      { first_name: "Chloé", last_name: "Dubois", email: "chloe.d@example.com" },
+      { first_name: "Dev", last_name: "Kapoor", email: "dev.k@example.com" },
+    ]);
+    const gifts = (await donationsOf(org)).sort((a, b) => a.donated_at - b.donated_at);
+    expect(gifts.map((g) => new Date(g.donated_at).toISOString())).toEqual([
+      "2025-06-01T03:15:00.000Z",
+      "2025-06-01T18:40:09.000Z",
+      "2025-06-02T07:05:30.000Z",
+      "2025-06-02T23:30:00.000Z",
+    ]);
+    expect(gifts.reduce((s, g) => s + g.amount_minor - g.refunded_minor, 0)).toBe(18_000);
+    // The first gift is 31 May in Los Angeles: the day rollups put it there.
+    await expectRecount(org, zone, caller, "after the Stripe import");
+  });
+});
