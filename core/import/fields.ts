@@ -38,6 +38,8 @@ export const giftImportFields = [
   "refundedAmount",
   "processingFee",
   "frequency",
+  // "Recurring Donation: Yes" without the interval: the gift stays one-time, its note says so.
+  "recurring",
   "paymentMethod",
   "campaign",
   "gateway",
@@ -85,6 +87,7 @@ export const IMPORT_FIELD_LABELS: Readonly<Record<ImportField, string>> = {
   refundedAmount: "Refunded amount",
   processingFee: "Processing fee",
   frequency: "Frequency",
+  recurring: "Recurring (yes/no)",
   paymentMethod: "Payment method",
   campaign: "Campaign",
   gateway: "Gateway",

@@ -9,6 +9,7 @@ import bloomerangTransactions from "../../test/fixtures/imports/bloomerang-trans
 import civicrm from "../../test/fixtures/imports/civicrm-contributions.csv?raw";
 import donorbox from "../../test/fixtures/imports/donorbox-donations.csv?raw";
 import givewp from "../../test/fixtures/imports/givewp-donations.csv?raw";
+import givewpRecurring from "../../test/fixtures/imports/givewp-recurring.csv?raw";
 import npsp from "../../test/fixtures/imports/npsp-opportunities.csv?raw";
 import opencollective from "../../test/fixtures/imports/opencollective-transactions.csv?raw";
 import stripe from "../../test/fixtures/imports/stripe-payments.csv?raw";
@@ -571,5 +572,21 @@ describe("the zone a time column's header names (issue 55)", () => {
       columnZones(["Created (UTC)", "Refunded date (UTC)", "Time (UTC)"], ["donatedAt", null, "donatedTime"]),
     ).toEqual({ donatedAt: "UTC", donatedTime: "UTC" });
     expect(columnZones(["Note (UTC)", "Date"], ["internalNote", "donatedAt"])).toEqual({});
+  });
+});
+
+describe("a yes/no recurring column (issue 55)", () => {
+  it("is the Recurring (yes/no) flag by its values; an interval column stays the frequency", () => {
+    const parsed = Papa.parse<string[]>(givewpRecurring.trim());
+    const [headers, ...sample] = parsed.data as string[][];
+    const m = autoMap("donations", headers as string[], sample);
+    expect(m[(headers as string[]).indexOf("Recurring Donation")]).toBe("recurring");
+    expect(m).not.toContain("frequency");
+    // Donorbox's column of the same name holds intervals ("Monthly").
+    const donorboxRows = Papa.parse<string[]>(donorbox.trim()).data as string[][];
+    const [dh, ...ds] = donorboxRows;
+    expect(autoMap("donations", dh as string[], ds)[(dh as string[]).indexOf("Recurring Donation")]).toBe(
+      "frequency",
+    );
   });
 });

@@ -4,6 +4,7 @@
  */
 import { CURRENCIES } from "../currencies.ts";
 import { type ImportField, type ImportKind, importFieldsOf } from "./fields.ts";
+import { parseBoolean } from "./values.ts";
 
 /** A header as it is compared: lower case, accents folded, punctuation and spacing collapsed. */
 export function normalizeHeader(h: string): string {
@@ -303,6 +304,7 @@ export const FIELD_SYNONYMS: Readonly<Record<ImportField, readonly string[]>> = 
     "contribution frequency",
     "order frequency",
   ],
+  recurring: ["is recurring", "recurring gift", "recurring yes no"],
   paymentMethod: [
     "payment method",
     "payment type",
@@ -627,7 +629,11 @@ function fieldOf(
  * One field (or null) per column, each field once: the source's meaning first, then exact synonyms,
  * earlier synonyms, the leftmost column.
  */
-export function autoMap(kind: ImportKind, headers: readonly string[]): (ImportField | null)[] {
+export function autoMap(
+  kind: ImportKind,
+  headers: readonly string[],
+  sample: readonly (readonly string[])[] = [],
+): (ImportField | null)[] {
   const allowed = new Set(importFieldsOf(kind));
   const source = detectSource(headers)?.id ?? null;
   const candidates = headers
@@ -645,7 +651,17 @@ export function autoMap(kind: ImportKind, headers: readonly string[]): (ImportFi
   // unless the file says which rows are organizations: then it holds their names (Bloomerang).
   if (taken.has("firstName") && taken.has("lastName") && taken.has("name") && !taken.has("donorType"))
     out[out.indexOf("name")] = null;
+  // GiveWP's "Recurring Donation" says yes or no, Donorbox's the interval: by the values, a yes/no
+  // column is the flag, since every "Yes" read as a frequency would be refused.
+  const f = out.indexOf("frequency");
+  if (f >= 0 && allowed.has("recurring") && !taken.has("recurring") && saysYesOrNo(sample, f))
+    out[f] = "recurring";
   return out;
+}
+
+function saysYesOrNo(sample: readonly (readonly string[])[], column: number): boolean {
+  const values = sample.map((r) => r[column]?.trim() ?? "").filter(Boolean);
+  return values.length > 0 && values.every((v) => parseBoolean(v).ok);
 }
 
 /** Header sets that betray each system's export; the first system with a complete set wins. */

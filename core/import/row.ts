@@ -324,8 +324,28 @@ function giftOf(value: (f: ImportField) => string | null, o: ImportOptions, zone
         ? "in_honor"
         : null,
     tributeName,
-    internalNote: giftText("internalNote", "Internal note", value("internalNote")),
+    internalNote: recurringNote(
+      giftText("internalNote", "Internal note", value("internalNote")),
+      value("recurring"),
+      frequencyText,
+    ),
   };
+}
+
+/**
+ * A recurring flag without an interval becomes a line of the gift's note, never a refusal: the
+ * gift stays one-time (no interval is guessed) and nothing the old system said is lost.
+ */
+function recurringNote(note: string | null, flag: string | null, frequency: string | null) {
+  if (flag === null) return note;
+  const said = parseBoolean(flag);
+  if (said.ok && !said.value) return note;
+  const interval = frequency ? parseFrequency(frequency) : null;
+  if (interval?.ok && interval.value !== "one_time") return note;
+  const line = `Recurring in the old system ("${flag.slice(0, 40)}"); its file gives no interval.`;
+  const both = note ? `${note}\n${line}` : line;
+  // A note already at the form's limit stays as the file gave it.
+  return manualDonationInput.shape.internalNote.safeParse(both).success ? both : note;
 }
 
 function campaignName(text: string | null): string | null {

@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { donationsOf } from "../donations/brute";
 import { expectRecount } from "../donations/recount";
 import { makeOrg, member } from "../fixtures";
+import givewpRecurring from "../fixtures/imports/givewp-recurring.csv?raw";
 import stripeUnified from "../fixtures/imports/stripe-unified-payments.csv?raw";
 import { testEnv } from "../helpers";
 import { runImport } from "./run";
@@ -17,7 +18,11 @@ import { runImport } from "./run";
 /** The page's starting mapping for `text`, by header name. */
 function pageFields(kind: ImportKind, text: string) {
   const shape = readShape(text);
-  const mapping = autoMap(kind, shape.headers);
+  const mapping = autoMap(
+    kind,
+    shape.headers,
+    shape.sample.map((r) => r.cells),
+  );
   const fields: Record<string, ImportField> = {};
   mapping.forEach((f, i) => {
     if (f) fields[shape.headers[i] as string] = f;
@@ -61,5 +66,32 @@ describe("exports of the systems a team leaves", () => {
     expect(gifts.reduce((s, g) => s + g.amount_minor - g.refunded_minor, 0)).toBe(18_000);
     // The first gift is 31 May in Los Angeles: the day rollups put it there.
     await expectRecount(org, zone, caller, "after the Stripe import");
+  });
+
+  it("GiveWP with a yes/no Recurring Donation: every row arrives, the recurring ones noted", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    const { import: done, rejected } = await runImport(caller, "donations", givewpRecurring, {
+      fields: pageFields("donations", givewpRecurring),
+    });
+    expect(rejected).toEqual([]);
+    expect(done.counts).toMatchObject({ giftsCreated: 4, donorsCreated: 3, rowsInvalid: 0 });
+    const { results: gifts } = await testEnv.DB.prepare(
+      "SELECT amount_minor, frequency, internal_note FROM donation WHERE organization_id = ? ORDER BY donated_at",
+    )
+      .bind(org)
+      .all();
+    expect(gifts.map((g) => [g.amount_minor, g.frequency, g.internal_note])).toEqual([
+      [2500, "one_time", 'Recurring in the old system ("Yes"); its file gives no interval.'],
+      [10_000, "one_time", "Met at the gala"],
+      [2500, "one_time", 'Card updated\nRecurring in the old system ("Yes"); its file gives no interval.'],
+      [100_000, "one_time", null],
+    ]);
+    expect((await donorsOf(org)).map((d) => d.email)).toEqual([
+      "aisha.r@example.org",
+      "jim.oneil@example.org",
+      "maria.gonzalez@example.org",
+    ]);
+    await expectRecount(org, "UTC", caller, "after the GiveWP import");
   });
 });

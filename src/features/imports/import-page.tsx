@@ -104,7 +104,14 @@ export function ImportPage({ kind }: { kind: ImportKind }) {
   function chooseFile(f: LoadedFile | null) {
     setFile(f);
     setQuestions(null);
-    if (f) setMapping(autoMap(kind, f.shape.headers));
+    if (f)
+      setMapping(
+        autoMap(
+          kind,
+          f.shape.headers,
+          f.shape.sample.map((r) => r.cells),
+        ),
+      );
   }
 
   /** Reads the first rows of the mapped date and amount columns: do they tell their own style? */
