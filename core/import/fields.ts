@@ -155,6 +155,8 @@ export const importOptions = /* @__PURE__ */ (() =>
     currency: currencyCode,
     timeZone: z.string().check(z.minLength(1), z.maxLength(64)),
     matchPolicy: z._default(z.enum(matchPolicies), "fill"),
+    /** The file has no header row: its columns are "Column 1", … and its data starts at row 1. */
+    firstRowIsData: z.optional(z.boolean()),
   }))();
 export type ImportOptions = z.output<typeof importOptions>;
 

@@ -20,6 +20,7 @@ import {
   columnZones,
   detectSource,
   FIELD_SYNONYMS,
+  firstRowLooksLikeData,
   headerTimeZone,
   mappingToSave,
   normalizeHeader,
@@ -588,5 +589,24 @@ describe("a yes/no recurring column (issue 55)", () => {
     expect(autoMap("donations", dh as string[], ds)[(dh as string[]).indexOf("Recurring Donation")]).toBe(
       "frequency",
     );
+  });
+});
+
+describe("a first row that is data (issue 55)", () => {
+  it("is proposed when a cell holds an e-mail, a date or an amount and none is a column name", () => {
+    expect(
+      firstRowLooksLikeData(["Jürgen Müller", "juergen.mueller@example.de", "Klimafonds", "50,00"]),
+    ).toBe(true);
+    expect(firstRowLooksLikeData(["Lena", "Fischer", "02.04.2025 10:15"])).toBe(true);
+    expect(firstRowLooksLikeData(["Pat", "Lee", "$75.00"])).toBe(true);
+  });
+
+  it("is not proposed for a header, even one beside a value, nor for words alone", () => {
+    for (const text of [donorbox, givewp, stripe, civicrm, npsp, opencollective]) {
+      const [head] = Papa.parse<string[]>(text, { preview: 1 }).data;
+      expect(firstRowLooksLikeData(head as string[])).toBe(false);
+    }
+    expect(firstRowLooksLikeData(["Email", "pat@example.org"])).toBe(false);
+    expect(firstRowLooksLikeData(["Pat Lee", "Winter Appeal"])).toBe(false);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { CURRENCIES } from "../currencies.ts";
 import { type ImportField, type ImportKind, importFieldsOf } from "./fields.ts";
-import { parseBoolean } from "./values.ts";
+import { parseBoolean, parseDate } from "./values.ts";
 
 /** A header as it is compared: lower case, accents folded, punctuation and spacing collapsed. */
 export function normalizeHeader(h: string): string {
@@ -751,6 +751,21 @@ export function detectSource(headers: readonly string[]): { id: ImportSource; la
   if (headers.some((h) => /^(?:npsp|npe\d+)__/i.test(h.trim())))
     return { id: "npsp", label: "Salesforce NPSP" };
   return null;
+}
+
+const EMAIL = /^[^\s@,;]+@[^\s@,;]+\.[a-z]{2,}$/i;
+const AMOUNT = /^[-+(]?\s?(?:[$€£¥]|[A-Z]{3})?\s?\d[\d.,'\s\u00a0]*\)?\s?(?:[$€£¥]|[A-Z]{3})?$/;
+
+/**
+ * Whether a file's first record is data, not a header (a copy re-saved without it): a cell holds an
+ * e-mail, a date or an amount and none is a column name this import knows. The page proposes it.
+ */
+export function firstRowLooksLikeData(cells: readonly string[]): boolean {
+  const values = cells.map((c) => c.trim()).filter(Boolean);
+  if (values.some((c) => keysOf(c).some((k) => LOOKUP.has(k)))) return false;
+  return values.some(
+    (c) => EMAIL.test(c) || AMOUNT.test(c) || parseDate(c, { order: "dmy", timeZone: "UTC" }).ok,
+  );
 }
 
 /** The fields whose cells are times, read in the import's zone unless their column says its own. */

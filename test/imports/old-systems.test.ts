@@ -3,6 +3,8 @@
  * (autoMap on the header and the first rows), imported on real D1, arrives as that system had it:
  * its donors, its gifts at their instants, its totals.
  */
+
+import { decodeBytes, detectEncoding } from "@core/import/encoding";
 import type { ImportField, ImportKind } from "@core/import/fields";
 import { autoMap } from "@core/import/mapping";
 import { readShape } from "@core/import/read";
@@ -10,10 +12,11 @@ import { describe, expect, it } from "vitest";
 import { donationsOf } from "../donations/brute";
 import { expectRecount } from "../donations/recount";
 import { makeOrg, member } from "../fixtures";
+import { DONORBOX_GERMAN_NO_HEADER, windows1252 } from "../fixtures/imports/awkward";
 import givewpRecurring from "../fixtures/imports/givewp-recurring.csv?raw";
 import stripeUnified from "../fixtures/imports/stripe-unified-payments.csv?raw";
 import { testEnv } from "../helpers";
-import { runImport } from "./run";
+import { continueImport, runImport } from "./run";
 
 /** The page's starting mapping for `text`, by header name. */
 function pageFields(kind: ImportKind, text: string) {
@@ -93,5 +96,50 @@ describe("exports of the systems a team leaves", () => {
       "maria.gonzalez@example.org",
     ]);
     await expectRecount(org, "UTC", caller, "after the GiveWP import");
+  });
+
+  it("a German Excel copy of Donorbox without its header: rows from 1, the refused one named by its row", async () => {
+    const org = await makeOrg({ timeZone: "Europe/Berlin", currency: "EUR" });
+    const { caller } = await member(org, "owner");
+    const bytes = windows1252(DONORBOX_GERMAN_NO_HEADER);
+    const text = decodeBytes(bytes, detectEncoding(bytes));
+    const fields = {
+      "Column 1": "name",
+      "Column 2": "email",
+      "Column 3": "campaign",
+      "Column 4": "amount",
+      "Column 5": "currency",
+      "Column 6": "donatedAt",
+      "Column 7": "emailOptIn",
+    } as const;
+    const options = {
+      firstRowIsData: true,
+      decimal: ",",
+      dateOrder: "dmy",
+      currency: "EUR",
+      timeZone: "Europe/Berlin",
+    } as const;
+    // Stopped after the first batch, then resumed: the import keeps where its rows start.
+    const first = await runImport(caller, "donations", text, { fields, options, batchRows: 2, stopAfter: 1 });
+    expect(first.import).toMatchObject({ nextRow: 3, rowsDone: 2, totalRows: 5 });
+    const { import: done, rejected } = await continueImport(caller, first.import.id, text, { batchRows: 2 });
+    expect(rejected).toEqual([{ row: 4, reason: expect.stringMatching(/^Amount/) }]);
+    expect(done).toMatchObject({ status: "completed", nextRow: 6, rowsDone: 5 });
+    expect(done.counts).toMatchObject({ giftsCreated: 4, donorsCreated: 3, rowsInvalid: 1 });
+    expect(await donorsOf(org)).toEqual([
+      { first_name: "Anna", last_name: "Schmidt", email: "anna.schmidt@example.de" },
+      { first_name: "Jürgen", last_name: "Müller", email: "juergen.mueller@example.de" },
+      { first_name: "Zoë", last_name: "Straße", email: "zoe.strasse@example.de" },
+    ]);
+    const gifts = (await donationsOf(org)).sort((a, b) => a.donated_at - b.donated_at);
+    expect(gifts.map((g) => [g.amount_minor, g.currency, new Date(g.donated_at).toISOString()])).toEqual([
+      [5000, "EUR", "2025-04-02T08:15:00.000Z"],
+      [123_456, "EUR", "2025-04-03T16:02:00.000Z"],
+      [2000, "EUR", "2025-04-04T07:00:00.000Z"],
+      [1550, "EUR", "2025-04-13T06:30:00.000Z"],
+    ]);
+    const refused = await caller.imports.rejections({ id: done.id, after: 0, limit: 10 });
+    expect(refused.rows.map((r) => [r.row, r.cells[0]])).toEqual([[4, "Max Weber"]]);
+    await expectRecount(org, "Europe/Berlin", caller, "after the headerless import");
   });
 });

@@ -80,8 +80,10 @@ export function ImportPage({ kind }: { kind: ImportKind }) {
       ...rawOptions,
       currency: rawOptions.currency || (orgCurrency as Currency),
       timeZone: rawOptions.timeZone || orgZone,
+      // The file's own reading, sent so the Worker numbers its rows from 1 (kept for a resume).
+      firstRowIsData: file?.firstRowIsData ? true : undefined,
     }),
-    [rawOptions, orgCurrency, orgZone],
+    [rawOptions, orgCurrency, orgZone, file?.firstRowIsData],
   );
   const [questions, setQuestions] = React.useState<Questions | null>(null);
   const [reading, setReading] = React.useState(false);
@@ -121,6 +123,7 @@ export function ImportPage({ kind }: { kind: ImportKind }) {
     try {
       const batches = rowBatches(file.text, {
         delimiter: file.delimiter,
+        firstRowIsData: file.firstRowIsData,
         size: EVIDENCE_ROWS,
         columns: file.shape.headers.length,
       });

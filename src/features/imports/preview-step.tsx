@@ -292,6 +292,7 @@ function WholeFileCheck({ kind, file, mapping, options }: CheckInput) {
     try {
       for await (const rows of rowBatches(file.text, {
         delimiter: file.delimiter,
+        firstRowIsData: file.firstRowIsData,
         size: IMPORT_BATCH_ROWS,
         columns: file.shape.headers.length,
       })) {
