@@ -14,9 +14,12 @@ export const IMPORT_MAX_FILE_BYTES = 100 * 1024 * 1024;
 /** The header is row 1, as a spreadsheet counts. */
 export const FIRST_DATA_ROW = 2;
 
+/** A file without a header row starts its data at row 1: rows keep the file's own record numbers. */
+export const firstDataRow = (o: { firstRowIsData?: boolean }) => (o.firstRowIsData ? 1 : FIRST_DATA_ROW);
+
 const importRow = /* @__PURE__ */ (() =>
   z.strictObject({
-    row: z.int().check(z.minimum(FIRST_DATA_ROW), z.maximum(100_000_000)),
+    row: z.int().check(z.minimum(1), z.maximum(100_000_000)),
     cells: z
       .array(
         z.string().check(z.maxLength(IMPORT_MAX_CELL, `A cell holds at most ${IMPORT_MAX_CELL} characters`)),

@@ -38,6 +38,8 @@ export const giftImportFields = [
   "refundedAmount",
   "processingFee",
   "frequency",
+  // "Recurring Donation: Yes" without the interval: the gift stays one-time, its note says so.
+  "recurring",
   "paymentMethod",
   "campaign",
   "gateway",
@@ -85,6 +87,7 @@ export const IMPORT_FIELD_LABELS: Readonly<Record<ImportField, string>> = {
   refundedAmount: "Refunded amount",
   processingFee: "Processing fee",
   frequency: "Frequency",
+  recurring: "Recurring (yes/no)",
   paymentMethod: "Payment method",
   campaign: "Campaign",
   gateway: "Gateway",
@@ -158,7 +161,7 @@ export const importOptions = /* @__PURE__ */ (() =>
     /** Rows whose donor is created anew, not matched: the user refused the match the preview showed. */
     newDonorRows: z.optional(
       z
-        .array(z.int().check(z.minimum(2), z.maximum(100_000_000)))
+        .array(z.int().check(z.minimum(1), z.maximum(100_000_000)))
         .check(
           z.maxLength(
             IMPORT_MAX_NEW_DONOR_ROWS,
@@ -166,6 +169,8 @@ export const importOptions = /* @__PURE__ */ (() =>
           ),
         ),
     ),
+    /** The file has no header row: its columns are "Column 1", … and its data starts at row 1. */
+    firstRowIsData: z.optional(z.boolean()),
   }))();
 export type ImportOptions = z.output<typeof importOptions>;
 

@@ -9,6 +9,7 @@ import bloomerangTransactions from "../../test/fixtures/imports/bloomerang-trans
 import civicrm from "../../test/fixtures/imports/civicrm-contributions.csv?raw";
 import donorbox from "../../test/fixtures/imports/donorbox-donations.csv?raw";
 import givewp from "../../test/fixtures/imports/givewp-donations.csv?raw";
+import givewpRecurring from "../../test/fixtures/imports/givewp-recurring.csv?raw";
 import npsp from "../../test/fixtures/imports/npsp-opportunities.csv?raw";
 import opencollective from "../../test/fixtures/imports/opencollective-transactions.csv?raw";
 import stripe from "../../test/fixtures/imports/stripe-payments.csv?raw";
@@ -16,8 +17,11 @@ import { type ImportField, type ImportKind, importFieldsOf } from "./fields";
 import {
   applySavedMapping,
   autoMap,
+  columnZones,
   detectSource,
   FIELD_SYNONYMS,
+  firstRowLooksLikeData,
+  headerTimeZone,
   mappingToSave,
   normalizeHeader,
 } from "./mapping";
@@ -430,6 +434,20 @@ describe("the same systems' other header spellings", () => {
     ]);
     expect(detectSource(["Donation ID", "Donation Form Title", "Donation Total"])?.id).toBe("givewp");
   });
+
+  it("Stripe's unified payments: the customer's name, not the card's, is the donor's (issue 55)", () => {
+    const headers = ["id", "Created date (UTC)", "Amount", "Customer Name", "Customer Email", "Card Name"];
+    expect(autoMap("donations", headers)).toEqual([
+      "transactionId",
+      "donatedAt",
+      "amount",
+      "name",
+      "email",
+      null,
+    ]);
+    // The older export, without the customer's name, still takes the card's.
+    expect(mapped("donations", stripe).by.name).toBe("Card Name");
+  });
 });
 
 describe("mapping rules", () => {
@@ -539,5 +557,56 @@ describe("headers and saved mappings", () => {
     ]);
     expect(applySavedMapping("donors", ["When", "Gift", "Email"], saved)).toEqual([null, null, "email"]);
     expect(applySavedMapping("donors", ["constructor"], saved)).toEqual([null]);
+  });
+});
+
+describe("the zone a time column's header names (issue 55)", () => {
+  it("is UTC for UTC or GMT as a word, and nothing for an offset or another word", () => {
+    for (const h of ["Created date (UTC)", "Created (UTC)", "created_at_utc", "Date UTC", "Time (GMT)"])
+      expect(headerTimeZone(h), h).toBe("UTC");
+    for (const h of ["Donation Date", "Date (GMT+2)", "GMT 1 Date", "Outcome", "Gmtime"])
+      expect(headerTimeZone(h), h).toBeNull();
+  });
+
+  it("belongs to the mapped time fields only", () => {
+    expect(
+      columnZones(["Created (UTC)", "Refunded date (UTC)", "Time (UTC)"], ["donatedAt", null, "donatedTime"]),
+    ).toEqual({ donatedAt: "UTC", donatedTime: "UTC" });
+    expect(columnZones(["Note (UTC)", "Date"], ["internalNote", "donatedAt"])).toEqual({});
+  });
+});
+
+describe("a yes/no recurring column (issue 55)", () => {
+  it("is the Recurring (yes/no) flag by its values; an interval column stays the frequency", () => {
+    const parsed = Papa.parse<string[]>(givewpRecurring.trim());
+    const [headers, ...sample] = parsed.data as string[][];
+    const m = autoMap("donations", headers as string[], sample);
+    expect(m[(headers as string[]).indexOf("Recurring Donation")]).toBe("recurring");
+    expect(m).not.toContain("frequency");
+    // Donorbox's column of the same name holds intervals ("Monthly").
+    const donorboxRows = Papa.parse<string[]>(donorbox.trim()).data as string[][];
+    const [dh, ...ds] = donorboxRows;
+    expect(autoMap("donations", dh as string[], ds)[(dh as string[]).indexOf("Recurring Donation")]).toBe(
+      "frequency",
+    );
+  });
+});
+
+describe("a first row that is data (issue 55)", () => {
+  it("is proposed when a cell holds an e-mail, a date or an amount and none is a column name", () => {
+    expect(
+      firstRowLooksLikeData(["Jürgen Müller", "juergen.mueller@example.de", "Klimafonds", "50,00"]),
+    ).toBe(true);
+    expect(firstRowLooksLikeData(["Lena", "Fischer", "02.04.2025 10:15"])).toBe(true);
+    expect(firstRowLooksLikeData(["Pat", "Lee", "$75.00"])).toBe(true);
+  });
+
+  it("is not proposed for a header, even one beside a value, nor for words alone", () => {
+    for (const text of [donorbox, givewp, stripe, civicrm, npsp, opencollective]) {
+      const [head] = Papa.parse<string[]>(text, { preview: 1 }).data;
+      expect(firstRowLooksLikeData(head as string[])).toBe(false);
+    }
+    expect(firstRowLooksLikeData(["Email", "pat@example.org"])).toBe(false);
+    expect(firstRowLooksLikeData(["Pat Lee", "Winter Appeal"])).toBe(false);
   });
 });

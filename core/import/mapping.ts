@@ -4,6 +4,7 @@
  */
 import { CURRENCIES } from "../currencies.ts";
 import { type ImportField, type ImportKind, importFieldsOf } from "./fields.ts";
+import { parseBoolean, parseDate } from "./values.ts";
 
 /** A header as it is compared: lower case, accents folded, punctuation and spacing collapsed. */
 export function normalizeHeader(h: string): string {
@@ -303,6 +304,7 @@ export const FIELD_SYNONYMS: Readonly<Record<ImportField, readonly string[]>> = 
     "contribution frequency",
     "order frequency",
   ],
+  recurring: ["is recurring", "recurring gift", "recurring yes no"],
   paymentMethod: [
     "payment method",
     "payment type",
@@ -452,6 +454,9 @@ const SOURCE_OVERRIDES: Readonly<
   stripe: {
     all: {
       id: "transactionId",
+      // The payer; the card's holder ("Card Name", earlier in the synonyms) is blank for wallets and
+      // may be someone else, so it would leave the customer's name unmapped.
+      "customer name": "name",
       description: null,
       "seller message": null,
       "customer description": null,
@@ -624,7 +629,11 @@ function fieldOf(
  * One field (or null) per column, each field once: the source's meaning first, then exact synonyms,
  * earlier synonyms, the leftmost column.
  */
-export function autoMap(kind: ImportKind, headers: readonly string[]): (ImportField | null)[] {
+export function autoMap(
+  kind: ImportKind,
+  headers: readonly string[],
+  sample: readonly (readonly string[])[] = [],
+): (ImportField | null)[] {
   const allowed = new Set(importFieldsOf(kind));
   const source = detectSource(headers)?.id ?? null;
   const candidates = headers
@@ -642,7 +651,17 @@ export function autoMap(kind: ImportKind, headers: readonly string[]): (ImportFi
   // unless the file says which rows are organizations: then it holds their names (Bloomerang).
   if (taken.has("firstName") && taken.has("lastName") && taken.has("name") && !taken.has("donorType"))
     out[out.indexOf("name")] = null;
+  // GiveWP's "Recurring Donation" says yes or no, Donorbox's the interval: by the values, a yes/no
+  // column is the flag, since every "Yes" read as a frequency would be refused.
+  const f = out.indexOf("frequency");
+  if (f >= 0 && allowed.has("recurring") && !taken.has("recurring") && saysYesOrNo(sample, f))
+    out[f] = "recurring";
   return out;
+}
+
+function saysYesOrNo(sample: readonly (readonly string[])[], column: number): boolean {
+  const values = sample.map((r) => r[column]?.trim() ?? "").filter(Boolean);
+  return values.length > 0 && values.every((v) => parseBoolean(v).ok);
 }
 
 /** Header sets that betray each system's export; the first system with a complete set wins. */
@@ -732,6 +751,44 @@ export function detectSource(headers: readonly string[]): { id: ImportSource; la
   if (headers.some((h) => /^(?:npsp|npe\d+)__/i.test(h.trim())))
     return { id: "npsp", label: "Salesforce NPSP" };
   return null;
+}
+
+const EMAIL = /^[^\s@,;]+@[^\s@,;]+\.[a-z]{2,}$/i;
+const AMOUNT = /^[-+(]?\s?(?:[$€£¥]|[A-Z]{3})?\s?\d[\d.,'\s\u00a0]*\)?\s?(?:[$€£¥]|[A-Z]{3})?$/;
+
+/**
+ * Whether a file's first record is data, not a header (a copy re-saved without it): a cell holds an
+ * e-mail, a date or an amount and none is a column name this import knows. The page proposes it.
+ */
+export function firstRowLooksLikeData(cells: readonly string[]): boolean {
+  const values = cells.map((c) => c.trim()).filter(Boolean);
+  if (values.some((c) => keysOf(c).some((k) => LOOKUP.has(k)))) return false;
+  return values.some(
+    (c) => EMAIL.test(c) || AMOUNT.test(c) || parseDate(c, { order: "dmy", timeZone: "UTC" }).ok,
+  );
+}
+
+/** The fields whose cells are times, read in the import's zone unless their column says its own. */
+export const timeFields = ["donatedAt", "donatedTime", "donorSince"] as const;
+export type TimeField = (typeof timeFields)[number];
+export type ColumnZones = Partial<Record<TimeField, string>>;
+
+/**
+ * The zone a column's header names: processors export UTC ("Created date (UTC)") whatever the
+ * account's zone, so reading it in the organization's moves every gift by hours. "GMT+2" is no UTC.
+ */
+export function headerTimeZone(header: string): "UTC" | null {
+  return /(?:^| )(?:utc|gmt)(?:$| (?!\d))/.test(normalizeHeader(header)) ? "UTC" : null;
+}
+
+/** Each mapped time field's zone, from its column's header; the others take the import's. */
+export function columnZones(headers: readonly string[], mapping: readonly (string | null)[]): ColumnZones {
+  const out: ColumnZones = {};
+  mapping.forEach((f, i) => {
+    const zone = headerTimeZone(headers[i] ?? "");
+    if (zone && (timeFields as readonly (string | null)[]).includes(f)) out[f as TimeField] = zone;
+  });
+  return out;
 }
 
 /** A saved mapping (normalized header → field) applied to a file's headers. */

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import {
   AMBIGUOUS_DATES,
   BROKEN,
+  DONORBOX_GERMAN_NO_HEADER,
   EUROPEAN,
   TABBED,
   US_QUOTED,
@@ -112,5 +113,45 @@ describe("dates the file cannot decide, and broken rows", () => {
     ]);
     // The refused row keeps the cell too many, for the refused-rows download (issue 55).
     expect(rows[1]?.cells).toEqual(["extra@example.com", "1", "000", "2025-01-03"]);
+  });
+});
+
+describe("a file without a header row (issue 55)", () => {
+  const text = decoded(windows1252(DONORBOX_GERMAN_NO_HEADER));
+
+  it("names the columns by position and numbers the rows from 1, as the file does", async () => {
+    const shape = readShape(text, { firstRowIsData: true });
+    expect(shape.delimiter).toBe(";");
+    expect(shape.headers).toEqual([
+      "Column 1",
+      "Column 2",
+      "Column 3",
+      "Column 4",
+      "Column 5",
+      "Column 6",
+      "Column 7",
+    ]);
+    expect(shape.sample.map((r) => [r.row, r.cells[0]])).toEqual([
+      [1, "Jürgen Müller"],
+      [2, "Zoë Straße"],
+      [3, "Anna Schmidt"],
+      [4, "Max Weber"],
+      [5, "Jürgen Müller"],
+    ]);
+    expect(countRows(text, ";", true)).toBe(5);
+    expect(countRows(text, ";")).toBe(4);
+    const rows: number[] = [];
+    for await (const b of rowBatches(text, { delimiter: ";", size: 2, columns: 7, firstRowIsData: true }))
+      rows.push(...b.map((r) => r.row));
+    expect(rows).toEqual([1, 2, 3, 4, 5]);
+    const resumed: number[] = [];
+    const o = { delimiter: ";" as const, size: 2, columns: 7, firstRowIsData: true, from: 3 };
+    for await (const b of rowBatches(text, o)) resumed.push(...b.map((r) => r.row));
+    expect(resumed).toEqual([3, 4, 5]);
+  });
+
+  it("still reads a file with a header as before", () => {
+    expect(readShape(text).headers[0]).toBe("Jürgen Müller");
+    expect(readShape(text).sample[0]?.row).toBe(2);
   });
 });

@@ -3,7 +3,7 @@
  * decoded text, never the File: its chunked decoding corrupts characters cut by a chunk boundary.
  */
 import Papa from "papaparse";
-import { FIRST_DATA_ROW, IMPORT_MAX_CELL, IMPORT_MAX_COLUMNS, type ImportRow } from "./batch.ts";
+import { firstDataRow, IMPORT_MAX_CELL, IMPORT_MAX_COLUMNS, type ImportRow } from "./batch.ts";
 
 /** The separators a file may use; Papa guesses among them when none is chosen. */
 export const importDelimiters = [",", ";", "\t", "|"] as const;
@@ -40,31 +40,38 @@ function rowOf(row: number, data: unknown, errors: readonly Papa.ParseError[], c
   };
 }
 
+/** Names of the columns of a file whose first row is data. */
+export const columnNames = (n: number) => Array.from({ length: n }, (_, i) => `Column ${i + 1}`);
+
 export function readShape(
   text: string,
-  o: { delimiter?: ImportDelimiter; sampleRows?: number } = {},
+  o: { delimiter?: ImportDelimiter; sampleRows?: number; firstRowIsData?: boolean } = {},
 ): CsvShape {
   const sampleRows = o.sampleRows ?? 20;
   const out = Papa.parse<string[]>(text, { ...PARSE, delimiter: o.delimiter ?? "", preview: sampleRows + 1 });
+  if (o.firstRowIsData) out.data.unshift(columnNames(out.data[0]?.length ?? 0));
   const [head, ...rest] = out.data;
   const headers = (head ?? []).map((h) => String(h ?? "").trim());
   const delimiter = (importDelimiters as readonly string[]).includes(out.meta.delimiter)
     ? (out.meta.delimiter as ImportDelimiter)
     : ",";
-  const errors = (i: number) => out.errors.filter((e) => e.row === i + 1);
+  const first = firstDataRow(o);
+  // Papa's error rows count records from 0, the header included.
+  const errors = (i: number) => out.errors.filter((e) => e.row === i + first - 1);
   return {
     headers,
     delimiter,
-    sample: rest.map((r, i) => rowOf(FIRST_DATA_ROW + i, r, errors(i), headers.length)),
+    sample: rest.slice(0, sampleRows).map((r, i) => rowOf(first + i, r, errors(i), headers.length)),
   };
 }
 
 /** Papa pauses while the caller works on a batch, so only one batch is held at a time. */
 export async function* rowBatches(
   text: string,
-  o: { delimiter: ImportDelimiter; size: number; from?: number; columns: number },
+  o: { delimiter: ImportDelimiter; size: number; from?: number; columns: number; firstRowIsData?: boolean },
 ): AsyncGenerator<ImportRow[]> {
-  const from = o.from ?? FIRST_DATA_ROW;
+  const first = firstDataRow(o);
+  const from = o.from ?? first;
   let batch: ImportRow[] = [];
   let ready: (() => void) | null = null;
   let finished = false;
@@ -78,8 +85,8 @@ export async function* rowBatches(
     step(result, p) {
       parser = p;
       record++;
-      if (record === 1) return; // the header
-      const row = FIRST_DATA_ROW + record - 2;
+      if (record < first) return; // the header
+      const row = record;
       if (row < from) return;
       batch.push(rowOf(row, result.data, result.errors, o.columns));
       if (batch.length >= o.size) {
@@ -116,8 +123,8 @@ export async function* rowBatches(
   if (batch.length) yield batch;
 }
 
-/** Records after the header, counted without keeping any. */
-export function countRows(text: string, delimiter: ImportDelimiter): number {
+/** Data records (after the header, if the file has one), counted without keeping any. */
+export function countRows(text: string, delimiter: ImportDelimiter, firstRowIsData = false): number {
   let n = 0;
   Papa.parse(text, {
     ...PARSE,
@@ -126,5 +133,5 @@ export function countRows(text: string, delimiter: ImportDelimiter): number {
       n++;
     },
   });
-  return Math.max(0, n - 1);
+  return Math.max(0, n - firstDataRow({ firstRowIsData }) + 1);
 }

@@ -9,11 +9,13 @@ import bloomerangTransactions from "../../test/fixtures/imports/bloomerang-trans
 import civicrm from "../../test/fixtures/imports/civicrm-contributions.csv?raw";
 import donorbox from "../../test/fixtures/imports/donorbox-donations.csv?raw";
 import givewp from "../../test/fixtures/imports/givewp-donations.csv?raw";
+import givewpRecurring from "../../test/fixtures/imports/givewp-recurring.csv?raw";
 import npsp from "../../test/fixtures/imports/npsp-opportunities.csv?raw";
 import opencollective from "../../test/fixtures/imports/opencollective-transactions.csv?raw";
 import stripe from "../../test/fixtures/imports/stripe-payments.csv?raw";
+import stripeUnified from "../../test/fixtures/imports/stripe-unified-payments.csv?raw";
 import type { ImportKind, ImportMapping, ImportOptions } from "./fields";
-import { autoMap } from "./mapping";
+import { autoMap, columnZones } from "./mapping";
 import { readShape } from "./read";
 import { mapCells, normalizeRow, type RowResult } from "./row";
 import { detectDateOrder, detectDecimal } from "./values";
@@ -21,7 +23,11 @@ import { detectDateOrder, detectDecimal } from "./values";
 /** The file read as the page reads it: mapping, then day order and decimal mark from the columns. */
 function rows(kind: ImportKind, text: string, o: Partial<ImportOptions> = {}) {
   const shape = readShape(text, { sampleRows: 1000 });
-  const mapping = autoMap(kind, shape.headers) as ImportMapping;
+  const mapping = autoMap(
+    kind,
+    shape.headers,
+    shape.sample.map((r) => r.cells),
+  ) as ImportMapping;
   const column = (field: string) => {
     const i = mapping.indexOf(field as never);
     return i < 0 ? [] : shape.sample.map((r) => r.cells[i] ?? "");
@@ -40,7 +46,8 @@ function rows(kind: ImportKind, text: string, o: Partial<ImportOptions> = {}) {
     matchPolicy: "fill",
     ...o,
   };
-  return shape.sample.map((r) => normalizeRow(kind, mapCells(mapping, r.cells), options));
+  const zones = columnZones(shape.headers, mapping);
+  return shape.sample.map((r) => normalizeRow(kind, mapCells(mapping, r.cells), options, zones));
 }
 
 const ok = (r: RowResult | undefined) => {
@@ -228,5 +235,77 @@ describe("a row the forms would refuse is refused with the form's words", () => 
       lastName: null,
     });
     expect(d).toEqual({ ok: false, problem: 'Donor type: "Alien" is not a known donor type' });
+  });
+});
+
+describe("a Stripe unified payments export in an organization far from UTC (issue 55)", () => {
+  it("reads Created date (UTC) as UTC, keeps a value's own zone, and splits the customer's name", () => {
+    const r = rows("donations", stripeUnified, { timeZone: "America/Los_Angeles" }).map(ok);
+    expect(r.map((x) => iso(x.gift?.donatedAt ?? 0))).toEqual([
+      "2025-06-01T03:15:00.000Z",
+      "2025-06-01T18:40:09.000Z",
+      "2025-06-02T07:05:30.000Z",
+      "2025-06-02T23:30:00.000Z",
+    ]);
+    expect(r.map((x) => [x.donor?.data.firstName, x.donor?.data.lastName])).toEqual([
+      ["Ana", "Silva"],
+      ["Benjamin", "Okafor"],
+      ["Chloé", "Dubois"],
+      ["Dev", "Kapoor"],
+    ]);
+  });
+
+  it("reads a column whose header names no zone in the organization's", () => {
+    const o: ImportOptions = {
+      dateOrder: "auto",
+      decimal: "auto",
+      currency: "USD",
+      timeZone: "America/Los_Angeles",
+      matchPolicy: "fill",
+    };
+    const cells = { email: "a@example.org", amount: "5", donatedAt: "2025-06-01 03:15:00" };
+    const local = ok(normalizeRow("donations", cells, o));
+    expect(iso(local.gift?.donatedAt ?? 0)).toBe("2025-06-01T10:15:00.000Z");
+    const utc = ok(normalizeRow("donations", cells, o, { donatedAt: "UTC" }));
+    expect(iso(utc.gift?.donatedAt ?? 0)).toBe("2025-06-01T03:15:00.000Z");
+  });
+});
+
+describe("GiveWP's Recurring Donation yes/no (issue 55)", () => {
+  it("refuses no row: a yes stays one-time and its note says it recurred, a no changes nothing", () => {
+    const r = rows("donations", givewpRecurring).map(ok);
+    expect(r.map((x) => x.gift?.frequency)).toEqual(["one_time", "one_time", "one_time", "one_time"]);
+    const said = 'Recurring in the old system ("Yes"); its file gives no interval.';
+    expect(r.map((x) => x.gift?.internalNote)).toEqual([
+      said,
+      "Met at the gala",
+      `Card updated\n${said}`,
+      null,
+    ]);
+  });
+
+  it("adds nothing when a frequency column gives the interval", () => {
+    const o: ImportOptions = {
+      dateOrder: "auto",
+      decimal: "auto",
+      currency: "USD",
+      timeZone: "UTC",
+      matchPolicy: "fill",
+    };
+    const cells = {
+      email: "a@example.org",
+      amount: "5",
+      donatedAt: "2025-06-01",
+      recurring: "Yes",
+      frequency: "Monthly",
+    };
+    expect(ok(normalizeRow("donations", cells, o)).gift).toMatchObject({
+      frequency: "monthly",
+      internalNote: null,
+    });
+    const odd = ok(normalizeRow("donations", { ...cells, frequency: "", recurring: "Sometimes" }, o));
+    expect(odd.gift?.internalNote).toBe(
+      'Recurring in the old system ("Sometimes"); its file gives no interval.',
+    );
   });
 });

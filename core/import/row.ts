@@ -9,6 +9,7 @@ import { exponentOf } from "../money";
 import { amountMinor, currencyCode, GIFT_CLOCK_SKEW_MS, giftInstant, INSTANT_MIN } from "../schemas";
 import type { DonationStatus } from "../status";
 import type { ImportCells, ImportField, ImportKind, ImportMapping, ImportOptions } from "./fields";
+import type { ColumnZones } from "./mapping";
 import {
   type Parsed,
   parseAmount,
@@ -112,9 +113,10 @@ const DONOR_FIELDS_THAT_NAME: readonly ImportField[] = [
   "donorExternalId",
 ];
 
-function sinceOf(text: string | null, o: ImportOptions): number | null {
+function sinceOf(text: string | null, o: ImportOptions, zones: ColumnZones): number | null {
   if (text === null) return null;
-  const ms = take(parseDate(text, { order: o.dateOrder, timeZone: o.timeZone }), "Donor since");
+  const timeZone = zones.donorSince ?? o.timeZone;
+  const ms = take(parseDate(text, { order: o.dateOrder, timeZone }), "Donor since");
   if (ms < INSTANT_MIN) refuse("Donor since: Use a date from 1970 on");
   if (ms > Date.now() + GIFT_CLOCK_SKEW_MS) refuse("Donor since cannot be in the future");
   return ms;
@@ -127,7 +129,11 @@ export function rowLabel(cells: ImportCells): string | null {
   return (person || v("name") || v("company") || v("email") || v("donorExternalId"))?.slice(0, 200) ?? null;
 }
 
-function donorOf(value: (f: ImportField) => string | null, o: ImportOptions): RowDonor | null {
+function donorOf(
+  value: (f: ImportField) => string | null,
+  o: ImportOptions,
+  zones: ColumnZones,
+): RowDonor | null {
   if (!DONOR_FIELDS_THAT_NAME.some((f) => value(f) !== null)) return null;
   let firstName = value("firstName");
   let lastName = value("lastName");
@@ -201,7 +207,7 @@ function donorOf(value: (f: ImportField) => string | null, o: ImportOptions): Ro
   mark("phone_opt_in", raw.phoneOptIn);
   mark("mail_opt_in", raw.mailOptIn);
   mark("external_id", data.externalId);
-  return { data, addressLine2, since: sinceOf(value("donorSince"), o), given };
+  return { data, addressLine2, since: sinceOf(value("donorSince"), o, zones), given };
 }
 
 const DONOR_LABELS: Record<string, string> = {
@@ -233,7 +239,7 @@ function plainText(label: string, text: string | null, max: number): string | nu
   return text;
 }
 
-function giftOf(value: (f: ImportField) => string | null, o: ImportOptions): RowGift {
+function giftOf(value: (f: ImportField) => string | null, o: ImportOptions, zones: ColumnZones): RowGift {
   const amountText = value("amount") ?? refuse("No amount");
   const dateText = value("donatedAt") ?? refuse("No date");
   const currencyText = value("currency");
@@ -274,7 +280,9 @@ function giftOf(value: (f: ImportField) => string | null, o: ImportOptions): Row
   };
   const timeText = value("donatedTime");
   const dateTime = timeText ? `${dateText} ${timeText}` : dateText;
-  const donatedAt = take(parseDate(dateTime, { order: o.dateOrder, timeZone: o.timeZone }), "Date");
+  // A time column of its own says the time's zone; a "Date (UTC)" column says it for both.
+  const timeZone = (timeText ? zones.donatedTime : undefined) ?? zones.donatedAt ?? o.timeZone;
+  const donatedAt = take(parseDate(dateTime, { order: o.dateOrder, timeZone }), "Date");
   const when = giftInstant.safeParse(donatedAt);
   if (!when.success) refuse(schemaProblem("Date", when.error.issues));
   let refundedMinor = money("refundedAmount", "Refunded amount");
@@ -316,8 +324,28 @@ function giftOf(value: (f: ImportField) => string | null, o: ImportOptions): Row
         ? "in_honor"
         : null,
     tributeName,
-    internalNote: giftText("internalNote", "Internal note", value("internalNote")),
+    internalNote: recurringNote(
+      giftText("internalNote", "Internal note", value("internalNote")),
+      value("recurring"),
+      frequencyText,
+    ),
   };
+}
+
+/**
+ * A recurring flag without an interval becomes a line of the gift's note, never a refusal: the
+ * gift stays one-time (no interval is guessed) and nothing the old system said is lost.
+ */
+function recurringNote(note: string | null, flag: string | null, frequency: string | null) {
+  if (flag === null) return note;
+  const said = parseBoolean(flag);
+  if (said.ok && !said.value) return note;
+  const interval = frequency ? parseFrequency(frequency) : null;
+  if (interval?.ok && interval.value !== "one_time") return note;
+  const line = `Recurring in the old system ("${flag.slice(0, 40)}"); its file gives no interval.`;
+  const both = note ? `${note}\n${line}` : line;
+  // A note already at the form's limit stays as the file gave it.
+  return manualDonationInput.shape.internalNote.safeParse(both).success ? both : note;
 }
 
 function campaignName(text: string | null): string | null {
@@ -327,20 +355,28 @@ function campaignName(text: string | null): string | null {
   return text;
 }
 
-/** A donations row may name no donor; the first reason a row cannot be imported wins. */
-export function normalizeRow(kind: ImportKind, cells: ImportCells, o: ImportOptions): RowResult {
+/**
+ * A donations row may name no donor; the first reason a row cannot be imported wins. `zones`: the
+ * time columns whose header names their zone (core/import/mapping.ts columnZones).
+ */
+export function normalizeRow(
+  kind: ImportKind,
+  cells: ImportCells,
+  o: ImportOptions,
+  zones: ColumnZones = {},
+): RowResult {
   const value = (f: ImportField): string | null => {
     // Trimmed only: a message keeps its line breaks.
     const t = cells[f]?.trim();
     return t ? t : null;
   };
   try {
-    const donor = donorOf(value, o);
+    const donor = donorOf(value, o, zones);
     if (kind === "donors") {
       if (!donor) return { ok: false, problem: "No name, company or e-mail" };
       return { ok: true, donor, gift: null };
     }
-    return { ok: true, donor, gift: giftOf(value, o) };
+    return { ok: true, donor, gift: giftOf(value, o, zones) };
   } catch (e) {
     if (e instanceof Refusal) return { ok: false, problem: e.message };
     throw e;

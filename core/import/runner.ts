@@ -1,5 +1,5 @@
 /** The browser's side of an import (decision 028); the API calls are given, so tests and bench reuse it. */
-import { IMPORT_BATCH_ROWS, type ImportRow } from "./batch.ts";
+import { firstDataRow, IMPORT_BATCH_ROWS, type ImportRow } from "./batch.ts";
 import type { ImportOutcome } from "./fields.ts";
 import { type ImportDelimiter, rowBatches } from "./read.ts";
 
@@ -41,6 +41,7 @@ interface CommitAnswer {
 export async function sendRows(o: {
   text: string;
   delimiter: ImportDelimiter;
+  firstRowIsData?: boolean;
   columns: number;
   nextRow: number;
   totalRows: number;
@@ -53,9 +54,11 @@ export async function sendRows(o: {
   const now = o.now ?? (() => Date.now());
   const started = now();
   const first = o.nextRow;
+  const firstData = firstDataRow(o);
   let nextRow = o.nextRow;
   for await (const rows of rowBatches(o.text, {
     delimiter: o.delimiter,
+    firstRowIsData: o.firstRowIsData,
     size: o.batchRows ?? IMPORT_BATCH_ROWS,
     from: o.nextRow,
     columns: o.columns,
@@ -63,9 +66,9 @@ export async function sendRows(o: {
     if (o.signal?.aborted) return { complete: false, nextRow };
     const answer = await o.commit(rows);
     nextRow = answer.nextRow;
-    const done = nextRow - 2;
+    const done = nextRow - firstData;
     const sent = nextRow - first;
-    const p = speed(started, sent, o.totalRows - (first - 2), now());
+    const p = speed(started, sent, o.totalRows - (first - firstData), now());
     o.onProgress?.({ ...p, done, total: o.totalRows }, answer.rejected);
   }
   return { complete: true, nextRow };

@@ -424,7 +424,7 @@ describe("frequencies", () => {
   it("never guesses the interval of a gift that only says it recurs", () => {
     for (const t of ["Yes", "Recurring", "true"])
       expect(value(parseFrequency(t))).toBe(
-        `"${t}" says the donation recurs but not how often: map a column with the interval`,
+        `"${t}" says the donation recurs but not how often: import the column as Recurring (yes/no)`,
       );
     expect(value(parseFrequency("Weekly"))).toBe(
       '"Weekly" is not a known frequency (one-time, monthly, quarterly or annually)',

@@ -480,7 +480,9 @@ export function parseFrequency(text: string): Parsed<Frequency> {
   if (v) return ok(v);
   const shown = text.trim();
   if (["yes", "y", "true", "1", "recurring", "recurrent"].includes(f))
-    return no(`"${shown}" says the donation recurs but not how often: map a column with the interval`);
+    return no(
+      `"${shown}" says the donation recurs but not how often: import the column as Recurring (yes/no)`,
+    );
   return no(`"${shown}" is not a known frequency (one-time, monthly, quarterly or annually)`);
 }
 

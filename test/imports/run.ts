@@ -42,9 +42,10 @@ export interface RunOptions {
 
 /** Starts an import of `text` and sends its rows (all, or `stopAfter` batches); finishes when all were sent. */
 export async function runImport(caller: Caller, kind: ImportKind, text: string, o: RunOptions) {
-  const shape = readShape(text);
+  const firstRowIsData = o.options?.firstRowIsData;
+  const shape = readShape(text, { firstRowIsData });
   const fileHash = await sha256(text);
-  const totalRows = countLines(text, shape.delimiter);
+  const totalRows = countLines(text, shape.delimiter, firstRowIsData);
   const imp = await caller.imports.start({
     kind,
     fileName: o.fileName ?? `${kind}.csv`,
@@ -66,13 +67,15 @@ export async function continueImport(
   o: { batchRows?: number; stopAfter?: number } = {},
 ) {
   const imp = await caller.imports.byId({ id });
-  const shape = readShape(text);
+  const { firstRowIsData } = imp.options;
+  const shape = readShape(text, { firstRowIsData });
   const controller = new AbortController();
   let batches = 0;
   const rejected: { row: number; reason: string }[] = [];
   const sent = await sendRows({
     text,
     delimiter: shape.delimiter,
+    firstRowIsData,
     columns: shape.headers.length,
     nextRow: imp.nextRow,
     totalRows: imp.totalRows,
@@ -89,8 +92,9 @@ export async function continueImport(
   return { import: done, rejected, complete: sent.complete };
 }
 
-function countLines(text: string, delimiter: string) {
-  return readShape(text, { delimiter: delimiter as never, sampleRows: 1_000_000 }).sample.length;
+function countLines(text: string, delimiter: string, firstRowIsData?: boolean) {
+  return readShape(text, { delimiter: delimiter as never, sampleRows: 1_000_000, firstRowIsData }).sample
+    .length;
 }
 
 /** A CSV from rows of cells (quoted where needed, RFC 4180). */

@@ -9,6 +9,7 @@
 import { campaignSlug, freeSlug } from "@core/campaign";
 import { FIRST_DATA_ROW, type ImportRow, importKey } from "@core/import/batch";
 import { type ImportKind, type ImportMapping, type ImportOptions, mappingProblem } from "@core/import/fields";
+import { columnZones } from "@core/import/mapping";
 import { mapCells, normalizeRow, type RowResult, rowLabel } from "@core/import/row";
 import { formatCount } from "@core/labels";
 import { currencyCode } from "@core/schemas";
@@ -23,7 +24,7 @@ import { generateId, timeOrderedId } from "../lib/ids";
 import { userNames } from "../lib/user-names";
 import type { OrgActor } from "../trpc/init";
 import { type BatchPlan, namePostalKey, planBatch } from "./plan";
-import { presentImport } from "./present";
+import { presentImport, storedRowShift } from "./present";
 import {
   batchGuard,
   batchLookups,
@@ -134,13 +135,20 @@ export async function startImport(ctx: OrgActor, input: StartInput) {
 }
 
 /** Rows through the mapping and the shared normalizer (core/import/row.ts). */
-function normalized(kind: ImportKind, mapping: ImportMapping, options: ImportOptions, rows: ImportRow[]) {
+function normalized(
+  kind: ImportKind,
+  file: { headers: readonly string[]; mapping: ImportMapping },
+  options: ImportOptions,
+  rows: ImportRow[],
+) {
+  const { mapping } = file;
+  const zones = columnZones(file.headers, mapping);
   return rows.map((r) => ({
     row: r.row,
     cells: r.cells,
     result: (r.problem
       ? { ok: false, problem: r.problem }
-      : normalizeRow(kind, mapCells(mapping, r.cells), options)) as RowResult,
+      : normalizeRow(kind, mapCells(mapping, r.cells), options, zones)) as RowResult,
   }));
 }
 
@@ -236,7 +244,7 @@ export async function checkRows(ctx: OrgActor, input: CheckInput) {
   const problem = mappingProblem(input.kind, input.mapping, input.headers.length);
   if (problem) fail("BAD_REQUEST", problem, { field: "mapping" });
   const options = checkOptions(input.options);
-  const rows = normalized(input.kind, input.mapping, options, input.rows);
+  const rows = normalized(input.kind, input, options, input.rows);
   const plan = await planRows(ctx, {
     kind: input.kind,
     importId: null,
@@ -274,7 +282,7 @@ async function batchStatements(
   ctx: OrgActor,
   imp: ImportRecord,
   plan: BatchPlan,
-  c: { from: number; to: number; token: string; now: number },
+  c: { from: number; to: number; shift: number; token: string; now: number },
 ) {
   const db = orgDb(ctx);
   const org = ctx.org.id;
@@ -283,7 +291,14 @@ async function batchStatements(
   const stmts: D1PreparedStatement[] = [
     claimBatch(
       db,
-      { orgId: org, importId: imp.id, from: c.from, to: c.to, token: c.token, now: c.now },
+      {
+        orgId: org,
+        importId: imp.id,
+        from: c.from + c.shift,
+        to: c.to + c.shift,
+        token: c.token,
+        now: c.now,
+      },
       plan.counts,
     ),
   ];
@@ -367,26 +382,29 @@ interface CommitInput {
 export async function commitRows(ctx: OrgActor, input: CommitInput) {
   const db = orgDb(ctx);
   let imp = await loadImport(db, ctx.org.id, input.id);
+  const options = JSON.parse(imp.options) as ImportOptions;
+  // The file's rows, as `next_row` stores them (./present.ts storedRowShift).
+  const shift = storedRowShift(options);
+  const next = () => imp.next_row - shift;
   const from = (input.rows[0] as ImportRow).row;
   const to = (input.rows.at(-1) as ImportRow).row + 1;
   if (imp.status !== "running")
     fail("CONFLICT", imp.status === "completed" ? "This import is finished" : "This import was undone", {
       status: imp.status,
     });
-  if (to <= imp.next_row)
-    return { nextRow: imp.next_row, alreadyImported: true, rejected: [], import: presentImport(imp) };
-  if (from !== imp.next_row)
-    fail("CONFLICT", `This import continues at row ${imp.next_row}`, { nextRow: imp.next_row });
+  if (to <= next())
+    return { nextRow: next(), alreadyImported: true, rejected: [], import: presentImport(imp) };
+  if (from !== next()) fail("CONFLICT", `This import continues at row ${next()}`, { nextRow: next() });
   const kind = imp.kind as ImportKind;
   const mapping = JSON.parse(imp.mapping) as ImportMapping;
-  const options = JSON.parse(imp.options) as ImportOptions;
-  const rows = normalized(kind, mapping, options, input.rows);
+  const headers = JSON.parse(imp.headers) as string[];
+  const rows = normalized(kind, { headers, mapping }, options, input.rows);
   // A batch that fails (a donor merged or a key taken by a concurrent run between the read and the
   // write) writes nothing: plan it once more from fresh reads.
   for (let attempt = 0; ; attempt++) {
     const plan = await planRows(ctx, { kind, importId: imp.id, fileHash: imp.file_hash, options, rows });
     const token = `imp:${imp.id}:${from}:${generateId().slice(0, 8)}`;
-    const stmts = await batchStatements(ctx, imp, plan, { from, to, token, now: Date.now() });
+    const stmts = await batchStatements(ctx, imp, plan, { from, to, shift, token, now: Date.now() });
     try {
       const res = await db.batch(stmts);
       if (res[0]?.meta.changes) {
@@ -401,9 +419,9 @@ export async function commitRows(ctx: OrgActor, input: CommitInput) {
       }
       // Another request moved the import meanwhile (two tabs): answer from what it did.
       imp = await loadImport(db, ctx.org.id, imp.id);
-      if (imp.status === "running" && to <= imp.next_row)
-        return { nextRow: imp.next_row, alreadyImported: true, rejected: [], import: presentImport(imp) };
-      fail("CONFLICT", `This import continues at row ${imp.next_row}`, { nextRow: imp.next_row });
+      if (imp.status === "running" && to <= next())
+        return { nextRow: next(), alreadyImported: true, rejected: [], import: presentImport(imp) };
+      fail("CONFLICT", `This import continues at row ${next()}`, { nextRow: next() });
     } catch (e) {
       if (attempt >= 1 || !(e instanceof Error) || e instanceof Refusal) throw e;
     }
@@ -418,14 +436,11 @@ export async function finishImport(ctx: OrgActor, id: string) {
   if (imp.status !== "running") fail("CONFLICT", "This import was undone", { status: imp.status });
   // An import stopped half way stays open to resume: it is finished once every row was sent.
   const left = imp.total_rows - (imp.next_row - FIRST_DATA_ROW);
+  const nextRow = presentImport(imp).nextRow;
   if (left > 0)
-    fail(
-      "CONFLICT",
-      `${formatCount(left)} rows are still to be imported; continue from row ${imp.next_row}`,
-      {
-        nextRow: imp.next_row,
-      },
-    );
+    fail("CONFLICT", `${formatCount(left)} rows are still to be imported; continue from row ${nextRow}`, {
+      nextRow,
+    });
   const now = Date.now();
   await db.batch([
     setImportStatus(db, { orgId: ctx.org.id, id, from: "running", to: "completed", now, completed: true }),

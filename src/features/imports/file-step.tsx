@@ -1,6 +1,6 @@
 /**
  * Step 1: the file. A drop zone and a file input; the file is read here (./file.ts) and described:
- * rows, encoding and separator (each can be changed), the system it comes from. An unfinished
+ * rows, encoding, separator and header row (each can be changed), the system it comes from. An unfinished
  * import of this very file offers to resume.
  */
 
@@ -14,6 +14,7 @@ import * as React from "react";
 import { Alert, AlertDescription, AlertTitle } from "~/components/ui/alert";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
+import { Checkbox } from "~/components/ui/checkbox";
 import { NativeSelect } from "~/components/ui/native-select";
 import { Spinner } from "~/components/ui/spinner";
 import type { RouterOutputs } from "~/lib/api-types";
@@ -68,7 +69,9 @@ export function FileStep({
     }
   }
 
-  async function change(c: { encoding: ImportEncoding } | { delimiter: ImportDelimiter }) {
+  async function change(
+    c: { encoding: ImportEncoding } | { delimiter: ImportDelimiter } | { firstRowIsData: boolean },
+  ) {
     if (!file) return;
     setProblem(null);
     setReading("Reading the file again…");
@@ -85,6 +88,7 @@ export function FileStep({
   const sameColumns =
     !!resume &&
     !!file &&
+    !!resume.options.firstRowIsData === file.firstRowIsData &&
     resume.headers.length === file.shape.headers.length &&
     resume.headers.every((h, i) => h === file.shape.headers[i]);
 
@@ -148,8 +152,8 @@ export function FileStep({
             </dd>
             <dt className="text-muted-foreground">Rows</dt>
             <dd data-testid="import-file-rows">
-              {formatCount(file.totalRows)} rows after the header, {formatCount(file.shape.headers.length)}{" "}
-              columns
+              {formatCount(file.totalRows)} rows{file.firstRowIsData ? "" : " after the header"},{" "}
+              {formatCount(file.shape.headers.length)} columns
             </dd>
           </dl>
           {file.source ? (
@@ -196,6 +200,24 @@ export function FileStep({
               <span className="text-muted-foreground">Change it if the columns below run together.</span>
             </label>
           </div>
+          <div className="grid gap-1.5 text-sm">
+            <div className="flex items-center gap-2">
+              <Checkbox
+                id="import-first-row-data"
+                checked={file.firstRowIsData}
+                disabled={!!reading}
+                onCheckedChange={(v) => void change({ firstRowIsData: v === true })}
+              />
+              <label htmlFor="import-first-row-data" className="font-medium">
+                The first row is data
+              </label>
+            </div>
+            <span className="text-muted-foreground" data-testid="import-header-row">
+              {file.detectedFirstRowIsData
+                ? "The first row looks like data, not column names: it is read as a row."
+                : "Tick it if the file has no row of column names: its columns become Column 1, Column 2, …"}
+            </span>
+          </div>
           <div className="text-sm">
             <p className="mb-1 text-muted-foreground">Columns</p>
             <ul className="flex flex-wrap gap-1.5" aria-label="Columns in the file">
@@ -230,8 +252,8 @@ export function FileStep({
                 </p>
                 {!sameColumns ? (
                   <p className="text-destructive">
-                    The columns read differently now than when it started: choose the encoding and separator
-                    it was read with to resume.
+                    The columns read differently now than when it started: choose the encoding, separator and
+                    header row it was read with to resume.
                   </p>
                 ) : null}
                 <div className="mt-2 flex flex-wrap gap-2">

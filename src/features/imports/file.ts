@@ -7,7 +7,7 @@
 import { IMPORT_MAX_COLUMNS, IMPORT_MAX_FILE_BYTES } from "@core/import/batch";
 import { decodeBytes, detectEncoding } from "@core/import/encoding";
 import type { ImportEncoding } from "@core/import/fields";
-import { detectSource, type ImportSource } from "@core/import/mapping";
+import { detectSource, firstRowLooksLikeData, type ImportSource } from "@core/import/mapping";
 import { type CsvShape, countRows, type ImportDelimiter, readShape } from "@core/import/read";
 import { fileSize, sha256Hex } from "./logic";
 
@@ -21,8 +21,11 @@ export interface LoadedFile {
   text: string;
   detectedDelimiter: ImportDelimiter;
   delimiter: ImportDelimiter;
+  /** The file has no header row (proposed when its first record looks like data). */
+  detectedFirstRowIsData: boolean;
+  firstRowIsData: boolean;
   shape: CsvShape;
-  /** Records after the header. */
+  /** Data records: after the header, if the file has one. */
   totalRows: number;
   source: { id: ImportSource; label: string } | null;
 }
@@ -40,17 +43,24 @@ export class FileProblem extends Error {}
 /** Lets the page paint "Reading…" before a long synchronous parse. */
 const nextFrame = () => new Promise<void>((r) => setTimeout(r, 0));
 
-function shapeOf(text: string, delimiter?: ImportDelimiter) {
-  const shape = readShape(text, delimiter ? { delimiter } : {});
+function shapeOf(text: string, o: { delimiter?: ImportDelimiter; firstRowIsData?: boolean } = {}) {
+  const shape = readShape(text, o);
   if (!shape.headers.some((h) => h.trim()))
     throw new FileProblem("The file has no header row: its first line should name the columns.");
   if (shape.headers.length > IMPORT_MAX_COLUMNS)
     throw new FileProblem(
       `The file has ${shape.headers.length} columns; an import reads at most ${IMPORT_MAX_COLUMNS}.`,
     );
-  const totalRows = countRows(text, shape.delimiter);
+  const totalRows = countRows(text, shape.delimiter, o.firstRowIsData);
   if (totalRows === 0) throw new FileProblem("The file has a header row but no rows after it.");
   return { shape, totalRows };
+}
+
+/** Read as its first record says: a header, or data when it looks like a row (firstRowLooksLikeData). */
+function guessedShape(text: string) {
+  const asHeader = readShape(text, { sampleRows: 0 });
+  const firstRowIsData = firstRowLooksLikeData(asHeader.headers);
+  return { firstRowIsData, ...shapeOf(text, { firstRowIsData }) };
 }
 
 export async function loadFile(file: File): Promise<LoadedFile> {
@@ -64,7 +74,7 @@ export async function loadFile(file: File): Promise<LoadedFile> {
   await nextFrame();
   const encoding = detectEncoding(bytes);
   const text = decodeBytes(bytes, encoding);
-  const { shape, totalRows } = shapeOf(text);
+  const { shape, totalRows, firstRowIsData } = guessedShape(text);
   return {
     name: file.name,
     size: file.size,
@@ -75,32 +85,40 @@ export async function loadFile(file: File): Promise<LoadedFile> {
     text,
     detectedDelimiter: shape.delimiter,
     delimiter: shape.delimiter,
+    detectedFirstRowIsData: firstRowIsData,
+    firstRowIsData,
     shape,
     totalRows,
     source: detectSource(shape.headers),
   };
 }
 
-/** The same bytes read again in another encoding (the separator guessed afresh) or with another separator. */
+/**
+ * The same bytes read again in another encoding (separator and header row guessed afresh), with
+ * another separator, or with the first row as data or as the header.
+ */
 export async function rereadFile(
   f: LoadedFile,
-  change: { encoding: ImportEncoding } | { delimiter: ImportDelimiter },
+  change: { encoding: ImportEncoding } | { delimiter: ImportDelimiter } | { firstRowIsData: boolean },
 ): Promise<LoadedFile> {
   await nextFrame();
   if ("encoding" in change) {
     const text = decodeBytes(f.bytes, change.encoding);
-    const { shape, totalRows } = shapeOf(text);
+    const { shape, totalRows, firstRowIsData } = guessedShape(text);
     return {
       ...f,
       encoding: change.encoding,
       text,
       detectedDelimiter: shape.delimiter,
       delimiter: shape.delimiter,
+      detectedFirstRowIsData: firstRowIsData,
+      firstRowIsData,
       shape,
       totalRows,
       source: detectSource(shape.headers),
     };
   }
-  const { shape, totalRows } = shapeOf(f.text, change.delimiter);
-  return { ...f, delimiter: change.delimiter, shape, totalRows, source: detectSource(shape.headers) };
+  const next = { delimiter: f.delimiter, firstRowIsData: f.firstRowIsData, ...change };
+  const { shape, totalRows } = shapeOf(f.text, next);
+  return { ...f, ...next, shape, totalRows, source: detectSource(shape.headers) };
 }

@@ -86,9 +86,11 @@ export function ImportPage({ kind }: { kind: ImportKind }) {
       ...raw,
       currency: raw.currency || (orgCurrency as Currency),
       timeZone: raw.timeZone || orgZone,
+      // The file's own reading, sent so the Worker numbers its rows from 1 (kept for a resume).
+      firstRowIsData: file?.firstRowIsData ? true : undefined,
       ...(keptApart.size ? { newDonorRows: [...keptApart.keys()].sort((a, b) => a - b) } : {}),
     };
-  }, [rawOptions, orgCurrency, orgZone, keptApart]);
+  }, [rawOptions, orgCurrency, orgZone, keptApart, file?.firstRowIsData]);
   // The whole-file check of the current file, mapping and options; the import waits for it.
   const [checked, setChecked] = React.useState<CheckTally | null>(null);
   const planned = checked ? importButtonWords(checked.outcomes) : null;
@@ -116,7 +118,14 @@ export function ImportPage({ kind }: { kind: ImportKind }) {
   function chooseFile(f: LoadedFile | null) {
     setFile(f);
     setQuestions(null);
-    if (f) setMapping(autoMap(kind, f.shape.headers));
+    if (f)
+      setMapping(
+        autoMap(
+          kind,
+          f.shape.headers,
+          f.shape.sample.map((r) => r.cells),
+        ),
+      );
   }
 
   /** Reads the first rows of the mapped date and amount columns: do they tell their own style? */
@@ -126,6 +135,7 @@ export function ImportPage({ kind }: { kind: ImportKind }) {
     try {
       const batches = rowBatches(file.text, {
         delimiter: file.delimiter,
+        firstRowIsData: file.firstRowIsData,
         size: EVIDENCE_ROWS,
         columns: file.shape.headers.length,
       });

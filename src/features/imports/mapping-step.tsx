@@ -16,7 +16,7 @@ import {
   mappingProblem,
   matchPolicies,
 } from "@core/import/fields";
-import { applySavedMapping, mappingToSave } from "@core/import/mapping";
+import { applySavedMapping, columnZones, mappingToSave, type TimeField } from "@core/import/mapping";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Save, Trash2 } from "lucide-react";
 import * as React from "react";
@@ -56,6 +56,8 @@ export function MappingStep({
   const headers = file.shape.headers;
   const problem = mappingProblem(kind, mapping);
   const mapped = mapping.filter(Boolean).length;
+  const zones = columnZones(headers, mapping);
+  const zoneOf = (i: number) => zones[mapping[i] as TimeField];
   const choose = (i: number, value: string) =>
     onMapping(assignField(mapping, i, (value || null) as ImportField | null));
   return (
@@ -104,6 +106,7 @@ export function MappingStep({
                       column={i}
                       onChange={(v) => choose(i, v)}
                     />
+                    <ZoneNote zone={zoneOf(i)} />
                   </TableCell>
                 </TableRow>
               ))}
@@ -127,6 +130,7 @@ export function MappingStep({
                   column={i}
                   onChange={(v) => choose(i, v)}
                 />
+                <ZoneNote zone={zoneOf(i)} />
               </li>
             ))}
           </ul>
@@ -138,6 +142,16 @@ export function MappingStep({
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** A time column read in its header's zone, not the import's: said where the column is mapped. */
+function ZoneNote({ zone }: { zone: string | undefined }) {
+  if (!zone) return null;
+  return (
+    <span className="mt-1 block text-muted-foreground text-xs" data-testid="column-zone">
+      Read as {zone}: the column's name says so.
+    </span>
   );
 }
 

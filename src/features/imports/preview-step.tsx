@@ -307,6 +307,7 @@ function WholeFileCheck({ kind, file, mapping, options, onChecked, keptApart, on
     try {
       for await (const rows of rowBatches(file.text, {
         delimiter: file.delimiter,
+        firstRowIsData: file.firstRowIsData,
         size: IMPORT_BATCH_ROWS,
         columns: file.shape.headers.length,
       })) {

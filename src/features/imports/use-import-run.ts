@@ -49,6 +49,7 @@ export function useImportRun() {
         const sent = await sendRows({
           text: file.text,
           delimiter: file.delimiter,
+          firstRowIsData: file.firstRowIsData,
           columns: file.shape.headers.length,
           nextRow: imp.nextRow,
           totalRows: imp.totalRows,
