@@ -17,7 +17,7 @@ import stripeUnified from "../../test/fixtures/imports/stripe-unified-payments.c
 import type { ImportKind, ImportMapping, ImportOptions } from "./fields";
 import { autoMap, columnZones } from "./mapping";
 import { readShape } from "./read";
-import { mapCells, normalizeRow, type RowResult } from "./row";
+import { campaignInCurrency, mapCells, normalizeRow, type RowResult } from "./row";
 import { detectDateOrder, detectDecimal } from "./values";
 
 /** The file read as the page reads it: mapping, then day order and decimal mark from the columns. */
@@ -307,5 +307,14 @@ describe("GiveWP's Recurring Donation yes/no (issue 55)", () => {
     expect(odd.gift?.internalNote).toBe(
       'Recurring in the old system ("Sometimes"); its file gives no interval.',
     );
+  });
+});
+
+describe("campaignInCurrency", () => {
+  it("names the sibling by its currency, within a campaign name's 128 characters", () => {
+    expect(campaignInCurrency("Winter appeal", "EUR")).toBe("Winter appeal (EUR)");
+    const long = campaignInCurrency(`${"a".repeat(125)} b`, "EUR");
+    expect(long).toHaveLength(128);
+    expect(long.endsWith("a (EUR)")).toBe(true);
   });
 });

@@ -348,6 +348,15 @@ function recurringNote(note: string | null, flag: string | null, frequency: stri
   return manualDonationInput.shape.internalNote.safeParse(both).success ? both : note;
 }
 
+/**
+ * A campaign collects one currency; a file's gifts for it in another go to its sibling "Name (EUR)",
+ * made on first use, so no gift is refused for its currency (issue 55).
+ */
+export function campaignInCurrency(name: string, currency: string): string {
+  const suffix = ` (${currency})`;
+  return `${name.slice(0, 128 - suffix.length).trimEnd()}${suffix}`;
+}
+
 function campaignName(text: string | null): string | null {
   if (text === null) return null;
   if (text.length < 3 || text.length > 128)

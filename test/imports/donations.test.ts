@@ -214,18 +214,18 @@ describe("importing donations", () => {
       Campaign: "campaign",
     } as const;
     const { import: done, rejected } = await runImport(caller, "donations", text, { fields });
-    expect(done.counts).toMatchObject({ giftsCreated: 2, rowsInvalid: 6 });
+    expect(done.counts).toMatchObject({ giftsCreated: 3, rowsInvalid: 5 });
     const reasons = new Map(rejected.map((r) => [r.row, r.reason]));
-    expect([...reasons.keys()]).toEqual([3, 4, 5, 6, 7, 8]);
+    // Row 7's euros go to "Dollars only (EUR)": a currency is never a reason to refuse.
+    expect([...reasons.keys()]).toEqual([3, 4, 5, 6, 8]);
     expect(reasons.get(4)).toMatch(/^Amount: At least 1\.00/);
     expect(reasons.get(5)).toMatch(/^Date: The donation date cannot be in the future/);
     expect(reasons.get(6)).toMatch(/^Currency: Currency XYZ is not supported/);
-    expect(reasons.get(7)).toBe("This campaign collects USD");
     expect(reasons.get(8)).toBe("E-mail: Enter a valid e-mail address");
     // The download: the file's own cells with the row number and the reason, in row order.
     const page = await caller.imports.rejections({ id: done.id });
     expect(page.headers).toEqual(["Email", "Amount", "Currency", "Date", "Campaign"]);
-    expect(page.rows.map((r) => r.row)).toEqual([3, 4, 5, 6, 7, 8]);
+    expect(page.rows.map((r) => r.row)).toEqual([3, 4, 5, 6, 8]);
     expect(page.rows[0]).toEqual({
       row: 3,
       reason: reasons.get(3),
@@ -237,7 +237,93 @@ describe("importing donations", () => {
     )
       .bind(org)
       .all<{ email: string }>();
-    expect(donors.results.map((d) => d.email)).toEqual(["ok2@example.test", "ok@example.test"]);
+    expect(donors.results.map((d) => d.email)).toEqual([
+      "euro@example.test",
+      "ok2@example.test",
+      "ok@example.test",
+    ]);
+  });
+
+  it("puts a campaign's gifts in other currencies in its sibling per currency, refusing none", async () => {
+    const org = await makeOrg();
+    const { caller } = await member(org, "owner");
+    await caller.campaigns.create({ title: "Winter appeal", currency: "USD", goalType: "none" });
+    const text = csv([
+      ["Email", "Amount", "Currency", "Date", "Campaign"],
+      ["a@example.test", "10.00", "USD", "2025-01-02", "Winter appeal"],
+      ["b@example.test", "20.00", "EUR", "2025-01-02", "Winter appeal"],
+      ["c@example.test", "30.00", "EUR", "2025-01-03", "winter appeal"],
+      ["d@example.test", "40.00", "GBP", "2025-01-03", "Spring fair"],
+      ["e@example.test", "50.00", "CAD", "2025-01-04", "Spring fair"],
+      ["f@example.test", "60.00", "GBP", "2025-01-04", "Spring fair"],
+    ]);
+    const fields = {
+      Email: "email",
+      Amount: "amount",
+      Currency: "currency",
+      Date: "donatedAt",
+      Campaign: "campaign",
+    } as const;
+    const { import: done } = await runImport(caller, "donations", text, { fields });
+    expect(done.counts).toMatchObject({ giftsCreated: 6, rowsInvalid: 0, campaignsCreated: 3 });
+    const byCampaign = await testEnv.DB.prepare(
+      `SELECT c.title, c.currency, COUNT(*) AS n, SUM(d.amount_minor) AS minor, MIN(d.currency) AS gift_currency,
+              MAX(d.currency) AS gift_currency_max
+         FROM donation d JOIN campaign c ON c.id = d.campaign_id
+        WHERE d.organization_id = ? GROUP BY c.id ORDER BY c.title`,
+    )
+      .bind(org)
+      .all<{
+        title: string;
+        currency: string;
+        n: number;
+        minor: number;
+        gift_currency: string;
+        gift_currency_max: string;
+      }>();
+    expect(byCampaign.results).toEqual([
+      {
+        title: "Spring fair",
+        currency: "GBP",
+        n: 2,
+        minor: 10_000,
+        gift_currency: "GBP",
+        gift_currency_max: "GBP",
+      },
+      {
+        title: "Spring fair (CAD)",
+        currency: "CAD",
+        n: 1,
+        minor: 5_000,
+        gift_currency: "CAD",
+        gift_currency_max: "CAD",
+      },
+      {
+        title: "Winter appeal",
+        currency: "USD",
+        n: 1,
+        minor: 1_000,
+        gift_currency: "USD",
+        gift_currency_max: "USD",
+      },
+      {
+        title: "Winter appeal (EUR)",
+        currency: "EUR",
+        n: 2,
+        minor: 5_000,
+        gift_currency: "EUR",
+        gift_currency_max: "EUR",
+      },
+    ]);
+    // A later file finds the siblings by name: no new campaign, and nothing imported twice.
+    const later = csv([
+      ["Email", "Amount", "Currency", "Date", "Campaign"],
+      ["g@example.test", "70.00", "EUR", "2025-02-01", "Winter appeal"],
+    ]);
+    const second = await runImport(caller, "donations", later, { fields });
+    expect(second.import.counts).toMatchObject({ giftsCreated: 1, campaignsCreated: 0 });
+    const again = await runImport(caller, "donations", text, { fields });
+    expect(again.import.counts).toMatchObject({ giftsCreated: 0, campaignsCreated: 0, rowsSkipped: 6 });
   });
 
   it("answers a dry run with the counts the import then has, writing nothing", async () => {

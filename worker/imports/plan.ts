@@ -7,7 +7,13 @@
 
 import { importKey } from "@core/import/batch";
 import type { ImportKind, ImportOutcome, MatchPolicy } from "@core/import/fields";
-import type { DonorColumn, RowDonor, RowGift, RowResult } from "@core/import/row";
+import {
+  campaignInCurrency,
+  type DonorColumn,
+  type RowDonor,
+  type RowGift,
+  type RowResult,
+} from "@core/import/row";
 
 /** A donor as the matching reads it: the columns a row may fill, and what decides whether it may. */
 export interface DonorRecord {
@@ -309,14 +315,24 @@ export function planBatch(input: PlanInput): BatchPlan {
     plan.reports.push({ row, outcome: "invalid", reason });
   };
 
-  /** The campaign a gift names: the organization's, this batch's new one, or a new one. */
-  function campaignFor(name: string, currency: string): (CampaignRecord & { isNew: boolean }) | string {
+  /**
+   * The campaign a gift names: the organization's, this batch's new one, or a new one; in another
+   * currency than that campaign's, its sibling in the gift's currency (core/import/row.ts).
+   */
+  function campaignFor(
+    name: string,
+    currency: string,
+    sibling = false,
+  ): (CampaignRecord & { isNew: boolean }) | string {
     const key = lower(name);
     const known =
       campaignsByKey.get(key) ??
       (db.campaigns.get(key) ? { ...(db.campaigns.get(key) as CampaignRecord), isNew: false } : null);
     if (known) {
-      if (known.currency !== currency) return `This campaign collects ${known.currency}`;
+      if (known.currency !== currency)
+        return sibling
+          ? `This campaign collects ${known.currency}`
+          : campaignFor(campaignInCurrency(name, currency), currency, true);
       campaignsByKey.set(key, known);
       return known;
     }

@@ -10,7 +10,7 @@ import { campaignSlug, freeSlug } from "@core/campaign";
 import { FIRST_DATA_ROW, type ImportRow, importKey } from "@core/import/batch";
 import { type ImportKind, type ImportMapping, type ImportOptions, mappingProblem } from "@core/import/fields";
 import { columnZones } from "@core/import/mapping";
-import { mapCells, normalizeRow, type RowResult, rowLabel } from "@core/import/row";
+import { campaignInCurrency, mapCells, normalizeRow, type RowResult, rowLabel } from "@core/import/row";
 import { formatCount } from "@core/labels";
 import { currencyCode } from "@core/schemas";
 import { slugsTaken } from "../campaigns/queries";
@@ -179,7 +179,7 @@ async function planRows(
     if (gift) {
       giftKeys.push(importKey(c.fileHash, row, gift.externalId));
       if (gift.transactionId) transactions.push(gift.transactionId);
-      if (gift.campaign) campaigns.push(gift.campaign);
+      if (gift.campaign) campaigns.push(gift.campaign, campaignInCurrency(gift.campaign, gift.currency));
     } else donorKeys.push(importKey(c.fileHash, row));
     if (donor) {
       if (donor.data.email) emails.push(donor.data.email);
