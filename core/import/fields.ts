@@ -36,6 +36,12 @@ export const giftImportFields = [
   "donatedTime",
   "status",
   "refundedAmount",
+  // "Refunded: Yes" (or the refund's day) without an amount: refunded in full.
+  "refunded",
+  // A ledger's CREDIT/DEBIT, CONTRIBUTION/EXPENSE/HOST_FEE/REFUND: which rows are gifts at all.
+  "transactionType",
+  // On a refund row, the gift it refunds (its donation or transaction ID in the old system).
+  "refundOf",
   "processingFee",
   "frequency",
   // "Recurring Donation: Yes" without the interval: the gift stays one-time, its note says so.
@@ -85,6 +91,9 @@ export const IMPORT_FIELD_LABELS: Readonly<Record<ImportField, string>> = {
   donatedTime: "Time of day (when apart from the date)",
   status: "Status",
   refundedAmount: "Refunded amount",
+  refunded: "Refunded (yes/no)",
+  transactionType: "Transaction type / kind",
+  refundOf: "Refund of (donation ID)",
   processingFee: "Processing fee",
   frequency: "Frequency",
   recurring: "Recurring (yes/no)",

@@ -222,6 +222,8 @@ describe("automatic mapping of real exports", () => {
       giftExternalId: "id",
       amount: "amount",
       processingFee: "paymentProcessorFee",
+      // The gift's own flag: a refund row's "isRefund" says it is the refund.
+      refunded: "isRefunded",
       currency: "currency",
       campaign: "accountName",
       donorExternalId: "oppositeAccountSlug",
@@ -608,5 +610,19 @@ describe("a first row that is data (issue 55)", () => {
     }
     expect(firstRowLooksLikeData(["Email", "pat@example.org"])).toBe(false);
     expect(firstRowLooksLikeData(["Pat Lee", "Winter Appeal"])).toBe(false);
+  });
+});
+
+describe("refund columns by their cells (issue 55)", () => {
+  it("a yes/no or dated Refunded is the flag, an amount the refunded amount; a ledger's kind", () => {
+    const map = (headers: string[], cells: string[][]) => autoMap("donations", headers, cells);
+    expect(map(["Amount", "Date", "Refunded"], [["5", "2025-01-01", "Yes"]])[2]).toBe("refunded");
+    expect(map(["Amount", "Date", "Refund"], [["5", "2025-01-01", "2025-02-01"]])[2]).toBe("refunded");
+    expect(map(["Amount", "Date", "Refunded"], [["5", "2025-01-01", "2.50"]])[2]).toBe("refundedAmount");
+    expect(map(["Amount", "Date", "kind"], [["5", "2025-01-01", "HOST_FEE"]])[2]).toBe("transactionType");
+    expect(map(["Amount", "Date", "type"], [["5", "2025-01-01", "DEBIT"]])[2]).toBe("transactionType");
+    expect(map(["Amount", "Date", "type"], [["5", "2025-01-01", "Individual"]])[2]).not.toBe(
+      "transactionType",
+    );
   });
 });

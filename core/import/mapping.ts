@@ -4,7 +4,14 @@
  */
 import { CURRENCIES } from "../currencies.ts";
 import { type ImportField, type ImportKind, importFieldsOf } from "./fields.ts";
-import { parseBoolean, parseDate } from "./values.ts";
+import {
+  parseRefundedFlag,
+  parseTransactionKind,
+  REFUNDED_FLAG_HEADERS,
+  samplesFit,
+  TRANSACTION_KIND_HEADERS,
+} from "./refunds.ts";
+import { type Parsed, parseBoolean, parseDate } from "./values.ts";
 
 /** A header as it is compared: lower case, accents folded, punctuation and spacing collapsed. */
 export function normalizeHeader(h: string): string {
@@ -281,6 +288,19 @@ export const FIELD_SYNONYMS: Readonly<Record<ImportField, readonly string[]>> = 
     "transaction status",
   ],
   refundedAmount: ["amount refunded", "refunded amount", "refunded", "refund amount"],
+  // By the cells, not the header alone (autoMap): "Refunded" holds an amount as often as a yes.
+  refunded: ["is refunded", "is refund", "refund date", "refunded at", "refunded on", "date refunded"],
+  transactionType: ["transaction type", "transaction kind"],
+  refundOf: [
+    "refund of",
+    "refund transaction",
+    "refund transaction id",
+    "refunded transaction",
+    "refunded transaction id",
+    "refunded donation id",
+    "original transaction id",
+    "original donation id",
+  ],
   processingFee: [
     "fee",
     "fees",
@@ -502,6 +522,7 @@ const SOURCE_OVERRIDES: Readonly<
       "display amount": null,
       "original currency amount": null,
       description: null,
+      // By their cells in autoMap: the kind says which rows are gifts, the type only the sign.
       kind: null,
       type: null,
       "credit debit": null,
@@ -656,6 +677,28 @@ export function autoMap(
   const f = out.indexOf("frequency");
   if (f >= 0 && allowed.has("recurring") && !taken.has("recurring") && saysYesOrNo(sample, f))
     out[f] = "recurring";
+  // A yes/no or dated "Refunded" is the flag, not an amount; a ledger's kind says which rows are gifts.
+  const cellsOf = (i: number) => sample.map((r) => r[i] ?? "");
+  const byCells = (
+    field: ImportField,
+    names: readonly string[],
+    fits: (t: string) => Parsed<unknown>,
+    over?: ImportField,
+  ) => {
+    if (!allowed.has(field) || out.includes(field)) return;
+    for (const name of names) {
+      const i = headers.findIndex(
+        (h, j) =>
+          (out[j] === null || out[j] === over) && keysOf(h).includes(name) && samplesFit(cellsOf(j), fits),
+      );
+      if (i >= 0) {
+        out[i] = field;
+        return;
+      }
+    }
+  };
+  byCells("refunded", REFUNDED_FLAG_HEADERS, parseRefundedFlag, "refundedAmount");
+  byCells("transactionType", TRANSACTION_KIND_HEADERS, parseTransactionKind);
   return out;
 }
 

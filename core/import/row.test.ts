@@ -318,3 +318,48 @@ describe("campaignInCurrency", () => {
     expect(long.endsWith("a (EUR)")).toBe(true);
   });
 });
+
+describe("refunds and ledger rows (issue 55)", () => {
+  const o = {
+    dateOrder: "auto",
+    decimal: "auto",
+    currency: "USD",
+    timeZone: "UTC",
+    matchPolicy: "fill",
+  } as const;
+  const row = (cells: Record<string, string>) =>
+    normalizeRow("donations", { amount: "40.00", donatedAt: "2025-05-01", ...cells }, o);
+
+  it("a yes flag refunds the gift in full, unless an amount says how much", () => {
+    expect(ok(row({ refunded: "Yes" })).gift).toMatchObject({ status: "refunded", refundedMinor: 4_000 });
+    expect(ok(row({ refunded: "2025-05-09" })).gift).toMatchObject({ status: "refunded" });
+    expect(ok(row({ refunded: "No" })).gift).toMatchObject({ status: "completed", refundedMinor: 0 });
+    expect(ok(row({ refunded: "yes", refundedAmount: "10.00" })).gift).toMatchObject({
+      status: "partially_refunded",
+      refundedMinor: 1_000,
+    });
+    expect(row({ refunded: "maybe" })).toMatchObject({ ok: false });
+  });
+
+  it("a negative amount or a refund kind is a refund of the gift it names, never a gift", () => {
+    expect(row({ amount: "-25.00", refundOf: "g-1" })).toEqual({
+      ok: true,
+      donor: null,
+      gift: null,
+      refund: { externalId: null, of: "g-1", amountMinor: 2_500, currency: "USD" },
+    });
+    expect(ok(row({ transactionType: "REFUND", amount: "25.00" })).refund).toMatchObject({ of: null });
+    expect(ok(row({ transactionType: "DEBIT", amount: "(25.00)" })).refund?.amountMinor).toBe(2_500);
+  });
+
+  it("expenses, fees and payouts are skipped with the reason, not refused", () => {
+    expect(ok(row({ transactionType: "EXPENSE", amount: "-300" })).skip).toBe("Not a donation: an expense");
+    expect(ok(row({ transactionType: "HOST_FEE" })).skip).toBe("Not a donation: a host fee");
+    expect(ok(row({ transactionType: "PAYMENT_PROCESSOR_FEE" })).skip).toMatch(/payment processor fee/);
+    expect(ok(row({ transactionType: "Payout" })).skip).toBe("Not a donation: a payout");
+    expect(row({ transactionType: "CONTRIBUTION" })).toMatchObject({
+      ok: true,
+      gift: { amountMinor: 4_000 },
+    });
+  });
+});

@@ -10,6 +10,7 @@ import { amountMinor, currencyCode, GIFT_CLOCK_SKEW_MS, giftInstant, INSTANT_MIN
 import type { DonationStatus } from "../status";
 import type { ImportCells, ImportField, ImportKind, ImportMapping, ImportOptions } from "./fields";
 import type { ColumnZones } from "./mapping";
+import { parseRefundedFlag, parseTransactionKind, rowRole } from "./refunds";
 import {
   type Parsed,
   parseAmount,
@@ -76,8 +77,24 @@ export interface RowGift {
   internalNote: string | null;
 }
 
+/** A row that gives money back: applied to the gift it names (worker/imports/plan.ts), never a gift. */
+export interface RowRefund {
+  externalId: string | null;
+  /** The refunded gift's ID in the old system (donation or transaction ID); null when the row does not say. */
+  of: string | null;
+  amountMinor: number;
+  currency: string;
+}
+
 export type RowResult =
-  | { ok: true; donor: RowDonor | null; gift: RowGift | null }
+  | {
+      ok: true;
+      donor: RowDonor | null;
+      gift: RowGift | null;
+      refund?: RowRefund;
+      /** A ledger row that is no gift ("Not a donation: an expense"): skipped, never refused. */
+      skip?: string;
+    }
   | { ok: false; problem: string };
 
 export function mapCells(mapping: ImportMapping, cells: readonly string[]): ImportCells {
@@ -289,6 +306,10 @@ function giftOf(value: (f: ImportField) => string | null, o: ImportOptions, zone
   const statusText = value("status");
   let status: DonationStatus = statusText ? take(parseStatus(statusText), "Status") : "completed";
   if (refundedMinor > amount.minor) refuse("Refunded amount is more than the donation");
+  const flag = value("refunded");
+  // A yes without an amount refunds the whole gift; a refunded amount column says how much.
+  if (flag && take(parseRefundedFlag(flag), "Refunded") && refundedMinor === 0 && status === "completed")
+    refundedMinor = amount.minor;
   if (status === "completed" && refundedMinor > 0)
     status = refundedMinor === amount.minor ? "refunded" : "partially_refunded";
   if (status === "refunded" && refundedMinor === 0) refundedMinor = amount.minor;
@@ -364,6 +385,42 @@ function campaignName(text: string | null): string | null {
   return text;
 }
 
+/** "-100.00", "-$100.00 USD", "(25.00)": money going back. */
+const NEGATIVE = /^\s*(?:-\s*(.*)|\((.*)\))$/;
+
+/** A refund or a row that is no gift (skipped), or null for a gift. */
+function ledgerRow(
+  value: (f: ImportField) => string | null,
+  o: ImportOptions,
+  zones: ColumnZones,
+): RowResult | null {
+  const kindText = value("transactionType");
+  const txKind = kindText ? take(parseTransactionKind(kindText), "Transaction type") : null;
+  const amountText = value("amount");
+  const role = rowRole({ kind: txKind, negative: amountText !== null && NEGATIVE.test(amountText) });
+  if (typeof role === "object") return { ok: true, donor: null, gift: null, skip: role.skip };
+  // The refund's size, read as a gift's amount; what describes a gift (status, flag) is not its own.
+  const unsigned = (f: ImportField): string | null =>
+    f === "amount"
+      ? (amountText?.replace(NEGATIVE, "$1$2").trim() ?? null)
+      : ["status", "refundedAmount", "refunded", "campaign"].includes(f)
+        ? null
+        : value(f);
+  if (role === "gift") return null;
+  const g = giftOf(unsigned, o, zones);
+  return {
+    ok: true,
+    donor: null,
+    gift: null,
+    refund: {
+      externalId: g.externalId,
+      of: plainText("Refund of", value("refundOf"), 200),
+      amountMinor: g.amountMinor,
+      currency: g.currency,
+    },
+  };
+}
+
 /**
  * A donations row may name no donor; the first reason a row cannot be imported wins. `zones`: the
  * time columns whose header names their zone (core/import/mapping.ts columnZones).
@@ -380,6 +437,11 @@ export function normalizeRow(
     return t ? t : null;
   };
   try {
+    // A ledger's row is read for what it is first: an expense's payee is no donor.
+    if (kind === "donations") {
+      const refund = ledgerRow(value, o, zones);
+      if (refund) return refund;
+    }
     const donor = donorOf(value, o, zones);
     if (kind === "donors") {
       if (!donor) return { ok: false, problem: "No name, company or e-mail" };

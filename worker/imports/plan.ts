@@ -12,6 +12,7 @@ import {
   type DonorColumn,
   type RowDonor,
   type RowGift,
+  type RowRefund,
   type RowResult,
 } from "@core/import/row";
 
@@ -343,9 +344,19 @@ export function planBatch(input: PlanInput): BatchPlan {
     return created;
   }
 
+  // Refund rows wait for the whole batch: the gift they refund may come before or after them.
+  const refunds: { row: number; cells: string[]; refund: RowRefund }[] = [];
   for (const { row, cells, result } of input.rows) {
     if (!result.ok) {
       reject(row, cells, result.problem);
+      continue;
+    }
+    if (result.skip) {
+      skip(row, result.skip);
+      continue;
+    }
+    if (result.refund) {
+      refunds.push({ row, cells, refund: result.refund });
       continue;
     }
     const { donor, gift } = result;
@@ -505,8 +516,69 @@ export function planBatch(input: PlanInput): BatchPlan {
     }
     plan.reports.push(report);
   }
+  applyRefunds(plan, refunds, db, { skip, reject });
+  plan.reports.sort((a, b) => a.row - b.row);
   plan.touchedDonors = [...touched];
   return plan;
+}
+
+const REFUNDABLE: readonly string[] = ["completed", "partially_refunded", "refunded"];
+
+/**
+ * Each refund row onto the gift of this batch it names (by donation or transaction ID): the gift is
+ * written refunded, so totals never count the money twice. A refund that names no gift, or one this
+ * batch does not hold, is skipped with the reason: never a gift, never refused for it.
+ */
+function applyRefunds(
+  plan: BatchPlan,
+  refunds: { row: number; cells: string[]; refund: RowRefund }[],
+  db: Lookups,
+  out: {
+    skip: (row: number, reason: string) => void;
+    reject: (row: number, cells: string[], reason: string) => void;
+  },
+) {
+  const byId = new Map<string, PlannedGift>();
+  for (const g of plan.gifts)
+    for (const id of [g.gift.externalId, g.gift.transactionId]) if (id && !byId.has(id)) byId.set(id, g);
+  for (const { row, cells, refund: f } of refunds) {
+    if (!f.of) {
+      out.skip(row, "A refund that does not say which donation it refunds: not applied");
+      continue;
+    }
+    const g = byId.get(f.of);
+    if (!g) {
+      const before = db.giftKeys.has(importKey("", 0, f.of)) || db.transactions.has(f.of);
+      out.skip(
+        row,
+        before
+          ? `Refund of donation ${f.of}, imported before: not applied again`
+          : `Refund of donation ${f.of}, which is not among the rows imported with it: not applied`,
+      );
+      continue;
+    }
+    const gift = g.gift;
+    if (gift.currency !== f.currency) {
+      out.reject(row, cells, `The refund is in ${f.currency}, donation ${f.of} in ${gift.currency}`);
+      continue;
+    }
+    if (!REFUNDABLE.includes(gift.status)) {
+      out.skip(row, `Donation ${f.of} is ${gift.status.replace("_", " ")}: nothing to refund`);
+      continue;
+    }
+    const refunded = gift.refundedMinor + f.amountMinor;
+    if (refunded > gift.amountMinor) {
+      // Its row already said so (a "Refunded" flag or amount): the money is not taken back twice.
+      out.skip(row, `Donation ${f.of} is already refunded (row ${g.row})`);
+      continue;
+    }
+    g.gift = {
+      ...gift,
+      refundedMinor: refunded,
+      status: refunded === gift.amountMinor ? "refunded" : "partially_refunded",
+    };
+    plan.reports.push({ row, outcome: "matched", note: `Refund of donation ${f.of} (row ${g.row})` });
+  }
 }
 
 export const MATCHED_BY: Readonly<Record<MatchedBy, string>> = {

@@ -180,7 +180,13 @@ async function planRows(
       giftKeys.push(importKey(c.fileHash, row, gift.externalId));
       if (gift.transactionId) transactions.push(gift.transactionId);
       if (gift.campaign) campaigns.push(gift.campaign, campaignInCurrency(gift.campaign, gift.currency));
-    } else donorKeys.push(importKey(c.fileHash, row));
+    } else if (result.refund) {
+      // The gift a refund names may be one an earlier import brought: the refund is then not applied again.
+      if (result.refund.of) {
+        giftKeys.push(importKey(c.fileHash, row, result.refund.of));
+        transactions.push(result.refund.of);
+      }
+    } else if (!result.skip) donorKeys.push(importKey(c.fileHash, row));
     if (donor) {
       if (donor.data.email) emails.push(donor.data.email);
       if (donor.data.postalCode) postalCodes.push(...postalVariants(donor.data.postalCode));
