@@ -5,7 +5,7 @@
  */
 import { countOf, formatCount } from "../labels.ts";
 
-/** All rows imported (or skipped as already there) · some refused · half or more refused. */
+/** All rows imported (or skipped: already there, or not a donation) · some refused · half or more refused. */
 export type ImportLevel = "all" | "some" | "most";
 
 export interface ResultCounts {
@@ -29,7 +29,7 @@ export function resultWords(
       title:
         skipped === 0
           ? `All ${countOf(rows, "row", "rows")} of ${fileName} were imported`
-          : `${formatCount(imported)} of ${countOf(rows, "row", "rows")} of ${fileName} were imported${skippedWords} (already there)`,
+          : `${formatCount(imported)} of ${countOf(rows, "row", "rows")} of ${fileName} were imported${skippedWords}`,
     };
   if (imported === 0 && skipped === 0)
     return {
