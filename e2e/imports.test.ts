@@ -6,7 +6,9 @@
  * imported; a match by name + postal code is listed, and refused at 1280 px), import, a result that
  * says rows were refused, download the refused rows (a row with extra cells keeps them), see the
  * imported gifts in the list, undo and see them gone. axe runs on every step. An organizer sees no
- * Import button and is sent back from the import page.
+ * Import button and is sent back from the import page. A file without a header row is proposed as
+ * data (ticked off and on by keyboard), mapped by "Column 1"… and imported from row 1; a Stripe
+ * "Created date (UTC)" column says on the mapping step that it is read as UTC.
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -317,6 +319,158 @@ for (const r of RUNS) {
       await go(page, `/donations?importId=${importId}`);
       await page.getByText("0 rows", { exact: true }).waitFor();
       await page.getByText("This import was undone.").waitFor();
+
+      assert.deepEqual(found, []);
+      assert.deepEqual(
+        s.errors.filter((e) => !e.includes("favicon")),
+        [],
+      );
+    } finally {
+      await s.close();
+    }
+  });
+}
+
+/** A donations file that lost its header row: e-mail, amount, date; the first record is a gift. */
+function headerlessFile(tag: string) {
+  return [
+    [`ada-${tag}@example.test`, "125.00", "2025-03-04"],
+    [`grace-${tag}@example.test`, "30.00", "2025-05-06"],
+    [`alan-${tag}@example.test`, "12.50", "2025-07-08"],
+  ]
+    .map((r) => r.join(","))
+    .join("\r\n");
+}
+
+const STRIPE = readFileSync("test/fixtures/imports/stripe-unified-payments.csv");
+
+const HEADERLESS_RUNS = [
+  { width: 1280, scheme: "light" },
+  { width: 360, scheme: "dark" },
+] as const;
+
+for (const r of HEADERLESS_RUNS) {
+  test(`at ${r.width} px (${r.scheme}) a file without a header row is proposed as data and imported from row 1; a "(UTC)" date column says so`, async () => {
+    const s = await openBrowser({ viewport: { width: r.width, height: 900 }, colorScheme: r.scheme });
+    const page = s.page;
+    const found: string[] = [];
+    const tag = `nh${r.width}${Date.now().toString(36)}`;
+    const fileName = `no-header-${tag}.csv`;
+    try {
+      await signIn(page, "admin@almoner.test");
+      await page.waitForURL((u) => u.pathname === "/dashboard");
+      await go(page, "/donations/import");
+      await page.getByRole("heading", { name: "Import donations", level: 1 }).waitFor();
+
+      // 1. The file: its first record holds an e-mail, an amount and a date, so it is proposed as data.
+      await page.getByLabel("CSV file").setInputFiles({
+        name: fileName,
+        mimeType: "text/csv",
+        buffer: Buffer.from(headerlessFile(tag)),
+      });
+      const firstRowIsData = page.getByRole("checkbox", { name: "The first row is data" });
+      await page.getByTestId("import-file-rows").getByText("3 rows, 3 columns").waitFor();
+      assert.equal(await firstRowIsData.isChecked(), true);
+      await page
+        .getByTestId("import-header-row")
+        .getByText("The first row looks like data, not column names: it is read as a row.")
+        .waitFor();
+      // Why it is ticked is the checkbox's own description.
+      assert.equal(
+        await firstRowIsData.evaluate(
+          (el) => document.getElementById(el.getAttribute("aria-describedby") ?? "")?.textContent,
+        ),
+        "The first row looks like data, not column names: it is read as a row.",
+      );
+      const columns = page.getByRole("list", { name: "Columns in the file" });
+      assert.deepEqual(
+        (await columns.getByRole("listitem").allInnerTexts()).map((t) => t.trim()),
+        ["Column 1", "Column 2", "Column 3"],
+      );
+      await accessible(page, found, "file (first row is data)");
+      await firstRowIsData.scrollIntoViewIfNeeded();
+      await s.shot(`import-headerless-file-${r.width}`);
+
+      // Off and on again by keyboard: the file is read again each time, the focus stays on the box.
+      await firstRowIsData.focus();
+      await page.keyboard.press("Space");
+      await page.getByTestId("import-file-rows").getByText("2 rows after the header, 3 columns").waitFor();
+      await columns.getByText(`ada-${tag}@example.test`).waitFor();
+      assert.equal(await firstRowIsData.isChecked(), false);
+      assert.equal(
+        await firstRowIsData.evaluate((el) => el === document.activeElement),
+        true,
+        "the focus stays on the checkbox after the file is read again",
+      );
+      await page.keyboard.press("Space");
+      await page.getByTestId("import-file-rows").getByText("3 rows, 3 columns").waitFor();
+      assert.equal(await firstRowIsData.isChecked(), true);
+      await columns.getByText("Column 1", { exact: true }).waitFor();
+
+      // 2. The columns are named by their place; the person maps them.
+      await page.getByRole("button", { name: "Next: map columns" }).click();
+      await page.getByRole("heading", { name: "Map columns" }).waitFor();
+      await page.getByLabel("Import “Column 1” as").selectOption("email");
+      await page.getByLabel("Import “Column 2” as").selectOption("amount");
+      await page.getByLabel("Import “Column 3” as").selectOption("donatedAt");
+      await page.locator('[data-column="Column 1"]').getByText(`ada-${tag}@example.test`).waitFor();
+      assert.equal(await page.getByTestId("mapping-problem").count(), 0);
+      await accessible(page, found, "map (first row is data)");
+
+      // 3. Options: ISO dates tell their own order, nothing to answer.
+      await page.getByRole("button", { name: "Next: options" }).click();
+      await page.getByRole("heading", { name: "Options" }).waitFor();
+      assert.equal(await page.getByRole("button", { name: "Next: preview" }).isDisabled(), false);
+
+      // 4. The preview numbers the rows as the file does: the first record is row 1.
+      await page.getByRole("button", { name: "Next: preview" }).click();
+      await page.getByRole("heading", { name: "Preview" }).waitFor();
+      const first = page.locator('[data-row="1"]');
+      await first.getByText(`ada-${tag}@example.test`).first().waitFor();
+      await first.getByText("$125.00").waitFor();
+      await first.getByText("Mar 4, 2025").waitFor();
+      assert.equal(await page.locator('[data-row="4"]').count(), 0);
+      await page.getByText("Checked all 3 rows").waitFor();
+      assert.equal(await count(page, "tally-new"), "3");
+      const importButton = page.getByTestId("import-button");
+      assert.equal((await importButton.innerText()).trim(), "Import 3 rows");
+
+      // 5. The import: three donations, the first record's among them.
+      await importButton.click();
+      const result = page.getByRole("region", { name: "Import finished" });
+      await result.waitFor({ timeout: 30_000 });
+      assert.equal(await count(page, "count-gifts"), "3");
+      assert.equal(await count(page, "count-refused"), "0");
+      await result.getByRole("link", { name: "View the imported donations" }).click();
+      await page.waitForURL((u) => u.pathname === "/donations" && !!u.searchParams.get("importId"));
+      await page.getByText("3 rows", { exact: true }).waitFor();
+      await page.getByText("$125.00", { exact: true }).first().waitFor();
+      await page.getByText(`ada-${tag}@example.test`).first().waitFor();
+
+      // A Stripe export: its "Created date (UTC)" is read as UTC, and the mapping step says so.
+      await go(page, "/donations/import");
+      await page.getByLabel("CSV file").setInputFiles({
+        name: `stripe-${tag}.csv`,
+        mimeType: "text/csv",
+        buffer: STRIPE,
+      });
+      await page.getByTestId("import-file-rows").getByText("4 rows after the header, 24 columns").waitFor();
+      assert.equal(await firstRowIsData.isChecked(), false);
+      await page.getByRole("button", { name: "Next: map columns" }).click();
+      await page.getByRole("heading", { name: "Map columns" }).waitFor();
+      const created = page.locator('[data-column="Created date (UTC)"]');
+      assert.equal(await created.getByLabel("Import “Created date (UTC)” as").inputValue(), "donatedAt");
+      await created.getByTestId("column-zone").getByText("Read as UTC: the column's name says so.").waitFor();
+      // The note is the select's description, not only text beside it.
+      assert.equal(
+        await created
+          .getByLabel("Import “Created date (UTC)” as")
+          .evaluate((el) => document.getElementById(el.getAttribute("aria-describedby") ?? "")?.textContent),
+        "Read as UTC: the column's name says so.",
+      );
+      await accessible(page, found, "map (a UTC column)");
+      await created.scrollIntoViewIfNeeded();
+      await s.shot(`import-utc-map-${r.width}`);
 
       assert.deepEqual(found, []);
       assert.deepEqual(

@@ -46,6 +46,9 @@ export function FileStep({
   const [reading, setReading] = React.useState<string | null>(null);
   const [problem, setProblem] = React.useState<string | null>(null);
   const [dragging, setDragging] = React.useState(false);
+  // While the file is read again the controls stay enabled (a disabled control drops the keyboard's
+  // focus to the page) and a second change waits for the first.
+  const rereading = React.useRef(false);
   const resumable = useQuery({
     ...trpc.imports.resumable.queryOptions({ kind, fileHash: file?.hash ?? "0".repeat(64) }),
     enabled: !!file,
@@ -72,7 +75,8 @@ export function FileStep({
   async function change(
     c: { encoding: ImportEncoding } | { delimiter: ImportDelimiter } | { firstRowIsData: boolean },
   ) {
-    if (!file) return;
+    if (!file || rereading.current) return;
+    rereading.current = true;
     setProblem(null);
     setReading("Reading the file again…");
     try {
@@ -80,6 +84,7 @@ export function FileStep({
     } catch (e) {
       setProblem(e instanceof FileProblem ? e.message : errorInfo(e).message);
     } finally {
+      rereading.current = false;
       setReading(null);
     }
   }
@@ -148,7 +153,10 @@ export function FileStep({
           <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]">
             <dt className="text-muted-foreground">File</dt>
             <dd className="min-w-0 break-all font-medium" data-testid="import-file-name">
-              {file.name} <span className="font-normal text-muted-foreground">({fileSize(file.size)})</span>
+              {file.name} {/* The name may break anywhere; the size never ("149 byte / s" at 360 px). */}
+              <span className="whitespace-nowrap break-normal font-normal text-muted-foreground">
+                ({fileSize(file.size)})
+              </span>
             </dd>
             <dt className="text-muted-foreground">Rows</dt>
             <dd data-testid="import-file-rows">
@@ -168,7 +176,7 @@ export function FileStep({
               <NativeSelect
                 className="w-full min-w-0 max-w-full"
                 value={file.encoding}
-                disabled={!!reading}
+                aria-disabled={!!reading}
                 onChange={(e) => void change({ encoding: e.target.value as ImportEncoding })}
               >
                 {importEncodings.map((enc) => (
@@ -187,7 +195,7 @@ export function FileStep({
               <NativeSelect
                 className="w-full min-w-0 max-w-full"
                 value={file.delimiter}
-                disabled={!!reading}
+                aria-disabled={!!reading}
                 onChange={(e) => void change({ delimiter: e.target.value as ImportDelimiter })}
               >
                 {importDelimiters.map((d) => (
@@ -205,14 +213,15 @@ export function FileStep({
               <Checkbox
                 id="import-first-row-data"
                 checked={file.firstRowIsData}
-                disabled={!!reading}
+                aria-disabled={!!reading}
+                aria-describedby="import-header-row"
                 onCheckedChange={(v) => void change({ firstRowIsData: v === true })}
               />
               <label htmlFor="import-first-row-data" className="font-medium">
                 The first row is data
               </label>
             </div>
-            <span className="text-muted-foreground" data-testid="import-header-row">
+            <span id="import-header-row" className="text-muted-foreground" data-testid="import-header-row">
               {file.detectedFirstRowIsData
                 ? "The first row looks like data, not column names: it is read as a row."
                 : "Tick it if the file has no row of column names: its columns become Column 1, Column 2, …"}

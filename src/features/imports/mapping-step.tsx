@@ -37,6 +37,8 @@ import { assignField, columnSamples, type Mapping, requirementText } from "./log
 import { ByWidth } from "./parts";
 
 const header = (h: string, i: number) => h.trim() || `Column ${i + 1}`;
+// The note is the select's description: a screen reader on "Import as" hears the zone too.
+const zoneId = (i: number) => `import-column-zone-${i}`;
 
 export function MappingStep({
   kind,
@@ -104,9 +106,10 @@ export function MappingStep({
                       headers={headers}
                       mapping={mapping}
                       column={i}
+                      describedBy={zoneOf(i) ? zoneId(i) : undefined}
                       onChange={(v) => choose(i, v)}
                     />
-                    <ZoneNote zone={zoneOf(i)} />
+                    <ZoneNote id={zoneId(i)} zone={zoneOf(i)} />
                   </TableCell>
                 </TableRow>
               ))}
@@ -128,9 +131,10 @@ export function MappingStep({
                   headers={headers}
                   mapping={mapping}
                   column={i}
+                  describedBy={zoneOf(i) ? zoneId(i) : undefined}
                   onChange={(v) => choose(i, v)}
                 />
-                <ZoneNote zone={zoneOf(i)} />
+                <ZoneNote id={zoneId(i)} zone={zoneOf(i)} />
               </li>
             ))}
           </ul>
@@ -146,10 +150,10 @@ export function MappingStep({
 }
 
 /** A time column read in its header's zone, not the import's: said where the column is mapped. */
-function ZoneNote({ zone }: { zone: string | undefined }) {
+function ZoneNote({ id, zone }: { id: string; zone: string | undefined }) {
   if (!zone) return null;
   return (
-    <span className="mt-1 block text-muted-foreground text-xs" data-testid="column-zone">
+    <span id={id} className="mt-1 block text-muted-foreground text-xs" data-testid="column-zone">
       Read as {zone}: the column's name says so.
     </span>
   );
@@ -178,12 +182,14 @@ function FieldSelect({
   headers,
   mapping,
   column,
+  describedBy,
   onChange,
 }: {
   kind: ImportKind;
   headers: string[];
   mapping: Mapping;
   column: number;
+  describedBy?: string;
   onChange: (value: string) => void;
 }) {
   const takenBy = (f: ImportField) => {
@@ -202,6 +208,7 @@ function FieldSelect({
   return (
     <NativeSelect
       aria-label={`Import “${header(headers[column] ?? "", column)}” as`}
+      aria-describedby={describedBy}
       className="w-full min-w-0 max-w-full"
       value={mapping[column] ?? ""}
       onChange={(e) => onChange(e.target.value)}
