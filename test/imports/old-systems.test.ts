@@ -5,9 +5,6 @@
  */
 
 import { decodeBytes, detectEncoding } from "@core/import/encoding";
-import type { ImportField, ImportKind } from "@core/import/fields";
-import { autoMap } from "@core/import/mapping";
-import { readShape } from "@core/import/read";
 import { describe, expect, it } from "vitest";
 import { donationsOf } from "../donations/brute";
 import { expectRecount } from "../donations/recount";
@@ -16,22 +13,7 @@ import { DONORBOX_GERMAN_NO_HEADER, windows1252 } from "../fixtures/imports/awkw
 import givewpRecurring from "../fixtures/imports/givewp-recurring.csv?raw";
 import stripeUnified from "../fixtures/imports/stripe-unified-payments.csv?raw";
 import { testEnv } from "../helpers";
-import { continueImport, runImport } from "./run";
-
-/** The page's starting mapping for `text`, by header name. */
-function pageFields(kind: ImportKind, text: string) {
-  const shape = readShape(text);
-  const mapping = autoMap(
-    kind,
-    shape.headers,
-    shape.sample.map((r) => r.cells),
-  );
-  const fields: Record<string, ImportField> = {};
-  mapping.forEach((f, i) => {
-    if (f) fields[shape.headers[i] as string] = f;
-  });
-  return fields;
-}
+import { continueImport, pageFields, runImport } from "./run";
 
 async function donorsOf(org: string) {
   const { results } = await testEnv.DB.prepare(

@@ -4,8 +4,6 @@
  * the ledger's rows that are no gifts are skipped with their reason.
  */
 
-import type { ImportField, ImportKind } from "@core/import/fields";
-import { autoMap } from "@core/import/mapping";
 import { readShape } from "@core/import/read";
 import { describe, expect, it } from "vitest";
 import { donationsOf } from "../donations/brute";
@@ -15,21 +13,7 @@ import givewpRefunded from "../fixtures/imports/givewp-refunded.csv?raw";
 import ledger from "../fixtures/imports/opencollective-ledger.csv?raw";
 import flagged from "../fixtures/imports/refunded-flag.csv?raw";
 import { testEnv } from "../helpers";
-import { runImport } from "./run";
-
-function pageFields(kind: ImportKind, text: string) {
-  const shape = readShape(text);
-  const mapping = autoMap(
-    kind,
-    shape.headers,
-    shape.sample.map((r) => r.cells),
-  );
-  const fields: Record<string, ImportField> = {};
-  mapping.forEach((f, i) => {
-    if (f) fields[shape.headers[i] as string] = f;
-  });
-  return fields;
-}
+import { pageFields, runImport } from "./run";
 
 async function emails(org: string) {
   const { results } = await testEnv.DB.prepare(

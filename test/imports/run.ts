@@ -5,6 +5,7 @@
  */
 import type { ImportRow } from "@core/import/batch";
 import type { ImportField, ImportKind, ImportOptions } from "@core/import/fields";
+import { autoMap } from "@core/import/mapping";
 import { readShape } from "@core/import/read";
 import { sendRows } from "@core/import/runner";
 import type { callerFor } from "../fixtures";
@@ -20,6 +21,21 @@ export async function sha256(text: string) {
 /** The mapping by header name: each header of `fields` maps to its field, the rest to nothing. */
 export function mappingFor(headers: string[], fields: Record<string, ImportField>) {
   return headers.map((h) => fields[h] ?? null);
+}
+
+/** The page's starting mapping for `text` (its headers and first rows), by header name. */
+export function pageFields(kind: ImportKind, text: string) {
+  const shape = readShape(text);
+  const mapping = autoMap(
+    kind,
+    shape.headers,
+    shape.sample.map((r) => r.cells),
+  );
+  const fields: Record<string, ImportField> = {};
+  mapping.forEach((f, i) => {
+    if (f) fields[shape.headers[i] as string] = f;
+  });
+  return fields;
 }
 
 export const baseOptions = (o: Partial<ImportOptions> = {}): ImportOptions => ({
